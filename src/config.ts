@@ -1,0 +1,130 @@
+import path from "node:path";
+import { z } from "zod";
+
+/** Variables without which a production server refuses to start (SPEC.md, configuration table). */
+export const REQUIRED_IN_PRODUCTION = [
+  "DATABASE_URL",
+  "JWT_SECRET",
+  "ADMIN_CODE",
+  "PUBLIC_IDP_APP_ID",
+  "IDP_APP_SECRET",
+] as const;
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((value) => value || undefined)
+  .optional();
+
+const flag = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((value) => value === "true" || value === "1");
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/** Comma-separated list; blank entries are dropped. */
+const list = (fallback: string[]) =>
+  z
+    .string()
+    .optional()
+    .transform((value) =>
+      value === undefined
+        ? fallback
+        : value
+            .split(",")
+            .map((entry) => entry.trim())
+            .filter(Boolean),
+    );
+
+const optionalUrl = optionalString.pipe(z.url().optional());
+
+const environmentSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(5555),
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
+  DATABASE_URL: optionalString,
+  /** Embedded database and generated secrets live here when DATABASE_URL is unset. */
+  DATA_DIR: z.string().default("data"),
+  /** `memory` keeps the embedded database in memory (tests). */
+  PGLITE_STORAGE: z.enum(["disk", "memory"]).default("disk"),
+  JWT_SECRET: optionalString,
+  ADMIN_CODE: optionalString,
+  PUBLIC_IDP_APP_ID: optionalString,
+  IDP_APP_SECRET: optionalString,
+  IDP_JWKS_URL: optionalUrl,
+  IDP_VERIFICATION_KEY: optionalString,
+  IDP_ISSUER: optionalString,
+  PUBLIC_CDN_URL: optionalUrl,
+  PUBLIC_API_URL: optionalUrl,
+  PUBLIC_WS_URL: optionalUrl,
+  PUBLIC_APP_URL: optionalUrl,
+  /** The asset host used to bootstrap a development checkout that has no manifests. */
+  PRODUCTION_CDN_URL: z.url().default("https://cdn.tileworld.example"),
+  /** Where fetched manifests are cached (production serves from here). */
+  MANIFEST_CACHE_DIR: optionalString,
+  SKIP_MANIFESTS: flag,
+  CI: optionalString,
+  SKIP_ASSETS: optionalString,
+  REDIS_URL: optionalString,
+  RATE_LIMIT_REST_PER_MIN: positiveInt(100),
+  RATE_LIMIT_AUTH_PER_MIN: positiveInt(10),
+  RATE_LIMIT_WS_PER_SEC: positiveInt(60),
+  /** Frontend origins allowed cross-origin, besides PUBLIC_APP_URL and localhost. */
+  CORS_ALLOWED_ORIGINS: list([]),
+  /** Host suffixes whose https subdomains are preview deployments (frontend and server hosting). */
+  CORS_PREVIEW_HOST_SUFFIXES: list([".vercel.app", ".netlify.app", ".pages.dev", ".colyseus.cloud"]),
+  /** Embedding partner sites. */
+  CORS_PARTNER_ORIGINS: list(["https://www.crazygames.com", "https://html5.gamedistribution.com"]),
+  /** Identity provider domains whose https subdomains may call the API. */
+  CORS_IDP_HOST_SUFFIXES: list([".privy.io"]),
+  /** Seconds a dropped player's seat is kept for reconnection. */
+  RECONNECT_SECONDS: z.coerce.number().int().min(0).default(30),
+  MAX_AGENTS_PER_ACCOUNT: positiveInt(3),
+});
+
+export type Environment = z.infer<typeof environmentSchema>;
+
+export interface Config extends Environment {
+  production: boolean;
+  /** An identity provider is configured: tokens come from it, not from anonymous sign-in. */
+  identityProvider: boolean;
+  dataDir: string;
+  manifestCacheDir: string;
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Reads and validates the environment once; throws a ConfigError naming every problem. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = environmentSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join("\n  ")}`);
+  }
+  const values = parsed.data;
+  const production = values.NODE_ENV === "production";
+  const identityProvider = Boolean(values.PUBLIC_IDP_APP_ID && (values.IDP_JWKS_URL || values.IDP_VERIFICATION_KEY));
+
+  if (production) {
+    const missing: string[] = REQUIRED_IN_PRODUCTION.filter((name) => !values[name]);
+    if (!values.IDP_JWKS_URL && !values.IDP_VERIFICATION_KEY) missing.push("IDP_JWKS_URL or IDP_VERIFICATION_KEY");
+    if (missing.length > 0) {
+      throw new ConfigError(
+        `Production needs these environment variables, which are not set: ${missing.join(", ")}. ` +
+          "Set them (see README.md, Production) or run with NODE_ENV=development.",
+      );
+    }
+  }
+
+  const dataDir = path.resolve(values.DATA_DIR);
+  return {
+    ...values,
+    production,
+    identityProvider,
+    dataDir,
+    manifestCacheDir: path.resolve(values.MANIFEST_CACHE_DIR ?? path.join(dataDir, "manifest-cache")),
+  };
+}

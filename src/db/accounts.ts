@@ -1,0 +1,33 @@
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { Executor } from "./database.js";
+import { accounts } from "./schema.js";
+
+export type Account = typeof accounts.$inferSelect;
+export type AccountKind = Account["kind"];
+
+export class AccountRepository {
+  constructor(private readonly db: Executor) {}
+
+  /** The account of a verified identity, created the first time it is seen. */
+  async findOrCreate(subject: string, kind: AccountKind): Promise<Account> {
+    const [created] = await this.db
+      .insert(accounts)
+      .values({ id: randomUUID(), subject, kind })
+      .onConflictDoNothing({ target: accounts.subject })
+      .returning();
+    if (created) return created;
+    const [existing] = await this.db.select().from(accounts).where(eq(accounts.subject, subject));
+    if (!existing) throw new Error(`account ${subject} vanished while being created`);
+    return existing;
+  }
+
+  async get(id: string): Promise<Account | undefined> {
+    const [account] = await this.db.select().from(accounts).where(eq(accounts.id, id));
+    return account;
+  }
+
+  async setAdmin(id: string, isAdmin: boolean): Promise<void> {
+    await this.db.update(accounts).set({ isAdmin }).where(eq(accounts.id, id));
+  }
+}

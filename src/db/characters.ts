@@ -1,0 +1,211 @@
+import { asc, eq, inArray, sql } from "drizzle-orm";
+import { levelForXp } from "../game/xp.js";
+import { type CharacterState, type EquipSlot, SKILLS, type SkillName, type SkillState } from "../game/types.js";
+import type { Database, Executor } from "./database.js";
+import { bank, characters, equipment, inventory, skills } from "./schema.js";
+
+export class NameTakenError extends Error {
+  override name = "NameTakenError";
+  constructor(readonly characterName: string) {
+    super(`the name "${characterName}" is taken`);
+  }
+}
+
+export interface CharacterSummary {
+  id: string;
+  accountId: string | null;
+  name: string;
+  position: { x: number; z: number };
+}
+
+/** Which parts of a character a save writes; position includes health. */
+export type CharacterPart = "position" | "inventory" | "bank" | "equipment" | "skills";
+export const ALL_PARTS: readonly CharacterPart[] = ["position", "inventory", "bank", "equipment", "skills"];
+
+export interface CharacterSave {
+  state: CharacterState;
+  parts?: readonly CharacterPart[];
+}
+
+const UNIQUE_VIOLATION = "23505";
+
+export class CharacterRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Stores a new character with all of its state; NameTakenError when the name is in use in any case. */
+  async create(accountId: string | null, state: CharacterState): Promise<void> {
+    try {
+      await this.db.transaction(async (tx) => {
+        await tx.insert(characters).values({
+          id: state.id,
+          accountId,
+          name: state.name,
+          x: state.position.x,
+          z: state.position.z,
+          health: state.health,
+        });
+        await writeParts(tx, [state], ["inventory", "bank", "equipment", "skills"]);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, "characters_name_lower_unique")) throw new NameTakenError(state.name);
+      throw error;
+    }
+  }
+
+  async rename(id: string, name: string): Promise<void> {
+    try {
+      await this.db.update(characters).set({ name, updatedAt: new Date() }).where(eq(characters.id, id));
+    } catch (error) {
+      if (isUniqueViolation(error, "characters_name_lower_unique")) throw new NameTakenError(name);
+      throw error;
+    }
+  }
+
+  async summary(id: string): Promise<CharacterSummary | undefined> {
+    const [row] = await this.db.select().from(characters).where(eq(characters.id, id));
+    return row && toSummary(row);
+  }
+
+  async ofAccount(accountId: string): Promise<CharacterSummary[]> {
+    const rows = await this.db
+      .select()
+      .from(characters)
+      .where(eq(characters.accountId, accountId))
+      .orderBy(asc(characters.createdAt));
+    return rows.map(toSummary);
+  }
+
+  async isNameTaken(name: string): Promise<boolean> {
+    const rows = await this.db
+      .select({ id: characters.id })
+      .from(characters)
+      .where(sql`lower(${characters.name}) = lower(${name})`);
+    return rows.length > 0;
+  }
+
+  async load(id: string): Promise<CharacterState | undefined> {
+    return loadCharacter(this.db, id);
+  }
+
+  /** Writes the given characters in one transaction: all of them or none. */
+  async saveMany(saves: readonly CharacterSave[]): Promise<void> {
+    if (saves.length === 0) return;
+    await this.db.transaction(async (tx) => {
+      const ids = saves.map((save) => save.state.id).sort();
+      // Row locks in id order: trades lock the same rows in the same order, so the two never deadlock.
+      await tx.execute(sql`select id from characters where id in ${ids} order by id for update`);
+      for (const part of ALL_PARTS) {
+        const states = saves.filter((save) => (save.parts ?? ALL_PARTS).includes(part)).map((save) => save.state);
+        if (states.length > 0) await writePart(tx, states, part);
+      }
+    });
+  }
+}
+
+export async function loadCharacter(db: Executor, id: string): Promise<CharacterState | undefined> {
+  const [row] = await db.select().from(characters).where(eq(characters.id, id));
+  if (!row) return undefined;
+  const [skillRows, inventoryRows, bankRows, equipmentRows] = await Promise.all([
+    db.select().from(skills).where(eq(skills.characterId, id)),
+    db.select().from(inventory).where(eq(inventory.characterId, id)).orderBy(asc(inventory.slot)),
+    db.select().from(bank).where(eq(bank.characterId, id)).orderBy(asc(bank.itemId)),
+    db.select().from(equipment).where(eq(equipment.characterId, id)),
+  ]);
+  const xpBySkill = new Map(skillRows.map((skill) => [skill.skill, skill.xp]));
+  const skillStates = Object.fromEntries(
+    SKILLS.map((skill) => {
+      const xp = xpBySkill.get(skill) ?? 0;
+      return [skill, { level: levelForXp(xp), xp }];
+    }),
+  ) as Record<SkillName, SkillState>;
+  return {
+    id: row.id,
+    name: row.name,
+    position: { x: row.x, z: row.z },
+    health: row.health,
+    skills: skillStates,
+    inventory: inventoryRows.map(({ slot, itemId, quantity }) => ({ slot, itemId, quantity })),
+    bank: bankRows.map(({ itemId, quantity }) => ({ itemId, quantity })),
+    equipment: Object.fromEntries(equipmentRows.map((entry) => [entry.slot as EquipSlot, entry.itemId])),
+  };
+}
+
+/** Replaces the stored rows of the given parts for these characters (the rows are small; replacing is simplest). */
+async function writeParts(tx: Executor, states: readonly CharacterState[], parts: readonly CharacterPart[]) {
+  for (const part of parts) await writePart(tx, states, part);
+}
+
+// Each part is written with a constant number of statements, whatever the number of characters:
+// arrays are passed whole and unnested by the database.
+async function writePart(tx: Executor, states: readonly CharacterState[], part: CharacterPart): Promise<void> {
+  const ids = states.map((state) => state.id);
+  switch (part) {
+    case "position": {
+      await tx.execute(sql`
+        update characters as c
+        set x = v.x, z = v.z, health = v.health, updated_at = now()
+        from unnest(${pgArray(ids)}::text[], ${pgArray(states.map((s) => s.position.x))}::int[],
+                    ${pgArray(states.map((s) => s.position.z))}::int[], ${pgArray(states.map((s) => s.health))}::int[])
+          as v(id, x, z, health)
+        where c.id = v.id`);
+      return;
+    }
+    case "inventory": {
+      await tx.delete(inventory).where(inArray(inventory.characterId, ids));
+      const rows = states.flatMap((s) => s.inventory.map((entry) => ({ characterId: s.id, ...entry })));
+      if (rows.length === 0) return;
+      await tx.execute(sql`
+        insert into inventory (character_id, slot, item_id, quantity)
+        select * from unnest(${pgArray(rows.map((r) => r.characterId))}::text[], ${pgArray(rows.map((r) => r.slot))}::smallint[],
+                             ${pgArray(rows.map((r) => r.itemId))}::text[], ${pgArray(rows.map((r) => r.quantity))}::int[])`);
+      return;
+    }
+    case "bank": {
+      await tx.delete(bank).where(inArray(bank.characterId, ids));
+      const rows = states.flatMap((s) => s.bank.map((entry) => ({ characterId: s.id, ...entry })));
+      if (rows.length === 0) return;
+      await tx.execute(sql`
+        insert into bank (character_id, item_id, quantity)
+        select * from unnest(${pgArray(rows.map((r) => r.characterId))}::text[], ${pgArray(rows.map((r) => r.itemId))}::text[],
+                             ${pgArray(rows.map((r) => r.quantity))}::int[])`);
+      return;
+    }
+    case "equipment": {
+      await tx.delete(equipment).where(inArray(equipment.characterId, ids));
+      const rows = states.flatMap((s) =>
+        Object.entries(s.equipment).map(([slot, itemId]) => ({ characterId: s.id, slot, itemId: itemId as string })),
+      );
+      if (rows.length === 0) return;
+      await tx.insert(equipment).values(rows);
+      return;
+    }
+    case "skills": {
+      const rows = states.flatMap((s) =>
+        SKILLS.map((skill) => ({ characterId: s.id, skill, xp: s.skills[skill]?.xp ?? 0 })),
+      );
+      await tx.execute(sql`
+        insert into skills (character_id, skill, xp)
+        select * from unnest(${pgArray(rows.map((r) => r.characterId))}::text[], ${pgArray(rows.map((r) => r.skill))}::text[],
+                             ${pgArray(rows.map((r) => r.xp))}::float8[])
+        on conflict (character_id, skill) do update set xp = excluded.xp`);
+      return;
+    }
+  }
+}
+
+/** A PostgreSQL array literal: both drivers pass it as one text parameter, cast by the query. */
+function pgArray(values: readonly (string | number)[]): string {
+  return `{${values.map((value) => (typeof value === "number" ? String(value) : `"${value.replace(/["\\]/g, "\\$&")}"`)).join(",")}}`;
+}
+
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  for (let current = error as { code?: string; constraint?: string; cause?: unknown } | undefined; current; ) {
+    if (current.code === UNIQUE_VIOLATION) return current.constraint === undefined || current.constraint === constraint;
+    current = current.cause as typeof current;
+  }
+  return false;
+}
+
+function toSummary(row: typeof characters.$inferSelect): CharacterSummary {
+  return { id: row.id, accountId: row.accountId, name: row.name, position: { x: row.x, z: row.z } };
+}

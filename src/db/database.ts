@@ -1,0 +1,82 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import * as schema from "./schema.js";
+
+export type Schema = typeof schema;
+/** The one query interface both backends implement. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+/** What repositories take: the database or a transaction on it. */
+export type Executor = Pick<Database, "select" | "insert" | "update" | "delete" | "execute">;
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: "pglite" | "postgres";
+  /** Resolves when the database answers a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection string; the embedded database is used when absent. */
+  url?: string;
+  /** Folder of the embedded database's files; in memory when absent. */
+  dataDir?: string;
+  poolSize?: number;
+}
+
+const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../drizzle", import.meta.url));
+
+/** Opens the configured database and applies pending migrations. */
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options.dataDir);
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+  // An idle client losing its connection must not crash the process; the next query reports it.
+  pool.on("error", () => {});
+  const db = drizzlePg(pool, { schema });
+  try {
+    await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  } catch (error) {
+    await pool.end();
+    throw new Error(`Cannot prepare the PostgreSQL database at DATABASE_URL: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  return {
+    db: db as unknown as Database,
+    kind: "postgres",
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> {
+  if (dataDir) mkdirSync(path.dirname(dataDir), { recursive: true });
+  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  const db = drizzlePglite(client, { schema });
+  await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  return {
+    db: db as unknown as Database,
+    kind: "pglite",
+    ping: async () => {
+      if (client.closed) throw new Error("embedded database is closed");
+      await db.execute(sql`select 1`);
+    },
+    close: async () => {
+      if (!client.closed) await client.close();
+    },
+  };
+}

@@ -1,0 +1,132 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  check,
+  doublePrecision,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+// Quantities are `integer` (signed 32-bit), so the database itself refuses anything past the stack
+// limit; the checks refuse zero and negatives, which code must never write either.
+
+export const accounts = pgTable("accounts", {
+  id: text("id").primaryKey(),
+  /** Identity-provider subject (`idp:<sub>`) or anonymous identity (`anon:<uuid>`). */
+  subject: text("subject").notNull().unique(),
+  kind: text("kind", { enum: ["idp", "anonymous"] }).notNull(),
+  isAdmin: boolean("is_admin").notNull().default(false),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const characters = pgTable(
+  "characters",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").references(() => accounts.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    x: integer("x").notNull(),
+    z: integer("z").notNull(),
+    health: integer("health").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("characters_name_lower_unique").on(sql`lower(${table.name})`),
+    check("characters_health_non_negative", sql`${table.health} >= 0`),
+  ],
+);
+
+export const skills = pgTable(
+  "skills",
+  {
+    characterId: text("character_id")
+      .notNull()
+      .references(() => characters.id, { onDelete: "cascade" }),
+    skill: text("skill").notNull(),
+    xp: doublePrecision("xp").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.characterId, table.skill] }),
+    check("skills_xp_range", sql`${table.xp} >= 0 and ${table.xp} <= 200000000`),
+  ],
+);
+
+export const inventory = pgTable(
+  "inventory",
+  {
+    characterId: text("character_id")
+      .notNull()
+      .references(() => characters.id, { onDelete: "cascade" }),
+    slot: smallint("slot").notNull(),
+    itemId: text("item_id").notNull(),
+    quantity: integer("quantity").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.characterId, table.slot] }),
+    check("inventory_slot_range", sql`${table.slot} between 0 and 27`),
+    check("inventory_quantity_positive", sql`${table.quantity} > 0`),
+  ],
+);
+
+export const bank = pgTable(
+  "bank",
+  {
+    characterId: text("character_id")
+      .notNull()
+      .references(() => characters.id, { onDelete: "cascade" }),
+    itemId: text("item_id").notNull(),
+    quantity: integer("quantity").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.characterId, table.itemId] }),
+    check("bank_quantity_positive", sql`${table.quantity} > 0`),
+  ],
+);
+
+export const equipment = pgTable(
+  "equipment",
+  {
+    characterId: text("character_id")
+      .notNull()
+      .references(() => characters.id, { onDelete: "cascade" }),
+    slot: text("slot").notNull(),
+    itemId: text("item_id").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.characterId, table.slot] })],
+);
+
+/** One row per completed trade: what each side gave, for audits and the item-conservation checks. */
+export const trades = pgTable("trades", {
+  id: text("id").primaryKey(),
+  playerA: text("player_a")
+    .notNull()
+    .references(() => characters.id),
+  playerB: text("player_b")
+    .notNull()
+    .references(() => characters.id),
+  /** `[{ itemId, quantity }]` that A gave to B. */
+  gaveA: jsonb("gave_a").notNull(),
+  /** `[{ itemId, quantity }]` that B gave to A. */
+  gaveB: jsonb("gave_b").notNull(),
+  completedAt: timestamp("completed_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const agents = pgTable("agents", {
+  id: text("id").primaryKey(),
+  characterId: text("character_id")
+    .notNull()
+    .unique()
+    .references(() => characters.id, { onDelete: "cascade" }),
+  /** Null for agents configured at server start: only admins control those. */
+  ownerAccountId: text("owner_account_id").references(() => accounts.id, { onDelete: "cascade" }),
+  goal: jsonb("goal"),
+  goalsPaused: boolean("goals_paused").notNull().default(false),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});

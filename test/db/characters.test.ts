@@ -1,0 +1,121 @@
+import assert from "node:assert/strict";
+import { sql } from "drizzle-orm";
+import { AccountRepository } from "../../src/db/accounts.js";
+import { CharacterRepository, NameTakenError } from "../../src/db/characters.js";
+import type { DatabaseHandle } from "../../src/db/database.js";
+import { inventory } from "../../src/db/schema.js";
+import { type CharacterState, MAX_STACK, SKILLS } from "../../src/game/types.js";
+import { backends, truncateAll } from "../support/databases.js";
+
+function character(id: string, name: string): CharacterState {
+  return {
+    id,
+    name,
+    position: { x: 10, z: 12 },
+    health: 10,
+    skills: Object.fromEntries(SKILLS.map((skill) => [skill, { level: 1, xp: 0 }])) as CharacterState["skills"],
+    inventory: [
+      { slot: 0, itemId: "bronze_axe", quantity: 1 },
+      { slot: 5, itemId: "coins", quantity: 250 },
+    ],
+    bank: [{ itemId: "logs", quantity: 40 }],
+    equipment: { weapon: "bronze_sword" },
+  };
+}
+
+for (const backend of backends) {
+  describe(`database repositories (${backend.name})`, () => {
+    let handle: DatabaseHandle;
+    let accountsRepo: AccountRepository;
+    let charactersRepo: CharacterRepository;
+
+    before(async () => {
+      handle = await backend.open();
+      accountsRepo = new AccountRepository(handle.db);
+      charactersRepo = new CharacterRepository(handle.db);
+    });
+    beforeEach(() => truncateAll(handle));
+    after(() => handle.close());
+
+    it("applies the migrations: every table exists and answers", async () => {
+      for (const table of ["accounts", "characters", "skills", "inventory", "bank", "equipment", "trades", "agents"]) {
+        const result = await handle.db.execute(sql.raw(`select count(*)::int as n from ${table}`));
+        assert.equal((result.rows[0] as { n: number }).n, 0, table);
+      }
+    });
+
+    it("creates an account once per identity", async () => {
+      const first = await accountsRepo.findOrCreate("anon:abc", "anonymous");
+      const again = await accountsRepo.findOrCreate("anon:abc", "anonymous");
+      assert.equal(again.id, first.id);
+      assert.equal(first.kind, "anonymous");
+    });
+
+    it("round-trips a character's whole state", async () => {
+      const account = await accountsRepo.findOrCreate("idp:user-1", "idp");
+      await charactersRepo.create(account.id, character("c1", "Alice"));
+      const loaded = await charactersRepo.load("c1");
+      assert.deepEqual(loaded, character("c1", "Alice"));
+      assert.deepEqual(
+        (await charactersRepo.ofAccount(account.id)).map((c) => c.name),
+        ["Alice"],
+      );
+    });
+
+    it("refuses a name already taken in another case", async () => {
+      await charactersRepo.create(null, character("c1", "Alice"));
+      await assert.rejects(charactersRepo.create(null, character("c2", "aLiCe")), NameTakenError);
+      assert.equal(await charactersRepo.load("c2"), undefined, "the refused character left no rows");
+    });
+
+    it("saves many characters in one go, only the parts asked for", async () => {
+      await charactersRepo.create(null, character("c1", "Alice"));
+      await charactersRepo.create(null, character("c2", "Bob"));
+      const alice = character("c1", "Alice");
+      alice.position = { x: 40, z: 41 };
+      alice.inventory = [{ slot: 27, itemId: "logs", quantity: 1 }];
+      const bob = character("c2", "Bob");
+      bob.inventory = [];
+      bob.skills.woodcutting = { level: 2, xp: 83 };
+      await charactersRepo.saveMany([
+        { state: alice, parts: ["position"] },
+        { state: bob, parts: ["inventory", "skills"] },
+      ]);
+      const savedAlice = await charactersRepo.load("c1");
+      assert.deepEqual(savedAlice?.position, { x: 40, z: 41 });
+      assert.deepEqual(savedAlice?.inventory, character("c1", "Alice").inventory, "inventory not written");
+      const savedBob = await charactersRepo.load("c2");
+      assert.deepEqual(savedBob?.inventory, []);
+      assert.deepEqual(savedBob?.skills.woodcutting, { level: 2, xp: 83 });
+    });
+
+    describe("inventory constraints", () => {
+      beforeEach(() => charactersRepo.create(null, character("c1", "Alice")));
+      const insert = (slot: number, quantity: number) =>
+        handle.db.insert(inventory).values({ characterId: "c1", slot, itemId: "coins", quantity });
+
+      it("refuses zero and negative quantities", async () => {
+        await assert.rejects(insert(10, 0));
+        await assert.rejects(insert(10, -5));
+      });
+      it("refuses a quantity past the 32-bit stack limit", async () => {
+        await insert(10, MAX_STACK);
+        await assert.rejects(insert(11, MAX_STACK + 1));
+      });
+      it("refuses two rows in one slot and slots outside 0..27", async () => {
+        await assert.rejects(insert(0, 1));
+        await assert.rejects(insert(28, 1));
+        await assert.rejects(insert(-1, 1));
+      });
+      it("rolls a failed transaction back whole", async () => {
+        const bad = character("c1", "Alice");
+        bad.inventory = [
+          { slot: 1, itemId: "logs", quantity: 3 },
+          { slot: 2, itemId: "logs", quantity: -1 },
+        ];
+        await assert.rejects(charactersRepo.saveMany([{ state: bad }]));
+        assert.deepEqual((await charactersRepo.load("c1"))?.inventory, character("c1", "Alice").inventory);
+      });
+    });
+  });
+}
