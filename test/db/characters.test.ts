@@ -40,7 +40,7 @@ for (const backend of backends) {
     it("applies the migrations: every table exists and answers", async () => {
       for (const table of ["accounts", "characters", "skills", "inventory", "bank", "equipment", "trades", "agents"]) {
         const result = await handle.db.execute(sql.raw(`select count(*)::int as n from ${table}`));
-        assert.equal((result.rows[0] as { n: number }).n, 0, table);
+        assert.equal((result as unknown as { rows: { n: number }[] }).rows[0]?.n, 0, table);
       }
     });
 

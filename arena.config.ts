@@ -1,0 +1,9 @@
+// The Colyseus application definition, for hosts that load it with @colyseus/tools' `listen`.
+// `npm start` runs src/index.ts, which builds the same application and also handles shutdown signals.
+import { createApp } from "./src/app.js";
+import { loadConfig } from "./src/config.js";
+import { createLogger } from "./src/logger.js";
+import { createRuntime } from "./src/runtime.js";
+
+const config = loadConfig();
+export default createApp(await createRuntime(config, createLogger(config.LOG_LEVEL, config.production)));

@@ -1,0 +1,26 @@
+import { WebSocket } from "ws";
+
+// Node 20 has no global WebSocket, and Colyseus's reconnection path needs one.
+globalThis.WebSocket ??= WebSocket as unknown as typeof globalThis.WebSocket;
+
+import { listen } from "@colyseus/tools";
+import { createApp } from "./app.js";
+import { ConfigError, loadConfig } from "./config.js";
+import { createLogger } from "./logger.js";
+import { createRuntime } from "./runtime.js";
+import { exitOnSignals, stopServer } from "./shutdown.js";
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.LOG_LEVEL, config.production);
+  const runtime = await createRuntime(config, logger);
+  const server = await listen(createApp(runtime), config.PORT);
+  exitOnSignals(() => stopServer(server, runtime), logger);
+  logger.info(`listening on http://localhost:${config.PORT} (${config.NODE_ENV})`);
+}
+
+main().catch((error: unknown) => {
+  // Start-up errors say what is wrong and how to fix it; a stack trace adds nothing to a ConfigError.
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,61 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import type { Config } from "./config.js";
+import { AccountRepository } from "./db/accounts.js";
+import { CharacterRepository } from "./db/characters.js";
+import { type DatabaseHandle, openDatabase } from "./db/database.js";
+import type { Logger } from "./logger.js";
+
+/** Everything a server instance holds: opened once at start-up, closed once at shutdown. */
+export interface Runtime {
+  config: Config;
+  logger: Logger;
+  database: DatabaseHandle;
+  accounts: AccountRepository;
+  characters: CharacterRepository;
+  /** Key of the server's own HS256 tokens (anonymous mode). */
+  jwtSecret: Uint8Array;
+  /** The one HTTP server: Express, the Colyseus transport and /ws share it. */
+  httpServer: http.Server;
+  close(): Promise<void>;
+}
+
+export async function createRuntime(config: Config, logger: Logger): Promise<Runtime> {
+  const started = Date.now();
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: config.PGLITE_STORAGE === "disk" ? path.join(config.dataDir, "pglite") : undefined,
+  });
+  logger.info(
+    { database: database.kind, ms: Date.now() - started },
+    `database ready (${database.kind === "postgres" ? "PostgreSQL" : "embedded PGlite"}, migrations applied)`,
+  );
+  return {
+    config,
+    logger,
+    database,
+    accounts: new AccountRepository(database.db),
+    characters: new CharacterRepository(database.db),
+    jwtSecret: resolveJwtSecret(config, logger),
+    httpServer: http.createServer(),
+    close: () => database.close(),
+  };
+}
+
+/**
+ * JWT_SECRET when set (always in production); otherwise a random secret generated once and kept in the
+ * data directory, so development tokens survive restarts.
+ */
+function resolveJwtSecret(config: Config, logger: Logger): Uint8Array {
+  if (config.JWT_SECRET) return new TextEncoder().encode(config.JWT_SECRET);
+  if (config.PGLITE_STORAGE === "memory") return randomBytes(32);
+  const file = path.join(config.dataDir, "jwt-secret");
+  if (!existsSync(file)) {
+    mkdirSync(config.dataDir, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString("base64"), { mode: 0o600 });
+    logger.info(`JWT_SECRET is not set: generated a development secret in ${file}`);
+  }
+  return Buffer.from(readFileSync(file, "utf8").trim(), "base64");
+}

@@ -1,0 +1,41 @@
+import type { Server } from "@colyseus/core";
+import type { Logger } from "./logger.js";
+import type { Runtime } from "./runtime.js";
+
+/**
+ * Stops one server in order: no new connections, rooms disconnect their clients and persist their state,
+ * then the HTTP server and the database close.
+ */
+export async function stopServer(server: Server, runtime: Runtime): Promise<void> {
+  await server.gracefullyShutdown(false);
+  await new Promise<void>((resolve) => {
+    runtime.httpServer.close(() => resolve());
+    runtime.httpServer.closeAllConnections();
+  });
+  await runtime.close();
+}
+
+/** First SIGTERM or SIGINT: graceful stop, then exit. A second signal: exit at once. */
+export function exitOnSignals(stop: () => Promise<void>, logger: Logger): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn(`${signal} again: exiting without waiting`);
+      process.exit(130);
+    }
+    stopping = true;
+    logger.info(`${signal}: shutting down (send it again to exit at once)`);
+    stop().then(
+      () => {
+        logger.info("shutdown complete");
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, "shutdown failed");
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGTERM", onSignal);
+  process.on("SIGINT", onSignal);
+}
