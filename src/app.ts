@@ -19,7 +19,7 @@ export function createApp(runtime: Runtime) {
       }),
     initializeExpress: (app: express.Application) => {
       app.disable("x-powered-by");
-      app.use(healthRouter(runtime.database.ping));
+      app.use(healthRouter(() => runtime.database.ping()));
     },
     initializeGameServer: () => {},
   });

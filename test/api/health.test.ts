@@ -1,0 +1,29 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { startTestServer, type TestServer } from "../support/server.js";
+
+const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+
+describe("GET /health", () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server?.stop());
+
+  it("answers ok with an ISO timestamp and the package version, without a token", async () => {
+    const response = await fetch(`${server.baseUrl}/health`);
+    assert.equal(response.status, 200);
+    const body = await response.json();
+    assert.equal(body.status, "ok");
+    assert.equal(body.version, version);
+    assert.equal(new Date(body.timestamp).toISOString(), body.timestamp);
+  });
+
+  it("reports degraded with 503 once the database stops answering", async () => {
+    await server.runtime.database.close();
+    const response = await fetch(`${server.baseUrl}/health`);
+    assert.equal(response.status, 503);
+    assert.equal((await response.json()).status, "degraded");
+  });
+});

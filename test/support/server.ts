@@ -1,0 +1,31 @@
+import { boot, type ColyseusTestServer } from "@colyseus/testing";
+import { createApp } from "../../src/app.js";
+import { loadConfig } from "../../src/config.js";
+import { createLogger } from "../../src/logger.js";
+import { createRuntime, type Runtime } from "../../src/runtime.js";
+import { stopServer } from "../../src/shutdown.js";
+
+/** @colyseus/testing always listens here, so server tests run one after another. */
+export const TEST_PORT = 2568;
+
+export interface TestServer {
+  colyseus: ColyseusTestServer;
+  runtime: Runtime;
+  baseUrl: string;
+  wsUrl: string;
+  stop(): Promise<void>;
+}
+
+/** Boots the real application (in-memory embedded database unless DATABASE_URL is given) on TEST_PORT. */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const config = loadConfig({ NODE_ENV: "test", PGLITE_STORAGE: "memory", ...env });
+  const runtime = await createRuntime(config, createLogger(process.env.TEST_LOG_LEVEL ?? "silent", false));
+  const colyseus = await boot(createApp(runtime), TEST_PORT);
+  return {
+    colyseus,
+    runtime,
+    baseUrl: `http://127.0.0.1:${TEST_PORT}`,
+    wsUrl: `ws://127.0.0.1:${TEST_PORT}/ws`,
+    stop: () => stopServer(colyseus.server, runtime),
+  };
+}
