@@ -106,11 +106,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const values = parsed.data;
   const production = values.NODE_ENV === "production";
-  const identityProvider = Boolean(values.PUBLIC_IDP_APP_ID && (values.IDP_JWKS_URL || values.IDP_VERIFICATION_KEY));
+  const identityProvider = Boolean(
+    values.PUBLIC_IDP_APP_ID && (values.IDP_JWKS_URL || values.IDP_VERIFICATION_KEY),
+  );
 
   if (production) {
     const missing: string[] = REQUIRED_IN_PRODUCTION.filter((name) => !values[name]);
-    if (!values.IDP_JWKS_URL && !values.IDP_VERIFICATION_KEY) missing.push("IDP_JWKS_URL or IDP_VERIFICATION_KEY");
+    if (!values.IDP_JWKS_URL && !values.IDP_VERIFICATION_KEY)
+      missing.push("IDP_JWKS_URL or IDP_VERIFICATION_KEY");
     if (missing.length > 0) {
       throw new ConfigError(
         `Production needs these environment variables, which are not set: ${missing.join(", ")}. ` +

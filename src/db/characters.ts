@@ -1,6 +1,12 @@
 import { asc, eq, inArray, sql } from "drizzle-orm";
+import {
+  type CharacterState,
+  type EquipSlot,
+  SKILLS,
+  type SkillName,
+  type SkillState,
+} from "../game/types.js";
 import { levelForXp } from "../game/xp.js";
-import { type CharacterState, type EquipSlot, SKILLS, type SkillName, type SkillState } from "../game/types.js";
 import type { Database, Executor } from "./database.js";
 import { bank, characters, equipment, inventory, skills } from "./schema.js";
 
@@ -95,7 +101,9 @@ export class CharacterRepository {
       // Row locks in id order: trades lock the same rows in the same order, so the two never deadlock.
       await tx.execute(sql`select id from characters where id in ${ids} order by id for update`);
       for (const part of ALL_PARTS) {
-        const states = saves.filter((save) => (save.parts ?? ALL_PARTS).includes(part)).map((save) => save.state);
+        const states = saves
+          .filter((save) => (save.parts ?? ALL_PARTS).includes(part))
+          .map((save) => save.state);
         if (states.length > 0) await writePart(tx, states, part);
       }
     });
@@ -137,7 +145,11 @@ async function writeParts(tx: Executor, states: readonly CharacterState[], parts
 
 // Each part is written with a constant number of statements, whatever the number of characters:
 // arrays are passed whole and unnested by the database.
-async function writePart(tx: Executor, states: readonly CharacterState[], part: CharacterPart): Promise<void> {
+async function writePart(
+  tx: Executor,
+  states: readonly CharacterState[],
+  part: CharacterPart,
+): Promise<void> {
   const ids = states.map((state) => state.id);
   switch (part) {
     case "position": {
@@ -173,7 +185,11 @@ async function writePart(tx: Executor, states: readonly CharacterState[], part: 
     case "equipment": {
       await tx.delete(equipment).where(inArray(equipment.characterId, ids));
       const rows = states.flatMap((s) =>
-        Object.entries(s.equipment).map(([slot, itemId]) => ({ characterId: s.id, slot, itemId: itemId as string })),
+        Object.entries(s.equipment).map(([slot, itemId]) => ({
+          characterId: s.id,
+          slot,
+          itemId: itemId as string,
+        })),
       );
       if (rows.length === 0) return;
       await tx.insert(equipment).values(rows);
@@ -199,8 +215,12 @@ function pgArray(values: readonly (string | number)[]): string {
 }
 
 function isUniqueViolation(error: unknown, constraint: string): boolean {
-  for (let current = error as { code?: string; constraint?: string; cause?: unknown } | undefined; current; ) {
-    if (current.code === UNIQUE_VIOLATION) return current.constraint === undefined || current.constraint === constraint;
+  for (
+    let current = error as { code?: string; constraint?: string; cause?: unknown } | undefined;
+    current;
+  ) {
+    if (current.code === UNIQUE_VIOLATION)
+      return current.constraint === undefined || current.constraint === constraint;
     current = current.cause as typeof current;
   }
   return false;

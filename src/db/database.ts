@@ -33,7 +33,6 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
-
 /** Opens the configured database and applies pending migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options.dataDir);

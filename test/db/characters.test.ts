@@ -13,7 +13,9 @@ function character(id: string, name: string): CharacterState {
     name,
     position: { x: 10, z: 12 },
     health: 10,
-    skills: Object.fromEntries(SKILLS.map((skill) => [skill, { level: 1, xp: 0 }])) as CharacterState["skills"],
+    skills: Object.fromEntries(
+      SKILLS.map((skill) => [skill, { level: 1, xp: 0 }]),
+    ) as CharacterState["skills"],
     inventory: [
       { slot: 0, itemId: "bronze_axe", quantity: 1 },
       { slot: 5, itemId: "coins", quantity: 250 },
@@ -38,7 +40,16 @@ for (const backend of backends) {
     after(() => handle.close());
 
     it("applies the migrations: every table exists and answers", async () => {
-      for (const table of ["accounts", "characters", "skills", "inventory", "bank", "equipment", "trades", "agents"]) {
+      for (const table of [
+        "accounts",
+        "characters",
+        "skills",
+        "inventory",
+        "bank",
+        "equipment",
+        "trades",
+        "agents",
+      ]) {
         const result = await handle.db.execute(sql.raw(`select count(*)::int as n from ${table}`));
         assert.equal((result as unknown as { rows: { n: number }[] }).rows[0]?.n, 0, table);
       }

@@ -34,7 +34,10 @@ export async function freshDatabaseUrl(baseUrl: string): Promise<{ url: string; 
   await adminQuery(baseUrl, `create database ${name}`);
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => adminQuery(baseUrl, `drop database if exists ${name} with (force)`) };
+  return {
+    url: url.toString(),
+    drop: () => adminQuery(baseUrl, `drop database if exists ${name} with (force)`),
+  };
 }
 
 /** A migrated fresh PostgreSQL database that is dropped again on close. */

@@ -1,0 +1,83 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { ConfigError, loadConfig, REQUIRED_IN_PRODUCTION } from "../src/config.js";
+
+describe("configuration", () => {
+  it("runs with no variables at all: port 5555, development, embedded database, SPEC's limits", () => {
+    const config = loadConfig({});
+    assert.equal(config.PORT, 5555);
+    assert.equal(config.NODE_ENV, "development");
+    assert.equal(config.production, false);
+    assert.equal(config.DATABASE_URL, undefined);
+    assert.equal(config.SKIP_MANIFESTS, false);
+    assert.equal(config.identityProvider, false);
+    assert.equal(config.RATE_LIMIT_REST_PER_MIN, 100);
+    assert.equal(config.RATE_LIMIT_AUTH_PER_MIN, 10);
+    assert.equal(config.RATE_LIMIT_WS_PER_SEC, 60);
+    assert.equal(config.dataDir, path.resolve("data"));
+  });
+
+  it("reads overrides and flags", () => {
+    const config = loadConfig({
+      PORT: "7000",
+      SKIP_MANIFESTS: "true",
+      RATE_LIMIT_WS_PER_SEC: "5",
+      DATA_DIR: "/tmp/x",
+    });
+    assert.equal(config.PORT, 7000);
+    assert.equal(config.SKIP_MANIFESTS, true);
+    assert.equal(config.RATE_LIMIT_WS_PER_SEC, 5);
+    assert.equal(config.dataDir, "/tmp/x");
+  });
+
+  it("refuses malformed values and names them", () => {
+    assert.throws(
+      () => loadConfig({ PORT: "eighty" }),
+      (error: Error) => /PORT/.test(error.message),
+    );
+    assert.throws(() => loadConfig({ PUBLIC_APP_URL: "not a url" }), /PUBLIC_APP_URL/);
+  });
+
+  it("needs a key source besides the application id before it calls an identity provider configured", () => {
+    assert.equal(loadConfig({ PUBLIC_IDP_APP_ID: "app" }).identityProvider, false);
+    assert.equal(
+      loadConfig({ PUBLIC_IDP_APP_ID: "app", IDP_JWKS_URL: "https://idp.test/jwks" }).identityProvider,
+      true,
+    );
+  });
+
+  it("refuses production without its required variables, naming every one in one message", () => {
+    assert.throws(
+      () => loadConfig({ NODE_ENV: "production" }),
+      (error: Error) => {
+        assert.ok(error instanceof ConfigError);
+        for (const name of [...REQUIRED_IN_PRODUCTION, "IDP_JWKS_URL or IDP_VERIFICATION_KEY"]) {
+          assert.match(error.message, new RegExp(name));
+        }
+        return true;
+      },
+    );
+    const complete = {
+      NODE_ENV: "production",
+      DATABASE_URL: "postgres://db/game",
+      JWT_SECRET: "s",
+      ADMIN_CODE: "a",
+      PUBLIC_IDP_APP_ID: "app",
+      IDP_APP_SECRET: "secret",
+      IDP_JWKS_URL: "https://idp.test/jwks",
+    };
+    assert.equal(loadConfig(complete).production, true);
+    assert.throws(() => loadConfig({ ...complete, ADMIN_CODE: "" }), /ADMIN_CODE/);
+  });
+
+  it("makes the server process exit non-zero with that message", () => {
+    const result = spawnSync(process.execPath, ["--import", "tsx", "src/index.ts"], {
+      env: { PATH: process.env.PATH, NODE_ENV: "production" },
+      encoding: "utf8",
+      timeout: 15000,
+    });
+    assert.notEqual(result.status, 0);
+    for (const name of REQUIRED_IN_PRODUCTION) assert.match(result.stderr, new RegExp(name));
+  });
+});
