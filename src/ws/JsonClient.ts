@@ -1,0 +1,102 @@
+import { EventEmitter } from "node:events";
+import { type Client, ClientState, enqueueClientRaw, getMessageBytes, type ISendOptions, Protocol } from "@colyseus/core";
+import { decode } from "@colyseus/schema";
+import { unpack } from "msgpackr";
+import type { WebSocket } from "ws";
+
+const PROTOCOL_CODE_MASK = 0x1f;
+const CLOSE_SLOW_READER = 4008;
+
+export interface JsonClientOptions {
+  /** Output buffered on the socket beyond which the reader is too slow and is disconnected. */
+  maxBufferedBytes: number;
+}
+
+/**
+ * A Colyseus `Client` whose far end speaks the spec's JSON envelope `{event, data, id?}` over a plain
+ * WebSocket. Rooms treat it like any SDK client; what they send reaches the socket as JSON frames.
+ */
+// `send` is typed loosely: Client's is generic over the room's message map, which this client does not know.
+export class JsonClient implements Omit<Client, "send"> {
+  declare "~messages": Record<string, unknown>;
+  /** Colyseus listens here for "message" (protocol frames) and "close"; the socket is not exposed to it. */
+  readonly ref = new EventEmitter();
+  state: ClientState = ClientState.JOINING;
+  reconnectionToken = "";
+  userData?: unknown;
+  auth?: unknown;
+  _enqueuedMessages: unknown[] = [];
+  _joinedAt = 0;
+
+  constructor(
+    readonly sessionId: string,
+    private readonly socket: WebSocket,
+    private readonly options: JsonClientOptions,
+  ) {}
+
+  get readyState(): number {
+    return this.socket.readyState;
+  }
+
+  /** Sends an event frame; `id` echoes the client's request id on replies. */
+  sendJson(event: string, data: unknown, id?: string): void {
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    if (this.socket.bufferedAmount > this.options.maxBufferedBytes) {
+      // A reader that does not keep up would make the server buffer without bound.
+      this.socket.close(CLOSE_SLOW_READER, "slow reader");
+      this.socket.terminate();
+      return;
+    }
+    this.socket.send(JSON.stringify(id === undefined ? { event, data } : { event, data, id }));
+  }
+
+  send(type: string | number, message?: unknown, options?: ISendOptions): void {
+    if (this.state === ClientState.JOINED && !options?.afterNextPatch) {
+      this.sendJson(String(type), message ?? {});
+      return;
+    }
+    this.enqueueRaw(getMessageBytes.raw(Protocol.ROOM_DATA, type, message), options);
+  }
+
+  sendBytes(type: string | number, bytes: Buffer | Uint8Array, options?: ISendOptions): void {
+    this.enqueueRaw(getMessageBytes.raw(Protocol.ROOM_DATA_BYTES, type, undefined, bytes), options);
+  }
+
+  enqueueRaw(data: Uint8Array | Buffer, options?: ISendOptions): void {
+    enqueueClientRaw(this as unknown as Parameters<typeof enqueueClientRaw>[0], data, options);
+  }
+
+  /** Protocol frames from the room: the join handshake is acknowledged, data frames become JSON. */
+  raw(data: Uint8Array | Buffer, _options?: ISendOptions, cb?: (error?: Error) => void): void {
+    const code = data[0]! & PROTOCOL_CODE_MASK;
+    if (code === Protocol.JOIN_ROOM) {
+      // What an SDK answers once it has read the handshake; the room then flushes queued messages.
+      queueMicrotask(() => this.ref.emit("message", Buffer.from([Protocol.JOIN_ROOM])));
+    } else if (code === Protocol.ROOM_DATA) {
+      const iterator = { offset: 1 };
+      const type = decode.stringCheck(data, iterator)
+        ? decode.string(data, iterator)
+        : String(decode.number(data, iterator));
+      const message = data.byteLength > iterator.offset ? unpack(data.subarray(iterator.offset)) : {};
+      this.sendJson(type, message);
+    } else if (code === Protocol.ERROR) {
+      const iterator = { offset: 1 };
+      const errorCode = decode.number(data, iterator);
+      this.sendJson("error", { code: "room_error", message: decode.string(data, iterator), status: errorCode });
+    }
+    // State frames (full state and patches) are for SDK decoders; JSON clients get world:update instead.
+    cb?.();
+  }
+
+  error(code: number, message = ""): void {
+    this.sendJson("error", { code: "room_error", message, status: code });
+  }
+
+  leave(code?: number, reason?: string): void {
+    this.socket.close(code, reason);
+  }
+
+  close(code?: number, reason?: string): void {
+    this.leave(code, reason);
+  }
+}
