@@ -2,6 +2,8 @@ import config from "@colyseus/tools";
 import { WebSocketTransport } from "@colyseus/ws-transport";
 import type express from "express";
 import { healthRouter } from "./api/health.js";
+import { mountApi } from "./api/index.js";
+import { defineWorldRoom } from "./rooms/WorldRoom.js";
 import type { Runtime } from "./runtime.js";
 
 /** The Colyseus application of one server: transport, HTTP routes and rooms, built over a runtime. */
@@ -20,8 +22,11 @@ export function createApp(runtime: Runtime) {
     initializeExpress: (app: express.Application) => {
       app.disable("x-powered-by");
       app.use(healthRouter(() => runtime.database.ping()));
+      mountApi(app, runtime);
     },
-    initializeGameServer: () => {},
+    initializeGameServer: (server) => {
+      server.define("world", defineWorldRoom(runtime));
+    },
   });
 }
 

@@ -70,6 +70,8 @@ const environmentSchema = z.object({
   RATE_LIMIT_REST_PER_MIN: positiveInt(100),
   RATE_LIMIT_AUTH_PER_MIN: positiveInt(10),
   RATE_LIMIT_WS_PER_SEC: positiveInt(60),
+  /** Length of the REST and authentication rate-limit windows; shortened by tests to see a block end. */
+  RATE_LIMIT_WINDOW_MS: positiveInt(60_000),
   /** Frontend origins allowed cross-origin, besides PUBLIC_APP_URL and localhost. */
   CORS_ALLOWED_ORIGINS: list([]),
   /** Host suffixes whose https subdomains are preview deployments (frontend and server hosting). */
@@ -78,6 +80,8 @@ const environmentSchema = z.object({
   CORS_PARTNER_ORIGINS: list(["https://www.crazygames.com", "https://html5.gamedistribution.com"]),
   /** Identity provider domains whose https subdomains may call the API. */
   CORS_IDP_HOST_SUFFIXES: list([".privy.io"]),
+  /** Length of the world's tick; RuneScape's 600 ms. Shorter only for tests and load experiments. */
+  WORLD_TICK_MS: z.coerce.number().int().min(10).max(5000).default(600),
   /** Seconds a dropped player's seat is kept for reconnection. */
   RECONNECT_SECONDS: z.coerce.number().int().min(0).default(30),
   MAX_AGENTS_PER_ACCOUNT: positiveInt(3),

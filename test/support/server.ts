@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import { createApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
@@ -18,7 +21,8 @@ export interface TestServer {
 
 /** Boots the real application (in-memory embedded database unless DATABASE_URL is given) on TEST_PORT. */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const config = loadConfig({ NODE_ENV: "test", PGLITE_STORAGE: "memory", ...env });
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "tileworld-test-"));
+  const config = loadConfig({ NODE_ENV: "test", PGLITE_STORAGE: "memory", DATA_DIR: dataDir, ...env });
   const runtime = await createRuntime(config, createLogger(process.env.TEST_LOG_LEVEL ?? "silent", false));
   const colyseus = await boot(createApp(runtime), TEST_PORT);
   return {
@@ -26,6 +30,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     runtime,
     baseUrl: `http://127.0.0.1:${TEST_PORT}`,
     wsUrl: `ws://127.0.0.1:${TEST_PORT}/ws`,
-    stop: () => stopServer(colyseus.server, runtime),
+    stop: async () => {
+      await stopServer(colyseus.server, runtime);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 }

@@ -1,0 +1,29 @@
+import type { SkillName, SkillState } from "./types.js";
+
+export const MIN_COMBAT_LEVEL = 3;
+export const MAX_COMBAT_LEVEL = 126;
+
+export type CombatSkill = "attack" | "strength" | "defence" | "constitution" | "ranged" | "magic" | "prayer";
+export type CombatLevels = Readonly<Record<CombatSkill, number>>;
+
+/** The level of every skill, for the rules that read levels only. */
+export function skillLevels(skills: Readonly<Record<SkillName, SkillState>>): Record<SkillName, number> {
+  const entries = Object.entries(skills).map(([skill, state]) => [skill, state.level]);
+  return Object.fromEntries(entries) as Record<SkillName, number>;
+}
+
+/** RuneScape's combat level; constitution is its hitpoints skill. */
+export function combatLevel(levels: CombatLevels): number {
+  const base = levels.defence + levels.constitution + Math.floor(levels.prayer / 2);
+  const best = Math.max(
+    levels.attack + levels.strength,
+    Math.floor(1.5 * levels.ranged),
+    Math.floor(1.5 * levels.magic),
+  );
+  const level = Math.floor(0.25 * base + 0.325 * best);
+  return Math.min(MAX_COMBAT_LEVEL, Math.max(MIN_COMBAT_LEVEL, level));
+}
+
+export function totalLevel(levels: Readonly<Record<SkillName, number>>): number {
+  return Object.values(levels).reduce((sum, level) => sum + level, 0);
+}

@@ -1,0 +1,52 @@
+// Woodcutting, fishing and mining: tool choice and the odds of each attempt.
+import type { Random } from "./random.js";
+import { chanceOutOf256 } from "./skill-chance.js";
+import type { GatheringDef, GatheringSkill, SkillName, ToolDef, ToolKind } from "./types.js";
+
+/** Even the best gatherer fails now and then, as in RuneScape. */
+const MAX_CHANCE_OUT_OF_256 = 255;
+
+/**
+ * A resource's low/high are for a tier-1 tool; each tier above adds half of them again
+ * (tier 2 = 1.5x, tier 3 = 2x, ...), the progression of RuneScape's published axe tables
+ * (bronze, iron, steel, mithril, adamant, rune).
+ */
+function tierFactor(toolTier: number): number {
+  return 1 + 0.5 * (Math.max(1, toolTier) - 1);
+}
+
+/** The chance in 0..1 that one attempt yields an item. */
+export function gatherChance(def: GatheringDef, level: number, toolTier: number): number {
+  const factor = tierFactor(toolTier);
+  const outOf256 = chanceOutOf256(def.low * factor, def.high * factor, level);
+  return Math.min(MAX_CHANCE_OUT_OF_256, outOf256) / 256;
+}
+
+/** The highest-tier tool of the right kind among the carried and worn items that the player may use. */
+export function bestTool(
+  inventoryAndEquippedItemIds: Iterable<string>,
+  skill: GatheringSkill,
+  toolKind: ToolKind,
+  levels: Readonly<Record<SkillName, number>>,
+  tools: ReadonlyMap<string, ToolDef>,
+): ToolDef | undefined {
+  let best: ToolDef | undefined;
+  for (const itemId of inventoryAndEquippedItemIds) {
+    const tool = tools.get(itemId);
+    if (tool === undefined || tool.kind !== toolKind || tool.skill !== skill) continue;
+    if (levels[tool.skill] < tool.levelRequired) continue;
+    if (best === undefined || tool.tier > best.tier) best = tool;
+  }
+  return best;
+}
+
+/** One attempt; only a successful one may deplete the resource. Draws one number, two on success. */
+export function attemptGather(
+  def: GatheringDef,
+  level: number,
+  toolTier: number,
+  random: Random,
+): { success: boolean; depleted: boolean } {
+  const success = random() < gatherChance(def, level, toolTier);
+  return { success, depleted: success && random() < def.depleteChance };
+}

@@ -1,0 +1,39 @@
+import type { SkillState } from "./types.js";
+
+export const MAX_LEVEL = 99;
+export const XP_CAP = 200_000_000;
+
+/** XP needed for each level, index = level (index 0 unused): RuneScape's published table. */
+const XP_TABLE: readonly number[] = (() => {
+  const table = [0, 0];
+  let points = 0;
+  for (let level = 1; level < MAX_LEVEL; level++) {
+    points += Math.floor(level + 300 * 2 ** (level / 7));
+    table.push(Math.floor(points / 4));
+  }
+  return table;
+})();
+
+export function xpForLevel(level: number): number {
+  if (!Number.isInteger(level) || level < 1 || level > MAX_LEVEL)
+    throw new RangeError(`level ${level} is not in 1..99`);
+  return XP_TABLE[level]!;
+}
+
+export function levelForXp(xp: number): number {
+  let low = 1;
+  let high = MAX_LEVEL;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (XP_TABLE[mid]! <= xp) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+/** Adds XP (capped at 200 M) and reports the new state and how many levels were gained. */
+export function gainXp(skill: SkillState, amount: number): { skill: SkillState; levelsGained: number } {
+  const xp = Math.min(XP_CAP, skill.xp + Math.max(0, amount));
+  const level = levelForXp(xp);
+  return { skill: { level, xp }, levelsGained: level - skill.level };
+}

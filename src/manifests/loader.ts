@@ -1,0 +1,195 @@
+// Startup loading of the game data, following SPEC's manifest loading rules:
+//  1. production always fetches `{cdn}/manifests/`, updates only changed files in the cache, and
+//     falls back to the cache when the host is unreachable (or a downloaded file is corrupt);
+//  2. development skips the fetch when the local manifests exist;
+//  3./4. when required local manifests are missing and the local asset host is down, development
+//     bootstraps from the production host;
+//  5. the files are the startup list of files.ts.
+// A set of files is written to disk only once it validated, so the cache always holds a good copy.
+import type { GameData } from "../game/types.js";
+import { type Download, type FetchSettings, fetchManifests } from "./fetchManifests.js";
+import { isManifestFile, missingRequiredManifests } from "./files.js";
+import { buildGameData } from "./gameData.js";
+import { parseManifestFile, trustManifests } from "./parse.js";
+import { formatReport } from "./problems.js";
+import { readManifestDir, writeChangedFiles } from "./store.js";
+import { validateManifests } from "./validate.js";
+
+/** SPEC: the asset host listens on port 8080 in local development. */
+export const LOCAL_CDN_URL = "http://localhost:8080";
+export const PRODUCTION_CDN_URL = "https://cdn.tileworld.example";
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface LoadOptions {
+  env: "production" | "development";
+  /** The repository's manifests folder: development's source. */
+  manifestDir: string;
+  /** Production's copy of the asset host's manifests; development's last good copy. */
+  cacheDir: string;
+  /** PUBLIC_CDN_URL, or LOCAL_CDN_URL when unset. */
+  cdnUrl: string;
+  /** Where development bootstraps from when the local asset host is down. */
+  productionCdnUrl?: string;
+  /** SKIP_MANIFESTS: no fetch, no validation; the local files are used as they are. */
+  skipManifests: boolean;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+  log: Logger;
+}
+
+export interface LoadedGameData {
+  data: GameData;
+  /** The folder GET /manifests/ should serve. */
+  dir: string;
+}
+
+export async function loadGameData(options: LoadOptions): Promise<LoadedGameData> {
+  if (options.skipManifests) {
+    options.log.info(
+      `manifests: SKIP_MANIFESTS set, fetch and validation skipped; using ${options.manifestDir}`,
+    );
+    return {
+      data: buildGameData(trustManifests(await readManifestDir(options.manifestDir))),
+      dir: options.manifestDir,
+    };
+  }
+  return options.env === "production" ? loadProduction(options) : loadDevelopment(options);
+}
+
+async function loadProduction(options: LoadOptions): Promise<LoadedGameData> {
+  const { cacheDir, cdnUrl, log } = options;
+  const cached = await readManifestDir(cacheDir);
+  const download = await fetchManifests(cdnUrl, fetchSettings(options));
+  if (!download.reachable) {
+    if (cached.size === 0) {
+      throw new Error(
+        `manifests: asset host ${cdnUrl} is unreachable (${download.reason}) and ${cacheDir} holds no cached copy`,
+      );
+    }
+    log.warn(
+      `manifests: asset host ${cdnUrl} is unreachable (${download.reason}); using ${cached.size} cached files in ${cacheDir}`,
+    );
+    return { data: validOrThrow(cached, cacheDir, log), dir: cacheDir };
+  }
+  logDownload(log, cdnUrl, download);
+  const texts = overlay(cached, download.texts, cdnUrl, log);
+  const data = validOrThrow(texts, cdnUrl, log);
+  await saveAndLog(cacheDir, texts, log);
+  return { data, dir: cacheDir };
+}
+
+async function loadDevelopment(options: LoadOptions): Promise<LoadedGameData> {
+  const { manifestDir, log } = options;
+  const local = await readManifestDir(manifestDir);
+  const missing = missingRequiredManifests((file) => local.has(file));
+  if (missing.length === 0) {
+    log.info(`manifests: development, ${local.size} local files in ${manifestDir}, fetch skipped`);
+    return useOrFallBack(local, manifestDir, options);
+  }
+  const { host, download } = await bootstrapDownload(missing, options);
+  logDownload(log, host, download);
+  // Only fill the gaps: a developer's edits to the files that are there stay untouched.
+  const gaps = new Map([...download.texts].filter(([file]) => !local.has(file)));
+  return useOrFallBack(overlay(local, gaps, host, log), manifestDir, options);
+}
+
+async function bootstrapDownload(
+  missing: string[],
+  options: LoadOptions,
+): Promise<{ host: string; download: Download & { reachable: true } }> {
+  const { cdnUrl, manifestDir, log } = options;
+  const productionCdnUrl = options.productionCdnUrl ?? PRODUCTION_CDN_URL;
+  log.info(
+    `manifests: required files missing in ${manifestDir}: ${missing.join(", ")}; fetching from ${cdnUrl}`,
+  );
+  const local = await fetchManifests(cdnUrl, fetchSettings(options));
+  if (local.reachable) return { host: cdnUrl, download: local };
+  log.warn(
+    `manifests: local asset host ${cdnUrl} is unreachable (${local.reason}); bootstrapping from ${productionCdnUrl}`,
+  );
+  const production = await fetchManifests(productionCdnUrl, fetchSettings(options));
+  if (production.reachable) return { host: productionCdnUrl, download: production };
+  throw new Error(
+    `manifests: required files missing (${missing.join(", ")}) and neither ${cdnUrl} nor ${productionCdnUrl} ` +
+      `is reachable (${production.reason})`,
+  );
+}
+
+/** Development: valid files are used and kept as the last good copy; invalid ones fall back to it. */
+async function useOrFallBack(
+  texts: Map<string, string>,
+  dir: string,
+  options: LoadOptions,
+): Promise<LoadedGameData> {
+  const { cacheDir, log } = options;
+  const validation = validateManifests(texts);
+  if (validation.ok) {
+    log.info(`manifests: ${texts.size} files valid (${summary(validation.data)})`);
+    await writeChangedFiles(dir, texts);
+    await writeChangedFiles(cacheDir, texts);
+    return { data: validation.data, dir };
+  }
+  const report = formatReport(validation.problems);
+  log.error(
+    `manifests: !!! ${dir} has INVALID game data, the server runs on the last good copy !!!\n${report}`,
+  );
+  const lastGood = validateManifests(await readManifestDir(cacheDir));
+  if (!lastGood.ok) throw new Error(`${report}\n(and there is no valid last good copy in ${cacheDir})`);
+  log.warn(`manifests: using the last good copy in ${cacheDir} (${summary(lastGood.data)})`);
+  return { data: lastGood.data, dir: cacheDir };
+}
+
+function validOrThrow(texts: ReadonlyMap<string, string>, source: string, log: Logger): GameData {
+  const validation = validateManifests(texts);
+  if (!validation.ok) throw new Error(`manifests from ${source}: ${formatReport(validation.problems)}`);
+  log.info(`manifests: ${texts.size} files valid (${summary(validation.data)})`);
+  return validation.data;
+}
+
+/** Downloaded files replace the base copies, except corrupt ones, which leave the base copy in place. */
+function overlay(
+  base: ReadonlyMap<string, string>,
+  downloaded: ReadonlyMap<string, string>,
+  host: string,
+  log: Logger,
+): Map<string, string> {
+  const texts = new Map(base);
+  const corrupt: string[] = [];
+  for (const [file, text] of downloaded) {
+    const parsed = isManifestFile(file) ? parseManifestFile(file, text) : undefined;
+    if (parsed && !parsed.ok) corrupt.push(`${file} (${parsed.problems[0]?.reason})`);
+    else texts.set(file, text);
+  }
+  if (corrupt.length > 0)
+    log.warn(
+      `manifests: corrupt downloads from ${host} ignored, kept previous copies: ${corrupt.join(", ")}`,
+    );
+  return texts;
+}
+
+async function saveAndLog(dir: string, texts: ReadonlyMap<string, string>, log: Logger): Promise<void> {
+  const { changed, unchanged } = await writeChangedFiles(dir, texts);
+  const which = changed.length > 0 ? ` (${changed.join(", ")})` : "";
+  log.info(
+    `manifests: cache ${dir} updated: ${changed.length} changed${which}, ${unchanged.length} unchanged`,
+  );
+}
+
+function logDownload(log: Logger, host: string, download: Download & { reachable: true }): void {
+  const missing = download.unavailable.length > 0 ? ` (not served: ${download.unavailable.join(", ")})` : "";
+  log.info(`manifests: fetched ${download.texts.size} files from ${host}${missing}`);
+}
+
+function summary(data: GameData): string {
+  return `${data.items.size} items, ${data.npcs.size} NPCs, ${data.areas.length} areas`;
+}
+
+function fetchSettings(options: LoadOptions): FetchSettings {
+  return { fetch: options.fetch ?? fetch, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
+}

@@ -1,0 +1,258 @@
+import { performance } from "node:perf_hooks";
+import { type AuthContext, type Client, type Deferred, Room } from "@colyseus/core";
+import { parseChat } from "../game/chat.js";
+import { type GameError, isGameError } from "../game/errors.js";
+import { seededRandom } from "../game/random.js";
+import { ALL_PARTS, type CharacterSave } from "../db/characters.js";
+import { World } from "../game/world.js";
+import type { Intent, OutboundEvent, PlayerSync, TickReport } from "../game/world-types.js";
+import type { Runtime } from "../runtime.js";
+import { WorldRoomState } from "../schema/WorldRoomState.js";
+import { CLOSE_FLOODING, FloodGuard } from "./flood-guard.js";
+import { Interest, isJsonClient } from "./interest.js";
+import { describeIssues, isTradeMessage, isWorldMessage, toIntent, worldMessages } from "./messages.js";
+import { authenticatePlayer, type PlayerAuth } from "./room-auth.js";
+import { WorldPersistence } from "./world-persistence.js";
+
+/** Close code sent to a session that another login of the same character replaced. */
+export const CLOSE_REPLACED = 4409;
+
+interface Session {
+  flood: FloodGuard;
+  isAdmin: boolean;
+  /** Set while the seat of a dropped client is kept; rejecting it ends the wait. */
+  reconnection?: Deferred<Client>;
+}
+
+type WorldClient = Client<{ auth: PlayerAuth; userData: Session }>;
+
+/** A reply to one client message: `requestId` is echoed to /ws clients that sent an `id`. */
+export type Reply = (event: string, data: unknown) => void;
+
+/**
+ * The world: one authoritative 600 ms tick over the game rules of src/game. Handlers only validate
+ * and queue; the tick applies intents, then the room projects the changes into the replicated state,
+ * persists them, and only then delivers the tick's events (so a bank acknowledgement follows its commit).
+ */
+export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient }> {
+  /** Set by `defineWorldRoom`: the server's runtime. */
+  protected runtime!: Runtime;
+  override autoDispose = false;
+  override state = new WorldRoomState();
+
+  private world!: World;
+  private interest!: Interest;
+  private persistence!: WorldPersistence;
+  /** The client currently playing each character. */
+  private readonly owners = new Map<string, WorldClient>();
+  /** Ticks wait while a trade commits, so no inventory changes under the trade's transaction. */
+  private commitsInFlight = 0;
+  private tickDeferred = false;
+
+  override onCreate(): void {
+    const { runtime } = this;
+    this.world = new World({
+      data: runtime.gameData,
+      random: seededRandom(Date.now()),
+      now: () => performance.now(),
+      wallClock: () => Date.now(),
+    });
+    this.interest = new Interest(this.world, this.state);
+    this.persistence = new WorldPersistence(runtime.characters, runtime.logger);
+    const tickMs = runtime.config.WORLD_TICK_MS;
+    this.setPatchRate(tickMs);
+    this.setSimulationInterval(() => this.tick(), tickMs);
+    this.onMessage("*", (client, type, message) => this.handleMessage(client as WorldClient, String(type), message));
+    // Project the static world (NPCs, resources, stations) before the first client arrives.
+    this.interest.applyTick(this.world.step());
+  }
+
+  override onAuth(_client: Client, options: { characterId?: unknown } | undefined, context: AuthContext) {
+    return authenticatePlayer(this.runtime, context, options?.characterId);
+  }
+
+  override async onJoin(client: WorldClient): Promise<void> {
+    const { characterId } = playerOf(client);
+    client.userData = { flood: new FloodGuard(this.runtime.config.RATE_LIMIT_WS_PER_SEC), isAdmin: false };
+    const previous = this.owners.get(characterId);
+    this.owners.set(characterId, client);
+    if (previous) {
+      // A character is in the world once: the newer login takes over the same player.
+      previous.userData?.reconnection?.reject(new Error("replaced by a new login"));
+      previous.leave(CLOSE_REPLACED, "logged in elsewhere");
+    } else {
+      // A new session starts from the state its previous session saved, so it waits for that save.
+      await this.persistence.settled(characterId);
+      const character = await this.runtime.characters.load(characterId);
+      if (!character) throw new Error(`character ${characterId} vanished`);
+      if (this.owners.get(characterId) !== client) return;
+      this.world.join(character);
+    }
+    this.interest.open(client);
+    client.send("player:sync", this.world.playerSync(characterId));
+    this.sendView(client, this.world.tick);
+  }
+
+  override onDrop(client: WorldClient): void {
+    if (this.owners.get(playerOf(client).characterId) !== client) return;
+    const reconnection = this.allowReconnection(client, this.runtime.config.RECONNECT_SECONDS);
+    if (client.userData) client.userData.reconnection = reconnection;
+    reconnection.catch(() => {});
+  }
+
+  override onReconnect(client: WorldClient): void {
+    if (client.userData) client.userData.reconnection = undefined;
+    this.interest.open(client);
+    client.send("player:sync", this.world.playerSync(playerOf(client).characterId));
+    this.sendView(client, this.world.tick);
+  }
+
+  override async onLeave(client: WorldClient): Promise<void> {
+    this.interest.close(client);
+    const { characterId } = playerOf(client);
+    if (this.owners.get(characterId) !== client) return;
+    this.owners.delete(characterId);
+    if (!this.world.has(characterId)) return;
+    await this.persistence.write([{ state: this.world.leave(characterId) }]);
+  }
+
+  override async onDispose(): Promise<void> {
+    const remaining = [...this.owners.keys()].filter((id) => this.world.has(id));
+    await this.persistence.write(remaining.map((id) => ({ state: this.world.leave(id) })));
+    await this.persistence.flush();
+  }
+
+  /** The one entry point of client messages, for SDK clients and /ws clients alike. */
+  handleMessage(client: WorldClient, type: string, message: unknown, reply: Reply = client.send.bind(client)): void {
+    const session = client.userData;
+    if (!session || !this.world.has(playerOf(client).characterId)) return;
+    const fail = (code: string, text: string) => reply("error", { code, message: text, event: type });
+    switch (session.flood.check(Date.now())) {
+      case "limited":
+        return fail("rate_limited", "Too many messages: wait a few seconds.");
+      case "drop":
+        return;
+      case "close":
+        client.leave(CLOSE_FLOODING, "flooding");
+        return;
+    }
+    if (isTradeMessage(type)) return fail("wrong_room", "Send trade offers to the trade's room.");
+    if (!isWorldMessage(type)) return fail("unknown_event", `There is no event named "${type}".`);
+    const parsed = worldMessages[type].safeParse(message);
+    if (!parsed.success) return fail("bad_request", describeIssues(parsed.error));
+    const intent = type === "player:chat" ? this.chatIntent(client, parsed.data as { message: string }, reply) : toIntent(type, parsed.data);
+    if (!intent) return;
+    const refusal = this.world.submit(playerOf(client).characterId, intent);
+    if (refusal) fail(refusal.code, refusal.message);
+  }
+
+  /** Chat text, or the admin command it carries when the session may run it; undefined when handled here. */
+  private chatIntent(client: WorldClient, { message }: { message: string }, reply: Reply): Intent | undefined {
+    const parsed = parseChat(message);
+    const fail = (error: GameError | { code: string; message: string }) =>
+      reply("error", { ...error, event: "player:chat" });
+    if (isGameError(parsed)) return void fail(parsed);
+    switch (parsed.kind) {
+      case "say":
+        return { type: "chat", message: parsed.text };
+      case "admin":
+        void this.elevate(client, parsed.code, fail);
+        return undefined;
+      default:
+        if (!client.userData?.isAdmin) return void fail({ code: "forbidden", message: "Admin commands need /admin <code> first." });
+        if (parsed.kind === "give") return { type: "give", itemId: parsed.itemId, quantity: parsed.quantity };
+        if (parsed.kind === "teleport") return { type: "teleport", x: parsed.x, z: parsed.z };
+        return { type: "heal" };
+    }
+  }
+
+  private async elevate(client: WorldClient, code: string, fail: (error: { code: string; message: string }) => void) {
+    const { ADMIN_CODE } = this.runtime.config;
+    const attempt = await this.runtime.rateLimits.authAttempts.hit(`admin:${playerOf(client).accountId}`);
+    if (attempt.limited) return fail({ code: "rate_limited", message: "Too many attempts: try again later." });
+    if (!ADMIN_CODE) return fail({ code: "forbidden", message: "Admin commands are disabled on this server." });
+    if (code !== ADMIN_CODE) return fail({ code: "forbidden", message: "Wrong admin code." });
+    if (client.userData) client.userData.isAdmin = true;
+    client.send("chat:message", {
+      fromPlayerId: "server",
+      fromPlayerName: "Server",
+      message: "Admin commands enabled.",
+      timestamp: Date.now(),
+    });
+  }
+
+  private tick(): void {
+    if (this.commitsInFlight > 0) {
+      this.tickDeferred = true;
+      return;
+    }
+    const report = this.world.step();
+    this.interest.applyTick(report);
+    const saved = this.persistence.write(this.savesOf(report));
+    // Events go out once this tick's changes are durable (or the write failed and was logged).
+    saved.catch(() => {}).then(() => this.publish(report));
+  }
+
+  private savesOf(report: TickReport): CharacterSave[] {
+    const bank = new Set(report.bankChanged);
+    return report.changedCharacters.map((id) => ({
+      state: this.world.character(id),
+      parts: bank.has(id) ? ALL_PARTS : ALL_PARTS.filter((part) => part !== "bank"),
+    }));
+  }
+
+  private publish(report: TickReport): void {
+    for (const event of report.events) this.deliver(event);
+    const changed = new Set(report.changedEntities);
+    for (const client of this.clients) this.sendView(client, report.tick, changed);
+  }
+
+  private sendView(client: WorldClient, tick: number, changed: ReadonlySet<string> = new Set()): void {
+    const characterId = client.auth?.characterId;
+    if (!characterId || !this.world.has(characterId) || this.owners.get(characterId) !== client) return;
+    const update = this.interest.update(client, characterId, changed, tick);
+    const empty = update.added.length + update.updated.length + update.removed.length === 0;
+    if (isJsonClient(client) && !empty) client.send("world:update", update);
+  }
+
+  private deliver(event: OutboundEvent): void {
+    const recipients = typeof event.to === "string" ? [event.to] : this.world.playersNear(event.to.near);
+    for (const playerId of recipients) this.owners.get(playerId)?.send(event.event, event.data);
+  }
+
+  /** Live state of an online player, for the REST API (undefined when offline). */
+  livePlayer(characterId: string): PlayerSync | undefined {
+    return this.world.has(characterId) ? this.world.playerSync(characterId) : undefined;
+  }
+
+  /** World counts for GET /api/v1/world. */
+  liveStatus() {
+    return { tick: this.world.tick, playersOnline: this.owners.size, entities: this.world.counts() };
+  }
+
+  /** Lets the tick run again once no trade commit is in flight; runs a deferred tick at once. */
+  protected endCommit(): void {
+    this.commitsInFlight--;
+    if (this.commitsInFlight === 0 && this.tickDeferred) {
+      this.tickDeferred = false;
+      this.tick();
+    }
+  }
+
+  protected beginCommit(): void {
+    this.commitsInFlight++;
+  }
+}
+
+/** The player of an authenticated client (onAuth always sets it before any other hook runs). */
+function playerOf(client: WorldClient): PlayerAuth {
+  if (!client.auth) throw new Error(`client ${client.sessionId} has no identity`);
+  return client.auth;
+}
+
+/** The WorldRoom class bound to one server's runtime. */
+export function defineWorldRoom(runtime: Runtime): typeof WorldRoom {
+  return class extends WorldRoom {
+    protected override runtime = runtime;
+  };
+}

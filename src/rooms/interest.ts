@@ -1,0 +1,84 @@
+import type { Client } from "@colyseus/core";
+import { StateView } from "@colyseus/schema";
+import type { World } from "../game/world.js";
+import type { TickReport, WorldEntity } from "../game/world-types.js";
+import { EntityState, type WorldRoomState } from "../schema/WorldRoomState.js";
+
+/** CONTRACT's world:update: what entered, changed in, or left one player's view since the last one. */
+export interface WorldUpdate {
+  tick: number;
+  added: WorldEntity[];
+  updated: WorldEntity[];
+  removed: string[];
+}
+
+/**
+ * Interest management: each client sees only the entities within its player's view distance.
+ * SDK clients get them through their StateView (Colyseus then sends only those patches); /ws
+ * clients get the same differences as world:update events. Both are computed here, once.
+ */
+export class Interest {
+  private readonly seen = new Map<string, Set<string>>();
+
+  constructor(
+    private readonly world: World,
+    private readonly state: WorldRoomState,
+  ) {}
+
+  /** Mirrors this tick's entity changes into the replicated state (before any view is updated). */
+  applyTick(report: TickReport): void {
+    for (const id of report.removedEntities) this.state.entities.delete(id);
+    for (const id of report.changedEntities) this.project(id);
+    this.state.tick = report.tick;
+  }
+
+  /** Starts (or restarts, after a reconnection) a client's view: everything in view is new to it. */
+  open(client: Client): void {
+    this.seen.set(client.sessionId, new Set());
+    if (!isJsonClient(client)) client.view = new StateView();
+  }
+
+  close(client: Client): void {
+    this.seen.delete(client.sessionId);
+  }
+
+  /** The client's view difference since the last call; SDK clients' StateViews are updated as well. */
+  update(client: Client, playerId: string, changed: ReadonlySet<string>, tick: number): WorldUpdate {
+    const before = this.seen.get(client.sessionId) ?? new Set<string>();
+    const now = new Set<string>();
+    const update: WorldUpdate = { tick, added: [], updated: [], removed: [] };
+    for (const entity of this.world.view(playerId)) {
+      now.add(entity.id);
+      if (!before.has(entity.id)) {
+        update.added.push(entity);
+        const projected = this.state.entities.get(entity.id) ?? this.project(entity.id);
+        if (projected) client.view?.add(projected);
+      } else if (changed.has(entity.id)) {
+        update.updated.push(entity);
+      }
+    }
+    for (const id of before) {
+      if (now.has(id)) continue;
+      update.removed.push(id);
+      const projected = this.state.entities.get(id);
+      if (projected) client.view?.remove(projected);
+    }
+    this.seen.set(client.sessionId, now);
+    return update;
+  }
+
+  private project(id: string): EntityState | undefined {
+    const entity = this.world.entity(id);
+    if (!entity) return undefined;
+    const existing = this.state.entities.get(id);
+    if (existing) return existing.copyFrom(entity);
+    const created = new EntityState().copyFrom(entity);
+    this.state.entities.set(id, created);
+    return created;
+  }
+}
+
+/** /ws clients read world:update instead of schema patches. */
+export function isJsonClient(client: Client): boolean {
+  return (client as { jsonChannel?: boolean }).jsonChannel === true;
+}

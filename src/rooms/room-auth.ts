@@ -1,0 +1,48 @@
+import { type AuthContext, getBearerToken, ServerError } from "@colyseus/core";
+import { ensureCharacter, resolveAccount } from "../auth/accounts.js";
+import { IdentityProviderUnavailableError, InvalidTokenError } from "../auth/tokens.js";
+import type { Runtime } from "../runtime.js";
+
+/** Who a room client is: stored as `client.auth`. */
+export interface PlayerAuth {
+  accountId: string;
+  characterId: string;
+  characterName: string;
+}
+
+/** The token of an SDK client (`client.auth.token`) or of a /ws upgrade (header or `?token=`). */
+export function tokenOf(context: AuthContext): string | undefined {
+  if (context.token) return context.token;
+  const header = context.headers.get("authorization");
+  return header ? getBearerToken(header) || undefined : undefined;
+}
+
+/**
+ * Verifies the token and resolves the character the client plays: `characterId` when given (it must be
+ * the account's), otherwise the account's character, created on first sight.
+ */
+export async function authenticatePlayer(
+  runtime: Runtime,
+  context: AuthContext,
+  characterId: unknown,
+): Promise<PlayerAuth> {
+  const token = tokenOf(context);
+  if (!token) throw new ServerError(401, "a bearer token is required");
+  let identity: Awaited<ReturnType<Runtime["tokens"]["verify"]>>;
+  try {
+    identity = await runtime.tokens.verify(token);
+  } catch (error) {
+    if (error instanceof IdentityProviderUnavailableError) throw new ServerError(503, "identity provider unavailable");
+    if (error instanceof InvalidTokenError) {
+      await runtime.rateLimits.authAttempts.hit(`ip:${context.ip ?? "unknown"}`);
+      throw new ServerError(401, error.message);
+    }
+    throw error;
+  }
+  const account = await resolveAccount(runtime, identity);
+  const id = typeof characterId === "string" && characterId ? characterId : await ensureCharacter(runtime, account);
+  const character = await runtime.characters.summary(id);
+  if (!character) throw new ServerError(404, `no character ${id}`);
+  if (character.accountId !== account.id) throw new ServerError(403, "that character belongs to another account");
+  return { accountId: account.id, characterId: character.id, characterName: character.name };
+}

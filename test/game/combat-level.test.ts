@@ -1,0 +1,42 @@
+import assert from "node:assert/strict";
+import { type CombatLevels, combatLevel, skillLevels, totalLevel } from "../../src/game/combat-level.js";
+import { skillsAt } from "./fixtures.js";
+
+const FRESH: CombatLevels = {
+  attack: 1,
+  strength: 1,
+  defence: 1,
+  constitution: 10,
+  ranged: 1,
+  magic: 1,
+  prayer: 1,
+};
+
+describe("combatLevel", () => {
+  it("is 3 for a fresh character", () => {
+    // 0.25 * (1 + 10 + 0) + 0.325 * (1 + 1) = 3.4
+    assert.equal(combatLevel(FRESH), 3);
+  });
+
+  it("is 126 with every combat skill at 99", () => {
+    // 0.25 * (99 + 99 + 49) + 0.325 * 198 = 126.1
+    assert.equal(combatLevel(skillLevels(skillsAt(99))), 126);
+  });
+
+  it("counts melee, ranged or magic, whichever is best", () => {
+    // 0.25 * (40 + 45 + 21) = 26.5; melee 0.325 * (60 + 50) = 35.75 → 62
+    const melee = { ...FRESH, attack: 60, strength: 50, defence: 40, constitution: 45, prayer: 43 };
+    assert.equal(combatLevel(melee), 62);
+    // ranged 70: 0.325 * floor(105) = 34.125; with the same base 26.5 → 60
+    const ranged = { ...melee, attack: 1, strength: 1, ranged: 70 };
+    assert.equal(combatLevel(ranged), 60);
+    // magic 80: 0.325 * 120 = 39 → 65
+    assert.equal(combatLevel({ ...ranged, magic: 80 }), 65);
+  });
+});
+
+describe("totalLevel", () => {
+  it("sums every skill", () => {
+    assert.equal(totalLevel(skillLevels(skillsAt(1, { constitution: 10 }))), 12 + 10);
+  });
+});

@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { gainXp, levelForXp, MAX_LEVEL, XP_CAP, xpForLevel } from "../../src/game/xp.js";
+
+describe("xp table", () => {
+  it("matches RuneScape's published thresholds", () => {
+    assert.equal(xpForLevel(1), 0);
+    assert.equal(xpForLevel(2), 83);
+    assert.equal(xpForLevel(3), 174);
+    assert.equal(xpForLevel(MAX_LEVEL), 13_034_431);
+  });
+
+  it("rejects levels outside 1..99", () => {
+    assert.throws(() => xpForLevel(0), RangeError);
+    assert.throws(() => xpForLevel(100), RangeError);
+    assert.throws(() => xpForLevel(2.5), RangeError);
+  });
+
+  it("gives the level whose threshold was reached, at and around each boundary", () => {
+    assert.equal(levelForXp(0), 1);
+    assert.equal(levelForXp(82), 1);
+    assert.equal(levelForXp(83), 2);
+    assert.equal(levelForXp(173), 2);
+    assert.equal(levelForXp(174), 3);
+    assert.equal(levelForXp(13_034_430), 98);
+    assert.equal(levelForXp(13_034_431), 99);
+    assert.equal(levelForXp(XP_CAP), 99);
+  });
+
+  it("round-trips every level", () => {
+    for (let level = 1; level <= MAX_LEVEL; level++) assert.equal(levelForXp(xpForLevel(level)), level);
+  });
+});
+
+describe("gainXp", () => {
+  it("reports the levels gained", () => {
+    assert.deepEqual(gainXp({ level: 1, xp: 0 }, 174), { skill: { level: 3, xp: 174 }, levelsGained: 2 });
+  });
+
+  it("caps XP at 200 million", () => {
+    const { skill, levelsGained } = gainXp({ level: 99, xp: XP_CAP - 10 }, 1_000);
+    assert.deepEqual(skill, { level: 99, xp: XP_CAP });
+    assert.equal(levelsGained, 0);
+  });
+
+  it("ignores negative amounts", () => {
+    assert.deepEqual(gainXp({ level: 2, xp: 100 }, -50).skill, { level: 2, xp: 100 });
+  });
+});

@@ -1,0 +1,237 @@
+import assert from "node:assert/strict";
+import { mkdir, readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { type LoadOptions, loadGameData } from "../../src/manifests/loader.js";
+import {
+  type AssetHost,
+  copyShipped,
+  deadUrl,
+  recordingLogger,
+  SHIPPED_DIR,
+  startAssetHost,
+  tempDir,
+} from "./helpers.js";
+
+describe("manifest loader", () => {
+  let work: Awaited<ReturnType<typeof tempDir>>;
+  let hosts: AssetHost[];
+  let manifestDir: string;
+  let cacheDir: string;
+
+  beforeEach(async () => {
+    work = await tempDir();
+    hosts = [];
+    manifestDir = join(work.path, "manifests");
+    cacheDir = join(work.path, "cache");
+  });
+
+  afterEach(async () => {
+    await Promise.all(hosts.map((host) => host.close()));
+    await work.remove();
+  });
+
+  async function host(overrides?: Map<string, string>, dir = SHIPPED_DIR): Promise<AssetHost> {
+    const started = await startAssetHost(dir, overrides);
+    hosts.push(started);
+    return started;
+  }
+
+  function options(
+    overrides: Partial<LoadOptions>,
+  ): LoadOptions & { log: ReturnType<typeof recordingLogger> } {
+    return {
+      env: "production",
+      manifestDir,
+      cacheDir,
+      cdnUrl: "http://127.0.0.1:9",
+      productionCdnUrl: "http://127.0.0.1:9",
+      skipManifests: false,
+      timeoutMs: 2000,
+      ...overrides,
+      log: recordingLogger(),
+    };
+  }
+
+  /** Puts a copy of the shipped manifests in the cache, dated in the past to spot rewrites. */
+  async function primeCache(): Promise<void> {
+    await copyShipped(cacheDir);
+    const old = new Date("2020-01-01T00:00:00Z");
+    for (const entry of await readdir(cacheDir, { recursive: true }))
+      await utimes(join(cacheDir, entry), old, old);
+  }
+
+  const rewritten = async (file: string) =>
+    (await stat(join(cacheDir, file))).mtime.getUTCFullYear() !== 2020;
+
+  describe("in production", () => {
+    it("fetches every file and rewrites only the ones that changed", async () => {
+      await primeCache();
+      const npcs = JSON.parse(await readFile(join(SHIPPED_DIR, "npcs.json"), "utf8"));
+      npcs[0].name = "Hen";
+      const assets = await host(new Map([["npcs.json", JSON.stringify(npcs)]]));
+      const opts = options({ cdnUrl: assets.url });
+
+      const loaded = await loadGameData(opts);
+
+      assert.equal(loaded.dir, cacheDir);
+      assert.equal(loaded.data.npcs.get("chicken")?.name, "Hen");
+      assert.ok(assets.requests.includes("/manifests/items/weapons.json"));
+      assert.equal(JSON.parse(await readFile(join(cacheDir, "npcs.json"), "utf8"))[0].name, "Hen");
+      assert.equal(await rewritten("npcs.json"), true);
+      assert.equal(await rewritten("stores.json"), false);
+      assert.equal(await rewritten("items/food.json"), false);
+      assert.ok(
+        opts.log.lines.some((line) => /1 changed \(npcs\.json\), 26 unchanged/.test(line)),
+        opts.log.lines.join("\n"),
+      );
+    });
+
+    it("fills an empty cache from the asset host", async () => {
+      const assets = await host();
+      const loaded = await loadGameData(options({ cdnUrl: assets.url }));
+      assert.equal(loaded.data.startingAreaId, "meadowbrook");
+      assert.equal(
+        await readFile(join(cacheDir, "gathering/fishing.json"), "utf8"),
+        await readFile(join(SHIPPED_DIR, "gathering/fishing.json"), "utf8"),
+      );
+    });
+
+    it("falls back to the cache when the asset host is down", async () => {
+      await primeCache();
+      const opts = options({ cdnUrl: await deadUrl() });
+      const loaded = await loadGameData(opts);
+      assert.equal(loaded.dir, cacheDir);
+      assert.ok(loaded.data.items.has("coins"));
+      assert.ok(
+        opts.log.lines.some((line) => line.startsWith("warn") && /unreachable.*cached files/.test(line)),
+      );
+    });
+
+    it("fails clearly when the asset host is down and there is no cache", async () => {
+      const url = await deadUrl();
+      await assert.rejects(loadGameData(options({ cdnUrl: url })), (error: Error) => {
+        assert.match(error.message, new RegExp(`asset host ${url} is unreachable .* holds no cached copy`));
+        return true;
+      });
+    });
+
+    it("keeps the cached copy of a file that downloads corrupt", async () => {
+      await primeCache();
+      const assets = await host(new Map([["items/food.json", '[{"id": "shrimps", "na']]));
+      const opts = options({ cdnUrl: assets.url });
+      const loaded = await loadGameData(opts);
+      assert.equal(loaded.data.items.get("shrimps")?.heals, 3);
+      assert.equal(await rewritten("items/food.json"), false);
+      assert.ok(
+        opts.log.lines.some(
+          (line) =>
+            line.startsWith("warn") && line.includes("corrupt downloads") && line.includes("items/food.json"),
+        ),
+      );
+    });
+
+    it("stops start-up with the report when the data is invalid, leaving the cache alone", async () => {
+      await primeCache();
+      const stores = JSON.parse(await readFile(join(SHIPPED_DIR, "stores.json"), "utf8"));
+      stores[0].items[0].itemId = "magic_beans";
+      const assets = await host(new Map([["stores.json", JSON.stringify(stores)]]));
+      await assert.rejects(
+        loadGameData(options({ cdnUrl: assets.url })),
+        /stores\.json \[0\]\.items\[0\]\.itemId: unknown item "magic_beans"/,
+      );
+      assert.equal(await rewritten("stores.json"), false);
+    });
+  });
+
+  describe("in development", () => {
+    it("skips the fetch when the local manifests exist", async () => {
+      await copyShipped(manifestDir);
+      const assets = await host();
+      const opts = options({ env: "development", cdnUrl: assets.url });
+      const loaded = await loadGameData(opts);
+      assert.equal(loaded.dir, manifestDir);
+      assert.deepEqual(assets.requests, []);
+      assert.ok(opts.log.lines.some((line) => line.includes("fetch skipped")));
+    });
+
+    it("fetches from the local asset host when required files are missing", async () => {
+      const assets = await host();
+      const loaded = await loadGameData(options({ env: "development", cdnUrl: assets.url }));
+      assert.equal(loaded.dir, manifestDir);
+      assert.ok((await stat(join(manifestDir, "world-areas.json"))).isFile());
+    });
+
+    it("bootstraps from the production host when the local host is down, naming the missing files", async () => {
+      await mkdir(manifestDir, { recursive: true });
+      const npcs = JSON.parse(await readFile(join(SHIPPED_DIR, "npcs.json"), "utf8"));
+      npcs[0].name = "Local hen";
+      await writeFile(join(manifestDir, "npcs.json"), JSON.stringify(npcs));
+      const production = await host();
+      const opts = options({ env: "development", cdnUrl: await deadUrl(), productionCdnUrl: production.url });
+
+      const loaded = await loadGameData(opts);
+
+      assert.ok(loaded.data.areas.length >= 5);
+      assert.equal(loaded.data.npcs.get("chicken")?.name, "Local hen", "local files are not overwritten");
+      assert.ok(production.requests.includes("/manifests/world-areas.json"));
+      assert.ok((await stat(join(manifestDir, "items/food.json"))).isFile());
+      const missingLine = opts.log.lines.find((line) => line.includes("required files missing"));
+      assert.ok(
+        missingLine?.includes("world-areas.json, biomes.json, stores.json, items/weapons.json"),
+        missingLine,
+      );
+      assert.ok(!missingLine?.includes("npcs.json"));
+      assert.ok(opts.log.lines.some((line) => line.includes(`bootstrapping from ${production.url}`)));
+    });
+
+    it("fails clearly when files are missing and both hosts are down", async () => {
+      const opts = options({
+        env: "development",
+        cdnUrl: await deadUrl(),
+        productionCdnUrl: await deadUrl(),
+      });
+      await assert.rejects(
+        loadGameData(opts),
+        /required files missing \(npcs\.json, .*\) and neither .* is reachable/,
+      );
+    });
+
+    it("warns loudly and uses the last good copy when local data turns invalid", async () => {
+      await copyShipped(manifestDir);
+      await loadGameData(options({ env: "development" }));
+      const npcsPath = join(manifestDir, "npcs.json");
+      const npcs = JSON.parse(await readFile(npcsPath, "utf8"));
+      npcs[0].drops[0].itemId = "egg";
+      await writeFile(npcsPath, JSON.stringify(npcs));
+
+      const opts = options({ env: "development" });
+      const loaded = await loadGameData(opts);
+
+      assert.equal(loaded.dir, cacheDir);
+      assert.equal(loaded.data.npcs.get("chicken")?.drops[0]?.itemId, "bones");
+      assert.ok(
+        opts.log.lines.some(
+          (line) =>
+            line.startsWith("error") && line.includes('npcs.json [0].drops[0].itemId: unknown item "egg"'),
+        ),
+      );
+    });
+  });
+
+  it("with SKIP_MANIFESTS neither fetches nor validates", async () => {
+    await copyShipped(manifestDir);
+    const storesPath = join(manifestDir, "stores.json");
+    const stores = JSON.parse(await readFile(storesPath, "utf8"));
+    stores[0].items[0].itemId = "magic_beans";
+    await writeFile(storesPath, JSON.stringify(stores));
+    const assets = await host();
+
+    const loaded = await loadGameData(
+      options({ env: "production", cdnUrl: assets.url, skipManifests: true }),
+    );
+
+    assert.deepEqual(assets.requests, []);
+    assert.equal(loaded.dir, manifestDir);
+    assert.equal(loaded.data.stores.get("general_store")?.items[0]?.itemId, "magic_beans");
+  });
+});

@@ -1,0 +1,89 @@
+import assert from "node:assert/strict";
+import { chebyshev } from "../../src/game/tile.js";
+import { type GameData, SKILLS } from "../../src/game/types.js";
+import { MANIFEST_FILES } from "../../src/manifests/files.js";
+import { VIEW_DISTANCE } from "../../src/manifests/layout.js";
+import { formatReport } from "../../src/manifests/problems.js";
+import { validateManifests } from "../../src/manifests/validate.js";
+import { shippedTexts } from "./helpers.js";
+
+describe("shipped manifests", () => {
+  let data: GameData;
+  let fileCount: number;
+
+  before(async () => {
+    const texts = await shippedTexts();
+    fileCount = texts.size;
+    const validation = validateManifests(texts);
+    if (!validation.ok) assert.fail(formatReport(validation.problems));
+    data = validation.data;
+  });
+
+  it("ship more than 25 files, at least 60 items, 12 NPCs and 5 areas", () => {
+    assert.ok(fileCount > 25, `${fileCount} files`);
+    assert.equal(fileCount, MANIFEST_FILES.length - 1, "every known file except the alternative items.json");
+    assert.ok(data.items.size >= 60, `${data.items.size} items`);
+    assert.ok(data.npcs.size >= 12, `${data.npcs.size} NPCs`);
+    assert.ok(data.areas.length >= 5, `${data.areas.length} areas`);
+    for (const role of ["monster", "banker", "shopkeeper"]) {
+      assert.ok(
+        [...data.npcs.values()].some((npc) => npc.role === role),
+        role,
+      );
+    }
+  });
+
+  it("make coins a stackable misc item worth 1", () => {
+    const coins = data.items.get("coins");
+    assert.equal(coins?.type, "misc");
+    assert.equal(coins.value, 1);
+    assert.equal(coins.stackable, true);
+  });
+
+  it("give new characters a tool for every gathering skill, a tinderbox, coins and food", () => {
+    const kit = data.starterKit.map((entry) => entry.itemId);
+    const toolSkills = new Set(kit.flatMap((itemId) => data.tools.get(itemId)?.skill ?? []));
+    assert.deepEqual([...toolSkills].sort(), ["fishing", "mining", "woodcutting"]);
+    assert.ok(kit.includes("tinderbox") && kit.includes("coins"));
+    assert.ok(kit.some((itemId) => data.items.get(itemId)?.type === "food"));
+  });
+
+  it("start new characters in a safe area with a tree, fishing spot, rock, bank, range and chicken in view", () => {
+    const area = data.areas.find((candidate) => candidate.id === data.startingAreaId);
+    assert.ok(area?.safeZone);
+    const near = (tile: { x: number; z: number }) => chebyshev(tile, area.spawnPoint) <= VIEW_DISTANCE;
+    const nearbyResources = area.resources.filter(near).map((placed) => placed.resourceId);
+    for (const id of ["tree", "fishing_spot_net", "copper_rock"]) assert.ok(nearbyResources.includes(id), id);
+    assert.ok(area.banks.some(near));
+    assert.ok(area.stations.some((placed) => near(placed) && placed.stationId === "cooking_range"));
+    assert.ok(area.npcSpawns.some((spawn) => near(spawn) && spawn.npcId === "chicken"));
+  });
+
+  it("chain the gathering skills into cooking and firemaking", () => {
+    assert.equal(data.gathering.get("tree")?.itemId, "logs");
+    assert.equal(data.gathering.get("fishing_spot_net")?.itemId, "raw_shrimps");
+    assert.deepEqual(data.cooking.get("raw_shrimps"), {
+      rawItemId: "raw_shrimps",
+      cookedItemId: "shrimps",
+      burntItemId: "burnt_shrimps",
+      levelRequired: 1,
+      xp: 30,
+      stopBurnLevel: 34,
+    });
+    for (const log of ["logs", "oak_logs", "willow_logs"]) assert.ok(data.firemaking.has(log), log);
+  });
+
+  it("list every skill's unlocks sorted by level", () => {
+    assert.deepEqual(Object.keys(data.skillUnlocks).sort(), [...SKILLS].sort());
+    for (const skill of SKILLS) {
+      const levels = data.skillUnlocks[skill].map((unlock) => unlock.level);
+      assert.deepEqual(
+        levels,
+        [...levels].sort((a, b) => a - b),
+        skill,
+      );
+    }
+    assert.ok(data.skillUnlocks.woodcutting.some((u) => u.level === 15 && u.description === "Chop oak tree"));
+    assert.ok(data.skillUnlocks.prayer.some((u) => u.type === "ability"));
+  });
+});

@@ -1,0 +1,190 @@
+import assert from "node:assert/strict";
+import { formatReport, type Problem } from "../../src/manifests/problems.js";
+import { validateManifests } from "../../src/manifests/validate.js";
+import { editedTexts, type Json, shippedTexts } from "./helpers.js";
+
+function problemsOf(texts: Map<string, string>): Problem[] {
+  const validation = validateManifests(texts);
+  assert.equal(validation.ok, false, "expected the edited manifests to be rejected");
+  return validation.ok ? [] : validation.problems;
+}
+
+async function problemsAfter(file: string, edit: (json: Json) => void): Promise<Problem[]> {
+  return problemsOf(await editedTexts(file, edit));
+}
+
+const indexOf = (list: { id: string }[], id: string) => list.findIndex((entry) => entry.id === id);
+
+describe("manifest validation", () => {
+  it("names file, path and reason for an unknown item in a drop table", async () => {
+    let npc = -1;
+    const problems = await problemsAfter("npcs.json", (npcs) => {
+      npc = indexOf(npcs, "goblin");
+      npcs[npc].drops[1].itemId = "golden_goblin";
+    });
+    assert.deepEqual(problems, [
+      { file: "npcs.json", path: `[${npc}].drops[1].itemId`, reason: 'unknown item "golden_goblin"' },
+    ]);
+    assert.match(
+      formatReport(problems),
+      /npcs\.json \[\d+\]\.drops\[1\]\.itemId: unknown item "golden_goblin"/,
+    );
+  });
+
+  it("rejects unknown items in stores, recipes, tools and the starter kit", async () => {
+    const cases: [string, (json: Json) => void, string][] = [
+      [
+        "stores.json",
+        (stores) => {
+          stores[0].items[0].itemId = "nope";
+        },
+        "[0].items[0].itemId",
+      ],
+      [
+        "recipes/cooking.json",
+        (recipes) => {
+          recipes[0].burntItemId = "nope";
+        },
+        "[0].burntItemId",
+      ],
+      [
+        "recipes/smithing.json",
+        (recipes) => {
+          recipes[0].inputs[0].itemId = "nope";
+        },
+        "[0].inputs[0].itemId",
+      ],
+      [
+        "gathering/mining.json",
+        (defs) => {
+          defs[0].itemId = "nope";
+        },
+        "[0].itemId",
+      ],
+      [
+        "tools.json",
+        (tools) => {
+          tools[0].itemId = "nope";
+        },
+        "[0].itemId",
+      ],
+      [
+        "starter-kit.json",
+        (kit) => {
+          kit[0].itemId = "nope";
+        },
+        "[0].itemId",
+      ],
+    ];
+    for (const [file, edit, path] of cases) {
+      const problems = await problemsAfter(file, edit);
+      assert.ok(
+        problems.some((p) => p.file === file && p.path === path && p.reason === 'unknown item "nope"'),
+        `${file}: ${formatReport(problems)}`,
+      );
+    }
+  });
+
+  it("rejects a spawn of an unknown NPC", async () => {
+    const problems = await problemsAfter("world-areas.json", (areas) => {
+      areas[1].npcSpawns[0].npcId = "dragon";
+    });
+    assert.deepEqual(problems, [
+      { file: "world-areas.json", path: "[1].npcSpawns[0].npcId", reason: 'unknown NPC "dragon"' },
+    ]);
+  });
+
+  it("rejects a spawn point outside its area's bounds", async () => {
+    const problems = await problemsAfter("world-areas.json", (areas) => {
+      areas[2].spawnPoint = { x: 500, z: 500 };
+    });
+    assert.ok(
+      problems.some((p) => p.path === "[2].spawnPoint" && /outside the area's bounds/.test(p.reason)),
+      formatReport(problems),
+    );
+  });
+
+  it("rejects overlapping areas and a fishing spot away from water", async () => {
+    const problems = await problemsAfter("world-areas.json", (areas) => {
+      areas[1].bounds.minX = 60;
+      const spot = areas[0].resources.find((placed: Json) => placed.resourceId === "fishing_spot_net");
+      spot.x -= 5;
+    });
+    assert.ok(problems.some((p) => p.path === "[1].bounds" && p.reason === 'overlaps area "meadowbrook"'));
+    assert.ok(
+      problems.some(
+        (p) =>
+          /^\[0\]\.resources\[\d+\]$/.test(p.path) && p.reason === "fishing_spot_net is not by the water",
+      ),
+    );
+  });
+
+  it("rejects a starting area without a tree in view of the spawn point", async () => {
+    const problems = await problemsAfter("world-areas.json", (areas) => {
+      areas[0].resources = areas[0].resources.filter((placed: Json) => placed.resourceId !== "tree");
+    });
+    assert.deepEqual(problems, [
+      {
+        file: "world-areas.json",
+        path: "[0].resources",
+        reason:
+          "starting area: no woodcutting resource within 15 tiles that the starter kit can gather at level 1",
+      },
+    ]);
+  });
+
+  it("rejects a bank walled in where nobody can reach it", async () => {
+    const problems = await problemsAfter("world-areas.json", (areas) => {
+      const [bank] = areas[0].banks;
+      for (const [dx, dz] of [
+        [1, 0],
+        [-1, 0],
+        [0, 1],
+        [0, -1],
+      ])
+        areas[0].blocked.push({ x: bank.x + dx, z: bank.z + dz });
+    });
+    assert.ok(
+      problems.some(
+        (p) => p.path === "[0].banks[0]" && p.reason === "a bank cannot be reached from the spawn point",
+      ),
+    );
+  });
+
+  it("reports shape errors with the file and the path of the bad value", async () => {
+    const problems = await problemsAfter("items/food.json", (items) => {
+      items[2].heals = "lots";
+      items[3].stackble = true;
+    });
+    assert.deepEqual(
+      problems.map((p) => `${p.file} ${p.path}`),
+      ["items/food.json [2].heals", "items/food.json [3]"],
+    );
+    assert.match(problems[1]?.reason ?? "", /stackble/);
+  });
+
+  it("reports files that are missing or not JSON", async () => {
+    const texts = await shippedTexts();
+    texts.delete("npcs.json");
+    texts.set("stores.json", "{ not json");
+    const problems = problemsOf(texts);
+    assert.deepEqual(
+      problems.map((p) => [p.file, p.reason.split(" (")[0]]),
+      [
+        ["npcs.json", "file is missing"],
+        ["stores.json", "not valid JSON"],
+      ],
+    );
+  });
+
+  it("rejects duplicate ids across item files", async () => {
+    const problems = await problemsAfter("items/armor.json", (items) => {
+      items[0].id = "bronze_sword";
+    });
+    assert.deepEqual(problems[0], {
+      file: "items/armor.json",
+      path: "[0].id",
+      reason: 'duplicate item id "bronze_sword"',
+    });
+  });
+});

@@ -1,0 +1,71 @@
+import { Client, type Room } from "@colyseus/sdk";
+import { issueAnonymousToken } from "../../src/auth/tokens.js";
+import type { PlayerSync } from "../../src/game/world-types.js";
+import type { TestServer } from "./server.js";
+
+/** Every message a room sent, by event name, with a way to wait for the next matching one. */
+export class Inbox {
+  readonly received: { event: string; data: any }[] = [];
+  private waiters: { event: string; test: (data: any) => boolean; resolve: (data: any) => void }[] = [];
+
+  push(event: string, data: unknown): void {
+    this.received.push({ event, data });
+    for (const waiter of [...this.waiters]) {
+      if (waiter.event === event && waiter.test(data)) {
+        this.waiters.splice(this.waiters.indexOf(waiter), 1);
+        waiter.resolve(data);
+      }
+    }
+  }
+
+  all(event: string): any[] {
+    return this.received.filter((message) => message.event === event).map((message) => message.data);
+  }
+
+  last(event: string): any {
+    return this.all(event).at(-1);
+  }
+
+  /** The next `event` whose data passes `test` (one already received counts when `past` is true). */
+  next<T = any>(event: string, test: (data: T) => boolean = () => true, timeoutMs = 5000, past = false): Promise<T> {
+    if (past) {
+      const found = this.all(event).find(test);
+      if (found !== undefined) return Promise.resolve(found);
+    }
+    return new Promise<T>((resolve, reject) => {
+      const waiter = { event, test, resolve };
+      this.waiters.push(waiter);
+      setTimeout(() => {
+        const index = this.waiters.indexOf(waiter);
+        if (index < 0) return;
+        this.waiters.splice(index, 1);
+        reject(new Error(`no ${event} within ${timeoutMs} ms; received: ${this.received.map((m) => m.event).join(", ")}`));
+      }, timeoutMs);
+    });
+  }
+}
+
+export interface SdkPlayer {
+  room: Room;
+  inbox: Inbox;
+  token: string;
+  id: string;
+  sync: PlayerSync;
+  sdk: Client;
+}
+
+/** A fresh anonymous player joined to the world through the Colyseus SDK. */
+export async function joinAsNewPlayer(server: TestServer, token?: string): Promise<SdkPlayer> {
+  const bearer = token ?? (await issueAnonymousToken(server.runtime.jwtSecret)).token;
+  const sdk = new Client(server.baseUrl);
+  sdk.auth.token = bearer;
+  const inbox = new Inbox();
+  const room = await sdk.joinOrCreate("world");
+  room.onMessage("*", (event, data) => inbox.push(String(event), data));
+  const sync = await inbox.next<PlayerSync>("player:sync", () => true, 5000, true);
+  return { room, inbox, token: bearer, id: sync.id, sync, sdk };
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
