@@ -1,10 +1,14 @@
 import config from "@colyseus/tools";
 import { WebSocketTransport } from "@colyseus/ws-transport";
-import type express from "express";
+import express from "express";
 import { healthRouter } from "./api/health.js";
 import { mountApi } from "./api/index.js";
+import { manifestRouter, skillUnlocksRouter } from "./manifests/routes.js";
+import { roomLiveWorld } from "./rooms/live-world.js";
+import { defineTradeRoom } from "./rooms/TradeRoom.js";
 import { defineWorldRoom } from "./rooms/WorldRoom.js";
 import type { Runtime } from "./runtime.js";
+import { JsonChannel } from "./ws/channel.js";
 
 /** The Colyseus application of one server: transport, HTTP routes and rooms, built over a runtime. */
 export function createApp(runtime: Runtime) {
@@ -15,17 +19,27 @@ export function createApp(runtime: Runtime) {
       gracefullyShutdown: false,
       greet: false,
     },
-    initializeTransport: () =>
-      new WebSocketTransport({ noServer: true }).attachToServer(runtime.httpServer, {
+    initializeTransport: () => {
+      const channel = new JsonChannel(runtime);
+      runtime.httpServer.on("upgrade", (request, socket, head) => {
+        if (isJsonChannel(request.url)) void channel.handleUpgrade(request, socket, head);
+      });
+      runtime.httpServer.on("close", () => channel.close());
+      return new WebSocketTransport({ noServer: true }).attachToServer(runtime.httpServer, {
         filter: (request) => !isJsonChannel(request.url),
-      }),
+      });
+    },
     initializeExpress: (app: express.Application) => {
       app.disable("x-powered-by");
+      // Public and not counted against the REST limit: health, game data files and the skill-unlock map.
       app.use(healthRouter(() => runtime.database.ping()));
-      mountApi(app, runtime);
+      app.use("/manifests", manifestRouter(() => runtime.manifestDir));
+      app.use("/api/data/skill-unlocks", skillUnlocksRouter(() => runtime.gameData));
+      mountApi(app, runtime, roomLiveWorld);
     },
     initializeGameServer: (server) => {
       server.define("world", defineWorldRoom(runtime));
+      server.define("trade", defineTradeRoom(runtime));
     },
   });
 }

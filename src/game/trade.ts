@@ -13,8 +13,7 @@
  *   committing  the caller runs the database swap; nothing may change it, not even a cancel or a
  *               disconnect, because the transaction alone decides whether items moved. Its outcome
  *               is `completeTrade` (→ completed, `tradeCompleted` to both) or `failTradeCommit`
- *               (→ back to offer with accepts cleared, `tradeError` to both, so the players can fix
- *               the cause, such as a full inventory, and accept again).
+ *               (→ cancelled "commit_failed", after a `tradeError` to both saying why).
  *   completed, cancelled  final.
  *   In offer or confirm, 5 minutes without a successful operation expires the trade.
  *
@@ -58,6 +57,7 @@ export const TRADE_ERROR_MESSAGES = {
   player_offline: "That player is not online.",
   too_far: "That player is too far away.",
   already_trading: "One of you is already trading.",
+  commit_failed: "The trade could not be saved, so nothing moved.",
 } as const;
 export type TradeErrorReason = keyof typeof TRADE_ERROR_MESSAGES;
 
@@ -66,7 +66,9 @@ export type TradeCancelReason =
   | "declined"
   | "partner_disconnected"
   | "expired"
-  | "partner_busy";
+  | "partner_busy"
+  | "commit_failed"
+  | "server_shutdown";
 
 export interface TradeOffer {
   inventorySlot: number;
@@ -350,11 +352,12 @@ export function acceptTrade(
 export function cancelTrade(
   trade: Trade,
   playerId: string,
-  reason: "cancelled" | "partner_disconnected" | "partner_busy" = "cancelled",
+  reason: "cancelled" | "partner_disconnected" | "partner_busy" | "server_shutdown" = "cancelled",
 ): TradeResult {
   const index = actor(trade, playerId, ["pending", "offer", "confirm"]);
   if (typeof index !== "number") return index;
-  const recipients = reason === "cancelled" ? playerIds(trade) : [trade.sides[1 - index]!.player.id];
+  const toPartnerOnly = reason === "partner_disconnected" || reason === "partner_busy";
+  const recipients = toPartnerOnly ? [trade.sides[1 - index]!.player.id] : playerIds(trade);
   return { ok: true, ...cancelled(trade, reason, recipients) };
 }
 
@@ -380,22 +383,18 @@ export function completeTrade(trade: Trade): TradeResult {
   return ok({ ...trade, stage: "completed" }, events);
 }
 
-/** The swap was refused; nothing moved. Back to the offer screen with both accepts cleared. */
-export function failTradeCommit(
-  trade: Trade,
-  reason: "insufficient_items" | "inventory_full",
-  now: number,
-): TradeResult {
+/** The swap was refused; nothing moved. Both players learn why, and the trade is cancelled. */
+export function failTradeCommit(trade: Trade, reason: TradeErrorReason): TradeResult {
   if (trade.stage !== "committing") return refuse("wrong_stage");
-  const reopened: Trade = { ...bothAcceptsCleared(trade), stage: "offer", lastActivityAt: now };
-  const errors = playerIds(reopened).map(
+  const errors = playerIds(trade).map(
     (to): TradeEvent => ({
       to,
       event: "tradeError",
       data: { tradeId: trade.id, reason, message: TRADE_ERROR_MESSAGES[reason] },
     }),
   );
-  return ok(reopened, [...errors, ...updatedEvents(reopened)]);
+  const { trade: ended, events } = cancelled(trade, "commit_failed", playerIds(trade));
+  return ok(ended, [...errors, ...events]);
 }
 
 /** Removes the offered quantities, after checking each slot still holds that item in that quantity. */

@@ -1,9 +1,13 @@
 import { performance } from "node:perf_hooks";
-import { type AuthContext, type Client, type Deferred, Room } from "@colyseus/core";
+import { type AuthContext, type Client, type Deferred, matchMaker, Room } from "@colyseus/core";
 import { parseChat } from "../game/chat.js";
 import { type GameError, isGameError } from "../game/errors.js";
 import { seededRandom } from "../game/random.js";
 import { ALL_PARTS, type CharacterSave } from "../db/characters.js";
+import { type TradeParticipant, TradeRepository } from "../db/trades.js";
+import type { Trade, TradeErrorReason } from "../game/trade.js";
+import { TRADE_ERROR_MESSAGES } from "../game/trade.js";
+import type { InventoryEntry } from "../game/types.js";
 import { World } from "../game/world.js";
 import type { Intent, OutboundEvent, PlayerSync, TickReport } from "../game/world-types.js";
 import type { Runtime } from "../runtime.js";
@@ -12,7 +16,9 @@ import { CLOSE_FLOODING, FloodGuard } from "./flood-guard.js";
 import { Interest, isJsonClient } from "./interest.js";
 import { describeIssues, isTradeMessage, isWorldMessage, toIntent, worldMessages } from "./messages.js";
 import { authenticatePlayer, type PlayerAuth } from "./room-auth.js";
+import { signTrade, type TradeRoom, type TradeRoomOptions } from "./TradeRoom.js";
 import { WorldPersistence } from "./world-persistence.js";
+import { TradeRequests } from "./world-trades.js";
 
 /** Close code sent to a session that another login of the same character replaced. */
 export const CLOSE_REPLACED = 4409;
@@ -25,6 +31,9 @@ interface Session {
 }
 
 type WorldClient = Client<{ auth: PlayerAuth; userData: Session }>;
+
+/** What the world answers a trade's room when asked to commit the swap. */
+export type TradeCommitOutcome = { ok: true } | { ok: false; reason: TradeErrorReason };
 
 /** A reply to one client message: `requestId` is echoed to /ws clients that sent an `id`. */
 export type Reply = (event: string, data: unknown) => void;
@@ -43,6 +52,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   private world!: World;
   private interest!: Interest;
   private persistence!: WorldPersistence;
+  private trades!: TradeRequests;
+  private tradeRepository!: TradeRepository;
   /** The client currently playing each character. */
   private readonly owners = new Map<string, WorldClient>();
   /** Ticks wait while a trade commits, so no inventory changes under the trade's transaction. */
@@ -59,6 +70,17 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     });
     this.interest = new Interest(this.world, this.state);
     this.persistence = new WorldPersistence(runtime.characters, runtime.logger);
+    this.tradeRepository = new TradeRepository(runtime.database.db);
+    this.trades = new TradeRequests({
+      isOnline: (id) => this.owners.has(id) && this.world.has(id),
+      nameOf: (id) => this.world.playerSync(id).name,
+      distance: (a, b) => this.world.distance(a, b),
+      send: (id, event, data) => this.owners.get(id)?.send(event, data),
+      openTradeRoom: (trade) => this.openTradeRoom(trade),
+      cancelStarted: (tradeId, playerId, reason) => {
+        matchMaker.remoteRoomCall<TradeRoom>(tradeId, "cancelFor", [playerId, reason]).catch(() => {});
+      },
+    });
     const tickMs = runtime.config.WORLD_TICK_MS;
     this.setPatchRate(tickMs);
     this.setSimulationInterval(() => this.tick(), tickMs);
@@ -95,6 +117,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
 
   override onDrop(client: WorldClient): void {
     if (this.owners.get(playerOf(client).characterId) !== client) return;
+    // A dropped connection ends the player's trades at once, even while the seat is kept.
+    this.trades.playerGone(playerOf(client).characterId);
     const reconnection = this.allowReconnection(client, this.runtime.config.RECONNECT_SECONDS);
     if (client.userData) client.userData.reconnection = reconnection;
     reconnection.catch(() => {});
@@ -112,6 +136,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     const { characterId } = playerOf(client);
     if (this.owners.get(characterId) !== client) return;
     this.owners.delete(characterId);
+    this.trades.playerGone(characterId);
     if (!this.world.has(characterId)) return;
     await this.persistence.write([{ state: this.world.leave(characterId) }]);
   }
@@ -127,7 +152,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     const session = client.userData;
     if (!session || !this.world.has(playerOf(client).characterId)) return;
     const fail = (code: string, text: string) => reply("error", { code, message: text, event: type });
-    switch (session.flood.check(Date.now())) {
+    // The /ws channel applies the limit itself, to every frame it reads, before this point.
+    switch (isJsonClient(client) ? "accept" : session.flood.check(Date.now())) {
       case "limited":
         return fail("rate_limited", "Too many messages: wait a few seconds.");
       case "drop":
@@ -140,9 +166,25 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     if (!isWorldMessage(type)) return fail("unknown_event", `There is no event named "${type}".`);
     const parsed = worldMessages[type].safeParse(message);
     if (!parsed.success) return fail("bad_request", describeIssues(parsed.error));
+    const playerId = playerOf(client).characterId;
+    const tradeRefusal = (tradeId: string | undefined) => (reason: TradeErrorReason | undefined) => {
+      if (reason) reply("tradeError", { tradeId, reason, message: TRADE_ERROR_MESSAGES[reason] });
+    };
+    if (type === "tradeRequest") {
+      const { targetPlayerId } = parsed.data as { targetPlayerId: string };
+      return tradeRefusal(undefined)(this.trades.request(playerId, targetPlayerId, Date.now()));
+    }
+    if (type === "tradeRequestRespond") {
+      const { tradeId, accept } = parsed.data as { tradeId: string; accept: boolean };
+      this.trades.respond(playerId, tradeId, accept, Date.now()).then(tradeRefusal(tradeId), (error: unknown) => {
+        this.runtime.logger.error({ err: error, tradeId }, "opening a trade failed");
+        tradeRefusal(tradeId)("commit_failed");
+      });
+      return;
+    }
     const intent = type === "player:chat" ? this.chatIntent(client, parsed.data as { message: string }, reply) : toIntent(type, parsed.data);
     if (!intent) return;
-    const refusal = this.world.submit(playerOf(client).characterId, intent);
+    const refusal = this.world.submit(playerId, intent);
     if (refusal) fail(refusal.code, refusal.message);
   }
 
@@ -188,6 +230,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     }
     const report = this.world.step();
     this.interest.applyTick(report);
+    this.trades.expire(Date.now());
     const saved = this.persistence.write(this.savesOf(report));
     // Events go out once this tick's changes are durable (or the write failed and was logged).
     saved.catch(() => {}).then(() => this.publish(report));
@@ -230,17 +273,55 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     return { tick: this.world.tick, playersOnline: this.owners.size, entities: this.world.counts() };
   }
 
-  /** Lets the tick run again once no trade commit is in flight; runs a deferred tick at once. */
-  protected endCommit(): void {
-    this.commitsInFlight--;
-    if (this.commitsInFlight === 0 && this.tickDeferred) {
-      this.tickDeferred = false;
-      this.tick();
+  // --- trades: called by TradeRooms through matchMaker.remoteRoomCall ---
+
+  /** An online player's inventory, which offers are checked against. */
+  inventoryOf(playerId: string): InventoryEntry[] | undefined {
+    return this.world.has(playerId) ? this.world.inventory(playerId) : undefined;
+  }
+
+  /**
+   * Swaps the offers in one database transaction. The tick waits meanwhile and both inventories are
+   * frozen, so the transaction sees (after the flush) exactly what the world holds; only after the commit
+   * do the world's inventories change.
+   */
+  async commitTrade(tradeId: string, a: TradeParticipant, b: TradeParticipant): Promise<TradeCommitOutcome> {
+    if (!this.world.has(a.characterId) || !this.world.has(b.characterId)) return { ok: false, reason: "player_offline" };
+    this.commitsInFlight++;
+    this.world.setBusy(a.characterId, "trade");
+    this.world.setBusy(b.characterId, "trade");
+    try {
+      await this.persistence.flush();
+      const outcome = await this.tradeRepository.complete({ tradeId, a, b }, this.runtime.gameData.items);
+      if (!outcome.ok) {
+        const { reason } = outcome;
+        return { ok: false, reason: reason === "insufficient_items" || reason === "inventory_full" ? reason : "commit_failed" };
+      }
+      this.world.replaceInventory(a.characterId, outcome.inventoryA);
+      this.world.replaceInventory(b.characterId, outcome.inventoryB);
+      return { ok: true };
+    } finally {
+      for (const id of [a.characterId, b.characterId]) if (this.world.has(id)) this.world.setBusy(id, undefined);
+      this.commitsInFlight--;
+      if (this.commitsInFlight === 0 && this.tickDeferred) {
+        this.tickDeferred = false;
+        this.tick();
+      }
     }
   }
 
-  protected beginCommit(): void {
-    this.commitsInFlight++;
+  /** A TradeRoom closed: its players may trade again. */
+  tradeEnded(tradeId: string): void {
+    this.trades.ended(tradeId);
+  }
+
+  private async openTradeRoom(trade: Trade): Promise<void> {
+    const options: TradeRoomOptions = {
+      trade,
+      worldRoomId: this.roomId,
+      signature: signTrade(this.runtime.jwtSecret, trade, this.roomId),
+    };
+    await matchMaker.createRoom("trade", options);
   }
 }
 

@@ -10,6 +10,13 @@ const CLOSE_SLOW_READER = 4008;
 export interface JsonClientOptions {
   /** Output buffered on the socket beyond which the reader is too slow and is disconnected. */
   maxBufferedBytes: number;
+  /**
+   * A client that shares its connection's socket (a trade joined on the same /ws connection) only
+   * leaves its room when the room lets it go; the socket stays open.
+   */
+  sharesSocket?: boolean;
+  /** Sees every event sent to the far end (the /ws connection follows trades this way). */
+  onEvent?: (event: string, data: unknown) => void;
 }
 
 /**
@@ -29,12 +36,23 @@ export class JsonClient implements Omit<Client, "send"> {
   auth?: unknown;
   _enqueuedMessages: unknown[] = [];
   _joinedAt = 0;
+  private readonly joinAcknowledged: Promise<void>;
+  private acknowledgeJoin!: () => void;
 
   constructor(
     readonly sessionId: string,
     private readonly socket: WebSocket,
     private readonly options: JsonClientOptions,
-  ) {}
+  ) {
+    this.joinAcknowledged = new Promise((resolve) => {
+      this.acknowledgeJoin = resolve;
+    });
+  }
+
+  /** Resolves once the room has accepted the client and flushed what it queued during the join. */
+  joined(): Promise<void> {
+    return this.joinAcknowledged;
+  }
 
   get readyState(): number {
     return this.socket.readyState;
@@ -50,6 +68,7 @@ export class JsonClient implements Omit<Client, "send"> {
       return;
     }
     this.socket.send(JSON.stringify(id === undefined ? { event, data } : { event, data, id }));
+    this.options.onEvent?.(event, data);
   }
 
   send(type: string | number, message?: unknown, options?: ISendOptions): void {
@@ -73,7 +92,10 @@ export class JsonClient implements Omit<Client, "send"> {
     const code = data[0]! & PROTOCOL_CODE_MASK;
     if (code === Protocol.JOIN_ROOM) {
       // What an SDK answers once it has read the handshake; the room then flushes queued messages.
-      queueMicrotask(() => this.ref.emit("message", Buffer.from([Protocol.JOIN_ROOM])));
+      queueMicrotask(() => {
+        this.ref.emit("message", Buffer.from([Protocol.JOIN_ROOM]));
+        this.acknowledgeJoin();
+      });
     } else if (code === Protocol.ROOM_DATA) {
       const iterator = { offset: 1 };
       const type = decode.stringCheck(data, iterator)
@@ -95,7 +117,8 @@ export class JsonClient implements Omit<Client, "send"> {
   }
 
   leave(code?: number, reason?: string): void {
-    this.socket.close(code, reason);
+    if (this.options.sharesSocket) this.ref.emit("close", code);
+    else this.socket.close(code, reason);
   }
 
   close(code?: number, reason?: string): void {

@@ -274,17 +274,17 @@ describe("completing", () => {
     ]);
   });
 
-  it("returns to the offer stage with an error for both when the swap fails", () => {
-    const { trade, events } = succeeded(failTradeCommit(committing(), "inventory_full", T0));
-    assert.equal(trade.stage, "offer");
-    assert.deepEqual([trade.sides[0].accepted, trade.sides[1].accepted], [false, false]);
+  it("tells both players why and cancels the trade when the swap fails", () => {
+    const { trade, events } = succeeded(failTradeCommit(committing(), "inventory_full"));
+    assert.equal(trade.stage, "cancelled");
+    assert.equal(trade.cancelReason, "commit_failed");
     assert.deepEqual(
       events.map((e) => [e.to, e.event]),
       [
         ["alice", "tradeError"],
         ["bob", "tradeError"],
-        ["alice", "tradeUpdated"],
-        ["bob", "tradeUpdated"],
+        ["alice", "tradeCancelled"],
+        ["bob", "tradeCancelled"],
       ],
     );
     assert.equal(events[0]?.event === "tradeError" && events[0].data.reason, "inventory_full");
@@ -292,7 +292,7 @@ describe("completing", () => {
 
   it("only completes or fails a committing trade", () => {
     assert.equal(refusal(completeTrade(confirming())), "wrong_stage");
-    assert.equal(refusal(failTradeCommit(withOffers(), "insufficient_items", T0)), "wrong_stage");
+    assert.equal(refusal(failTradeCommit(withOffers(), "insufficient_items")), "wrong_stage");
   });
 });
 

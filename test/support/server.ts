@@ -8,8 +8,8 @@ import { createLogger } from "../../src/logger.js";
 import { createRuntime, type Runtime } from "../../src/runtime.js";
 import { stopServer } from "../../src/shutdown.js";
 
-/** @colyseus/testing always listens here, so server tests run one after another. */
-export const TEST_PORT = 2568;
+/** One port for every server test, so they run one after another; TEST_PORT moves it (parallel checkouts). */
+export const TEST_PORT = Number(process.env.TEST_PORT ?? 2568);
 
 export interface TestServer {
   colyseus: ColyseusTestServer;

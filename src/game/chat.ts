@@ -1,0 +1,56 @@
+// Chat input: plain messages and the contract's admin commands. Who may run a command is the
+// room's decision (it knows the session's admin flag); this module only reads the text.
+import { type GameError, gameError } from "./errors.js";
+import { MAX_STACK } from "./types.js";
+
+export const MAX_CHAT_LENGTH = 200;
+
+export type ChatInput =
+  | { kind: "say"; text: string }
+  | { kind: "admin"; code: string }
+  | { kind: "give"; itemId: string; quantity: number }
+  | { kind: "teleport"; x: number; z: number }
+  | { kind: "heal" };
+
+/** The trimmed message when it has 1..200 characters. */
+export function chatText(message: string): string | GameError {
+  const text = message.trim();
+  if (text.length === 0 || text.length > MAX_CHAT_LENGTH) {
+    return gameError("bad_request", `A chat message has 1 to ${MAX_CHAT_LENGTH} characters.`);
+  }
+  return text;
+}
+
+const INTEGER = /^-?\d+$/;
+
+function usage(command: string): GameError {
+  return gameError("bad_request", `Usage: ${command}`);
+}
+
+/** Reads `/admin <code>`, `/give <itemId> [quantity]`, `/tp <x> <z>`, `/heal`; anything else is said aloud. */
+export function parseChat(message: string): ChatInput | GameError {
+  const text = chatText(message);
+  if (typeof text !== "string") return text;
+  const [command, ...args] = text.split(/\s+/);
+  switch (command) {
+    case "/admin":
+      return args.length === 1 ? { kind: "admin", code: args[0]! } : usage("/admin <code>");
+    case "/give": {
+      const [itemId, quantityText = "1"] = args;
+      const quantity = Number(quantityText);
+      const valid =
+        itemId && args.length <= 2 && INTEGER.test(quantityText) && quantity >= 1 && quantity <= MAX_STACK;
+      return valid ? { kind: "give", itemId, quantity } : usage("/give <itemId> [quantity]");
+    }
+    case "/tp": {
+      const [x = "", z = ""] = args;
+      return args.length === 2 && INTEGER.test(x) && INTEGER.test(z)
+        ? { kind: "teleport", x: Number(x), z: Number(z) }
+        : usage("/tp <x> <z>");
+    }
+    case "/heal":
+      return args.length === 0 ? { kind: "heal" } : usage("/heal");
+    default:
+      return { kind: "say", text };
+  }
+}

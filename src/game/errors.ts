@@ -1,0 +1,34 @@
+/** A refusal the player can see: `code` is stable snake_case, `message` is for humans. */
+export interface GameError {
+  code: GameErrorCode;
+  message: string;
+}
+
+/** Every code the rules produce, with when. Clients branch on these. */
+export const GAME_ERROR_CODES = {
+  bad_request: "the request is malformed (empty or too long chat, bad quantity, unknown item id)",
+  not_found: "the target entity, player or bank item does not exist or is not visible to the player",
+  invalid_slot: "the inventory slot is outside 0..27 or empty, or the equipment slot is empty",
+  invalid_target: "the target exists but this action cannot apply to it (chop a rock, eat a sword)",
+  move_too_far: "the move target is more than 200 tiles away (Chebyshev)",
+  no_path: "no walkable path of at most 200 tiles reaches the target",
+  too_far: "the player is not within reach (bank booth or banker) for an action that does not walk",
+  inventory_full: "there is no room in the inventory (or the stack would pass the maximum)",
+  bank_full: "the bank stack would pass the maximum quantity",
+  level_too_low: "a skill level below the item's, resource's or recipe's requirement",
+  no_tool: "the required tool (axe, pickaxe, fishing tool, tinderbox) is not carried",
+  depleted: "the resource is depleted until it respawns",
+  busy: "the player is in a trade commit and cannot change the inventory",
+  dead: "the target is dead",
+  cannot_light_here: "a fire already burns on this tile",
+} as const;
+
+export type GameErrorCode = keyof typeof GAME_ERROR_CODES;
+
+export function gameError(code: GameErrorCode, message: string): GameError {
+  return { code, message };
+}
+
+export function isGameError(value: unknown): value is GameError {
+  return typeof value === "object" && value !== null && "code" in value && "message" in value;
+}

@@ -1,0 +1,130 @@
+import { tileKey } from "./tile.js";
+import type { AreaDef, Bounds, GameData, Tile } from "./types.js";
+
+/** The tile grid is held in memory: 16 M tiles (64 MB) is far beyond any world the manifests describe. */
+const MAX_TILES = 16_000_000;
+
+function contains(bounds: Bounds, x: number, z: number): boolean {
+  return x >= bounds.minX && x <= bounds.maxX && z >= bounds.minZ && z <= bounds.maxZ;
+}
+
+/**
+ * Static walkability of the world, built once from the areas: a tile is walkable when it lies
+ * inside some area and is not a blocked tile, water, part of a building (doors excepted) or under
+ * a resource that blocks movement (trees and rocks stay solid while depleted, as stumps do).
+ * Walkable tiles are labelled with their connected region, so an unreachable target is known
+ * at once instead of after a long, fruitless search.
+ */
+export class WorldMap {
+  private readonly minX: number;
+  private readonly minZ: number;
+  private readonly width: number;
+  private readonly depth: number;
+  /** Per tile of the areas' bounding box: 0 = not walkable, otherwise its region's number. */
+  private readonly regions: Int32Array;
+
+  constructor(
+    private readonly areas: readonly AreaDef[],
+    data: Pick<GameData, "buildings" | "resources">,
+  ) {
+    this.minX = Math.min(...areas.map((area) => area.bounds.minX));
+    this.minZ = Math.min(...areas.map((area) => area.bounds.minZ));
+    this.width = Math.max(...areas.map((area) => area.bounds.maxX)) - this.minX + 1;
+    this.depth = Math.max(...areas.map((area) => area.bounds.maxZ)) - this.minZ + 1;
+    if (!(this.width * this.depth <= MAX_TILES)) throw new RangeError("the areas span too many tiles");
+    const solid = solidTiles(areas, data);
+    this.regions = new Int32Array(this.width * this.depth);
+    for (const area of areas) {
+      const { minX, minZ, maxX, maxZ } = area.bounds;
+      for (let x = minX; x <= maxX; x++) {
+        for (let z = minZ; z <= maxZ; z++) {
+          const open = !solid.has(tileKey(x, z)) && !area.water.some((water) => contains(water, x, z));
+          this.regions[this.index(x, z)] = open ? -1 : 0;
+        }
+      }
+    }
+    this.labelRegions();
+  }
+
+  isWalkable(x: number, z: number): boolean {
+    return this.regionAt(x, z) > 0;
+  }
+
+  /** The connected region of a walkable tile, 0 for any other tile. */
+  regionAt(x: number, z: number): number {
+    const dx = x - this.minX;
+    const dz = z - this.minZ;
+    if (dx < 0 || dz < 0 || dx >= this.width || dz >= this.depth) return 0;
+    return this.regions[dx * this.depth + dz]!;
+  }
+
+  areaAt(x: number, z: number): AreaDef | undefined {
+    return this.areas.find((area) => contains(area.bounds, x, z));
+  }
+
+  /** Whether a single step from `from` to the neighbouring `to` is allowed: diagonals may not cut a corner. */
+  canStep(from: Tile, to: Tile): boolean {
+    if (!this.isWalkable(to.x, to.z)) return false;
+    if (from.x === to.x || from.z === to.z) return true;
+    return this.isWalkable(to.x, from.z) && this.isWalkable(from.x, to.z);
+  }
+
+  private index(x: number, z: number): number {
+    return (x - this.minX) * this.depth + (z - this.minZ);
+  }
+
+  /**
+   * Flood-fills 4-connected walkable tiles. Diagonal steps never cut corners, so every diagonal
+   * step has a straight two-step detour: 4-connectivity is exactly what movement can reach.
+   */
+  private labelRegions(): void {
+    const stack = new Int32Array(this.regions.length);
+    let region = 0;
+    for (let start = 0; start < this.regions.length; start++) {
+      if (this.regions[start] !== -1) continue;
+      region += 1;
+      let top = 0;
+      stack[top++] = start;
+      this.regions[start] = region;
+      while (top > 0) {
+        const index = stack[--top]!;
+        const dx = Math.floor(index / this.depth);
+        const dz = index % this.depth;
+        const neighbours = [
+          dx > 0 ? index - this.depth : -1,
+          dx < this.width - 1 ? index + this.depth : -1,
+          dz > 0 ? index - 1 : -1,
+          dz < this.depth - 1 ? index + 1 : -1,
+        ];
+        for (const next of neighbours) {
+          if (next < 0 || this.regions[next] !== -1) continue;
+          this.regions[next] = region;
+          stack[top++] = next;
+        }
+      }
+    }
+  }
+}
+
+function solidTiles(areas: readonly AreaDef[], data: Pick<GameData, "buildings" | "resources">): Set<number> {
+  const solid = new Set<number>();
+  for (const area of areas) {
+    for (const tile of area.blocked) solid.add(tileKey(tile.x, tile.z));
+    for (const building of area.buildings) {
+      const def = data.buildings.get(building.buildingId);
+      if (!def) continue;
+      const doors = new Set(def.doors.map((door) => tileKey(building.x + door.x, building.z + door.z)));
+      for (let dx = 0; dx < def.width; dx++) {
+        for (let dz = 0; dz < def.depth; dz++) {
+          const key = tileKey(building.x + dx, building.z + dz);
+          if (!doors.has(key)) solid.add(key);
+        }
+      }
+    }
+    for (const placement of area.resources) {
+      if (data.resources.get(placement.resourceId)?.blocksMovement)
+        solid.add(tileKey(placement.x, placement.z));
+    }
+  }
+  return solid;
+}

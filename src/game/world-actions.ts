@@ -1,0 +1,189 @@
+// The checks an action must pass, shared by submit (refuse at once), the input phase (re-check
+// when applied) and the tick phases (stop when a check starts failing), plus where each action
+// must stand.
+import { type GameError, gameError } from "./errors.js";
+import { bestTool } from "./gathering.js";
+import { type GroundItem, isGroundItemVisible } from "./ground-items.js";
+import { addItem, countItem } from "./inventory.js";
+import { chebyshev } from "./tile.js";
+import type { FiremakingRecipe, GatheringSkill, ItemDef, Tile, ToolDef } from "./types.js";
+import type {
+  NpcEntity,
+  PlayerAction,
+  PlayerEntity,
+  ResourceEntity,
+  StationEntity,
+  WorldState,
+} from "./world-state.js";
+
+export const TINDERBOX_ITEM_ID = "tinderbox";
+/** Reach of a ranged weapon, in tiles. Melee, gathering and cooking need an adjacent tile. */
+export const RANGED_REACH = 7;
+export const ADJACENT = 1;
+
+function itemName(state: WorldState, itemId: string): string {
+  return state.data.items.get(itemId)?.name ?? itemId;
+}
+
+/** Whether one more of the item fits (in a free slot or on its stack). */
+export function hasRoomFor(state: WorldState, player: PlayerEntity, itemId: string): boolean {
+  const item = state.data.items.get(itemId);
+  return item !== undefined && addItem(player.character.inventory, item, 1).added > 0;
+}
+
+export function attackableNpc(state: WorldState, targetId: string | undefined): NpcEntity | GameError {
+  const npc = targetId === undefined ? undefined : state.npcs.get(targetId);
+  if (!npc) return gameError("not_found", `There is no ${targetId ?? "target"} to attack.`);
+  if (!npc.def.combat) return gameError("invalid_target", `You cannot attack ${npc.def.name}.`);
+  if (!npc.alive) return gameError("dead", `${npc.def.name} is dead.`);
+  return npc;
+}
+
+/** Why the player cannot gather from `resource` with `skill` now, if anything stops it. */
+export function gatherProblem(
+  state: WorldState,
+  player: PlayerEntity,
+  resource: ResourceEntity,
+  skill: GatheringSkill,
+): GameError | undefined {
+  const gathering = resource.gathering;
+  if (!gathering || gathering.skill !== skill) {
+    return gameError("invalid_target", `You cannot use ${skill} on ${resource.def.name}.`);
+  }
+  if (resource.respawnTick !== undefined) return gameError("depleted", `${resource.def.name} is depleted.`);
+  const level = player.character.skills[skill].level;
+  if (level < gathering.levelRequired) {
+    return gameError(
+      "level_too_low",
+      `You need ${skill} level ${gathering.levelRequired} for ${resource.def.name}.`,
+    );
+  }
+  if (!gatheringTool(state, player, resource)) {
+    return gameError(
+      "no_tool",
+      `You need a ${gathering.toolKind.replace("_", " ")} for ${resource.def.name}.`,
+    );
+  }
+  if (!hasRoomFor(state, player, gathering.itemId))
+    return gameError("inventory_full", "Your inventory is full.");
+  return undefined;
+}
+
+export function gatheringTool(
+  state: WorldState,
+  player: PlayerEntity,
+  resource: ResourceEntity,
+): ToolDef | undefined {
+  const gathering = resource.gathering;
+  if (!gathering) return undefined;
+  const carried = player.character.inventory.map((entry) => entry.itemId);
+  const worn = Object.values(player.character.equipment);
+  return bestTool(
+    [...carried, ...worn],
+    gathering.skill,
+    gathering.toolKind,
+    state.levels(player),
+    state.data.tools,
+  );
+}
+
+export function visibleGroundItem(
+  state: WorldState,
+  player: PlayerEntity,
+  id: string | undefined,
+): GroundItem | GameError {
+  const item = id === undefined ? undefined : state.groundItems.get(id);
+  if (!item || !isGroundItemVisible(item, player.id, state.tick)) {
+    return gameError("not_found", `There is no ${id ?? "item"} here.`);
+  }
+  if (!hasRoomFor(state, player, item.itemId)) return gameError("inventory_full", "Your inventory is full.");
+  return item;
+}
+
+/** The logs recipe of an inventory item, when the player may light it now. */
+export function firemakingProblem(
+  state: WorldState,
+  player: PlayerEntity,
+  logItemId: string,
+): FiremakingRecipe | GameError {
+  const recipe = state.data.firemaking.get(logItemId);
+  if (!recipe) return gameError("invalid_target", `You cannot light ${itemName(state, logItemId)}.`);
+  if (countItem(player.character.inventory, logItemId) === 0) {
+    return gameError("invalid_slot", `You have no ${itemName(state, logItemId)}.`);
+  }
+  if (countItem(player.character.inventory, TINDERBOX_ITEM_ID) === 0) {
+    return gameError("no_tool", "You need a tinderbox to light a fire.");
+  }
+  if (player.character.skills.firemaking.level < recipe.levelRequired) {
+    return gameError(
+      "level_too_low",
+      `You need firemaking level ${recipe.levelRequired} to light these logs.`,
+    );
+  }
+  return recipe;
+}
+
+export function isCookingStation(station: StationEntity): boolean {
+  return station.def.type === "fire" || station.def.type === "range";
+}
+
+/** The raw food the player may cook now, when it has a recipe and the level allows it. */
+export function cookingProblem(
+  state: WorldState,
+  player: PlayerEntity,
+  rawItemId: string,
+): GameError | undefined {
+  const recipe = state.data.cooking.get(rawItemId);
+  if (!recipe) return gameError("invalid_target", `You cannot cook ${itemName(state, rawItemId)}.`);
+  if (countItem(player.character.inventory, rawItemId) === 0) {
+    return gameError("invalid_slot", `You have no ${itemName(state, rawItemId)}.`);
+  }
+  if (player.character.skills.cooking.level < recipe.levelRequired) {
+    return gameError("level_too_low", `You need cooking level ${recipe.levelRequired} to cook this.`);
+  }
+  return undefined;
+}
+
+/** The fire or range nearest to the player within view distance. */
+export function nearestCookingStation(state: WorldState, player: PlayerEntity): StationEntity | undefined {
+  let nearest: StationEntity | undefined;
+  let nearestDistance = Number.POSITIVE_INFINITY;
+  state.objectGrid.forEachWithin(player.position, state.viewDistance, (object) => {
+    if (object.kind !== "station" || !isCookingStation(object)) return;
+    const distance = chebyshev(object.position, player.position);
+    if (distance < nearestDistance) {
+      nearest = object;
+      nearestDistance = distance;
+    }
+  });
+  return nearest;
+}
+
+export function weaponReach(state: WorldState, player: PlayerEntity): number {
+  const weaponId = player.character.equipment.weapon;
+  const weapon: ItemDef | undefined = weaponId === undefined ? undefined : state.data.items.get(weaponId);
+  return weapon?.combatType === "ranged" ? RANGED_REACH : ADJACENT;
+}
+
+export type ActionTarget = { position: Tile; reach: number } | "untargeted" | "gone";
+
+/** Where the action's target is and how near the player must stand; a gone target ends the action. */
+export function actionTarget(state: WorldState, player: PlayerEntity, action: PlayerAction): ActionTarget {
+  switch (action.kind) {
+    case "attack": {
+      const npc = state.npcs.get(action.targetId);
+      return npc?.alive ? { position: npc.position, reach: weaponReach(state, player) } : "gone";
+    }
+    case "gather":
+    case "cook": {
+      const object = state.objects.get(action.kind === "gather" ? action.resourceId : action.stationId);
+      return object ? { position: object.position, reach: ADJACENT } : "gone";
+    }
+    case "pickup": {
+      const item = state.groundItems.get(action.itemId);
+      return item ? { position: item.position, reach: 0 } : "gone";
+    }
+    case "light_fire":
+      return "untargeted";
+  }
+}

@@ -1,0 +1,116 @@
+// The combat phase: players swing at their targets, NPCs at theirs, each at its attack speed.
+// A struck NPC retaliates and an idle player strikes back. Kills drop loot that only the killer
+// sees at first; a dead player respawns at the area's spawn point under the death rule.
+import { combatXp, npcCombatant, playerCombatant, resolveAttack } from "./combat.js";
+import { ITEMS_KEPT_ON_DEATH, splitOnDeath } from "./death.js";
+import { rollDrops } from "./drops.js";
+import { chebyshev } from "./tile.js";
+import type { SkillName } from "./types.js";
+import { ADJACENT, weaponReach } from "./world-actions.js";
+import type { NpcEntity, PlayerEntity, WorldState } from "./world-state.js";
+
+export function resolveCombat(state: WorldState): void {
+  for (const player of state.players.values()) {
+    if (player.action?.kind === "attack") playerSwing(state, player, player.action.targetId);
+  }
+  for (const npc of state.npcs.values()) {
+    if (npc.alive && npc.targetId !== undefined) npcSwing(state, npc, npc.targetId);
+  }
+}
+
+function combatantOf(state: WorldState, player: PlayerEntity) {
+  return playerCombatant(state.levels(player), player.character.equipment, player.style, state.data.items);
+}
+
+function playerSwing(state: WorldState, player: PlayerEntity, targetId: string): void {
+  const npc = state.npcs.get(targetId);
+  if (!npc?.alive || npc.health === undefined) {
+    player.action = undefined;
+    return;
+  }
+  if (
+    state.tick < player.nextAttackTick ||
+    chebyshev(player.position, npc.position) > weaponReach(state, player)
+  ) {
+    return;
+  }
+  const attacker = combatantOf(state, player);
+  const damage = Math.min(npc.health, resolveAttack(attacker, npcCombatant(npc.def), state.random).damage);
+  npc.health -= damage;
+  player.nextAttackTick = state.tick + attacker.attackSpeed;
+  state.entityChanged(npc.id);
+  state.emit({ near: { ...npc.position } }, "combat:hit", {
+    attackerId: player.id,
+    targetId: npc.id,
+    damage,
+    targetHealth: npc.health,
+  });
+  for (const [skill, xp] of Object.entries(combatXp(player.style, damage, attacker.combatType))) {
+    state.gainXp(player, skill as SkillName, xp);
+  }
+  if (npc.targetId === undefined) {
+    npc.targetId = player.id;
+    npc.wanderGoal = undefined;
+  }
+  if (npc.health === 0) killNpc(state, npc, player);
+}
+
+function killNpc(state: WorldState, npc: NpcEntity, killer: PlayerEntity): void {
+  npc.alive = false;
+  npc.targetId = undefined;
+  npc.respawnTick = state.tick + npc.def.respawnTicks;
+  state.npcGrid.remove(npc);
+  state.deadNpcs.add(npc);
+  state.entityRemoved(npc.id);
+  killer.action = undefined;
+  for (const drop of rollDrops(npc.def.drops, state.random)) {
+    state.dropOnGround(drop.itemId, drop.quantity, npc.position, killer.id);
+  }
+}
+
+function npcSwing(state: WorldState, npc: NpcEntity, targetId: string): void {
+  const target = state.players.get(targetId);
+  if (!target || !npc.def.combat) return;
+  if (state.tick < npc.nextAttackTick || chebyshev(npc.position, target.position) > ADJACENT) return;
+  const attacker = npcCombatant(npc.def);
+  const health = target.character.health;
+  const damage = Math.min(health, resolveAttack(attacker, combatantOf(state, target), state.random).damage);
+  npc.nextAttackTick = state.tick + attacker.attackSpeed;
+  state.setHealth(target, health - damage);
+  state.emit({ near: { ...target.position } }, "combat:hit", {
+    attackerId: npc.id,
+    targetId: target.id,
+    damage,
+    targetHealth: target.character.health,
+  });
+  if (target.character.health === 0) {
+    die(state, target);
+    return;
+  }
+  // Auto-retaliate: a player who is doing nothing fights back.
+  if (!target.action && target.path.length === 0) target.action = { kind: "attack", targetId: npc.id };
+}
+
+function die(state: WorldState, player: PlayerEntity): void {
+  const { character } = player;
+  const area =
+    state.map.areaAt(player.position.x, player.position.z) ??
+    state.data.areas.find((candidate) => candidate.id === state.data.startingAreaId)!;
+  const split = splitOnDeath(
+    character.inventory,
+    character.equipment,
+    state.data.items,
+    ITEMS_KEPT_ON_DEATH,
+    area.safeZone,
+  );
+  state.setOutfit(player, split.kept);
+  for (const item of split.dropped)
+    state.dropOnGround(item.itemId, item.quantity, player.position, player.id);
+  state.npcGrid.forEachWithin(player.position, state.viewDistance, (npc) => {
+    if (npc.targetId === player.id) npc.targetId = undefined;
+  });
+  player.action = undefined;
+  player.path = [];
+  state.moveTo(player, area.spawnPoint);
+  state.setHealth(player, state.maxHealth(player));
+}

@@ -1,0 +1,262 @@
+// Intents: each is planned against the current state, giving either a refusal or the change to
+// make. `submit` plans to refuse bad input at once; the input phase plans again and applies.
+import { BANK_REACH, canReachBank, deposit, withdraw } from "./bank.js";
+import { chatText } from "./chat.js";
+import { equip, unequip } from "./equipment.js";
+import { type GameError, gameError, isGameError } from "./errors.js";
+import { dropSlot } from "./ground-items.js";
+import { addItem, entryAt, removeFromSlot } from "./inventory.js";
+import { findPathNear, MAX_PATH_LENGTH } from "./pathfinding.js";
+import { chebyshev } from "./tile.js";
+import type { GatheringSkill, Tile } from "./types.js";
+import {
+  attackableNpc,
+  cookingProblem,
+  firemakingProblem,
+  gatherProblem,
+  isCookingStation,
+  nearestCookingStation,
+  TINDERBOX_ITEM_ID,
+  visibleGroundItem,
+} from "./world-actions.js";
+import type { PlayerAction, PlayerEntity, WorldState } from "./world-state.js";
+import type { Intent } from "./world-types.js";
+
+/** The change an accepted intent makes; one that can still fail (no path) reports it itself. */
+type Change = () => void;
+type Plan = Change | GameError;
+
+const GATHER_SKILLS: Record<"chop" | "fish" | "mine", GatheringSkill> = {
+  chop: "woodcutting",
+  fish: "fishing",
+  mine: "mining",
+};
+
+const nothingHappens = () => gameError("invalid_target", "Nothing interesting happens.");
+
+function touchesInventory(intent: Intent): boolean {
+  switch (intent.type) {
+    case "move":
+    case "chat":
+    case "teleport":
+    case "heal":
+      return false;
+    case "action":
+      return intent.action !== "attack" && intent.action !== "stop";
+    default:
+      return true;
+  }
+}
+
+function start(player: PlayerEntity, action: PlayerAction | undefined): Change {
+  return () => {
+    player.action = action;
+    player.path = [];
+  };
+}
+
+function isTile(x: number, z: number): boolean {
+  return Number.isInteger(x) && Number.isInteger(z);
+}
+
+function planMove(state: WorldState, player: PlayerEntity, target: Tile, run: boolean): Plan {
+  if (!isTile(target.x, target.z)) return gameError("bad_request", "Tile coordinates are integers.");
+  if (chebyshev(player.position, target) > MAX_PATH_LENGTH) {
+    return gameError("move_too_far", `You can move at most ${MAX_PATH_LENGTH} tiles at a time.`);
+  }
+  return () => {
+    // A click on a wall or a tree walks up to it.
+    const range = state.map.isWalkable(target.x, target.z) ? 0 : 1;
+    const path = findPathNear(state.map, player.position, target, range);
+    if (!path) {
+      state.fail(player, gameError("no_path", "You cannot reach that tile."));
+      return;
+    }
+    player.action = undefined;
+    player.path = path;
+    player.running = run;
+  };
+}
+
+function planAction(
+  state: WorldState,
+  player: PlayerEntity,
+  intent: Extract<Intent, { type: "action" }>,
+): Plan {
+  const slotEntry = () =>
+    intent.inventorySlot === undefined
+      ? undefined
+      : entryAt(player.character.inventory, intent.inventorySlot);
+  switch (intent.action) {
+    case "stop":
+      return start(player, undefined);
+    case "attack": {
+      const npc = attackableNpc(state, intent.targetId);
+      return isGameError(npc) ? npc : start(player, { kind: "attack", targetId: npc.id });
+    }
+    case "chop":
+    case "fish":
+    case "mine": {
+      const resource = intent.targetId === undefined ? undefined : state.objects.get(intent.targetId);
+      if (resource?.kind !== "resource")
+        return gameError("not_found", `There is no ${intent.targetId} to gather.`);
+      const problem = gatherProblem(state, player, resource, GATHER_SKILLS[intent.action]);
+      return problem ?? start(player, { kind: "gather", resourceId: resource.id });
+    }
+    case "pickup": {
+      const item = visibleGroundItem(state, player, intent.targetId);
+      return isGameError(item) ? item : start(player, { kind: "pickup", itemId: item.id });
+    }
+    case "light_fire": {
+      const entry = slotEntry();
+      if (!entry) return gameError("invalid_slot", "Choose the inventory slot of the logs.");
+      const recipe = firemakingProblem(state, player, entry.itemId);
+      return isGameError(recipe) ? recipe : start(player, { kind: "light_fire", logItemId: entry.itemId });
+    }
+    case "cook": {
+      const entry = slotEntry();
+      if (!entry) return gameError("invalid_slot", "Choose the inventory slot of the raw food.");
+      const problem = cookingProblem(state, player, entry.itemId);
+      if (problem) return problem;
+      const station = nearestCookingStation(state, player);
+      if (!station) return gameError("not_found", "There is no fire or range nearby.");
+      return start(player, { kind: "cook", rawItemId: entry.itemId, stationId: station.id, nextCookTick: 0 });
+    }
+    case "drop": {
+      const dropped = dropSlot(player.character.inventory, intent.inventorySlot ?? -1);
+      if (isGameError(dropped)) return dropped;
+      return () => {
+        state.setInventory(player, dropped.inventory);
+        state.dropOnGround(dropped.dropped.itemId, dropped.dropped.quantity, player.position, player.id);
+      };
+    }
+  }
+}
+
+/** Use an item: on another item (logs with a tinderbox), on a fire or range (raw food), or alone (eat or wear). */
+function planUse(state: WorldState, player: PlayerEntity, intent: Extract<Intent, { type: "use" }>): Plan {
+  const entry = entryAt(player.character.inventory, intent.inventorySlot);
+  if (!entry) return gameError("invalid_slot", `Inventory slot ${intent.inventorySlot} is empty.`);
+  if (intent.targetSlot !== undefined) {
+    const other = entryAt(player.character.inventory, intent.targetSlot);
+    if (!other) return gameError("invalid_slot", `Inventory slot ${intent.targetSlot} is empty.`);
+    const logs =
+      entry.itemId === TINDERBOX_ITEM_ID ? other : other.itemId === TINDERBOX_ITEM_ID ? entry : undefined;
+    if (!logs || !state.data.firemaking.has(logs.itemId)) return nothingHappens();
+    const recipe = firemakingProblem(state, player, logs.itemId);
+    return isGameError(recipe) ? recipe : start(player, { kind: "light_fire", logItemId: logs.itemId });
+  }
+  if (intent.targetId !== undefined) {
+    const station = state.objects.get(intent.targetId);
+    if (!station) return gameError("not_found", `There is no ${intent.targetId} here.`);
+    if (station.kind !== "station" || !isCookingStation(station)) return nothingHappens();
+    const problem = cookingProblem(state, player, entry.itemId);
+    return (
+      problem ??
+      start(player, { kind: "cook", rawItemId: entry.itemId, stationId: station.id, nextCookTick: 0 })
+    );
+  }
+  const item = state.data.items.get(entry.itemId);
+  if (item?.heals !== undefined) {
+    const heals = item.heals;
+    return () => {
+      state.setInventory(player, removeFromSlot(player.character.inventory, entry.slot, 1).inventory);
+      state.setHealth(player, player.character.health + heals);
+    };
+  }
+  const outfit = equip(
+    player.character.inventory,
+    player.character.equipment,
+    entry.slot,
+    state.data.items,
+    state.levels(player),
+  );
+  return isGameError(outfit) ? outfit : () => state.setOutfit(player, outfit);
+}
+
+function nearBank(state: WorldState, player: PlayerEntity): boolean {
+  const booths = state.map.areaAt(player.position.x, player.position.z)?.banks ?? [];
+  const bankers: Tile[] = [];
+  state.npcGrid.forEachWithin(player.position, BANK_REACH, (npc) => {
+    if (npc.alive && npc.def.role === "banker") bankers.push(npc.position);
+  });
+  return canReachBank(player.position, [...booths, ...bankers]);
+}
+
+const notNearBank = () => gameError("too_far", "You need to stand next to a bank booth or a banker.");
+
+export function planIntent(state: WorldState, player: PlayerEntity, intent: Intent): Plan {
+  if (player.busy !== undefined && touchesInventory(intent)) {
+    return gameError("busy", "You cannot do that while a trade is being completed.");
+  }
+  const { character } = player;
+  switch (intent.type) {
+    case "move":
+      return planMove(state, player, intent, intent.run ?? false);
+    case "action":
+      return planAction(state, player, intent);
+    case "use":
+      return planUse(state, player, intent);
+    case "unequip": {
+      const outfit = unequip(character.inventory, character.equipment, intent.slot, state.data.items);
+      return isGameError(outfit) ? outfit : () => state.setOutfit(player, outfit);
+    }
+    case "bankDeposit": {
+      if (!nearBank(state, player)) return notNearBank();
+      const entry = entryAt(character.inventory, intent.inventorySlot);
+      const item = entry && state.data.items.get(entry.itemId);
+      if (!item) return gameError("invalid_slot", `Inventory slot ${intent.inventorySlot} is empty.`);
+      const moved = deposit(character.inventory, character.bank, intent.inventorySlot, intent.quantity, item);
+      return isGameError(moved) ? moved : () => state.setBanked(player, moved);
+    }
+    case "bankWithdraw": {
+      if (!nearBank(state, player)) return notNearBank();
+      const item = state.data.items.get(intent.itemId);
+      if (!item) return gameError("not_found", `There is no ${intent.itemId} in the bank.`);
+      const moved = withdraw(character.inventory, character.bank, item, intent.quantity);
+      return isGameError(moved) ? moved : () => state.setBanked(player, moved);
+    }
+    case "chat": {
+      const message = chatText(intent.message);
+      if (isGameError(message)) return message;
+      return () => {
+        const data = {
+          fromPlayerId: player.id,
+          fromPlayerName: character.name,
+          message,
+          timestamp: state.wallClock(),
+        };
+        state.emit({ near: { ...player.position } }, "chat:message", data);
+      };
+    }
+    case "give": {
+      const item = state.data.items.get(intent.itemId);
+      if (!item) return gameError("not_found", `There is no item ${intent.itemId}.`);
+      if (!Number.isInteger(intent.quantity) || intent.quantity < 1) {
+        return gameError("bad_request", "Quantity must be a positive integer.");
+      }
+      const added = addItem(character.inventory, item, intent.quantity);
+      if (added.added === 0) return gameError("inventory_full", "Your inventory is full.");
+      return () => state.setInventory(player, added.inventory);
+    }
+    case "teleport": {
+      if (!isTile(intent.x, intent.z) || !state.map.isWalkable(intent.x, intent.z)) {
+        return gameError("invalid_target", `Tile ${intent.x},${intent.z} is not walkable.`);
+      }
+      return () => {
+        state.moveTo(player, intent);
+        player.path = [];
+        player.action = undefined;
+      };
+    }
+    case "heal":
+      return () => state.setHealth(player, state.maxHealth(player));
+  }
+}
+
+/** Plans and applies one queued intent; a refusal becomes an `error` event to the player. */
+export function applyIntent(state: WorldState, player: PlayerEntity, intent: Intent): void {
+  const plan = planIntent(state, player, intent);
+  if (isGameError(plan)) state.fail(player, plan);
+  else plan();
+}

@@ -1,0 +1,61 @@
+// The players phase: walk into reach of the current action's target, then advance along the
+// path, one tile a tick walking and two running. Health regenerates slowly here too.
+import { gameError } from "./errors.js";
+import { findPath, findPathNear } from "./pathfinding.js";
+import { chebyshev } from "./tile.js";
+import { actionTarget } from "./world-actions.js";
+import type { PlayerEntity, WorldState } from "./world-state.js";
+
+/** RuneScape restores one hitpoint a minute. */
+export const HEALTH_REGEN_TICKS = 100;
+
+export function movePlayers(state: WorldState): void {
+  const regenerates = state.tick % HEALTH_REGEN_TICKS === 0;
+  for (const player of state.players.values()) {
+    if (regenerates && player.character.health < state.maxHealth(player)) {
+      state.setHealth(player, player.character.health + 1);
+    }
+    if (player.action) approachTarget(state, player);
+    advance(state, player);
+  }
+}
+
+/** Keeps the path ending within reach of the action's target, which may have moved. */
+function approachTarget(state: WorldState, player: PlayerEntity): void {
+  const target = actionTarget(state, player, player.action!);
+  if (target === "untargeted") return;
+  if (target === "gone") {
+    player.action = undefined;
+    player.path = [];
+    return;
+  }
+  if (chebyshev(player.position, target.position) <= target.reach) {
+    player.path = [];
+    return;
+  }
+  const end = player.path[player.path.length - 1];
+  if (end && chebyshev(end, target.position) <= target.reach) return;
+  const path = findPathNear(state.map, player.position, target.position, target.reach);
+  if (path) {
+    player.path = path;
+  } else {
+    player.action = undefined;
+    state.fail(player, gameError("no_path", "You cannot reach that."));
+  }
+}
+
+function advance(state: WorldState, player: PlayerEntity): void {
+  const steps = player.running ? 2 : 1;
+  for (let step = 0; step < steps && player.path.length > 0; step++) {
+    if (!state.map.canStep(player.position, player.path[0]!)) {
+      const goal = player.path[player.path.length - 1]!;
+      player.path = findPath(state.map, player.position, goal) ?? [];
+    }
+    const next = player.path.shift();
+    if (!next) {
+      state.fail(player, gameError("no_path", "Your way is blocked."));
+      return;
+    }
+    state.moveTo(player, next);
+  }
+}

@@ -1,0 +1,130 @@
+// The skills phase: resources grow back and fires burn out, then every player standing in reach
+// of their gathering, firemaking or cooking target makes one attempt.
+import { cook } from "./cooking.js";
+import type { GameError } from "./errors.js";
+import { isGameError } from "./errors.js";
+import { attemptLight } from "./firemaking.js";
+import { attemptGather } from "./gathering.js";
+import { addItem, removeItem } from "./inventory.js";
+import { chebyshev } from "./tile.js";
+import type { Tile } from "./types.js";
+import {
+  ADJACENT,
+  cookingProblem,
+  firemakingProblem,
+  gatheringTool,
+  gatherProblem,
+} from "./world-actions.js";
+import type { PlayerAction, PlayerEntity, WorldState } from "./world-state.js";
+
+/** Ticks between two cooked items, RuneScape's pace. */
+export const COOK_TICKS = 4;
+
+/** Codes that mean the job is simply done (tree felled, food all cooked): stop without an error. */
+const FINISHED = new Set<GameError["code"]>(["depleted", "invalid_slot"]);
+
+export function runSkills(state: WorldState): void {
+  for (const resource of state.depletedResources) {
+    if (state.tick < resource.respawnTick!) continue;
+    resource.respawnTick = undefined;
+    state.depletedResources.delete(resource);
+    state.entityChanged(resource.id);
+  }
+  for (const fire of state.fires) if (state.tick >= fire.expiresTick!) state.extinguish(fire);
+  for (const player of state.players.values()) {
+    const action = player.action;
+    if (!action || player.path.length > 0) continue;
+    if (action.kind === "gather") gather(state, player, action.resourceId);
+    else if (action.kind === "light_fire") lightFire(state, player, action.logItemId);
+    else if (action.kind === "cook") cookNext(state, player, action);
+  }
+}
+
+function stop(state: WorldState, player: PlayerEntity, problem: GameError): void {
+  player.action = undefined;
+  if (!FINISHED.has(problem.code)) state.fail(player, problem);
+}
+
+function gather(state: WorldState, player: PlayerEntity, resourceId: string): void {
+  const resource = state.objects.get(resourceId);
+  if (resource?.kind !== "resource" || !resource.gathering) return;
+  if (chebyshev(player.position, resource.position) > ADJACENT) return;
+  const gathering = resource.gathering;
+  const problem = gatherProblem(state, player, resource, gathering.skill);
+  if (problem) {
+    stop(state, player, problem);
+    return;
+  }
+  const tool = gatheringTool(state, player, resource)!;
+  const level = player.character.skills[gathering.skill].level;
+  const attempt = attemptGather(gathering, level, tool.tier, state.random);
+  if (!attempt.success) return;
+  const item = state.data.items.get(gathering.itemId)!;
+  state.setInventory(player, addItem(player.character.inventory, item, 1).inventory);
+  state.gainXp(player, gathering.skill, gathering.xp);
+  if (attempt.depleted) {
+    resource.respawnTick = state.tick + gathering.respawnTicks;
+    state.depletedResources.add(resource);
+    state.entityChanged(resource.id);
+  }
+}
+
+function lightFire(state: WorldState, player: PlayerEntity, logItemId: string): void {
+  const recipe = firemakingProblem(state, player, logItemId);
+  if (isGameError(recipe)) {
+    stop(state, player, recipe);
+    return;
+  }
+  if (state.fireAt(player.position)) {
+    stop(state, player, { code: "cannot_light_here", message: "A fire already burns here." });
+    return;
+  }
+  const result = attemptLight(player.character.skills.firemaking.level, recipe, state.random);
+  if (!result.lit) return;
+  state.setInventory(player, removeItem(player.character.inventory, logItemId, 1).inventory);
+  state.lightFire(player.position, result.burnTicks);
+  state.gainXp(player, "firemaking", result.xp);
+  player.action = undefined;
+  stepAside(state, player);
+}
+
+/** After lighting a fire the player steps off it: west first, as in RuneScape. */
+function stepAside(state: WorldState, player: PlayerEntity): void {
+  const { x, z } = player.position;
+  const aside: Tile[] = [
+    { x: x - 1, z },
+    { x: x + 1, z },
+    { x, z: z - 1 },
+    { x, z: z + 1 },
+  ];
+  const free = aside.find((tile) => state.map.isWalkable(tile.x, tile.z));
+  if (free) state.moveTo(player, free);
+}
+
+function cookNext(
+  state: WorldState,
+  player: PlayerEntity,
+  action: Extract<PlayerAction, { kind: "cook" }>,
+): void {
+  const station = state.objects.get(action.stationId);
+  if (station?.kind !== "station") return;
+  if (chebyshev(player.position, station.position) > ADJACENT || state.tick < action.nextCookTick) return;
+  const problem = cookingProblem(state, player, action.rawItemId);
+  if (problem) {
+    stop(state, player, problem);
+    return;
+  }
+  const recipe = state.data.cooking.get(action.rawItemId)!;
+  const heat = station.def.type === "range" ? "range" : "fire";
+  const result = cook(recipe, player.character.skills.cooking.level, heat, state.random);
+  const product = state.data.items.get(result.itemId) ?? { id: result.itemId, stackable: false };
+  const withoutRaw = removeItem(player.character.inventory, action.rawItemId, 1).inventory;
+  const cooked = addItem(withoutRaw, product, 1);
+  if (cooked.added === 0) {
+    stop(state, player, { code: "inventory_full", message: "Your inventory is full." });
+    return;
+  }
+  state.setInventory(player, cooked.inventory);
+  if (result.xp > 0) state.gainXp(player, "cooking", result.xp);
+  action.nextCookTick = state.tick + COOK_TICKS;
+}

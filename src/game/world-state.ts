@@ -1,0 +1,344 @@
+// The world's mutable state and the bookkeeping every phase shares: entity tables, spatial
+// grids, the tick's outbound events and its change sets. Phases live in the world-*.ts modules.
+import { maxHealth } from "./character.js";
+import type { CombatStyle } from "./combat.js";
+import { skillLevels } from "./combat-level.js";
+import type { GameError } from "./errors.js";
+import { type GroundItem, GroundItemStore } from "./ground-items.js";
+import { WorldMap } from "./map.js";
+import type { Random } from "./random.js";
+import { SpatialGrid } from "./spatial.js";
+import type {
+  CharacterState,
+  GameData,
+  GatheringDef,
+  InventoryEntry,
+  NpcDef,
+  ResourceDef,
+  SkillName,
+  StationDef,
+  Tile,
+} from "./types.js";
+import type { Intent, OutboundEvent, Recipient } from "./world-types.js";
+import { gainXp } from "./xp.js";
+
+/** What a player keeps doing over several ticks, walking into reach first when it has a target. */
+export type PlayerAction =
+  | { kind: "attack"; targetId: string }
+  | { kind: "gather"; resourceId: string }
+  | { kind: "pickup"; itemId: string }
+  | { kind: "light_fire"; logItemId: string }
+  | { kind: "cook"; rawItemId: string; stationId: string; nextCookTick: number };
+
+export interface PlayerEntity {
+  readonly kind: "player";
+  readonly id: string;
+  readonly character: CharacterState;
+  /** The same object as `character.position`: moves mutate it in place. */
+  readonly position: Tile;
+  /** Remaining steps, next first. */
+  path: Tile[];
+  running: boolean;
+  action: PlayerAction | undefined;
+  nextAttackTick: number;
+  style: CombatStyle;
+  /** Set while a trade commits: intents that touch the inventory are refused. */
+  busy: string | undefined;
+  intents: Intent[];
+}
+
+export interface NpcEntity {
+  readonly kind: "npc";
+  readonly id: string;
+  readonly def: NpcDef;
+  readonly spawn: Tile;
+  readonly position: Tile;
+  /** Monsters have combat stats and health; bankers and citizens have neither. */
+  health: number | undefined;
+  readonly maxHealth: number | undefined;
+  alive: boolean;
+  respawnTick: number;
+  targetId: string | undefined;
+  nextAttackTick: number;
+  wanderGoal: Tile | undefined;
+}
+
+export interface ResourceEntity {
+  readonly kind: "resource";
+  readonly id: string;
+  readonly def: ResourceDef;
+  readonly gathering: GatheringDef | undefined;
+  readonly position: Tile;
+  /** Defined while depleted: the tick it grows back. */
+  respawnTick: number | undefined;
+}
+
+/** A cooking range or anvil placed in an area, or a fire a player lit (which burns out). */
+export interface StationEntity {
+  readonly kind: "station";
+  readonly id: string;
+  readonly def: StationDef;
+  readonly position: Tile;
+  readonly expiresTick: number | undefined;
+}
+
+export type WorldObject = ResourceEntity | StationEntity;
+
+export interface WorldOptions {
+  data: GameData;
+  random: Random;
+  /** Tiles (Chebyshev) a player sees in each direction; 15 by default. */
+  viewDistance?: number;
+  /** Monotonic milliseconds for phase timings (the room passes performance.now); 0 when absent. */
+  now?: () => number;
+  /** Epoch milliseconds for chat timestamps (the room passes Date.now); 0 when absent. */
+  wallClock?: () => number;
+}
+
+export const DEFAULT_VIEW_DISTANCE = 15;
+const FIRE_STATION: StationDef = { id: "fire", name: "Fire", type: "fire" };
+
+export class WorldState {
+  tick = 0;
+  readonly data: GameData;
+  readonly random: Random;
+  readonly viewDistance: number;
+  readonly wallClock: () => number;
+  readonly map: WorldMap;
+
+  readonly players = new Map<string, PlayerEntity>();
+  readonly npcs = new Map<string, NpcEntity>();
+  readonly objects = new Map<string, WorldObject>();
+  readonly groundItems = new GroundItemStore();
+  readonly playerGrid = new SpatialGrid<PlayerEntity>();
+  readonly npcGrid = new SpatialGrid<NpcEntity>();
+  readonly itemGrid = new SpatialGrid<GroundItem>();
+  readonly objectGrid = new SpatialGrid<WorldObject>();
+  /** Only what waits on a timer, so the timer checks skip everything else. */
+  readonly deadNpcs = new Set<NpcEntity>();
+  readonly depletedResources = new Set<ResourceEntity>();
+  readonly fires = new Set<StationEntity>();
+
+  events: OutboundEvent[] = [];
+  readonly changedCharacters = new Set<string>();
+  readonly bankChanged = new Set<string>();
+  readonly changedEntities = new Set<string>();
+  readonly removedEntities = new Set<string>();
+  readonly needsSync = new Set<PlayerEntity>();
+  private readonly counters = { npc: 0, item: 0, res: 0, station: 0, fire: 0 };
+
+  constructor(options: WorldOptions) {
+    this.data = options.data;
+    this.random = options.random;
+    this.viewDistance = options.viewDistance ?? DEFAULT_VIEW_DISTANCE;
+    this.wallClock = options.wallClock ?? (() => 0);
+    this.map = new WorldMap(options.data.areas, options.data);
+    this.populate();
+    // The room projects the initial world through World.entities(); reports carry changes only.
+    this.clearChanges();
+  }
+
+  private populate(): void {
+    for (const area of this.data.areas) {
+      for (const spawn of area.npcSpawns) {
+        const def = this.data.npcs.get(spawn.npcId);
+        if (!def) throw new RangeError(`area ${area.id} spawns unknown NPC ${spawn.npcId}`);
+        const health = def.combat?.constitution;
+        const npc: NpcEntity = {
+          kind: "npc",
+          id: this.nextId("npc"),
+          def,
+          spawn: { x: spawn.x, z: spawn.z },
+          position: { x: spawn.x, z: spawn.z },
+          health,
+          maxHealth: health,
+          alive: true,
+          respawnTick: 0,
+          targetId: undefined,
+          nextAttackTick: 0,
+          wanderGoal: undefined,
+        };
+        this.npcs.set(npc.id, npc);
+        this.npcGrid.insert(npc);
+      }
+      for (const placement of area.resources) {
+        const def = this.data.resources.get(placement.resourceId);
+        if (!def) throw new RangeError(`area ${area.id} places unknown resource ${placement.resourceId}`);
+        const resource: ResourceEntity = {
+          kind: "resource",
+          id: this.nextId("res"),
+          def,
+          gathering: this.data.gathering.get(def.id),
+          position: { x: placement.x, z: placement.z },
+          respawnTick: undefined,
+        };
+        this.addObject(resource);
+      }
+      for (const placement of area.stations) {
+        const def = this.data.stations.get(placement.stationId);
+        if (!def) throw new RangeError(`area ${area.id} places unknown station ${placement.stationId}`);
+        const position = { x: placement.x, z: placement.z };
+        this.addObject({
+          kind: "station",
+          id: this.nextId("station"),
+          def,
+          position,
+          expiresTick: undefined,
+        });
+      }
+    }
+  }
+
+  nextId(prefix: keyof WorldState["counters"]): string {
+    this.counters[prefix] += 1;
+    return `${prefix}:${this.counters[prefix]}`;
+  }
+
+  /** Changes made between ticks (joins, trades) are kept for the next report, so clearing follows reporting. */
+  clearChanges(): void {
+    this.events = [];
+    this.changedCharacters.clear();
+    this.bankChanged.clear();
+    this.changedEntities.clear();
+    this.removedEntities.clear();
+    this.needsSync.clear();
+  }
+
+  emit<E extends OutboundEvent>(to: Recipient, event: E["event"], data: E["data"]): void {
+    this.events.push({ to, event, data } as OutboundEvent);
+  }
+
+  fail(player: PlayerEntity, error: GameError): void {
+    this.emit(player.id, "error", error);
+  }
+
+  entityChanged(id: string): void {
+    this.changedEntities.add(id);
+  }
+
+  entityRemoved(id: string): void {
+    this.changedEntities.delete(id);
+    this.removedEntities.add(id);
+  }
+
+  // --- players ---
+
+  levels(player: PlayerEntity): Record<SkillName, number> {
+    return skillLevels(player.character.skills);
+  }
+
+  maxHealth(player: PlayerEntity): number {
+    return maxHealth(player.character);
+  }
+
+  moveTo(player: PlayerEntity, tile: Tile): void {
+    player.position.x = tile.x;
+    player.position.z = tile.z;
+    this.playerGrid.update(player);
+    this.entityChanged(player.id);
+    this.changedCharacters.add(player.id);
+  }
+
+  /** Health, inventory, equipment and skill levels are in player:sync, sent once at the tick's end. */
+  private synced(player: PlayerEntity): void {
+    this.changedCharacters.add(player.id);
+    this.needsSync.add(player);
+  }
+
+  setInventory(player: PlayerEntity, inventory: InventoryEntry[]): void {
+    player.character.inventory = inventory;
+    this.synced(player);
+  }
+
+  setOutfit(player: PlayerEntity, outfit: Pick<CharacterState, "inventory" | "equipment">): void {
+    player.character.inventory = outfit.inventory;
+    player.character.equipment = outfit.equipment;
+    this.synced(player);
+  }
+
+  setBanked(player: PlayerEntity, transfer: Pick<CharacterState, "inventory" | "bank">): void {
+    player.character.inventory = transfer.inventory;
+    player.character.bank = transfer.bank;
+    this.bankChanged.add(player.id);
+    this.synced(player);
+  }
+
+  setHealth(player: PlayerEntity, health: number): void {
+    const clamped = Math.max(0, Math.min(this.maxHealth(player), health));
+    if (clamped === player.character.health) return;
+    player.character.health = clamped;
+    this.entityChanged(player.id);
+    this.synced(player);
+  }
+
+  gainXp(player: PlayerEntity, skill: SkillName, amount: number): void {
+    const result = gainXp(player.character.skills[skill], amount);
+    player.character.skills[skill] = result.skill;
+    this.changedCharacters.add(player.id);
+    this.emit(player.id, "skill:xp", {
+      skill,
+      xp: result.skill.xp,
+      gained: amount,
+      level: result.skill.level,
+    });
+    if (result.levelsGained > 0) this.synced(player);
+  }
+
+  // --- objects and ground items ---
+
+  addObject(object: WorldObject): void {
+    this.objects.set(object.id, object);
+    this.objectGrid.insert(object);
+    this.entityChanged(object.id);
+  }
+
+  lightFire(position: Tile, burnTicks: number): StationEntity {
+    const def = this.data.stations.get(FIRE_STATION.id) ?? FIRE_STATION;
+    const fire: StationEntity = {
+      kind: "station",
+      id: this.nextId("fire"),
+      def,
+      position: { ...position },
+      expiresTick: this.tick + burnTicks,
+    };
+    this.addObject(fire);
+    this.fires.add(fire);
+    return fire;
+  }
+
+  extinguish(fire: StationEntity): void {
+    this.objects.delete(fire.id);
+    this.objectGrid.remove(fire);
+    this.fires.delete(fire);
+    this.entityRemoved(fire.id);
+  }
+
+  fireAt(tile: Tile): StationEntity | undefined {
+    let found: StationEntity | undefined;
+    this.objectGrid.forEachWithin(tile, 0, (object) => {
+      if (object.kind === "station" && object.def.type === "fire") found = object;
+    });
+    return found;
+  }
+
+  dropOnGround(itemId: string, quantity: number, position: Tile, ownerId: string | undefined): GroundItem {
+    const item: GroundItem = {
+      id: this.nextId("item"),
+      itemId,
+      quantity,
+      position: { ...position },
+      droppedTick: this.tick,
+      ...(ownerId === undefined ? {} : { ownerId }),
+    };
+    this.groundItems.add(item);
+    this.itemGrid.insert(item);
+    this.entityChanged(item.id);
+    return item;
+  }
+
+  removeGroundItem(item: GroundItem): void {
+    this.groundItems.delete(item.id);
+    this.itemGrid.remove(item);
+    this.entityRemoved(item.id);
+  }
+}

@@ -1,0 +1,112 @@
+// The World's public vocabulary: what the room submits, and what each tick reports back.
+import type { GameError } from "./errors.js";
+import type { EquipSlot, SkillName, Tile } from "./types.js";
+
+export const ACTIONS = [
+  "attack",
+  "chop",
+  "fish",
+  "mine",
+  "pickup",
+  "light_fire",
+  "cook",
+  "drop",
+  "stop",
+] as const;
+export type ActionName = (typeof ACTIONS)[number];
+
+/** A player's request, as CONTRACT's client events carry it; admin intents are the room's to allow. */
+export type Intent =
+  | { type: "move"; x: number; z: number; run?: boolean }
+  | { type: "action"; action: ActionName; targetId?: string; inventorySlot?: number }
+  | { type: "use"; inventorySlot: number; targetSlot?: number; targetId?: string }
+  | { type: "unequip"; slot: EquipSlot }
+  | { type: "bankDeposit"; inventorySlot: number; quantity: number }
+  | { type: "bankWithdraw"; itemId: string; quantity: number }
+  | { type: "chat"; message: string }
+  | { type: "give"; itemId: string; quantity: number }
+  | { type: "teleport"; x: number; z: number }
+  | { type: "heal" };
+
+/** CONTRACT's entity shape. Fires and cooking ranges are `resource`s of type "fire" / the station id. */
+export interface WorldEntity {
+  id: string;
+  kind: "player" | "npc" | "item" | "resource";
+  type: string;
+  name: string;
+  position: Tile;
+  health?: number;
+  maxHealth?: number;
+  quantity?: number;
+  depleted?: boolean;
+}
+
+/** CONTRACT's player:sync object. */
+export interface PlayerSync {
+  id: string;
+  name: string;
+  position: Tile;
+  health: number;
+  maxHealth: number;
+  skills: Record<SkillName, { level: number; xp: number }>;
+  inventory: { slot: number; itemId: string; quantity: number }[];
+  equipment: Partial<Record<EquipSlot, string>>;
+  coins: number;
+}
+
+export interface CombatHit {
+  attackerId: string;
+  targetId: string;
+  damage: number;
+  targetHealth: number;
+}
+
+export interface SkillXp {
+  skill: SkillName;
+  /** Total XP in the skill after the gain. */
+  xp: number;
+  gained: number;
+  level: number;
+}
+
+export interface ChatMessage {
+  fromPlayerId: string;
+  fromPlayerName: string;
+  message: string;
+  timestamp: number;
+}
+
+/** Who receives an event: one player, or every player within view distance of a tile. */
+export type Recipient = string | { near: Tile };
+
+export type OutboundEvent =
+  | { to: Recipient; event: "combat:hit"; data: CombatHit }
+  | { to: Recipient; event: "skill:xp"; data: SkillXp }
+  | { to: Recipient; event: "chat:message"; data: ChatMessage }
+  | { to: Recipient; event: "player:sync"; data: PlayerSync }
+  | { to: Recipient; event: "error"; data: GameError };
+
+/**
+ * The tick's phases, in the order they run:
+ * input (queued intents, re-checked then applied), npcs (respawn, aggression, chase and leash,
+ * wander), players (walk into reach of the action's target, 1 tile walking / 2 running; health
+ * regeneration), combat (swings at attack speed, retaliation, deaths, loot), skills (resource
+ * respawn, fires burning out, gathering / firemaking / cooking attempts), items (pick-ups, then
+ * ground items turning public and despawning).
+ */
+export const PHASES = ["input", "npcs", "players", "combat", "skills", "items"] as const;
+export type Phase = (typeof PHASES)[number];
+
+export interface TickReport {
+  tick: number;
+  events: OutboundEvent[];
+  /** Players whose persistent state (position, inventory, bank, equipment, skills, health) changed. */
+  changedCharacters: string[];
+  /** Players whose bank changed: the room commits these before acknowledging. */
+  bankChanged: string[];
+  /** Entities that appeared or whose drawn fields (position, health, quantity, depleted, visibility) changed. */
+  changedEntities: string[];
+  /** Entities that left the world (a player left, an NPC died, an item was taken or despawned, a fire went out). */
+  removedEntities: string[];
+  phaseMs: Record<Phase, number>;
+}

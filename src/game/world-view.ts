@@ -1,0 +1,141 @@
+// Projections for the room: entities as CONTRACT draws them, what one player can see, and the
+// player:sync object.
+
+import { type GroundItem, isGroundItemVisible } from "./ground-items.js";
+import { countItem } from "./inventory.js";
+import { chebyshev } from "./tile.js";
+import type { NpcEntity, PlayerEntity, WorldObject, WorldState } from "./world-state.js";
+import type { PlayerSync, WorldEntity } from "./world-types.js";
+
+export const COINS_ITEM_ID = "coins";
+
+export function describePlayer(state: WorldState, player: PlayerEntity): WorldEntity {
+  return {
+    id: player.id,
+    kind: "player",
+    type: "player",
+    name: player.character.name,
+    position: { ...player.position },
+    health: player.character.health,
+    maxHealth: state.maxHealth(player),
+  };
+}
+
+export function describeNpc(npc: NpcEntity): WorldEntity {
+  const entity: WorldEntity = {
+    id: npc.id,
+    kind: "npc",
+    type: npc.def.id,
+    name: npc.def.name,
+    position: { ...npc.position },
+  };
+  if (npc.health !== undefined) {
+    entity.health = npc.health;
+    entity.maxHealth = npc.maxHealth;
+  }
+  return entity;
+}
+
+export function describeObject(object: WorldObject): WorldEntity {
+  const entity: WorldEntity = {
+    id: object.id,
+    kind: "resource",
+    type: object.def.id,
+    name: object.def.name,
+    position: { ...object.position },
+  };
+  if (object.kind === "resource") entity.depleted = object.respawnTick !== undefined;
+  return entity;
+}
+
+export function describeGroundItem(state: WorldState, item: GroundItem): WorldEntity {
+  return {
+    id: item.id,
+    kind: "item",
+    type: item.itemId,
+    name: state.data.items.get(item.itemId)?.name ?? item.itemId,
+    position: { ...item.position },
+    quantity: item.quantity,
+  };
+}
+
+/** Any live entity by id: players by character id, then `npc:`, `item:`, `res:`, `station:` and `fire:` ids. */
+export function describeEntity(state: WorldState, id: string): WorldEntity | undefined {
+  const player = state.players.get(id);
+  if (player) return describePlayer(state, player);
+  const npc = state.npcs.get(id);
+  if (npc) return npc.alive ? describeNpc(npc) : undefined;
+  const object = state.objects.get(id);
+  if (object) return describeObject(object);
+  const item = state.groundItems.get(id);
+  return item ? describeGroundItem(state, item) : undefined;
+}
+
+export function allEntities(state: WorldState): WorldEntity[] {
+  const entities: WorldEntity[] = [];
+  for (const player of state.players.values()) entities.push(describePlayer(state, player));
+  for (const npc of state.npcs.values()) if (npc.alive) entities.push(describeNpc(npc));
+  for (const object of state.objects.values()) entities.push(describeObject(object));
+  for (const item of state.groundItems.values()) entities.push(describeGroundItem(state, item));
+  return entities;
+}
+
+interface Projection<T> {
+  player(player: PlayerEntity): T;
+  npc(npc: NpcEntity): T;
+  object(object: WorldObject): T;
+  item(item: GroundItem): T;
+}
+
+/** Projects everything within view distance of the viewer that the viewer may see, the viewer included. */
+function collectVisible<T>(state: WorldState, viewer: PlayerEntity, projection: Projection<T>): T[] {
+  const seen: T[] = [];
+  const centre = viewer.position;
+  const radius = state.viewDistance;
+  state.playerGrid.forEachWithin(centre, radius, (player) => seen.push(projection.player(player)));
+  state.npcGrid.forEachWithin(centre, radius, (npc) => seen.push(projection.npc(npc)));
+  state.objectGrid.forEachWithin(centre, radius, (object) => seen.push(projection.object(object)));
+  state.itemGrid.forEachWithin(centre, radius, (item) => {
+    if (isGroundItemVisible(item, viewer.id, state.tick)) seen.push(projection.item(item));
+  });
+  return seen;
+}
+
+export function viewOf(state: WorldState, viewer: PlayerEntity): WorldEntity[] {
+  return collectVisible(state, viewer, {
+    player: (player) => describePlayer(state, player),
+    npc: describeNpc,
+    object: describeObject,
+    item: (item) => describeGroundItem(state, item),
+  });
+}
+
+const idOf = (entity: { id: string }) => entity.id;
+const ID_PROJECTION: Projection<string> = { player: idOf, npc: idOf, object: idOf, item: idOf };
+
+/** The ids `viewOf` would describe, without building the entities: the cheap per-tick interest check. */
+export function visibleIds(state: WorldState, viewer: PlayerEntity): string[] {
+  return collectVisible(state, viewer, ID_PROJECTION);
+}
+
+export function canSee(state: WorldState, viewer: PlayerEntity, id: string): boolean {
+  const entity = describeEntity(state, id);
+  if (!entity || chebyshev(entity.position, viewer.position) > state.viewDistance) return false;
+  const item = state.groundItems.get(id);
+  return !item || isGroundItemVisible(item, viewer.id, state.tick);
+}
+
+export function playerSync(state: WorldState, player: PlayerEntity): PlayerSync {
+  const { character } = player;
+  return {
+    id: player.id,
+    name: character.name,
+    position: { ...player.position },
+    health: character.health,
+    maxHealth: state.maxHealth(player),
+    skills: structuredClone(character.skills),
+    inventory: character.inventory.map((entry) => ({ ...entry })),
+    equipment: { ...character.equipment },
+    coins: countItem(character.inventory, COINS_ITEM_ID),
+  };
+}

@@ -1,0 +1,222 @@
+// The world simulation the WorldRoom drives: it queues validated intents between ticks and
+// advances everything one 600 ms tick at a time in a fixed order of phases, reporting what
+// changed so the room can publish, persist and replicate without scanning the world.
+import { type GameError, gameError, isGameError } from "./errors.js";
+import { chebyshev } from "./tile.js";
+import type { CharacterState, InventoryEntry, Tile } from "./types.js";
+import { resolveCombat } from "./world-combat.js";
+import { applyIntent, planIntent } from "./world-intents.js";
+import { updateGroundItems } from "./world-items.js";
+import { movePlayers } from "./world-movement.js";
+import { updateNpcs } from "./world-npcs.js";
+import { runSkills } from "./world-skills.js";
+import { type PlayerEntity, type WorldOptions, WorldState } from "./world-state.js";
+import type { Intent, Phase, PlayerSync, TickReport, WorldEntity } from "./world-types.js";
+import { PHASES } from "./world-types.js";
+import { allEntities, canSee, describeEntity, playerSync, viewOf, visibleIds } from "./world-view.js";
+
+export type { WorldOptions } from "./world-state.js";
+
+function applyQueuedIntents(state: WorldState, pending: Set<PlayerEntity>): void {
+  for (const player of pending) {
+    const intents = player.intents;
+    player.intents = [];
+    for (const intent of intents) applyIntent(state, player, intent);
+  }
+  pending.clear();
+}
+
+export class World {
+  private readonly state: WorldState;
+  private readonly now: () => number;
+  /** Players with queued intents, so the input phase skips everyone else. */
+  private readonly pending = new Set<PlayerEntity>();
+  private readonly phases: Record<Phase, (state: WorldState) => void>;
+
+  constructor(options: WorldOptions) {
+    this.state = new WorldState(options);
+    this.now = options.now ?? (() => 0);
+    this.phases = {
+      input: (state) => applyQueuedIntents(state, this.pending),
+      npcs: updateNpcs,
+      players: movePlayers,
+      combat: resolveCombat,
+      skills: runSkills,
+      items: updateGroundItems,
+    };
+  }
+
+  get tick(): number {
+    return this.state.tick;
+  }
+
+  get viewDistance(): number {
+    return this.state.viewDistance;
+  }
+
+  /** Puts a character into the world; one saved on a tile that is no longer walkable starts at the spawn point. */
+  join(character: CharacterState): void {
+    if (this.state.players.has(character.id))
+      throw new RangeError(`player ${character.id} is already in the world`);
+    const copy = structuredClone(character);
+    if (!this.state.map.isWalkable(copy.position.x, copy.position.z)) {
+      const start = this.state.data.areas.find((area) => area.id === this.state.data.startingAreaId);
+      if (start) copy.position = { ...start.spawnPoint };
+    }
+    const player: PlayerEntity = {
+      kind: "player",
+      id: copy.id,
+      character: copy,
+      position: copy.position,
+      path: [],
+      running: false,
+      action: undefined,
+      nextAttackTick: 0,
+      style: "accurate",
+      busy: undefined,
+      intents: [],
+    };
+    this.state.players.set(player.id, player);
+    this.state.playerGrid.insert(player);
+    this.state.entityChanged(player.id);
+  }
+
+  /** Takes the player out of the world and returns the final state to persist. */
+  leave(playerId: string): CharacterState {
+    const player = this.player(playerId);
+    this.state.players.delete(playerId);
+    this.state.playerGrid.remove(player);
+    this.pending.delete(player);
+    this.state.needsSync.delete(player);
+    this.state.entityRemoved(playerId);
+    return structuredClone(player.character);
+  }
+
+  has(playerId: string): boolean {
+    return this.state.players.has(playerId);
+  }
+
+  /** A copy of the player's persistent state. */
+  character(playerId: string): CharacterState {
+    return structuredClone(this.player(playerId).character);
+  }
+
+  /** Refuses what can be refused now; otherwise queues the intent for the next tick. */
+  submit(playerId: string, intent: Intent): GameError | undefined {
+    const player = this.state.players.get(playerId);
+    if (!player) return gameError("not_found", `Player ${playerId} is not in the world.`);
+    const plan = planIntent(this.state, player, intent);
+    if (isGameError(plan)) return plan;
+    player.intents.push(intent);
+    this.pending.add(player);
+    return undefined;
+  }
+
+  /** Advances one tick through PHASES in order. */
+  step(): TickReport {
+    this.state.tick += 1;
+    const phaseMs = {} as Record<Phase, number>;
+    for (const phase of PHASES) {
+      const started = this.now();
+      this.phases[phase](this.state);
+      phaseMs[phase] = this.now() - started;
+    }
+    return this.report(phaseMs);
+  }
+
+  private report(phaseMs: Record<Phase, number>): TickReport {
+    const state = this.state;
+    for (const player of state.needsSync) state.emit(player.id, "player:sync", playerSync(state, player));
+    const report: TickReport = {
+      tick: state.tick,
+      events: state.events,
+      changedCharacters: [...state.changedCharacters].filter((id) => state.players.has(id)),
+      bankChanged: [...state.bankChanged].filter((id) => state.players.has(id)),
+      changedEntities: [...state.changedEntities],
+      removedEntities: [...state.removedEntities],
+      phaseMs,
+    };
+    state.clearChanges();
+    return report;
+  }
+
+  /** The entities the player sees: within view distance, ground items only once visible to them. */
+  view(playerId: string): WorldEntity[] {
+    return viewOf(this.state, this.player(playerId));
+  }
+
+  /** Every live entity, for the room's initial projection of the world. */
+  entities(): WorldEntity[] {
+    return allEntities(this.state);
+  }
+
+  /** The ids of `view(playerId)`, allocation-light: describe only the added or changed ones with `entity`. */
+  visibleIds(playerId: string): string[] {
+    return visibleIds(this.state, this.player(playerId));
+  }
+
+  entity(id: string): WorldEntity | undefined {
+    return describeEntity(this.state, id);
+  }
+
+  canSee(playerId: string, entityId: string): boolean {
+    return canSee(this.state, this.player(playerId), entityId);
+  }
+
+  /** Players within view distance of a tile: the recipients of a `{ near }` event. */
+  playersNear(tile: Tile): string[] {
+    const ids: string[] = [];
+    this.state.playerGrid.forEachWithin(tile, this.state.viewDistance, (player) => ids.push(player.id));
+    return ids;
+  }
+
+  playerSync(playerId: string): PlayerSync {
+    return playerSync(this.state, this.player(playerId));
+  }
+
+  /** Entity counts, for the world status endpoint. */
+  counts(): { players: number; npcs: number; items: number; resources: number } {
+    let npcs = 0;
+    for (const npc of this.state.npcs.values()) if (npc.alive) npcs++;
+    return {
+      players: this.state.players.size,
+      npcs,
+      items: this.state.groundItems.size,
+      resources: this.state.objects.size,
+    };
+  }
+
+  // --- hooks for trades ---
+
+  /** While busy (a trade commits), intents that would change the inventory are refused with `busy`. */
+  setBusy(playerId: string, reason: string | undefined): void {
+    const player = this.player(playerId);
+    player.busy = reason;
+    if (reason !== undefined && player.action?.kind !== "attack") player.action = undefined;
+  }
+
+  inventory(playerId: string): InventoryEntry[] {
+    return this.player(playerId).character.inventory.map((entry) => ({ ...entry }));
+  }
+
+  /** Installs the inventory a committed trade produced; the next tick syncs it to the player. */
+  replaceInventory(playerId: string, entries: InventoryEntry[]): void {
+    this.state.setInventory(
+      this.player(playerId),
+      entries.map((entry) => ({ ...entry })),
+    );
+  }
+
+  /** Chebyshev distance between two players in the world, or undefined when either is absent. */
+  distance(a: string, b: string): number | undefined {
+    const first = this.state.players.get(a);
+    const second = this.state.players.get(b);
+    return first && second ? chebyshev(first.position, second.position) : undefined;
+  }
+
+  private player(playerId: string): PlayerEntity {
+    const player = this.state.players.get(playerId);
+    if (!player) throw new RangeError(`player ${playerId} is not in the world`);
+    return player;
+  }
+}

@@ -1,0 +1,187 @@
+import { createHmac } from "node:crypto";
+import { type AuthContext, type Client, matchMaker, Room, ServerError } from "@colyseus/core";
+import {
+  acceptTrade,
+  addToOffer,
+  cancelTrade,
+  completeTrade,
+  expireTrade,
+  failTradeCommit,
+  removeFromOffer,
+  TRADE_ERROR_MESSAGES,
+  type Trade,
+  type TradeErrorReason,
+  type TradeResult,
+  type TradeTransition,
+  tradeUpdatedView,
+} from "../game/trade.js";
+import type { InventoryEntry } from "../game/types.js";
+import type { Runtime } from "../runtime.js";
+import { describeIssues, isTradeMessage, tradeMessages } from "./messages.js";
+import { authenticatePlayer, type PlayerAuth } from "./room-auth.js";
+import type { TradeCommitOutcome, WorldRoom } from "./WorldRoom.js";
+
+export interface TradeRoomOptions {
+  trade: Trade;
+  worldRoomId: string;
+  /** Proves the world created this room: clients may ask the matchmaker to create rooms too. */
+  signature: string;
+}
+
+/** The signature a world puts on the trades it opens. */
+export function signTrade(secret: Uint8Array, trade: Trade, worldRoomId: string): string {
+  const [a, b] = trade.sides;
+  return createHmac("sha256", secret).update(`${trade.id}:${a.player.id}:${b.player.id}:${worldRoomId}`).digest("hex");
+}
+
+type TradeClient = Client<{ auth: PlayerAuth }>;
+type Reply = (event: string, data: unknown) => void;
+
+const EXPIRY_CHECK_MS = 1000;
+
+/**
+ * One trade session between two players, from the offer stage to its end. Its roomId is the tradeId.
+ * It reaches the players' world only through `matchMaker.remoteRoomCall`, so the two rooms may live in
+ * different processes; the swap itself is one database transaction run by the world that holds both
+ * players' inventories.
+ */
+export class TradeRoom extends Room<{ client: TradeClient }> {
+  protected runtime!: Runtime;
+  private trade!: Trade;
+  private worldRoomId!: string;
+  /** Messages are handled one at a time: each may wait on the world. */
+  private queue: Promise<void> = Promise.resolve();
+
+  override onCreate(options: TradeRoomOptions): void {
+    const expected = options?.trade && signTrade(this.runtime.jwtSecret, options.trade, options.worldRoomId);
+    if (!expected || options.signature !== expected) throw new ServerError(403, "trades are opened by the world");
+    this.trade = options.trade;
+    this.worldRoomId = options.worldRoomId;
+    this.roomId = options.trade.id;
+    this.maxClients = 2;
+    void this.setPrivate(true);
+    this.onMessage("*", (client, type, message) => this.handleMessage(client as TradeClient, String(type), message));
+    this.clock.setInterval(() => this.serially(async () => this.apply(expireTrade(this.trade, Date.now()))), EXPIRY_CHECK_MS);
+  }
+
+  override async onAuth(_client: Client, _options: unknown, context: AuthContext): Promise<PlayerAuth> {
+    const player = await authenticatePlayer(this.runtime, context, undefined);
+    if (!this.sideOf(player.characterId)) throw new ServerError(403, "not a player of this trade");
+    return player;
+  }
+
+  override onJoin(client: TradeClient): void {
+    client.send("tradeUpdated", tradeUpdatedView(this.trade, client.auth!.characterId));
+  }
+
+  /** A player who drops out of the trade's room is gone from the trade, even if their seat in the world is kept. */
+  override onLeave(client: TradeClient): void {
+    this.cancelFor(client.auth!.characterId, "partner_disconnected");
+  }
+
+  override onBeforeShutdown(): void {
+    void this.serially(async () => {
+      const [a] = this.trade.sides;
+      this.apply(cancelTrade(this.trade, a.player.id, "server_shutdown"));
+    });
+  }
+
+  override onDispose(): Promise<unknown> {
+    return matchMaker.remoteRoomCall<WorldRoom>(this.worldRoomId, "tradeEnded", [this.trade.id]).catch(() => {});
+  }
+
+  /** Cancels on a player's behalf (a dropped connection); called by the world too. */
+  cancelFor(playerId: string, reason: "partner_disconnected"): void {
+    void this.serially(async () => this.apply(cancelTrade(this.trade, playerId, reason)));
+  }
+
+  /** The one entry point of trade messages, for SDK clients and /ws clients alike. */
+  handleMessage(client: TradeClient, type: string, message: unknown, reply: Reply = client.send.bind(client)): void {
+    const playerId = client.auth!.characterId;
+    const refuse = (reason: TradeErrorReason) =>
+      reply("tradeError", { tradeId: this.trade.id, reason, message: TRADE_ERROR_MESSAGES[reason] });
+    if (!isTradeMessage(type)) return reply("error", { code: "unknown_event", message: `No event "${type}" here.`, event: type });
+    const parsed = tradeMessages[type].safeParse(message);
+    if (!parsed.success) return reply("error", { code: "bad_request", message: describeIssues(parsed.error), event: type });
+    if (parsed.data.tradeId !== this.trade.id) return refuse("not_found");
+    void this.serially(async () => {
+      const result = await this.decide(playerId, type, parsed.data as never);
+      if (!result.ok) return refuse(result.reason);
+      this.apply(result);
+      if (this.trade.stage === "committing") await this.commit();
+    });
+  }
+
+  private async decide(
+    playerId: string,
+    type: keyof typeof tradeMessages,
+    data: { inventorySlot: number; quantity?: number },
+  ): Promise<TradeResult> {
+    const now = Date.now();
+    const items = this.runtime.gameData.items;
+    switch (type) {
+      case "tradeAddItem": {
+        const inventory = await this.inventoryOf(playerId);
+        if (!inventory) return { ok: false, reason: "player_offline" };
+        return addToOffer(this.trade, playerId, data.inventorySlot, data.quantity ?? 0, inventory, items, now);
+      }
+      case "tradeRemoveItem":
+        return removeFromOffer(this.trade, playerId, data.inventorySlot, data.quantity, now);
+      case "tradeAccept":
+        return acceptTrade(this.trade, playerId, items, now);
+      case "tradeCancel":
+        return cancelTrade(this.trade, playerId);
+    }
+  }
+
+  private async commit(): Promise<void> {
+    const [a, b] = this.trade.sides;
+    let outcome: TradeCommitOutcome;
+    try {
+      outcome = await matchMaker.remoteRoomCall<WorldRoom>(this.worldRoomId, "commitTrade", [
+        this.trade.id,
+        { characterId: a.player.id, offer: a.offer },
+        { characterId: b.player.id, offer: b.offer },
+      ]);
+    } catch (error) {
+      this.runtime.logger.error({ err: error, tradeId: this.trade.id }, "trade commit did not answer");
+      outcome = { ok: false, reason: "commit_failed" };
+    }
+    this.apply(outcome.ok ? completeTrade(this.trade) : failTradeCommit(this.trade, outcome.reason));
+  }
+
+  /** Takes a transition: new state, its events to the players, and the end of the room when final. */
+  private apply(result: TradeResult | TradeTransition): void {
+    if ("ok" in result && !result.ok) return;
+    const { trade, events } = result as TradeTransition;
+    this.trade = trade;
+    for (const { to, event, data } of events) this.clientOf(to)?.send(event, data);
+    if (trade.stage === "completed" || trade.stage === "cancelled") void this.disconnect();
+  }
+
+  private async inventoryOf(playerId: string): Promise<InventoryEntry[] | undefined> {
+    return matchMaker.remoteRoomCall<WorldRoom>(this.worldRoomId, "inventoryOf", [playerId]);
+  }
+
+  private clientOf(playerId: string): TradeClient | undefined {
+    return this.clients.find((client) => client.auth?.characterId === playerId);
+  }
+
+  private sideOf(playerId: string) {
+    return this.trade.sides.find((side) => side.player.id === playerId);
+  }
+
+  private serially(task: () => Promise<void>): Promise<void> {
+    this.queue = this.queue.then(task).catch((error: unknown) => {
+      this.runtime.logger.error({ err: error, tradeId: this.trade.id }, "trade step failed");
+    });
+    return this.queue;
+  }
+}
+
+/** The TradeRoom class bound to one server's runtime. */
+export function defineTradeRoom(runtime: Runtime): typeof TradeRoom {
+  return class extends TradeRoom {
+    protected override runtime = runtime;
+  };
+}

@@ -1,0 +1,182 @@
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import { type AuthContext, CloseCode, connectClientToRoom, createAuthContext, matchMaker } from "@colyseus/core";
+import { type RawData, WebSocket, WebSocketServer } from "ws";
+import { issueAnonymousToken } from "../auth/tokens.js";
+import { CLOSE_FLOODING, FloodGuard } from "../rooms/flood-guard.js";
+import { isTradeMessage } from "../rooms/messages.js";
+import { tokenOf } from "../rooms/room-auth.js";
+import type { WorldRoom } from "../rooms/WorldRoom.js";
+import type { Runtime } from "../runtime.js";
+import { JsonClient } from "./JsonClient.js";
+import { TradeLink } from "./trade-link.js";
+
+/** Largest accepted frame; larger ones are answered with `error` and dropped. */
+export const MAX_FRAME_BYTES = 4096;
+/** Output a client may leave unread before it is disconnected as a slow reader. */
+export const MAX_BUFFERED_BYTES = 1024 * 1024;
+/** A connection that answers no ping for this long is closed. */
+export const PING_INTERVAL_MS = 10_000;
+
+interface Envelope {
+  event: string;
+  data: unknown;
+  id?: string;
+}
+
+/**
+ * SPEC's JSON channel: a plain WebSocket at /ws whose frames are `{event, data, id?}`. Each connection is
+ * joined to the world room as a JsonClient, so the room has one code path for every kind of client.
+ */
+export class JsonChannel {
+  // Frames up to 64 kB are read so that an oversized one can be answered instead of cutting the connection.
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  private readonly pingTimer: NodeJS.Timeout;
+  private readonly alive = new WeakSet<WebSocket>();
+
+  constructor(private readonly runtime: Runtime) {
+    this.pingTimer = setInterval(() => this.pingAll(), PING_INTERVAL_MS).unref();
+  }
+
+  /** Handles an HTTP upgrade on /ws: authenticates, then opens the socket and joins the world. */
+  async handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const url = new URL(request.url ?? "/", "http://localhost");
+    const context = createAuthContext({
+      headers: request.headers as Record<string, string>,
+      token: url.searchParams.get("token"),
+      remoteAddress: request.socket.remoteAddress,
+    });
+    const refusal = await this.authenticate(context);
+    if (refusal) return refuse(socket, refusal.status, refusal.code, refusal.message);
+    this.wss.handleUpgrade(request, socket, head, (ws) => {
+      this.alive.add(ws);
+      ws.on("pong", () => this.alive.add(ws));
+      this.open(ws, context, url.searchParams.get("characterId") ?? undefined).catch((error: unknown) => {
+        this.runtime.logger.warn({ err: error }, "/ws join failed");
+        sendFrame(ws, "error", { code: "join_failed", message: (error as Error).message });
+        ws.close(CloseCode.WITH_ERROR, "join failed");
+      });
+    });
+  }
+
+  close(): void {
+    clearInterval(this.pingTimer);
+    for (const ws of this.wss.clients) ws.close(CloseCode.SERVER_SHUTDOWN, "server shutting down");
+    this.wss.close();
+  }
+
+  /** Checks the token, or gives an anonymous identity when no provider is configured; a refusal otherwise. */
+  private async authenticate(context: AuthContext) {
+    const token = tokenOf(context);
+    if (!token) {
+      if (this.runtime.config.identityProvider) {
+        return { status: 401, code: "unauthorized", message: "a bearer token is required" };
+      }
+      context.token = (await issueAnonymousToken(this.runtime.jwtSecret)).token;
+      return undefined;
+    }
+    context.token = token;
+    try {
+      await this.runtime.tokens.verify(token);
+      return undefined;
+    } catch (error) {
+      const attempt = await this.runtime.rateLimits.authAttempts.hit(`ip:${context.ip ?? "unknown"}`);
+      if (attempt.limited) return { status: 429, code: "rate_limited", message: "too many authentication attempts" };
+      return { status: 401, code: "unauthorized", message: (error as Error).message };
+    }
+  }
+
+  private async open(ws: WebSocket, context: AuthContext, characterId: string | undefined): Promise<void> {
+    const seat = await matchMaker.joinOrCreate("world", { characterId }, context);
+    const room = matchMaker.getLocalRoomById(seat.roomId) as WorldRoom | undefined;
+    if (!room) throw new Error("the world runs on another server process");
+    const trades: TradeLink = new TradeLink(ws, context, this.runtime.logger);
+    const client = new JsonClient(seat.sessionId, ws, {
+      maxBufferedBytes: MAX_BUFFERED_BYTES,
+      onEvent: (event, data) => trades.observe(event, data),
+    });
+    const flood = new FloodGuard(this.runtime.config.RATE_LIMIT_WS_PER_SEC);
+    // Frames that arrive while joining wait, so none is handled before the first player:sync.
+    const early: { data: RawData; isBinary: boolean }[] = [];
+    let ready = false;
+    ws.on("message", (data: RawData, isBinary: boolean) => {
+      if (ready) this.handleFrame(room, client, trades, flood, data, isBinary);
+      else early.push({ data, isBinary });
+    });
+    ws.on("close", (code) => {
+      // A client that closes normally has logged out; anything else is a drop that may reconnect.
+      const leaveCode = code === 1000 ? CloseCode.CONSENTED : code;
+      client.ref.emit("close", leaveCode);
+      trades.close(leaveCode);
+    });
+    await connectClientToRoom(room, client as never, context, {});
+    await client.joined();
+    ready = true;
+    for (const frame of early.splice(0)) this.handleFrame(room, client, trades, flood, frame.data, frame.isBinary);
+  }
+
+  private handleFrame(
+    room: WorldRoom,
+    client: JsonClient,
+    trades: TradeLink,
+    flood: FloodGuard,
+    data: RawData,
+    isBinary: boolean,
+  ): void {
+    const verdict = flood.check(Date.now());
+    if (verdict === "drop") return;
+    if (verdict === "close") return client.leave(CLOSE_FLOODING, "flooding");
+    if (verdict === "limited") {
+      return client.sendJson("error", { code: "rate_limited", message: "Too many messages: wait a few seconds." });
+    }
+    const envelope = readEnvelope(data, isBinary);
+    if ("code" in envelope) return client.sendJson("error", envelope, undefined);
+    const reply = (event: string, payload: unknown) => client.sendJson(event, payload, envelope.id);
+    if (isTradeMessage(envelope.event)) return trades.forward(envelope.event, envelope.data, reply);
+    room.handleMessage(client as never, envelope.event, envelope.data, reply);
+  }
+
+  private pingAll(): void {
+    for (const ws of this.wss.clients) {
+      if (!this.alive.has(ws)) {
+        ws.terminate();
+        continue;
+      }
+      this.alive.delete(ws);
+      ws.ping();
+    }
+  }
+}
+
+/** The envelope of a frame, or the error that answers it. */
+function readEnvelope(data: RawData, isBinary: boolean): Envelope | { code: string; message: string; event?: string } {
+  if (isBinary) return { code: "bad_frame", message: "Frames are JSON text; binary frames are not accepted." };
+  const size = Array.isArray(data) ? data.reduce((sum, part) => sum + part.length, 0) : data.byteLength;
+  if (size > MAX_FRAME_BYTES) return { code: "frame_too_large", message: `Frames are at most ${MAX_FRAME_BYTES} bytes.` };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(data.toString());
+  } catch {
+    return { code: "bad_frame", message: "The frame is not valid JSON." };
+  }
+  if (typeof parsed !== "object" || parsed === null || typeof (parsed as Envelope).event !== "string") {
+    return { code: "bad_frame", message: 'A frame is an object {"event": string, "data": object, "id"?: string}.' };
+  }
+  const { event, data: payload, id } = parsed as Envelope;
+  if (id !== undefined && typeof id !== "string") return { code: "bad_frame", message: '"id" must be a string.', event };
+  return { event, data: payload ?? {}, id };
+}
+
+function sendFrame(ws: WebSocket, event: string, data: unknown): void {
+  if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ event, data }));
+}
+
+/** Refuses an upgrade with an HTTP status and CONTRACT's error body. */
+function refuse(socket: Duplex, status: number, code: string, message: string): void {
+  const body = JSON.stringify({ error: { code, message } });
+  const reason = status === 401 ? "Unauthorized" : status === 429 ? "Too Many Requests" : "Forbidden";
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Connection: close\r\n\r\n${body}`,
+  );
+}

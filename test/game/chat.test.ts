@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import { MAX_CHAT_LENGTH, parseChat } from "../../src/game/chat.js";
+import { character, makeWorld, SPAWN } from "./world-fixture.js";
+
+describe("chat", () => {
+  it("accepts 1 to 200 characters after trimming", () => {
+    assert.deepEqual(parseChat("  hello  "), { kind: "say", text: "hello" });
+    assert.deepEqual(parseChat("x".repeat(MAX_CHAT_LENGTH)), {
+      kind: "say",
+      text: "x".repeat(MAX_CHAT_LENGTH),
+    });
+    const tooLong = parseChat("x".repeat(MAX_CHAT_LENGTH + 1));
+    assert.equal("code" in tooLong && tooLong.code, "bad_request");
+    assert.deepEqual(parseChat("   "), {
+      code: "bad_request",
+      message: "A chat message has 1 to 200 characters.",
+    });
+  });
+
+  it("reads the admin commands", () => {
+    assert.deepEqual(parseChat("/admin s3cret"), { kind: "admin", code: "s3cret" });
+    assert.deepEqual(parseChat("/give coins 500"), { kind: "give", itemId: "coins", quantity: 500 });
+    assert.deepEqual(parseChat("/give logs"), { kind: "give", itemId: "logs", quantity: 1 });
+    assert.deepEqual(parseChat("/tp 12 -4"), { kind: "teleport", x: 12, z: -4 });
+    assert.deepEqual(parseChat("/heal"), { kind: "heal" });
+  });
+
+  it("refuses malformed commands", () => {
+    for (const bad of [
+      "/admin",
+      "/give",
+      "/give coins 0",
+      "/give coins 1.5",
+      "/give coins 99999999999",
+      "/tp 1",
+      "/tp a b",
+      "/heal now",
+    ]) {
+      const parsed = parseChat(bad);
+      assert.equal("code" in parsed && parsed.code, "bad_request", bad);
+    }
+  });
+
+  it("treats other slash text as speech", () => {
+    assert.deepEqual(parseChat("/shrug"), { kind: "say", text: "/shrug" });
+  });
+
+  it("reaches the players within view distance of the speaker, and only them", () => {
+    const world = makeWorld({ wallClock: () => 1234 });
+    world.join(character("speaker"));
+    world.join(character("near", { position: { x: SPAWN.x + 15, z: SPAWN.z } }));
+    world.join(character("far", { position: { x: SPAWN.x + 16, z: SPAWN.z } }));
+    assert.equal(world.submit("speaker", { type: "chat", message: "x".repeat(201) })?.code, "bad_request");
+    assert.equal(world.submit("speaker", { type: "chat", message: " hi all " }), undefined);
+    const [event] = world.step().events.filter((candidate) => candidate.event === "chat:message");
+    assert.deepEqual(event?.data, {
+      fromPlayerId: "speaker",
+      fromPlayerName: "SPEAKER",
+      message: "hi all",
+      timestamp: 1234,
+    });
+    assert.ok(event && typeof event.to === "object");
+    assert.deepEqual(world.playersNear(event.to.near).sort(), ["near", "speaker"]);
+  });
+});

@@ -1,0 +1,83 @@
+import assert from "node:assert/strict";
+import {
+  addItem,
+  countItem,
+  freeSlots,
+  moveSlot,
+  removeFromSlot,
+  removeItem,
+} from "../../src/game/inventory.js";
+import { INVENTORY_SLOTS, type InventoryEntry, MAX_STACK } from "../../src/game/types.js";
+
+const coins = { id: "coins", stackable: true };
+const logs = { id: "logs", stackable: false };
+
+describe("inventory", () => {
+  it("stacks a stackable item in one slot", () => {
+    let inventory = addItem([], coins, 10).inventory;
+    inventory = addItem(inventory, coins, 15).inventory;
+    assert.deepEqual(inventory, [{ slot: 0, itemId: "coins", quantity: 25 }]);
+  });
+
+  it("clamps a stack at the maximum and reports what did not fit, never wrapping", () => {
+    const full = [{ slot: 3, itemId: "coins", quantity: MAX_STACK - 5 }];
+    const result = addItem(full, coins, 100);
+    assert.deepEqual(result.inventory, [{ slot: 3, itemId: "coins", quantity: MAX_STACK }]);
+    assert.equal(result.added, 5);
+    assert.equal(result.remaining, 95);
+    assert.equal(addItem(result.inventory, coins, 1).remaining, 1, "a full stack takes nothing");
+  });
+
+  it("puts each unstackable item in its own slot, lowest free slot first", () => {
+    const result = addItem([{ slot: 0, itemId: "coins", quantity: 1 }], logs, 2);
+    assert.deepEqual(
+      result.inventory.map((entry) => entry.slot),
+      [0, 1, 2],
+    );
+    assert.equal(countItem(result.inventory, "logs"), 2);
+  });
+
+  it("gives back what does not fit in 28 slots", () => {
+    const result = addItem([], logs, 30);
+    assert.equal(result.added, INVENTORY_SLOTS);
+    assert.equal(result.remaining, 2);
+    assert.equal(freeSlots(result.inventory), 0);
+    assert.equal(addItem(result.inventory, coins, 5).remaining, 5, "no slot for a new stack");
+  });
+
+  it("removes from a slot, emptying it when nothing is left", () => {
+    const inventory = [{ slot: 4, itemId: "coins", quantity: 10 }];
+    assert.deepEqual(removeFromSlot(inventory, 4, 3).inventory, [{ slot: 4, itemId: "coins", quantity: 7 }]);
+    const all = removeFromSlot(inventory, 4, 50);
+    assert.deepEqual(all, { inventory: [], removed: 10 });
+  });
+
+  it("removes an item across slots", () => {
+    const inventory = addItem([], logs, 3).inventory;
+    const result = removeItem(inventory, "logs", 2);
+    assert.equal(result.removed, 2);
+    assert.deepEqual(result.inventory, [{ slot: 2, itemId: "logs", quantity: 1 }]);
+  });
+
+  it("moves an item to another slot, swapping with what was there", () => {
+    const inventory: InventoryEntry[] = [
+      { slot: 0, itemId: "coins", quantity: 5 },
+      { slot: 1, itemId: "logs", quantity: 1 },
+    ];
+    assert.deepEqual(moveSlot(inventory, 0, 1), [
+      { slot: 0, itemId: "logs", quantity: 1 },
+      { slot: 1, itemId: "coins", quantity: 5 },
+    ]);
+    assert.deepEqual(moveSlot(inventory, 0, 9), [
+      { slot: 1, itemId: "logs", quantity: 1 },
+      { slot: 9, itemId: "coins", quantity: 5 },
+    ]);
+  });
+
+  it("never mutates its input", () => {
+    const inventory = [{ slot: 0, itemId: "coins", quantity: 5 }];
+    addItem(inventory, coins, 5);
+    removeFromSlot(inventory, 0, 5);
+    assert.deepEqual(inventory, [{ slot: 0, itemId: "coins", quantity: 5 }]);
+  });
+});

@@ -1,0 +1,95 @@
+import assert from "node:assert/strict";
+import { WorldMap } from "../../src/game/map.js";
+import { findPath, findPathNear } from "../../src/game/pathfinding.js";
+import type { Tile } from "../../src/game/types.js";
+import { ENCLOSED, gameData } from "./world-fixture.js";
+
+function mapWith(blocked: Tile[] = []): WorldMap {
+  const data = gameData();
+  const [area] = data.areas;
+  return new WorldMap([{ ...area!, blocked: [...area!.blocked, ...blocked] }], data);
+}
+
+function isAdjacent(a: Tile, b: Tile): boolean {
+  return Math.max(Math.abs(a.x - b.x), Math.abs(a.z - b.z)) === 1;
+}
+
+describe("map walkability", () => {
+  const map = mapWith();
+
+  it("blocks water, blocking resources, blocked tiles, building walls and everything outside the areas", () => {
+    assert.equal(map.isWalkable(22, 3), false, "water");
+    assert.equal(map.isWalkable(14, 10), false, "tree");
+    assert.equal(map.isWalkable(48, 48), false, "ring wall");
+    assert.equal(map.isWalkable(40, 40), false, "house wall");
+    assert.equal(map.isWalkable(-1, 5), false, "outside every area");
+    assert.equal(map.isWalkable(10, 10), true);
+  });
+
+  it("keeps a building's door walkable", () => {
+    assert.equal(map.isWalkable(41, 40), true);
+  });
+
+  it("knows which area a tile belongs to", () => {
+    assert.equal(map.areaAt(5, 5)?.id, "meadow");
+    assert.equal(map.areaAt(100, 5), undefined);
+  });
+});
+
+describe("findPath", () => {
+  it("walks straight and diagonally, one tile per step", () => {
+    const path = findPath(mapWith(), { x: 0, z: 0 }, { x: 5, z: 3 })!;
+    assert.equal(path.length, 5);
+    assert.deepEqual(path.at(-1), { x: 5, z: 3 });
+    let previous = { x: 0, z: 0 };
+    for (const step of path) {
+      assert.ok(isAdjacent(previous, step));
+      previous = step;
+    }
+  });
+
+  it("goes around a wall", () => {
+    const wall = [0, 1, 2, 3, 4, 5, 6].map((z) => ({ x: 5, z }));
+    const map = mapWith(wall);
+    const path = findPath(map, { x: 3, z: 3 }, { x: 7, z: 3 })!;
+    assert.ok(path, "a path exists around the end of the wall");
+    assert.ok(path.every((tile) => map.isWalkable(tile.x, tile.z)));
+    assert.ok(
+      path.some((tile) => tile.z >= 7),
+      "it passes beyond the wall's end",
+    );
+    assert.deepEqual(path.at(-1), { x: 7, z: 3 });
+  });
+
+  it("never cuts a corner past a blocked tile", () => {
+    // (1,0) blocked: the diagonal (0,0)->(1,1) would squeeze past its corner.
+    const map = mapWith([{ x: 1, z: 0 }]);
+    const path = findPath(map, { x: 0, z: 0 }, { x: 1, z: 1 })!;
+    assert.deepEqual(path, [
+      { x: 0, z: 1 },
+      { x: 1, z: 1 },
+    ]);
+  });
+
+  it("finds no path into a walled enclosure", () => {
+    assert.equal(findPath(mapWith(), { x: 40, z: 50 }, ENCLOSED), undefined);
+  });
+
+  it("finds no path onto an unwalkable tile", () => {
+    assert.equal(findPath(mapWith(), { x: 10, z: 10 }, { x: 14, z: 10 }), undefined);
+  });
+
+  it("refuses paths longer than the cap", () => {
+    assert.equal(findPath(mapWith(), { x: 0, z: 30 }, { x: 21, z: 30 }, 20), undefined);
+    assert.equal(findPath(mapWith(), { x: 0, z: 30 }, { x: 20, z: 30 }, 20)?.length, 20);
+  });
+
+  it("stops within reach of an unwalkable target", () => {
+    const path = findPathNear(mapWith(), { x: 10, z: 10 }, { x: 14, z: 10 }, 1)!;
+    assert.deepEqual(path.at(-1), { x: 13, z: 10 });
+  });
+
+  it("returns an empty path when already there", () => {
+    assert.deepEqual(findPath(mapWith(), { x: 3, z: 3 }, { x: 3, z: 3 }), []);
+  });
+});

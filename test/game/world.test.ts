@@ -1,0 +1,413 @@
+import assert from "node:assert/strict";
+import { newCharacter } from "../../src/game/character.js";
+import { equipmentBonuses } from "../../src/game/combat.js";
+import { DESPAWN_TICKS, OWNER_ONLY_TICKS } from "../../src/game/ground-items.js";
+import { seededRandom } from "../../src/game/random.js";
+import type { Tile } from "../../src/game/types.js";
+import { World } from "../../src/game/world.js";
+import type { OutboundEvent } from "../../src/game/world-types.js";
+import {
+  character,
+  ENCLOSED,
+  GOBLIN_SPAWN,
+  gameData,
+  makeWorld,
+  SPAWN,
+  stepUntil,
+  worldWith,
+} from "./world-fixture.js";
+
+function slotOf(world: World, playerId: string, itemId: string): number {
+  const entry = world.inventory(playerId).find((candidate) => candidate.itemId === itemId);
+  assert.ok(entry, `${playerId} carries ${itemId}`);
+  return entry.slot;
+}
+
+function position(world: World, playerId = "p1"): Tile {
+  return world.character(playerId).position;
+}
+
+function eventsOf<E extends OutboundEvent["event"]>(
+  reports: { events: OutboundEvent[] }[],
+  name: E,
+): Extract<OutboundEvent, { event: E }>[] {
+  return reports.flatMap((report) =>
+    report.events.filter((event): event is Extract<OutboundEvent, { event: E }> => event.event === name),
+  );
+}
+
+describe("World", () => {
+  describe("new characters", () => {
+    it("start at the spawn point with the starter kit, constitution 10 and 10 health", () => {
+      const state = newCharacter("c1", "Alice", gameData());
+      assert.deepEqual(state.position, SPAWN);
+      assert.equal(state.health, 10);
+      assert.deepEqual(state.skills.constitution, { level: 10, xp: 1154 });
+      assert.deepEqual(state.skills.woodcutting, { level: 1, xp: 0 });
+      assert.deepEqual(
+        state.inventory.map((entry) => [entry.itemId, entry.quantity]),
+        [
+          ["bronze_axe", 1],
+          ["bronze_pickaxe", 1],
+          ["small_fishing_net", 1],
+          ["tinderbox", 1],
+          ["bronze_sword", 1],
+          ["shrimps", 1],
+          ["shrimps", 1],
+          ["coins", 25],
+        ],
+      );
+    });
+
+    it("are in the world from join until leave, which returns the state to persist", () => {
+      const world = makeWorld();
+      world.join(character("p1"));
+      assert.ok(world.has("p1"));
+      assert.deepEqual(world.step().changedEntities, ["p1"]);
+      assert.deepEqual(world.step().changedEntities, [], "nothing changes while the player stands still");
+      const saved = world.leave("p1");
+      assert.equal(world.has("p1"), false);
+      assert.deepEqual(saved.position, SPAWN);
+      assert.deepEqual(world.step().removedEntities, ["p1"]);
+    });
+  });
+
+  describe("movement", () => {
+    it("refuses a target more than 200 tiles away", () => {
+      const world = worldWith();
+      assert.equal(world.submit("p1", { type: "move", x: SPAWN.x + 201, z: SPAWN.z })?.code, "move_too_far");
+      assert.equal(world.submit("p1", { type: "move", x: SPAWN.x, z: SPAWN.z + 50 }), undefined);
+    });
+
+    it("does not move anyone until the next tick", () => {
+      const world = worldWith();
+      world.submit("p1", { type: "move", x: 20, z: 10 });
+      assert.deepEqual(position(world), SPAWN);
+    });
+
+    it("walks one tile a tick and runs two", () => {
+      const world = worldWith({ x: 10, z: 30 });
+      world.submit("p1", { type: "move", x: 20, z: 30 });
+      world.step();
+      assert.deepEqual(position(world), { x: 11, z: 30 });
+      world.step();
+      assert.deepEqual(position(world), { x: 12, z: 30 });
+      world.submit("p1", { type: "move", x: 20, z: 30, run: true });
+      world.step();
+      assert.deepEqual(position(world), { x: 14, z: 30 });
+    });
+
+    it("reports an error when no path reaches the target", () => {
+      const world = worldWith({ x: 40, z: 50 });
+      world.submit("p1", { type: "move", ...ENCLOSED });
+      const [error] = eventsOf([world.step()], "error");
+      assert.equal(error?.data.code, "no_path");
+      assert.deepEqual(position(world), { x: 40, z: 50 });
+    });
+
+    it("reports the moving player as a changed character and entity", () => {
+      const world = worldWith();
+      world.step();
+      world.submit("p1", { type: "move", x: 10, z: 12 });
+      const report = world.step();
+      assert.deepEqual(report.changedCharacters, ["p1"]);
+      assert.deepEqual(report.changedEntities, ["p1"]);
+    });
+  });
+
+  describe("equipment and food", () => {
+    it("refuses an item whose level requirement is not met", () => {
+      const world = worldWith();
+      world.submit("p1", { type: "give", itemId: "rune_sword", quantity: 1 });
+      world.step();
+      const refusal = world.submit("p1", { type: "use", inventorySlot: slotOf(world, "p1", "rune_sword") });
+      assert.equal(refusal?.code, "level_too_low");
+      assert.deepEqual(world.character("p1").equipment, {});
+    });
+
+    it("wears an item, whose bonuses then count, and swaps the previous one back", () => {
+      const world = worldWith();
+      const data = gameData();
+      world.submit("p1", { type: "use", inventorySlot: slotOf(world, "p1", "bronze_axe") });
+      world.step();
+      world.submit("p1", { type: "use", inventorySlot: slotOf(world, "p1", "bronze_sword") });
+      world.step();
+      const { equipment, inventory } = world.character("p1");
+      assert.deepEqual(equipment, { weapon: "bronze_sword" });
+      assert.equal(equipmentBonuses(equipment, data.items).strength, 5);
+      assert.ok(inventory.some((entry) => entry.itemId === "bronze_axe"));
+      world.submit("p1", { type: "unequip", slot: "weapon" });
+      world.step();
+      assert.deepEqual(world.character("p1").equipment, {});
+      assert.equal(world.inventory("p1").filter((entry) => entry.itemId.startsWith("bronze_")).length, 3);
+    });
+
+    it("eats food to heal, never above the maximum", () => {
+      const world = worldWith(SPAWN, { health: 5 });
+      world.submit("p1", { type: "use", inventorySlot: slotOf(world, "p1", "shrimps") });
+      const report = world.step();
+      assert.equal(world.character("p1").health, 8);
+      assert.ok(eventsOf([report], "player:sync").length === 1);
+      world.submit("p1", { type: "use", inventorySlot: slotOf(world, "p1", "shrimps") });
+      world.step();
+      assert.equal(world.character("p1").health, 10);
+      assert.equal(
+        world.inventory("p1").some((entry) => entry.itemId === "shrimps"),
+        false,
+      );
+    });
+  });
+
+  describe("interest management", () => {
+    it("shows what is within view distance and hides what is beyond", () => {
+      const world = makeWorld({ viewDistance: 15 });
+      world.join(character("p1"));
+      world.join(character("near", { position: { x: SPAWN.x + 15, z: SPAWN.z + 15 } }));
+      world.join(character("far", { position: { x: SPAWN.x + 16, z: SPAWN.z } }));
+      const seen = world.view("p1").map((entity) => entity.id);
+      assert.ok(seen.includes("p1") && seen.includes("near"));
+      assert.ok(!seen.includes("far"));
+      const tree = world.view("p1").find((entity) => entity.type === "tree");
+      assert.deepEqual(tree, {
+        id: tree?.id,
+        kind: "resource",
+        type: "tree",
+        name: "Tree",
+        position: { x: 14, z: 10 },
+        depleted: false,
+      });
+      const goblin = world.view("p1").find((entity) => entity.type === "goblin");
+      assert.deepEqual(goblin?.position, GOBLIN_SPAWN);
+      assert.equal(goblin?.health, 5);
+      assert.ok(world.canSee("p1", "near"));
+      assert.equal(world.canSee("p1", "far"), false);
+    });
+  });
+
+  describe("ground items", () => {
+    it("are seen only by their owner for 100 ticks, then by everyone, then despawn after 300", () => {
+      const world = makeWorld();
+      world.join(character("owner"));
+      world.join(character("other", { position: { x: SPAWN.x + 1, z: SPAWN.z } }));
+      world.submit("owner", {
+        type: "action",
+        action: "drop",
+        inventorySlot: slotOf(world, "owner", "coins"),
+      });
+      const dropped = world.step();
+      const itemId = dropped.changedEntities.find((id) => id.startsWith("item:"))!;
+      assert.equal(world.entity(itemId)?.quantity, 25);
+      assert.ok(world.canSee("owner", itemId));
+      assert.equal(world.canSee("other", itemId), false);
+      assert.equal(
+        world.submit("other", { type: "action", action: "pickup", targetId: itemId })?.code,
+        "not_found",
+      );
+
+      const reports = stepUntil(world, () => world.canSee("other", itemId));
+      assert.equal(reports.length, OWNER_ONLY_TICKS);
+      assert.ok(reports.at(-1)!.changedEntities.includes(itemId), "the room learns it became public");
+
+      const rest = stepUntil(world, () => world.entity(itemId) === undefined);
+      assert.equal(world.tick, dropped.tick + DESPAWN_TICKS);
+      assert.ok(rest.at(-1)!.removedEntities.includes(itemId));
+    });
+
+    it("can be picked up again by walking to them", () => {
+      const world = worldWith();
+      world.submit("p1", { type: "action", action: "drop", inventorySlot: slotOf(world, "p1", "coins") });
+      const itemId = world.step().changedEntities.find((id) => id.startsWith("item:"))!;
+      world.submit("p1", { type: "move", x: 10, z: 13 });
+      stepUntil(world, () => position(world).z === 13);
+      assert.equal(world.submit("p1", { type: "action", action: "pickup", targetId: itemId }), undefined);
+      const reports = stepUntil(world, () => world.entity(itemId) === undefined);
+      assert.ok(reports.at(-1)!.removedEntities.includes(itemId));
+      assert.deepEqual(position(world), SPAWN);
+      assert.equal(world.inventory("p1").find((entry) => entry.itemId === "coins")?.quantity, 25);
+    });
+  });
+
+  describe("combat", () => {
+    it("fights an NPC to the death; the drop is seen by the killer only", () => {
+      const world = makeWorld();
+      world.join(character("killer", { position: { x: GOBLIN_SPAWN.x, z: GOBLIN_SPAWN.z - 5 } }));
+      world.join(character("bystander", { position: { x: GOBLIN_SPAWN.x + 3, z: GOBLIN_SPAWN.z } }));
+      const goblin = world.view("killer").find((entity) => entity.type === "goblin")!;
+      world.submit("killer", { type: "use", inventorySlot: slotOf(world, "killer", "bronze_sword") });
+      assert.equal(
+        world.submit("killer", { type: "action", action: "attack", targetId: goblin.id }),
+        undefined,
+      );
+
+      const reports = stepUntil(world, () => world.entity(goblin.id) === undefined);
+      const hits = eventsOf(reports, "combat:hit").map((event) => event.data);
+      const blows = hits.filter((hit) => hit.attackerId === "killer");
+      assert.ok(blows.length > 0);
+      assert.equal(blows.at(-1)?.targetHealth, 0);
+      assert.ok(eventsOf(reports, "skill:xp").some((event) => event.data.skill === "attack"));
+      assert.ok(reports.at(-1)!.removedEntities.includes(goblin.id));
+
+      const drops = world.view("killer").filter((entity) => entity.kind === "item");
+      assert.deepEqual(drops.map((drop) => [drop.type, drop.quantity]).sort(), [
+        ["bones", 1],
+        ["coins", 5],
+      ]);
+      for (const drop of drops) assert.equal(world.canSee("bystander", drop.id), false);
+    });
+
+    it("lets an NPC fight back", () => {
+      const world = worldWith({ x: GOBLIN_SPAWN.x, z: GOBLIN_SPAWN.z - 1 });
+      const goblin = world.view("p1").find((entity) => entity.type === "goblin")!;
+      world.submit("p1", { type: "action", action: "attack", targetId: goblin.id });
+      const reports = [world.step(), world.step()];
+      const hits = eventsOf(reports, "combat:hit").map((event) => event.data);
+      assert.deepEqual(
+        hits.map((hit) => [hit.attackerId, hit.targetId]),
+        [
+          ["p1", goblin.id],
+          [goblin.id, "p1"],
+        ],
+      );
+    });
+  });
+
+  describe("death", () => {
+    it("respawns a killed player at the spawn point with full health, their items on the ground", () => {
+      const data = gameData();
+      const goblin = data.npcs.get("goblin")!;
+      const brute = {
+        ...goblin,
+        aggressive: true,
+        combat: { ...goblin.combat!, constitution: 500, strength: 60 },
+      };
+      const world = new World({
+        data: { ...data, npcs: new Map([...data.npcs, ["goblin", brute]]) },
+        random: seededRandom(3),
+      });
+      const deathTile = { x: GOBLIN_SPAWN.x, z: GOBLIN_SPAWN.z - 2 };
+      world.join(character("p1", { position: deathTile }));
+
+      const reports = stepUntil(world, () => world.character("p1").position.z === SPAWN.z);
+      assert.ok(
+        eventsOf(reports, "combat:hit").some((hit) => hit.data.targetId === "p1"),
+        "the goblin attacked",
+      );
+      const state = world.character("p1");
+      assert.deepEqual(state.position, SPAWN);
+      assert.equal(state.health, 10);
+      assert.deepEqual(state.inventory, [], "outside a safe zone nothing is kept");
+      const dropped = world.entities().filter((entity) => entity.kind === "item");
+      assert.deepEqual(dropped.map((item) => item.type).sort(), [
+        "bronze_axe",
+        "bronze_pickaxe",
+        "bronze_sword",
+        "coins",
+        "shrimps",
+        "shrimps",
+        "small_fishing_net",
+        "tinderbox",
+      ]);
+      assert.ok(dropped.every((item) => Math.abs(item.position.z - deathTile.z) <= 1));
+    });
+  });
+
+  describe("skills", () => {
+    it("chops a tree until logs arrive, with woodcutting XP", () => {
+      const world = worldWith();
+      const tree = world.view("p1").find((entity) => entity.type === "tree")!;
+      assert.equal(world.submit("p1", { type: "action", action: "chop", targetId: tree.id }), undefined);
+      const reports = stepUntil(world, () => world.inventory("p1").some((entry) => entry.itemId === "logs"));
+      assert.equal(
+        Math.max(Math.abs(position(world).x - 14), Math.abs(position(world).z - 10)),
+        1,
+        "beside the tree",
+      );
+      const [xp] = eventsOf(reports, "skill:xp");
+      assert.deepEqual(xp?.data, { skill: "woodcutting", xp: 25, gained: 25, level: 1 });
+      assert.deepEqual(xp?.to, "p1");
+    });
+
+    it("refuses to mine a tree, or to chop without an axe", () => {
+      const world = worldWith(SPAWN, { inventory: [] });
+      const tree = world.view("p1").find((entity) => entity.type === "tree")!;
+      assert.equal(
+        world.submit("p1", { type: "action", action: "mine", targetId: tree.id })?.code,
+        "invalid_target",
+      );
+      assert.equal(
+        world.submit("p1", { type: "action", action: "chop", targetId: tree.id })?.code,
+        "no_tool",
+      );
+      assert.equal(
+        world.submit("p1", { type: "action", action: "chop", targetId: "res:999" })?.code,
+        "not_found",
+      );
+    });
+
+    it("lights logs with a tinderbox, then cooks on the fire", () => {
+      const world = worldWith({ x: 10, z: 30 });
+      world.submit("p1", { type: "give", itemId: "logs", quantity: 1 });
+      world.submit("p1", { type: "give", itemId: "raw_shrimps", quantity: 1 });
+      world.step();
+      world.submit("p1", {
+        type: "use",
+        inventorySlot: slotOf(world, "p1", "logs"),
+        targetSlot: slotOf(world, "p1", "tinderbox"),
+      });
+      stepUntil(world, () => !world.inventory("p1").some((entry) => entry.itemId === "logs"));
+      const fire = world.view("p1").find((entity) => entity.type === "fire")!;
+      assert.deepEqual(fire.position, { x: 10, z: 30 });
+      assert.deepEqual(position(world), { x: 9, z: 30 }, "stepped west off the fire");
+      assert.equal(world.character("p1").skills.firemaking.xp, 40);
+
+      world.submit("p1", {
+        type: "use",
+        inventorySlot: slotOf(world, "p1", "raw_shrimps"),
+        targetId: fire.id,
+      });
+      stepUntil(world, () => !world.inventory("p1").some((entry) => entry.itemId === "raw_shrimps"));
+      assert.ok(
+        world.inventory("p1").some((entry) => entry.itemId === "shrimps" || entry.itemId === "burnt_shrimp"),
+      );
+    });
+  });
+
+  describe("trade hooks", () => {
+    it("refuses inventory changes while busy, and replaces the inventory after a trade", () => {
+      const world = worldWith();
+      world.setBusy("p1", "trade");
+      assert.equal(world.submit("p1", { type: "action", action: "drop", inventorySlot: 0 })?.code, "busy");
+      assert.equal(world.submit("p1", { type: "move", x: 11, z: 10 }), undefined);
+      world.setBusy("p1", undefined);
+      world.replaceInventory("p1", [{ slot: 5, itemId: "coins", quantity: 100 }]);
+      const report = world.step();
+      assert.deepEqual(world.inventory("p1"), [{ slot: 5, itemId: "coins", quantity: 100 }]);
+      assert.ok(report.changedCharacters.includes("p1"));
+      assert.equal(eventsOf([report], "player:sync").length, 1);
+    });
+
+    it("measures the distance between two players", () => {
+      const world = worldWith();
+      world.join(character("p2", { position: { x: SPAWN.x + 2, z: SPAWN.z + 1 } }));
+      assert.equal(world.distance("p1", "p2"), 2);
+      assert.equal(world.distance("p1", "nobody"), undefined);
+    });
+  });
+
+  describe("ticks", () => {
+    it("times every phase with the injected clock, in order", () => {
+      let clock = 0;
+      const world = makeWorld({ now: () => clock++ });
+      const report = world.step();
+      assert.deepEqual(Object.keys(report.phaseMs), [
+        "input",
+        "npcs",
+        "players",
+        "combat",
+        "skills",
+        "items",
+      ]);
+      assert.ok(Object.values(report.phaseMs).every((ms) => ms === 1));
+    });
+  });
+});
