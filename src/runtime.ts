@@ -2,11 +2,16 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
+import { createRateLimits, type RateLimits } from "./api/rate-limits.js";
+import { createTokenVerifier, type TokenVerifier } from "./auth/tokens.js";
 import type { Config } from "./config.js";
 import { AccountRepository } from "./db/accounts.js";
 import { CharacterRepository } from "./db/characters.js";
 import { type DatabaseHandle, openDatabase } from "./db/database.js";
+import type { GameData } from "./game/types.js";
 import type { Logger } from "./logger.js";
+import { LOCAL_CDN_URL, loadGameData } from "./manifests/loader.js";
+import { LOCAL_MANIFESTS_DIR } from "./paths.js";
 
 /** Everything a server instance holds: opened once at start-up, closed once at shutdown. */
 export interface Runtime {
@@ -15,14 +20,30 @@ export interface Runtime {
   database: DatabaseHandle;
   accounts: AccountRepository;
   characters: CharacterRepository;
+  gameData: GameData;
+  /** The folder GET /manifests/ serves: the repository's manifests, or production's fetched copy. */
+  manifestDir: string;
   /** Key of the server's own HS256 tokens (anonymous mode). */
   jwtSecret: Uint8Array;
+  /** Verifies bearer tokens (the provider's, or the anonymous ones); its key-set cache is shared by all callers. */
+  tokens: TokenVerifier;
+  /** REST and authentication-attempt counters (in Redis when REDIS_URL is set). */
+  rateLimits: RateLimits;
   /** The one HTTP server: Express, the Colyseus transport and /ws share it. */
   httpServer: http.Server;
   close(): Promise<void>;
 }
 
 export async function createRuntime(config: Config, logger: Logger): Promise<Runtime> {
+  const manifests = await loadGameData({
+    env: config.production ? "production" : "development",
+    manifestDir: LOCAL_MANIFESTS_DIR,
+    cacheDir: config.manifestCacheDir,
+    cdnUrl: config.PUBLIC_CDN_URL ?? LOCAL_CDN_URL,
+    productionCdnUrl: config.PRODUCTION_CDN_URL,
+    skipManifests: config.SKIP_MANIFESTS,
+    log: logger,
+  });
   const started = Date.now();
   const database = await openDatabase({
     url: config.DATABASE_URL,
@@ -32,15 +53,24 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     { database: database.kind, ms: Date.now() - started },
     `database ready (${database.kind === "postgres" ? "PostgreSQL" : "embedded PGlite"}, migrations applied)`,
   );
+  const jwtSecret = resolveJwtSecret(config, logger);
+  const rateLimits = createRateLimits(config, logger);
   return {
     config,
     logger,
     database,
     accounts: new AccountRepository(database.db),
     characters: new CharacterRepository(database.db),
-    jwtSecret: resolveJwtSecret(config, logger),
+    gameData: manifests.data,
+    manifestDir: manifests.dir,
+    jwtSecret,
+    tokens: createTokenVerifier(config, jwtSecret),
+    rateLimits,
     httpServer: http.createServer(),
-    close: () => database.close(),
+    close: async () => {
+      await rateLimits.close();
+      await database.close();
+    },
   };
 }
 

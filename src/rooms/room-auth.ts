@@ -1,4 +1,5 @@
 import { type AuthContext, getBearerToken, ServerError } from "@colyseus/core";
+import { clientKey } from "../api/rate-limits.js";
 import { ensureCharacter, resolveAccount } from "../auth/accounts.js";
 import { IdentityProviderUnavailableError, InvalidTokenError } from "../auth/tokens.js";
 import type { Runtime } from "../runtime.js";
@@ -34,7 +35,8 @@ export async function authenticatePlayer(
   } catch (error) {
     if (error instanceof IdentityProviderUnavailableError) throw new ServerError(503, "identity provider unavailable");
     if (error instanceof InvalidTokenError) {
-      await runtime.rateLimits.authAttempts.hit(`ip:${context.ip ?? "unknown"}`);
+      const attempt = await runtime.rateLimits.authAttempts.hit(clientKey(context.ip));
+      if (attempt.limited) throw new ServerError(429, "too many authentication attempts");
       throw new ServerError(401, error.message);
     }
     throw error;

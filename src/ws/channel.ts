@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { type AuthContext, CloseCode, connectClientToRoom, createAuthContext, matchMaker } from "@colyseus/core";
 import { type RawData, WebSocket, WebSocketServer } from "ws";
+import { clientKey } from "../api/rate-limits.js";
 import { issueAnonymousToken } from "../auth/tokens.js";
 import { CLOSE_FLOODING, FloodGuard } from "../rooms/flood-guard.js";
 import { isTradeMessage } from "../rooms/messages.js";
@@ -80,7 +81,7 @@ export class JsonChannel {
       await this.runtime.tokens.verify(token);
       return undefined;
     } catch (error) {
-      const attempt = await this.runtime.rateLimits.authAttempts.hit(`ip:${context.ip ?? "unknown"}`);
+      const attempt = await this.runtime.rateLimits.authAttempts.hit(clientKey(context.ip));
       if (attempt.limited) return { status: 429, code: "rate_limited", message: "too many authentication attempts" };
       return { status: 401, code: "unauthorized", message: (error as Error).message };
     }
@@ -130,7 +131,10 @@ export class JsonChannel {
       return client.sendJson("error", { code: "rate_limited", message: "Too many messages: wait a few seconds." });
     }
     const envelope = readEnvelope(data, isBinary);
-    if ("code" in envelope) return client.sendJson("error", envelope, undefined);
+    if ("code" in envelope) {
+      const { id, ...error } = envelope;
+      return client.sendJson("error", error, id);
+    }
     const reply = (event: string, payload: unknown) => client.sendJson(event, payload, envelope.id);
     if (isTradeMessage(envelope.event)) return trades.forward(envelope.event, envelope.data, reply);
     room.handleMessage(client as never, envelope.event, envelope.data, reply);
@@ -148,8 +152,13 @@ export class JsonChannel {
   }
 }
 
-/** The envelope of a frame, or the error that answers it. */
-function readEnvelope(data: RawData, isBinary: boolean): Envelope | { code: string; message: string; event?: string } {
+const FRAME_SHAPE = 'A frame is an object {"event": string, "data": object, "id"?: string}.';
+
+/** The envelope of a frame, or the error that answers it (with the frame's `id` when it has a readable one). */
+function readEnvelope(
+  data: RawData,
+  isBinary: boolean,
+): Envelope | { code: string; message: string; event?: string; id?: string } {
   if (isBinary) return { code: "bad_frame", message: "Frames are JSON text; binary frames are not accepted." };
   const size = Array.isArray(data) ? data.reduce((sum, part) => sum + part.length, 0) : data.byteLength;
   if (size > MAX_FRAME_BYTES) return { code: "frame_too_large", message: `Frames are at most ${MAX_FRAME_BYTES} bytes.` };
@@ -159,12 +168,12 @@ function readEnvelope(data: RawData, isBinary: boolean): Envelope | { code: stri
   } catch {
     return { code: "bad_frame", message: "The frame is not valid JSON." };
   }
-  if (typeof parsed !== "object" || parsed === null || typeof (parsed as Envelope).event !== "string") {
-    return { code: "bad_frame", message: 'A frame is an object {"event": string, "data": object, "id"?: string}.' };
-  }
-  const { event, data: payload, id } = parsed as Envelope;
-  if (id !== undefined && typeof id !== "string") return { code: "bad_frame", message: '"id" must be a string.', event };
-  return { event, data: payload ?? {}, id };
+  if (typeof parsed !== "object" || parsed === null) return { code: "bad_frame", message: FRAME_SHAPE };
+  const { event, data: payload, id } = parsed as Record<string, unknown>;
+  const echoedId = typeof id === "string" ? id : undefined;
+  if (typeof event !== "string") return { code: "bad_frame", message: FRAME_SHAPE, id: echoedId };
+  if (id !== undefined && echoedId === undefined) return { code: "bad_frame", message: '"id" must be a string.', event };
+  return { event, data: payload ?? {}, id: echoedId };
 }
 
 function sendFrame(ws: WebSocket, event: string, data: unknown): void {

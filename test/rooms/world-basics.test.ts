@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { joinAsNewPlayer, type SdkPlayer } from "../support/players.js";
+import { joinAsNewPlayer, leave, type SdkPlayer } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 
 describe("WorldRoom: joining and moving", function () {
@@ -16,7 +16,7 @@ describe("WorldRoom: joining and moving", function () {
     server = await startTestServer({ WORLD_TICK_MS: "100", ADMIN_CODE: "letmein" });
   });
   afterEach(async () => {
-    await Promise.all(players.splice(0).map((player) => player.room.leave().catch(() => {})));
+    await Promise.all(players.splice(0).map((player) => leave(player.room)));
   });
   after(() => server?.stop());
 

@@ -69,3 +69,9 @@ export async function joinAsNewPlayer(server: TestServer, token?: string): Promi
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** Leaves a room if it is still open; a room the server already closed resolves at once. */
+export async function leave(room: Room | undefined): Promise<void> {
+  if (!room?.connection.isOpen) return;
+  await Promise.race([room.leave().catch(() => {}), sleep(1000)]);
+}

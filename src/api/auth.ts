@@ -1,0 +1,30 @@
+// POST /api/v1/auth/anonymous: temporary identities for anonymous mode (no identity provider configured).
+import { Router } from "express";
+import { ensureCharacter, resolveAccount } from "../auth/accounts.js";
+import { issueAnonymousToken } from "../auth/tokens.js";
+import type { Runtime } from "../runtime.js";
+import { bearerToken, verifyOrRefuse } from "./authenticate.js";
+import { ApiError } from "./errors.js";
+import { clientKey } from "./rate-limits.js";
+
+/**
+ * Issues a token for a new identity, with its account and character, so `playerId` can be played at once.
+ * Presenting a still-valid anonymous token renews it for the same identity instead.
+ */
+export function anonymousAuthRouter(runtime: Runtime): Router {
+  return Router().post("/v1/auth/anonymous", runtime.rateLimits.tokenIssuance, async (req, res) => {
+    if (runtime.config.identityProvider) {
+      throw new ApiError(
+        403,
+        "forbidden",
+        "anonymous sign-in is disabled: sign in with the identity provider",
+      );
+    }
+    const presented = bearerToken(req.headers.authorization);
+    const renewed = presented ? await verifyOrRefuse(runtime, presented, clientKey(req.ip), res) : undefined;
+    const issued = await issueAnonymousToken(runtime.jwtSecret, renewed?.subject);
+    const account = await resolveAccount(runtime, { subject: issued.subject, kind: "anonymous" });
+    const playerId = await ensureCharacter(runtime, account);
+    res.status(201).json({ token: issued.token, playerId, expiresAt: issued.expiresAt.toISOString() });
+  });
+}

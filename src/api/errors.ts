@@ -1,0 +1,71 @@
+// CONTRACT's error body, `{ "error": { "code", "message", "details"? } }`, for every 4xx and 5xx of the API.
+import type { ErrorRequestHandler, RequestHandler } from "express";
+import type { Logger } from "../logger.js";
+
+export type ErrorCode =
+  | "bad_request"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "payload_too_large"
+  | "unsupported_media_type"
+  | "rate_limited"
+  | "internal"
+  | "unavailable";
+
+/** An error whose status, code and message are meant for the client. */
+export class ApiError extends Error {
+  override name = "ApiError";
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+function errorBody(code: ErrorCode, message: string, details?: unknown) {
+  return { error: details === undefined ? { code, message } : { code, message, details } };
+}
+
+/** Unknown paths under /api. */
+export const apiNotFound: RequestHandler = (req) => {
+  throw new ApiError(404, "not_found", `no endpoint ${req.method} ${req.baseUrl}${req.path}`);
+};
+
+/** body-parser tags its failures with a `type`; all of them are the client's fault. */
+const BODY_PARSER_ERRORS: Record<string, [number, ErrorCode, string]> = {
+  "entity.parse.failed": [400, "bad_request", "the body is not valid JSON"],
+  "entity.too.large": [413, "payload_too_large", "the body is too large"],
+  "encoding.unsupported": [415, "unsupported_media_type", "the body's encoding is not supported"],
+  "charset.unsupported": [415, "unsupported_media_type", "the body's charset is not supported"],
+  "request.aborted": [400, "bad_request", "the request was aborted"],
+  "request.size.invalid": [400, "bad_request", "the body's length does not match Content-Length"],
+};
+
+/**
+ * The one error handler: ApiErrors and body-parser failures as they are, anything else a logged 500 whose
+ * body says nothing about the cause (no stack, SQL or configuration reaches the client).
+ */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, req, res, next) => {
+    // A response already under way cannot change its status: Express's own handler closes the connection.
+    if (res.headersSent) return next(error);
+    const known = error instanceof ApiError ? error : fromBodyParser(error);
+    if (known) {
+      res.status(known.status).json(errorBody(known.code, known.message, known.details));
+      return;
+    }
+    logger.error({ err: error, method: req.method, path: req.path }, "request failed");
+    res.status(500).json(errorBody("internal", "internal server error"));
+  };
+}
+
+function fromBodyParser(error: unknown): ApiError | undefined {
+  const type = (error as { type?: unknown } | undefined)?.type;
+  const known = typeof type === "string" ? BODY_PARSER_ERRORS[type] : undefined;
+  return known && new ApiError(...known);
+}

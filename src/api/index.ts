@@ -1,0 +1,44 @@
+// Mounts the REST API on the Express app that Colyseus's transport created.
+import express, { type Router } from "express";
+import type { Runtime } from "../runtime.js";
+import { anonymousAuthRouter } from "./auth.js";
+import { authenticate } from "./authenticate.js";
+import { charactersRouter } from "./characters.js";
+import { installCorsPolicy } from "./cors.js";
+import { envScriptRouter } from "./env-js.js";
+import { apiNotFound, errorHandler } from "./errors.js";
+import { type LiveWorld, offlineWorld } from "./live-world.js";
+import { playerRouter } from "./player.js";
+import { worldRouter } from "./world.js";
+
+/** No endpoint takes more than a name or a short message; anything larger is refused with 413. */
+const BODY_LIMIT = "16kb";
+
+/**
+ * /env.js (uncounted), then everything under /api behind the REST limit, then the /api 404 and the one
+ * error handler. `routers` (agents, game data) are mounted under /api before the 404; they may use
+ * `authenticate(runtime)` for their bearer-token routes.
+ */
+export function mountApi(
+  app: express.Application,
+  runtime: Runtime,
+  liveWorld: LiveWorld = offlineWorld,
+  routers: Router[] = [],
+): void {
+  installCorsPolicy(runtime.config);
+  app.use(envScriptRouter(runtime.config));
+
+  const authenticated = authenticate(runtime);
+  const api = express.Router();
+  api.use(runtime.rateLimits.rest, express.json({ limit: BODY_LIMIT }));
+  api.use(
+    anonymousAuthRouter(runtime),
+    playerRouter(runtime, liveWorld, authenticated),
+    worldRouter(runtime, liveWorld, authenticated),
+    charactersRouter(runtime, liveWorld, authenticated),
+    ...routers,
+  );
+  api.use(apiNotFound);
+  app.use("/api", api);
+  app.use(errorHandler(runtime.logger));
+}

@@ -1,0 +1,23 @@
+// What the running WorldRoom knows better than the database. The REST API asks through this interface
+// so that it does not depend on the room; without a room, everything comes from the database.
+import type { PlayerSync } from "../game/world-types.js";
+
+export interface WorldStatus {
+  tick: number;
+  playersOnline: number;
+  entities: { players: number; npcs: number; items: number; resources: number };
+}
+
+export interface LiveWorld {
+  /** The running world's counters, or undefined when no world is running. */
+  status(): Promise<WorldStatus | undefined>;
+  /** An online player's live state (CONTRACT's player:sync object), or undefined when offline. */
+  player(characterId: string): Promise<PlayerSync | undefined>;
+  isOnline(characterId: string): Promise<boolean>;
+}
+
+export const offlineWorld: LiveWorld = {
+  status: async () => undefined,
+  player: async () => undefined,
+  isOnline: async () => false,
+};

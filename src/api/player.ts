@@ -1,0 +1,59 @@
+// GET and POST /api/v1/player: the caller's own character.
+import { randomUUID } from "node:crypto";
+import { type RequestHandler, Router } from "express";
+import { z } from "zod";
+import { CHARACTER_NAME } from "../auth/accounts.js";
+import { NameTakenError } from "../db/characters.js";
+import { newCharacter } from "../game/character.js";
+import type { Runtime } from "../runtime.js";
+import { callerOf } from "./authenticate.js";
+import { lookupPlayer } from "./character-lookup.js";
+import { ApiError } from "./errors.js";
+import type { LiveWorld } from "./live-world.js";
+import { playerSyncOf } from "./player-view.js";
+import { parseOr400 } from "./validate.js";
+
+const playerBody = z.object({
+  name: z
+    .string()
+    .regex(CHARACTER_NAME, "3 to 12 letters, digits or spaces, not starting or ending with a space"),
+});
+
+export function playerRouter(runtime: Runtime, liveWorld: LiveWorld, authenticated: RequestHandler): Router {
+  const router = Router();
+
+  router.get("/v1/player", authenticated, async (_req, res) => {
+    const [character] = await runtime.characters.ofAccount(callerOf(res).account.id);
+    const player = character && (await lookupPlayer(runtime, liveWorld, character.id));
+    if (!player)
+      throw new ApiError(
+        404,
+        "not_found",
+        "this account has no character yet: create one with POST /api/v1/player",
+      );
+    res.json(player);
+  });
+
+  /** Creates the account's character (201) or renames it (200). */
+  router.post("/v1/player", authenticated, async (req, res) => {
+    const { name } = parseOr400(playerBody, req.body);
+    const [existing] = await runtime.characters.ofAccount(callerOf(res).account.id);
+    try {
+      if (existing) {
+        await runtime.characters.rename(existing.id, name);
+        const player = await lookupPlayer(runtime, liveWorld, existing.id);
+        // An online player's live state still carries the old name until the world reloads it.
+        res.status(200).json({ ...player, name });
+      } else {
+        const character = newCharacter(randomUUID(), name, runtime.gameData);
+        await runtime.characters.create(callerOf(res).account.id, character);
+        res.status(201).json(playerSyncOf(character));
+      }
+    } catch (error) {
+      if (error instanceof NameTakenError) throw new ApiError(409, "conflict", error.message);
+      throw error;
+    }
+  });
+
+  return router;
+}

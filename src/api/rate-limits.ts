@@ -1,0 +1,88 @@
+// SPEC's REST and authentication limits. Counters live in memory, or in Redis when REDIS_URL is set so
+// that every process behind one address shares them. A client over a limit is blocked until its window ends.
+import type { RequestHandler } from "express";
+import { ipKeyGenerator, MemoryStore, rateLimit, type Store } from "express-rate-limit";
+import { Redis } from "ioredis";
+import { type RedisReply, RedisStore } from "rate-limit-redis";
+import type { Config } from "../config.js";
+import type { Logger } from "../logger.js";
+import { ApiError } from "./errors.js";
+
+export interface AttemptResult {
+  limited: boolean;
+  retryAfterSeconds: number;
+}
+
+export interface RateLimits {
+  /** Every request under /api, per client. */
+  rest: RequestHandler;
+  /** Token issuance: one authentication attempt per request. */
+  tokenIssuance: RequestHandler;
+  /** Attempts counted outside the issuance route: failed token verifications, wrong `/admin` codes. */
+  authAttempts: { hit(key: string): Promise<AttemptResult> };
+  close(): Promise<void>;
+}
+
+type LimitsConfig = Pick<
+  Config,
+  "RATE_LIMIT_REST_PER_MIN" | "RATE_LIMIT_AUTH_PER_MIN" | "RATE_LIMIT_WINDOW_MS" | "REDIS_URL"
+>;
+
+const DEFAULT_KEY_PREFIX = "tileworld:rate-limit:";
+
+/** The counter key of a client address; IPv6 addresses are grouped by /56 like express-rate-limit does. */
+export function clientKey(ip: string | undefined): string {
+  return ipKeyGenerator(ip ?? "unknown");
+}
+
+export function createRateLimits(
+  config: LimitsConfig,
+  logger: Logger,
+  keyPrefix = DEFAULT_KEY_PREFIX,
+): RateLimits {
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL) : undefined;
+  const storeFor = (scope: string): Store =>
+    redis
+      ? new RedisStore({
+          prefix: `${keyPrefix}${scope}:`,
+          sendCommand: (command, ...args) => redis.call(command, ...args) as Promise<RedisReply>,
+        })
+      : new MemoryStore();
+  const restStore = storeFor("rest");
+  const authStore = storeFor("auth");
+  const limiter = (store: Store, limit: number, what: string) =>
+    rateLimit({
+      store,
+      limit,
+      windowMs: config.RATE_LIMIT_WINDOW_MS,
+      standardHeaders: "draft-8",
+      legacyHeaders: false,
+      keyGenerator: (req) => clientKey(req.ip),
+      handler: (_req, _res, next) => next(new ApiError(429, "rate_limited", `too many ${what}; retry later`)),
+      logger: {
+        error: (error, message) => logger.error({ err: error }, message),
+        warn: (error, message) => logger.warn({ err: error }, message),
+      },
+    });
+  const rest = limiter(restStore, config.RATE_LIMIT_REST_PER_MIN, "requests");
+  const tokenIssuance = limiter(authStore, config.RATE_LIMIT_AUTH_PER_MIN, "authentication attempts");
+  return {
+    rest,
+    tokenIssuance,
+    // Creating tokenIssuance gave authStore its window, so these hits share the issuance counters.
+    authAttempts: {
+      hit: async (key) => {
+        const { totalHits, resetTime } = await authStore.increment(key);
+        const retryAfterMs = resetTime ? resetTime.getTime() - Date.now() : config.RATE_LIMIT_WINDOW_MS;
+        return {
+          limited: totalHits > config.RATE_LIMIT_AUTH_PER_MIN,
+          retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)),
+        };
+      },
+    },
+    close: async () => {
+      await Promise.all([restStore.shutdown?.(), authStore.shutdown?.()]);
+      await redis?.quit();
+    },
+  };
+}

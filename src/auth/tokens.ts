@@ -1,0 +1,179 @@
+// Bearer tokens: the identity provider's JWTs, or the server's own anonymous ones when no provider is
+// configured. Free of Express: the REST API, the WorldRoom and the /ws adapter all verify through here.
+import { createPublicKey, type KeyObject, randomUUID } from "node:crypto";
+import { createRemoteJWKSet, errors, type JWTVerifyGetKey, jwtVerify, SignJWT } from "jose";
+import type { Config } from "../config.js";
+
+export interface Identity {
+  /** `idp:<provider subject>` or `anon:<uuid>`: the account's key. */
+  subject: string;
+  kind: "idp" | "anonymous";
+}
+
+export type InvalidTokenReason =
+  | "malformed"
+  | "algorithm"
+  | "signature"
+  | "expired"
+  | "audience"
+  | "issuer"
+  | "unknown_key"
+  | "claims";
+
+/** The token cannot be trusted: the caller gets 401. */
+export class InvalidTokenError extends Error {
+  override name = "InvalidTokenError";
+  constructor(readonly reason: InvalidTokenReason) {
+    super(`invalid token (${reason})`);
+  }
+}
+
+/** The provider's key set could not be fetched: the token is neither trusted nor refused (503). */
+export class IdentityProviderUnavailableError extends Error {
+  override name = "IdentityProviderUnavailableError";
+}
+
+export interface TokenVerifier {
+  verify(token: string): Promise<Identity>;
+}
+
+export const ANONYMOUS_ISSUER = "tileworld";
+export const ANONYMOUS_AUDIENCE = "tileworld-anonymous";
+/** Anonymous identities are temporary; a client refreshes its token before this runs out. */
+export const ANONYMOUS_TOKEN_SECONDS = 60 * 60;
+
+/** Provider tokens must be signed with a private key: never `none`, never a shared secret (HS*). */
+const PROVIDER_ALGORITHMS = [
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "ES256",
+  "ES384",
+  "ES512",
+  "EdDSA",
+  "Ed25519",
+];
+
+type ProviderConfig = Pick<
+  Config,
+  "identityProvider" | "IDP_JWKS_URL" | "IDP_VERIFICATION_KEY" | "IDP_ISSUER" | "PUBLIC_IDP_APP_ID"
+>;
+
+export interface VerifierOptions {
+  /**
+   * After fetching the provider's key set, how long a token with an unknown key id waits before it may
+   * cause another fetch (jose's default, 30 s, keeps forged key ids from hammering the provider).
+   */
+  keySetCooldownMs?: number;
+}
+
+/** With a provider configured only its tokens are accepted; otherwise only the server's anonymous ones. */
+export function createTokenVerifier(
+  config: ProviderConfig,
+  jwtSecret: Uint8Array,
+  options: VerifierOptions = {},
+): TokenVerifier {
+  if (!config.identityProvider) {
+    return {
+      verify: async (token) => {
+        const { payload } = await verifyOrExplain(token, jwtSecret, {
+          algorithms: ["HS256"],
+          issuer: ANONYMOUS_ISSUER,
+          audience: ANONYMOUS_AUDIENCE,
+        });
+        return { subject: `anon:${payload.sub}`, kind: "anonymous" };
+      },
+    };
+  }
+  const key = providerKey(config, options);
+  return {
+    verify: async (token) => {
+      const { payload } = await verifyOrExplain(token, key, {
+        algorithms: PROVIDER_ALGORITHMS,
+        issuer: config.IDP_ISSUER,
+        audience: config.PUBLIC_IDP_APP_ID,
+      });
+      return { subject: `idp:${payload.sub}`, kind: "idp" };
+    },
+  };
+}
+
+/** A fresh temporary identity, or a new token for `subject` (an `anon:` identity) when refreshing. */
+export async function issueAnonymousToken(
+  jwtSecret: Uint8Array,
+  subject = `anon:${randomUUID()}`,
+): Promise<{ token: string; subject: string; expiresAt: Date }> {
+  const expiresAt = new Date((Math.floor(Date.now() / 1000) + ANONYMOUS_TOKEN_SECONDS) * 1000);
+  const token = await new SignJWT({})
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setSubject(subject.replace(/^anon:/, ""))
+    .setIssuer(ANONYMOUS_ISSUER)
+    .setAudience(ANONYMOUS_AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(expiresAt)
+    .sign(jwtSecret);
+  return { token, subject, expiresAt };
+}
+
+function providerKey(config: ProviderConfig, options: VerifierOptions): KeyObject | JWTVerifyGetKey {
+  // The remote set is cached; an unknown key id refetches it (after the cooldown), which follows key rotation.
+  if (config.IDP_JWKS_URL) {
+    return createRemoteJWKSet(new URL(config.IDP_JWKS_URL), { cooldownDuration: options.keySetCooldownMs });
+  }
+  const source = config.IDP_VERIFICATION_KEY ?? "";
+  // createPublicKey refuses symmetric keys, so a shared secret can never stand in for the provider's key.
+  return source.startsWith("{")
+    ? createPublicKey({ key: JSON.parse(source), format: "jwk" })
+    : createPublicKey(source.replaceAll("\\n", "\n"));
+}
+
+async function verifyOrExplain(
+  token: string,
+  key: Uint8Array | KeyObject | JWTVerifyGetKey,
+  options: { algorithms: string[]; issuer?: string; audience?: string },
+) {
+  try {
+    const result = await jwtVerify(token, key as KeyObject, options);
+    if (!result.payload.sub) throw new InvalidTokenError("claims");
+    return result;
+  } catch (error) {
+    throw explain(error);
+  }
+}
+
+function explain(error: unknown): Error {
+  if (error instanceof InvalidTokenError) return error;
+  if (error instanceof errors.JWTExpired) return new InvalidTokenError("expired");
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    if (error.claim === "aud") return new InvalidTokenError("audience");
+    if (error.claim === "iss") return new InvalidTokenError("issuer");
+    return new InvalidTokenError("claims");
+  }
+  if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) {
+    return new InvalidTokenError("algorithm");
+  }
+  if (error instanceof errors.JWSSignatureVerificationFailed) return new InvalidTokenError("signature");
+  if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) {
+    return new InvalidTokenError("unknown_key");
+  }
+  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || isFetchFailure(error)) {
+    return new IdentityProviderUnavailableError("the identity provider's key set could not be fetched", {
+      cause: error,
+    });
+  }
+  if (error instanceof errors.JOSEError || error instanceof TypeError)
+    return new InvalidTokenError("malformed");
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/** jose's remote key set rethrows fetch's own errors (connection refused, non-200 answers). */
+function isFetchFailure(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error.message === "fetch failed" ||
+      (error instanceof errors.JOSEError && error.code === "ERR_JOSE_GENERIC"))
+  );
+}

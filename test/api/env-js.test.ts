@@ -1,0 +1,61 @@
+import assert from "node:assert/strict";
+import vm from "node:vm";
+import { publicConfig } from "../../src/api/env-js.js";
+import { loadConfig } from "../../src/config.js";
+import { startTestServer, type TestServer } from "../support/server.js";
+import { GENEROUS_LIMITS, request } from "./support.js";
+
+const SECRETS = {
+  JWT_SECRET: "jwt-secret-Zq81x",
+  ADMIN_CODE: "admin-code-Pw72k",
+  IDP_APP_SECRET: "idp-secret-Lm55t",
+};
+
+/** Runs the script as a browser would and returns what it set. */
+function evaluate(script: string): Record<string, string> {
+  const window: { env?: Record<string, string> } = {};
+  vm.runInNewContext(script, { window });
+  return { ...window.env };
+}
+
+describe("GET /env.js", () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({
+      ...GENEROUS_LIMITS,
+      ...SECRETS,
+      PUBLIC_IDP_APP_ID: "public-app-id",
+      PUBLIC_APP_URL: "https://app.tileworld.example",
+    });
+  });
+  after(() => server?.stop());
+
+  it("is an uncached script setting the public configuration, addresses taken from the request", async () => {
+    const response = await request(server, "/env.js");
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get("content-type") ?? "", /^application\/javascript/);
+    assert.equal(response.headers.get("cache-control"), "no-store");
+    assert.deepEqual(evaluate(await response.text()), {
+      PUBLIC_IDP_APP_ID: "public-app-id",
+      PUBLIC_APP_URL: "https://app.tileworld.example",
+      PUBLIC_API_URL: server.baseUrl,
+      PUBLIC_WS_URL: server.wsUrl,
+      PUBLIC_CDN_URL: server.baseUrl,
+    });
+  });
+
+  it("contains none of the secrets", async () => {
+    const script = await (await request(server, "/env.js")).text();
+    for (const [name, value] of Object.entries(SECRETS)) assert.ok(!script.includes(value), `${name} leaked`);
+    assert.ok(!script.includes(Buffer.from(server.runtime.jwtSecret).toString("base64")));
+  });
+
+  it("keeps configured addresses, deriving the WebSocket one from the API's", () => {
+    const config = loadConfig({ PUBLIC_API_URL: "https://api.tileworld.example" });
+    assert.deepEqual(publicConfig(config, "http://ignored:1"), {
+      PUBLIC_API_URL: "https://api.tileworld.example",
+      PUBLIC_WS_URL: "wss://api.tileworld.example/ws",
+      PUBLIC_CDN_URL: "https://api.tileworld.example",
+    });
+  });
+});

@@ -1,0 +1,27 @@
+import assert from "node:assert/strict";
+import { startTestServer, type TestServer } from "../support/server.js";
+import { expectError, GENEROUS_LIMITS, request, signInAnonymously } from "./support.js";
+
+describe("API errors", () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ ...GENEROUS_LIMITS, JWT_SECRET: "a-secret-that-must-never-leak" });
+  });
+  after(() => server?.stop());
+
+  it("answers unknown /api paths with 404 and the contract's body", async () => {
+    const error = await expectError(await request(server, "/api/v1/nothing-here"), 404, "not_found");
+    assert.match(error.message, /\/api\/v1\/nothing-here/);
+    await expectError(await request(server, "/api/v1/world", { method: "DELETE" }), 404, "not_found");
+  });
+
+  it("turns a failure inside the server into a 500 that names no cause", async () => {
+    const { token } = await signInAnonymously(server);
+    await server.runtime.database.close();
+    const response = await request(server, "/api/v1/player", { token });
+    assert.equal(response.status, 500);
+    const text = await response.text();
+    assert.deepEqual(JSON.parse(text), { error: { code: "internal", message: "internal server error" } });
+    assert.doesNotMatch(text, /select|accounts|at .*\.ts|a-secret/i);
+  });
+});

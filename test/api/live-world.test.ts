@@ -1,0 +1,66 @@
+import assert from "node:assert/strict";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { mountApi } from "../../src/api/index.js";
+import type { LiveWorld } from "../../src/api/live-world.js";
+import { loadConfig } from "../../src/config.js";
+import type { PlayerSync } from "../../src/game/world-types.js";
+import { createLogger } from "../../src/logger.js";
+import { createRuntime, type Runtime } from "../../src/runtime.js";
+
+describe("REST API over a running world (LiveWorld)", () => {
+  let runtime: Runtime;
+  let baseUrl: string;
+  let token: string;
+  let playerId: string;
+  const online = new Map<string, PlayerSync>();
+  const liveWorld: LiveWorld = {
+    status: async () => ({
+      tick: 1234,
+      playersOnline: online.size,
+      entities: { players: online.size, npcs: 7, items: 3, resources: 11 },
+    }),
+    player: async (id) => online.get(id),
+    isOnline: async (id) => online.has(id),
+  };
+
+  before(async () => {
+    const config = loadConfig({ NODE_ENV: "test", PGLITE_STORAGE: "memory" });
+    runtime = await createRuntime(config, createLogger("silent", false));
+    const app = express();
+    mountApi(app, runtime, liveWorld);
+    runtime.httpServer.on("request", app);
+    await new Promise<void>((resolve) => runtime.httpServer.listen(0, "127.0.0.1", resolve));
+    baseUrl = `http://127.0.0.1:${(runtime.httpServer.address() as AddressInfo).port}`;
+    ({ token, playerId } = await (
+      await fetch(`${baseUrl}/api/v1/auth/anonymous`, { method: "POST" })
+    ).json());
+  });
+  after(async () => {
+    runtime.httpServer.closeAllConnections();
+    await new Promise((resolve) => runtime.httpServer.close(resolve));
+    await runtime.close();
+  });
+
+  const get = async (path: string) =>
+    (await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } })).json();
+
+  it("reports the world's tick and counts", async () => {
+    const world = await get("/api/v1/world");
+    assert.equal(world.tick, 1234);
+    assert.deepEqual(world.entities, { players: 0, npcs: 7, items: 3, resources: 11 });
+  });
+
+  it("shows an online player's live state, not the stored one", async () => {
+    const stored = await get("/api/v1/player");
+    online.set(playerId, { ...stored, position: { x: 40, z: 41 }, health: 4 });
+    assert.deepEqual((await get("/api/v1/player")).position, { x: 40, z: 41 });
+    assert.deepEqual(await get(`/api/characters/${playerId}/position`), {
+      characterId: playerId,
+      position: { x: 40, z: 41 },
+      areaId: runtime.gameData.startingAreaId,
+      online: true,
+    });
+    assert.equal((await get("/api/v1/world")).playersOnline, 1);
+  });
+});

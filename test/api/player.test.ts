@@ -1,0 +1,111 @@
+import assert from "node:assert/strict";
+import { issueAnonymousToken } from "../../src/auth/tokens.js";
+import { startTestServer, type TestServer } from "../support/server.js";
+import { expectError, GENEROUS_LIMITS, request, signInAnonymously } from "./support.js";
+
+describe("/api/v1/player", () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer(GENEROUS_LIMITS);
+  });
+  after(() => server?.stop());
+
+  /** A valid token of an identity the server has not seen: its account has no character yet. */
+  const freshToken = async () => (await issueAnonymousToken(server.runtime.jwtSecret)).token;
+
+  describe("GET", () => {
+    it("returns the player:sync object of the caller's character: spawn point, starter kit, coins", async () => {
+      const { token, playerId } = await signInAnonymously(server);
+      const response = await request(server, "/api/v1/player", { token });
+      assert.equal(response.status, 200);
+      const player = await response.json();
+      const start = server.runtime.gameData.areas.find(
+        (area) => area.id === server.runtime.gameData.startingAreaId,
+      );
+      assert.equal(player.id, playerId);
+      assert.deepEqual(player.position, start?.spawnPoint);
+      assert.equal(player.health, player.maxHealth);
+      assert.deepEqual(player.skills.attack, { level: 1, xp: 0 });
+      const kit = server.runtime.gameData.starterKit;
+      const carried = new Map<string, number>();
+      for (const { itemId, quantity } of player.inventory as { itemId: string; quantity: number }[]) {
+        carried.set(itemId, (carried.get(itemId) ?? 0) + quantity);
+      }
+      assert.deepEqual(carried, new Map(kit.map(({ itemId, quantity }) => [itemId, quantity])));
+      assert.equal(player.coins, kit.find((entry) => entry.itemId === "coins")?.quantity);
+      assert.deepEqual(player.equipment, {});
+    });
+
+    it("is 404 for an account without a character, and 401 without a token", async () => {
+      await expectError(
+        await request(server, "/api/v1/player", { token: await freshToken() }),
+        404,
+        "not_found",
+      );
+      await expectError(await request(server, "/api/v1/player"), 401, "unauthorized");
+    });
+  });
+
+  describe("POST", () => {
+    it("creates the account's character with 201, then renames it with 200", async () => {
+      const token = await freshToken();
+      const created = await request(server, "/api/v1/player", { token, body: { name: "Brave Knight" } });
+      assert.equal(created.status, 201);
+      const player = await created.json();
+      assert.equal(player.name, "Brave Knight");
+
+      const renamed = await request(server, "/api/v1/player", { token, body: { name: "Bold Knight" } });
+      assert.equal(renamed.status, 200);
+      assert.deepEqual(await renamed.json(), { ...player, name: "Bold Knight" });
+      assert.equal((await (await request(server, "/api/v1/player", { token })).json()).name, "Bold Knight");
+    });
+
+    it("is 409 for a name another character has, in any case", async () => {
+      const owner = await signInAnonymously(server);
+      await request(server, "/api/v1/player", { token: owner.token, body: { name: "Taken Name" } });
+      const { token } = await signInAnonymously(server);
+      await expectError(
+        await request(server, "/api/v1/player", { token, body: { name: "taken NAME" } }),
+        409,
+        "conflict",
+      );
+    });
+
+    it("is 400 with the field in details for names outside 3..12 letters, digits and spaces", async () => {
+      const { token } = await signInAnonymously(server);
+      for (const name of ["ab", "thirteen char", "bad_name", " padded", 42]) {
+        const error = await expectError(
+          await request(server, "/api/v1/player", { token, body: { name } }),
+          400,
+          "bad_request",
+        );
+        assert.deepEqual(
+          (error.details as { field: string }[]).map((detail) => detail.field),
+          ["name"],
+        );
+      }
+    });
+
+    it("is 400 for malformed JSON, 413 for an oversized body, 401 without a token", async () => {
+      const { token } = await signInAnonymously(server);
+      await expectError(
+        await request(server, "/api/v1/player", { token, body: '{"name": "Broken' }),
+        400,
+        "bad_request",
+      );
+      await expectError(
+        await request(server, "/api/v1/player", {
+          token,
+          body: { name: "Big", padding: "x".repeat(20_000) },
+        }),
+        413,
+        "payload_too_large",
+      );
+      await expectError(
+        await request(server, "/api/v1/player", { body: { name: "Nobody" } }),
+        401,
+        "unauthorized",
+      );
+    });
+  });
+});

@@ -1,0 +1,118 @@
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import { createRateLimits, type RateLimits } from "../../src/api/rate-limits.js";
+import { loadConfig } from "../../src/config.js";
+import { createLogger } from "../../src/logger.js";
+import { startTestServer, type TestServer } from "../support/server.js";
+import { expectError, request, signInAnonymously } from "./support.js";
+
+const WINDOW_MS = 1500;
+
+/** Waits for the current window to end (the block lasts until then). */
+const windowEnds = () => sleep(WINDOW_MS + 100);
+
+describe("rate limits", () => {
+  describe("REST API", () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer({
+        RATE_LIMIT_REST_PER_MIN: "3",
+        RATE_LIMIT_AUTH_PER_MIN: "1000",
+        RATE_LIMIT_WINDOW_MS: String(WINDOW_MS),
+      });
+    });
+    after(() => server?.stop());
+
+    it("answers the request past the limit with 429, Retry-After and the RateLimit headers, until the window ends", async () => {
+      for (let i = 0; i < 10; i++) {
+        assert.equal((await request(server, "/health")).status, 200, "health is not counted");
+        assert.equal((await request(server, "/env.js")).status, 200, "/env.js is not counted");
+      }
+      for (let i = 0; i < 3; i++) {
+        const response = await request(server, "/api/v1/world");
+        assert.equal(response.status, 401);
+        assert.match(response.headers.get("ratelimit") ?? "", new RegExp(`r=${2 - i}`));
+      }
+      const limited = await request(server, "/api/v1/world");
+      const retryAfter = Number(limited.headers.get("retry-after"));
+      assert.ok(retryAfter >= 1 && retryAfter <= 2, `Retry-After ${retryAfter}`);
+      assert.match(limited.headers.get("ratelimit-policy") ?? "", /q=3; w=2/);
+      await expectError(limited, 429, "rate_limited");
+      await expectError(await request(server, "/api/v1/world"), 429, "rate_limited");
+
+      await windowEnds();
+      await expectError(await request(server, "/api/v1/world"), 401, "unauthorized");
+    });
+  });
+
+  describe("authentication attempts", () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer({
+        RATE_LIMIT_REST_PER_MIN: "1000",
+        RATE_LIMIT_AUTH_PER_MIN: "3",
+        RATE_LIMIT_WINDOW_MS: String(WINDOW_MS),
+      });
+    });
+    after(() => server?.stop());
+
+    it("count token issuance and failed verifications together, and block both until the window ends", async () => {
+      const { token } = await signInAnonymously(server);
+      await signInAnonymously(server);
+      await expectError(await request(server, "/api/v1/world", { token: "forged" }), 401, "unauthorized");
+
+      const issuance = await request(server, "/api/v1/auth/anonymous", { method: "POST" });
+      assert.ok(Number(issuance.headers.get("retry-after")) >= 1);
+      await expectError(issuance, 429, "rate_limited");
+      const verification = await request(server, "/api/v1/world", { token: "forged" });
+      assert.ok(Number(verification.headers.get("retry-after")) >= 1);
+      await expectError(verification, 429, "rate_limited");
+      assert.equal(
+        (await request(server, "/api/v1/world", { token })).status,
+        200,
+        "a valid token is no attempt",
+      );
+
+      await windowEnds();
+      await signInAnonymously(server);
+      await expectError(await request(server, "/api/v1/world", { token: "forged" }), 401, "unauthorized");
+    });
+  });
+
+  describe("in Redis (REDIS_URL), shared by every process", () => {
+    const config = loadConfig({
+      NODE_ENV: "test",
+      REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
+      RATE_LIMIT_AUTH_PER_MIN: "3",
+      RATE_LIMIT_WINDOW_MS: String(WINDOW_MS),
+    });
+    const logger = createLogger("silent", false);
+    // Two sets of counters with one key prefix stand for two server processes; the prefix is new each run.
+    const prefix = `tileworld-test:${randomUUID()}:`;
+    let first: RateLimits;
+    let second: RateLimits;
+    before(() => {
+      first = createRateLimits(config, logger, prefix);
+      second = createRateLimits(config, logger, prefix);
+    });
+    after(() => Promise.all([first?.close(), second?.close()]));
+
+    it("blocks a client whose attempts were spread over two processes, until the window ends", async () => {
+      assert.equal((await first.authAttempts.hit("203.0.113.7")).limited, false);
+      assert.equal((await second.authAttempts.hit("203.0.113.7")).limited, false);
+      assert.equal((await first.authAttempts.hit("203.0.113.7")).limited, false);
+      const blocked = await second.authAttempts.hit("203.0.113.7");
+      assert.equal(blocked.limited, true);
+      assert.ok(blocked.retryAfterSeconds >= 1 && blocked.retryAfterSeconds <= 2);
+      assert.equal(
+        (await first.authAttempts.hit("198.51.100.1")).limited,
+        false,
+        "other clients are not blocked",
+      );
+
+      await windowEnds();
+      assert.equal((await first.authAttempts.hit("203.0.113.7")).limited, false);
+    });
+  });
+});

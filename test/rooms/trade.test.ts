@@ -1,0 +1,151 @@
+import assert from "node:assert/strict";
+import type { Room } from "@colyseus/sdk";
+import { Inbox, joinAsNewPlayer, leave, type SdkPlayer } from "../support/players.js";
+import { startTestServer, type TestServer } from "../support/server.js";
+
+interface Trader extends SdkPlayer {
+  trade?: Room;
+  tradeInbox: Inbox;
+}
+
+describe("TradeRoom with SDK clients", function () {
+  this.timeout(30000);
+  let server: TestServer;
+  const traders: Trader[] = [];
+
+  const join = async (): Promise<Trader> => {
+    const trader: Trader = { ...(await joinAsNewPlayer(server)), tradeInbox: new Inbox() };
+    traders.push(trader);
+    return trader;
+  };
+
+  /** A requests, B accepts, and both join the trade's room, as an SDK client does on tradeStarted. */
+  async function startTrade(a: Trader, b: Trader): Promise<string> {
+    a.room.send("tradeRequest", { targetPlayerId: b.id });
+    const incoming = await b.inbox.next("tradeIncoming");
+    assert.equal(incoming.fromPlayerId, a.id);
+    assert.equal(incoming.fromPlayerName, a.sync.name);
+    b.room.send("tradeRequestRespond", { tradeId: incoming.tradeId, accept: true });
+    for (const [me, partner] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      const started = await me.inbox.next("tradeStarted", (s) => s.tradeId === incoming.tradeId, 5000, true);
+      assert.deepEqual(started, { tradeId: incoming.tradeId, partnerId: partner.id, partnerName: partner.sync.name });
+      me.trade = await me.sdk.joinById(started.tradeId);
+      me.trade.onMessage("*", (event, data) => me.tradeInbox.push(String(event), data));
+    }
+    await Promise.all([a, b].map((me) => me.tradeInbox.next("tradeUpdated", () => true, 5000, true)));
+    return incoming.tradeId;
+  }
+
+  const slotOf = (trader: Trader, itemId: string) => trader.sync.inventory.find((e) => e.itemId === itemId)!.slot;
+
+  before(async () => {
+    server = await startTestServer({ WORLD_TICK_MS: "100" });
+  });
+  afterEach(async () => {
+    await Promise.all(traders.splice(0).flatMap((trader) => [leave(trader.trade), leave(trader.room)]));
+  });
+  after(() => server?.stop());
+
+  it("swaps both offers in one transaction after two rounds of accepts", async () => {
+    const [alice, bob] = [await join(), await join()];
+    const tradeId = await startTrade(alice, bob);
+
+    alice.trade!.send("tradeAddItem", { tradeId, inventorySlot: slotOf(alice, "coins"), quantity: 10 });
+    const afterAdd = await bob.tradeInbox.next("tradeUpdated", (u) => u.theirOffer.length === 1);
+    assert.deepEqual(afterAdd.theirOffer, [{ inventorySlot: slotOf(alice, "coins"), itemId: "coins", quantity: 10 }]);
+    bob.trade!.send("tradeAddItem", { tradeId, inventorySlot: slotOf(bob, "bronze_axe"), quantity: 1 });
+    await alice.tradeInbox.next("tradeUpdated", (u) => u.theirOffer.length === 1);
+
+    alice.trade!.send("tradeAccept", { tradeId });
+    await bob.tradeInbox.next("tradeUpdated", (u) => u.theirAccepted === true);
+    bob.trade!.send("tradeAccept", { tradeId });
+    const confirm = await alice.tradeInbox.next("tradeConfirmScreen");
+    assert.equal(confirm.values.mine, 10, "10 coins at value 1");
+    assert.ok(confirm.values.theirs > 0, "the axe has a value");
+
+    alice.trade!.send("tradeAccept", { tradeId });
+    bob.trade!.send("tradeAccept", { tradeId });
+    const aliceDone = await alice.tradeInbox.next("tradeCompleted");
+    const bobDone = await bob.tradeInbox.next("tradeCompleted");
+    assert.deepEqual(aliceDone.receivedItems, [{ itemId: "bronze_axe", quantity: 1 }]);
+    assert.deepEqual(bobDone.receivedItems, [{ itemId: "coins", quantity: 10 }]);
+
+    const aliceSync = await alice.inbox.next("player:sync", (s) => s.coins === 15, 5000, true);
+    assert.equal(aliceSync.inventory.filter((e: any) => e.itemId === "bronze_axe").length, 2);
+    const bobSync = await bob.inbox.next("player:sync", (s) => s.coins === 35, 5000, true);
+    assert.equal(bobSync.inventory.some((e: any) => e.itemId === "bronze_axe"), false);
+
+    const stored = await server.runtime.characters.load(bob.id);
+    assert.equal(stored?.inventory.find((e) => e.itemId === "coins")?.quantity, 35);
+  });
+
+  it("refuses requests to oneself and to players who are not online", async () => {
+    const alice = await join();
+    alice.room.send("tradeRequest", { targetPlayerId: alice.id });
+    assert.equal((await alice.inbox.next("tradeError")).reason, "self_trade");
+    alice.room.send("tradeRequest", { targetPlayerId: "nobody" });
+    assert.equal((await alice.inbox.next("tradeError")).reason, "player_offline");
+  });
+
+  it("tells both sides when the request is declined", async () => {
+    const [alice, bob] = [await join(), await join()];
+    alice.room.send("tradeRequest", { targetPlayerId: bob.id });
+    const incoming = await bob.inbox.next("tradeIncoming");
+    bob.room.send("tradeRequestRespond", { tradeId: incoming.tradeId, accept: false });
+    assert.equal((await alice.inbox.next("tradeCancelled")).reason, "declined");
+  });
+
+  it("refuses a second trade while one is open, and cancels for both on tradeCancel", async () => {
+    const [alice, bob, carol] = [await join(), await join(), await join()];
+    const tradeId = await startTrade(alice, bob);
+    carol.room.send("tradeRequest", { targetPlayerId: alice.id });
+    assert.equal((await carol.inbox.next("tradeError")).reason, "already_trading");
+    bob.trade!.send("tradeCancel", { tradeId });
+    assert.deepEqual(await alice.tradeInbox.next("tradeCancelled"), { tradeId, reason: "cancelled" });
+    assert.equal((await bob.tradeInbox.next("tradeCancelled", () => true, 5000, true)).reason, "cancelled");
+  });
+
+  it("cancels at once when a player drops, and moves nothing", async () => {
+    const [alice, bob] = [await join(), await join()];
+    const tradeId = await startTrade(alice, bob);
+    alice.trade!.send("tradeAddItem", { tradeId, inventorySlot: slotOf(alice, "coins"), quantity: 25 });
+    await bob.tradeInbox.next("tradeUpdated", (u) => u.theirOffer.length === 1);
+    bob.room.connection.close();
+    bob.trade!.connection.close();
+    const cancelled = await alice.tradeInbox.next("tradeCancelled");
+    assert.equal(cancelled.reason, "partner_disconnected");
+    assert.equal((await server.runtime.characters.load(alice.id))?.inventory.find((e) => e.itemId === "coins")?.quantity, 25);
+  });
+
+  it("fails the commit and cancels when an offered item was dropped in the meantime", async () => {
+    const [alice, bob] = [await join(), await join()];
+    const tradeId = await startTrade(alice, bob);
+    const coinsSlot = slotOf(alice, "coins");
+    alice.trade!.send("tradeAddItem", { tradeId, inventorySlot: coinsSlot, quantity: 25 });
+    await bob.tradeInbox.next("tradeUpdated", (u) => u.theirOffer.length === 1);
+    for (const me of [alice, bob]) me.trade!.send("tradeAccept", { tradeId });
+    await alice.tradeInbox.next("tradeConfirmScreen");
+    alice.room.send("player:action", { action: "drop", inventorySlot: coinsSlot });
+    await alice.inbox.next("player:sync", (s) => s.coins === 0);
+    for (const me of [alice, bob]) me.trade!.send("tradeAccept", { tradeId });
+    const error = await bob.tradeInbox.next("tradeError");
+    assert.equal(error.reason, "insufficient_items");
+    assert.equal((await bob.tradeInbox.next("tradeCancelled", () => true, 5000, true)).reason, "commit_failed");
+    const stored = await server.runtime.characters.load(bob.id);
+    assert.equal(stored?.inventory.find((e) => e.itemId === "coins")?.quantity, 25, "bob received nothing");
+  });
+
+  it("answers trade messages with bad data or for another trade with an error", async () => {
+    const [alice, bob] = [await join(), await join()];
+    const tradeId = await startTrade(alice, bob);
+    alice.trade!.send("tradeAddItem", { tradeId, inventorySlot: 40, quantity: 1 });
+    assert.equal((await alice.tradeInbox.next("error")).code, "bad_request");
+    alice.trade!.send("tradeAddItem", { tradeId: "other", inventorySlot: 0, quantity: 1 });
+    assert.equal((await alice.tradeInbox.next("tradeError")).reason, "not_found");
+    alice.trade!.send("tradeAddItem", { tradeId, inventorySlot: slotOf(alice, "coins"), quantity: 26 });
+    assert.equal((await alice.tradeInbox.next("tradeError")).reason, "insufficient_items");
+  });
+});
