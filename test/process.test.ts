@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { AccountRepository } from "../src/db/accounts.js";
 import { openDatabase } from "../src/db/database.js";
+import { WsClient } from "./support/ws-client.js";
 
 const PORT = 5601;
 
@@ -14,9 +15,9 @@ interface RunningServer {
   exited: Promise<number | null>;
 }
 
-async function startServer(dataDir: string): Promise<RunningServer> {
+async function startServer(dataDir: string, env: Record<string, string> = {}): Promise<RunningServer> {
   const child = spawn(process.execPath, ["--import", "tsx", "src/index.ts"], {
-    env: { PATH: process.env.PATH, PORT: String(PORT), DATA_DIR: dataDir, SKIP_MANIFESTS: "false" },
+    env: { PATH: process.env.PATH, PORT: String(PORT), DATA_DIR: dataDir, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -63,5 +64,75 @@ describe("server process", function () {
     const found = await new AccountRepository(reopened.db).get(created.id);
     await reopened.close();
     assert.equal(found?.subject, "anon:restart-check");
+  });
+
+  describe("the world's state across restarts", () => {
+    const env = { WORLD_TICK_MS: "100", ADMIN_CODE: "restart-test" };
+    const wsUrl = `ws://127.0.0.1:${PORT}/ws`;
+
+    async function signIn(): Promise<string> {
+      const response = await fetch(`http://127.0.0.1:${PORT}/api/v1/auth/anonymous`, { method: "POST" });
+      return (await response.json()).token;
+    }
+
+    /** Joins, becomes admin, takes 7 logs and walks to the tile; resolves once it stands there. */
+    async function playAndStop(token: string, tile: { x: number; z: number }): Promise<WsClient> {
+      const client = await WsClient.connect(wsUrl, { query: token });
+      await client.received((frame) => frame.event === "player:sync");
+      client.send("player:chat", { message: "/admin restart-test" });
+      await client.next("chat:message", (data) => data.fromPlayerId === "server");
+      client.send("player:chat", { message: "/give logs 7" });
+      await client.next("player:sync", (data) => data.inventory.some((e: { itemId: string }) => e.itemId === "logs"));
+      client.send("player:move", tile);
+      await client.next("world:update", (data) =>
+        data.updated.some((e: { kind: string; position: { x: number; z: number } }) => e.kind === "player" && e.position.x === tile.x && e.position.z === tile.z),
+      );
+      return client;
+    }
+
+    async function stateAfterRestart(token: string) {
+      const client = await WsClient.connect(wsUrl, { query: token });
+      const sync = (await client.received((frame) => frame.event === "player:sync")).data;
+      client.socket.close(1000);
+      return sync;
+    }
+
+    it("keeps what a player did across a graceful restart", async () => {
+      const first = await startServer(dataDir, env);
+      const token = await signIn();
+      await playAndStop(token, { x: 34, z: 35 });
+      first.child.kill("SIGTERM");
+      assert.equal(await first.exited, 0, first.output());
+
+      const second = await startServer(dataDir, env);
+      try {
+        const sync = await stateAfterRestart(token);
+        assert.deepEqual(sync.position, { x: 34, z: 35 });
+        assert.equal(sync.inventory.filter((e: { itemId: string }) => e.itemId === "logs").length, 7);
+      } finally {
+        second.child.kill("SIGTERM");
+        await second.exited;
+      }
+    });
+
+    it("loses at most the last tick when killed with SIGKILL", async () => {
+      const first = await startServer(dataDir, env);
+      const token = await signIn();
+      await playAndStop(token, { x: 30, z: 36 });
+      // One more tick for the tick that moved the player to be written.
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      first.child.kill("SIGKILL");
+      await first.exited;
+
+      const second = await startServer(dataDir, env);
+      try {
+        const sync = await stateAfterRestart(token);
+        assert.deepEqual(sync.position, { x: 30, z: 36 });
+        assert.equal(sync.inventory.filter((e: { itemId: string }) => e.itemId === "logs").length, 7);
+      } finally {
+        second.child.kill("SIGTERM");
+        await second.exited;
+      }
+    });
   });
 });

@@ -1,9 +1,9 @@
 // A character's current state: the running world's when the player is online, the database's otherwise.
 import type { Tile } from "../game/types.js";
 import type { PlayerSync } from "../game/world-types.js";
+import { playerSyncOf } from "../game/world-view.js";
 import type { Runtime } from "../runtime.js";
 import type { LiveWorld } from "./live-world.js";
-import { playerSyncOf } from "./player-view.js";
 
 type Characters = Pick<Runtime, "characters">;
 

@@ -5,12 +5,12 @@ import { z } from "zod";
 import { CHARACTER_NAME } from "../auth/accounts.js";
 import { NameTakenError } from "../db/characters.js";
 import { newCharacter } from "../game/character.js";
+import { playerSyncOf } from "../game/world-view.js";
 import type { Runtime } from "../runtime.js";
 import { callerOf } from "./authenticate.js";
 import { lookupPlayer } from "./character-lookup.js";
 import { ApiError } from "./errors.js";
 import type { LiveWorld } from "./live-world.js";
-import { playerSyncOf } from "./player-view.js";
 import { parseOr400 } from "./validate.js";
 
 const playerBody = z.object({

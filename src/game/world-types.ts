@@ -52,6 +52,8 @@ export interface PlayerSync {
   inventory: { slot: number; itemId: string; quantity: number }[];
   equipment: Partial<Record<EquipSlot, string>>;
   coins: number;
+  /** Beyond CONTRACT's fields: the bank's contents, so a client can show what it may withdraw. */
+  bank: { itemId: string; quantity: number }[];
 }
 
 export interface CombatHit {

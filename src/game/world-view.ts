@@ -1,9 +1,11 @@
 // Projections for the room: entities as CONTRACT draws them, what one player can see, and the
 // player:sync object.
 
+import { maxHealth } from "./character.js";
 import { type GroundItem, isGroundItemVisible } from "./ground-items.js";
 import { countItem } from "./inventory.js";
 import { chebyshev } from "./tile.js";
+import type { CharacterState } from "./types.js";
 import type { NpcEntity, PlayerEntity, WorldObject, WorldState } from "./world-state.js";
 import type { PlayerSync, WorldEntity } from "./world-types.js";
 
@@ -125,17 +127,18 @@ export function canSee(state: WorldState, viewer: PlayerEntity, id: string): boo
   return !item || isGroundItemVisible(item, viewer.id, state.tick);
 }
 
-export function playerSync(state: WorldState, player: PlayerEntity): PlayerSync {
-  const { character } = player;
+/** CONTRACT's player:sync object of a character (online or stored): copies, safe to send later. */
+export function playerSyncOf(character: CharacterState): PlayerSync {
   return {
-    id: player.id,
+    id: character.id,
     name: character.name,
-    position: { ...player.position },
+    position: { ...character.position },
     health: character.health,
-    maxHealth: state.maxHealth(player),
+    maxHealth: maxHealth(character),
     skills: structuredClone(character.skills),
     inventory: character.inventory.map((entry) => ({ ...entry })),
     equipment: { ...character.equipment },
     coins: countItem(character.inventory, COINS_ITEM_ID),
+    bank: character.bank.map((entry) => ({ ...entry })),
   };
 }

@@ -13,7 +13,7 @@ import { runSkills } from "./world-skills.js";
 import { type PlayerEntity, type WorldOptions, WorldState } from "./world-state.js";
 import type { Intent, Phase, PlayerSync, TickReport, WorldEntity } from "./world-types.js";
 import { PHASES } from "./world-types.js";
-import { allEntities, canSee, describeEntity, playerSync, viewOf, visibleIds } from "./world-view.js";
+import { allEntities, canSee, describeEntity, playerSyncOf, viewOf, visibleIds } from "./world-view.js";
 
 export type { WorldOptions } from "./world-state.js";
 
@@ -126,7 +126,8 @@ export class World {
 
   private report(phaseMs: Record<Phase, number>): TickReport {
     const state = this.state;
-    for (const player of state.needsSync) state.emit(player.id, "player:sync", playerSync(state, player));
+    for (const player of state.needsSync)
+      state.emit(player.id, "player:sync", playerSyncOf(player.character));
     const report: TickReport = {
       tick: state.tick,
       events: state.events,
@@ -171,7 +172,7 @@ export class World {
   }
 
   playerSync(playerId: string): PlayerSync {
-    return playerSync(this.state, this.player(playerId));
+    return playerSyncOf(this.player(playerId).character);
   }
 
   /** Entity counts, for the world status endpoint. */

@@ -1,0 +1,147 @@
+import assert from "node:assert/strict";
+import { joinAsNewPlayer, leave, type SdkPlayer, sleep } from "../support/players.js";
+import { startTestServer, type TestServer } from "../support/server.js";
+import {
+  becomeAdmin,
+  countOf,
+  give,
+  latestSync,
+  seenEntities,
+  seenEntity,
+  slotOf,
+  syncWhere,
+  teleport,
+  waitFor,
+} from "./world-helpers.js";
+
+const ADMIN_CODE = "open-sesame";
+/** Next to the starting area's bank booth at (30,26). */
+const BY_THE_BANK = { x: 31, z: 27 };
+
+describe("WorldRoom: inventory, bank, admin and sessions", function () {
+  this.timeout(30000);
+  let server: TestServer;
+  const players: SdkPlayer[] = [];
+  const join = async (token?: string) => {
+    const player = await joinAsNewPlayer(server, token);
+    players.push(player);
+    return player;
+  };
+  const walkTo = async (player: SdkPlayer, tile: { x: number; z: number }) => {
+    player.room.send("player:move", tile);
+    await waitFor(() => {
+      const self = seenEntity(player, player.id);
+      return self?.x === tile.x && self.z === tile.z;
+    }, `walk to ${tile.x},${tile.z}`);
+  };
+
+  before(async () => {
+    server = await startTestServer({ WORLD_TICK_MS: "50", ADMIN_CODE, RECONNECT_SECONDS: "2" });
+  });
+  afterEach(async () => {
+    await Promise.all(players.splice(0).map((player) => leave(player.room)));
+  });
+  after(() => server?.stop());
+
+  it("drops an item on the ground and picks it up again", async () => {
+    const player = await join();
+    const swordSlot = slotOf(player.sync, "bronze_sword");
+    player.room.send("player:action", { action: "drop", inventorySlot: swordSlot });
+    await syncWhere(player, (sync) => countOf(sync, "bronze_sword") === 0);
+    await waitFor(() => seenEntities(player).some((e) => e.kind === "item" && e.type === "bronze_sword"), "the sword on the ground");
+    const sword = seenEntities(player).find((e) => e.kind === "item" && e.type === "bronze_sword")!;
+    assert.deepEqual({ x: sword.x, z: sword.z }, { x: 32, z: 32 });
+    player.room.send("player:action", { action: "pickup", targetId: sword.id });
+    await syncWhere(player, (sync) => countOf(sync, "bronze_sword") === 1);
+    await waitFor(() => seenEntity(player, sword.id) === undefined, "the sword gone from the ground");
+  });
+
+  it("deposits and withdraws at a bank booth, committed before the acknowledgement", async () => {
+    const player = await join();
+    await walkTo(player, BY_THE_BANK);
+    player.room.send("bank:deposit", { inventorySlot: slotOf(latestSync(player), "coins"), quantity: 20 });
+    const deposited = await syncWhere(player, (sync) => sync.coins === 5);
+    assert.deepEqual(deposited.bank, [{ itemId: "coins", quantity: 20 }]);
+    // The acknowledgement follows the commit: the database already holds the new bank.
+    assert.deepEqual((await server.runtime.characters.load(player.id))?.bank, [{ itemId: "coins", quantity: 20 }]);
+
+    player.room.send("bank:withdraw", { itemId: "coins", quantity: 15 });
+    const withdrawn = await syncWhere(player, (sync) => sync.coins === 20);
+    assert.deepEqual(withdrawn.bank, [{ itemId: "coins", quantity: 5 }]);
+    assert.deepEqual((await server.runtime.characters.load(player.id))?.bank, [{ itemId: "coins", quantity: 5 }]);
+  });
+
+  it("refuses banking away from a booth or banker, and changes nothing", async () => {
+    const player = await join();
+    player.room.send("bank:deposit", { inventorySlot: slotOf(player.sync, "coins"), quantity: 5 });
+    const error = await player.inbox.next("error", (e) => e.event === "bank:deposit");
+    assert.equal(error.code, "too_far");
+    player.room.send("bank:withdraw", { itemId: "coins", quantity: 1 });
+    assert.equal((await player.inbox.next("error", (e) => e.event === "bank:withdraw")).code, "too_far");
+    await sleep(200);
+    assert.equal(latestSync(player).coins, 25);
+    assert.deepEqual(latestSync(player).bank ?? [], []);
+  });
+
+  it("runs admin commands only after the right code", async () => {
+    const player = await join();
+    player.room.send("player:chat", { message: "/give coins 5" });
+    assert.equal((await player.inbox.next("error", (e) => e.event === "player:chat")).code, "forbidden");
+    player.room.send("player:chat", { message: "/admin wrong-code" });
+    assert.equal((await player.inbox.next("error", (e) => e.event === "player:chat")).code, "forbidden");
+
+    await becomeAdmin(player, ADMIN_CODE);
+    const given = await give(player, "logs", 3);
+    assert.equal(countOf(given, "logs"), 3);
+    await teleport(player, 40, 20);
+    player.room.send("player:chat", { message: "/heal" });
+    player.room.send("player:chat", { message: "/tp 1 2 3" });
+    const usage = await player.inbox.next("error", (e) => e.event === "player:chat");
+    assert.match(usage.message, /Usage: \/tp/, "the /heal before it was accepted");
+  });
+
+  it("keeps a dropped player's seat: a reconnection within the window finds the player where it was", async () => {
+    const player = await join();
+    await walkTo(player, { x: 33, z: 33 });
+    const reconnectionToken = player.room.reconnectionToken;
+    player.room.connection.close(4010);
+    await sleep(300);
+    assert.ok(await server.runtime.characters.summary(player.id), "character exists");
+    const again = await player.sdk.reconnect(reconnectionToken);
+    const inbox: { event: string; data: any }[] = [];
+    again.onMessage("*", (event, data) => inbox.push({ event: String(event), data }));
+    await waitFor(() => inbox.some((m) => m.event === "player:sync"), "player:sync after reconnecting");
+    assert.deepEqual(inbox.find((m) => m.event === "player:sync")!.data.position, { x: 33, z: 33 });
+    await leave(again);
+  });
+
+  it("lets the seat go after the window and saves the player", async () => {
+    const player = await join();
+    await walkTo(player, { x: 34, z: 34 });
+    const reconnectionToken = player.room.reconnectionToken;
+    player.room.connection.close(4010);
+    await sleep(2500);
+    await assert.rejects(player.sdk.reconnect(reconnectionToken));
+    assert.deepEqual((await server.runtime.characters.load(player.id))?.position, { x: 34, z: 34 });
+  });
+
+  it("lets a second login of the same character replace the first session", async () => {
+    const first = await join();
+    await walkTo(first, { x: 35, z: 32 });
+    const closed = new Promise<number>((resolve) => first.room.onLeave((code) => resolve(code)));
+    const second = await join(first.token);
+    assert.equal(second.id, first.id);
+    assert.deepEqual(second.sync.position, { x: 35, z: 32 }, "the same player, where the first session left it");
+    assert.equal(await closed, 4409);
+    second.room.send("player:move", { x: 35, z: 34 });
+    await waitFor(() => seenEntity(second, second.id)?.z === 34, "the second session plays");
+  });
+
+  it("persists everything on logout, and a new login starts from it", async () => {
+    const player = await join();
+    await walkTo(player, { x: 36, z: 30 });
+    await leave(player.room);
+    const again = await join(player.token);
+    assert.deepEqual(again.sync.position, { x: 36, z: 30 });
+  });
+});
