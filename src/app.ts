@@ -1,3 +1,5 @@
+import { RedisDriver } from "@colyseus/redis-driver";
+import { RedisPresence } from "@colyseus/redis-presence";
 import config from "@colyseus/tools";
 import { WebSocketTransport } from "@colyseus/ws-transport";
 import express from "express";
@@ -18,6 +20,12 @@ export function createApp(runtime: Runtime) {
       // Signals are handled by src/index.ts, which also closes the database after the rooms have saved.
       gracefullyShutdown: false,
       greet: false,
+      // Scaled out, processes share room listings and messages through Redis; alone, everything is local.
+      ...(runtime.config.REDIS_URL && {
+        presence: new RedisPresence(runtime.config.REDIS_URL),
+        driver: new RedisDriver(runtime.config.REDIS_URL),
+      }),
+      publicAddress: runtime.config.PUBLIC_ADDRESS,
     },
     initializeTransport: () => {
       const channel = new JsonChannel(runtime);

@@ -67,6 +67,8 @@ const environmentSchema = z.object({
   CI: optionalString,
   SKIP_ASSETS: optionalString,
   REDIS_URL: optionalString,
+  /** This process's address as clients reach it (host:port), when several processes share REDIS_URL. */
+  PUBLIC_ADDRESS: optionalString,
   RATE_LIMIT_REST_PER_MIN: positiveInt(100),
   RATE_LIMIT_AUTH_PER_MIN: positiveInt(10),
   RATE_LIMIT_WS_PER_SEC: positiveInt(60),

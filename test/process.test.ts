@@ -1,41 +1,16 @@
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { AccountRepository } from "../src/db/accounts.js";
 import { openDatabase } from "../src/db/database.js";
+import { type ServerProcess, startServerProcess } from "./support/processes.js";
 import { WsClient } from "./support/ws-client.js";
 
 const PORT = 5601;
 
-interface RunningServer {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-async function startServer(dataDir: string, env: Record<string, string> = {}): Promise<RunningServer> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/index.ts"], {
-    env: { PATH: process.env.PATH, PORT: String(PORT), DATA_DIR: dataDir, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout?.on("data", (chunk) => (output += chunk));
-  child.stderr?.on("data", (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  const deadline = Date.now() + 30000;
-  while (Date.now() < deadline) {
-    const healthy = await fetch(`http://127.0.0.1:${PORT}/health`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (healthy) return { child, output: () => output, exited };
-    if (child.exitCode !== null) break;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  child.kill("SIGKILL");
-  throw new Error(`server did not become healthy:\n${output}`);
+function startServer(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  return startServerProcess(PORT, { DATA_DIR: dataDir, ...env });
 }
 
 describe("server process", function () {

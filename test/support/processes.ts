@@ -1,0 +1,47 @@
+import { type ChildProcess, spawn } from "node:child_process";
+
+export interface ServerProcess {
+  child: ChildProcess;
+  port: number;
+  baseUrl: string;
+  output(): string;
+  exited: Promise<number | null>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `npm start`'s entry point as a separate process and waits until /health answers. */
+export async function startServerProcess(port: number, env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/index.ts"], {
+    env: { PATH: process.env.PATH, PORT: String(port), ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk) => (output += chunk));
+  child.stderr?.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30000;
+  while (Date.now() < deadline) {
+    const healthy = await fetch(`${baseUrl}/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (healthy) {
+      return {
+        child,
+        port,
+        baseUrl,
+        output: () => output,
+        exited,
+        stop: (signal = "SIGTERM") => {
+          if (child.exitCode === null) child.kill(signal);
+          return exited;
+        },
+      };
+    }
+    if (child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  child.kill("SIGKILL");
+  throw new Error(`server on port ${port} did not become healthy:\n${output}`);
+}
