@@ -56,8 +56,11 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   private tradeRepository!: TradeRepository;
   /** The client currently playing each character. */
   private readonly owners = new Map<string, WorldClient>();
-  /** Ticks wait while a trade commits, so no inventory changes under the trade's transaction. */
-  private commitsInFlight = 0;
+  /**
+   * Trades committing, by player. Ticks wait while any commits and a leaving player waits for its own,
+   * so nothing snapshots an inventory that the trade's transaction is about to change.
+   */
+  private readonly commits = new Map<string, Promise<unknown>>();
   private tickDeferred = false;
 
   override onCreate(): void {
@@ -102,8 +105,9 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       // A character is in the world once: the newer login takes over the same player.
       previous.userData?.reconnection?.reject(new Error("replaced by a new login"));
       previous.leave(CLOSE_REPLACED, "logged in elsewhere");
-    } else {
+    } else if (!this.world.has(characterId)) {
       // A new session starts from the state its previous session saved, so it waits for that save.
+      // (A player still in the world, whose old session is leaving, is simply taken over.)
       await this.persistence.settled(characterId);
       const character = await this.runtime.characters.load(characterId);
       if (!character) throw new Error(`character ${characterId} vanished`);
@@ -137,7 +141,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     if (this.owners.get(characterId) !== client) return;
     this.owners.delete(characterId);
     this.trades.playerGone(characterId);
-    if (!this.world.has(characterId)) return;
+    await this.commits.get(characterId);
+    if (!this.world.has(characterId) || this.owners.has(characterId)) return;
     await this.persistence.write([{ state: this.world.leave(characterId) }]);
   }
 
@@ -224,7 +229,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   }
 
   private tick(): void {
-    if (this.commitsInFlight > 0) {
+    if (this.commits.size > 0) {
       this.tickDeferred = true;
       return;
     }
@@ -286,13 +291,17 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    * do the world's inventories change.
    */
   async commitTrade(tradeId: string, a: TradeParticipant, b: TradeParticipant): Promise<TradeCommitOutcome> {
-    if (!this.world.has(a.characterId) || !this.world.has(b.characterId)) return { ok: false, reason: "player_offline" };
-    this.commitsInFlight++;
-    this.world.setBusy(a.characterId, "trade");
-    this.world.setBusy(b.characterId, "trade");
+    const ids = [a.characterId, b.characterId];
+    if (!ids.every((id) => this.world.has(id))) return { ok: false, reason: "player_offline" };
+    if (ids.some((id) => this.commits.has(id))) return { ok: false, reason: "already_trading" };
+    for (const id of ids) this.world.setBusy(id, "trade");
+    // Queued behind every pending write, so the transaction reads what the world holds now.
+    const committing = this.persistence.run(() =>
+      this.tradeRepository.complete({ tradeId, a, b }, this.runtime.gameData.items),
+    );
+    for (const id of ids) this.commits.set(id, committing.catch(() => {}));
     try {
-      await this.persistence.flush();
-      const outcome = await this.tradeRepository.complete({ tradeId, a, b }, this.runtime.gameData.items);
+      const outcome = await committing;
       if (!outcome.ok) {
         const { reason } = outcome;
         return { ok: false, reason: reason === "insufficient_items" || reason === "inventory_full" ? reason : "commit_failed" };
@@ -301,9 +310,11 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       this.world.replaceInventory(b.characterId, outcome.inventoryB);
       return { ok: true };
     } finally {
-      for (const id of [a.characterId, b.characterId]) if (this.world.has(id)) this.world.setBusy(id, undefined);
-      this.commitsInFlight--;
-      if (this.commitsInFlight === 0 && this.tickDeferred) {
+      for (const id of ids) {
+        this.commits.delete(id);
+        if (this.world.has(id)) this.world.setBusy(id, undefined);
+      }
+      if (this.commits.size === 0 && this.tickDeferred) {
         this.tickDeferred = false;
         this.tick();
       }

@@ -33,6 +33,16 @@ export class WorldPersistence {
     return write;
   }
 
+  /** Runs other database work (a trade's swap) in the same order as the writes: after all queued so far. */
+  run<T>(task: () => Promise<T>): Promise<T> {
+    const result = this.chain.then(task);
+    this.chain = result.then(
+      () => {},
+      () => {},
+    );
+    return result;
+  }
+
   /** Resolves when every write queued so far has finished. */
   flush(): Promise<void> {
     return this.chain;
