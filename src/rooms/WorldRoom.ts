@@ -17,6 +17,7 @@ import { Interest, isJsonClient } from "./interest.js";
 import { describeIssues, isTradeMessage, isWorldMessage, toIntent, worldMessages } from "./messages.js";
 import { authenticatePlayer, type PlayerAuth } from "./room-auth.js";
 import { signTrade, type TradeRoom, type TradeRoomOptions } from "./TradeRoom.js";
+import { TickTimings } from "./tick-timings.js";
 import { WorldPersistence } from "./world-persistence.js";
 import { TradeRequests } from "./world-trades.js";
 
@@ -54,6 +55,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   private persistence!: WorldPersistence;
   private trades!: TradeRequests;
   private tradeRepository!: TradeRepository;
+  private timings!: TickTimings;
   /** The client currently playing each character. */
   private readonly owners = new Map<string, WorldClient>();
   /**
@@ -85,6 +87,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       },
     });
     const tickMs = runtime.config.WORLD_TICK_MS;
+    // Half the tick: beyond that, a tick leaves too little time for I/O and a slow phase is reported.
+    this.timings = new TickTimings(tickMs / 2, runtime.logger);
     this.setPatchRate(tickMs);
     this.setSimulationInterval(() => this.tick(), tickMs);
     this.onMessage("*", (client, type, message) => this.handleMessage(client as WorldClient, String(type), message));
@@ -130,9 +134,9 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
 
   override onReconnect(client: WorldClient): void {
     if (client.userData) client.userData.reconnection = undefined;
-    this.interest.open(client);
+    // Colyseus hands the reconnected client its previous StateView, which the full state is encoded
+    // with; the view and what it has seen carry on as they were.
     client.send("player:sync", this.world.playerSync(playerOf(client).characterId));
-    this.sendView(client, this.world.tick);
   }
 
   override async onLeave(client: WorldClient): Promise<void> {
@@ -228,17 +232,45 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     });
   }
 
+  /**
+   * One tick: the world's phases (input, npcs, players, combat, skills, items), then the room's own:
+   * project (into the replicated state), persist (queue the tick's writes), commit (wait for them) and
+   * publish (events and views). Each phase is timed.
+   */
   private tick(): void {
     if (this.commits.size > 0) {
       this.tickDeferred = true;
       return;
     }
     const report = this.world.step();
-    this.interest.applyTick(report);
-    this.trades.expire(Date.now());
-    const saved = this.persistence.write(this.savesOf(report));
+    const phaseMs: Record<string, number> = { ...report.phaseMs };
+    const timed = (phase: string, work: () => void) => {
+      const started = performance.now();
+      work();
+      phaseMs[phase] = performance.now() - started;
+    };
+    timed("project", () => {
+      this.interest.applyTick(report);
+      this.trades.expire(Date.now());
+    });
+    let saved: Promise<void> = Promise.resolve();
+    timed("persist", () => {
+      saved = this.persistence.write(this.savesOf(report));
+    });
     // Events go out once this tick's changes are durable (or the write failed and was logged).
-    saved.catch(() => {}).then(() => this.publish(report));
+    const waitStarted = performance.now();
+    saved
+      .catch(() => {})
+      .then(() => {
+        phaseMs.commit = performance.now() - waitStarted;
+        timed("publish", () => this.publish(report));
+        this.timings.record(report.tick, phaseMs);
+      });
+  }
+
+  /** Percentiles of the recent ticks' phases, for benchmarks and operators. */
+  tickTimings() {
+    return this.timings.summary();
   }
 
   private savesOf(report: TickReport): CharacterSave[] {

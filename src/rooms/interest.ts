@@ -27,12 +27,15 @@ export class Interest {
 
   /** Mirrors this tick's entity changes into the replicated state (before any view is updated). */
   applyTick(report: TickReport): void {
-    for (const id of report.removedEntities) this.state.entities.delete(id);
+    const changed = new Set(report.changedEntities);
+    // An entity that left and came back within the tick (a player relogging) keeps its replicated
+    // instance, so every view that holds it goes on receiving its changes.
+    for (const id of report.removedEntities) if (!changed.has(id)) this.state.entities.delete(id);
     for (const id of report.changedEntities) this.project(id);
     this.state.tick = report.tick;
   }
 
-  /** Starts (or restarts, after a reconnection) a client's view: everything in view is new to it. */
+  /** Starts a client's view: everything in view is new to it. */
   open(client: Client): void {
     this.seen.set(client.sessionId, new Set());
     if (!isJsonClient(client)) client.view = new StateView();
