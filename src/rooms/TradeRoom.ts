@@ -11,6 +11,7 @@ import {
   TRADE_ERROR_MESSAGES,
   type Trade,
   type TradeErrorReason,
+  type TradeEvent,
   type TradeResult,
   type TradeTransition,
   tradeUpdatedView,
@@ -38,6 +39,8 @@ type TradeClient = Client<{ auth: PlayerAuth }>;
 type Reply = (event: string, data: unknown) => void;
 
 const EXPIRY_CHECK_MS = 1000;
+/** How long a finished trade's room waits for a player still joining before it closes anyway. */
+const FINAL_LINGER_MS = 10_000;
 
 /**
  * One trade session between two players, from the offer stage to its end. Its roomId is the tradeId.
@@ -49,6 +52,8 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
   protected runtime!: Runtime;
   private trade!: Trade;
   private worldRoomId!: string;
+  /** The events that ended the trade, for a player whose join was still under way. */
+  private finalEvents: TradeEvent[] = [];
   /** Messages are handled one at a time: each may wait on the world. */
   private queue: Promise<void> = Promise.resolve();
 
@@ -71,7 +76,12 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
   }
 
   override onJoin(client: TradeClient): void {
-    client.send("tradeUpdated", tradeUpdatedView(this.trade, client.auth!.characterId));
+    const playerId = client.auth!.characterId;
+    const missed = this.finalEvents.filter((event) => event.to === playerId);
+    if (missed.length === 0) return client.send("tradeUpdated", tradeUpdatedView(this.trade, playerId));
+    // The trade ended while this player was still joining: they learn how (the messages wait for the
+    // end of the join), and the room closes a little later.
+    for (const { event, data } of missed) client.send(event, data);
   }
 
   /** A player who drops out of the trade's room is gone from the trade, even if their seat in the world is kept. */
@@ -87,6 +97,21 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
   }
 
   override onDispose(): Promise<unknown> {
+    return this.releasePlayers();
+  }
+
+  /**
+   * The trade is over: its players may trade again at once, joined clients are let go, and the room
+   * closes itself when empty (a player still joining is told the outcome in onJoin first).
+   */
+  private end(events: TradeEvent[]): void {
+    this.finalEvents = events;
+    void this.releasePlayers();
+    for (const client of this.clients) client.leave();
+    this.clock.setTimeout(() => void this.disconnect(), FINAL_LINGER_MS);
+  }
+
+  private releasePlayers(): Promise<unknown> {
     return matchMaker.remoteRoomCall<WorldRoom>(this.worldRoomId, "tradeEnded", [this.trade.id]).catch(() => {});
   }
 
@@ -156,7 +181,7 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
     const { trade, events } = result as TradeTransition;
     this.trade = trade;
     for (const { to, event, data } of events) this.clientOf(to)?.send(event, data);
-    if (trade.stage === "completed" || trade.stage === "cancelled") void this.disconnect();
+    if (trade.stage === "completed" || trade.stage === "cancelled") this.end(events);
   }
 
   private async inventoryOf(playerId: string): Promise<InventoryEntry[] | undefined> {

@@ -1,6 +1,12 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { type AuthContext, CloseCode, connectClientToRoom, createAuthContext, matchMaker } from "@colyseus/core";
+import {
+  type AuthContext,
+  CloseCode,
+  connectClientToRoom,
+  createAuthContext,
+  matchMaker,
+} from "@colyseus/core";
 import { type RawData, WebSocket, WebSocketServer } from "ws";
 import { clientKey } from "../api/rate-limits.js";
 import { issueAnonymousToken } from "../auth/tokens.js";
@@ -82,7 +88,8 @@ export class JsonChannel {
       return undefined;
     } catch (error) {
       const attempt = await this.runtime.rateLimits.authAttempts.hit(clientKey(context.ip));
-      if (attempt.limited) return { status: 429, code: "rate_limited", message: "too many authentication attempts" };
+      if (attempt.limited)
+        return { status: 429, code: "rate_limited", message: "too many authentication attempts" };
       return { status: 401, code: "unauthorized", message: (error as Error).message };
     }
   }
@@ -113,7 +120,8 @@ export class JsonChannel {
     await connectClientToRoom(room, client as never, context, {});
     await client.joined();
     ready = true;
-    for (const frame of early.splice(0)) this.handleFrame(room, client, trades, flood, frame.data, frame.isBinary);
+    for (const frame of early.splice(0))
+      this.handleFrame(room, client, trades, flood, frame.data, frame.isBinary);
   }
 
   private handleFrame(
@@ -125,19 +133,20 @@ export class JsonChannel {
     isBinary: boolean,
   ): void {
     const verdict = flood.check(Date.now());
-    if (verdict === "drop") return;
-    if (verdict === "close") return client.leave(CLOSE_FLOODING, "flooding");
+    if (verdict === "close") client.leave(CLOSE_FLOODING, "flooding");
     if (verdict === "limited") {
-      return client.sendJson("error", { code: "rate_limited", message: "Too many messages: wait a few seconds." });
+      client.sendJson("error", { code: "rate_limited", message: "Too many messages: wait a few seconds." });
     }
+    if (verdict !== "accept") return;
     const envelope = readEnvelope(data, isBinary);
     if ("code" in envelope) {
       const { id, ...error } = envelope;
-      return client.sendJson("error", error, id);
+      client.sendJson("error", error, id);
+      return;
     }
     const reply = (event: string, payload: unknown) => client.sendJson(event, payload, envelope.id);
-    if (isTradeMessage(envelope.event)) return trades.forward(envelope.event, envelope.data, reply);
-    room.handleMessage(client as never, envelope.event, envelope.data, reply);
+    if (isTradeMessage(envelope.event)) trades.forward(envelope.event, envelope.data, reply);
+    else room.handleMessage(client as never, envelope.event, envelope.data, reply);
   }
 
   private pingAll(): void {
@@ -159,9 +168,11 @@ function readEnvelope(
   data: RawData,
   isBinary: boolean,
 ): Envelope | { code: string; message: string; event?: string; id?: string } {
-  if (isBinary) return { code: "bad_frame", message: "Frames are JSON text; binary frames are not accepted." };
+  if (isBinary)
+    return { code: "bad_frame", message: "Frames are JSON text; binary frames are not accepted." };
   const size = Array.isArray(data) ? data.reduce((sum, part) => sum + part.length, 0) : data.byteLength;
-  if (size > MAX_FRAME_BYTES) return { code: "frame_too_large", message: `Frames are at most ${MAX_FRAME_BYTES} bytes.` };
+  if (size > MAX_FRAME_BYTES)
+    return { code: "frame_too_large", message: `Frames are at most ${MAX_FRAME_BYTES} bytes.` };
   let parsed: unknown;
   try {
     parsed = JSON.parse(data.toString());
@@ -172,7 +183,8 @@ function readEnvelope(
   const { event, data: payload, id } = parsed as Record<string, unknown>;
   const echoedId = typeof id === "string" ? id : undefined;
   if (typeof event !== "string") return { code: "bad_frame", message: FRAME_SHAPE, id: echoedId };
-  if (id !== undefined && echoedId === undefined) return { code: "bad_frame", message: '"id" must be a string.', event };
+  if (id !== undefined && echoedId === undefined)
+    return { code: "bad_frame", message: '"id" must be a string.', event };
   return { event, data: payload ?? {}, id: echoedId };
 }
 

@@ -35,7 +35,8 @@ export class TradeLink {
     const tradeId = (data as { tradeId?: unknown } | undefined)?.tradeId;
     const trade = this.current;
     if (!trade || trade.tradeId !== tradeId) {
-      return reply("tradeError", { tradeId, reason: "not_found", message: "There is no such trade." });
+      reply("tradeError", { tradeId, reason: "not_found", message: "There is no such trade." });
+      return;
     }
     void trade.joined.then((joined) => {
       if (joined) joined.room.handleMessage(joined.client as never, event, data, reply);
@@ -57,7 +58,10 @@ export class TradeLink {
         maxBufferedBytes: Number.POSITIVE_INFINITY,
         sharesSocket: true,
         onEvent: (event) => {
-          if ((event === "tradeCompleted" || event === "tradeCancelled") && this.current?.tradeId === tradeId) {
+          if (
+            (event === "tradeCompleted" || event === "tradeCancelled") &&
+            this.current?.tradeId === tradeId
+          ) {
             this.current = undefined;
           }
         },

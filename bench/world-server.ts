@@ -1,0 +1,131 @@
+// The server side of bench/world.ts, run as its child process (pinned to its own core): the real
+// application on an in-memory database, with the world room's tick stages timed from outside by
+// wrapping their methods. Talks to the parent over IPC (bench/stats.ts's ToServer / FromServer).
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import { listen } from "@colyseus/tools";
+import { WebSocket } from "ws";
+import { createApp } from "../src/app.js";
+import { loadConfig } from "../src/config.js";
+import { World } from "../src/game/world.js";
+import { PHASES, type TickReport } from "../src/game/world-types.js";
+import { createLogger } from "../src/logger.js";
+import { Interest } from "../src/rooms/interest.js";
+import { WorldRoom } from "../src/rooms/WorldRoom.js";
+import { createRuntime } from "../src/runtime.js";
+import { stopServer } from "../src/shutdown.js";
+import { type FromServer, loopLag, percentiles, type ServerReport, type ToServer } from "./stats.js";
+
+globalThis.WebSocket ??= WebSocket as unknown as typeof globalThis.WebSocket;
+
+const PORT = Number(process.env.BENCH_PORT ?? 2603);
+const TICK_TOTAL = "tick total";
+const LAG_RESOLUTION_MS = 10;
+
+/** Stage → milliseconds of each tick, recorded only while measuring. */
+const samples = new Map<string, number[]>();
+let measuring = false;
+/** The room's work for the tick in progress: its world step, then what the room does with the report. */
+let tickWork = 0;
+let ticks = 0;
+
+function record(stage: string, ms: number): void {
+  if (!measuring) return;
+  const list = samples.get(stage) ?? [];
+  samples.set(stage, list);
+  list.push(ms);
+}
+
+/** Times every call of `name` on `prototype` as `stage`, adding it to the tick's total. */
+function timeMethod(prototype: object, name: string, stage: string): void {
+  const target = prototype as Record<string, (...args: unknown[]) => unknown>;
+  const original = target[name];
+  if (typeof original !== "function") throw new Error(`no method ${name} to time`);
+  target[name] = function (this: unknown, ...args: unknown[]) {
+    const started = performance.now();
+    try {
+      return original.apply(this, args);
+    } finally {
+      const ms = performance.now() - started;
+      record(stage, ms);
+      tickWork += ms;
+    }
+  };
+}
+
+// The world step opens a tick: the previous one's total is complete, and the report carries the phases.
+const step = World.prototype.step;
+World.prototype.step = function (this: World): TickReport {
+  if (tickWork > 0) record(TICK_TOTAL, tickWork);
+  const started = performance.now();
+  const report = step.call(this);
+  tickWork = performance.now() - started;
+  record("world step", tickWork);
+  for (const phase of PHASES) record(`  ${phase}`, report.phaseMs[phase]);
+  if (measuring) ticks++;
+  return report;
+};
+timeMethod(Interest.prototype, "applyTick", "replicate");
+// Private in TypeScript: the events and the per-client view updates of a tick.
+timeMethod(WorldRoom.prototype, "publish", "publish");
+timeMethod(WorldRoom.prototype, "broadcastPatch", "state patch");
+
+function send(message: FromServer): void {
+  process.send?.(message);
+}
+
+function memory() {
+  (globalThis as { gc?: () => void }).gc?.();
+  const usage = process.memoryUsage();
+  return { heapUsed: usage.heapUsed, rss: usage.rss };
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "tileworld-bench-"));
+  const config = loadConfig({
+    NODE_ENV: "development",
+    PGLITE_STORAGE: "memory",
+    DATA_DIR: dataDir,
+    ADMIN_CODE: process.env.BENCH_ADMIN_CODE ?? "bench",
+    // Every bot comes from 127.0.0.1: the per-address limits would refuse most of them.
+    RATE_LIMIT_AUTH_PER_MIN: "1000000",
+    RATE_LIMIT_REST_PER_MIN: "1000000",
+  });
+  const runtime = await createRuntime(config, createLogger("warn", false));
+  const server = await listen(createApp(runtime), PORT);
+  const lag = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
+  lag.enable();
+
+  process.on("message", (message: ToServer) => {
+    switch (message.type) {
+      case "memory":
+        return send({ type: "memory", memory: memory() });
+      case "measure":
+        samples.clear();
+        ticks = 0;
+        lag.reset();
+        measuring = true;
+        return;
+      case "report": {
+        measuring = false;
+        const stages: ServerReport["stages"] = {};
+        for (const [stage, list] of samples) stages[stage] = percentiles(list);
+        const eventLoopLagMs = loopLag(lag, LAG_RESOLUTION_MS);
+        return send({ type: "report", report: { ticks, stages, eventLoopLagMs } });
+      }
+      case "shutdown":
+        stopServer(server, runtime)
+          .finally(() => rmSync(dataDir, { recursive: true, force: true }))
+          .finally(() => process.exit(0));
+        return;
+    }
+  });
+  send({ type: "ready", port: PORT });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

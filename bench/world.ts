@@ -1,0 +1,225 @@
+// The world benchmark: N bot players on the /ws channel walk, chat, chop and fight in one world
+// while the server (a child process, bench/world-server.ts) times each stage of the room's tick.
+//   npx tsx bench/world.ts [--players 500] [--seconds 60] [--crowd] [--batch 50]
+// --crowd keeps every bot at the starting spawn point instead of scattering them over the world.
+// With 2 or more cores the server runs pinned to core 0 and the bots to core 1 (taskset), so the
+// bots' own work does not count against the server. The aim: 2,000 players, tick p99 < 50 ms.
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import os from "node:os";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { PHASES } from "../src/game/world-types.js";
+import {
+  type FromServer,
+  loopLag,
+  type MemorySample,
+  type Percentiles,
+  progress,
+  type ServerReport,
+  type ToServer,
+} from "./stats.js";
+import { Bot, traffic } from "./world-bots.js";
+
+const { values: args } = parseArgs({
+  options: {
+    players: { type: "string", default: "500" },
+    seconds: { type: "string", default: "60" },
+    batch: { type: "string", default: "50" },
+    crowd: { type: "boolean", default: false },
+  },
+});
+const PLAYERS = Number(args.players);
+const SECONDS = Number(args.seconds);
+const BATCH = Number(args.batch);
+const ADMIN_CODE = "bench";
+const WARM_UP_MS = 5000;
+const LAG_RESOLUTION_MS = 10;
+const PLACEMENT_TIMEOUT_MS = 120_000;
+const PINNED = os.cpus().length >= 2 && spawnSync("taskset", ["-V"]).status === 0;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The server child, with a request/response helper over its IPC channel. */
+class ServerProcess {
+  private readonly child: ChildProcess;
+  private readonly waiting = new Map<string, (message: FromServer) => void>();
+
+  constructor() {
+    const script = fileURLToPath(new URL("./world-server.ts", import.meta.url));
+    const node = [process.execPath, "--expose-gc", "--import", "tsx", script];
+    const [command, ...commandArgs] = PINNED ? ["taskset", "-c", "0", ...node] : node;
+    this.child = spawn(command!, commandArgs, {
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+      env: { ...process.env, BENCH_ADMIN_CODE: ADMIN_CODE },
+    });
+    this.child.on("message", (message: FromServer) => {
+      this.waiting.get(message.type)?.(message);
+      this.waiting.delete(message.type);
+    });
+    this.child.on("exit", (code) => {
+      if (code !== 0) {
+        console.error(`bench server exited with ${code}`);
+        process.exit(1);
+      }
+    });
+  }
+
+  async ready(): Promise<number> {
+    const message = await this.next("ready");
+    return message.type === "ready" ? message.port : 0;
+  }
+
+  async memory(): Promise<MemorySample> {
+    const reply = this.next("memory");
+    this.tell({ type: "memory" });
+    const message = await reply;
+    if (message.type !== "memory") throw new Error("unexpected reply");
+    return message.memory;
+  }
+
+  async report(): Promise<ServerReport> {
+    const reply = this.next("report");
+    this.tell({ type: "report" });
+    const message = await reply;
+    if (message.type !== "report") throw new Error("unexpected reply");
+    return message.report;
+  }
+
+  tell(message: ToServer): void {
+    this.child.send(message);
+  }
+
+  exited(): Promise<void> {
+    return new Promise((resolve) => this.child.once("exit", () => resolve()));
+  }
+
+  private next(type: FromServer["type"]): Promise<FromServer> {
+    return new Promise((resolve) => this.waiting.set(type, resolve));
+  }
+}
+
+async function connectBots(port: number): Promise<Bot[]> {
+  const bots: Bot[] = [];
+  const started = Date.now();
+  for (let first = 0; first < PLAYERS; first += BATCH) {
+    const size = Math.min(BATCH, PLAYERS - first);
+    const joined = Array.from(
+      { length: size },
+      (_, i) =>
+        new Promise<Bot>((resolve, reject) => {
+          const options = { url: `ws://127.0.0.1:${port}/ws`, adminCode: ADMIN_CODE, scatter: !args.crowd };
+          new Bot(first + i, options, resolve, reject);
+        }),
+    );
+    bots.push(...(await Promise.all(joined)));
+    progress("connecting", bots.length, PLAYERS, `${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  return bots;
+}
+
+async function placeBots(bots: Bot[]): Promise<void> {
+  const deadline = Date.now() + PLACEMENT_TIMEOUT_MS;
+  for (;;) {
+    const placed = bots.filter((bot) => bot.placed).length;
+    progress(args.crowd ? "gathering" : "scattering", placed, bots.length);
+    if (placed === bots.length) return;
+    if (Date.now() > deadline) {
+      process.stderr.write(`\n${bots.length - placed} bots never reached their spot; measuring anyway\n`);
+      return;
+    }
+    await sleep(250);
+  }
+}
+
+/** Lets every bot act until `ms` have passed, drawing a progress bar when `label` is given. */
+async function play(bots: Bot[], ms: number, label?: string): Promise<void> {
+  const started = Date.now();
+  const actions = setInterval(() => {
+    const now = Date.now();
+    for (const bot of bots) bot.act(now);
+  }, 100);
+  while (Date.now() - started < ms) {
+    if (label) progress(label, Math.round((Date.now() - started) / 1000), ms / 1000);
+    await sleep(Math.min(1000, ms - (Date.now() - started)));
+  }
+  if (label) progress(label, ms / 1000, ms / 1000);
+  clearInterval(actions);
+}
+
+/** The room's tick in the order it runs: the world's phases, replication, events and views, schema patches. */
+const STAGE_ORDER = [
+  "world step",
+  ...PHASES.map((phase) => `  ${phase}`),
+  "replicate",
+  "publish",
+  "state patch",
+  "tick total",
+];
+const ms = (value: number) => value.toFixed(2).padStart(8);
+const row = (name: string, p: Percentiles) =>
+  `${name.padEnd(16)}${ms(p.p50)}${ms(p.p99)}${ms(p.max)}${String(p.count).padStart(8)}`;
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+
+function print(
+  report: ServerReport,
+  botLag: Percentiles,
+  before: MemorySample,
+  after: MemorySample,
+  bytes: number,
+) {
+  const seconds = SECONDS;
+  const total = report.stages["tick total"];
+  const lines = [
+    "",
+    `world bench: ${PLAYERS} players${args.crowd ? " crowded at the spawn point" : " scattered over the world"}, ` +
+      `${seconds} s measured, ${report.ticks} ticks, ` +
+      (PINNED ? "server on core 0, bots on core 1" : "server and bots sharing cores"),
+    "",
+    `${"stage (ms)".padEnd(16)}${"p50".padStart(8)}${"p99".padStart(8)}${"max".padStart(8)}${"count".padStart(8)}`,
+    ...STAGE_ORDER.filter((stage) => report.stages[stage]).map((stage) => row(stage, report.stages[stage]!)),
+    "",
+    row("server loop lag", report.eventLoopLagMs),
+    row("bots loop lag", botLag),
+    "",
+    `bytes sent per player per second: ${(bytes / PLAYERS / seconds).toFixed(0)} B/s (${kib(bytes / seconds)}/s in all)`,
+    `memory per player: ${kib((after.heapUsed - before.heapUsed) / PLAYERS)} of heap ` +
+      `(server heap ${mib(before.heapUsed)} before the bots, ${mib(after.heapUsed)} with them; rss ${mib(after.rss)})`,
+    total
+      ? `tick total p99 ${total.p99.toFixed(2)} ms: ${total.p99 < 50 ? "within" : "OVER"} the 50 ms aim`
+      : "",
+  ];
+  console.log(lines.join("\n"));
+}
+
+async function main(): Promise<void> {
+  if (PINNED) spawnSync("taskset", ["-pc", "1", String(process.pid)], { stdio: "ignore" });
+  const server = new ServerProcess();
+  const port = await server.ready();
+  const before = await server.memory();
+
+  const bots = await connectBots(port);
+  await placeBots(bots);
+  await play(bots, WARM_UP_MS, "warming up");
+  const after = await server.memory();
+
+  const botLag = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
+  botLag.enable();
+  traffic.bytes = 0;
+  server.tell({ type: "measure" });
+  await play(bots, SECONDS * 1000, "measuring");
+  const bytes = traffic.bytes;
+  const report = await server.report();
+  botLag.disable();
+
+  print(report, loopLag(botLag, LAG_RESOLUTION_MS), before, after, bytes);
+  for (const bot of bots) bot.close();
+  server.tell({ type: "shutdown" });
+  await server.exited();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,188 @@
+import assert from "node:assert/strict";
+import type { CombatHit, PlayerSync } from "../../src/game/world-types.js";
+import { joinAsNewPlayer, type SdkPlayer } from "../support/players.js";
+import { startTestServer, type TestServer } from "../support/server.js";
+import {
+  becomeAdmin,
+  countOf,
+  give,
+  latestSync,
+  type SeenEntity,
+  seenAt,
+  seenEntities,
+  seenEntity,
+  slotOf,
+  syncWhere,
+  teleport,
+  waitFor,
+} from "./world-helpers.js";
+
+const ADMIN_CODE = "combat-admin";
+/** Meadowbrook (a safe zone) respawns at (32,32); Blackfen Marsh (not safe) at (132,32). */
+const MEADOWBROOK_SPAWN = { x: 32, z: 32 };
+const BLACKFEN_SPAWN = { x: 132, z: 32 };
+/** A bandit of Blackfen Marsh: aggressive within 5 tiles, hits up to 3. */
+const BANDIT_SPAWN = { x: 140, z: 20 };
+const FISHING_SPOT = { x: 43, z: 32 };
+
+function hitsOn(player: SdkPlayer, targetId: string): CombatHit[] {
+  return player.inbox.all("combat:hit").filter((hit: CombatHit) => hit.targetId === targetId);
+}
+
+function killingBlow(player: SdkPlayer, targetId: string, timeoutMs: number): Promise<CombatHit> {
+  const test = (hit: CombatHit) => hit.targetId === targetId && hit.targetHealth === 0;
+  return player.inbox.next<CombatHit>("combat:hit", test, timeoutMs, true);
+}
+
+function groundItems(player: SdkPlayer): SeenEntity[] {
+  return seenEntities(player).filter((entity) => entity.kind === "item");
+}
+
+/** Everything a player carries and wears, as item id → count (a stack counts its quantity). */
+function belongings(sync: PlayerSync): Map<string, number> {
+  const counts = new Map<string, number>();
+  const add = (itemId: string, quantity: number) => counts.set(itemId, (counts.get(itemId) ?? 0) + quantity);
+  for (const entry of sync.inventory) add(entry.itemId, entry.quantity);
+  for (const itemId of Object.values(sync.equipment)) if (itemId) add(itemId, 1);
+  return counts;
+}
+
+function tally(items: SeenEntity[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(item.type, (counts.get(item.type) ?? 0) + (item.quantity ?? 1));
+  return counts;
+}
+
+describe("WorldRoom: combat, loot and death with real clients", function () {
+  this.timeout(90000);
+  let server: TestServer;
+  const players: SdkPlayer[] = [];
+  const join = async () => {
+    const player = await joinAsNewPlayer(server);
+    players.push(player);
+    return player;
+  };
+
+  before(async () => {
+    server = await startTestServer({ WORLD_TICK_MS: "50", ADMIN_CODE });
+  });
+  afterEach(async () => {
+    await Promise.all(players.splice(0).map((player) => player.room.leave().catch(() => {})));
+  });
+  after(() => server?.stop());
+
+  it("fights a chicken to its death, the hits seen by the attacker and a bystander, and picks up its loot", async () => {
+    const attacker = await join();
+    const bystander = await join();
+    const chicken = seenAt(attacker, "chicken", MEADOWBROOK_SPAWN.x, MEADOWBROOK_SPAWN.z);
+    assert.equal(chicken.health, 3);
+    attacker.room.send("player:action", { action: "attack", targetId: chicken.id });
+
+    await killingBlow(attacker, chicken.id, 30000);
+    await killingBlow(bystander, chicken.id, 5000);
+    const seenByAttacker = hitsOn(attacker, chicken.id);
+    assert.ok(seenByAttacker.every((hit) => hit.attackerId === attacker.id));
+    assert.equal(
+      seenByAttacker.reduce((sum, hit) => sum + hit.damage, 0),
+      3,
+      "the hits add up to the chicken's health",
+    );
+    assert.deepEqual(hitsOn(bystander, chicken.id), seenByAttacker, "the bystander saw the same hits");
+    assert.ok(attacker.inbox.all("skill:xp").some((event) => event.skill === "attack"));
+    await waitFor(() => seenEntity(attacker, chicken.id) === undefined, "the dead chicken leaves the view");
+
+    // A chicken always drops bones and raw chicken, seen at first by its killer only.
+    await waitFor(() => groundItems(attacker).some((item) => item.type === "bones"), "the bones are drawn");
+    const bones = groundItems(attacker).find((item) => item.type === "bones")!;
+    assert.ok(groundItems(attacker).some((item) => item.type === "raw_chicken"));
+    assert.equal(seenEntity(bystander, bones.id), undefined, "the loot is the killer's for a while");
+
+    attacker.room.send("player:action", { action: "pickup", targetId: bones.id });
+    await syncWhere(attacker, (sync) => countOf(sync, "bones") === 1);
+    await waitFor(() => seenEntity(attacker, bones.id) === undefined, "the picked-up bones leave the ground");
+  });
+
+  it("dies to an aggressive monster outside a safe zone: everything drops and the player respawns at the area's spawn", async () => {
+    const player = await join();
+    await becomeAdmin(player, ADMIN_CODE);
+    player.room.send("inventory:use", { inventorySlot: slotOf(player.sync, "bronze_sword") });
+    const equipped = await syncWhere(player, (sync) => sync.equipment.weapon === "bronze_sword");
+    const carried = belongings(equipped);
+
+    await teleport(player, BANDIT_SPAWN.x + 2, BANDIT_SPAWN.z + 2);
+    await killingBlow(player, player.id, 30000);
+    const respawned = await syncWhere(
+      player,
+      (sync) => sync.health === sync.maxHealth && sync.inventory.length === 0,
+    );
+    assert.deepEqual(respawned.position, BLACKFEN_SPAWN);
+    assert.deepEqual(respawned.equipment, {});
+    assert.equal(respawned.coins, 0);
+
+    await waitFor(() => tally(groundItems(player)).get("coins") === 25, "the dropped coins are drawn");
+    const dropped = groundItems(player);
+    assert.deepEqual(tally(dropped), carried, "everything carried and worn lies on the ground");
+    assert.equal(new Set(dropped.map((item) => `${item.x},${item.z}`)).size, 1, "all on the tile of death");
+    assert.ok(dropped[0]!.x >= 128, "in Blackfen Marsh, where the player died");
+  });
+
+  it("dies in a safe zone: keeps the 3 most valuable items and drops the rest", async () => {
+    const player = await join();
+    await becomeAdmin(player, ADMIN_CODE);
+    await give(player, "steel_sword", 1);
+    const armed = await give(player, "iron_sword", 1);
+    const carried = belongings(armed);
+
+    // Chickens hit for at most 1, so it takes all three, and a player who does not strike back:
+    // hit each once (so it fights back), then go fishing while they peck.
+    const chickensInView = () => seenEntities(player).filter((entity) => entity.type === "chicken");
+    await waitFor(() => chickensInView().length === 3, "all three chickens are alive");
+    const chickens = chickensInView();
+    for (const chicken of chickens) {
+      player.room.send("player:action", { action: "attack", targetId: chicken.id });
+      await player.inbox.next(
+        "combat:hit",
+        (hit) => hit.attackerId === player.id && hit.targetId === chicken.id,
+        20000,
+      );
+    }
+    const spot = seenAt(player, "fishing_spot_net", FISHING_SPOT.x, FISHING_SPOT.z);
+    player.room.send("player:action", { action: "fish", targetId: spot.id });
+    // Catches are thrown back so the inventory never fills (a full one would end the fishing).
+    const throwBack = setInterval(() => {
+      const sync = latestSync(player);
+      if (countOf(sync, "raw_shrimps") > 0) {
+        player.room.send("player:action", { action: "drop", inventorySlot: slotOf(sync, "raw_shrimps") });
+      }
+    }, 100);
+    try {
+      await killingBlow(player, player.id, 60000);
+    } finally {
+      clearInterval(throwBack);
+    }
+
+    const respawned = await syncWhere(
+      player,
+      (sync) => sync.health === sync.maxHealth && sync.inventory.length === 3,
+    );
+    assert.deepEqual(respawned.position, MEADOWBROOK_SPAWN);
+    assert.deepEqual(
+      respawned.inventory.map((entry) => entry.itemId).sort(),
+      ["bronze_sword", "iron_sword", "steel_sword"],
+      "the three most valuable: 260, 78 and 26 coins",
+    );
+    assert.deepEqual(
+      respawned.inventory.map((entry) => entry.slot),
+      armed.inventory.filter((entry) => entry.itemId.endsWith("_sword")).map((entry) => entry.slot),
+      "kept in the slots they were in",
+    );
+
+    await waitFor(() => tally(groundItems(player)).get("coins") === 25, "the dropped coins are drawn");
+    // Loot of earlier kills nearby may have turned public meanwhile: count only the tile of death.
+    const coins = groundItems(player).find((item) => item.type === "coins")!;
+    const onDeathTile = groundItems(player).filter((item) => item.x === coins.x && item.z === coins.z);
+    const dropped = tally(onDeathTile.filter((item) => item.type !== "raw_shrimps"));
+    for (const kept of ["bronze_sword", "iron_sword", "steel_sword"]) carried.delete(kept);
+    assert.deepEqual(dropped, carried, "the rest lies on the ground");
+  });
+});

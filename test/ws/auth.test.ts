@@ -1,0 +1,105 @@
+import assert from "node:assert/strict";
+import { exportSPKI, generateKeyPair, SignJWT } from "jose";
+import { issueAnonymousToken } from "../../src/auth/tokens.js";
+import { startTestServer, type TestServer } from "../support/server.js";
+import { refusedUpgrade, WsClient } from "../support/ws-client.js";
+
+describe("/ws: authentication at the upgrade", function () {
+  this.timeout(30000);
+  const open: WsClient[] = [];
+  const connect = async (...args: Parameters<typeof WsClient.connect>) => {
+    const client = await WsClient.connect(...args);
+    open.push(client);
+    return client;
+  };
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((client) => client.close()));
+  });
+
+  describe("anonymous mode", () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer({ WORLD_TICK_MS: "100" });
+    });
+    after(() => server?.stop());
+
+    it("plays the character of a token in the Authorization header", async () => {
+      const response = await fetch(`${server.baseUrl}/api/v1/auth/anonymous`, { method: "POST" });
+      const { token, playerId } = (await response.json()) as { token: string; playerId: string };
+      const client = await connect(server.wsUrl, { header: token });
+      const first = await client.first();
+      assert.equal(first.event, "player:sync");
+      assert.equal(first.data.id, playerId);
+    });
+
+    it("takes the token from ?token= too; a second login of the same character replaces the first (4409)", async () => {
+      const { token } = await issueAnonymousToken(server.runtime.jwtSecret);
+      const first = await connect(server.wsUrl, { query: token });
+      const firstSync = await first.first();
+      const second = await connect(server.wsUrl, { query: token });
+      const secondSync = await second.first();
+      assert.equal(secondSync.data.id, firstSync.data.id);
+      assert.equal((await first.closed).code, 4409);
+    });
+
+    it("gives a connection without a token a fresh temporary identity", async () => {
+      const one = await connect(server.wsUrl);
+      const other = await connect(server.wsUrl);
+      const [oneSync, otherSync] = await Promise.all([one.first(), other.first()]);
+      assert.equal(oneSync.event, "player:sync");
+      assert.equal(otherSync.event, "player:sync");
+      assert.notEqual(oneSync.data.id, otherSync.data.id);
+    });
+
+    it("refuses an invalid token with HTTP 401", async () => {
+      const refused = await refusedUpgrade(server.wsUrl, { header: "not.a.token" });
+      assert.equal(refused.status, 401);
+      assert.equal(JSON.parse(refused.body).error.code, "unauthorized");
+    });
+  });
+
+  describe("with an identity provider configured", () => {
+    const APP_ID = "tileworld-ws-test";
+    let server: TestServer;
+    let provider: CryptoKeyPair;
+    const providerToken = (subject: string) =>
+      new SignJWT({})
+        .setProtectedHeader({ alg: "RS256" })
+        .setSubject(subject)
+        .setAudience(APP_ID)
+        .setIssuedAt()
+        .setExpirationTime("10m")
+        .sign(provider.privateKey);
+
+    before(async () => {
+      provider = await generateKeyPair("RS256");
+      server = await startTestServer({
+        WORLD_TICK_MS: "100",
+        PUBLIC_IDP_APP_ID: APP_ID,
+        IDP_VERIFICATION_KEY: await exportSPKI(provider.publicKey),
+      });
+    });
+    after(() => server?.stop());
+
+    it("refuses an upgrade without a token with HTTP 401", async () => {
+      const refused = await refusedUpgrade(server.wsUrl);
+      assert.equal(refused.status, 401);
+      assert.equal(JSON.parse(refused.body).error.code, "unauthorized");
+    });
+
+    it("refuses the server's own anonymous tokens with HTTP 401", async () => {
+      const { token } = await issueAnonymousToken(server.runtime.jwtSecret);
+      assert.equal((await refusedUpgrade(server.wsUrl, { query: token })).status, 401);
+    });
+
+    it("accepts the provider's token, in the header or in ?token=", async () => {
+      const token = await providerToken("ws-user-1");
+      const byHeader = await connect(server.wsUrl, { header: token });
+      const sync = await byHeader.first();
+      assert.equal(sync.event, "player:sync");
+      await byHeader.close();
+      const byQuery = await connect(server.wsUrl, { query: token });
+      assert.equal((await byQuery.first()).data.id, sync.data.id);
+    });
+  });
+});

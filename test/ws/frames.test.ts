@@ -1,0 +1,125 @@
+import assert from "node:assert/strict";
+import { startTestServer, type TestServer } from "../support/server.js";
+import { connectNewPlayer, type WsPlayer } from "../support/ws-client.js";
+
+describe("/ws: frames the server cannot take", function () {
+  this.timeout(30000);
+  let server: TestServer;
+  let player: WsPlayer;
+
+  /** Proves the connection still plays: its chat comes back to it. */
+  async function assertStillUsable(): Promise<void> {
+    const message = `still here ${Math.random()}`;
+    const echoed = player.client.next("chat:message", (data) => data.message === message);
+    player.client.send("player:chat", { message });
+    await echoed;
+  }
+
+  before(async () => {
+    server = await startTestServer({ WORLD_TICK_MS: "100" });
+    player = await connectNewPlayer(server);
+  });
+  after(async () => {
+    await player?.client.close();
+    await server?.stop();
+  });
+
+  const badFrames: { kind: string; frame: string | Buffer; code: string; event?: string }[] = [
+    { kind: "a binary frame", frame: Buffer.from([1, 2, 3]), code: "bad_frame" },
+    { kind: "text that is not JSON", frame: "{event: player:move", code: "bad_frame" },
+    { kind: "JSON that is not an object", frame: "[1, 2]", code: "bad_frame" },
+    { kind: "an object without an event", frame: JSON.stringify({ data: { x: 1 } }), code: "bad_frame" },
+    {
+      kind: "an unknown event",
+      frame: JSON.stringify({ event: "teleport:me", data: {} }),
+      code: "unknown_event",
+      event: "teleport:me",
+    },
+    {
+      kind: "data that fails validation",
+      frame: JSON.stringify({ event: "player:move", data: { x: "north", z: 1 } }),
+      code: "bad_request",
+      event: "player:move",
+    },
+    {
+      kind: "a frame over 4096 bytes",
+      frame: JSON.stringify({ event: "player:chat", data: { message: "x".repeat(5000) } }),
+      code: "frame_too_large",
+    },
+  ];
+  for (const { kind, frame, code, event } of badFrames) {
+    it(`answers ${kind} with error ${code} and stays usable`, async () => {
+      const answer = player.client.next("error");
+      player.client.sendRaw(frame, Buffer.isBuffer(frame));
+      const { data } = await answer;
+      assert.equal(data.code, code);
+      assert.equal(typeof data.message, "string");
+      assert.equal(data.event, event);
+      await assertStillUsable();
+    });
+  }
+
+  it("echoes a request's id on its error reply", async () => {
+    const invalid = player.client.next("error", (_data, frame) => frame.id === "move-1");
+    player.client.send("player:move", { x: "north", z: 1 }, "move-1");
+    assert.equal((await invalid).data.code, "bad_request");
+    const refused = player.client.next("error", (_data, frame) => frame.id === "move-2");
+    player.client.send("player:move", { x: 32 + 400, z: 32 }, "move-2");
+    assert.equal((await refused).data.code, "move_too_far");
+    const noEvent = player.client.next("error", (_data, frame) => frame.id === "no-event");
+    player.client.sendRaw(JSON.stringify({ data: {}, id: "no-event" }));
+    assert.equal((await noEvent).data.code, "bad_frame");
+  });
+
+  it("echoes the id on a trade request's tradeError", async () => {
+    const refused = player.client.next("tradeError", (_data, frame) => frame.id === "trade-1");
+    player.client.send("tradeRequest", { targetPlayerId: player.id }, "trade-1");
+    assert.equal((await refused).data.reason, "self_trade");
+  });
+
+  it("refuses a non-string id with bad_frame", async () => {
+    const answer = player.client.next("error");
+    player.client.sendRaw(JSON.stringify({ event: "player:chat", data: { message: "hi" }, id: 7 }));
+    const { data, id } = await answer;
+    assert.equal(data.code, "bad_frame");
+    assert.equal(id, undefined);
+    await assertStillUsable();
+  });
+});
+
+describe("/ws: flooding", function () {
+  this.timeout(30000);
+  const LIMIT = 5;
+  let server: TestServer;
+
+  before(async () => {
+    server = await startTestServer({ WORLD_TICK_MS: "100", RATE_LIMIT_WS_PER_SEC: String(LIMIT) });
+  });
+  after(() => server?.stop());
+
+  it("answers the first frame over the limit with rate_limited, then closes a client that keeps on with 4429", async () => {
+    const { client } = await connectNewPlayer(server);
+    const limited = client.next("error", (data) => data.code === "rate_limited");
+    for (let i = 0; i <= LIMIT; i++) client.send("player:move", { x: 32, z: 33 });
+    await limited;
+    for (let i = 0; i <= LIMIT; i++) client.send("player:move", { x: 32, z: 33 });
+    assert.equal((await client.closed).code, 4429);
+  });
+
+  it("drops frames during the block without closing a client that slows down", async () => {
+    const { client } = await connectNewPlayer(server);
+    const limited = client.next("error", (data) => data.code === "rate_limited");
+    for (let i = 0; i <= LIMIT; i++) client.send("player:move", { x: 32, z: 33 });
+    await limited;
+    const mark = client.frames.length;
+    client.send("player:move", { x: 400, z: 32 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(
+      client.since(mark).filter((frame) => frame.event === "error").length,
+      0,
+      "the blocked frame is dropped",
+    );
+    assert.equal(client.socket.readyState, client.socket.OPEN);
+    await client.close();
+  });
+});

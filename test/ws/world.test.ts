@@ -1,0 +1,127 @@
+import assert from "node:assert/strict";
+import { SKILLS } from "../../src/game/types.js";
+import { joinAsNewPlayer, type SdkPlayer, sleep } from "../support/players.js";
+import { startTestServer, type TestServer } from "../support/server.js";
+import { connectNewPlayer, type Frame, type WsPlayer } from "../support/ws-client.js";
+
+const ADMIN_CODE = "ws-admin";
+
+describe("/ws: playing in the world with plain WebSocket clients", function () {
+  this.timeout(30000);
+  let server: TestServer;
+  const players: WsPlayer[] = [];
+  const sdkPlayers: SdkPlayer[] = [];
+  const connect = async () => {
+    const player = await connectNewPlayer(server);
+    players.push(player);
+    return player;
+  };
+
+  before(async () => {
+    server = await startTestServer({ WORLD_TICK_MS: "100", ADMIN_CODE });
+  });
+  afterEach(async () => {
+    await Promise.all(players.splice(0).map((player) => player.client.close()));
+    await Promise.all(sdkPlayers.splice(0).map((player) => player.room.leave().catch(() => {})));
+  });
+  after(() => server?.stop());
+
+  it("greets with a full player:sync, then a world:update listing everything in view", async () => {
+    const { client, sync } = await connect();
+    assert.deepEqual(sync.position, { x: 32, z: 32 });
+    assert.equal(sync.health, sync.maxHealth);
+    assert.deepEqual(Object.keys(sync.skills).sort(), [...SKILLS].sort());
+    assert.ok(sync.inventory.some((entry) => entry.itemId === "bronze_axe"));
+    assert.equal(sync.coins, 25);
+    assert.deepEqual(sync.equipment, {});
+    const update = await client.received((frame) => frame.event === "world:update");
+    assert.equal(client.frames.indexOf(update), 1, "the world:update follows the player:sync");
+    const self = update.data.added.find((entity: any) => entity.id === sync.id);
+    assert.deepEqual(self, { ...self, kind: "player", position: { x: 32, z: 32 } });
+    const kinds = new Set(update.data.added.map((entity: any) => entity.kind));
+    for (const kind of ["npc", "resource"]) assert.ok(kinds.has(kind), `a ${kind} is in view of the spawn`);
+  });
+
+  it("shows two nearby clients each other's moves and chat", async () => {
+    const alice = await connect();
+    const bob = await connect();
+    alice.client.send("player:move", { x: 32, z: 35 });
+    bob.client.send("player:move", { x: 34, z: 32 });
+    await Promise.all([
+      bob.client.next("world:update", (data) => entityIn(data, alice.id)?.position.z === 35),
+      alice.client.next("world:update", (data) => entityIn(data, bob.id)?.position.x === 34),
+    ]);
+    alice.client.send("player:chat", { message: "hello bob" });
+    bob.client.send("player:chat", { message: "hi alice" });
+    const [toBob, toAlice] = await Promise.all([
+      bob.client.next("chat:message", (data) => data.fromPlayerId === alice.id),
+      alice.client.next("chat:message", (data) => data.fromPlayerId === bob.id),
+    ]);
+    assert.equal(toBob.data.message, "hello bob");
+    assert.equal(toBob.data.fromPlayerName, alice.sync.name);
+    assert.equal(toAlice.data.message, "hi alice");
+  });
+
+  it("shows a client far away neither the moves nor the chat", async () => {
+    const alice = await connect();
+    const bob = await connect();
+    const carol = await connect();
+    carol.client.send("player:chat", { message: `/admin ${ADMIN_CODE}` });
+    await carol.client.next("chat:message", (data) => data.fromPlayerId === "server");
+    carol.client.send("player:chat", { message: "/tp 60 60" });
+    // Carol's view moves with her: Alice leaves it.
+    await carol.client.next("world:update", (data) => data.removed.includes(alice.id));
+    const mark = carol.client.frames.length;
+    const bobSaw = Promise.all([
+      bob.client.next("chat:message", (data) => data.fromPlayerId === alice.id),
+      bob.client.next("world:update", (data) => entityIn(data, alice.id)?.position.x === 33),
+    ]);
+    alice.client.send("player:move", { x: 33, z: 33 });
+    alice.client.send("player:chat", { message: "anyone far away?" });
+    await bobSaw;
+    // A few more ticks for anything that would reach Carol.
+    await sleep(400);
+    const carolSaw = carol.client.since(mark);
+    assert.equal(carolSaw.filter((frame) => frame.event === "chat:message").length, 0);
+    assert.ok(!carolSaw.some((frame) => frame.event === "world:update" && entityIn(frame.data, alice.id)));
+  });
+
+  it("puts an SDK client and a /ws client in the same world: each sees the other and its chat", async () => {
+    const sdk = await joinAsNewPlayer(server);
+    sdkPlayers.push(sdk);
+    const ws = await connect();
+    await ws.client.received(
+      (frame) => frame.event === "world:update" && entityIn(frame.data, sdk.id) !== undefined,
+    );
+    await waitUntil(
+      () => (sdk.room.state as any).entities.get(ws.id) !== undefined,
+      "the SDK client sees the /ws player",
+    );
+    sdk.room.send("player:chat", { message: "from the SDK" });
+    ws.client.send("player:chat", { message: "from /ws" });
+    const [heardBySdk, heardByWs] = await Promise.all([
+      sdk.inbox.next("chat:message", (data) => data.fromPlayerId === ws.id),
+      ws.client.next("chat:message", (data) => data.fromPlayerId === sdk.id),
+    ]);
+    assert.equal(heardBySdk.message, "from /ws");
+    assert.equal(heardByWs.data.message, "from the SDK");
+    ws.client.send("player:move", { x: 30, z: 32 });
+    await waitUntil(
+      () => (sdk.room.state as any).entities.get(ws.id)?.x === 30,
+      "the SDK client sees the /ws player walk",
+    );
+  });
+});
+
+/** The entity `id` among those a world:update added or updated. */
+function entityIn(update: Frame["data"], id: string): any {
+  return [...update.added, ...update.updated].find((entity: any) => entity.id === id);
+}
+
+async function waitUntil(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
