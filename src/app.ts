@@ -2,7 +2,7 @@ import { RedisDriver } from "@colyseus/redis-driver";
 import { RedisPresence } from "@colyseus/redis-presence";
 import config from "@colyseus/tools";
 import { WebSocketTransport } from "@colyseus/ws-transport";
-import express from "express";
+import type express from "express";
 import { healthRouter } from "./api/health.js";
 import { mountApi } from "./api/index.js";
 import { manifestRouter, skillUnlocksRouter } from "./manifests/routes.js";
@@ -41,8 +41,14 @@ export function createApp(runtime: Runtime) {
       app.disable("x-powered-by");
       // Public and not counted against the REST limit: health, game data files and the skill-unlock map.
       app.use(healthRouter(() => runtime.database.ping()));
-      app.use("/manifests", manifestRouter(() => runtime.manifestDir));
-      app.use("/api/data/skill-unlocks", skillUnlocksRouter(() => runtime.gameData));
+      app.use(
+        "/manifests",
+        manifestRouter(() => runtime.manifestDir),
+      );
+      app.use(
+        "/api/data/skill-unlocks",
+        skillUnlocksRouter(() => runtime.gameData),
+      );
       mountApi(app, runtime, roomLiveWorld);
     },
     initializeGameServer: (server) => {

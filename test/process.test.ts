@@ -57,10 +57,15 @@ describe("server process", function () {
       client.send("player:chat", { message: "/admin restart-test" });
       await client.next("chat:message", (data) => data.fromPlayerId === "server");
       client.send("player:chat", { message: "/give logs 7" });
-      await client.next("player:sync", (data) => data.inventory.some((e: { itemId: string }) => e.itemId === "logs"));
+      await client.next("player:sync", (data) =>
+        data.inventory.some((e: { itemId: string }) => e.itemId === "logs"),
+      );
       client.send("player:move", tile);
       await client.next("world:update", (data) =>
-        data.updated.some((e: { kind: string; position: { x: number; z: number } }) => e.kind === "player" && e.position.x === tile.x && e.position.z === tile.z),
+        data.updated.some(
+          (e: { kind: string; position: { x: number; z: number } }) =>
+            e.kind === "player" && e.position.x === tile.x && e.position.z === tile.z,
+        ),
       );
       return client;
     }

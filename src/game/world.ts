@@ -101,6 +101,11 @@ export class World {
     return structuredClone(this.player(playerId).character);
   }
 
+  /** The player's live state, without a copy: read it at once, and copy what must outlive the call. */
+  peek(playerId: string): Readonly<CharacterState> {
+    return this.player(playerId).character;
+  }
+
   /** Refuses what can be refused now; otherwise queues the intent for the next tick. */
   submit(playerId: string, intent: Intent): GameError | undefined {
     const player = this.state.players.get(playerId);

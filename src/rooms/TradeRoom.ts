@@ -32,7 +32,9 @@ export interface TradeRoomOptions {
 /** The signature a world puts on the trades it opens. */
 export function signTrade(secret: Uint8Array, trade: Trade, worldRoomId: string): string {
   const [a, b] = trade.sides;
-  return createHmac("sha256", secret).update(`${trade.id}:${a.player.id}:${b.player.id}:${worldRoomId}`).digest("hex");
+  return createHmac("sha256", secret)
+    .update(`${trade.id}:${a.player.id}:${b.player.id}:${worldRoomId}`)
+    .digest("hex");
 }
 
 type TradeClient = Client<{ auth: PlayerAuth }>;
@@ -59,14 +61,20 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
 
   override onCreate(options: TradeRoomOptions): void {
     const expected = options?.trade && signTrade(this.runtime.jwtSecret, options.trade, options.worldRoomId);
-    if (!expected || options.signature !== expected) throw new ServerError(403, "trades are opened by the world");
+    if (!expected || options.signature !== expected)
+      throw new ServerError(403, "trades are opened by the world");
     this.trade = options.trade;
     this.worldRoomId = options.worldRoomId;
     this.roomId = options.trade.id;
     this.maxClients = 2;
     void this.setPrivate(true);
-    this.onMessage("*", (client, type, message) => this.handleMessage(client as TradeClient, String(type), message));
-    this.clock.setInterval(() => this.serially(async () => this.apply(expireTrade(this.trade, Date.now()))), EXPIRY_CHECK_MS);
+    this.onMessage("*", (client, type, message) =>
+      this.handleMessage(client as TradeClient, String(type), message),
+    );
+    this.clock.setInterval(
+      () => this.serially(async () => this.apply(expireTrade(this.trade, Date.now()))),
+      EXPIRY_CHECK_MS,
+    );
   }
 
   override async onAuth(_client: Client, _options: unknown, context: AuthContext): Promise<PlayerAuth> {
@@ -78,10 +86,10 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
   override onJoin(client: TradeClient): void {
     const playerId = client.auth!.characterId;
     const missed = this.finalEvents.filter((event) => event.to === playerId);
-    if (missed.length === 0) return client.send("tradeUpdated", tradeUpdatedView(this.trade, playerId));
-    // The trade ended while this player was still joining: they learn how (the messages wait for the
+    // A trade that ended while this player was still joining: they learn how (the messages wait for the
     // end of the join), and the room closes a little later.
-    for (const { event, data } of missed) client.send(event, data);
+    if (missed.length > 0) for (const { event, data } of missed) client.send(event, data);
+    else client.send("tradeUpdated", tradeUpdatedView(this.trade, playerId));
   }
 
   /** A player who drops out of the trade's room is gone from the trade, even if their seat in the world is kept. */
@@ -112,7 +120,9 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
   }
 
   private releasePlayers(): Promise<unknown> {
-    return matchMaker.remoteRoomCall<WorldRoom>(this.worldRoomId, "tradeEnded", [this.trade.id]).catch(() => {});
+    return matchMaker
+      .remoteRoomCall<WorldRoom>(this.worldRoomId, "tradeEnded", [this.trade.id])
+      .catch(() => {});
   }
 
   /** Cancels on a player's behalf (a dropped connection); called by the world too. */
@@ -121,20 +131,30 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
   }
 
   /** The one entry point of trade messages, for SDK clients and /ws clients alike. */
-  handleMessage(client: TradeClient, type: string, message: unknown, reply: Reply = client.send.bind(client)): void {
+  handleMessage(
+    client: TradeClient,
+    type: string,
+    message: unknown,
+    reply: Reply = client.send.bind(client),
+  ): void {
     const playerId = client.auth!.characterId;
     const refuse = (reason: TradeErrorReason) =>
       reply("tradeError", { tradeId: this.trade.id, reason, message: TRADE_ERROR_MESSAGES[reason] });
-    if (!isTradeMessage(type)) return reply("error", { code: "unknown_event", message: `No event "${type}" here.`, event: type });
-    const parsed = tradeMessages[type].safeParse(message);
-    if (!parsed.success) return reply("error", { code: "bad_request", message: describeIssues(parsed.error), event: type });
-    if (parsed.data.tradeId !== this.trade.id) return refuse("not_found");
-    void this.serially(async () => {
-      const result = await this.decide(playerId, type, parsed.data as never);
-      if (!result.ok) return refuse(result.reason);
-      this.apply(result);
-      if (this.trade.stage === "committing") await this.commit();
-    });
+    const parsed = isTradeMessage(type) ? tradeMessages[type].safeParse(message) : undefined;
+    if (!parsed) reply("error", { code: "unknown_event", message: `No event "${type}" here.`, event: type });
+    else if (!parsed.success) {
+      reply("error", { code: "bad_request", message: describeIssues(parsed.error), event: type });
+    } else if (parsed.data.tradeId !== this.trade.id) refuse("not_found");
+    else {
+      void this.serially(async () => {
+        const result = await this.decide(playerId, type as keyof typeof tradeMessages, parsed.data as never);
+        if (!result.ok) refuse(result.reason);
+        else {
+          this.apply(result);
+          if (this.trade.stage === "committing") await this.commit();
+        }
+      });
+    }
   }
 
   private async decide(
@@ -148,7 +168,15 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
       case "tradeAddItem": {
         const inventory = await this.inventoryOf(playerId);
         if (!inventory) return { ok: false, reason: "player_offline" };
-        return addToOffer(this.trade, playerId, data.inventorySlot, data.quantity ?? 0, inventory, items, now);
+        return addToOffer(
+          this.trade,
+          playerId,
+          data.inventorySlot,
+          data.quantity ?? 0,
+          inventory,
+          items,
+          now,
+        );
       }
       case "tradeRemoveItem":
         return removeFromOffer(this.trade, playerId, data.inventorySlot, data.quantity, now);

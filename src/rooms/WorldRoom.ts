@@ -1,17 +1,19 @@
 import { performance } from "node:perf_hooks";
 import { type AuthContext, type Client, type Deferred, matchMaker, Room } from "@colyseus/core";
+import { clientKey } from "../api/rate-limits.js";
+import type { CharacterPart, CharacterSave } from "../db/characters.js";
+import { type TradeParticipant, TradeRepository } from "../db/trades.js";
 import { parseChat } from "../game/chat.js";
 import { type GameError, isGameError } from "../game/errors.js";
 import { seededRandom } from "../game/random.js";
-import { ALL_PARTS, type CharacterSave } from "../db/characters.js";
-import { type TradeParticipant, TradeRepository } from "../db/trades.js";
 import type { Trade, TradeErrorReason } from "../game/trade.js";
 import { TRADE_ERROR_MESSAGES } from "../game/trade.js";
-import type { InventoryEntry } from "../game/types.js";
+import type { CharacterState, InventoryEntry } from "../game/types.js";
 import { World } from "../game/world.js";
 import type { Intent, OutboundEvent, PlayerSync, TickReport } from "../game/world-types.js";
 import type { Runtime } from "../runtime.js";
 import { WorldRoomState } from "../schema/WorldRoomState.js";
+import { EncodedJson } from "./encoded-json.js";
 import { CLOSE_FLOODING, FloodGuard } from "./flood-guard.js";
 import { Interest, isJsonClient } from "./interest.js";
 import { describeIssues, isTradeMessage, isWorldMessage, toIntent, worldMessages } from "./messages.js";
@@ -32,6 +34,12 @@ interface Session {
 }
 
 type WorldClient = Client<{ auth: PlayerAuth; userData: Session }>;
+
+/** Why a message is refused: CONTRACT's error event carries it. */
+interface Refusal {
+  code: string;
+  message: string;
+}
 
 /** What the world answers a trade's room when asked to commit the swap. */
 export type TradeCommitOutcome = { ok: true } | { ok: false; reason: TradeErrorReason };
@@ -91,7 +99,9 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     this.timings = new TickTimings(tickMs / 2, runtime.logger);
     this.setPatchRate(tickMs);
     this.setSimulationInterval(() => this.tick(), tickMs);
-    this.onMessage("*", (client, type, message) => this.handleMessage(client as WorldClient, String(type), message));
+    this.onMessage("*", (client, type, message) =>
+      this.handleMessage(client as WorldClient, String(type), message),
+    );
     // Project the static world (NPCs, resources, stations) before the first client arrives.
     this.interest.applyTick(this.world.step());
   }
@@ -157,79 +167,110 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   }
 
   /** The one entry point of client messages, for SDK clients and /ws clients alike. */
-  handleMessage(client: WorldClient, type: string, message: unknown, reply: Reply = client.send.bind(client)): void {
+  handleMessage(
+    client: WorldClient,
+    type: string,
+    message: unknown,
+    reply: Reply = client.send.bind(client),
+  ): void {
     const session = client.userData;
     if (!session || !this.world.has(playerOf(client).characterId)) return;
-    const fail = (code: string, text: string) => reply("error", { code, message: text, event: type });
     // The /ws channel applies the limit itself, to every frame it reads, before this point.
-    switch (isJsonClient(client) ? "accept" : session.flood.check(Date.now())) {
-      case "limited":
-        return fail("rate_limited", "Too many messages: wait a few seconds.");
-      case "drop":
-        return;
-      case "close":
-        client.leave(CLOSE_FLOODING, "flooding");
-        return;
-    }
-    if (isTradeMessage(type)) return fail("wrong_room", "Send trade offers to the trade's room.");
-    if (!isWorldMessage(type)) return fail("unknown_event", `There is no event named "${type}".`);
+    const verdict = isJsonClient(client) ? "accept" : session.flood.check(Date.now());
+    if (verdict === "close") client.leave(CLOSE_FLOODING, "flooding");
+    const refusal =
+      verdict === "limited"
+        ? { code: "rate_limited", message: "Too many messages: wait a few seconds." }
+        : verdict === "accept"
+          ? this.dispatch(client, type, message, reply)
+          : undefined;
+    if (refusal) reply("error", { ...refusal, event: type });
+  }
+
+  /** Validates a message and hands it to the world or the trade requests; returns why it is refused. */
+  private dispatch(
+    client: WorldClient,
+    type: string,
+    message: unknown,
+    reply: Reply,
+  ): GameError | Refusal | undefined {
+    if (isTradeMessage(type))
+      return { code: "wrong_room", message: "Send trade offers to the trade's room." };
+    if (!isWorldMessage(type))
+      return { code: "unknown_event", message: `There is no event named "${type}".` };
     const parsed = worldMessages[type].safeParse(message);
-    if (!parsed.success) return fail("bad_request", describeIssues(parsed.error));
+    if (!parsed.success) return { code: "bad_request", message: describeIssues(parsed.error) };
     const playerId = playerOf(client).characterId;
     const tradeRefusal = (tradeId: string | undefined) => (reason: TradeErrorReason | undefined) => {
       if (reason) reply("tradeError", { tradeId, reason, message: TRADE_ERROR_MESSAGES[reason] });
     };
     if (type === "tradeRequest") {
       const { targetPlayerId } = parsed.data as { targetPlayerId: string };
-      return tradeRefusal(undefined)(this.trades.request(playerId, targetPlayerId, Date.now()));
+      tradeRefusal(undefined)(this.trades.request(playerId, targetPlayerId, Date.now()));
+      return undefined;
     }
     if (type === "tradeRequestRespond") {
       const { tradeId, accept } = parsed.data as { tradeId: string; accept: boolean };
-      this.trades.respond(playerId, tradeId, accept, Date.now()).then(tradeRefusal(tradeId), (error: unknown) => {
-        this.runtime.logger.error({ err: error, tradeId }, "opening a trade failed");
-        tradeRefusal(tradeId)("commit_failed");
-      });
-      return;
+      this.trades
+        .respond(playerId, tradeId, accept, Date.now())
+        .then(tradeRefusal(tradeId), (error: unknown) => {
+          this.runtime.logger.error({ err: error, tradeId }, "opening a trade failed");
+          tradeRefusal(tradeId)("commit_failed");
+        });
+      return undefined;
     }
-    const intent = type === "player:chat" ? this.chatIntent(client, parsed.data as { message: string }, reply) : toIntent(type, parsed.data);
-    if (!intent) return;
-    const refusal = this.world.submit(playerId, intent);
-    if (refusal) fail(refusal.code, refusal.message);
+    const intent =
+      type === "player:chat"
+        ? this.chatIntent(client, parsed.data as { message: string }, reply)
+        : toIntent(type, parsed.data);
+    if (intent && !("type" in intent)) return intent;
+    return intent && this.world.submit(playerId, intent);
   }
 
-  /** Chat text, or the admin command it carries when the session may run it; undefined when handled here. */
-  private chatIntent(client: WorldClient, { message }: { message: string }, reply: Reply): Intent | undefined {
+  /**
+   * Chat text as an intent, the admin command it carries when the session may run it, or why not;
+   * undefined for `/admin <code>`, which answers by itself once the attempt is counted.
+   */
+  private chatIntent(
+    client: WorldClient,
+    { message }: { message: string },
+    reply: Reply,
+  ): Intent | Refusal | undefined {
     const parsed = parseChat(message);
-    const fail = (error: GameError | { code: string; message: string }) =>
-      reply("error", { ...error, event: "player:chat" });
-    if (isGameError(parsed)) return void fail(parsed);
+    if (isGameError(parsed)) return parsed;
     switch (parsed.kind) {
       case "say":
         return { type: "chat", message: parsed.text };
       case "admin":
-        void this.elevate(client, parsed.code, fail);
+        void this.elevate(client, parsed.code, (refusal) =>
+          reply("error", { ...refusal, event: "player:chat" }),
+        );
         return undefined;
       default:
-        if (!client.userData?.isAdmin) return void fail({ code: "forbidden", message: "Admin commands need /admin <code> first." });
+        if (!client.userData?.isAdmin)
+          return { code: "forbidden", message: "Admin commands need /admin <code> first." };
         if (parsed.kind === "give") return { type: "give", itemId: parsed.itemId, quantity: parsed.quantity };
         if (parsed.kind === "teleport") return { type: "teleport", x: parsed.x, z: parsed.z };
         return { type: "heal" };
     }
   }
 
-  private async elevate(client: WorldClient, code: string, fail: (error: { code: string; message: string }) => void) {
+  /** `/admin <code>`: every attempt counts against the client's authentication limit, as a token would. */
+  private async elevate(client: WorldClient, code: string, fail: (refusal: Refusal) => void): Promise<void> {
     const { ADMIN_CODE } = this.runtime.config;
-    const attempt = await this.runtime.rateLimits.authAttempts.hit(`admin:${playerOf(client).accountId}`);
-    if (attempt.limited) return fail({ code: "rate_limited", message: "Too many attempts: try again later." });
-    if (!ADMIN_CODE) return fail({ code: "forbidden", message: "Admin commands are disabled on this server." });
-    if (code !== ADMIN_CODE) return fail({ code: "forbidden", message: "Wrong admin code." });
-    if (client.userData) client.userData.isAdmin = true;
-    client.send("chat:message", {
-      fromPlayerId: "server",
-      fromPlayerName: "Server",
-      message: "Admin commands enabled.",
-      timestamp: Date.now(),
-    });
+    const attempt = await this.runtime.rateLimits.authAttempts.hit(clientKey(playerOf(client).ip));
+    if (attempt.limited) fail({ code: "rate_limited", message: "Too many attempts: try again later." });
+    else if (!ADMIN_CODE) fail({ code: "forbidden", message: "Admin commands are disabled on this server." });
+    else if (code !== ADMIN_CODE) fail({ code: "forbidden", message: "Wrong admin code." });
+    else {
+      if (client.userData) client.userData.isAdmin = true;
+      client.send("chat:message", {
+        fromPlayerId: "server",
+        fromPlayerName: "Server",
+        message: "Admin commands enabled.",
+        timestamp: Date.now(),
+      });
+    }
   }
 
   /**
@@ -273,26 +314,71 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     return this.timings.summary();
   }
 
+  /**
+   * What this tick changed, per character and part: every changed player's position and health; the
+   * inventory and equipment of those who got a player:sync; skills of those who gained XP; banks that
+   * moved. Only those parts are copied and written, so walking players cost one row each.
+   */
   private savesOf(report: TickReport): CharacterSave[] {
-    const bank = new Set(report.bankChanged);
-    return report.changedCharacters.map((id) => ({
-      state: this.world.character(id),
-      parts: bank.has(id) ? ALL_PARTS : ALL_PARTS.filter((part) => part !== "bank"),
-    }));
+    const parts = new Map<string, Set<CharacterPart>>();
+    const add = (id: string, ...added: CharacterPart[]) => {
+      let set = parts.get(id);
+      if (!set) parts.set(id, (set = new Set()));
+      for (const part of added) set.add(part);
+    };
+    for (const id of report.changedCharacters) add(id, "position");
+    for (const id of report.bankChanged) add(id, "bank", "inventory");
+    for (const { to, event } of report.events) {
+      if (typeof to !== "string") continue;
+      if (event === "player:sync") add(to, "inventory", "equipment", "skills");
+      else if (event === "skill:xp") add(to, "skills");
+    }
+    const saves: CharacterSave[] = [];
+    for (const [id, changed] of parts) {
+      if (this.world.has(id)) saves.push({ state: this.snapshot(id, changed), parts: [...changed] });
+    }
+    return saves;
+  }
+
+  /** Copies of the parts that will be written (the write happens after the next ticks may have run). */
+  private snapshot(id: string, parts: ReadonlySet<CharacterPart>): CharacterState {
+    const live = this.world.peek(id);
+    return {
+      id,
+      name: live.name,
+      position: { ...live.position },
+      health: live.health,
+      skills: parts.has("skills") ? structuredClone(live.skills) : live.skills,
+      inventory: parts.has("inventory") ? live.inventory.map((entry) => ({ ...entry })) : [],
+      bank: parts.has("bank") ? live.bank.map((entry) => ({ ...entry })) : [],
+      equipment: parts.has("equipment") ? { ...live.equipment } : {},
+    };
   }
 
   private publish(report: TickReport): void {
     for (const event of report.events) this.deliver(event);
     const changed = new Set(report.changedEntities);
-    for (const client of this.clients) this.sendView(client, report.tick, changed);
+    const encode = memoize((id: string) => JSON.stringify(this.world.entity(id) ?? null));
+    for (const client of this.clients) this.sendView(client, report.tick, changed, encode);
   }
 
-  private sendView(client: WorldClient, tick: number, changed: ReadonlySet<string> = new Set()): void {
+  /**
+   * Brings the client's view up to date. /ws clients get CONTRACT's world:update, assembled from each
+   * entity's JSON (`encode`, shared by all clients within a tick).
+   */
+  private sendView(
+    client: WorldClient,
+    tick: number,
+    changed: ReadonlySet<string> = new Set(),
+    encode: (id: string) => string = (id) => JSON.stringify(this.world.entity(id) ?? null),
+  ): void {
     const characterId = client.auth?.characterId;
     if (!characterId || !this.world.has(characterId) || this.owners.get(characterId) !== client) return;
-    const update = this.interest.update(client, characterId, changed, tick);
-    const empty = update.added.length + update.updated.length + update.removed.length === 0;
-    if (isJsonClient(client) && !empty) client.send("world:update", update);
+    const { added, updated, removed } = this.interest.update(client, characterId, changed);
+    if (!isJsonClient(client) || added.length + updated.length + removed.length === 0) return;
+    const list = (ids: string[]) => ids.map(encode).join(",");
+    const text = `{"tick":${tick},"added":[${list(added)}],"updated":[${list(updated)}],"removed":${JSON.stringify(removed)}}`;
+    client.send("world:update", new EncodedJson(text));
   }
 
   private deliver(event: OutboundEvent): void {
@@ -331,12 +417,19 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     const committing = this.persistence.run(() =>
       this.tradeRepository.complete({ tradeId, a, b }, this.runtime.gameData.items),
     );
-    for (const id of ids) this.commits.set(id, committing.catch(() => {}));
+    for (const id of ids)
+      this.commits.set(
+        id,
+        committing.catch(() => {}),
+      );
     try {
       const outcome = await committing;
       if (!outcome.ok) {
         const { reason } = outcome;
-        return { ok: false, reason: reason === "insufficient_items" || reason === "inventory_full" ? reason : "commit_failed" };
+        return {
+          ok: false,
+          reason: reason === "insufficient_items" || reason === "inventory_full" ? reason : "commit_failed",
+        };
       }
       this.world.replaceInventory(a.characterId, outcome.inventoryA);
       this.world.replaceInventory(b.characterId, outcome.inventoryB);
@@ -366,6 +459,17 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     };
     await matchMaker.createRoom("trade", options);
   }
+}
+
+/** Caches a function's results for the life of the returned function (one tick). */
+function memoize<T>(compute: (id: string) => T): (id: string) => T {
+  const cache = new Map<string, T>();
+  return (id) => {
+    if (cache.has(id)) return cache.get(id) as T;
+    const value = compute(id);
+    cache.set(id, value);
+    return value;
+  };
 }
 
 /** The player of an authenticated client (onAuth always sets it before any other hook runs). */

@@ -1,14 +1,13 @@
 import type { Client } from "@colyseus/core";
 import { StateView } from "@colyseus/schema";
 import type { World } from "../game/world.js";
-import type { TickReport, WorldEntity } from "../game/world-types.js";
+import type { TickReport } from "../game/world-types.js";
 import { EntityState, type WorldRoomState } from "../schema/WorldRoomState.js";
 
-/** CONTRACT's world:update: what entered, changed in, or left one player's view since the last one. */
-export interface WorldUpdate {
-  tick: number;
-  added: WorldEntity[];
-  updated: WorldEntity[];
+/** What entered, changed in, or left one player's view since the last update, by entity id. */
+export interface ViewChange {
+  added: string[];
+  updated: string[];
   removed: string[];
 }
 
@@ -45,29 +44,34 @@ export class Interest {
     this.seen.delete(client.sessionId);
   }
 
-  /** The client's view difference since the last call; SDK clients' StateViews are updated as well. */
-  update(client: Client, playerId: string, changed: ReadonlySet<string>, tick: number): WorldUpdate {
+  /**
+   * The client's view difference since the last call. SDK clients' StateViews are updated here; /ws
+   * clients are sent the difference as world:update (`updated` lists only entities in `changed`).
+   */
+  update(client: Client, playerId: string, changed: ReadonlySet<string>): ViewChange {
     const before = this.seen.get(client.sessionId) ?? new Set<string>();
-    const now = new Set<string>();
-    const update: WorldUpdate = { tick, added: [], updated: [], removed: [] };
-    for (const entity of this.world.view(playerId)) {
-      now.add(entity.id);
-      if (!before.has(entity.id)) {
-        update.added.push(entity);
-        const projected = this.state.entities.get(entity.id) ?? this.project(entity.id);
-        if (projected) client.view?.add(projected);
-      } else if (changed.has(entity.id)) {
-        update.updated.push(entity);
+    const now = new Set(this.world.visibleIds(playerId));
+    const json = isJsonClient(client);
+    const change: ViewChange = { added: [], updated: [], removed: [] };
+    for (const id of now) {
+      if (!before.has(id)) {
+        change.added.push(id);
+        if (!json) {
+          const projected = this.state.entities.get(id) ?? this.project(id);
+          if (projected) client.view?.add(projected);
+        }
+      } else if (changed.has(id)) {
+        change.updated.push(id);
       }
     }
     for (const id of before) {
       if (now.has(id)) continue;
-      update.removed.push(id);
+      change.removed.push(id);
       const projected = this.state.entities.get(id);
-      if (projected) client.view?.remove(projected);
+      if (projected && !json) client.view?.remove(projected);
     }
     this.seen.set(client.sessionId, now);
-    return update;
+    return change;
   }
 
   private project(id: string): EntityState | undefined {

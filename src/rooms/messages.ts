@@ -1,18 +1,25 @@
 import { z } from "zod";
-import { ACTIONS, type Intent } from "../game/world-types.js";
 import { EQUIP_SLOTS, INVENTORY_SLOTS, MAX_STACK } from "../game/types.js";
+import { ACTIONS, type Intent } from "../game/world-types.js";
 
 // The client events of CONTRACT.md, validated the same way for SDK clients and /ws clients.
 // docs/protocol.md's JSON Schemas are generated from these.
 
-const slot = z.int().min(0).max(INVENTORY_SLOTS - 1);
+const slot = z
+  .int()
+  .min(0)
+  .max(INVENTORY_SLOTS - 1);
 const quantity = z.int().min(1).max(MAX_STACK);
 const tileCoordinate = z.int().min(-1_000_000).max(1_000_000);
 const id = z.string().min(1).max(64);
 
 export const worldMessages = {
   "player:move": z.object({ x: tileCoordinate, z: tileCoordinate, run: z.boolean().optional() }),
-  "player:action": z.object({ action: z.enum(ACTIONS), targetId: id.optional(), inventorySlot: slot.optional() }),
+  "player:action": z.object({
+    action: z.enum(ACTIONS),
+    targetId: id.optional(),
+    inventorySlot: slot.optional(),
+  }),
   "player:chat": z.object({ message: z.string().min(1).max(200) }),
   "inventory:use": z.object({ inventorySlot: slot, targetSlot: slot.optional(), targetId: id.optional() }),
   "inventory:unequip": z.object({ slot: z.enum(EQUIP_SLOTS) }),

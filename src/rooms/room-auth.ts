@@ -9,6 +9,8 @@ export interface PlayerAuth {
   accountId: string;
   characterId: string;
   characterName: string;
+  /** The client's address: its authentication attempts are counted under it. */
+  ip: string | undefined;
 }
 
 /** The token of an SDK client (`client.auth.token`) or of a /ws upgrade (header or `?token=`). */
@@ -33,7 +35,8 @@ export async function authenticatePlayer(
   try {
     identity = await runtime.tokens.verify(token);
   } catch (error) {
-    if (error instanceof IdentityProviderUnavailableError) throw new ServerError(503, "identity provider unavailable");
+    if (error instanceof IdentityProviderUnavailableError)
+      throw new ServerError(503, "identity provider unavailable");
     if (error instanceof InvalidTokenError) {
       const attempt = await runtime.rateLimits.authAttempts.hit(clientKey(context.ip));
       if (attempt.limited) throw new ServerError(429, "too many authentication attempts");
@@ -42,9 +45,11 @@ export async function authenticatePlayer(
     throw error;
   }
   const account = await resolveAccount(runtime, identity);
-  const id = typeof characterId === "string" && characterId ? characterId : await ensureCharacter(runtime, account);
+  const id =
+    typeof characterId === "string" && characterId ? characterId : await ensureCharacter(runtime, account);
   const character = await runtime.characters.summary(id);
   if (!character) throw new ServerError(404, `no character ${id}`);
-  if (character.accountId !== account.id) throw new ServerError(403, "that character belongs to another account");
-  return { accountId: account.id, characterId: character.id, characterName: character.name };
+  if (character.accountId !== account.id)
+    throw new ServerError(403, "that character belongs to another account");
+  return { accountId: account.id, characterId: character.id, characterName: character.name, ip: context.ip };
 }

@@ -25,20 +25,28 @@ export class TickTimings {
   record(tick: number, phaseMs: Readonly<Record<string, number>>): void {
     let total = 0;
     for (const [phase, ms] of Object.entries(phaseMs)) {
-      let ring = this.samples.get(phase);
-      if (!ring) this.samples.set(phase, (ring = new Array(KEPT_TICKS).fill(0)));
-      ring[this.next] = ms;
+      this.ring(phase)[this.next] = ms;
       total += ms;
     }
-    let totals = this.samples.get("total");
-    if (!totals) this.samples.set("total", (totals = new Array(KEPT_TICKS).fill(0)));
-    totals[this.next] = total;
+    this.ring("total")[this.next] = total;
     this.next = (this.next + 1) % KEPT_TICKS;
     this.count = Math.min(this.count + 1, KEPT_TICKS);
     if (total > this.budgetMs) {
       const phases = Object.entries(phaseMs).map(([phase, ms]) => `${phase} ${ms.toFixed(1)}`);
-      this.logger.warn({ tick, totalMs: total, phaseMs }, `slow tick ${tick}: ${total.toFixed(1)} ms (${phases.join(", ")})`);
+      this.logger.warn(
+        { tick, totalMs: total, phaseMs },
+        `slow tick ${tick}: ${total.toFixed(1)} ms (${phases.join(", ")})`,
+      );
     }
+  }
+
+  private ring(phase: string): number[] {
+    let ring = this.samples.get(phase);
+    if (!ring) {
+      ring = new Array<number>(KEPT_TICKS).fill(0);
+      this.samples.set(phase, ring);
+    }
+    return ring;
   }
 
   summary(): Record<string, PhaseSummary> {

@@ -39,7 +39,8 @@ export class TradeRequests {
     if (fromId === targetId) return "self_trade";
     if (!this.world.isOnline(targetId)) return "player_offline";
     if (this.started.has(fromId) || this.started.has(targetId)) return "already_trading";
-    if ((this.world.distance(fromId, targetId) ?? Number.POSITIVE_INFINITY) > TRADE_DISTANCE) return "too_far";
+    if ((this.world.distance(fromId, targetId) ?? Number.POSITIVE_INFINITY) > TRADE_DISTANCE)
+      return "too_far";
     // One outgoing request at a time: a new one replaces the previous.
     for (const trade of this.pending.values()) {
       if (trade.sides[0].player.id === fromId) this.apply(trade.id, cancelTrade(trade, fromId));
@@ -57,7 +58,12 @@ export class TradeRequests {
   }
 
   /** Starts or declines the trade, or returns why the answer is refused. */
-  async respond(playerId: string, tradeId: string, accept: boolean, now: number): Promise<TradeErrorReason | undefined> {
+  async respond(
+    playerId: string,
+    tradeId: string,
+    accept: boolean,
+    now: number,
+  ): Promise<TradeErrorReason | undefined> {
     const trade = this.pending.get(tradeId);
     if (!trade) return "not_found";
     const result = respondToTrade(trade, playerId, accept, now);

@@ -1,8 +1,16 @@
 import { EventEmitter } from "node:events";
-import { type Client, ClientState, enqueueClientRaw, getMessageBytes, type ISendOptions, Protocol } from "@colyseus/core";
+import {
+  type Client,
+  ClientState,
+  enqueueClientRaw,
+  getMessageBytes,
+  type ISendOptions,
+  Protocol,
+} from "@colyseus/core";
 import { decode } from "@colyseus/schema";
 import { unpack } from "msgpackr";
 import type { WebSocket } from "ws";
+import { EncodedJson } from "../rooms/encoded-json.js";
 
 const PROTOCOL_CODE_MASK = 0x1f;
 const CLOSE_SLOW_READER = 4008;
@@ -67,7 +75,9 @@ export class JsonClient implements Omit<Client, "send"> {
       this.socket.terminate();
       return;
     }
-    this.socket.send(JSON.stringify(id === undefined ? { event, data } : { event, data, id }));
+    const body = data instanceof EncodedJson ? data.text : JSON.stringify(data);
+    const tail = id === undefined ? "}" : `,"id":${JSON.stringify(id)}}`;
+    this.socket.send(`{"event":${JSON.stringify(event)},"data":${body}${tail}`);
     this.options.onEvent?.(event, data);
   }
 
@@ -76,7 +86,8 @@ export class JsonClient implements Omit<Client, "send"> {
       this.sendJson(String(type), message ?? {});
       return;
     }
-    this.enqueueRaw(getMessageBytes.raw(Protocol.ROOM_DATA, type, message), options);
+    const value = message instanceof EncodedJson ? message.decode() : message;
+    this.enqueueRaw(getMessageBytes.raw(Protocol.ROOM_DATA, type, value), options);
   }
 
   sendBytes(type: string | number, bytes: Buffer | Uint8Array, options?: ISendOptions): void {
@@ -106,7 +117,11 @@ export class JsonClient implements Omit<Client, "send"> {
     } else if (code === Protocol.ERROR) {
       const iterator = { offset: 1 };
       const errorCode = decode.number(data, iterator);
-      this.sendJson("error", { code: "room_error", message: decode.string(data, iterator), status: errorCode });
+      this.sendJson("error", {
+        code: "room_error",
+        message: decode.string(data, iterator),
+        status: errorCode,
+      });
     }
     // State frames (full state and patches) are for SDK decoders; JSON clients get world:update instead.
     cb?.();

@@ -4,7 +4,10 @@ import { FLOOD_BLOCK_MS, FloodGuard } from "../../src/rooms/flood-guard.js";
 describe("FloodGuard", () => {
   it("accepts up to the limit within a second, then blocks for the block length", () => {
     const guard = new FloodGuard(3);
-    assert.deepEqual([0, 10, 20].map((t) => guard.check(t)), ["accept", "accept", "accept"]);
+    assert.deepEqual(
+      [0, 10, 20].map((t) => guard.check(t)),
+      ["accept", "accept", "accept"],
+    );
     assert.equal(guard.check(30), "limited");
     assert.equal(guard.check(500), "drop");
     assert.equal(guard.check(30 + FLOOD_BLOCK_MS), "accept");

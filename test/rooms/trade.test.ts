@@ -31,7 +31,11 @@ describe("TradeRoom with SDK clients", function () {
       [b, a],
     ] as const) {
       const started = await me.inbox.next("tradeStarted", (s) => s.tradeId === incoming.tradeId, 5000, true);
-      assert.deepEqual(started, { tradeId: incoming.tradeId, partnerId: partner.id, partnerName: partner.sync.name });
+      assert.deepEqual(started, {
+        tradeId: incoming.tradeId,
+        partnerId: partner.id,
+        partnerName: partner.sync.name,
+      });
       me.trade = await me.sdk.joinById(started.tradeId);
       me.trade.onMessage("*", (event, data) => me.tradeInbox.push(String(event), data));
     }
@@ -39,7 +43,8 @@ describe("TradeRoom with SDK clients", function () {
     return incoming.tradeId;
   }
 
-  const slotOf = (trader: Trader, itemId: string) => trader.sync.inventory.find((e) => e.itemId === itemId)!.slot;
+  const slotOf = (trader: Trader, itemId: string) =>
+    trader.sync.inventory.find((e) => e.itemId === itemId)!.slot;
 
   before(async () => {
     server = await startTestServer({ WORLD_TICK_MS: "100" });
@@ -55,7 +60,9 @@ describe("TradeRoom with SDK clients", function () {
 
     alice.trade!.send("tradeAddItem", { tradeId, inventorySlot: slotOf(alice, "coins"), quantity: 10 });
     const afterAdd = await bob.tradeInbox.next("tradeUpdated", (u) => u.theirOffer.length === 1);
-    assert.deepEqual(afterAdd.theirOffer, [{ inventorySlot: slotOf(alice, "coins"), itemId: "coins", quantity: 10 }]);
+    assert.deepEqual(afterAdd.theirOffer, [
+      { inventorySlot: slotOf(alice, "coins"), itemId: "coins", quantity: 10 },
+    ]);
     bob.trade!.send("tradeAddItem", { tradeId, inventorySlot: slotOf(bob, "bronze_axe"), quantity: 1 });
     await alice.tradeInbox.next("tradeUpdated", (u) => u.theirOffer.length === 1);
 
@@ -76,7 +83,10 @@ describe("TradeRoom with SDK clients", function () {
     const aliceSync = await alice.inbox.next("player:sync", (s) => s.coins === 15, 5000, true);
     assert.equal(aliceSync.inventory.filter((e: any) => e.itemId === "bronze_axe").length, 2);
     const bobSync = await bob.inbox.next("player:sync", (s) => s.coins === 35, 5000, true);
-    assert.equal(bobSync.inventory.some((e: any) => e.itemId === "bronze_axe"), false);
+    assert.equal(
+      bobSync.inventory.some((e: any) => e.itemId === "bronze_axe"),
+      false,
+    );
 
     const stored = await server.runtime.characters.load(bob.id);
     assert.equal(stored?.inventory.find((e) => e.itemId === "coins")?.quantity, 35);
@@ -117,7 +127,10 @@ describe("TradeRoom with SDK clients", function () {
     bob.trade!.connection.close();
     const cancelled = await alice.tradeInbox.next("tradeCancelled");
     assert.equal(cancelled.reason, "partner_disconnected");
-    assert.equal((await server.runtime.characters.load(alice.id))?.inventory.find((e) => e.itemId === "coins")?.quantity, 25);
+    assert.equal(
+      (await server.runtime.characters.load(alice.id))?.inventory.find((e) => e.itemId === "coins")?.quantity,
+      25,
+    );
   });
 
   it("fails the commit and cancels when an offered item was dropped in the meantime", async () => {
@@ -133,7 +146,10 @@ describe("TradeRoom with SDK clients", function () {
     for (const me of [alice, bob]) me.trade!.send("tradeAccept", { tradeId });
     const error = await bob.tradeInbox.next("tradeError");
     assert.equal(error.reason, "insufficient_items");
-    assert.equal((await bob.tradeInbox.next("tradeCancelled", () => true, 5000, true)).reason, "commit_failed");
+    assert.equal(
+      (await bob.tradeInbox.next("tradeCancelled", () => true, 5000, true)).reason,
+      "commit_failed",
+    );
     const stored = await server.runtime.characters.load(bob.id);
     assert.equal(stored?.inventory.find((e) => e.itemId === "coins")?.quantity, 25, "bob received nothing");
   });

@@ -26,7 +26,8 @@ describe("WorldRoom: joining and moving", function () {
     assert.equal(sync.health, 10);
     assert.equal(sync.skills.constitution.level, 10);
     const items = sync.inventory.map((entry) => entry.itemId);
-    for (const tool of ["bronze_axe", "bronze_pickaxe", "small_fishing_net", "tinderbox"]) assert.ok(items.includes(tool), tool);
+    for (const tool of ["bronze_axe", "bronze_pickaxe", "small_fishing_net", "tinderbox"])
+      assert.ok(items.includes(tool), tool);
     assert.equal(sync.coins, 25);
   });
 

@@ -48,7 +48,10 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     const swordSlot = slotOf(player.sync, "bronze_sword");
     player.room.send("player:action", { action: "drop", inventorySlot: swordSlot });
     await syncWhere(player, (sync) => countOf(sync, "bronze_sword") === 0);
-    await waitFor(() => seenEntities(player).some((e) => e.kind === "item" && e.type === "bronze_sword"), "the sword on the ground");
+    await waitFor(
+      () => seenEntities(player).some((e) => e.kind === "item" && e.type === "bronze_sword"),
+      "the sword on the ground",
+    );
     const sword = seenEntities(player).find((e) => e.kind === "item" && e.type === "bronze_sword")!;
     assert.deepEqual({ x: sword.x, z: sword.z }, { x: 32, z: 32 });
     player.room.send("player:action", { action: "pickup", targetId: sword.id });
@@ -63,12 +66,16 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     const deposited = await syncWhere(player, (sync) => sync.coins === 5);
     assert.deepEqual(deposited.bank, [{ itemId: "coins", quantity: 20 }]);
     // The acknowledgement follows the commit: the database already holds the new bank.
-    assert.deepEqual((await server.runtime.characters.load(player.id))?.bank, [{ itemId: "coins", quantity: 20 }]);
+    assert.deepEqual((await server.runtime.characters.load(player.id))?.bank, [
+      { itemId: "coins", quantity: 20 },
+    ]);
 
     player.room.send("bank:withdraw", { itemId: "coins", quantity: 15 });
     const withdrawn = await syncWhere(player, (sync) => sync.coins === 20);
     assert.deepEqual(withdrawn.bank, [{ itemId: "coins", quantity: 5 }]);
-    assert.deepEqual((await server.runtime.characters.load(player.id))?.bank, [{ itemId: "coins", quantity: 5 }]);
+    assert.deepEqual((await server.runtime.characters.load(player.id))?.bank, [
+      { itemId: "coins", quantity: 5 },
+    ]);
   });
 
   it("refuses banking away from a booth or banker, and changes nothing", async () => {
@@ -131,7 +138,11 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     const closed = new Promise<number>((resolve) => first.room.onLeave((code) => resolve(code)));
     const second = await join(first.token);
     assert.equal(second.id, first.id);
-    assert.deepEqual(second.sync.position, { x: 35, z: 32 }, "the same player, where the first session left it");
+    assert.deepEqual(
+      second.sync.position,
+      { x: 35, z: 32 },
+      "the same player, where the first session left it",
+    );
     assert.equal(await closed, 4409);
     second.room.send("player:move", { x: 35, z: 34 });
     await waitFor(() => seenEntity(second, second.id)?.z === 34, "the second session plays");

@@ -24,89 +24,92 @@ interface Player {
 
 const scaleOut = redisBase && postgresUrl ? describe : describe.skip;
 
-scaleOut("two server processes on one Redis and one PostgreSQL (TEST_REDIS_URL and TEST_DATABASE_URL)", function () {
-  this.timeout(90000);
-  const secret = randomBytes(32).toString("hex");
-  let servers: ServerProcess[] = [];
-  let database: { url: string; drop(): Promise<void> };
-  let redis: Redis;
+scaleOut(
+  "two server processes on one Redis and one PostgreSQL (TEST_REDIS_URL and TEST_DATABASE_URL)",
+  function () {
+    this.timeout(90000);
+    const secret = randomBytes(32).toString("hex");
+    let servers: ServerProcess[] = [];
+    let database: { url: string; drop(): Promise<void> };
+    let redis: Redis;
 
-  before(async () => {
-    const redisUrl = `${redisBase}/${REDIS_DB}`;
-    redis = new Redis(redisUrl);
-    await redis.flushdb();
-    database = await freshDatabaseUrl(postgresUrl!);
-    const env = (port: number) => ({
-      REDIS_URL: redisUrl,
-      DATABASE_URL: database.url,
-      JWT_SECRET: secret,
-      PUBLIC_ADDRESS: `127.0.0.1:${port}`,
-      WORLD_TICK_MS: "100",
-      DATA_DIR: `/tmp/tileworld-scale-${port}`,
+    before(async () => {
+      const redisUrl = `${redisBase}/${REDIS_DB}`;
+      redis = new Redis(redisUrl);
+      await redis.flushdb();
+      database = await freshDatabaseUrl(postgresUrl!);
+      const env = (port: number) => ({
+        REDIS_URL: redisUrl,
+        DATABASE_URL: database.url,
+        JWT_SECRET: secret,
+        PUBLIC_ADDRESS: `127.0.0.1:${port}`,
+        WORLD_TICK_MS: "100",
+        DATA_DIR: `/tmp/tileworld-scale-${port}`,
+      });
+      // One at a time: both would apply the migrations otherwise.
+      servers.push(await startServerProcess(5621, env(5621)));
+      servers.push(await startServerProcess(5622, env(5622)));
     });
-    // One at a time: both would apply the migrations otherwise.
-    servers.push(await startServerProcess(5621, env(5621)));
-    servers.push(await startServerProcess(5622, env(5622)));
-  });
-  after(async () => {
-    await Promise.all(servers.map((server) => server.stop()));
-    servers = [];
-    await redis?.flushdb();
-    redis?.disconnect();
-    await database?.drop();
-  });
+    after(async () => {
+      await Promise.all(servers.map((server) => server.stop()));
+      servers = [];
+      await redis?.flushdb();
+      redis?.disconnect();
+      await database?.drop();
+    });
 
-  async function join(server: ServerProcess): Promise<Player> {
-    const sdk = new Client(server.baseUrl);
-    sdk.auth.token = (await issueAnonymousToken(new TextEncoder().encode(secret))).token;
-    const inbox = new Inbox();
-    const world = await sdk.joinOrCreate("world");
-    world.onMessage("*", (event, data) => inbox.push(String(event), data));
-    const sync = await inbox.next("player:sync", () => true, 5000, true);
-    return { id: sync.id, world, inbox, sdk, tradeInbox: new Inbox() };
-  }
-
-  it("runs a trade whose room lives on the other process than the world", async () => {
-    const alice = await join(servers[0]!);
-    const bob = await join(servers[1]!);
-    assert.equal(bob.world.roomId, alice.world.roomId, "one world, reached through either process");
-
-    alice.world.send("tradeRequest", { targetPlayerId: bob.id });
-    const { tradeId } = await bob.inbox.next("tradeIncoming");
-    bob.world.send("tradeRequestRespond", { tradeId, accept: true });
-    for (const player of [alice, bob]) {
-      await player.inbox.next("tradeStarted", (s) => s.tradeId === tradeId, 10000, true);
-      player.trade = await player.sdk.joinById(tradeId);
-      player.trade.onMessage("*", (event, data) => player.tradeInbox.push(String(event), data));
+    async function join(server: ServerProcess): Promise<Player> {
+      const sdk = new Client(server.baseUrl);
+      sdk.auth.token = (await issueAnonymousToken(new TextEncoder().encode(secret))).token;
+      const inbox = new Inbox();
+      const world = await sdk.joinOrCreate("world");
+      world.onMessage("*", (event, data) => inbox.push(String(event), data));
+      const sync = await inbox.next("player:sync", () => true, 5000, true);
+      return { id: sync.id, world, inbox, sdk, tradeInbox: new Inbox() };
     }
 
-    const listings = Object.values(await redis.hgetall("roomcaches")).map((json) => JSON.parse(json));
-    const worldListing = listings.find((room) => room.name === "world");
-    const tradeListing = listings.find((room) => room.roomId === tradeId);
-    assert.ok(worldListing && tradeListing, "both rooms are listed in Redis");
-    assert.notEqual(tradeListing.processId, worldListing.processId, "the trade runs on the other process");
+    it("runs a trade whose room lives on the other process than the world", async () => {
+      const alice = await join(servers[0]!);
+      const bob = await join(servers[1]!);
+      assert.equal(bob.world.roomId, alice.world.roomId, "one world, reached through either process");
 
-    const coinsSlot = (await alice.inbox.next("player:sync", () => true, 5000, true)).inventory.find(
-      (e: { itemId: string }) => e.itemId === "coins",
-    ).slot;
-    alice.trade!.send("tradeAddItem", { tradeId, inventorySlot: coinsSlot, quantity: 5 });
-    await bob.tradeInbox.next("tradeUpdated", (u) => u.theirOffer.length === 1, 10000, true);
-    for (const player of [alice, bob]) player.trade!.send("tradeAccept", { tradeId });
-    await alice.tradeInbox.next("tradeConfirmScreen", () => true, 10000, true);
-    for (const player of [alice, bob]) player.trade!.send("tradeAccept", { tradeId });
-    const completed = await bob.tradeInbox.next("tradeCompleted", () => true, 10000, true);
-    assert.deepEqual(completed.receivedItems, [{ itemId: "coins", quantity: 5 }]);
+      alice.world.send("tradeRequest", { targetPlayerId: bob.id });
+      const { tradeId } = await bob.inbox.next("tradeIncoming");
+      bob.world.send("tradeRequestRespond", { tradeId, accept: true });
+      for (const player of [alice, bob]) {
+        await player.inbox.next("tradeStarted", (s) => s.tradeId === tradeId, 10000, true);
+        player.trade = await player.sdk.joinById(tradeId);
+        player.trade.onMessage("*", (event, data) => player.tradeInbox.push(String(event), data));
+      }
 
-    const handle = await openDatabase({ url: database.url });
-    try {
-      const characters = new CharacterRepository(handle.db);
-      const coins = async (id: string) =>
-        (await characters.load(id))?.inventory.find((e) => e.itemId === "coins")?.quantity;
-      assert.equal(await coins(alice.id), 20);
-      assert.equal(await coins(bob.id), 30);
-    } finally {
-      await handle.close();
-    }
-    await Promise.all([alice, bob].flatMap((player) => [leave(player.trade), leave(player.world)]));
-  });
-});
+      const listings = Object.values(await redis.hgetall("roomcaches")).map((json) => JSON.parse(json));
+      const worldListing = listings.find((room) => room.name === "world");
+      const tradeListing = listings.find((room) => room.roomId === tradeId);
+      assert.ok(worldListing && tradeListing, "both rooms are listed in Redis");
+      assert.notEqual(tradeListing.processId, worldListing.processId, "the trade runs on the other process");
+
+      const coinsSlot = (await alice.inbox.next("player:sync", () => true, 5000, true)).inventory.find(
+        (e: { itemId: string }) => e.itemId === "coins",
+      ).slot;
+      alice.trade!.send("tradeAddItem", { tradeId, inventorySlot: coinsSlot, quantity: 5 });
+      await bob.tradeInbox.next("tradeUpdated", (u) => u.theirOffer.length === 1, 10000, true);
+      for (const player of [alice, bob]) player.trade!.send("tradeAccept", { tradeId });
+      await alice.tradeInbox.next("tradeConfirmScreen", () => true, 10000, true);
+      for (const player of [alice, bob]) player.trade!.send("tradeAccept", { tradeId });
+      const completed = await bob.tradeInbox.next("tradeCompleted", () => true, 10000, true);
+      assert.deepEqual(completed.receivedItems, [{ itemId: "coins", quantity: 5 }]);
+
+      const handle = await openDatabase({ url: database.url });
+      try {
+        const characters = new CharacterRepository(handle.db);
+        const coins = async (id: string) =>
+          (await characters.load(id))?.inventory.find((e) => e.itemId === "coins")?.quantity;
+        assert.equal(await coins(alice.id), 20);
+        assert.equal(await coins(bob.id), 30);
+      } finally {
+        await handle.close();
+      }
+      await Promise.all([alice, bob].flatMap((player) => [leave(player.trade), leave(player.world)]));
+    });
+  },
+);

@@ -57,7 +57,12 @@ class Bot {
   async prepare(tile: { x: number; z: number }): Promise<void> {
     this.world.send("player:chat", { message: `/admin ${ADMIN_CODE}` });
     await sleep(100);
-    for (const command of ["/give coins 1000", "/give logs 4", "/give shrimps 3", `/tp ${tile.x} ${tile.z}`]) {
+    for (const command of [
+      "/give coins 1000",
+      "/give logs 4",
+      "/give shrimps 3",
+      `/tp ${tile.x} ${tile.z}`,
+    ]) {
       this.world.send("player:chat", { message: command });
     }
   }
@@ -208,7 +213,9 @@ withPostgres("a storm of trades through the server, on PostgreSQL (TEST_DATABASE
         assert.equal(new Set(slots).size, slots.length, `${id} has no two stacks in one slot`);
         totals.set(id, own);
       }
-      const history = new Map((await Promise.all(ids.map((id) => trades.history(id)))).flat().map((t) => [t.id, t]));
+      const history = new Map(
+        (await Promise.all(ids.map((id) => trades.history(id)))).flat().map((t) => [t.id, t]),
+      );
       return { totals, history: [...history.values()] };
     } finally {
       await handle.close();
@@ -232,11 +239,14 @@ withPostgres("a storm of trades through the server, on PostgreSQL (TEST_DATABASE
         move(trade.playerA, itemId, quantity);
       }
     }
-    const nonZero = (totals: Totals) => [...totals].filter(([, n]) => n !== 0).sort(([a], [b]) => a.localeCompare(b));
-    for (const [id, totals] of after.totals) assert.deepEqual(nonZero(totals), nonZero(expected.get(id)!), id);
+    const nonZero = (totals: Totals) =>
+      [...totals].filter(([, n]) => n !== 0).sort(([a], [b]) => a.localeCompare(b));
+    for (const [id, totals] of after.totals)
+      assert.deepEqual(nonZero(totals), nonZero(expected.get(id)!), id);
     const sum = (all: Map<string, Totals>) => {
       const grand: Totals = new Map();
-      for (const totals of all.values()) for (const [item, n] of totals) grand.set(item, (grand.get(item) ?? 0) + n);
+      for (const totals of all.values())
+        for (const [item, n] of totals) grand.set(item, (grand.get(item) ?? 0) + n);
       return nonZero(grand);
     };
     assert.deepEqual(sum(after.totals), sum(before), "no item created or destroyed overall");
@@ -252,7 +262,11 @@ withPostgres("a storm of trades through the server, on PostgreSQL (TEST_DATABASE
     const after = await inspect(bots.map((bot) => bot.id));
     const seen = bots.flatMap((bot) => bot.completed);
     assert.ok(after.history.length > 5, `trades completed: ${after.history.length}`);
-    for (const tradeId of seen) assert.ok(after.history.some((t) => t.id === tradeId), `${tradeId} is stored`);
+    for (const tradeId of seen)
+      assert.ok(
+        after.history.some((t) => t.id === tradeId),
+        `${tradeId} is stored`,
+      );
     assertHistoryExplains(before, after);
   });
 
@@ -269,7 +283,11 @@ withPostgres("a storm of trades through the server, on PostgreSQL (TEST_DATABASE
     server = await startServerProcess(PORT, env());
     const after = await inspect(bots.map((bot) => bot.id));
     assert.ok(after.history.length > 0, "some trades completed before the kill");
-    for (const tradeId of seen) assert.ok(after.history.some((t) => t.id === tradeId), `${tradeId} is stored`);
+    for (const tradeId of seen)
+      assert.ok(
+        after.history.some((t) => t.id === tradeId),
+        `${tradeId} is stored`,
+      );
     assertHistoryExplains(before, after);
   });
 });

@@ -27,7 +27,12 @@ export class Inbox {
   }
 
   /** The next `event` whose data passes `test` (one already received counts when `past` is true). */
-  next<T = any>(event: string, test: (data: T) => boolean = () => true, timeoutMs = 5000, past = false): Promise<T> {
+  next<T = any>(
+    event: string,
+    test: (data: T) => boolean = () => true,
+    timeoutMs = 5000,
+    past = false,
+  ): Promise<T> {
     if (past) {
       const found = this.all(event).find(test);
       if (found !== undefined) return Promise.resolve(found);
@@ -39,7 +44,11 @@ export class Inbox {
         const index = this.waiters.indexOf(waiter);
         if (index < 0) return;
         this.waiters.splice(index, 1);
-        reject(new Error(`no ${event} within ${timeoutMs} ms; received: ${this.received.map((m) => m.event).join(", ")}`));
+        reject(
+          new Error(
+            `no ${event} within ${timeoutMs} ms; received: ${this.received.map((m) => m.event).join(", ")}`,
+          ),
+        );
       }, timeoutMs);
     });
   }
