@@ -1,6 +1,6 @@
 // The world benchmark: N bot players on the /ws channel walk, chat, chop and fight in one world
 // while the server (a child process, bench/world-server.ts) times each stage of the room's tick.
-//   npx tsx bench/world.ts [--players 500] [--seconds 60] [--crowd] [--batch 50]
+//   npx tsx bench/world.ts [--players 500] [--seconds 60] [--crowd] [--batch 50] [--profile DIR]
 // --crowd keeps every bot at the starting spawn point instead of scattering them over the world.
 // With 2 or more cores the server runs pinned to core 0 and the bots to core 1 (taskset), so the
 // bots' own work does not count against the server. The aim: 2,000 players, tick p99 < 50 ms.
@@ -27,6 +27,8 @@ const { values: args } = parseArgs({
     seconds: { type: "string", default: "60" },
     batch: { type: "string", default: "50" },
     crowd: { type: "boolean", default: false },
+    /** Writes a CPU profile of the server (a .cpuprofile file) into this folder. */
+    profile: { type: "string" },
   },
 });
 const PLAYERS = Number(args.players);
@@ -47,7 +49,8 @@ class ServerProcess {
 
   constructor() {
     const script = fileURLToPath(new URL("./world-server.ts", import.meta.url));
-    const node = [process.execPath, "--expose-gc", "--import", "tsx", script];
+    const profile = args.profile ? ["--cpu-prof", `--cpu-prof-dir=${args.profile}`] : [];
+    const node = [process.execPath, "--expose-gc", ...profile, "--import", "tsx", script];
     const [command, ...commandArgs] = PINNED ? ["taskset", "-c", "0", ...node] : node;
     this.child = spawn(command!, commandArgs, {
       stdio: ["ignore", "inherit", "inherit", "ipc"],

@@ -13,6 +13,7 @@ import { World } from "../game/world.js";
 import type { Intent, OutboundEvent, PlayerSync, TickReport } from "../game/world-types.js";
 import type { Runtime } from "../runtime.js";
 import { WorldRoomState } from "../schema/WorldRoomState.js";
+import { withCorkedSockets } from "./corked.js";
 import { EncodedJson } from "./encoded-json.js";
 import { CLOSE_FLOODING, FloodGuard } from "./flood-guard.js";
 import { Interest, isJsonClient } from "./interest.js";
@@ -356,10 +357,12 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   }
 
   private publish(report: TickReport): void {
-    for (const event of report.events) this.deliver(event);
-    const changed = new Set(report.changedEntities);
-    const encode = memoize((id: string) => JSON.stringify(this.world.entity(id) ?? null));
-    for (const client of this.clients) this.sendView(client, report.tick, changed, encode);
+    withCorkedSockets(this.clients, () => {
+      for (const event of report.events) this.deliver(event);
+      const changed = new Set(report.changedEntities);
+      const encode = memoize((id: string) => JSON.stringify(this.world.entity(id) ?? null));
+      for (const client of this.clients) this.sendView(client, report.tick, changed, encode);
+    });
   }
 
   /**
@@ -381,9 +384,17 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     client.send("world:update", new EncodedJson(text));
   }
 
+  /** Sends an event to its recipients; /ws clients share one serialization of its data. */
   private deliver(event: OutboundEvent): void {
     const recipients = typeof event.to === "string" ? [event.to] : this.world.playersNear(event.to.near);
-    for (const playerId of recipients) this.owners.get(playerId)?.send(event.event, event.data);
+    let encoded: EncodedJson | undefined;
+    for (const playerId of recipients) {
+      const client = this.owners.get(playerId);
+      if (!client) continue;
+      if (isJsonClient(client))
+        client.send(event.event, (encoded ??= new EncodedJson(JSON.stringify(event.data))));
+      else client.send(event.event, event.data);
+    }
   }
 
   /** Live state of an online player, for the REST API (undefined when offline). */

@@ -49,7 +49,7 @@ export class JsonClient implements Omit<Client, "send"> {
 
   constructor(
     readonly sessionId: string,
-    private readonly socket: WebSocket,
+    readonly socket: WebSocket,
     private readonly options: JsonClientOptions,
   ) {
     this.joinAcknowledged = new Promise((resolve) => {
