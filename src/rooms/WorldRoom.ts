@@ -323,8 +323,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   private savesOf(report: TickReport): CharacterSave[] {
     const parts = new Map<string, Set<CharacterPart>>();
     const add = (id: string, ...added: CharacterPart[]) => {
-      let set = parts.get(id);
-      if (!set) parts.set(id, (set = new Set()));
+      const set = parts.get(id) ?? new Set<CharacterPart>();
+      parts.set(id, set);
       for (const part of added) set.add(part);
     };
     for (const id of report.changedCharacters) add(id, "position");
@@ -391,9 +391,11 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     for (const playerId of recipients) {
       const client = this.owners.get(playerId);
       if (!client) continue;
-      if (isJsonClient(client))
-        client.send(event.event, (encoded ??= new EncodedJson(JSON.stringify(event.data))));
-      else client.send(event.event, event.data);
+      if (!isJsonClient(client)) client.send(event.event, event.data);
+      else {
+        encoded ??= new EncodedJson(JSON.stringify(event.data));
+        client.send(event.event, encoded);
+      }
     }
   }
 
