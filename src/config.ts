@@ -86,7 +86,6 @@ const environmentSchema = z.object({
   WORLD_TICK_MS: z.coerce.number().int().min(10).max(5000).default(600),
   /** Seconds a dropped player's seat is kept for reconnection. */
   RECONNECT_SECONDS: z.coerce.number().int().min(0).default(30),
-  MAX_AGENTS_PER_ACCOUNT: positiveInt(3),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
