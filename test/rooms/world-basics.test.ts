@@ -1,24 +1,10 @@
 import assert from "node:assert/strict";
-import { joinAsNewPlayer, leave, type SdkPlayer } from "../support/players.js";
-import { startTestServer, type TestServer } from "../support/server.js";
+import { worldSuite } from "../support/players.js";
+import { becomeAdmin, seenEntity, teleport, waitFor } from "./world-helpers.js";
 
 describe("WorldRoom: joining and moving", function () {
   this.timeout(30000);
-  let server: TestServer;
-  const players: SdkPlayer[] = [];
-  const join = async () => {
-    const player = await joinAsNewPlayer(server);
-    players.push(player);
-    return player;
-  };
-
-  before(async () => {
-    server = await startTestServer({ WORLD_TICK_MS: "100", ADMIN_CODE: "letmein" });
-  });
-  afterEach(async () => {
-    await Promise.all(players.splice(0).map((player) => leave(player.room)));
-  });
-  after(() => server?.stop());
+  const { server, join } = worldSuite({ WORLD_TICK_MS: "100", ADMIN_CODE: "letmein" });
 
   it("sends the full player state first: spawn point, starter kit, skills", async () => {
     const { sync } = await join();
@@ -34,21 +20,19 @@ describe("WorldRoom: joining and moving", function () {
   it("replicates only the entities in view: itself and a nearby player, not a far one", async () => {
     const alice = await join();
     const bob = await join();
-    await alice.room.send("player:chat", { message: "/admin letmein" });
-    await alice.inbox.next("chat:message", (m) => m.fromPlayerId === "server");
-    alice.room.send("player:chat", { message: "/tp 60 60" });
-    await waitFor(() => entityOf(alice, alice.id)?.x === 60, "alice teleported");
+    await becomeAdmin(alice, "letmein");
+    await teleport(alice, 60, 60);
     const carol = await join();
-    await waitFor(() => entityOf(carol, bob.id) !== undefined, "carol sees bob");
-    assert.ok(entityOf(carol, carol.id), "carol sees herself");
-    assert.equal(entityOf(carol, alice.id), undefined, "alice is 28 tiles away, beyond view distance");
+    await waitFor(() => seenEntity(carol, bob.id) !== undefined, "carol sees bob");
+    assert.ok(seenEntity(carol, carol.id), "carol sees herself");
+    assert.equal(seenEntity(carol, alice.id), undefined, "alice is 28 tiles away, beyond view distance");
   });
 
   it("walks along a path one tile a tick", async () => {
     const player = await join();
     const positions: string[] = [];
     player.room.onStateChange(() => {
-      const self = entityOf(player, player.id);
+      const self = seenEntity(player, player.id);
       if (self && positions.at(-1) !== `${self.x},${self.z}`) positions.push(`${self.x},${self.z}`);
     });
     player.room.send("player:move", { x: 32, z: 36 });
@@ -74,7 +58,8 @@ describe("WorldRoom: joining and moving", function () {
     player.room.send("player:chat", { message: "still here" });
     const chat = await player.inbox.next("chat:message", (m) => m.fromPlayerId === player.id);
     assert.equal(chat.message, "still here");
-    assert.deepEqual(entityPosition(player), { x: 32, z: 32 });
+    const self = seenEntity(player, player.id);
+    assert.deepEqual({ x: self?.x, z: self?.z }, { x: 32, z: 32 });
   });
 
   it("delivers chat to players nearby", async () => {
@@ -94,20 +79,3 @@ describe("WorldRoom: joining and moving", function () {
     assert.match(error.message, /Too many/);
   });
 });
-
-function entityOf(player: SdkPlayer, id: string): any {
-  return (player.room.state as any)?.entities?.get(id);
-}
-
-function entityPosition(player: SdkPlayer) {
-  const self = entityOf(player, player.id);
-  return self && { x: self.x, z: self.z };
-}
-
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

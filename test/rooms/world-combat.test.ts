@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import type { CombatHit, PlayerSync } from "../../src/game/world-types.js";
-import { joinAsNewPlayer, type SdkPlayer } from "../support/players.js";
-import { startTestServer, type TestServer } from "../support/server.js";
+import { type SdkPlayer, worldSuite } from "../support/players.js";
 import {
   becomeAdmin,
   countOf,
@@ -55,21 +54,7 @@ function tally(items: SeenEntity[]): Map<string, number> {
 
 describe("WorldRoom: combat, loot and death with real clients", function () {
   this.timeout(90000);
-  let server: TestServer;
-  const players: SdkPlayer[] = [];
-  const join = async () => {
-    const player = await joinAsNewPlayer(server);
-    players.push(player);
-    return player;
-  };
-
-  before(async () => {
-    server = await startTestServer({ WORLD_TICK_MS: "50", ADMIN_CODE });
-  });
-  afterEach(async () => {
-    await Promise.all(players.splice(0).map((player) => player.room.leave().catch(() => {})));
-  });
-  after(() => server?.stop());
+  const { server, join } = worldSuite({ WORLD_TICK_MS: "50", ADMIN_CODE });
 
   it("fights a chicken to its death, the hits seen by the attacker and a bystander, and picks up its loot", async () => {
     const attacker = await join();

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { joinAsNewPlayer, leave, type SdkPlayer, sleep } from "../support/players.js";
-import { startTestServer, type TestServer } from "../support/server.js";
+import { leave, type SdkPlayer, sleep, worldSuite } from "../support/players.js";
 import {
   becomeAdmin,
   countOf,
@@ -20,13 +19,7 @@ const BY_THE_BANK = { x: 31, z: 27 };
 
 describe("WorldRoom: inventory, bank, admin and sessions", function () {
   this.timeout(30000);
-  let server: TestServer;
-  const players: SdkPlayer[] = [];
-  const join = async (token?: string) => {
-    const player = await joinAsNewPlayer(server, token);
-    players.push(player);
-    return player;
-  };
+  const { server, join } = worldSuite({ WORLD_TICK_MS: "50", ADMIN_CODE, RECONNECT_SECONDS: "2" });
   const walkTo = async (player: SdkPlayer, tile: { x: number; z: number }) => {
     player.room.send("player:move", tile);
     await waitFor(() => {
@@ -34,14 +27,6 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
       return self?.x === tile.x && self.z === tile.z;
     }, `walk to ${tile.x},${tile.z}`);
   };
-
-  before(async () => {
-    server = await startTestServer({ WORLD_TICK_MS: "50", ADMIN_CODE, RECONNECT_SECONDS: "2" });
-  });
-  afterEach(async () => {
-    await Promise.all(players.splice(0).map((player) => leave(player.room)));
-  });
-  after(() => server?.stop());
 
   it("drops an item on the ground and picks it up again", async () => {
     const player = await join();
@@ -66,14 +51,14 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     const deposited = await syncWhere(player, (sync) => sync.coins === 5);
     assert.deepEqual(deposited.bank, [{ itemId: "coins", quantity: 20 }]);
     // The acknowledgement follows the commit: the database already holds the new bank.
-    assert.deepEqual((await server.runtime.characters.load(player.id))?.bank, [
+    assert.deepEqual((await server().runtime.characters.load(player.id))?.bank, [
       { itemId: "coins", quantity: 20 },
     ]);
 
     player.room.send("bank:withdraw", { itemId: "coins", quantity: 15 });
     const withdrawn = await syncWhere(player, (sync) => sync.coins === 20);
     assert.deepEqual(withdrawn.bank, [{ itemId: "coins", quantity: 5 }]);
-    assert.deepEqual((await server.runtime.characters.load(player.id))?.bank, [
+    assert.deepEqual((await server().runtime.characters.load(player.id))?.bank, [
       { itemId: "coins", quantity: 5 },
     ]);
   });
@@ -113,7 +98,7 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     const reconnectionToken = player.room.reconnectionToken;
     player.room.connection.close(4010);
     await sleep(300);
-    assert.ok(await server.runtime.characters.summary(player.id), "character exists");
+    assert.ok(await server().runtime.characters.summary(player.id), "character exists");
     const again = await player.sdk.reconnect(reconnectionToken);
     const inbox: { event: string; data: any }[] = [];
     again.onMessage("*", (event, data) => inbox.push({ event: String(event), data }));
@@ -129,7 +114,7 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     player.room.connection.close(4010);
     await sleep(2500);
     await assert.rejects(player.sdk.reconnect(reconnectionToken));
-    assert.deepEqual((await server.runtime.characters.load(player.id))?.position, { x: 34, z: 34 });
+    assert.deepEqual((await server().runtime.characters.load(player.id))?.position, { x: 34, z: 34 });
   });
 
   it("lets a second login of the same character replace the first session", async () => {

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import type { PlayerSync } from "../../src/game/world-types.js";
-import { joinAsNewPlayer, type SdkPlayer } from "../support/players.js";
-import { startTestServer, type TestServer } from "../support/server.js";
+import { type SdkPlayer, worldSuite } from "../support/players.js";
 import {
   becomeAdmin,
   countOf,
@@ -22,21 +21,7 @@ const ADMIN_CODE = "skills-admin";
 // so a depleted one from an earlier test does not matter.
 describe("WorldRoom: gathering, firemaking and cooking with real clients", function () {
   this.timeout(60000);
-  let server: TestServer;
-  const players: SdkPlayer[] = [];
-  const join = async () => {
-    const player = await joinAsNewPlayer(server);
-    players.push(player);
-    return player;
-  };
-
-  before(async () => {
-    server = await startTestServer({ WORLD_TICK_MS: "50", ADMIN_CODE });
-  });
-  afterEach(async () => {
-    await Promise.all(players.splice(0).map((player) => player.room.leave().catch(() => {})));
-  });
-  after(() => server?.stop());
+  const { server, join } = worldSuite({ WORLD_TICK_MS: "50", ADMIN_CODE });
 
   it("chops a tree until logs arrive, with woodcutting XP, and the tree falls", async () => {
     const player = await join();

@@ -1,7 +1,7 @@
 import { Client, type Room } from "@colyseus/sdk";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import type { PlayerSync } from "../../src/game/world-types.js";
-import type { TestServer } from "./server.js";
+import { startTestServer, type TestServer } from "./server.js";
 
 /** Every message a room sent, by event name, with a way to wait for the next matching one. */
 export class Inbox {
@@ -83,4 +83,35 @@ export function sleep(ms: number): Promise<void> {
 export async function leave(room: Room | undefined): Promise<void> {
   if (!room?.connection.isOpen) return;
   await Promise.race([room.leave().catch(() => {}), sleep(1000)]);
+}
+
+/**
+ * Mocha hooks for a suite of world tests: one server for the suite, fresh players joined through the
+ * SDK by `join`, and every player leaving after each test.
+ */
+export function worldSuite(env: Record<string, string>): {
+  server: () => TestServer;
+  join: (token?: string) => Promise<SdkPlayer>;
+} {
+  let server: TestServer | undefined;
+  const players: SdkPlayer[] = [];
+  before(async () => {
+    server = await startTestServer(env);
+  });
+  afterEach(async () => {
+    await Promise.all(players.splice(0).map((player) => leave(player.room)));
+  });
+  after(() => server?.stop());
+  const running = () => {
+    if (!server) throw new Error("the suite's server has not started");
+    return server;
+  };
+  return {
+    server: running,
+    join: async (token) => {
+      const player = await joinAsNewPlayer(running(), token);
+      players.push(player);
+      return player;
+    },
+  };
 }
