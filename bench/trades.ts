@@ -12,6 +12,7 @@ import type { DatabaseHandle } from "../src/db/database.js";
 import { openDatabase } from "../src/db/database.js";
 import { TradeRepository } from "../src/db/trades.js";
 import { type CharacterState, type InventoryEntry, type ItemDef, SKILLS } from "../src/game/types.js";
+import { plainCharacter } from "../test/support/characters.js";
 import { openFreshPostgres } from "../test/support/databases.js";
 
 const { values: args } = parseArgs({
@@ -58,18 +59,7 @@ interface Timings {
 }
 
 function character(id: string): CharacterState {
-  return {
-    id,
-    name: id,
-    position: { x: 0, z: 0 },
-    health: 10,
-    skills: Object.fromEntries(
-      SKILLS.map((skill) => [skill, { level: 1, xp: 0 }]),
-    ) as CharacterState["skills"],
-    inventory: STARTING_INVENTORY,
-    bank: [],
-    equipment: {},
-  };
+  return plainCharacter(id, { inventory: STARTING_INVENTORY });
 }
 
 function pairs(prefix: string, count: number): Pair[] {

@@ -22,6 +22,7 @@ import {
   MAX_STACK,
   SKILLS,
 } from "../../src/game/types.js";
+import { plainCharacter } from "../support/characters.js";
 import { openFreshPostgres, postgresUrl } from "../support/databases.js";
 
 const POOL_SIZE = 16;
@@ -76,18 +77,7 @@ function randomInventory(random: Random, nearlyFullCoins: boolean): InventoryEnt
 }
 
 function character(id: string, inventory: InventoryEntry[]): CharacterState {
-  return {
-    id,
-    name: id,
-    position: { x: 0, z: 0 },
-    health: 10,
-    skills: Object.fromEntries(
-      SKILLS.map((skill) => [skill, { level: 1, xp: 0 }]),
-    ) as CharacterState["skills"],
-    inventory,
-    bank: [],
-    equipment: {},
-  };
+  return plainCharacter(id, { inventory });
 }
 
 function randomOffer(random: Random, inventory: readonly InventoryEntry[]): TradeOffer[] {

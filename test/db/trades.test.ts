@@ -10,6 +10,7 @@ import {
   MAX_STACK,
   SKILLS,
 } from "../../src/game/types.js";
+import { plainCharacter } from "../support/characters.js";
 import { backends, truncateAll } from "../support/databases.js";
 
 const ITEMS: ReadonlyMap<string, ItemDef> = new Map(
@@ -21,18 +22,7 @@ const ITEMS: ReadonlyMap<string, ItemDef> = new Map(
 );
 
 function character(id: string, inventory: InventoryEntry[]): CharacterState {
-  return {
-    id,
-    name: id,
-    position: { x: 0, z: 0 },
-    health: 10,
-    skills: Object.fromEntries(
-      SKILLS.map((skill) => [skill, { level: 1, xp: 0 }]),
-    ) as CharacterState["skills"],
-    inventory,
-    bank: [],
-    equipment: {},
-  };
+  return plainCharacter(id, { inventory });
 }
 
 const offer = (inventorySlot: number, itemId: string, quantity: number): TradeOffer => ({
