@@ -1,3 +1,4 @@
+import { matchMaker } from "@colyseus/core";
 import { RedisDriver } from "@colyseus/redis-driver";
 import { RedisPresence } from "@colyseus/redis-presence";
 import config from "@colyseus/tools";
@@ -52,6 +53,8 @@ export function createApp(runtime: Runtime) {
       mountApi(app, runtime, roomLiveWorld);
     },
     initializeGameServer: (server) => {
+      // Clients join rooms; only the server creates them (a second world, or a forged trade, is refused).
+      matchMaker.controller.exposedMethods = ["joinOrCreate", "join", "joinById", "reconnect"];
       server.define("world", defineWorldRoom(runtime));
       server.define("trade", defineTradeRoom(runtime));
     },

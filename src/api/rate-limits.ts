@@ -58,6 +58,8 @@ export function createRateLimits(
       standardHeaders: "draft-8",
       legacyHeaders: false,
       keyGenerator: (req) => clientKey(req.ip),
+      // clientKey applies ipKeyGenerator; the library's check only reads this function's source text.
+      validate: { keyGeneratorIpFallback: false },
       handler: (_req, _res, next) => next(new ApiError(429, "rate_limited", `too many ${what}; retry later`)),
       logger: {
         error: (error, message) => logger.error({ err: error }, message),

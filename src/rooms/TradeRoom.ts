@@ -1,4 +1,4 @@
-import { createHmac } from "node:crypto";
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { type AuthContext, type Client, matchMaker, Room, ServerError } from "@colyseus/core";
 import {
   acceptTrade,
@@ -27,6 +27,14 @@ export interface TradeRoomOptions {
   worldRoomId: string;
   /** Proves the world created this room: clients may ask the matchmaker to create rooms too. */
   signature: string;
+}
+
+function isSignedByWorld(secret: Uint8Array, options: Partial<TradeRoomOptions> | undefined): boolean {
+  const { trade, worldRoomId, signature } = options ?? {};
+  if (!trade?.sides?.[0] || !trade.sides[1] || typeof worldRoomId !== "string") return false;
+  const expected = Buffer.from(signTrade(secret, trade, worldRoomId));
+  const given = Buffer.from(typeof signature === "string" ? signature : "");
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 /** The signature a world puts on the trades it opens. */
@@ -60,8 +68,7 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
   private queue: Promise<void> = Promise.resolve();
 
   override onCreate(options: TradeRoomOptions): void {
-    const expected = options?.trade && signTrade(this.runtime.jwtSecret, options.trade, options.worldRoomId);
-    if (!expected || options.signature !== expected)
+    if (!isSignedByWorld(this.runtime.jwtSecret, options))
       throw new ServerError(403, "trades are opened by the world");
     this.trade = options.trade;
     this.worldRoomId = options.worldRoomId;
@@ -104,8 +111,9 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
     });
   }
 
-  override onDispose(): Promise<unknown> {
-    return this.releasePlayers();
+  override onDispose(): Promise<unknown> | undefined {
+    // A room refused at creation has no trade to release.
+    return this.trade && this.releasePlayers();
   }
 
   /**

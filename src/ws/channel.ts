@@ -1,4 +1,4 @@
-import type { IncomingMessage } from "node:http";
+import { type IncomingMessage, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import {
   type AuthContext,
@@ -9,7 +9,7 @@ import {
 } from "@colyseus/core";
 import { type RawData, WebSocket, WebSocketServer } from "ws";
 import { clientKey } from "../api/rate-limits.js";
-import { issueAnonymousToken } from "../auth/tokens.js";
+import { IdentityProviderUnavailableError, issueAnonymousToken } from "../auth/tokens.js";
 import { CLOSE_FLOODING, FloodGuard } from "../rooms/flood-guard.js";
 import { isTradeMessage } from "../rooms/messages.js";
 import { tokenOf } from "../rooms/room-auth.js";
@@ -87,6 +87,10 @@ export class JsonChannel {
       await this.runtime.tokens.verify(token);
       return undefined;
     } catch (error) {
+      // The provider's key set could not be fetched: the token is not refused, the service is unavailable.
+      if (error instanceof IdentityProviderUnavailableError) {
+        return { status: 503, code: "unavailable", message: "the identity provider cannot be reached" };
+      }
       const attempt = await this.runtime.rateLimits.authAttempts.hit(clientKey(context.ip));
       if (attempt.limited)
         return { status: 429, code: "rate_limited", message: "too many authentication attempts" };
@@ -195,7 +199,7 @@ function sendFrame(ws: WebSocket, event: string, data: unknown): void {
 /** Refuses an upgrade with an HTTP status and CONTRACT's error body. */
 function refuse(socket: Duplex, status: number, code: string, message: string): void {
   const body = JSON.stringify({ error: { code, message } });
-  const reason = status === 401 ? "Unauthorized" : status === 429 ? "Too Many Requests" : "Forbidden";
+  const reason = STATUS_CODES[status] ?? "Error";
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `Connection: close\r\n\r\n${body}`,

@@ -78,4 +78,10 @@ describe("WorldRoom: joining and moving", function () {
     const error = await player.inbox.next("error", (e) => e.code === "rate_limited");
     assert.match(error.message, /Too many/);
   });
+
+  it("lets clients join the world but not create rooms: no second world, no forged trade", async () => {
+    const player = await join();
+    await assert.rejects(player.sdk.create("world"));
+    await assert.rejects(player.sdk.joinOrCreate("trade", { trade: { id: "forged" } }));
+  });
 });
