@@ -45,7 +45,7 @@ interface Refusal {
 /** What the world answers a trade's room when asked to commit the swap. */
 export type TradeCommitOutcome = { ok: true } | { ok: false; reason: TradeErrorReason };
 
-/** A reply to one client message: `requestId` is echoed to /ws clients that sent an `id`. */
+/** Answers one client message (the /ws channel's echoes the request's `id`). */
 export type Reply = (event: string, data: unknown) => void;
 
 /**
@@ -87,7 +87,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     this.tradeRepository = new TradeRepository(runtime.database.db);
     this.trades = new TradeRequests({
       isOnline: (id) => this.owners.has(id) && this.world.has(id),
-      nameOf: (id) => this.world.playerSync(id).name,
+      nameOf: (id) => this.world.peek(id).name,
       distance: (a, b) => this.world.distance(a, b),
       send: (id, event, data) => this.owners.get(id)?.send(event, data),
       openTradeRoom: (trade) => this.openTradeRoom(trade),
@@ -103,8 +103,6 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     this.onMessage("*", (client, type, message) =>
       this.handleMessage(client as WorldClient, String(type), message),
     );
-    // Project the static world (NPCs, resources, stations) before the first client arrives.
-    this.interest.applyTick(this.world.step());
   }
 
   override onAuth(_client: Client, options: { characterId?: unknown } | undefined, context: AuthContext) {
