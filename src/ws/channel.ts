@@ -113,7 +113,8 @@ export class JsonChannel {
     let ready = false;
     ws.on("message", (data: RawData, isBinary: boolean) => {
       if (ready) this.handleFrame(room, client, trades, flood, data, isBinary);
-      else early.push({ data, isBinary });
+      // What the flood limit would let through anyway; anything beyond is dropped.
+      else if (early.length < this.runtime.config.RATE_LIMIT_WS_PER_SEC) early.push({ data, isBinary });
     });
     ws.on("close", (code) => {
       // A client that closes normally has logged out; anything else is a drop that may reconnect.
