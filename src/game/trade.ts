@@ -27,6 +27,7 @@
  *   - Requests to oneself (`self_trade`, checked here), to an offline player (`player_offline`)
  *     or beyond trade range (`too_far`) are refused.
  *   - A dropped connection cancels at once: `cancelTrade(..., "partner_disconnected")`.
+ *   - A player's death cancels their trades at once, for both: `cancelTrade(..., "player_died")`.
  *   - A declined, cancelled or expired request may be followed at once by a new one.
  *   - Untradeable items cannot be offered (`untradeable`). Adding from a slot already offered
  *     adds to that offer, and asking for more than the slot holds is refused
@@ -68,7 +69,8 @@ export type TradeCancelReason =
   | "expired"
   | "partner_busy"
   | "commit_failed"
-  | "server_shutdown";
+  | "server_shutdown"
+  | "player_died";
 
 export interface TradeOffer {
   inventorySlot: number;
@@ -352,7 +354,12 @@ export function acceptTrade(
 export function cancelTrade(
   trade: Trade,
   playerId: string,
-  reason: "cancelled" | "partner_disconnected" | "partner_busy" | "server_shutdown" = "cancelled",
+  reason:
+    | "cancelled"
+    | "partner_disconnected"
+    | "partner_busy"
+    | "server_shutdown"
+    | "player_died" = "cancelled",
 ): TradeResult {
   const index = actor(trade, playerId, ["pending", "offer", "confirm"]);
   if (typeof index !== "number") return index;

@@ -113,4 +113,5 @@ function die(state: WorldState, player: PlayerEntity): void {
   player.path = [];
   state.moveTo(player, area.spawnPoint);
   state.setHealth(player, state.maxHealth(player));
+  state.deaths.add(player.id);
 }

@@ -124,6 +124,8 @@ export class WorldState {
   readonly bankChanged = new Set<string>();
   readonly changedEntities = new Set<string>();
   readonly removedEntities = new Set<string>();
+  /** Players who died this tick (and have respawned). */
+  readonly deaths = new Set<string>();
   readonly needsSync = new Set<PlayerEntity>();
   private readonly counters = { npc: 0, item: 0, res: 0, station: 0, fire: 0 };
 
@@ -201,6 +203,7 @@ export class WorldState {
     this.bankChanged.clear();
     this.changedEntities.clear();
     this.removedEntities.clear();
+    this.deaths.clear();
     this.needsSync.clear();
   }
 

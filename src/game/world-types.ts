@@ -108,6 +108,8 @@ export interface TickReport {
   bankChanged: string[];
   /** Entities that appeared or whose drawn fields (position, health, quantity, depleted, visibility) changed. */
   changedEntities: string[];
+  /** Players who died this tick; they have already respawned. */
+  deaths: string[];
   /** Entities that left the world (a player left, an NPC died, an item was taken or despawned, a fire went out). */
   removedEntities: string[];
   phaseMs: Record<Phase, number>;

@@ -140,6 +140,7 @@ export class World {
       bankChanged: [...state.bankChanged].filter((id) => state.players.has(id)),
       changedEntities: [...state.changedEntities],
       removedEntities: [...state.removedEntities],
+      deaths: [...state.deaths],
       phaseMs,
     };
     state.clearChanges();

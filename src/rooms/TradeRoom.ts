@@ -21,6 +21,7 @@ import type { Runtime } from "../runtime.js";
 import { describeIssues, isTradeMessage, tradeMessages } from "./messages.js";
 import { authenticatePlayer, type PlayerAuth } from "./room-auth.js";
 import type { TradeCommitOutcome, WorldRoom } from "./WorldRoom.js";
+import type { PlayerGoneReason } from "./world-trades.js";
 
 export interface TradeRoomOptions {
   trade: Trade;
@@ -134,7 +135,7 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
   }
 
   /** Cancels on a player's behalf (a dropped connection); called by the world too. */
-  cancelFor(playerId: string, reason: "partner_disconnected"): void {
+  cancelFor(playerId: string, reason: PlayerGoneReason): void {
     void this.serially(async () => this.apply(cancelTrade(this.trade, playerId, reason)));
   }
 

@@ -135,7 +135,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   override onDrop(client: WorldClient): void {
     if (this.owners.get(playerOf(client).characterId) !== client) return;
     // A dropped connection ends the player's trades at once, even while the seat is kept.
-    this.trades.playerGone(playerOf(client).characterId);
+    this.trades.playerGone(playerOf(client).characterId, "partner_disconnected");
     const reconnection = this.allowReconnection(client, this.runtime.config.RECONNECT_SECONDS);
     if (client.userData) client.userData.reconnection = reconnection;
     reconnection.catch(() => {});
@@ -153,7 +153,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     const { characterId } = playerOf(client);
     if (this.owners.get(characterId) !== client) return;
     this.owners.delete(characterId);
-    this.trades.playerGone(characterId);
+    this.trades.playerGone(characterId, "partner_disconnected");
     await this.commits.get(characterId);
     if (!this.world.has(characterId) || this.owners.has(characterId)) return;
     await this.persistence.write([{ state: this.world.leave(characterId) }]);
@@ -291,6 +291,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     };
     timed("project", () => {
       this.interest.applyTick(report);
+      for (const id of report.deaths) this.trades.playerGone(id, "player_died");
       this.trades.expire(Date.now());
     });
     let saved: Promise<void> = Promise.resolve();

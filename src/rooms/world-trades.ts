@@ -9,6 +9,8 @@ import {
   type TradeEvent,
 } from "../game/trade.js";
 
+export type PlayerGoneReason = "partner_disconnected" | "player_died";
+
 /** Players farther apart than this (Chebyshev tiles) cannot start a trade. */
 export const TRADE_DISTANCE = 10;
 
@@ -20,7 +22,7 @@ export interface TradeWorld {
   /** Creates the TradeRoom of an accepted request; the trade lives there from then on. */
   openTradeRoom(trade: Trade): Promise<void>;
   /** Cancels a started trade (its room owns it) on behalf of a player. */
-  cancelStarted(tradeId: string, playerId: string, reason: "partner_disconnected"): void;
+  cancelStarted(tradeId: string, playerId: string, reason: PlayerGoneReason): void;
 }
 
 /**
@@ -101,15 +103,15 @@ export class TradeRequests {
     return this.started.get(playerId);
   }
 
-  /** A player dropped or left: their requests and their started trade end at once. */
-  playerGone(playerId: string): void {
+  /** A player dropped, left or died: their requests and their started trade end at once. */
+  playerGone(playerId: string, reason: PlayerGoneReason): void {
     for (const trade of [...this.pending.values()]) {
       if (trade.sides.some((side) => side.player.id === playerId)) {
-        this.apply(trade.id, cancelTrade(trade, playerId, "partner_disconnected"));
+        this.apply(trade.id, cancelTrade(trade, playerId, reason));
       }
     }
     const started = this.started.get(playerId);
-    if (started) this.world.cancelStarted(started, playerId, "partner_disconnected");
+    if (started) this.world.cancelStarted(started, playerId, reason);
   }
 
   /** Unanswered requests expire after 30 s. */

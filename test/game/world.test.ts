@@ -292,6 +292,11 @@ describe("World", () => {
         eventsOf(reports, "combat:hit").some((hit) => hit.data.targetId === "p1"),
         "the goblin attacked",
       );
+      assert.deepEqual(
+        reports.flatMap((report) => report.deaths),
+        ["p1"],
+        "the tick of the death reports it, once",
+      );
       const state = world.character("p1");
       assert.deepEqual(state.position, SPAWN);
       assert.equal(state.health, 10);

@@ -1,12 +1,7 @@
 import assert from "node:assert/strict";
-import type { Room } from "@colyseus/sdk";
-import { Inbox, joinAsNewPlayer, leave, type SdkPlayer } from "../support/players.js";
+import { joinAsNewPlayer, leave } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
-
-interface Trader extends SdkPlayer {
-  trade?: Room;
-  tradeInbox: Inbox;
-}
+import { asTrader, startTrade, type Trader } from "./trade-helpers.js";
 
 describe("TradeRoom with SDK clients", function () {
   this.timeout(30000);
@@ -14,34 +9,10 @@ describe("TradeRoom with SDK clients", function () {
   const traders: Trader[] = [];
 
   const join = async (): Promise<Trader> => {
-    const trader: Trader = { ...(await joinAsNewPlayer(server)), tradeInbox: new Inbox() };
+    const trader = asTrader(await joinAsNewPlayer(server));
     traders.push(trader);
     return trader;
   };
-
-  /** A requests, B accepts, and both join the trade's room, as an SDK client does on tradeStarted. */
-  async function startTrade(a: Trader, b: Trader): Promise<string> {
-    a.room.send("tradeRequest", { targetPlayerId: b.id });
-    const incoming = await b.inbox.next("tradeIncoming");
-    assert.equal(incoming.fromPlayerId, a.id);
-    assert.equal(incoming.fromPlayerName, a.sync.name);
-    b.room.send("tradeRequestRespond", { tradeId: incoming.tradeId, accept: true });
-    for (const [me, partner] of [
-      [a, b],
-      [b, a],
-    ] as const) {
-      const started = await me.inbox.next("tradeStarted", (s) => s.tradeId === incoming.tradeId, 5000, true);
-      assert.deepEqual(started, {
-        tradeId: incoming.tradeId,
-        partnerId: partner.id,
-        partnerName: partner.sync.name,
-      });
-      me.trade = await me.sdk.joinById(started.tradeId);
-      me.trade.onMessage("*", (event, data) => me.tradeInbox.push(String(event), data));
-    }
-    await Promise.all([a, b].map((me) => me.tradeInbox.next("tradeUpdated", () => true, 5000, true)));
-    return incoming.tradeId;
-  }
 
   const slotOf = (trader: Trader, itemId: string) =>
     trader.sync.inventory.find((e) => e.itemId === itemId)!.slot;

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { CombatHit, PlayerSync } from "../../src/game/world-types.js";
-import { type SdkPlayer, worldSuite } from "../support/players.js";
+import { leave, type SdkPlayer, worldSuite } from "../support/players.js";
+import { asTrader, startTrade } from "./trade-helpers.js";
 import {
   becomeAdmin,
   countOf,
@@ -169,5 +170,19 @@ describe("WorldRoom: combat, loot and death with real clients", function () {
     const dropped = tally(onDeathTile.filter((item) => item.type !== "raw_shrimps"));
     for (const kept of ["bronze_sword", "iron_sword", "steel_sword"]) carried.delete(kept);
     assert.deepEqual(dropped, carried, "the rest lies on the ground");
+  });
+
+  it("cancels a dead player's trade at once, for both players", async () => {
+    const alice = asTrader(await join());
+    const bob = asTrader(await join());
+    const tradeId = await startTrade(alice, bob);
+    await becomeAdmin(alice, ADMIN_CODE);
+    await teleport(alice, BANDIT_SPAWN.x + 2, BANDIT_SPAWN.z + 2);
+    await killingBlow(alice, alice.id, 30000);
+    for (const trader of [alice, bob]) {
+      const cancelled = await trader.tradeInbox.next("tradeCancelled", () => true, 5000, true);
+      assert.deepEqual(cancelled, { tradeId, reason: "player_died" });
+    }
+    await Promise.all([leave(alice.trade), leave(bob.trade)]);
   });
 });
