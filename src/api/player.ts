@@ -41,8 +41,9 @@ export function playerRouter(runtime: Runtime, liveWorld: LiveWorld, authenticat
     try {
       if (existing) {
         await runtime.characters.rename(existing.id, name);
+        await liveWorld.renamed(existing.id, name);
         const player = await lookupPlayer(runtime, liveWorld, existing.id);
-        // An online player's live state still carries the old name until the world reloads it.
+        // The world shows the new name from its next tick; the answer shows it now.
         res.status(200).json({ ...player, name });
       } else {
         const character = newCharacter(randomUUID(), name, runtime.gameData);

@@ -248,6 +248,13 @@ export class WorldState {
     this.needsSync.add(player);
   }
 
+  /** A new name shows on the player's entity and in their next player:sync. */
+  rename(player: PlayerEntity, name: string): void {
+    player.character.name = name;
+    this.entityChanged(player.id);
+    this.needsSync.add(player);
+  }
+
   setInventory(player: PlayerEntity, inventory: InventoryEntry[]): void {
     player.character.inventory = inventory;
     this.synced(player);

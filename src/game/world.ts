@@ -206,6 +206,11 @@ export class World {
     return this.player(playerId).character.inventory.map((entry) => ({ ...entry }));
   }
 
+  /** Shows a character's new name (already stored) from the next tick on. */
+  rename(playerId: string, name: string): void {
+    this.state.rename(this.player(playerId), name);
+  }
+
   /** Installs the inventory a committed trade produced; the next tick syncs it to the player. */
   replaceInventory(playerId: string, entries: InventoryEntry[]): void {
     this.state.setInventory(

@@ -403,6 +403,11 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     return this.world.has(characterId) ? this.world.playerSync(characterId) : undefined;
   }
 
+  /** A character was renamed through the REST API: an online player shows the new name from the next tick. */
+  renamePlayer(characterId: string, name: string): void {
+    if (this.world.has(characterId)) this.world.rename(characterId, name);
+  }
+
   /** World counts for GET /api/v1/world. */
   liveStatus() {
     return { tick: this.world.tick, playersOnline: this.owners.size, entities: this.world.counts() };

@@ -12,6 +12,10 @@ export const roomLiveWorld: LiveWorld = {
     const roomId = await worldRoomId();
     return roomId ? matchMaker.remoteRoomCall<WorldRoom>(roomId, "livePlayer", [characterId]) : undefined;
   },
+  async renamed(characterId, name) {
+    const roomId = await worldRoomId();
+    if (roomId) await matchMaker.remoteRoomCall<WorldRoom>(roomId, "renamePlayer", [characterId, name]);
+  },
   async isOnline(characterId) {
     return (await this.player(characterId)) !== undefined;
   },

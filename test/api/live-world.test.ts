@@ -22,6 +22,10 @@ describe("REST API over a running world (LiveWorld)", () => {
     }),
     player: async (id) => online.get(id),
     isOnline: async (id) => online.has(id),
+    renamed: async (id, name) => {
+      const player = online.get(id);
+      if (player) online.set(id, { ...player, name });
+    },
   };
 
   before(async () => {

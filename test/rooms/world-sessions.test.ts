@@ -140,4 +140,18 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     const again = await join(player.token);
     assert.deepEqual(again.sync.position, { x: 36, z: 30 });
   });
+
+  it("shows a rename through the REST API to the player and to others at once", async () => {
+    const alice = await join();
+    const bob = await join();
+    const response = await fetch(`${server().baseUrl}/api/v1/player`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${alice.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Alicia" }),
+    });
+    assert.equal(response.status, 200);
+    const renamed = await syncWhere(alice, (sync) => sync.name === "Alicia");
+    assert.equal(renamed.id, alice.id);
+    await waitFor(() => seenEntity(bob, alice.id)?.name === "Alicia", "bob sees the new name");
+  });
 });
