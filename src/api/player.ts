@@ -37,19 +37,21 @@ export function playerRouter(runtime: Runtime, liveWorld: LiveWorld, authenticat
   /** Creates the account's character (201) or renames it (200). */
   router.post("/v1/player", authenticated, async (req, res) => {
     const { name } = parseOr400(playerBody, req.body);
-    const [existing] = await runtime.characters.ofAccount(callerOf(res).account.id);
+    const accountId = callerOf(res).account.id;
+    const [existing] = await runtime.characters.ofAccount(accountId);
     try {
-      if (existing) {
-        await runtime.characters.rename(existing.id, name);
-        await liveWorld.renamed(existing.id, name);
-        const player = await lookupPlayer(runtime, liveWorld, existing.id);
-        // The world shows the new name from its next tick; the answer shows it now.
-        res.status(200).json({ ...player, name });
-      } else {
-        const character = newCharacter(randomUUID(), name, runtime.gameData);
-        await runtime.characters.create(callerOf(res).account.id, character);
+      const character = newCharacter(randomUUID(), name, runtime.gameData);
+      // Created only if the account still has none, even when two requests race.
+      const id = existing?.id ?? (await runtime.characters.createFirst(accountId, character));
+      if (id === character.id) {
         res.status(201).json(playerSyncOf(character));
+        return;
       }
+      await runtime.characters.rename(id, name);
+      await liveWorld.renamed(id, name);
+      const player = await lookupPlayer(runtime, liveWorld, id);
+      // The world shows the new name from its next tick; the answer shows it now.
+      res.status(200).json({ ...player, name });
     } catch (error) {
       if (error instanceof NameTakenError) throw new ApiError(409, "conflict", error.message);
       throw error;

@@ -29,8 +29,7 @@ export async function ensureCharacter(
   for (let attempt = 0; attempt < NAME_ATTEMPTS; attempt++) {
     const character = newCharacter(randomUUID(), generatedName(), runtime.gameData);
     try {
-      await runtime.characters.create(account.id, character);
-      return character.id;
+      return await runtime.characters.createFirst(account.id, character);
     } catch (error) {
       if (!(error instanceof NameTakenError)) throw error;
     }

@@ -40,8 +40,30 @@ export class CharacterRepository {
 
   /** Stores a new character with all of its state; NameTakenError when the name is in use in any case. */
   async create(accountId: string | null, state: CharacterState): Promise<void> {
+    await this.insert(accountId, state, false);
+  }
+
+  /**
+   * Stores the account's first character, unless it already has one: the id of the character it has.
+   * The account's row is locked meanwhile, so two first logins at once still make one character.
+   */
+  async createFirst(accountId: string, state: CharacterState): Promise<string> {
+    return (await this.insert(accountId, state, true)) ?? state.id;
+  }
+
+  private async insert(accountId: string | null, state: CharacterState, onlyFirst: boolean) {
     try {
-      await this.db.transaction(async (tx) => {
+      return await this.db.transaction(async (tx) => {
+        if (onlyFirst && accountId) {
+          await tx.execute(sql`select id from accounts where id = ${accountId} for update`);
+          const [existing] = await tx
+            .select({ id: characters.id })
+            .from(characters)
+            .where(eq(characters.accountId, accountId))
+            .orderBy(asc(characters.createdAt))
+            .limit(1);
+          if (existing) return existing.id;
+        }
         await tx.insert(characters).values({
           id: state.id,
           accountId,
@@ -51,6 +73,7 @@ export class CharacterRepository {
           health: state.health,
         });
         await writeParts(tx, [state], ["inventory", "bank", "equipment", "skills"]);
+        return undefined;
       });
     } catch (error) {
       if (isUniqueViolation(error, "characters_name_lower_unique")) throw new NameTakenError(state.name);

@@ -73,6 +73,17 @@ for (const backend of backends) {
       );
     });
 
+    it("makes one first character for an account, however many first logins race", async () => {
+      const account = await accountsRepo.findOrCreate("anon:racer", "anonymous");
+      const ids = await Promise.all(
+        ["Racer1", "Racer2", "Racer3", "Racer4"].map((name, i) =>
+          charactersRepo.createFirst(account.id, character(`r${i}`, name)),
+        ),
+      );
+      assert.equal(new Set(ids).size, 1, "every caller got the same character");
+      assert.equal((await charactersRepo.ofAccount(account.id)).length, 1);
+    });
+
     it("refuses a name already taken in another case", async () => {
       await charactersRepo.create(null, character("c1", "Alice"));
       await assert.rejects(charactersRepo.create(null, character("c2", "aLiCe")), NameTakenError);
