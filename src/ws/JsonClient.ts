@@ -75,9 +75,13 @@ export class JsonClient implements Omit<Client, "send"> {
       this.socket.terminate();
       return;
     }
-    const body = data instanceof EncodedJson ? data.text : JSON.stringify(data);
-    const tail = id === undefined ? "}" : `,"id":${JSON.stringify(id)}}`;
-    this.socket.send(`{"event":${JSON.stringify(event)},"data":${body}${tail}`);
+    if (data instanceof EncodedJson && id === undefined) {
+      this.socket.send(data.frame(event), { binary: false });
+    } else {
+      const body = data instanceof EncodedJson ? data.text : JSON.stringify(data);
+      const tail = id === undefined ? "}" : `,"id":${JSON.stringify(id)}}`;
+      this.socket.send(`{"event":${JSON.stringify(event)},"data":${body}${tail}`);
+    }
     this.options.onEvent?.(event, data);
   }
 
