@@ -40,6 +40,7 @@ export function createApp(runtime: Runtime) {
     },
     initializeExpress: (app: express.Application) => {
       app.disable("x-powered-by");
+      app.set("trust proxy", runtime.config.TRUST_PROXY);
       // Public and not counted against the REST limit: health, game data files and the skill-unlock map.
       app.use(healthRouter(() => runtime.database.ping()));
       app.use(

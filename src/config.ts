@@ -67,6 +67,11 @@ const environmentSchema = z.object({
   CI: optionalString,
   SKIP_ASSETS: optionalString,
   REDIS_URL: optionalString,
+  /**
+   * Behind a proxy or load balancer: how many proxies to trust for the client's address and scheme
+   * (X-Forwarded-For / -Proto), which rate limits and /env.js use. 0 trusts none.
+   */
+  TRUST_PROXY: z.coerce.number().int().min(0).default(0),
   /** This process's address as clients reach it (host:port), when several processes share REDIS_URL. */
   PUBLIC_ADDRESS: optionalString,
   RATE_LIMIT_REST_PER_MIN: positiveInt(100),

@@ -44,6 +44,11 @@ describe("GET /env.js", () => {
     });
   });
 
+  it("ignores X-Forwarded-Proto from a proxy it was not told to trust", async () => {
+    const response = await request(server, "/env.js", { headers: { "x-forwarded-proto": "https" } });
+    assert.equal(evaluate(await response.text()).PUBLIC_API_URL, server.baseUrl);
+  });
+
   it("contains none of the secrets", async () => {
     const script = await (await request(server, "/env.js")).text();
     for (const [name, value] of Object.entries(SECRETS)) assert.ok(!script.includes(value), `${name} leaked`);
@@ -57,5 +62,21 @@ describe("GET /env.js", () => {
       PUBLIC_WS_URL: "wss://api.tileworld.example/ws",
       PUBLIC_CDN_URL: "https://api.tileworld.example",
     });
+  });
+});
+
+describe("GET /env.js behind a trusted proxy (TRUST_PROXY=1)", () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ TRUST_PROXY: "1" });
+  });
+  after(() => server?.stop());
+
+  it("derives the public addresses from the proxy's scheme", async () => {
+    const response = await request(server, "/env.js", { headers: { "x-forwarded-proto": "https" } });
+    const env = evaluate(await response.text());
+    const host = new URL(server.baseUrl).host;
+    assert.equal(env.PUBLIC_API_URL, `https://${host}`);
+    assert.equal(env.PUBLIC_WS_URL, `wss://${host}/ws`);
   });
 });
