@@ -2,6 +2,9 @@ import assert from "node:assert/strict";
 import { joinAsNewPlayer, leave } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { asTrader, startTrade, type Trader } from "./trade-helpers.js";
+import { becomeAdmin, give, teleport } from "./world-helpers.js";
+
+const ADMIN_CODE = "trade-admin";
 
 describe("TradeRoom with SDK clients", function () {
   this.timeout(30000);
@@ -18,7 +21,7 @@ describe("TradeRoom with SDK clients", function () {
     trader.sync.inventory.find((e) => e.itemId === itemId)!.slot;
 
   before(async () => {
-    server = await startTestServer({ WORLD_TICK_MS: "100" });
+    server = await startTestServer({ WORLD_TICK_MS: "100", ADMIN_CODE });
   });
   afterEach(async () => {
     await Promise.all(traders.splice(0).flatMap((trader) => [leave(trader.trade), leave(trader.room)]));
@@ -134,5 +137,48 @@ describe("TradeRoom with SDK clients", function () {
     assert.equal((await alice.tradeInbox.next("tradeError")).reason, "not_found");
     alice.trade!.send("tradeAddItem", { tradeId, inventorySlot: slotOf(alice, "coins"), quantity: 26 });
     assert.equal((await alice.tradeInbox.next("tradeError")).reason, "insufficient_items");
+  });
+
+  it("refuses a request to a player more than 10 tiles away", async () => {
+    const [alice, bob] = [await join(), await join()];
+    await becomeAdmin(alice, ADMIN_CODE);
+    await teleport(alice, 32, 45);
+    alice.room.send("tradeRequest", { targetPlayerId: bob.id });
+    assert.equal((await alice.inbox.next("tradeError")).reason, "too_far");
+  });
+
+  it("refuses to offer an untradeable item", async () => {
+    const [alice, bob] = [await join(), await join()];
+    await becomeAdmin(alice, ADMIN_CODE);
+    const given = await give(alice, "guild_token", 1);
+    const tradeId = await startTrade(alice, bob);
+    const slot = given.inventory.find((entry) => entry.itemId === "guild_token")!.slot;
+    alice.trade!.send("tradeAddItem", { tradeId, inventorySlot: slot, quantity: 1 });
+    assert.equal((await alice.tradeInbox.next("tradeError")).reason, "untradeable");
+  });
+
+  it("moves nothing when the receiver has no room, and says so to both", async () => {
+    const [alice, bob] = [await join(), await join()];
+    await becomeAdmin(bob, ADMIN_CODE);
+    const free = 28 - bob.sync.inventory.length;
+    await give(bob, "logs", free);
+    const tradeId = await startTrade(alice, bob);
+    alice.trade!.send("tradeAddItem", { tradeId, inventorySlot: slotOf(alice, "bronze_axe"), quantity: 1 });
+    await bob.tradeInbox.next("tradeUpdated", (u) => u.theirOffer.length === 1);
+    for (const me of [alice, bob]) me.trade!.send("tradeAccept", { tradeId });
+    await alice.tradeInbox.next("tradeConfirmScreen", () => true, 5000, true);
+    for (const me of [alice, bob]) me.trade!.send("tradeAccept", { tradeId });
+    for (const me of [alice, bob]) {
+      assert.equal((await me.tradeInbox.next("tradeError", () => true, 5000, true)).reason, "inventory_full");
+      assert.equal(
+        (await me.tradeInbox.next("tradeCancelled", () => true, 5000, true)).reason,
+        "commit_failed",
+      );
+    }
+    const stored = await server.runtime.characters.load(alice.id);
+    assert.ok(
+      stored?.inventory.some((entry) => entry.itemId === "bronze_axe"),
+      "alice kept her axe",
+    );
   });
 });
