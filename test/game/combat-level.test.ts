@@ -1,16 +1,6 @@
 import assert from "node:assert/strict";
 import { type CombatLevels, combatLevel, skillLevels, totalLevel } from "../../src/game/combat-level.js";
-import { skillsAt } from "./fixtures.js";
-
-const FRESH: CombatLevels = {
-  attack: 1,
-  strength: 1,
-  defence: 1,
-  constitution: 10,
-  ranged: 1,
-  magic: 1,
-  prayer: 1,
-};
+import { FRESH_LEVELS as FRESH, skillsAt } from "./fixtures.js";
 
 describe("combatLevel", () => {
   it("is 3 for a fresh character", () => {

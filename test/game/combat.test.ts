@@ -17,41 +17,7 @@ import {
 import type { CombatLevels } from "../../src/game/combat-level.js";
 import { seededRandom } from "../../src/game/random.js";
 import type { NpcDef, PrayerDef } from "../../src/game/types.js";
-import { ITEMS, sequence } from "./fixtures.js";
-
-const FRESH: CombatLevels = {
-  attack: 1,
-  strength: 1,
-  defence: 1,
-  constitution: 10,
-  ranged: 1,
-  magic: 1,
-  prayer: 1,
-};
-
-const GOBLIN: NpcDef = {
-  id: "goblin",
-  name: "Goblin",
-  role: "monster",
-  combatLevel: 2,
-  combat: {
-    attack: 1,
-    strength: 1,
-    defence: 1,
-    constitution: 5,
-    ranged: 1,
-    attackBonus: 0,
-    strengthBonus: 0,
-    defenceBonus: 0,
-    attackSpeed: 4,
-  },
-  aggressive: false,
-  aggroRange: 0,
-  wanderRadius: 3,
-  leashRange: 8,
-  respawnTicks: 50,
-  drops: [],
-};
+import { FRESH_LEVELS as FRESH, GOBLIN, ITEMS, sequence } from "./fixtures.js";
 
 describe("combat formulas", () => {
   it("computes the hit chance when the attack roll is higher", () => {

@@ -1,10 +1,12 @@
 // A small item catalogue for the rule tests, independent of the real manifests.
 import fc from "fast-check";
+import type { CombatLevels } from "../../src/game/combat-level.js";
 import {
   INVENTORY_SLOTS,
   type InventoryEntry,
   type ItemDef,
   type ItemQuantity,
+  type NpcDef,
   SKILLS,
   type SkillName,
   type SkillState,
@@ -108,3 +110,39 @@ export function totals(...lists: readonly (readonly ItemQuantity[])[]): Map<stri
     for (const { itemId, quantity } of list) sums.set(itemId, (sums.get(itemId) ?? 0) + quantity);
   return sums;
 }
+
+/** A new character's combat levels (hitpoints start at 10). */
+export const FRESH_LEVELS: CombatLevels = {
+  attack: 1,
+  strength: 1,
+  defence: 1,
+  constitution: 10,
+  ranged: 1,
+  magic: 1,
+  prayer: 1,
+};
+
+/** A weak melee monster with nothing to drop; suites add drops or aggression as they need. */
+export const GOBLIN: NpcDef = {
+  id: "goblin",
+  name: "Goblin",
+  role: "monster",
+  combatLevel: 2,
+  combat: {
+    attack: 1,
+    strength: 1,
+    defence: 1,
+    constitution: 5,
+    ranged: 1,
+    attackBonus: 0,
+    strengthBonus: 0,
+    defenceBonus: 0,
+    attackSpeed: 4,
+  },
+  aggressive: false,
+  aggroRange: 0,
+  wanderRadius: 3,
+  leashRange: 8,
+  respawnTicks: 50,
+  drops: [],
+};

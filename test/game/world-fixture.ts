@@ -17,6 +17,7 @@ import type {
   Tile,
 } from "../../src/game/types.js";
 import { World, type WorldOptions } from "../../src/game/world.js";
+import { GOBLIN } from "./fixtures.js";
 
 function item(def: Partial<ItemDef> & Pick<ItemDef, "id">): ItemDef {
   return { name: def.id, type: "misc", value: 1, stackable: false, tradeable: true, ...def };
@@ -56,22 +57,7 @@ const items = [
 ];
 
 const goblin: NpcDef = {
-  id: "goblin",
-  name: "Goblin",
-  role: "monster",
-  combatLevel: 2,
-  combat: {
-    attack: 1,
-    strength: 1,
-    defence: 1,
-    constitution: 5,
-    ranged: 1,
-    attackBonus: 0,
-    strengthBonus: 0,
-    defenceBonus: 0,
-    attackSpeed: 4,
-  },
-  aggressive: false,
+  ...GOBLIN,
   aggroRange: 3,
   wanderRadius: 0,
   leashRange: 10,
