@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { type AuthContext, type Client, matchMaker, Room, ServerError } from "@colyseus/core";
+import { type AuthContext, type Client, CloseCode, matchMaker, Room, ServerError } from "@colyseus/core";
 import {
   acceptTrade,
   addToOffer,
@@ -21,7 +21,7 @@ import type { Runtime } from "../runtime.js";
 import { describeIssues, isTradeMessage, tradeMessages } from "./messages.js";
 import { authenticatePlayer, type PlayerAuth } from "./room-auth.js";
 import type { TradeCommitOutcome, WorldRoom } from "./WorldRoom.js";
-import type { PlayerGoneReason } from "./world-trades.js";
+import type { TradeEndReason } from "./world-trades.js";
 
 export interface TradeRoomOptions {
   trade: Trade;
@@ -105,11 +105,12 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
     this.cancelFor(client.auth!.characterId, "partner_disconnected");
   }
 
+  /** The server is stopping: an open trade is cancelled (a committing one finishes first), then the room closes. */
   override onBeforeShutdown(): void {
     void this.serially(async () => {
       const [a] = this.trade.sides;
       this.apply(cancelTrade(this.trade, a.player.id, "server_shutdown"));
-    });
+    }).then(() => this.disconnect(CloseCode.SERVER_SHUTDOWN));
   }
 
   override onDispose(): Promise<unknown> | undefined {
@@ -135,7 +136,7 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
   }
 
   /** Cancels on a player's behalf (a dropped connection); called by the world too. */
-  cancelFor(playerId: string, reason: PlayerGoneReason): void {
+  cancelFor(playerId: string, reason: TradeEndReason): void {
     void this.serially(async () => this.apply(cancelTrade(this.trade, playerId, reason)));
   }
 

@@ -159,6 +159,12 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     await this.persistence.write([{ state: this.world.leave(characterId) }]);
   }
 
+  /** Trades end with `server_shutdown` (not as if each player had dropped), then everyone is let go. */
+  override onBeforeShutdown(): void {
+    this.trades.shutdown();
+    super.onBeforeShutdown();
+  }
+
   override async onDispose(): Promise<void> {
     const remaining = [...this.owners.keys()].filter((id) => this.world.has(id));
     await this.persistence.write(remaining.map((id) => ({ state: this.world.leave(id) })));

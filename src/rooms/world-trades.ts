@@ -10,6 +10,8 @@ import {
 } from "../game/trade.js";
 
 export type PlayerGoneReason = "partner_disconnected" | "player_died";
+/** Why the world ends a started trade on its own. */
+export type TradeEndReason = PlayerGoneReason | "server_shutdown";
 
 /** Players farther apart than this (Chebyshev tiles) cannot start a trade. */
 export const TRADE_DISTANCE = 10;
@@ -22,7 +24,7 @@ export interface TradeWorld {
   /** Creates the TradeRoom of an accepted request; the trade lives there from then on. */
   openTradeRoom(trade: Trade): Promise<void>;
   /** Cancels a started trade (its room owns it) on behalf of a player. */
-  cancelStarted(tradeId: string, playerId: string, reason: PlayerGoneReason): void;
+  cancelStarted(tradeId: string, playerId: string, reason: TradeEndReason): void;
 }
 
 /**
@@ -112,6 +114,18 @@ export class TradeRequests {
     }
     const started = this.started.get(playerId);
     if (started) this.world.cancelStarted(started, playerId, reason);
+  }
+
+  /** The world is shutting down: every request and started trade ends now, for both players. */
+  shutdown(): void {
+    for (const trade of [...this.pending.values()]) {
+      this.apply(trade.id, cancelTrade(trade, trade.sides[0].player.id, "server_shutdown"));
+    }
+    const cancelled = new Set<string>();
+    for (const [playerId, tradeId] of this.started) {
+      if (!cancelled.has(tradeId)) this.world.cancelStarted(tradeId, playerId, "server_shutdown");
+      cancelled.add(tradeId);
+    }
   }
 
   /** Unanswered requests expire after 30 s. */

@@ -182,3 +182,20 @@ describe("TradeRoom with SDK clients", function () {
     );
   });
 });
+
+describe("TradeRoom when the server shuts down", function () {
+  this.timeout(30000);
+
+  it("cancels an open trade for both players with server_shutdown", async () => {
+    const server = await startTestServer({ WORLD_TICK_MS: "100" });
+    const [alice, bob] = [asTrader(await joinAsNewPlayer(server)), asTrader(await joinAsNewPlayer(server))];
+    const tradeId = await startTrade(alice, bob);
+    await server.stop();
+    for (const trader of [alice, bob]) {
+      assert.deepEqual(await trader.tradeInbox.next("tradeCancelled", () => true, 5000, true), {
+        tradeId,
+        reason: "server_shutdown",
+      });
+    }
+  });
+});
