@@ -18,7 +18,7 @@ import {
 } from "../game/trade.js";
 import type { InventoryEntry } from "../game/types.js";
 import type { Runtime } from "../runtime.js";
-import { describeIssues, isTradeMessage, tradeMessages } from "./messages.js";
+import { describeIssues, isTradeMessage, type Reply, tradeMessages } from "./messages.js";
 import { authenticatePlayer, type PlayerAuth } from "./room-auth.js";
 import type { TradeCommitOutcome, WorldRoom } from "./WorldRoom.js";
 import type { TradeEndReason } from "./world-trades.js";
@@ -47,7 +47,6 @@ export function signTrade(secret: Uint8Array, trade: Trade, worldRoomId: string)
 }
 
 type TradeClient = Client<{ auth: PlayerAuth }>;
-type Reply = (event: string, data: unknown) => void;
 
 const EXPIRY_CHECK_MS = 1000;
 /** How long a finished trade's room waits for a player still joining before it closes anyway. */

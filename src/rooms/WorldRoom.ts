@@ -17,7 +17,14 @@ import { withCorkedSockets } from "./corked.js";
 import { EncodedJson } from "./encoded-json.js";
 import { CLOSE_FLOODING, FloodGuard } from "./flood-guard.js";
 import { Interest, isJsonClient } from "./interest.js";
-import { describeIssues, isTradeMessage, isWorldMessage, toIntent, worldMessages } from "./messages.js";
+import {
+  describeIssues,
+  isTradeMessage,
+  isWorldMessage,
+  type Reply,
+  toIntent,
+  worldMessages,
+} from "./messages.js";
 import { authenticatePlayer, type PlayerAuth } from "./room-auth.js";
 import { signTrade, type TradeRoom, type TradeRoomOptions } from "./TradeRoom.js";
 import { TickTimings } from "./tick-timings.js";
@@ -44,9 +51,6 @@ interface Refusal {
 
 /** What the world answers a trade's room when asked to commit the swap. */
 export type TradeCommitOutcome = { ok: true } | { ok: false; reason: TradeErrorReason };
-
-/** Answers one client message (the /ws channel's echoes the request's `id`). */
-export type Reply = (event: string, data: unknown) => void;
 
 /**
  * The world: one authoritative 600 ms tick over the game rules of src/game. Handlers only validate

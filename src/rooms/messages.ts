@@ -36,6 +36,9 @@ export const tradeMessages = {
   tradeCancel: z.object({ tradeId: id }),
 } as const;
 
+/** Answers one client message (the /ws channel echoes the request's `id` on it). */
+export type Reply = (event: string, data: unknown) => void;
+
 export type WorldMessageName = keyof typeof worldMessages;
 export type TradeMessageName = keyof typeof tradeMessages;
 export type WorldMessage<K extends WorldMessageName> = z.infer<(typeof worldMessages)[K]>;

@@ -1,8 +1,8 @@
 import { type AuthContext, connectClientToRoom, matchMaker } from "@colyseus/core";
 import type { WebSocket } from "ws";
 import type { Logger } from "../logger.js";
+import type { Reply } from "../rooms/messages.js";
 import type { TradeRoom } from "../rooms/TradeRoom.js";
-import type { Reply } from "../rooms/WorldRoom.js";
 import { JsonClient } from "./JsonClient.js";
 
 interface OpenTrade {
