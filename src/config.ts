@@ -89,6 +89,8 @@ const environmentSchema = z.object({
   CORS_IDP_HOST_SUFFIXES: list([".privy.io"]),
   /** Length of the world's tick; RuneScape's 600 ms. Shorter only for tests and load experiments. */
   WORLD_TICK_MS: z.coerce.number().int().min(10).max(5000).default(600),
+  /** How often /ws connections are pinged; one that missed the previous ping is closed as dead. */
+  WS_PING_MS: z.coerce.number().int().min(100).default(10_000),
   /** Seconds a dropped player's seat is kept for reconnection. */
   RECONNECT_SECONDS: z.coerce.number().int().min(0).default(30),
 });

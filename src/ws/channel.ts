@@ -22,8 +22,6 @@ import { TradeLink } from "./trade-link.js";
 export const MAX_FRAME_BYTES = 4096;
 /** Output a client may leave unread before it is disconnected as a slow reader. */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
-/** A connection that answers no ping for this long is closed. */
-export const PING_INTERVAL_MS = 10_000;
 
 interface Envelope {
   event: string;
@@ -42,7 +40,7 @@ export class JsonChannel {
   private readonly alive = new WeakSet<WebSocket>();
 
   constructor(private readonly runtime: Runtime) {
-    this.pingTimer = setInterval(() => this.pingAll(), PING_INTERVAL_MS).unref();
+    this.pingTimer = setInterval(() => this.pingAll(), runtime.config.WS_PING_MS).unref();
   }
 
   /** Handles an HTTP upgrade on /ws: authenticates, then opens the socket and joins the world. */
