@@ -17,7 +17,9 @@ export interface ViewChange {
  * clients get the same differences as world:update events. Both are computed here, once.
  */
 export class Interest {
-  private readonly seen = new Map<string, Set<string>>();
+  /** Per client: the entities it has been sent, each with the stamp of the last update that saw it. */
+  private readonly seen = new Map<string, Map<string, number>>();
+  private stamp = 0;
 
   constructor(
     private readonly world: World,
@@ -36,7 +38,7 @@ export class Interest {
 
   /** Starts a client's view: everything in view is new to it. */
   open(client: Client): void {
-    this.seen.set(client.sessionId, new Set());
+    this.seen.set(client.sessionId, new Map());
     if (!isJsonClient(client)) client.view = new StateView();
   }
 
@@ -49,12 +51,19 @@ export class Interest {
    * clients are sent the difference as world:update (`updated` lists only entities in `changed`).
    */
   update(client: Client, playerId: string, changed: ReadonlySet<string>): ViewChange {
-    const before = this.seen.get(client.sessionId) ?? new Set<string>();
-    const now = new Set(this.world.visibleIds(playerId));
+    // Each entity in view is stamped with this call's number; those left with an older stamp left view.
+    const stamp = ++this.stamp;
+    let seen = this.seen.get(client.sessionId);
+    if (!seen) {
+      seen = new Map();
+      this.seen.set(client.sessionId, seen);
+    }
     const json = isJsonClient(client);
     const change: ViewChange = { added: [], updated: [], removed: [] };
-    for (const id of now) {
-      if (!before.has(id)) {
+    for (const id of this.world.visibleIds(playerId)) {
+      const previous = seen.get(id);
+      seen.set(id, stamp);
+      if (previous === undefined) {
         change.added.push(id);
         if (!json) {
           const projected = this.state.entities.get(id) ?? this.project(id);
@@ -64,15 +73,16 @@ export class Interest {
         change.updated.push(id);
       }
     }
-    for (const id of before) {
-      if (now.has(id)) continue;
+    for (const [id, last] of seen) {
+      if (last === stamp) continue;
+      seen.delete(id);
       change.removed.push(id);
       const projected = this.state.entities.get(id);
       if (projected && !json) client.view?.remove(projected);
     }
-    this.seen.set(client.sessionId, now);
     return change;
   }
+
 
   private project(id: string): EntityState | undefined {
     const entity = this.world.entity(id);
