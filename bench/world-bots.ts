@@ -1,6 +1,7 @@
 // Bot players for bench/world.ts: each one is a /ws JSON client that an admin teleport scatters over
 // the world, then walks, chats, chops trees and fights whatever monster it sees.
 import { readFileSync } from "node:fs";
+import { Client, type Room } from "@colyseus/sdk";
 import { WebSocket } from "ws";
 
 interface Area {
@@ -60,17 +61,101 @@ function nearest(from: Tile, candidates: Map<string, Tile>): string | undefined 
 export const traffic = { bytes: 0, frames: 0 };
 
 export interface BotOptions {
-  url: string;
+  /** The server's HTTP address; /ws bots connect to its /ws path, SDK bots join the room "world". */
+  baseUrl: string;
   adminCode: string;
   /** Scatter over every area (true), or stay in the crowd at the starting spawn point. */
   scatter: boolean;
+  transport: "ws" | "sdk";
+}
+
+/** How a bot talks to the server: the /ws JSON channel, or the Colyseus SDK. */
+interface Link {
+  readonly open: boolean;
+  send(event: string, data: unknown): void;
+  close(): void;
+  /** SDK bots see entities in their replicated state rather than in world:update events. */
+  forEachEntity?(visit: (entity: EntityDelta) => void): void;
+}
+
+class WsLink implements Link {
+  private readonly ws: WebSocket;
+
+  constructor(baseUrl: string, receive: (frame: Incoming) => void, onFailed: (error: Error) => void) {
+    this.ws = new WebSocket(`${baseUrl.replace(/^http/, "ws")}/ws`);
+    this.ws.on("error", onFailed);
+    this.ws.on("message", (data: Buffer) => {
+      traffic.bytes += data.length;
+      traffic.frames++;
+      receive(JSON.parse(data.toString()));
+    });
+  }
+
+  get open(): boolean {
+    return this.ws.readyState === WebSocket.OPEN;
+  }
+
+  send(event: string, data: unknown): void {
+    if (this.open) this.ws.send(JSON.stringify({ event, data }));
+  }
+
+  close(): void {
+    this.ws.close(1000);
+  }
+}
+
+interface SeenState {
+  entities?: Map<
+    string,
+    { id: string; kind: string; type: string; x: number; z: number; maxHealth?: number }
+  >;
+}
+
+class SdkLink implements Link {
+  private room: Room | undefined;
+
+  constructor(baseUrl: string, receive: (frame: Incoming) => void, onFailed: (error: Error) => void) {
+    this.join(baseUrl, receive).catch(onFailed);
+  }
+
+  get open(): boolean {
+    return this.room?.connection.isOpen ?? false;
+  }
+
+  send(event: string, data: unknown): void {
+    if (this.open) this.room?.send(event, data);
+  }
+
+  close(): void {
+    void this.room?.leave();
+  }
+
+  forEachEntity(visit: (entity: EntityDelta) => void): void {
+    for (const entity of (this.room?.state as SeenState | undefined)?.entities?.values() ?? []) {
+      visit({ ...entity, position: { x: entity.x, z: entity.z } });
+    }
+  }
+
+  private async join(baseUrl: string, receive: (frame: Incoming) => void): Promise<void> {
+    const signIn = await fetch(`${baseUrl}/api/v1/auth/anonymous`, { method: "POST" });
+    if (!signIn.ok) throw new Error(`anonymous sign-in: ${signIn.status}`);
+    const sdk = new Client(baseUrl);
+    sdk.auth.token = ((await signIn.json()) as { token: string }).token;
+    const room = await sdk.joinOrCreate("world");
+    this.room = room;
+    (room.connection.transport as unknown as { ws: WebSocket }).ws.addEventListener("message", (event) => {
+      traffic.bytes += (event.data as ArrayBuffer).byteLength;
+      traffic.frames++;
+    });
+    room.onMessage("*", (event, data) => receive({ event: String(event), data }));
+  }
 }
 
 export class Bot {
   id = "";
   /** Joined (first player:sync) and, when scattering, teleported to its spot. */
   placed = false;
-  private readonly ws: WebSocket;
+  private readonly link: Link;
   private position: Tile = { x: 0, z: 0 };
   private teleportTarget: Tile | undefined;
   private readonly trees = new Map<string, Tile>();
@@ -83,21 +168,24 @@ export class Bot {
     onJoined: (bot: Bot) => void,
     onFailed: (error: Error) => void,
   ) {
-    this.ws = new WebSocket(options.url);
-    this.ws.on("error", onFailed);
-    this.ws.on("message", (data: Buffer) => {
-      traffic.bytes += data.length;
-      traffic.frames++;
+    const receive = (frame: Incoming) => {
       const first = !this.id;
-      this.receive(JSON.parse(data.toString()));
+      this.receive(frame);
       if (first && this.id) onJoined(this);
-    });
+    };
+    const Transport = options.transport === "sdk" ? SdkLink : WsLink;
+    this.link = new Transport(options.baseUrl, receive, onFailed);
   }
 
   /** Called often; acts every 2 to 4 seconds. */
   act(now: number): void {
-    if (!this.placed || now < this.nextActAt || this.ws.readyState !== WebSocket.OPEN) return;
+    if (!this.placed || now < this.nextActAt || !this.link.open) return;
     this.nextActAt = now + randomInt(2000, 4000);
+    if (this.link.forEachEntity) {
+      this.trees.clear();
+      this.monsters.clear();
+      this.link.forEachEntity((entity) => this.see(entity));
+    }
     const roll = Math.random();
     if (roll < 0.4) {
       const to = {
@@ -116,12 +204,18 @@ export class Bot {
     }
   }
 
+  /** Whether the bot stands where it was teleported (SDK bots read their own entity from the state). */
+  get arrived(): boolean {
+    if (!this.placed && this.link.forEachEntity) this.link.forEachEntity((entity) => this.see(entity));
+    return this.placed;
+  }
+
   close(): void {
-    this.ws.close(1000);
+    this.link.close();
   }
 
   private send(event: string, data: unknown): void {
-    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ event, data }));
+    this.link.send(event, data);
   }
 
   private teleport(): void {

@@ -1,6 +1,7 @@
-// The world benchmark: N bot players on the /ws channel walk, chat, chop and fight in one world
-// while the server (a child process, bench/world-server.ts) times each stage of the room's tick.
-//   npx tsx bench/world.ts [--players 500] [--seconds 60] [--crowd] [--batch 50] [--profile DIR]
+// The world benchmark: N bot players (on the /ws channel, or with --sdk through the Colyseus SDK) walk,
+// chat, chop and fight in one world while the server (a child process, bench/world-server.ts) times
+// each stage of the room's tick.
+//   npx tsx bench/world.ts [--players 500] [--seconds 60] [--crowd] [--sdk] [--batch 50] [--profile DIR]
 // --crowd keeps every bot at the starting spawn point instead of scattering them over the world.
 // With 2 or more cores the server runs pinned to core 0 and the bots to core 1 (taskset), so the
 // bots' own work does not count against the server. The aim: 2,000 players, tick p99 < 50 ms.
@@ -27,6 +28,8 @@ const { values: args } = parseArgs({
     seconds: { type: "string", default: "60" },
     batch: { type: "string", default: "50" },
     crowd: { type: "boolean", default: false },
+    /** Bots join through the Colyseus SDK (binary state patches) instead of the /ws JSON channel. */
+    sdk: { type: "boolean", default: false },
     /** Writes a CPU profile of the server (a .cpuprofile file) into this folder. */
     profile: { type: "string" },
   },
@@ -111,7 +114,12 @@ async function connectBots(port: number): Promise<Bot[]> {
       { length: size },
       (_, i) =>
         new Promise<Bot>((resolve, reject) => {
-          const options = { url: `ws://127.0.0.1:${port}/ws`, adminCode: ADMIN_CODE, scatter: !args.crowd };
+          const options = {
+            baseUrl: `http://127.0.0.1:${port}`,
+            adminCode: ADMIN_CODE,
+            scatter: !args.crowd,
+            transport: args.sdk ? ("sdk" as const) : ("ws" as const),
+          };
           new Bot(first + i, options, resolve, reject);
         }),
     );
@@ -124,7 +132,7 @@ async function connectBots(port: number): Promise<Bot[]> {
 async function placeBots(bots: Bot[]): Promise<void> {
   const deadline = Date.now() + PLACEMENT_TIMEOUT_MS;
   for (;;) {
-    const placed = bots.filter((bot) => bot.placed).length;
+    const placed = bots.filter((bot) => bot.arrived).length;
     progress(args.crowd ? "gathering" : "scattering", placed, bots.length);
     if (placed === bots.length) return;
     if (Date.now() > deadline) {
@@ -176,7 +184,7 @@ function print(
   const total = report.stages["tick total"];
   const lines = [
     "",
-    `world bench: ${PLAYERS} players${args.crowd ? " crowded at the spawn point" : " scattered over the world"}, ` +
+    `world bench: ${PLAYERS} ${args.sdk ? "SDK" : "/ws"} players${args.crowd ? " crowded at the spawn point" : " scattered over the world"}, ` +
       `${seconds} s measured, ${report.ticks} ticks, ` +
       (PINNED ? "server on core 0, bots on core 1" : "server and bots sharing cores"),
     "",
