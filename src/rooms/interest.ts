@@ -83,7 +83,6 @@ export class Interest {
     return change;
   }
 
-
   private project(id: string): EntityState | undefined {
     const entity = this.world.entity(id);
     if (!entity) return undefined;
