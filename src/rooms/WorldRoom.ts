@@ -77,6 +77,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    */
   private readonly commits = new Map<string, Promise<unknown>>();
   private tickDeferred = false;
+  /** Parts a failed tick write left unsaved: the next tick writes them again, from the state it then has. */
+  private readonly unsaved = new Map<string, Set<CharacterPart>>();
 
   override onCreate(): void {
     const { runtime } = this;
@@ -160,7 +162,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     this.trades.playerGone(characterId, "partner_disconnected");
     await this.commits.get(characterId);
     if (!this.world.has(characterId) || this.owners.has(characterId)) return;
-    await this.persistence.write([{ state: this.world.leave(characterId) }]);
+    await this.persistence.write([{ state: this.world.leave(characterId) }], { final: true });
   }
 
   /** Trades end with `server_shutdown` (not as if each player had dropped), then everyone is let go. */
@@ -171,7 +173,10 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
 
   override async onDispose(): Promise<void> {
     const remaining = [...this.owners.keys()].filter((id) => this.world.has(id));
-    await this.persistence.write(remaining.map((id) => ({ state: this.world.leave(id) })));
+    await this.persistence.write(
+      remaining.map((id) => ({ state: this.world.leave(id) })),
+      { final: true },
+    );
     await this.persistence.flush();
   }
 
@@ -306,7 +311,11 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     });
     let saved: Promise<void> = Promise.resolve();
     timed("persist", () => {
-      saved = this.persistence.write(this.savesOf(report));
+      const saves = this.savesOf(report);
+      saved = this.persistence.write(saves);
+      saved.catch(() => {
+        for (const { state, parts = [] } of saves) addParts(this.unsaved, state.id, ...parts);
+      });
     });
     // Events go out once this tick's changes are durable (or the write failed and was logged).
     const waitStarted = performance.now();
@@ -330,12 +339,9 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    * moved. Only those parts are copied and written, so walking players cost one row each.
    */
   private savesOf(report: TickReport): CharacterSave[] {
-    const parts = new Map<string, Set<CharacterPart>>();
-    const add = (id: string, ...added: CharacterPart[]) => {
-      const set = parts.get(id) ?? new Set<CharacterPart>();
-      parts.set(id, set);
-      for (const part of added) set.add(part);
-    };
+    const parts = new Map(this.unsaved);
+    this.unsaved.clear();
+    const add = (id: string, ...added: CharacterPart[]) => addParts(parts, id, ...added);
     for (const id of report.changedCharacters) add(id, "position");
     for (const id of report.bankChanged) add(id, "bank", "inventory");
     for (const { to, event } of report.events) {
@@ -486,6 +492,12 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     };
     await matchMaker.createRoom("trade", options);
   }
+}
+
+function addParts(parts: Map<string, Set<CharacterPart>>, id: string, ...added: CharacterPart[]): void {
+  const set = parts.get(id) ?? new Set<CharacterPart>();
+  parts.set(id, set);
+  for (const part of added) set.add(part);
 }
 
 /** Caches a function's results for the life of the returned function (one tick). */

@@ -1,5 +1,9 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { CharacterRepository, CharacterSave } from "../db/characters.js";
 import type { Logger } from "../logger.js";
+
+/** Waits between the attempts of a write that must not be lost (a departing player's last state). */
+const FINAL_WRITE_BACKOFF_MS = [250, 1000, 4000, 15000];
 
 /**
  * The WorldRoom's writes, in order: each tick's changes in one transaction, and departing players'
@@ -15,10 +19,15 @@ export class WorldPersistence {
     private readonly logger: Logger,
   ) {}
 
-  /** Queues the saves as one transaction; resolves once it has committed, rejects if it failed. */
-  write(saves: readonly CharacterSave[]): Promise<void> {
+  /**
+   * Queues the saves as one transaction; resolves once it has committed, rejects if it failed.
+   * A `final` write (the world no longer holds that state) is tried again with backoff first.
+   */
+  write(saves: readonly CharacterSave[], { final = false } = {}): Promise<void> {
     if (saves.length === 0) return this.chain;
-    const write = this.chain.then(() => this.characters.saveMany(saves));
+    const write = this.chain.then(() =>
+      final ? this.saveWithRetries(saves) : this.characters.saveMany(saves),
+    );
     // The chain goes on after a failure; the failed write's caller decides what to do.
     this.chain = write.catch((error: unknown) => {
       this.logger.error({ err: error, characters: saves.length }, "saving characters failed");
@@ -31,6 +40,18 @@ export class WorldPersistence {
       });
     }
     return write;
+  }
+
+  private async saveWithRetries(saves: readonly CharacterSave[]): Promise<void> {
+    for (const delay of FINAL_WRITE_BACKOFF_MS) {
+      try {
+        return await this.characters.saveMany(saves);
+      } catch (error) {
+        this.logger.warn({ err: error, retryInMs: delay }, "saving departing characters failed; retrying");
+        await sleep(delay);
+      }
+    }
+    return this.characters.saveMany(saves);
   }
 
   /** Runs other database work (a trade's swap) in the same order as the writes: after all queued so far. */

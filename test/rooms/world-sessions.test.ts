@@ -154,4 +154,25 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     assert.equal(renamed.id, alice.id);
     await waitFor(() => seenEntity(bob, alice.id)?.name === "Alicia", "bob sees the new name");
   });
+
+  it("writes a tick's changes again after its write failed", async () => {
+    const player = await join();
+    await becomeAdmin(player, ADMIN_CODE);
+    const characters = server().runtime.characters;
+    const saveMany = characters.saveMany;
+    let failures = 0;
+    characters.saveMany = async (saves) => {
+      if (failures++ < 2) throw new Error("database unavailable");
+      return saveMany.call(characters, saves);
+    };
+    try {
+      await give(player, "logs", 2);
+      await waitFor(() => failures > 2, "writes resumed");
+      await sleep(200);
+    } finally {
+      characters.saveMany = saveMany;
+    }
+    const stored = await characters.load(player.id);
+    assert.equal(stored?.inventory.filter((entry) => entry.itemId === "logs").length, 2);
+  });
 });
