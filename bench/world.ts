@@ -2,6 +2,7 @@
 // chat, chop and fight in one world while the server (a child process, bench/world-server.ts) times
 // each stage of the room's tick.
 //   npx tsx bench/world.ts [--players 500] [--seconds 60] [--crowd] [--sdk] [--batch 50] [--profile DIR]
+//                          [--database-url postgres://...]
 // --crowd keeps every bot at the starting spawn point instead of scattering them over the world.
 // With 2 or more cores the server runs pinned to core 0 and the bots to core 1 (taskset), so the
 // bots' own work does not count against the server. The aim: 2,000 players, tick p99 < 50 ms.
@@ -28,6 +29,8 @@ const { values: args } = parseArgs({
     seconds: { type: "string", default: "60" },
     batch: { type: "string", default: "50" },
     crowd: { type: "boolean", default: false },
+    /** A PostgreSQL database for the server (its tables are created if missing); PGlite in memory otherwise. */
+    "database-url": { type: "string" },
     /** Bots join through the Colyseus SDK (binary state patches) instead of the /ws JSON channel. */
     sdk: { type: "boolean", default: false },
     /** Writes a CPU profile of the server (a .cpuprofile file) into this folder. */
@@ -57,7 +60,11 @@ class ServerProcess {
     const [command, ...commandArgs] = PINNED ? ["taskset", "-c", "0", ...node] : node;
     this.child = spawn(command!, commandArgs, {
       stdio: ["ignore", "inherit", "inherit", "ipc"],
-      env: { ...process.env, BENCH_ADMIN_CODE: ADMIN_CODE },
+      env: {
+        ...process.env,
+        BENCH_ADMIN_CODE: ADMIN_CODE,
+        ...(args["database-url"] && { BENCH_DATABASE_URL: args["database-url"] }),
+      },
     });
     this.child.on("message", (message: FromServer) => {
       this.waiting.get(message.type)?.(message);
