@@ -11,7 +11,7 @@ import { CharacterRepository } from "../src/db/characters.js";
 import type { DatabaseHandle } from "../src/db/database.js";
 import { openDatabase } from "../src/db/database.js";
 import { TradeRepository } from "../src/db/trades.js";
-import { type CharacterState, type InventoryEntry, type ItemDef, SKILLS } from "../src/game/types.js";
+import type { CharacterState, InventoryEntry, ItemDef } from "../src/game/types.js";
 import { plainCharacter } from "../test/support/characters.js";
 import { openFreshPostgres } from "../test/support/databases.js";
 

@@ -3,6 +3,7 @@
 //   npx tsx examples/ws-client.ts [url] [--seconds S]      (default ws://localhost:5555/ws, 5 s)
 import { parseArgs } from "node:util";
 import { WebSocket } from "ws";
+import type { ChatMessage, PlayerSync, WorldEntity } from "../src/game/world-types.js";
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -24,20 +25,34 @@ async function anonymousToken(wsUrl: string): Promise<string | undefined> {
   return token;
 }
 
-function describe(event: string, data: any): string {
+interface WorldUpdate {
+  tick: number;
+  added: WorldEntity[];
+  updated: WorldEntity[];
+  removed: string[];
+}
+
+function describe(event: string, data: unknown): string {
   switch (event) {
-    case "player:sync":
-      return `I am ${data.name} at (${data.position.x},${data.position.z}), ${data.health}/${data.maxHealth} hp, ${data.coins} coins`;
-    case "world:update": {
-      const moved = data.updated.map(
-        (entity: any) => `${entity.name}→(${entity.position.x},${entity.position.z})`,
-      );
-      return `tick ${data.tick}: ${data.added.length} appeared, ${data.removed.length} left${moved.length ? `, ${moved.join(" ")}` : ""}`;
+    case "player:sync": {
+      const me = data as PlayerSync;
+      return `I am ${me.name} at (${me.position.x},${me.position.z}), ${me.health}/${me.maxHealth} hp, ${me.coins} coins`;
     }
-    case "chat:message":
-      return `${data.fromPlayerName} says: ${data.message}`;
-    case "error":
-      return `error ${data.code}: ${data.message}`;
+    case "world:update": {
+      const update = data as WorldUpdate;
+      const moved = update.updated.map(
+        (entity) => `${entity.name}→(${entity.position.x},${entity.position.z})`,
+      );
+      return `tick ${update.tick}: ${update.added.length} appeared, ${update.removed.length} left${moved.length ? `, ${moved.join(" ")}` : ""}`;
+    }
+    case "chat:message": {
+      const chat = data as ChatMessage;
+      return `${chat.fromPlayerName} says: ${chat.message}`;
+    }
+    case "error": {
+      const error = data as { code: string; message: string };
+      return `error ${error.code}: ${error.message}`;
+    }
     default:
       return JSON.stringify(data);
   }
@@ -50,11 +65,12 @@ const send = (event: string, data: unknown, id?: string) => socket.send(JSON.str
 // Walk and talk once, after the first player:sync (later ones follow changes of the inventory).
 let greeted = false;
 socket.on("message", (raw) => {
-  const { event, data } = JSON.parse(raw.toString()) as { event: string; data: any };
+  const { event, data } = JSON.parse(raw.toString()) as { event: string; data: unknown };
   console.log(`← ${event}: ${describe(event, data)}`);
   if (event === "player:sync" && !greeted) {
     greeted = true;
-    send("player:move", { x: data.position.x + 2, z: data.position.z }, "walk");
+    const { position } = data as PlayerSync;
+    send("player:move", { x: position.x + 2, z: position.z }, "walk");
     send("player:chat", { message: "hello from examples/ws-client.ts" });
   }
 });

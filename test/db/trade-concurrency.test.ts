@@ -20,7 +20,6 @@ import {
   type ItemDef,
   type ItemQuantity,
   MAX_STACK,
-  SKILLS,
 } from "../../src/game/types.js";
 import { plainCharacter } from "../support/characters.js";
 import { openFreshPostgres, postgresUrl } from "../support/databases.js";

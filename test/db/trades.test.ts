@@ -3,13 +3,7 @@ import { CharacterRepository } from "../../src/db/characters.js";
 import type { DatabaseHandle } from "../../src/db/database.js";
 import { type TradeCompletion, TradeRepository } from "../../src/db/trades.js";
 import type { TradeOffer } from "../../src/game/trade.js";
-import {
-  type CharacterState,
-  type InventoryEntry,
-  type ItemDef,
-  MAX_STACK,
-  SKILLS,
-} from "../../src/game/types.js";
+import { type CharacterState, type InventoryEntry, type ItemDef, MAX_STACK } from "../../src/game/types.js";
 import { plainCharacter } from "../support/characters.js";
 import { backends, truncateAll } from "../support/databases.js";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type CombatLevels, combatLevel, skillLevels, totalLevel } from "../../src/game/combat-level.js";
+import { combatLevel, skillLevels, totalLevel } from "../../src/game/combat-level.js";
 import { FRESH_LEVELS as FRESH, skillsAt } from "./fixtures.js";
 
 describe("combatLevel", () => {

@@ -14,9 +14,8 @@ import {
   rangedMaxHit,
   resolveAttack,
 } from "../../src/game/combat.js";
-import type { CombatLevels } from "../../src/game/combat-level.js";
 import { seededRandom } from "../../src/game/random.js";
-import type { NpcDef, PrayerDef } from "../../src/game/types.js";
+import type { PrayerDef } from "../../src/game/types.js";
 import { FRESH_LEVELS as FRESH, GOBLIN, ITEMS, sequence } from "./fixtures.js";
 
 describe("combat formulas", () => {

@@ -13,7 +13,6 @@ export function shippedTexts(): Promise<Map<string, string>> {
   return readManifestDir(SHIPPED_DIR);
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: tests reach into manifest JSON of every shape
 export type Json = any;
 
 /** A copy of the shipped manifests with one file's JSON changed by `edit`. */

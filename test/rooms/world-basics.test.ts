@@ -4,7 +4,7 @@ import { becomeAdmin, seenEntity, teleport, waitFor } from "./world-helpers.js";
 
 describe("WorldRoom: joining and moving", function () {
   this.timeout(30000);
-  const { server, join } = worldSuite({ WORLD_TICK_MS: "100", ADMIN_CODE: "letmein" });
+  const { join } = worldSuite({ WORLD_TICK_MS: "100", ADMIN_CODE: "letmein" });
 
   it("sends the full player state first: spawn point, starter kit, skills", async () => {
     const { sync } = await join();

@@ -55,7 +55,7 @@ function tally(items: SeenEntity[]): Map<string, number> {
 
 describe("WorldRoom: combat, loot and death with real clients", function () {
   this.timeout(90000);
-  const { server, join } = worldSuite({ WORLD_TICK_MS: "50", ADMIN_CODE });
+  const { join } = worldSuite({ WORLD_TICK_MS: "50", ADMIN_CODE });
 
   it("fights a chicken to its death, the hits seen by the attacker and a bystander, and picks up its loot", async () => {
     const attacker = await join();

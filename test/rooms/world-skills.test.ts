@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { PlayerSync } from "../../src/game/world-types.js";
-import { type SdkPlayer, worldSuite } from "../support/players.js";
+import { worldSuite } from "../support/players.js";
 import {
   becomeAdmin,
   countOf,
@@ -21,7 +21,7 @@ const ADMIN_CODE = "skills-admin";
 // so a depleted one from an earlier test does not matter.
 describe("WorldRoom: gathering, firemaking and cooking with real clients", function () {
   this.timeout(60000);
-  const { server, join } = worldSuite({ WORLD_TICK_MS: "50", ADMIN_CODE });
+  const { join } = worldSuite({ WORLD_TICK_MS: "50", ADMIN_CODE });
 
   it("chops a tree until logs arrive, with woodcutting XP, and the tree falls", async () => {
     const player = await join();
