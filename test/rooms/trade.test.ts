@@ -139,6 +139,20 @@ describe("TradeRoom with SDK clients", function () {
     assert.equal((await alice.tradeInbox.next("tradeError")).reason, "insufficient_items");
   });
 
+  it("replaces a pending request with a new one from the same player", async () => {
+    const [alice, bob, carol] = [await join(), await join(), await join()];
+    alice.room.send("tradeRequest", { targetPlayerId: bob.id });
+    const first = await bob.inbox.next("tradeIncoming");
+    alice.room.send("tradeRequest", { targetPlayerId: carol.id });
+    await carol.inbox.next("tradeIncoming");
+    assert.deepEqual(await bob.inbox.next("tradeCancelled", () => true, 5000, true), {
+      tradeId: first.tradeId,
+      reason: "cancelled",
+    });
+    bob.room.send("tradeRequestRespond", { tradeId: first.tradeId, accept: true });
+    assert.equal((await bob.inbox.next("tradeError")).reason, "not_found");
+  });
+
   it("refuses a request to a player more than 10 tiles away", async () => {
     const [alice, bob] = [await join(), await join()];
     await becomeAdmin(alice, ADMIN_CODE);
