@@ -1,5 +1,5 @@
 import { tileKey } from "./tile.js";
-import type { AreaDef, Bounds, GameData, Tile } from "./types.js";
+import type { AreaDef, Bounds, BuildingDef, GameData, Tile } from "./types.js";
 
 /** The tile grid is held in memory: 16 M tiles (64 MB) is far beyond any world the manifests describe. */
 const MAX_TILES = 16_000_000;
@@ -111,14 +111,8 @@ function solidTiles(areas: readonly AreaDef[], data: Pick<GameData, "buildings" 
   for (const area of areas) {
     for (const tile of area.blocked) solid.add(tileKey(tile.x, tile.z));
     for (const building of area.buildings) {
-      const def = data.buildings.get(building.buildingId);
-      if (!def) continue;
-      const doors = new Set(def.doors.map((door) => tileKey(building.x + door.x, building.z + door.z)));
-      for (let dx = 0; dx < def.width; dx++) {
-        for (let dz = 0; dz < def.depth; dz++) {
-          const key = tileKey(building.x + dx, building.z + dz);
-          if (!doors.has(key)) solid.add(key);
-        }
+      for (const wall of buildingWalls(building, data.buildings.get(building.buildingId))) {
+        solid.add(tileKey(wall.x, wall.z));
       }
     }
     for (const placement of area.resources) {
@@ -127,4 +121,17 @@ function solidTiles(areas: readonly AreaDef[], data: Pick<GameData, "buildings" 
     }
   }
   return solid;
+}
+
+/** The tiles of a placed building's footprint that are not doors: its walls. */
+export function buildingWalls(placed: Tile, building: BuildingDef | undefined): Tile[] {
+  if (!building) return [];
+  const doors = new Set(building.doors.map((door) => tileKey(door.x, door.z)));
+  const walls: Tile[] = [];
+  for (let dx = 0; dx < building.width; dx++) {
+    for (let dz = 0; dz < building.depth; dz++) {
+      if (!doors.has(tileKey(dx, dz))) walls.push({ x: placed.x + dx, z: placed.z + dz });
+    }
+  }
+  return walls;
 }

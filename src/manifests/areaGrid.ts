@@ -1,6 +1,7 @@
 // The walkable tiles of one area as the layout checks see them: ground that cannot be entered
 // (blocked tiles, water, building walls), objects that stand on a tile (trees, rocks, bank booths,
 // stations), and which tiles a player can walk to from the spawn point.
+import { buildingWalls } from "../game/map.js";
 import { tileKey as key } from "../game/tile.js";
 import type { AreaDef, Bounds, BuildingDef, ResourceDef, Tile } from "../game/types.js";
 
@@ -88,16 +89,4 @@ export class AreaGrid {
     this.reachable = seen;
     return seen;
   }
-}
-
-/** The tiles of a building's footprint that are not doors. */
-export function buildingWalls(placed: Tile, building: BuildingDef | undefined): Tile[] {
-  if (!building) return [];
-  const doors = new Set(building.doors.map((door) => key(door.x, door.z)));
-  const walls: Tile[] = [];
-  for (let dx = 0; dx < building.width; dx++) {
-    for (let dz = 0; dz < building.depth; dz++)
-      if (!doors.has(key(dx, dz))) walls.push({ x: placed.x + dx, z: placed.z + dz });
-  }
-  return walls;
 }

@@ -2,9 +2,10 @@
 // area lies inside it on ground it may stand on and can be reached from the spawn point, and the
 // starting area offers what CONTRACT promises a new character within view distance.
 
+import { buildingWalls } from "../game/map.js";
 import { chebyshev } from "../game/tile.js";
 import type { AreaDef, Bounds, GatheringSkill, Tile } from "../game/types.js";
-import { AreaGrid, buildingWalls, inBounds } from "./areaGrid.js";
+import { AreaGrid, inBounds } from "./areaGrid.js";
 import type { Catalog, Report } from "./catalog.js";
 import type { Manifests } from "./files.js";
 
