@@ -26,5 +26,5 @@ export async function lookupPosition(
   const live = await liveWorld.player(characterId);
   if (live) return { position: live.position, online: true };
   const stored = await runtime.characters.summary(characterId);
-  return stored && { position: stored.position, online: await liveWorld.isOnline(characterId) };
+  return stored && { position: stored.position, online: false };
 }

@@ -13,7 +13,6 @@ export interface LiveWorld {
   status(): Promise<WorldStatus | undefined>;
   /** An online player's live state (CONTRACT's player:sync object), or undefined when offline. */
   player(characterId: string): Promise<PlayerSync | undefined>;
-  isOnline(characterId: string): Promise<boolean>;
   /** Tells the world a stored character's new name, so an online player shows it. */
   renamed(characterId: string, name: string): Promise<void>;
 }
@@ -21,6 +20,5 @@ export interface LiveWorld {
 export const offlineWorld: LiveWorld = {
   status: async () => undefined,
   player: async () => undefined,
-  isOnline: async () => false,
   renamed: async () => {},
 };

@@ -35,7 +35,8 @@ import { TradeRequests } from "./world-trades.js";
 export const CLOSE_REPLACED = 4409;
 
 interface Session {
-  flood: FloodGuard;
+  /** SDK clients only: the /ws channel limits its connections' frames itself, before they get here. */
+  flood?: FloodGuard;
   isAdmin: boolean;
   /** Set while the seat of a dropped client is kept; rejecting it ends the wait. */
   reconnection?: Deferred<Client>;
@@ -117,7 +118,10 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
 
   override async onJoin(client: WorldClient): Promise<void> {
     const { characterId } = playerOf(client);
-    client.userData = { flood: new FloodGuard(this.runtime.config.RATE_LIMIT_WS_PER_SEC), isAdmin: false };
+    const flood = isJsonClient(client)
+      ? undefined
+      : new FloodGuard(this.runtime.config.RATE_LIMIT_WS_PER_SEC);
+    client.userData = { flood, isAdmin: false };
     const previous = this.owners.get(characterId);
     this.owners.set(characterId, client);
     if (previous) {
@@ -189,8 +193,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   ): void {
     const session = client.userData;
     if (!session || !this.world.has(playerOf(client).characterId)) return;
-    // The /ws channel applies the limit itself, to every frame it reads, before this point.
-    const verdict = isJsonClient(client) ? "accept" : session.flood.check(Date.now());
+    const verdict = session.flood?.check(Date.now()) ?? "accept";
     if (verdict === "close") client.leave(CLOSE_FLOODING, "flooding");
     const refusal =
       verdict === "limited"
@@ -298,6 +301,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       return;
     }
     const report = this.world.step();
+    const changed = new Set(report.changedEntities);
     const phaseMs: Record<string, number> = { ...report.phaseMs };
     const timed = (phase: string, work: () => void) => {
       const started = performance.now();
@@ -305,7 +309,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       phaseMs[phase] = performance.now() - started;
     };
     timed("project", () => {
-      this.interest.applyTick(report);
+      this.interest.applyTick(report, changed);
       for (const id of report.deaths) this.trades.playerGone(id, "player_died");
       this.trades.expire(Date.now());
     });
@@ -323,7 +327,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       .catch(() => {})
       .then(() => {
         phaseMs.commit = performance.now() - waitStarted;
-        timed("publish", () => this.publish(report));
+        timed("publish", () => this.publish(report, changed));
         this.timings.record(report.tick, phaseMs);
       });
   }
@@ -371,10 +375,9 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     };
   }
 
-  private publish(report: TickReport): void {
+  private publish(report: TickReport, changed: ReadonlySet<string>): void {
     withCorkedSockets(this.clients, () => {
       for (const event of report.events) this.deliver(event);
-      const changed = new Set(report.changedEntities);
       const encode = memoize((id: string) => JSON.stringify(this.world.entity(id) ?? null));
       for (const client of this.clients) this.sendView(client, report.tick, changed, encode);
     });

@@ -27,8 +27,7 @@ export class Interest {
   ) {}
 
   /** Mirrors this tick's entity changes into the replicated state (before any view is updated). */
-  applyTick(report: TickReport): void {
-    const changed = new Set(report.changedEntities);
+  applyTick(report: TickReport, changed: ReadonlySet<string>): void {
     // An entity that left and came back within the tick (a player relogging) keeps its replicated
     // instance, so every view that holds it goes on receiving its changes.
     for (const id of report.removedEntities) if (!changed.has(id)) this.state.entities.delete(id);

@@ -16,9 +16,6 @@ export const roomLiveWorld: LiveWorld = {
     const roomId = await worldRoomId();
     if (roomId) await matchMaker.remoteRoomCall<WorldRoom>(roomId, "renamePlayer", [characterId, name]);
   },
-  async isOnline(characterId) {
-    return (await this.player(characterId)) !== undefined;
-  },
 };
 
 async function worldRoomId(): Promise<string | undefined> {

@@ -21,7 +21,6 @@ describe("REST API over a running world (LiveWorld)", () => {
       entities: { players: online.size, npcs: 7, items: 3, resources: 11 },
     }),
     player: async (id) => online.get(id),
-    isOnline: async (id) => online.has(id),
     renamed: async (id, name) => {
       const player = online.get(id);
       if (player) online.set(id, { ...player, name });

@@ -66,6 +66,21 @@ describe("TradeRoom with SDK clients", function () {
     assert.equal(stored?.inventory.find((e) => e.itemId === "coins")?.quantity, 35);
   });
 
+  it("takes offered items back with tradeRemoveItem, and clears both accepts on any change", async () => {
+    const [alice, bob] = [await join(), await join()];
+    const tradeId = await startTrade(alice, bob);
+    const coinsSlot = slotOf(alice, "coins");
+    alice.trade!.send("tradeAddItem", { tradeId, inventorySlot: coinsSlot, quantity: 10 });
+    await bob.tradeInbox.next("tradeUpdated", (u) => u.theirOffer[0]?.quantity === 10);
+    bob.trade!.send("tradeAccept", { tradeId });
+    await alice.tradeInbox.next("tradeUpdated", (u) => u.theirAccepted);
+    alice.trade!.send("tradeRemoveItem", { tradeId, inventorySlot: coinsSlot, quantity: 4 });
+    const reduced = await bob.tradeInbox.next("tradeUpdated", (u) => u.theirOffer[0]?.quantity === 6);
+    assert.equal(reduced.myAccepted, false, "bob's accept was cleared by alice's change");
+    alice.trade!.send("tradeRemoveItem", { tradeId, inventorySlot: coinsSlot });
+    await bob.tradeInbox.next("tradeUpdated", (u) => u.theirOffer.length === 0);
+  });
+
   it("refuses requests to oneself and to players who are not online", async () => {
     const alice = await join();
     alice.room.send("tradeRequest", { targetPlayerId: alice.id });

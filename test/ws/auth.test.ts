@@ -51,6 +51,21 @@ describe("/ws: authentication at the upgrade", function () {
       assert.notEqual(oneSync.data.id, otherSync.data.id);
     });
 
+    it("plays the character named by ?characterId=, and refuses another account's", async () => {
+      const signIn = async () =>
+        (await (await fetch(`${server.baseUrl}/api/v1/auth/anonymous`, { method: "POST" })).json()) as {
+          token: string;
+          playerId: string;
+        };
+      const [mine, theirs] = [await signIn(), await signIn()];
+      const own = await connect(`${server.wsUrl}?characterId=${mine.playerId}`, { header: mine.token });
+      assert.equal((await own.first()).data.id, mine.playerId);
+      const other = await connect(`${server.wsUrl}?characterId=${theirs.playerId}`, { header: mine.token });
+      const refusal = await other.first();
+      assert.deepEqual([refusal.event, refusal.data.code], ["error", "join_failed"]);
+      assert.equal((await other.closed).code, 4002);
+    });
+
     it("refuses an invalid token with HTTP 401", async () => {
       const refused = await refusedUpgrade(server.wsUrl, { header: "not.a.token" });
       assert.equal(refused.status, 401);
