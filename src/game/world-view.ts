@@ -82,42 +82,18 @@ export function allEntities(state: WorldState): WorldEntity[] {
   return entities;
 }
 
-interface Projection<T> {
-  player(player: PlayerEntity): T;
-  npc(npc: NpcEntity): T;
-  object(object: WorldObject): T;
-  item(item: GroundItem): T;
-}
-
-/** Projects everything within view distance of the viewer that the viewer may see, the viewer included. */
-function collectVisible<T>(state: WorldState, viewer: PlayerEntity, projection: Projection<T>): T[] {
-  const seen: T[] = [];
+/** Everything within view distance of the viewer that the viewer may see, the viewer included. */
+export function viewOf(state: WorldState, viewer: PlayerEntity): WorldEntity[] {
+  const seen: WorldEntity[] = [];
   const centre = viewer.position;
   const radius = state.viewDistance;
-  state.playerGrid.forEachWithin(centre, radius, (player) => seen.push(projection.player(player)));
-  state.npcGrid.forEachWithin(centre, radius, (npc) => seen.push(projection.npc(npc)));
-  state.objectGrid.forEachWithin(centre, radius, (object) => seen.push(projection.object(object)));
+  state.playerGrid.forEachWithin(centre, radius, (player) => seen.push(describePlayer(state, player)));
+  state.npcGrid.forEachWithin(centre, radius, (npc) => seen.push(describeNpc(npc)));
+  state.objectGrid.forEachWithin(centre, radius, (object) => seen.push(describeObject(object)));
   state.itemGrid.forEachWithin(centre, radius, (item) => {
-    if (isGroundItemVisible(item, viewer.id, state.tick)) seen.push(projection.item(item));
+    if (isGroundItemVisible(item, viewer.id, state.tick)) seen.push(describeGroundItem(state, item));
   });
   return seen;
-}
-
-export function viewOf(state: WorldState, viewer: PlayerEntity): WorldEntity[] {
-  return collectVisible(state, viewer, {
-    player: (player) => describePlayer(state, player),
-    npc: describeNpc,
-    object: describeObject,
-    item: (item) => describeGroundItem(state, item),
-  });
-}
-
-const idOf = (entity: { id: string }) => entity.id;
-const ID_PROJECTION: Projection<string> = { player: idOf, npc: idOf, object: idOf, item: idOf };
-
-/** The ids `viewOf` would describe, without building the entities: the cheap per-tick interest check. */
-export function visibleIds(state: WorldState, viewer: PlayerEntity): string[] {
-  return collectVisible(state, viewer, ID_PROJECTION);
 }
 
 export function canSee(state: WorldState, viewer: PlayerEntity, id: string): boolean {

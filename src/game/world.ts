@@ -2,6 +2,7 @@
 // advances everything one 600 ms tick at a time in a fixed order of phases, reporting what
 // changed so the room can publish, persist and replicate without scanning the world.
 import { type GameError, gameError, isGameError } from "./errors.js";
+import { isGroundItemVisible } from "./ground-items.js";
 import { chebyshev } from "./tile.js";
 import type { CharacterState, InventoryEntry, Tile } from "./types.js";
 import { resolveCombat } from "./world-combat.js";
@@ -13,7 +14,7 @@ import { runSkills } from "./world-skills.js";
 import { type PlayerEntity, type WorldOptions, WorldState } from "./world-state.js";
 import type { Intent, Phase, PlayerSync, TickReport, WorldEntity } from "./world-types.js";
 import { PHASES } from "./world-types.js";
-import { allEntities, canSee, describeEntity, playerSyncOf, viewOf, visibleIds } from "./world-view.js";
+import { allEntities, canSee, describeEntity, playerSyncOf, viewOf } from "./world-view.js";
 
 export type { WorldOptions } from "./world-state.js";
 
@@ -157,11 +158,6 @@ export class World {
     return allEntities(this.state);
   }
 
-  /** The ids of `view(playerId)`, allocation-light: describe only the added or changed ones with `entity`. */
-  visibleIds(playerId: string): string[] {
-    return visibleIds(this.state, this.player(playerId));
-  }
-
   entity(id: string): WorldEntity | undefined {
     return describeEntity(this.state, id);
   }
@@ -170,11 +166,11 @@ export class World {
     return canSee(this.state, this.player(playerId), entityId);
   }
 
-  /** Players within view distance of a tile: the recipients of a `{ near }` event. */
-  playersNear(tile: Tile): string[] {
-    const ids: string[] = [];
-    this.state.playerGrid.forEachWithin(tile, this.state.viewDistance, (player) => ids.push(player.id));
-    return ids;
+  /** The one player who may see an entity for now (a ground item in its owner-only time), if any. */
+  privateOwner(entityId: string): string | undefined {
+    const item = this.state.groundItems.get(entityId);
+    if (!item?.ownerId) return undefined;
+    return isGroundItemVisible(item, "", this.state.tick) ? undefined : item.ownerId;
   }
 
   playerSync(playerId: string): PlayerSync {

@@ -139,7 +139,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     }
     this.interest.open(client);
     client.send("player:sync", this.world.playerSync(characterId));
-    this.sendView(client, this.world.tick);
+    this.sendView(client);
   }
 
   override onDrop(client: WorldClient): void {
@@ -327,7 +327,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       .catch(() => {})
       .then(() => {
         phaseMs.commit = performance.now() - waitStarted;
-        timed("publish", () => this.publish(report, changed));
+        timed("publish", () => this.publish(report));
         this.timings.record(report.tick, phaseMs);
       });
   }
@@ -375,39 +375,28 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     };
   }
 
-  private publish(report: TickReport, changed: ReadonlySet<string>): void {
+  /** Views first, so that an event's entity is in view before the event that concerns it. */
+  private publish(report: TickReport): void {
     withCorkedSockets(this.clients, () => {
+      for (const client of this.clients) this.sendView(client);
       for (const event of report.events) this.deliver(event);
-      const encode = memoize((id: string) => JSON.stringify(this.world.entity(id) ?? null));
-      for (const client of this.clients) this.sendView(client, report.tick, changed, encode);
     });
   }
 
-  /**
-   * Brings the client's view up to date. /ws clients get CONTRACT's world:update, assembled from each
-   * entity's JSON (`encode`, shared by all clients within a tick).
-   */
-  private sendView(
-    client: WorldClient,
-    tick: number,
-    changed: ReadonlySet<string> = new Set(),
-    encode: (id: string) => string = (id) => JSON.stringify(this.world.entity(id) ?? null),
-  ): void {
+  /** Brings the client's view up to date: a /ws client is sent CONTRACT's world:update. */
+  private sendView(client: WorldClient): void {
     const characterId = client.auth?.characterId;
-    if (!characterId || !this.world.has(characterId) || this.owners.get(characterId) !== client) return;
-    const { added, updated, removed } = this.interest.update(client, characterId, changed);
-    if (!isJsonClient(client) || added.length + updated.length + removed.length === 0) return;
-    const list = (ids: string[]) => ids.map(encode).join(",");
-    const text = `{"tick":${tick},"added":[${list(added)}],"updated":[${list(updated)}],"removed":${JSON.stringify(removed)}}`;
-    client.send("world:update", new EncodedJson(text));
+    if (!characterId || this.owners.get(characterId) !== client) return;
+    const update = this.interest.update(client, characterId);
+    if (update) client.send("world:update", update);
   }
 
   /** Sends an event to its recipients; /ws clients share one serialization of its data. */
   private deliver(event: OutboundEvent): void {
-    const recipients = typeof event.to === "string" ? [event.to] : this.world.playersNear(event.to.near);
+    const recipients =
+      typeof event.to === "string" ? [this.owners.get(event.to)] : this.interest.viewersOf(event.to.near);
     let encoded: EncodedJson | undefined;
-    for (const playerId of recipients) {
-      const client = this.owners.get(playerId);
+    for (const client of recipients) {
       if (!client) continue;
       if (!isJsonClient(client)) client.send(event.event, event.data);
       else {
@@ -501,17 +490,6 @@ function addParts(parts: Map<string, Set<CharacterPart>>, id: string, ...added: 
   const set = parts.get(id) ?? new Set<CharacterPart>();
   parts.set(id, set);
   for (const part of added) set.add(part);
-}
-
-/** Caches a function's results for the life of the returned function (one tick). */
-function memoize<T>(compute: (id: string) => T): (id: string) => T {
-  const cache = new Map<string, T>();
-  return (id) => {
-    if (cache.has(id)) return cache.get(id) as T;
-    const value = compute(id);
-    cache.set(id, value);
-    return value;
-  };
 }
 
 /** The player of an authenticated client (onAuth always sets it before any other hook runs). */

@@ -1,85 +1,244 @@
 import type { Client } from "@colyseus/core";
 import { StateView } from "@colyseus/schema";
+import type { Tile } from "../game/types.js";
+import {
+  blockAround,
+  type Cell,
+  cellOf,
+  NO_CELL,
+  type Placement,
+  sees,
+  type TrackedEntity,
+  type ViewDiff,
+  ViewIndex,
+} from "../game/view-index.js";
 import type { World } from "../game/world.js";
 import type { TickReport } from "../game/world-types.js";
 import { EntityState, type WorldRoomState } from "../schema/WorldRoomState.js";
+import { EncodedJson } from "./encoded-json.js";
 
-/** What entered, changed in, or left one player's view since the last update, by entity id. */
-export interface ViewChange {
-  added: string[];
-  updated: string[];
+/** What one client has been sent. */
+interface ClientView {
+  client: Client;
+  /** The cell its view was last brought up to date from (NO_CELL: nothing sent yet). */
+  cell: Cell;
+  /** The tick of that update. */
+  tick: number;
+  /** Every entity it was sent and not told of leaving. */
+  readonly known: Set<string>;
+  /** Its player's owner-only items among them. */
+  readonly privateKnown: Set<string>;
+}
+
+/** One client's world:update: the entities (by id) added and updated, the ids removed. */
+interface ViewChange {
+  added: { id: string }[];
+  updated: { id: string }[];
   removed: string[];
 }
 
 /**
- * Interest management: each client sees only the entities within its player's view distance.
- * SDK clients get them through their StateView (Colyseus then sends only those patches); /ws
- * clients get the same differences as world:update events. Both are computed here, once.
+ * Interest management: each client is sent the entities of the view cells around its player (see
+ * src/game/view-index.ts). Clients that stood in the same cell and still do share one computed
+ * difference and one encoded world:update; only a player's own owner-only items are added per client.
+ * SDK clients get the same differences through their StateView (Colyseus then sends only those patches).
  */
 export class Interest {
-  /** Per client: the entities it has been sent, each with the stamp of the last update that saw it. */
-  private readonly seen = new Map<string, Map<string, number>>();
-  private stamp = 0;
+  private readonly index = new ViewIndex();
+  private readonly views = new Map<string, ClientView>();
+  /** Clients by the cell their view was last brought up to date from: the audience of events there. */
+  private readonly viewers = new Map<Cell, Set<Client>>();
+  /** Each entity's JSON, kept until it changes. */
+  private readonly json = new Map<string, string>();
+  /** This tick's shared world:update of each difference. */
+  private encoded = new WeakMap<ViewDiff, EncodedJson>();
 
   constructor(
     private readonly world: World,
     private readonly state: WorldRoomState,
-  ) {}
+  ) {
+    // Ticks report what changes; what is there from the start (trees, rocks, monsters) is placed now.
+    const everything = world.entities().map((entity) => entity.id);
+    this.index.advance(world.tick, everything, [], (id) => this.placement(id));
+  }
 
-  /** Mirrors this tick's entity changes into the replicated state (before any view is updated). */
+  /** Takes in a tick's entity changes: the replicated state, the view index and the JSON cache. */
   applyTick(report: TickReport, changed: ReadonlySet<string>): void {
     // An entity that left and came back within the tick (a player relogging) keeps its replicated
     // instance, so every view that holds it goes on receiving its changes.
-    for (const id of report.removedEntities) if (!changed.has(id)) this.state.entities.delete(id);
-    for (const id of report.changedEntities) this.project(id);
+    for (const id of report.removedEntities) {
+      this.json.delete(id);
+      if (!changed.has(id)) this.state.entities.delete(id);
+    }
+    for (const id of changed) {
+      this.json.delete(id);
+      this.project(id);
+    }
     this.state.tick = report.tick;
+    this.index.advance(report.tick, changed, report.removedEntities, (id) => this.placement(id));
+    this.encoded = new WeakMap();
   }
 
-  /** Starts a client's view: everything in view is new to it. */
+  /** Starts a client's view: its first update (at the next tick) lists everything in view as added. */
   open(client: Client): void {
-    this.seen.set(client.sessionId, new Map());
+    this.close(client);
+    this.views.set(client.sessionId, {
+      client,
+      cell: NO_CELL,
+      tick: -1,
+      known: new Set(),
+      privateKnown: new Set(),
+    });
     if (!isJsonClient(client)) client.view = new StateView();
   }
 
   close(client: Client): void {
-    this.seen.delete(client.sessionId);
+    const view = this.views.get(client.sessionId);
+    if (!view) return;
+    this.views.delete(client.sessionId);
+    this.moveViewer(view, NO_CELL);
+  }
+
+  /** The clients that see a tile: those a `{ near }` event there goes to. */
+  *viewersOf(tile: Tile): Iterable<Client> {
+    // Seeing is symmetric: the viewers of a cell stand in the cells it sees.
+    for (const cell of blockAround(cellOf(tile))) yield* this.viewers.get(cell) ?? [];
   }
 
   /**
-   * The client's view difference since the last call. SDK clients' StateViews are updated here; /ws
-   * clients are sent the difference as world:update (`updated` lists only entities in `changed`).
+   * Brings the client's view up to the current tick around its player (at its join: everything in view).
+   * SDK clients' StateViews are updated here; for /ws clients the world:update to send is returned
+   * (undefined when nothing changed).
    */
-  update(client: Client, playerId: string, changed: ReadonlySet<string>): ViewChange {
-    // Each entity in view is stamped with this call's number; those left with an older stamp left view.
-    const stamp = ++this.stamp;
-    let seen = this.seen.get(client.sessionId);
-    if (!seen) {
-      seen = new Map();
-      this.seen.set(client.sessionId, seen);
+  update(client: Client, playerId: string): EncodedJson | undefined {
+    const view = this.views.get(client.sessionId);
+    const tick = this.index.currentTick;
+    if (!view || view.tick === tick || !this.world.has(playerId)) return undefined;
+    const cell = cellOf(this.world.peek(playerId).position);
+    // Shared differences start from last tick's view; a view opened since (or one that missed a tick)
+    // is compared with what its client was sent, entity by entity.
+    const shared =
+      view.cell !== NO_CELL && view.tick === tick - 1 ? this.index.diff(view.cell, cell) : undefined;
+    const change = shared
+      ? reconcile(view.known, this.withPrivateItems(view, shared, playerId, cell))
+      : this.resync(view, playerId, cell);
+    view.tick = tick;
+    this.moveViewer(view, cell);
+    for (const entity of change.added) view.known.add(entity.id);
+    for (const id of change.removed) view.known.delete(id);
+    if (!isJsonClient(client)) {
+      this.updateStateView(client, change);
+      return undefined;
     }
-    const json = isJsonClient(client);
-    const change: ViewChange = { added: [], updated: [], removed: [] };
-    for (const id of this.world.visibleIds(playerId)) {
-      const previous = seen.get(id);
-      seen.set(id, stamp);
-      if (previous === undefined) {
-        change.added.push(id);
-        if (!json) {
-          const projected = this.state.entities.get(id) ?? this.project(id);
-          if (projected) client.view?.add(projected);
-        }
-      } else if (changed.has(id)) {
-        change.updated.push(id);
+    if (change.added.length + change.updated.length + change.removed.length === 0) return undefined;
+    if (change !== shared) return new EncodedJson(this.text(tick, change));
+    let encoded = this.encoded.get(shared);
+    if (!encoded) {
+      encoded = new EncodedJson(this.text(tick, shared));
+      this.encoded.set(shared, encoded);
+    }
+    return encoded;
+  }
+
+  /** The shared difference with the client's own owner-only items added (the shared one itself if none). */
+  private withPrivateItems(view: ClientView, shared: ViewDiff, playerId: string, cell: Cell): ViewChange {
+    const mine = this.index.privateOf(playerId);
+    if (!mine?.size && view.privateKnown.size === 0) return shared;
+    const own: ViewChange = { added: [], updated: [], removed: [] };
+    for (const id of view.privateKnown) {
+      const entity = this.index.entity(id);
+      if (entity?.ownerId !== undefined) continue;
+      // Gone, or public now: in the shared difference if in view (`reconcile` makes that an update).
+      view.privateKnown.delete(id);
+      if (!entity || !sees(cell, entity.at)) own.removed.push(id);
+    }
+    for (const entity of mine ?? []) {
+      const inView = sees(cell, entity.at);
+      const known = view.privateKnown.has(entity.id);
+      if (inView && !known) {
+        view.privateKnown.add(entity.id);
+        own.added.push(entity);
+      } else if (inView && this.index.touchedNow(entity)) {
+        own.updated.push(entity);
+      } else if (!inView && known) {
+        view.privateKnown.delete(entity.id);
+        own.removed.push(entity.id);
       }
     }
-    for (const [id, last] of seen) {
-      if (last === stamp) continue;
-      seen.delete(id);
-      change.removed.push(id);
-      const projected = this.state.entities.get(id);
-      if (projected && !json) client.view?.remove(projected);
+    if (own.added.length + own.updated.length + own.removed.length === 0) return shared;
+    return {
+      added: [...shared.added, ...own.added],
+      updated: [...shared.updated, ...own.updated],
+      removed: [...shared.removed, ...own.removed],
+    };
+  }
+
+  /** Everything in view, compared entity by entity with what the client was sent. */
+  private resync(view: ClientView, playerId: string, cell: Cell): ViewChange {
+    const visible: { id: string }[] = this.index.visibleFrom(cell);
+    // A player who joined since the last tick is not placed in the index until the next one.
+    if (!this.index.entity(playerId)) visible.push({ id: playerId });
+    view.privateKnown.clear();
+    for (const entity of this.index.privateOf(playerId) ?? []) {
+      if (!sees(cell, entity.at)) continue;
+      visible.push(entity);
+      view.privateKnown.add(entity.id);
     }
+    const change: ViewChange = { added: [], updated: [], removed: [] };
+    const visibleIds = new Set<string>();
+    for (const entity of visible) {
+      visibleIds.add(entity.id);
+      (view.known.has(entity.id) ? change.updated : change.added).push(entity);
+    }
+    for (const id of view.known) if (!visibleIds.has(id)) change.removed.push(id);
     return change;
+  }
+
+  private moveViewer(view: ClientView, cell: Cell): void {
+    if (view.cell === cell) return;
+    const before = this.viewers.get(view.cell);
+    before?.delete(view.client);
+    if (before?.size === 0) this.viewers.delete(view.cell);
+    view.cell = cell;
+    if (cell === NO_CELL) return;
+    let after = this.viewers.get(cell);
+    if (!after) {
+      after = new Set();
+      this.viewers.set(cell, after);
+    }
+    after.add(view.client);
+  }
+
+  private updateStateView(client: Client, change: ViewChange): void {
+    for (const { id } of change.added) {
+      const projected = this.state.entities.get(id) ?? this.project(id);
+      if (projected) client.view?.add(projected);
+    }
+    for (const id of change.removed) {
+      const projected = this.state.entities.get(id);
+      if (projected) client.view?.remove(projected);
+    }
+  }
+
+  /** CONTRACT's world:update, assembled from each entity's cached JSON. */
+  private text(tick: number, { added, updated, removed }: ViewChange): string {
+    const list = (entities: { id: string }[]) =>
+      entities.map((entity) => this.entityJson(entity.id)).join(",");
+    return `{"tick":${tick},"added":[${list(added)}],"updated":[${list(updated)}],"removed":${JSON.stringify(removed)}}`;
+  }
+
+  private entityJson(id: string): string {
+    let json = this.json.get(id);
+    if (json === undefined) {
+      json = JSON.stringify(this.world.entity(id) ?? null);
+      this.json.set(id, json);
+    }
+    return json;
+  }
+
+  private placement(id: string): Placement | undefined {
+    const entity = this.world.entity(id);
+    return entity && { position: entity.position, ownerId: this.world.privateOwner(id) };
   }
 
   private project(id: string): EntityState | undefined {
@@ -91,6 +250,21 @@ export class Interest {
     this.state.entities.set(id, created);
     return created;
   }
+}
+
+/**
+ * A difference as this client must get it: what it already has is updated rather than added (its own
+ * player after its join, its own item turned public), and what it never had is not removed.
+ */
+function reconcile(known: ReadonlySet<string>, change: ViewChange): ViewChange {
+  const fits =
+    change.added.every((entity) => !known.has(entity.id)) && change.removed.every((id) => known.has(id));
+  if (fits) return change;
+  return {
+    added: change.added.filter((entity) => !known.has(entity.id)),
+    updated: [...change.updated, ...change.added.filter((entity) => known.has(entity.id))],
+    removed: change.removed.filter((id) => known.has(id)),
+  };
 }
 
 /** /ws clients read world:update instead of schema patches. */

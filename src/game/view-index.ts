@@ -1,0 +1,242 @@
+// What each player is sent: the world is cut into square view cells, and a player sees the block of
+// cells around the one it stands in. Every player in a cell shares one view, so a tick's view
+// differences are computed once per cell (and per cell-to-cell move), not once per player; and
+// everything a tick changed in a block is found through the few cells it touched, not by
+// re-scanning the block for every viewer.
+import type { Tile } from "./types.js";
+
+/** Side of a view cell, in tiles. */
+export const VIEW_CELL_TILES = 8;
+/** Cells seen on each side of the viewer's cell: a view reaches 16 to 23 tiles in every direction. */
+export const VIEW_RADIUS_CELLS = 2;
+/** The fewest tiles a player sees in any direction (the view is never smaller than this). */
+export const MIN_VIEW_TILES = VIEW_CELL_TILES * VIEW_RADIUS_CELLS;
+
+/** A view cell, packed into one number; NO_CELL stands for "nowhere" (not in the world, or unseen). */
+export type Cell = number;
+export const NO_CELL: Cell = -1;
+
+const CELL_OFFSET = 1 << 12;
+const CELL_SPAN = 1 << 13;
+
+export function cellOf(tile: Tile): Cell {
+  const cx = Math.floor(tile.x / VIEW_CELL_TILES) + CELL_OFFSET;
+  const cz = Math.floor(tile.z / VIEW_CELL_TILES) + CELL_OFFSET;
+  return cx * CELL_SPAN + cz;
+}
+
+/** Whether a viewer standing in cell `viewer` sees cell `cell`. */
+export function sees(viewer: Cell, cell: Cell): boolean {
+  if (viewer === NO_CELL || cell === NO_CELL) return false;
+  const dx = Math.floor(viewer / CELL_SPAN) - Math.floor(cell / CELL_SPAN);
+  const dz = (viewer % CELL_SPAN) - (cell % CELL_SPAN);
+  return Math.abs(dx) <= VIEW_RADIUS_CELLS && Math.abs(dz) <= VIEW_RADIUS_CELLS;
+}
+
+/** The cells a viewer standing in `viewer` sees (none for NO_CELL). */
+export function blockAround(viewer: Cell): Cell[] {
+  if (viewer === NO_CELL) return [];
+  const cells: Cell[] = [];
+  for (let dx = -VIEW_RADIUS_CELLS; dx <= VIEW_RADIUS_CELLS; dx++) {
+    for (let dz = -VIEW_RADIUS_CELLS; dz <= VIEW_RADIUS_CELLS; dz++) cells.push(viewer + dx * CELL_SPAN + dz);
+  }
+  return cells;
+}
+
+/** Where an entity is and who may see it: everyone, or (an owner-only ground item) its owner alone. */
+export interface Placement {
+  position: Tile;
+  ownerId?: string;
+}
+
+/** One entity as the index follows it. */
+export interface TrackedEntity {
+  readonly id: string;
+  /** Its cell now, whoever may see it. */
+  at: Cell;
+  /** Set while only this player may see it. */
+  ownerId?: string;
+  /** Whether it has left the world. */
+  gone: boolean;
+  /** The last tick it appeared, changed or left. */
+  touched: number;
+  /** Its public cell before the tick that last touched it. */
+  before: Cell;
+}
+
+/** Its cell for everyone: NO_CELL while private or gone. */
+function publicCell(entity: TrackedEntity): Cell {
+  return entity.gone || entity.ownerId !== undefined ? NO_CELL : entity.at;
+}
+
+/** What a viewer that stood in one cell last tick and stands in another now must be told. */
+export interface ViewDiff {
+  added: TrackedEntity[];
+  updated: TrackedEntity[];
+  removed: string[];
+}
+
+/**
+ * The entities of the world by view cell, and their movements over the last tick. `advance` takes a
+ * tick's changes; `diff(from, to)` then gives what a viewer learns in that tick, the same object for
+ * every viewer that made the same move. Owner-only entities are kept apart: `privateOf` lists them
+ * for their owner, who alone is told of them.
+ */
+export class ViewIndex {
+  private tick = 0;
+  private readonly entities = new Map<string, TrackedEntity>();
+  /** Publicly visible entities, by the cell they are in. */
+  private readonly cells = new Map<Cell, Set<TrackedEntity>>();
+  /** This tick: public entities now in each cell that appeared, changed or arrived there. */
+  private touchedIn = new Map<Cell, TrackedEntity[]>();
+  /** This tick: entities that were public in each cell last tick and no longer are there (moved, gone, hidden). */
+  private departedFrom = new Map<Cell, TrackedEntity[]>();
+  private readonly privateByOwner = new Map<string, Set<TrackedEntity>>();
+  private diffs = new Map<number, ViewDiff>();
+
+  get currentTick(): number {
+    return this.tick;
+  }
+
+  /**
+   * Takes one tick's changes: the ids of entities that appeared or changed, and of those that left the
+   * world. `placement` gives where a changed entity is now (undefined if it is gone after all).
+   */
+  advance(
+    tick: number,
+    changed: Iterable<string>,
+    removed: Iterable<string>,
+    placement: (id: string) => Placement | undefined,
+  ): void {
+    this.tick = tick;
+    this.touchedIn = new Map();
+    this.departedFrom = new Map();
+    this.diffs = new Map();
+    const changedIds = new Set(changed);
+    for (const id of removed) if (!changedIds.has(id)) this.place(id, undefined);
+    for (const id of changedIds) this.place(id, placement(id));
+  }
+
+  entity(id: string): TrackedEntity | undefined {
+    return this.entities.get(id);
+  }
+
+  /** Owner-only entities of a player, wherever they are. */
+  privateOf(ownerId: string): ReadonlySet<TrackedEntity> | undefined {
+    return this.privateByOwner.get(ownerId);
+  }
+
+  /** Whether the entity changed in the current tick. */
+  touchedNow(entity: TrackedEntity): boolean {
+    return entity.touched === this.tick;
+  }
+
+  /** Every public entity a viewer in `viewer` sees now. */
+  visibleFrom(viewer: Cell): TrackedEntity[] {
+    const visible: TrackedEntity[] = [];
+    for (const cell of blockAround(viewer))
+      for (const entity of this.cells.get(cell) ?? []) visible.push(entity);
+    return visible;
+  }
+
+  /**
+   * What a viewer that saw the public entities of cell `from`'s block after the previous tick (NO_CELL:
+   * nothing) must be told to see those of cell `to`'s block now. Memoized for the tick.
+   */
+  diff(from: Cell, to: Cell): ViewDiff {
+    const key = (from + 1) * CELL_SPAN * CELL_SPAN + to;
+    let diff = this.diffs.get(key);
+    if (!diff) {
+      diff = this.computeDiff(from, to);
+      this.diffs.set(key, diff);
+    }
+    return diff;
+  }
+
+  private computeDiff(from: Cell, to: Cell): ViewDiff {
+    const diff: ViewDiff = { added: [], updated: [], removed: [] };
+    const sawBefore = (entity: TrackedEntity) => sees(from, this.previousCell(entity));
+    for (const cell of blockAround(to)) {
+      // In a cell seen before, only what the tick touched can be news; a newly seen cell is news entirely.
+      const candidates = sees(from, cell) ? this.touchedIn.get(cell) : this.cells.get(cell);
+      for (const entity of candidates ?? []) {
+        if (!sawBefore(entity)) diff.added.push(entity);
+        else if (this.touchedNow(entity)) diff.updated.push(entity);
+      }
+    }
+    for (const cell of blockAround(from)) {
+      // What left a cell seen before is gone from view unless it went somewhere in view; what stayed in a
+      // cell that is no longer seen (or arrived there from view) left the view with the cell.
+      for (const entity of this.departedFrom.get(cell) ?? []) {
+        const now = publicCell(entity);
+        if (!sees(to, now) && !sees(from, now)) diff.removed.push(entity.id);
+      }
+      if (sees(to, cell)) continue;
+      for (const entity of this.cells.get(cell) ?? []) if (sawBefore(entity)) diff.removed.push(entity.id);
+    }
+    return diff;
+  }
+
+  /** Its public cell after the previous tick. */
+  private previousCell(entity: TrackedEntity): Cell {
+    return this.touchedNow(entity) ? entity.before : publicCell(entity);
+  }
+
+  private place(id: string, placement: Placement | undefined): void {
+    let entity = this.entities.get(id);
+    if (!entity) {
+      if (!placement) return;
+      entity = { id, at: NO_CELL, gone: true, touched: -1, before: NO_CELL };
+      this.entities.set(id, entity);
+    }
+    if (!this.touchedNow(entity)) entity.before = publicCell(entity);
+    entity.touched = this.tick;
+    this.unlist(entity);
+    if (placement) {
+      entity.at = cellOf(placement.position);
+      entity.ownerId = placement.ownerId;
+      entity.gone = false;
+    } else {
+      entity.gone = true;
+      this.entities.delete(id);
+    }
+    this.list(entity);
+  }
+
+  private unlist(entity: TrackedEntity): void {
+    const cell = publicCell(entity);
+    if (cell !== NO_CELL) this.cells.get(cell)?.delete(entity);
+    if (entity.ownerId !== undefined) this.privateByOwner.get(entity.ownerId)?.delete(entity);
+  }
+
+  private list(entity: TrackedEntity): void {
+    const cell = publicCell(entity);
+    if (cell !== NO_CELL) {
+      setIn(this.cells, cell).add(entity);
+      listIn(this.touchedIn, cell).push(entity);
+    } else if (!entity.gone && entity.ownerId !== undefined) {
+      setIn(this.privateByOwner, entity.ownerId).add(entity);
+    }
+    // An entity is placed once a tick: its departure is from the cell it had before the tick.
+    if (entity.before !== NO_CELL && entity.before !== cell)
+      listIn(this.departedFrom, entity.before).push(entity);
+  }
+}
+
+function setIn<K, V>(map: Map<K, Set<V>>, key: K): Set<V> {
+  let set = map.get(key);
+  if (!set) {
+    set = new Set();
+    map.set(key, set);
+  }
+  return set;
+}
+
+function listIn<K, V>(map: Map<K, V[]>, key: K): V[] {
+  let list = map.get(key);
+  if (!list) {
+    list = [];
+    map.set(key, list);
+  }
+  return list;
+}
