@@ -4,7 +4,7 @@
 import { type GameError, gameError, isGameError } from "./errors.js";
 import { isGroundItemVisible } from "./ground-items.js";
 import { chebyshev } from "./tile.js";
-import type { CharacterState, InventoryEntry, Tile } from "./types.js";
+import type { CharacterState, InventoryEntry } from "./types.js";
 import { resolveCombat } from "./world-combat.js";
 import { applyIntent, planIntent } from "./world-intents.js";
 import { updateGroundItems } from "./world-items.js";

@@ -13,7 +13,7 @@ import { World } from "../game/world.js";
 import type { Intent, OutboundEvent, PlayerSync, TickReport } from "../game/world-types.js";
 import type { Runtime } from "../runtime.js";
 import { WorldRoomState } from "../schema/WorldRoomState.js";
-import { withCorkedSockets } from "./corked.js";
+import { withBatchedSends } from "./batched-sends.js";
 import { EncodedJson } from "./encoded-json.js";
 import { CLOSE_FLOODING, FloodGuard } from "./flood-guard.js";
 import { Interest, isJsonClient } from "./interest.js";
@@ -377,7 +377,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
 
   /** Views first, so that an event's entity is in view before the event that concerns it. */
   private publish(report: TickReport): void {
-    withCorkedSockets(this.clients, () => {
+    withBatchedSends(this.clients, () => {
       for (const client of this.clients) this.sendView(client);
       for (const event of report.events) this.deliver(event);
     });

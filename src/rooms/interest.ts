@@ -8,7 +8,6 @@ import {
   NO_CELL,
   type Placement,
   sees,
-  type TrackedEntity,
   type ViewDiff,
   ViewIndex,
 } from "../game/view-index.js";

@@ -1,4 +1,5 @@
 import { EventEmitter } from "node:events";
+import type { Duplex } from "node:stream";
 import {
   type Client,
   ClientState,
@@ -44,6 +45,8 @@ export class JsonClient implements Omit<Client, "send"> {
   auth?: unknown;
   _enqueuedMessages: unknown[] = [];
   _joinedAt = 0;
+  private held: Buffer[] | undefined;
+  private heldBytes = 0;
   private readonly joinAcknowledged: Promise<void>;
   private acknowledgeJoin!: () => void;
 
@@ -69,20 +72,42 @@ export class JsonClient implements Omit<Client, "send"> {
   /** Sends an event frame; `id` echoes the client's request id on replies. */
   sendJson(event: string, data: unknown, id?: string): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
-    if (this.socket.bufferedAmount > this.options.maxBufferedBytes) {
-      // A reader that does not keep up would make the server buffer without bound.
-      this.socket.close(CLOSE_SLOW_READER, "slow reader");
-      this.socket.terminate();
-      return;
-    }
-    if (data instanceof EncodedJson && id === undefined) {
-      this.socket.send(data.frame(event), { binary: false });
-    } else {
-      const body = data instanceof EncodedJson ? data.text : JSON.stringify(data);
-      const tail = id === undefined ? "}" : `,"id":${JSON.stringify(id)}}`;
-      this.socket.send(`{"event":${JSON.stringify(event)},"data":${body}${tail}`);
+    const frame =
+      data instanceof EncodedJson && id === undefined
+        ? data.frame(event)
+        : Buffer.from(frameText(event, data, id));
+    if (this.held) {
+      this.held.push(frame);
+      this.heldBytes += frame.length;
+    } else if (!this.overflows(frame.length)) {
+      this.socket.send(frame, { binary: false });
     }
     this.options.onEvent?.(event, data);
+  }
+
+  /** Holds the frames sent from now on until `flush`, which writes them to the connection at once. */
+  hold(): void {
+    this.held ??= [];
+  }
+
+  flush(): void {
+    const frames = this.held;
+    this.held = undefined;
+    const bytes = this.heldBytes;
+    this.heldBytes = 0;
+    if (!frames?.length || this.socket.readyState !== this.socket.OPEN || this.overflows(bytes)) return;
+    // The channel negotiates no compression, so a text frame is a header and the payload as it is:
+    // one buffer of framed messages is what `ws` would have written, in one write instead of many.
+    const tcp = (this.socket as unknown as { _socket?: Duplex })._socket;
+    if (tcp && !tcp.destroyed) tcp.write(frameAll(frames));
+  }
+
+  /** A reader that does not keep up would make the server buffer without bound: it is disconnected. */
+  private overflows(moreBytes: number): boolean {
+    if (this.socket.bufferedAmount + moreBytes <= this.options.maxBufferedBytes) return false;
+    this.socket.close(CLOSE_SLOW_READER, "slow reader");
+    this.socket.terminate();
+    return true;
   }
 
   send(type: string | number, message?: unknown, options?: ISendOptions): void {
@@ -143,4 +168,34 @@ export class JsonClient implements Omit<Client, "send"> {
   close(code?: number, reason?: string): void {
     this.leave(code, reason);
   }
+}
+
+function frameText(event: string, data: unknown, id: string | undefined): string {
+  const body = data instanceof EncodedJson ? data.text : JSON.stringify(data);
+  const tail = id === undefined ? "}" : `,"id":${JSON.stringify(id)}}`;
+  return `{"event":${JSON.stringify(event)},"data":${body}${tail}`;
+}
+
+/** Unmasked final text frames (RFC 6455 section 5.2), one after the other in one buffer. */
+function frameAll(payloads: readonly Buffer[]): Buffer {
+  const headerBytes = (length: number) => (length < 126 ? 2 : length < 65536 ? 4 : 10);
+  let total = 0;
+  for (const payload of payloads) total += headerBytes(payload.length) + payload.length;
+  const out = Buffer.allocUnsafe(total);
+  let offset = 0;
+  for (const payload of payloads) {
+    const length = payload.length;
+    out[offset++] = 0x81;
+    if (length < 126) {
+      out[offset++] = length;
+    } else if (length < 65536) {
+      out[offset++] = 126;
+      offset = out.writeUInt16BE(length, offset);
+    } else {
+      out[offset++] = 127;
+      offset = out.writeBigUInt64BE(BigInt(length), offset);
+    }
+    offset += payload.copy(out, offset);
+  }
+  return out;
 }

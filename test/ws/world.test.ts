@@ -66,6 +66,10 @@ describe("/ws: playing in the world with plain WebSocket clients", function () {
     const alice = await connect();
     const bob = await connect();
     const carol = await connect();
+    // Carol has seen Alice (who may have joined in the same tick as she did).
+    await carol.client.received(
+      (frame) => frame.event === "world:update" && entityIn(frame.data, alice.id) !== undefined,
+    );
     carol.client.send("player:chat", { message: `/admin ${ADMIN_CODE}` });
     await carol.client.next("chat:message", (data) => data.fromPlayerId === "server");
     carol.client.send("player:chat", { message: "/tp 60 60" });

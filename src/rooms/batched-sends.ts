@@ -1,0 +1,33 @@
+import type { Socket } from "node:net";
+import type { Client } from "@colyseus/core";
+import { JsonClient } from "../ws/JsonClient.js";
+
+/**
+ * Runs `send` so that what it sends each client leaves in one write: a /ws client holds its frames and
+ * writes them together, an SDK client's TCP socket is corked. A tick sends many small frames to each
+ * client (its view, chat, hits); one write per client instead of one or two per frame is what lets a
+ * world of thousands publish within its tick.
+ */
+export function withBatchedSends(clients: Iterable<Client>, send: () => void): void {
+  const held: JsonClient[] = [];
+  const corked: Socket[] = [];
+  for (const client of clients) {
+    if (client instanceof JsonClient) {
+      client.hold();
+      held.push(client);
+      continue;
+    }
+    // An SDK client keeps its `ws` WebSocket as `ref`; its TCP socket is `_socket`.
+    const socket = (client.ref as { _socket?: Socket } | undefined)?._socket;
+    if (socket && !socket.destroyed) {
+      socket.cork();
+      corked.push(socket);
+    }
+  }
+  try {
+    send();
+  } finally {
+    for (const client of held) client.flush();
+    for (const socket of corked) socket.uncork();
+  }
+}
