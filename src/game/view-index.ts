@@ -6,9 +6,9 @@
 import type { Tile } from "./types.js";
 
 /** Side of a view cell, in tiles. */
-export const VIEW_CELL_TILES = 8;
-/** Cells seen on each side of the viewer's cell: a view reaches 16 to 23 tiles in every direction. */
-export const VIEW_RADIUS_CELLS = 2;
+export const VIEW_CELL_TILES = 10;
+/** Cells seen on each side of the viewer's cell: a view reaches 10 to 19 tiles in every direction (14.5 on average). */
+export const VIEW_RADIUS_CELLS = 1;
 /** The fewest tiles a player sees in any direction (the view is never smaller than this). */
 export const MIN_VIEW_TILES = VIEW_CELL_TILES * VIEW_RADIUS_CELLS;
 
