@@ -45,6 +45,8 @@ interface ViewChange {
 export class Interest {
   private readonly index = new ViewIndex();
   private readonly views = new Map<string, ClientView>();
+  /** Clients that read the schema state (SDK clients) rather than world:update. */
+  private sdkClients = 0;
   /** Clients by the cell their view was last brought up to date from: the audience of events there. */
   private readonly viewers = new Map<Cell, Set<Client>>();
   /** Each entity's JSON, kept until it changes. */
@@ -71,7 +73,8 @@ export class Interest {
     }
     for (const id of changed) {
       this.json.delete(id);
-      this.project(id);
+      // Without SDK clients nobody reads the schema state: what an SDK client adds later is projected then.
+      if (this.sdkClients > 0) this.project(id);
     }
     this.state.tick = report.tick;
     this.index.advance(report.tick, changed, report.removedEntities, (id) => this.placement(id));
@@ -88,7 +91,10 @@ export class Interest {
       known: new Set(),
       privateKnown: new Set(),
     });
-    if (!isJsonClient(client)) client.view = new StateView();
+    if (!isJsonClient(client)) {
+      client.view = new StateView();
+      this.sdkClients++;
+    }
   }
 
   close(client: Client): void {
@@ -96,6 +102,7 @@ export class Interest {
     if (!view) return;
     this.views.delete(client.sessionId);
     this.moveViewer(view, NO_CELL);
+    if (!isJsonClient(client)) this.sdkClients--;
   }
 
   /** The clients that see a tile: those a `{ near }` event there goes to. */
@@ -210,7 +217,7 @@ export class Interest {
 
   private updateStateView(client: Client, change: ViewChange): void {
     for (const { id } of change.added) {
-      const projected = this.state.entities.get(id) ?? this.project(id);
+      const projected = this.project(id);
       if (projected) client.view?.add(projected);
     }
     for (const id of change.removed) {
@@ -256,8 +263,9 @@ export class Interest {
  * player after its join, its own item turned public), and what it never had is not removed.
  */
 function reconcile(known: ReadonlySet<string>, change: ViewChange): ViewChange {
-  const fits =
-    change.added.every((entity) => !known.has(entity.id)) && change.removed.every((id) => known.has(id));
+  let fits = true;
+  for (const entity of change.added) if (known.has(entity.id)) fits = false;
+  for (const id of change.removed) if (!known.has(id)) fits = false;
   if (fits) return change;
   return {
     added: change.added.filter((entity) => !known.has(entity.id)),
