@@ -16,6 +16,7 @@ import { Interest } from "../src/rooms/interest.js";
 import { WorldRoom } from "../src/rooms/WorldRoom.js";
 import { createRuntime } from "../src/runtime.js";
 import { stopServer } from "../src/shutdown.js";
+import { JsonClient } from "../src/ws/JsonClient.js";
 import { type FromServer, loopLag, percentiles, type ServerReport, type ToServer } from "./stats.js";
 
 globalThis.WebSocket ??= WebSocket as unknown as typeof globalThis.WebSocket;
@@ -55,10 +56,30 @@ function timeMethod(prototype: object, name: string, stage: string): void {
   };
 }
 
+/** Stages made of many calls a tick (one per client), summed over the tick. */
+const summed = new Map<string, number>();
+
+/** Times every call of `name` on `prototype`, adding them up as the tick's `stage` (inside another stage). */
+function sumMethod(prototype: object, name: string, stage: string): void {
+  const target = prototype as Record<string, (...args: unknown[]) => unknown>;
+  const original = target[name];
+  if (typeof original !== "function") throw new Error(`no method ${name} to time`);
+  target[name] = function (this: unknown, ...args: unknown[]) {
+    const started = performance.now();
+    try {
+      return original.apply(this, args);
+    } finally {
+      summed.set(stage, (summed.get(stage) ?? 0) + performance.now() - started);
+    }
+  };
+}
+
 // The world step opens a tick: the previous one's total is complete, and the report carries the phases.
 const step = World.prototype.step;
 World.prototype.step = function (this: World): TickReport {
   if (tickWork > 0) record(TICK_TOTAL, tickWork);
+  for (const [stage, ms] of summed) record(stage, ms);
+  summed.clear();
   const started = performance.now();
   const report = step.call(this);
   tickWork = performance.now() - started;
@@ -71,6 +92,9 @@ timeMethod(Interest.prototype, "applyTick", "replicate");
 // Private in TypeScript: the events and the per-client view updates of a tick.
 timeMethod(WorldRoom.prototype, "publish", "publish");
 timeMethod(WorldRoom.prototype, "broadcastPatch", "state patch");
+// Within publish: the views (interest and encoding), and the write of each /ws connection's frames.
+sumMethod(Interest.prototype, "update", "  views");
+sumMethod(JsonClient.prototype, "flush", "  socket writes");
 
 function send(message: FromServer): void {
   process.send?.(message);

@@ -171,6 +171,8 @@ const STAGE_ORDER = [
   ...PHASES.map((phase) => `  ${phase}`),
   "replicate",
   "publish",
+  "  views",
+  "  socket writes",
   "state patch",
   "tick total",
 ];
