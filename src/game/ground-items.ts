@@ -17,10 +17,13 @@ export interface GroundItem {
   droppedTick: number;
 }
 
+/** Whether only its owner may see the item yet. */
+export function isOwnerOnly(item: GroundItem, tick: number): boolean {
+  return item.ownerId !== undefined && tick < item.droppedTick + OWNER_ONLY_TICKS;
+}
+
 export function isGroundItemVisible(item: GroundItem, viewerId: string, tick: number): boolean {
-  return (
-    item.ownerId === undefined || item.ownerId === viewerId || tick >= item.droppedTick + OWNER_ONLY_TICKS
-  );
+  return !isOwnerOnly(item, tick) || item.ownerId === viewerId;
 }
 
 /** Empties an inventory slot, giving what was in it: the world lays it on the ground. */

@@ -2,7 +2,7 @@
 // advances everything one 600 ms tick at a time in a fixed order of phases, reporting what
 // changed so the room can publish, persist and replicate without scanning the world.
 import { type GameError, gameError, isGameError } from "./errors.js";
-import { isGroundItemVisible } from "./ground-items.js";
+import { isOwnerOnly } from "./ground-items.js";
 import { chebyshev } from "./tile.js";
 import type { CharacterState, InventoryEntry } from "./types.js";
 import { resolveCombat } from "./world-combat.js";
@@ -169,8 +169,7 @@ export class World {
   /** The one player who may see an entity for now (a ground item in its owner-only time), if any. */
   privateOwner(entityId: string): string | undefined {
     const item = this.state.groundItems.get(entityId);
-    if (!item?.ownerId) return undefined;
-    return isGroundItemVisible(item, "", this.state.tick) ? undefined : item.ownerId;
+    return item && isOwnerOnly(item, this.state.tick) ? item.ownerId : undefined;
   }
 
   playerSync(playerId: string): PlayerSync {

@@ -71,17 +71,12 @@ export class Interest {
       this.json.delete(id);
       if (!changed.has(id)) this.state.entities.delete(id);
     }
-    for (const id of changed) {
-      this.json.delete(id);
-      // Without SDK clients nobody reads the schema state: what an SDK client adds later is projected then.
-      if (this.sdkClients > 0) this.project(id);
-    }
     this.state.tick = report.tick;
     this.index.advance(report.tick, changed, report.removedEntities, (id) => this.placement(id));
     this.encoded = new WeakMap();
   }
 
-  /** Starts a client's view: its first update (at the next tick) lists everything in view as added. */
+  /** Starts a client's view, empty: its first update lists everything in view as added. */
   open(client: Client): void {
     this.close(client);
     this.views.set(client.sessionId, {
@@ -242,13 +237,21 @@ export class Interest {
     return json;
   }
 
+  /** Where a changed entity is; its JSON and (while SDK clients read it) its schema state are refreshed. */
   private placement(id: string): Placement | undefined {
     const entity = this.world.entity(id);
-    return entity && { position: entity.position, ownerId: this.world.privateOwner(id) };
+    if (!entity) {
+      this.json.delete(id);
+      return undefined;
+    }
+    // Encoded now: a player may log out between a tick and the sending of the views that list it.
+    this.json.set(id, JSON.stringify(entity));
+    // Without SDK clients nobody reads the schema state: what an SDK client adds later is projected then.
+    if (this.sdkClients > 0) this.project(id, entity);
+    return { position: entity.position, ownerId: this.world.privateOwner(id) };
   }
 
-  private project(id: string): EntityState | undefined {
-    const entity = this.world.entity(id);
+  private project(id: string, entity = this.world.entity(id)): EntityState | undefined {
     if (!entity) return undefined;
     const existing = this.state.entities.get(id);
     if (existing) return existing.copyFrom(entity);

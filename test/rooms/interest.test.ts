@@ -1,0 +1,99 @@
+import assert from "node:assert/strict";
+import type { Client } from "@colyseus/core";
+import type { World } from "../../src/game/world.js";
+import { Interest } from "../../src/rooms/interest.js";
+import { WorldRoomState } from "../../src/schema/WorldRoomState.js";
+import { character, makeWorld, SPAWN } from "../game/world-fixture.js";
+
+interface Update {
+  added: { id: string }[];
+  updated: { id: string }[];
+  removed: string[];
+}
+
+/** The room's side of interest management, driven tick by tick as WorldRoom drives it, for /ws clients. */
+class Viewers {
+  readonly interest: Interest;
+  private readonly clients = new Map<string, Client>();
+
+  constructor(readonly world: World) {
+    this.interest = new Interest(world, new WorldRoomState());
+  }
+
+  /** The player's client opens its view; its first update is returned. */
+  open(playerId: string): Update | undefined {
+    const client = { sessionId: `session-${playerId}`, jsonChannel: true } as unknown as Client;
+    this.clients.set(playerId, client);
+    this.interest.open(client);
+    return this.update(playerId);
+  }
+
+  /** One tick, then every client's update. */
+  step(): Map<string, Update | undefined> {
+    const report = this.world.step();
+    this.interest.applyTick(report, new Set(report.changedEntities));
+    return new Map([...this.clients.keys()].map((id) => [id, this.update(id)]));
+  }
+
+  private update(playerId: string): Update | undefined {
+    const encoded = this.interest.update(this.clients.get(playerId)!, playerId);
+    return encoded && (JSON.parse(encoded.text) as Update);
+  }
+}
+
+const ids = (entities: { id: string }[] | undefined) => (entities ?? []).map((entity) => entity.id);
+
+describe("Interest: what each /ws client is told", () => {
+  it("lists the joining player itself at once, then only updates it", () => {
+    const viewers = new Viewers(makeWorld());
+    viewers.world.join(character("p1"));
+    const first = viewers.open("p1");
+    assert.ok(ids(first?.added).includes("p1"));
+    assert.ok(
+      ids(first?.added).some((id) => id.startsWith("res:")),
+      "the resources around the spawn",
+    );
+    const next = viewers.step().get("p1");
+    assert.deepEqual(ids(next?.added), []);
+    assert.deepEqual(ids(next?.updated), ["p1"]);
+  });
+
+  it("shows an owner-only drop to its owner alone, then to everyone, never adding it twice", () => {
+    const world = makeWorld();
+    const viewers = new Viewers(world);
+    world.join(character("owner"));
+    world.join(character("other", { position: { x: SPAWN.x + 1, z: SPAWN.z } }));
+    viewers.open("owner");
+    viewers.open("other");
+    viewers.step();
+    const slot = world.inventory("owner").find((entry) => entry.itemId === "coins")!.slot;
+    world.submit("owner", { type: "action", action: "drop", inventorySlot: slot });
+    const dropped = viewers.step();
+    const itemId = ids(dropped.get("owner")?.added).find((id) => id.startsWith("item:"));
+    assert.ok(itemId, "the owner sees its drop");
+    assert.ok(!ids(dropped.get("other")?.added).includes(itemId));
+
+    let turned: Map<string, Update | undefined> | undefined;
+    for (let tick = 0; tick < 200 && !turned; tick++) {
+      const updates = viewers.step();
+      if (ids(updates.get("other")?.added).includes(itemId)) turned = updates;
+      else assert.ok(!ids(updates.get("owner")?.added).includes(itemId), "added twice to its owner");
+    }
+    assert.ok(turned, "the drop turns public");
+    assert.ok(ids(turned.get("owner")?.updated).includes(itemId), "an update for the owner, who has it");
+    assert.ok(!ids(turned.get("owner")?.added).includes(itemId));
+  });
+
+  it("tells the owner its drop is gone when it walks out of view before the drop turns public", () => {
+    const world = makeWorld();
+    const viewers = new Viewers(world);
+    world.join(character("owner"));
+    viewers.open("owner");
+    const slot = world.inventory("owner").find((entry) => entry.itemId === "coins")!.slot;
+    world.submit("owner", { type: "action", action: "drop", inventorySlot: slot });
+    const itemId = ids(viewers.step().get("owner")?.added).find((id) => id.startsWith("item:"))!;
+    world.submit("owner", { type: "teleport", x: SPAWN.x + 40, z: SPAWN.z });
+    const away = viewers.step().get("owner");
+    assert.ok(away?.removed.includes(itemId));
+  });
+});
