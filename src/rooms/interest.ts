@@ -47,6 +47,8 @@ export class Interest {
   private readonly views = new Map<string, ClientView>();
   /** Clients that read the schema state (SDK clients) rather than world:update. */
   private sdkClients = 0;
+  /** Entities that changed while no SDK client was there: their schema state is stale until projected. */
+  private readonly unprojected = new Set<string>();
   /** Clients by the cell their view was last brought up to date from: the audience of events there. */
   private readonly viewers = new Map<Cell, Set<Client>>();
   /** Each entity's JSON, kept until it changes. */
@@ -69,7 +71,9 @@ export class Interest {
     // instance, so every view that holds it goes on receiving its changes.
     for (const id of report.removedEntities) {
       this.json.delete(id);
-      if (!changed.has(id)) this.state.entities.delete(id);
+      if (changed.has(id)) continue;
+      this.state.entities.delete(id);
+      this.unprojected.delete(id);
     }
     this.state.tick = report.tick;
     this.index.advance(report.tick, changed, report.removedEntities, (id) => this.placement(id));
@@ -212,7 +216,8 @@ export class Interest {
 
   private updateStateView(client: Client, change: ViewChange): void {
     for (const { id } of change.added) {
-      const projected = this.project(id);
+      const current = this.unprojected.delete(id) ? undefined : this.state.entities.get(id);
+      const projected = current ?? this.project(id);
       if (projected) client.view?.add(projected);
     }
     for (const id of change.removed) {
@@ -242,12 +247,14 @@ export class Interest {
     const entity = this.world.entity(id);
     if (!entity) {
       this.json.delete(id);
+      this.unprojected.delete(id);
       return undefined;
     }
     // Encoded now: a player may log out between a tick and the sending of the views that list it.
     this.json.set(id, JSON.stringify(entity));
     // Without SDK clients nobody reads the schema state: what an SDK client adds later is projected then.
     if (this.sdkClients > 0) this.project(id, entity);
+    else this.unprojected.add(id);
     return { position: entity.position, ownerId: this.world.privateOwner(id) };
   }
 

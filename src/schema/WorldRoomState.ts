@@ -1,5 +1,9 @@
-import { MapSchema, Schema, type, view } from "@colyseus/schema";
+import { Encoder, MapSchema, Schema, type, view } from "@colyseus/schema";
 import type { WorldEntity } from "../game/world-types.js";
+
+// A player's view of a crowded world encodes to more than the default 16 KB; encoders start with room
+// for it instead of growing (and warning) on the first joins.
+Encoder.BUFFER_SIZE = 64 * 1024;
 
 /** One drawable thing in the world, as CONTRACT's entity: a player, an NPC, a ground item or a resource. */
 export class EntityState extends Schema {
