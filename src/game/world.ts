@@ -103,6 +103,11 @@ export class World {
   }
 
   /** The player's live state, without a copy: read it at once, and copy what must outlive the call. */
+  /** Whether the player is on its way somewhere (its path has tiles left). */
+  isWalking(playerId: string): boolean {
+    return this.player(playerId).path.length > 0;
+  }
+
   peek(playerId: string): Readonly<CharacterState> {
     return this.player(playerId).character;
   }

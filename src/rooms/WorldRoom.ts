@@ -31,6 +31,13 @@ import { TickTimings } from "./tick-timings.js";
 import { WorldPersistence } from "./world-persistence.js";
 import { TradeRequests } from "./world-trades.js";
 
+/**
+ * A walking player's position is written when the walk ends and at least this often on the way: a
+ * crash loses at most this many ticks of a walk (never an item), and a crowd of walkers does not
+ * rewrite every row on every tick.
+ */
+const POSITION_SAVE_TICKS = 10;
+
 /** Close code sent to a session that another login of the same character replaced. */
 export const CLOSE_REPLACED = 4409;
 
@@ -80,6 +87,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   private tickDeferred = false;
   /** Parts a failed tick write left unsaved: the next tick writes them again, from the state it then has. */
   private readonly unsaved = new Map<string, Set<CharacterPart>>();
+  /** Players whose latest position is not written yet, with the tick since which it is not. */
+  private readonly unsavedPositions = new Map<string, number>();
 
   override onCreate(): void {
     const { runtime } = this;
@@ -338,15 +347,23 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   }
 
   /**
-   * What this tick changed, per character and part: every changed player's position and health; the
-   * inventory and equipment of those who got a player:sync; skills of those who gained XP; banks that
-   * moved. Only those parts are copied and written, so walking players cost one row each.
+   * What this tick changed, per character and part: position and health (of a walking player, when its
+   * walk ends and at least every POSITION_SAVE_TICKS on the way); the inventory and equipment of those
+   * who got a player:sync; skills of those who gained XP; banks that moved. Only those parts are copied
+   * and written.
    */
   private savesOf(report: TickReport): CharacterSave[] {
     const parts = new Map(this.unsaved);
     this.unsaved.clear();
     const add = (id: string, ...added: CharacterPart[]) => addParts(parts, id, ...added);
-    for (const id of report.changedCharacters) add(id, "position");
+    for (const id of report.changedCharacters) if (!this.unsavedPositions.has(id)) this.unsavedPositions.set(id, report.tick);
+    for (const [id, since] of this.unsavedPositions) {
+      if (!this.world.has(id)) this.unsavedPositions.delete(id);
+      else if (!this.world.isWalking(id) || report.tick - since >= POSITION_SAVE_TICKS) {
+        this.unsavedPositions.delete(id);
+        add(id, "position");
+      }
+    }
     for (const id of report.bankChanged) add(id, "bank", "inventory");
     for (const { to, event } of report.events) {
       if (typeof to !== "string") continue;

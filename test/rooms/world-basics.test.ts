@@ -4,7 +4,7 @@ import { becomeAdmin, seenEntity, teleport, waitFor } from "./world-helpers.js";
 
 describe("WorldRoom: joining and moving", function () {
   this.timeout(30000);
-  const { join } = worldSuite({ WORLD_TICK_MS: "100", ADMIN_CODE: "letmein" });
+  const { join, server } = worldSuite({ WORLD_TICK_MS: "100", ADMIN_CODE: "letmein" });
 
   it("sends the full player state first: spawn point, starter kit, skills", async () => {
     const { sync } = await join();
@@ -38,6 +38,26 @@ describe("WorldRoom: joining and moving", function () {
     player.room.send("player:move", { x: 32, z: 36 });
     await waitFor(() => positions.at(-1) === "32,36", "arrived");
     assert.deepEqual(positions.slice(-5), ["32,32", "32,33", "32,34", "32,35", "32,36"]);
+  });
+
+  it("writes a walker's position when the walk ends and every 10 ticks on the way, not every tick", async () => {
+    const player = await join();
+    const stored = new Set<string>();
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const saved = await server().runtime.characters.load(player.id);
+        if (saved) stored.add(`${saved.position.x},${saved.position.z}`);
+        await new Promise((resolve) => setTimeout(resolve, 15));
+      }
+    })();
+    player.room.send("player:move", { x: 32, z: 47 });
+    await waitFor(() => seenEntity(player, player.id)?.z === 47, "arrived", 15000);
+    await waitFor(() => stored.has("32,47"), "the end of the walk is written");
+    sampling = false;
+    await sampler;
+    // 15 tiles walked: the start, the tenth tile, the end; never each tile.
+    assert.ok(stored.size <= 3, `positions written: ${[...stored].join(" ")}`);
   });
 
   it("refuses a move more than 200 tiles away with move_too_far", async () => {
