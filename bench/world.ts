@@ -188,6 +188,7 @@ function print(
   before: MemorySample,
   after: MemorySample,
   bytes: number,
+  frames: number,
 ) {
   const seconds = SECONDS;
   const total = report.stages["tick total"];
@@ -203,7 +204,8 @@ function print(
     row("server loop lag", report.eventLoopLagMs),
     row("bots loop lag", botLag),
     "",
-    `bytes sent per player per second: ${(bytes / PLAYERS / seconds).toFixed(0)} B/s (${kib(bytes / seconds)}/s in all)`,
+    `sent per player per second: ${(bytes / PLAYERS / seconds).toFixed(0)} B in ${(frames / PLAYERS / seconds).toFixed(1)} frames ` +
+      `(${kib(bytes / seconds)}/s in all)`,
     `memory per player: ${kib((after.heapUsed - before.heapUsed) / PLAYERS)} of heap ` +
       `(server heap ${mib(before.heapUsed)} before the bots, ${mib(after.heapUsed)} with them; rss ${mib(after.rss)})`,
     total
@@ -227,13 +229,14 @@ async function main(): Promise<void> {
   const botLag = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
   botLag.enable();
   traffic.bytes = 0;
+  traffic.frames = 0;
   server.tell({ type: "measure" });
   await play(bots, SECONDS * 1000, "measuring");
-  const bytes = traffic.bytes;
+  const { bytes, frames } = traffic;
   const report = await server.report();
   botLag.disable();
 
-  print(report, loopLag(botLag, LAG_RESOLUTION_MS), before, after, bytes);
+  print(report, loopLag(botLag, LAG_RESOLUTION_MS), before, after, bytes, frames);
   for (const bot of bots) bot.close();
   server.tell({ type: "shutdown" });
   await server.exited();

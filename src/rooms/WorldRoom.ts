@@ -356,7 +356,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     const parts = new Map(this.unsaved);
     this.unsaved.clear();
     const add = (id: string, ...added: CharacterPart[]) => addParts(parts, id, ...added);
-    for (const id of report.changedCharacters) if (!this.unsavedPositions.has(id)) this.unsavedPositions.set(id, report.tick);
+    for (const id of report.changedCharacters)
+      if (!this.unsavedPositions.has(id)) this.unsavedPositions.set(id, report.tick);
     for (const [id, since] of this.unsavedPositions) {
       if (!this.world.has(id)) this.unsavedPositions.delete(id);
       else if (!this.world.isWalking(id) || report.tick - since >= POSITION_SAVE_TICKS) {
@@ -410,17 +411,17 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
 
   /** Sends an event to its recipients; /ws clients share one serialization of its data. */
   private deliver(event: OutboundEvent): void {
-    const recipients =
-      typeof event.to === "string" ? [this.owners.get(event.to)] : this.interest.viewersOf(event.to.near);
     let encoded: EncodedJson | undefined;
-    for (const client of recipients) {
-      if (!client) continue;
+    const send = (client: Client | undefined) => {
+      if (!client) return;
       if (!isJsonClient(client)) client.send(event.event, event.data);
       else {
         encoded ??= new EncodedJson(JSON.stringify(event.data));
         client.send(event.event, encoded);
       }
-    }
+    };
+    if (typeof event.to === "string") send(this.owners.get(event.to));
+    else this.interest.forEachViewer(event.to.near, send);
   }
 
   /** Live state of an online player, for the REST API (undefined when offline). */

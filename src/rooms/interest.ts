@@ -104,10 +104,10 @@ export class Interest {
     if (!isJsonClient(client)) this.sdkClients--;
   }
 
-  /** The clients that see a tile: those a `{ near }` event there goes to. */
-  *viewersOf(tile: Tile): Iterable<Client> {
+  /** Visits the clients that see a tile: those a `{ near }` event there goes to. */
+  forEachViewer(tile: Tile, visit: (client: Client) => void): void {
     // Seeing is symmetric: the viewers of a cell stand in the cells it sees.
-    for (const cell of blockAround(cellOf(tile))) yield* this.viewers.get(cell) ?? [];
+    for (const cell of blockAround(cellOf(tile))) this.viewers.get(cell)?.forEach(visit);
   }
 
   /**
