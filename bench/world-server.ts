@@ -39,8 +39,8 @@ function record(stage: string, ms: number): void {
   list.push(ms);
 }
 
-/** Times every call of `name` on `prototype` as `stage`, adding it to the tick's total. */
-function timeMethod(prototype: object, name: string, stage: string): void {
+/** Wraps the method `name` of `prototype` so that `timed` gets the milliseconds of each call. */
+function timeCalls(prototype: object, name: string, timed: (ms: number) => void): void {
   const target = prototype as Record<string, (...args: unknown[]) => unknown>;
   const original = target[name];
   if (typeof original !== "function") throw new Error(`no method ${name} to time`);
@@ -49,11 +49,17 @@ function timeMethod(prototype: object, name: string, stage: string): void {
     try {
       return original.apply(this, args);
     } finally {
-      const ms = performance.now() - started;
-      record(stage, ms);
-      tickWork += ms;
+      timed(performance.now() - started);
     }
   };
+}
+
+/** Times every call of `name` on `prototype` as `stage`, adding it to the tick's total. */
+function timeMethod(prototype: object, name: string, stage: string): void {
+  timeCalls(prototype, name, (ms) => {
+    record(stage, ms);
+    tickWork += ms;
+  });
 }
 
 /** Stages made of many calls a tick (one per client), summed over the tick. */
@@ -61,17 +67,7 @@ const summed = new Map<string, number>();
 
 /** Times every call of `name` on `prototype`, adding them up as the tick's `stage` (inside another stage). */
 function sumMethod(prototype: object, name: string, stage: string): void {
-  const target = prototype as Record<string, (...args: unknown[]) => unknown>;
-  const original = target[name];
-  if (typeof original !== "function") throw new Error(`no method ${name} to time`);
-  target[name] = function (this: unknown, ...args: unknown[]) {
-    const started = performance.now();
-    try {
-      return original.apply(this, args);
-    } finally {
-      summed.set(stage, (summed.get(stage) ?? 0) + performance.now() - started);
-    }
-  };
+  timeCalls(prototype, name, (ms) => summed.set(stage, (summed.get(stage) ?? 0) + ms));
 }
 
 // The world step opens a tick: the previous one's total is complete, and the report carries the phases.
