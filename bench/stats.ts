@@ -48,6 +48,8 @@ export interface ServerReport {
   /** Per stage of the room's tick, in milliseconds. */
   stages: Record<string, Percentiles>;
   eventLoopLagMs: Percentiles;
+  /** Garbage-collection pauses while measuring, and their total. */
+  gcPauseMs: Percentiles & { total: number };
 }
 
 export type ToServer = { type: "memory" } | { type: "measure" } | { type: "report" } | { type: "shutdown" };

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import { monitorEventLoopDelay, PerformanceObserver, performance } from "node:perf_hooks";
 import { listen } from "@colyseus/tools";
 import { WebSocket } from "ws";
 import { createApp } from "../src/app.js";
@@ -92,6 +92,12 @@ timeMethod(WorldRoom.prototype, "broadcastPatch", "state patch");
 sumMethod(Interest.prototype, "update", "  views");
 sumMethod(JsonClient.prototype, "flush", "  socket writes");
 
+/** Garbage-collection pauses while measuring: a slow tick is often one that a collection interrupted. */
+const gcPauses: number[] = [];
+new PerformanceObserver((list) => {
+  if (measuring) for (const entry of list.getEntries()) gcPauses.push(entry.duration);
+}).observe({ entryTypes: ["gc"] });
+
 function send(message: FromServer): void {
   process.send?.(message);
 }
@@ -126,6 +132,7 @@ async function main(): Promise<void> {
         return send({ type: "memory", memory: memory() });
       case "measure":
         samples.clear();
+        gcPauses.length = 0;
         ticks = 0;
         lag.reset();
         measuring = true;
@@ -135,7 +142,8 @@ async function main(): Promise<void> {
         const stages: ServerReport["stages"] = {};
         for (const [stage, list] of samples) stages[stage] = percentiles(list);
         const eventLoopLagMs = loopLag(lag, LAG_RESOLUTION_MS);
-        return send({ type: "report", report: { ticks, stages, eventLoopLagMs } });
+        const gcPauseMs = { ...percentiles(gcPauses), total: gcPauses.reduce((sum, ms) => sum + ms, 0) };
+        return send({ type: "report", report: { ticks, stages, eventLoopLagMs, gcPauseMs } });
       }
       case "shutdown":
         stopServer(server, runtime)

@@ -202,10 +202,12 @@ function print(
     ...STAGE_ORDER.filter((stage) => report.stages[stage]).map((stage) => row(stage, report.stages[stage]!)),
     "",
     row("server loop lag", report.eventLoopLagMs),
+    row("server gc pause", report.gcPauseMs),
     row("bots loop lag", botLag),
     "",
     `sent per player per second: ${(bytes / PLAYERS / seconds).toFixed(0)} B in ${(frames / PLAYERS / seconds).toFixed(1)} frames ` +
       `(${kib(bytes / seconds)}/s in all)`,
+    `garbage collection: ${report.gcPauseMs.total.toFixed(0)} ms in ${report.gcPauseMs.count} pauses over ${seconds} s`,
     `memory per player: ${kib((after.heapUsed - before.heapUsed) / PLAYERS)} of heap ` +
       `(server heap ${mib(before.heapUsed)} before the bots, ${mib(after.heapUsed)} with them; rss ${mib(after.rss)})`,
     total
