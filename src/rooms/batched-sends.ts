@@ -1,6 +1,10 @@
 import type { Socket } from "node:net";
 import type { Client } from "@colyseus/core";
 import { JsonClient } from "../ws/JsonClient.js";
+import { WriteSlab } from "../ws/write-slab.js";
+
+/** Where a publish assembles each /ws connection's frames: one thread, one publish at a time. */
+const slab = new WriteSlab();
 
 /**
  * Runs `send` so that what it sends each client leaves in one write: a /ws client holds its frames and
@@ -9,6 +13,7 @@ import { JsonClient } from "../ws/JsonClient.js";
  * world of thousands publish within its tick.
  */
 export function withBatchedSends(clients: Iterable<Client>, send: () => void): void {
+  slab.reset();
   const held: JsonClient[] = [];
   const corked: Socket[] = [];
   for (const client of clients) {
@@ -27,7 +32,7 @@ export function withBatchedSends(clients: Iterable<Client>, send: () => void): v
   try {
     send();
   } finally {
-    for (const client of held) client.flush();
+    for (const client of held) client.flush(slab);
     for (const socket of corked) socket.uncork();
   }
 }

@@ -12,6 +12,7 @@ import { decode } from "@colyseus/schema";
 import { unpack } from "msgpackr";
 import type { WebSocket } from "ws";
 import { EncodedJson } from "../rooms/encoded-json.js";
+import type { WriteSlab } from "./write-slab.js";
 
 const PROTOCOL_CODE_MASK = 0x1f;
 const CLOSE_SLOW_READER = 4008;
@@ -90,7 +91,8 @@ export class JsonClient implements Omit<Client, "send"> {
     this.held ??= [];
   }
 
-  flush(): void {
+  /** Writes the held frames in one write, assembled in `slab` (see WriteSlab) when one is given. */
+  flush(slab?: WriteSlab): void {
     const frames = this.held;
     this.held = undefined;
     const bytes = this.heldBytes;
@@ -99,7 +101,10 @@ export class JsonClient implements Omit<Client, "send"> {
     // The channel negotiates no compression, so a text frame is a header and the payload as it is:
     // one buffer of framed messages is what `ws` would have written, in one write instead of many.
     const tcp = (this.socket as unknown as { _socket?: Duplex })._socket;
-    if (tcp && !tcp.destroyed) tcp.write(frameAll(frames));
+    if (!tcp || tcp.destroyed) return;
+    const out = frameAll(frames, (size) => slab?.take(size) ?? Buffer.allocUnsafe(size));
+    tcp.write(out);
+    if (tcp.writableLength > 0) slab?.keep(out);
   }
 
   /** A reader that does not keep up would make the server buffer without bound: it is disconnected. */
@@ -177,11 +182,11 @@ function frameText(event: string, data: unknown, id: string | undefined): string
 }
 
 /** Unmasked final text frames (RFC 6455 section 5.2), one after the other in one buffer. */
-function frameAll(payloads: readonly Buffer[]): Buffer {
+function frameAll(payloads: readonly Buffer[], allocate: (size: number) => Buffer): Buffer {
   const headerBytes = (length: number) => (length < 126 ? 2 : length < 65536 ? 4 : 10);
   let total = 0;
   for (const payload of payloads) total += headerBytes(payload.length) + payload.length;
-  const out = Buffer.allocUnsafe(total);
+  const out = allocate(total);
   let offset = 0;
   for (const payload of payloads) {
     const length = payload.length;

@@ -1,0 +1,59 @@
+import assert from "node:assert/strict";
+import { Writable } from "node:stream";
+import { JsonClient } from "../../src/ws/JsonClient.js";
+import { WriteSlab } from "../../src/ws/write-slab.js";
+
+describe("WriteSlab", () => {
+  it("hands out separate regions within a tick and the same memory again the next tick", () => {
+    const slab = new WriteSlab();
+    const first = slab.take(100).fill(1);
+    const second = slab.take(100).fill(2);
+    assert.ok(
+      first.every((byte) => byte === 1),
+      "regions of one tick do not overlap",
+    );
+    assert.equal(second.length, 100);
+    slab.reset();
+    const again = slab.take(100);
+    assert.equal(again.buffer, first.buffer);
+    assert.equal(again.byteOffset, first.byteOffset);
+  });
+
+  it("never writes over a region still queued on a socket", () => {
+    const slab = new WriteSlab();
+    const queued = slab.take(100).fill(7);
+    slab.keep(queued);
+    slab.reset();
+    for (let i = 0; i < 100; i++) slab.take(10_000).fill(0);
+    assert.ok(queued.every((byte) => byte === 7));
+  });
+
+  it("gives large writes memory of their own", () => {
+    const slab = new WriteSlab();
+    const small = slab.take(10);
+    const large = slab.take(600_000);
+    assert.notEqual(large.buffer, small.buffer);
+    assert.equal(large.length, 600_000);
+  });
+});
+
+describe("JsonClient's tick writes", () => {
+  it("leave a frame queued on a slow socket intact while later ticks write", () => {
+    // A socket that takes nothing: every write stays queued, as on a reader that fell behind.
+    const queued: Buffer[] = [];
+    const tcp = new Writable({ highWaterMark: 1, write: (chunk: Buffer) => void queued.push(chunk) });
+    const ws = { readyState: 1, OPEN: 1, bufferedAmount: 0, _socket: tcp, send: () => {} };
+    const client = new JsonClient("s1", ws as never, { maxBufferedBytes: 1 << 20 });
+    const slab = new WriteSlab();
+    for (let tick = 0; tick < 3; tick++) {
+      slab.reset();
+      client.hold();
+      client.sendJson("chat:message", { message: `tick ${tick}`.repeat(50) });
+      client.flush(slab);
+    }
+    // The first write is queued (its callback never ran); later ones wait in the stream's buffer.
+    const first = queued[0]!;
+    const text = first.subarray(2 + (first[1] === 126 ? 2 : 0)).toString();
+    assert.deepEqual(JSON.parse(text), { event: "chat:message", data: { message: "tick 0".repeat(50) } });
+  });
+});
