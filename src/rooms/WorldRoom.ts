@@ -162,9 +162,13 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
 
   override onReconnect(client: WorldClient): void {
     if (client.userData) client.userData.reconnection = undefined;
-    // Colyseus hands the reconnected client its previous StateView, which the full state is encoded
-    // with; the view and what it has seen carry on as they were.
-    client.send("player:sync", this.world.playerSync(playerOf(client).characterId));
+    const { characterId } = playerOf(client);
+    // The reconnected session is a new client object for the same session: it plays from now on.
+    if (this.owners.get(characterId)?.sessionId === client.sessionId) this.owners.set(characterId, client);
+    // Colyseus hands it the previous StateView, which the full state is encoded with; the view and what
+    // it has seen carry on as they were.
+    this.interest.reattach(client);
+    client.send("player:sync", this.world.playerSync(characterId));
   }
 
   override async onLeave(client: WorldClient): Promise<void> {

@@ -96,6 +96,15 @@ export class Interest {
     }
   }
 
+  /** A reconnected session's new client object takes over its view. */
+  reattach(client: Client): void {
+    const view = this.views.get(client.sessionId);
+    if (!view || view.client === client) return;
+    this.viewers.get(view.cell)?.delete(view.client);
+    view.client = client;
+    this.viewers.get(view.cell)?.add(client);
+  }
+
   close(client: Client): void {
     const view = this.views.get(client.sessionId);
     if (!view) return;

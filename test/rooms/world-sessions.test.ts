@@ -104,6 +104,15 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     again.onMessage("*", (event, data) => inbox.push({ event: String(event), data }));
     await waitFor(() => inbox.some((m) => m.event === "player:sync"), "player:sync after reconnecting");
     assert.deepEqual(inbox.find((m) => m.event === "player:sync")!.data.position, { x: 33, z: 33 });
+    // The reconnected session plays on: its view follows its moves, and it hears what is said near it.
+    again.send("player:move", { x: 33, z: 35 });
+    const self = () => (again.state as any).entities?.get(player.id);
+    await waitFor(() => self()?.z === 35, "the view follows the reconnected player");
+    again.send("player:chat", { message: "back again" });
+    await waitFor(
+      () => inbox.some((m) => m.event === "chat:message" && m.data.message === "back again"),
+      "the reconnected player hears its own chat",
+    );
     await leave(again);
   });
 
