@@ -77,6 +77,9 @@ export class JsonChannel {
       if (this.runtime.config.identityProvider) {
         return { status: 401, code: "unauthorized", message: "a bearer token is required" };
       }
+      // Issuing an anonymous identity counts as an authentication attempt, as on the REST endpoint.
+      const attempt = await this.runtime.rateLimits.authAttempts.hit(clientKey(context.ip));
+      if (attempt.limited) return TOO_MANY_ATTEMPTS;
       context.token = (await issueAnonymousToken(this.runtime.jwtSecret)).token;
       return undefined;
     }
@@ -90,8 +93,7 @@ export class JsonChannel {
         return { status: 503, code: "unavailable", message: "the identity provider cannot be reached" };
       }
       const attempt = await this.runtime.rateLimits.authAttempts.hit(clientKey(context.ip));
-      if (attempt.limited)
-        return { status: 429, code: "rate_limited", message: "too many authentication attempts" };
+      if (attempt.limited) return TOO_MANY_ATTEMPTS;
       return { status: 401, code: "unauthorized", message: (error as Error).message };
     }
   }
@@ -163,6 +165,8 @@ export class JsonChannel {
     }
   }
 }
+
+const TOO_MANY_ATTEMPTS = { status: 429, code: "rate_limited", message: "too many authentication attempts" };
 
 const FRAME_SHAPE = 'A frame is an object {"event": string, "data": object, "id"?: string}.';
 

@@ -5,6 +5,7 @@ import { createRateLimits, type RateLimits } from "../../src/api/rate-limits.js"
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
 import { startTestServer, type TestServer } from "../support/server.js";
+import { refusedUpgrade, WsClient } from "../support/ws-client.js";
 import { expectError, request, signInAnonymously } from "./support.js";
 
 const WINDOW_MS = 1500;
@@ -78,12 +79,26 @@ describe("rate limits", () => {
       await signInAnonymously(server);
       await expectError(await request(server, "/api/v1/world", { token: "forged" }), 401, "unauthorized");
     });
+
+    it("count the anonymous identity a /ws connection without a token is given, and refuse it past the limit", async () => {
+      await windowEnds();
+      await signInAnonymously(server);
+      const tokenless = await WsClient.connect(server.wsUrl);
+      await tokenless.first();
+      await tokenless.close();
+      await signInAnonymously(server);
+      const refused = await refusedUpgrade(server.wsUrl);
+      assert.equal(refused.status, 429);
+      assert.equal(JSON.parse(refused.body).error.code, "rate_limited");
+    });
   });
 
-  describe("in Redis (REDIS_URL), shared by every process", () => {
+  // Needs a Redis server: CI sets TEST_REDIS_URL (as for the scale-out suites).
+  const withRedis = process.env.TEST_REDIS_URL ? describe : describe.skip;
+  withRedis("in Redis (REDIS_URL), shared by every process", () => {
     const config = loadConfig({
       NODE_ENV: "test",
-      REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
+      REDIS_URL: process.env.TEST_REDIS_URL,
       RATE_LIMIT_AUTH_PER_MIN: "3",
       RATE_LIMIT_WINDOW_MS: String(WINDOW_MS),
     });
