@@ -14,6 +14,7 @@ import { TradeRepository } from "../src/db/trades.js";
 import type { CharacterState, InventoryEntry, ItemDef } from "../src/game/types.js";
 import { plainCharacter } from "../test/support/characters.js";
 import { openFreshPostgres } from "../test/support/databases.js";
+import { percentiles } from "./stats.js";
 
 const { values: args } = parseArgs({
   options: { trades: { type: "string", default: "2000" }, concurrency: { type: "string", default: "16" } },
@@ -70,10 +71,6 @@ function pairs(prefix: string, count: number): Pair[] {
   });
 }
 
-function percentile(sorted: readonly number[], fraction: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
-}
-
 /** Runs the trades with CONCURRENCY in flight at a time; latency is from the call to its commit. */
 async function measure(commit: TradeCommit, trades: readonly Pair[], into: Timings): Promise<void> {
   let next = 0;
@@ -90,11 +87,10 @@ async function measure(commit: TradeCommit, trades: readonly Pair[], into: Timin
 }
 
 function summary(name: string, { latencies, seconds }: Timings): string {
-  const sorted = [...latencies].sort((x, y) => x - y);
+  const { p50, p99 } = percentiles(latencies);
   const perSecond = (latencies.length / seconds).toFixed(0).padStart(7);
-  const p50 = percentile(sorted, 0.5).toFixed(2).padStart(7);
-  const p99 = percentile(sorted, 0.99).toFixed(2).padStart(7);
-  return `  ${name.padEnd(16)} ${perSecond} trades/s   p50 ${p50} ms   p99 ${p99} ms`;
+  const ms = (value: number) => value.toFixed(2).padStart(7);
+  return `  ${name.padEnd(16)} ${perSecond} trades/s   p50 ${ms(p50)} ms   p99 ${ms(p99)} ms`;
 }
 
 function repositoryCommit(handle: DatabaseHandle): TradeCommit {

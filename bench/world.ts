@@ -48,6 +48,9 @@ const PINNED = os.cpus().length >= 2 && spawnSync("taskset", ["-V"]).status === 
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The server's message of one type. */
+type Reply<T extends FromServer["type"]> = Extract<FromServer, { type: T }>;
+
 /** The server child, with a request/response helper over its IPC channel. */
 class ServerProcess {
   private readonly child: ChildProcess;
@@ -63,7 +66,8 @@ class ServerProcess {
       env: {
         ...process.env,
         BENCH_ADMIN_CODE: ADMIN_CODE,
-        ...(args["database-url"] && { BENCH_DATABASE_URL: args["database-url"] }),
+        // Only --database-url picks PostgreSQL (a BENCH_DATABASE_URL exported for bench/trades.ts does not).
+        BENCH_DATABASE_URL: args["database-url"] ?? "",
       },
     });
     this.child.on("message", (message: FromServer) => {
@@ -79,24 +83,22 @@ class ServerProcess {
   }
 
   async ready(): Promise<number> {
-    const message = await this.next("ready");
-    return message.type === "ready" ? message.port : 0;
+    return (await this.next("ready")).port;
   }
 
   async memory(): Promise<MemorySample> {
-    const reply = this.next("memory");
-    this.tell({ type: "memory" });
-    const message = await reply;
-    if (message.type !== "memory") throw new Error("unexpected reply");
-    return message.memory;
+    return (await this.ask("memory")).memory;
   }
 
   async report(): Promise<ServerReport> {
-    const reply = this.next("report");
-    this.tell({ type: "report" });
-    const message = await reply;
-    if (message.type !== "report") throw new Error("unexpected reply");
-    return message.report;
+    return (await this.ask("report")).report;
+  }
+
+  /** Sends a request and waits for the reply of the same type. */
+  private async ask<T extends "memory" | "report">(type: T): Promise<Reply<T>> {
+    const reply = this.next(type);
+    this.tell({ type });
+    return reply;
   }
 
   tell(message: ToServer): void {
@@ -107,8 +109,8 @@ class ServerProcess {
     return new Promise((resolve) => this.child.once("exit", () => resolve()));
   }
 
-  private next(type: FromServer["type"]): Promise<FromServer> {
-    return new Promise((resolve) => this.waiting.set(type, resolve));
+  private next<T extends FromServer["type"]>(type: T): Promise<Reply<T>> {
+    return new Promise((resolve) => this.waiting.set(type, resolve as (message: FromServer) => void));
   }
 }
 
@@ -195,7 +197,7 @@ function print(
   const lines = [
     "",
     `world bench: ${PLAYERS} ${args.sdk ? "SDK" : "/ws"} players${args.crowd ? " crowded at the spawn point" : " scattered over the world"}, ` +
-      `${seconds} s measured, ${report.ticks} ticks, ` +
+      `${args["database-url"] ? "PostgreSQL" : "PGlite in memory"}, ${seconds} s measured, ${report.ticks} ticks, ` +
       (PINNED ? "server on core 0, bots on core 1" : "server and bots sharing cores"),
     "",
     `${"stage (ms)".padEnd(16)}${"p50".padStart(8)}${"p99".padStart(8)}${"max".padStart(8)}${"count".padStart(8)}`,

@@ -70,11 +70,19 @@ describe("server process", function () {
       return client;
     }
 
-    async function stateAfterRestart(token: string) {
-      const client = await WsClient.connect(wsUrl, { query: token });
-      const sync = (await client.received((frame) => frame.event === "player:sync")).data;
-      client.socket.close(1000);
-      return sync;
+    /** A new server on the same data finds the player on `tile` with the 7 logs it was given. */
+    async function expectRestored(token: string, tile: { x: number; z: number }) {
+      const second = await startServer(dataDir, env);
+      try {
+        const client = await WsClient.connect(wsUrl, { query: token });
+        const sync = (await client.received((frame) => frame.event === "player:sync")).data;
+        client.socket.close(1000);
+        assert.deepEqual(sync.position, tile);
+        assert.equal(sync.inventory.filter((e: { itemId: string }) => e.itemId === "logs").length, 7);
+      } finally {
+        second.child.kill("SIGTERM");
+        await second.exited;
+      }
     }
 
     it("keeps what a player did across a graceful restart", async () => {
@@ -84,15 +92,7 @@ describe("server process", function () {
       first.child.kill("SIGTERM");
       assert.equal(await first.exited, 0, first.output());
 
-      const second = await startServer(dataDir, env);
-      try {
-        const sync = await stateAfterRestart(token);
-        assert.deepEqual(sync.position, { x: 34, z: 35 });
-        assert.equal(sync.inventory.filter((e: { itemId: string }) => e.itemId === "logs").length, 7);
-      } finally {
-        second.child.kill("SIGTERM");
-        await second.exited;
-      }
+      await expectRestored(token, { x: 34, z: 35 });
     });
 
     it("loses at most the last tick when killed with SIGKILL", async () => {
@@ -104,15 +104,7 @@ describe("server process", function () {
       first.child.kill("SIGKILL");
       await first.exited;
 
-      const second = await startServer(dataDir, env);
-      try {
-        const sync = await stateAfterRestart(token);
-        assert.deepEqual(sync.position, { x: 30, z: 36 });
-        assert.equal(sync.inventory.filter((e: { itemId: string }) => e.itemId === "logs").length, 7);
-      } finally {
-        second.child.kill("SIGTERM");
-        await second.exited;
-      }
+      await expectRestored(token, { x: 30, z: 36 });
     });
   });
 });
