@@ -120,9 +120,10 @@ export class CharacterRepository {
   async saveMany(saves: readonly CharacterSave[]): Promise<void> {
     if (saves.length === 0) return;
     await this.db.transaction(async (tx) => {
-      const ids = saves.map((save) => save.state.id).sort();
-      // Row locks in id order: trades lock the same rows in the same order, so the two never deadlock.
-      await tx.execute(sql`select id from characters where id in ${ids} order by id for update`);
+      await lockCharacters(
+        tx,
+        saves.map((save) => save.state.id),
+      );
       for (const part of ALL_PARTS) {
         const states = saves
           .filter((save) => (save.parts ?? ALL_PARTS).includes(part))
@@ -131,6 +132,18 @@ export class CharacterRepository {
       }
     });
   }
+}
+
+/**
+ * Locks the characters' rows in id order: world saves and trades both lock this way, so the two never
+ * wait on each other in a cycle. Every writer of inventory rows holds these. Gives how many were found.
+ */
+export async function lockCharacters(tx: Executor, ids: readonly string[]): Promise<number> {
+  const sorted = [...ids].sort();
+  const result = await tx.execute(
+    sql`select id from characters where id in ${sorted} order by id for update`,
+  );
+  return (result as unknown as { rows: unknown[] }).rows.length;
 }
 
 export async function loadCharacter(db: Executor, id: string): Promise<CharacterState | undefined> {

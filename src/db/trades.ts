@@ -1,6 +1,7 @@
 import { asc, eq, or, type SQL, sql } from "drizzle-orm";
 import { applyTradeToInventories, offerItems, type TradeOffer } from "../game/trade.js";
 import type { InventoryEntry, ItemDef, ItemQuantity } from "../game/types.js";
+import { lockCharacters } from "./characters.js";
 import type { Database, Executor } from "./database.js";
 import { trades } from "./schema.js";
 
@@ -75,7 +76,8 @@ export class TradeRepository {
     if (a.characterId === b.characterId) return { ok: false, reason: "self_trade" };
     try {
       return await this.db.transaction(async (tx) => {
-        await lockCharacters(tx, [a.characterId, b.characterId]);
+        if ((await lockCharacters(tx, [a.characterId, b.characterId])) !== 2)
+          throw new TradeRefused("character_not_found");
         if (!(await recordTrade(tx, trade))) throw new TradeRefused("already_completed");
         const [inventoryA, inventoryB] = await readInventories(tx, a.characterId, b.characterId);
         const swap = applyTradeToInventories(inventoryA, inventoryB, a.offer, b.offer, items);
@@ -119,15 +121,6 @@ export class TradeRepository {
 
 // The statements of a commit are SQL templates rather than the query builder: building them cost
 // about a third of the repository's overhead over hand-written SQL (bench/trades.ts).
-
-/**
- * Locks both characters' rows in id order, the order CharacterRepository.saveMany uses, so a trade
- * and a world save never wait on each other in a cycle. Every writer of inventory rows holds these.
- */
-async function lockCharacters(tx: Executor, ids: readonly string[]): Promise<void> {
-  const locked = await rows(tx, sql`select id from characters where id in ${ids} order by id for update`);
-  if (locked.length !== ids.length) throw new TradeRefused("character_not_found");
-}
 
 /** Inserts the history row first: a trade id seen before is found before anything is read or moved. */
 async function recordTrade(tx: Executor, { tradeId, a, b }: TradeCompletion): Promise<boolean> {

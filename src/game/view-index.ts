@@ -104,7 +104,7 @@ export class ViewIndex {
    */
   advance(
     tick: number,
-    changed: Iterable<string>,
+    changed: ReadonlySet<string>,
     removed: Iterable<string>,
     placement: (id: string) => Placement | undefined,
   ): void {
@@ -112,9 +112,8 @@ export class ViewIndex {
     this.touchedIn = new Map();
     this.departedFrom = new Map();
     this.diffs = new Map();
-    const changedIds = new Set(changed);
-    for (const id of removed) if (!changedIds.has(id)) this.place(id, undefined);
-    for (const id of changedIds) this.place(id, placement(id));
+    for (const id of removed) if (!changed.has(id)) this.place(id, undefined);
+    for (const id of changed) this.place(id, placement(id));
   }
 
   entity(id: string): TrackedEntity | undefined {

@@ -102,12 +102,12 @@ export class World {
     return structuredClone(this.player(playerId).character);
   }
 
-  /** The player's live state, without a copy: read it at once, and copy what must outlive the call. */
   /** Whether the player is on its way somewhere (its path has tiles left). */
   isWalking(playerId: string): boolean {
     return this.player(playerId).path.length > 0;
   }
 
+  /** The player's live state, without a copy: read it at once, and copy what must outlive the call. */
   peek(playerId: string): Readonly<CharacterState> {
     return this.player(playerId).character;
   }

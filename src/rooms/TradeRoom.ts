@@ -64,6 +64,7 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
   private worldRoomId!: string;
   /** The events that ended the trade, for a player whose join was still under way. */
   private finalEvents: TradeEvent[] = [];
+  private released?: Promise<unknown>;
   /** Messages are handled one at a time: each may wait on the world. */
   private queue: Promise<void> = Promise.resolve();
 
@@ -128,10 +129,12 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
     this.clock.setTimeout(() => void this.disconnect(), FINAL_LINGER_MS);
   }
 
+  /** Tells the world once, whether the trade ended or the room closed first. */
   private releasePlayers(): Promise<unknown> {
-    return matchMaker
+    this.released ??= matchMaker
       .remoteRoomCall<WorldRoom>(this.worldRoomId, "tradeEnded", [this.trade.id])
       .catch(() => {});
+    return this.released;
   }
 
   /** Cancels on a player's behalf (a dropped connection); called by the world too. */

@@ -345,11 +345,6 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       });
   }
 
-  /** Percentiles of the recent ticks' phases, for benchmarks and operators. */
-  tickTimings() {
-    return this.timings.summary();
-  }
-
   /**
    * What this tick changed, per character and part: position and health (of a walking player, when its
    * walk ends and at least every POSITION_SAVE_TICKS on the way); the inventory and equipment of those

@@ -61,7 +61,7 @@ export class Interest {
     private readonly state: WorldRoomState,
   ) {
     // Ticks report what changes; what is there from the start (trees, rocks, monsters) is placed now.
-    const everything = world.entities().map((entity) => entity.id);
+    const everything = new Set(world.entities().map((entity) => entity.id));
     this.index.advance(world.tick, everything, [], (id) => this.placement(id));
   }
 

@@ -91,8 +91,8 @@ export class JsonClient implements Omit<Client, "send"> {
     this.held ??= [];
   }
 
-  /** Writes the held frames in one write, assembled in `slab` (see WriteSlab) when one is given. */
-  flush(slab?: WriteSlab): void {
+  /** Writes the held frames in one write, assembled in `slab` (see WriteSlab). */
+  flush(slab: WriteSlab): void {
     const frames = this.held;
     this.held = undefined;
     const bytes = this.heldBytes;
@@ -102,9 +102,9 @@ export class JsonClient implements Omit<Client, "send"> {
     // one buffer of framed messages is what `ws` would have written, in one write instead of many.
     const tcp = (this.socket as unknown as { _socket?: Duplex })._socket;
     if (!tcp || tcp.destroyed) return;
-    const out = frameAll(frames, (size) => slab?.take(size) ?? Buffer.allocUnsafe(size));
+    const out = frameAll(frames, slab.take(frameBytes(frames)));
     tcp.write(out);
-    if (tcp.writableLength > 0) slab?.keep(out);
+    if (tcp.writableLength > 0) slab.keep(out);
   }
 
   /** A reader that does not keep up would make the server buffer without bound: it is disconnected. */
@@ -181,12 +181,19 @@ function frameText(event: string, data: unknown, id: string | undefined): string
   return `{"event":${JSON.stringify(event)},"data":${body}${tail}`;
 }
 
-/** Unmasked final text frames (RFC 6455 section 5.2), one after the other in one buffer. */
-function frameAll(payloads: readonly Buffer[], allocate: (size: number) => Buffer): Buffer {
-  const headerBytes = (length: number) => (length < 126 ? 2 : length < 65536 ? 4 : 10);
+/** The header of an unmasked final text frame (RFC 6455 section 5.2) for a payload of that length. */
+function headerBytes(length: number): number {
+  return length < 126 ? 2 : length < 65536 ? 4 : 10;
+}
+
+function frameBytes(payloads: readonly Buffer[]): number {
   let total = 0;
   for (const payload of payloads) total += headerBytes(payload.length) + payload.length;
-  const out = allocate(total);
+  return total;
+}
+
+/** Writes the payloads into `out` (frameBytes(payloads) long) as text frames, one after the other. */
+function frameAll(payloads: readonly Buffer[], out: Buffer): Buffer {
   let offset = 0;
   for (const payload of payloads) {
     const length = payload.length;

@@ -22,7 +22,7 @@ class Fixture {
 
   constructor(initial: Record<string, Tile> = {}) {
     for (const [id, position] of Object.entries(initial)) this.placements.set(id, { position });
-    this.index.advance(0, this.placements.keys(), [], (id) => this.placements.get(id));
+    this.index.advance(0, new Set(this.placements.keys()), [], (id) => this.placements.get(id));
   }
 
   /** One tick in which `changes` move, appear (a placement) or leave (undefined). */
@@ -38,7 +38,7 @@ class Fixture {
         removed.push(id);
       }
     }
-    this.index.advance(++this.tick, changed, removed, (id) => this.placements.get(id));
+    this.index.advance(++this.tick, new Set(changed), removed, (id) => this.placements.get(id));
   }
 }
 
@@ -52,7 +52,6 @@ const at = (x: number, z: number): Placement => ({ position: { x, z } });
 
 describe("view cells", () => {
   it("show at least MIN_VIEW_TILES in every direction, and nothing a block away", () => {
-    assert.equal(MIN_VIEW_TILES, VIEW_CELL_TILES * VIEW_RADIUS_CELLS);
     for (const viewer of [
       { x: 40, z: 40 },
       { x: 47, z: 47 },
