@@ -6,6 +6,7 @@ import { WebSocketTransport } from "@colyseus/ws-transport";
 import type express from "express";
 import { healthRouter } from "./api/health.js";
 import { mountApi } from "./api/index.js";
+import { pinClientAddress } from "./client-address.js";
 import { manifestRouter, skillUnlocksRouter } from "./manifests/routes.js";
 import { roomLiveWorld } from "./rooms/live-world.js";
 import { defineTradeRoom } from "./rooms/TradeRoom.js";
@@ -30,7 +31,9 @@ export function createApp(runtime: Runtime) {
     },
     initializeTransport: () => {
       const channel = new JsonChannel(runtime);
+      // Registered before the transport's own listener, so both kinds of connection see the pinned address.
       runtime.httpServer.on("upgrade", (request, socket, head) => {
+        pinClientAddress(request, runtime.config.TRUST_PROXY);
         if (isJsonChannel(request.url)) void channel.handleUpgrade(request, socket, head);
       });
       runtime.httpServer.on("close", () => channel.close());

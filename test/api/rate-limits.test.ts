@@ -80,6 +80,14 @@ describe("rate limits", () => {
       await expectError(await request(server, "/api/v1/world", { token: "forged" }), 401, "unauthorized");
     });
 
+    it("count failed /ws tokens by the connection's address, whatever X-Forwarded-For it claims", async () => {
+      await windowEnds();
+      const forged = (hop: string) =>
+        refusedUpgrade(server.wsUrl, { header: "forged" }, { "x-forwarded-for": hop, "x-real-ip": hop });
+      for (let i = 0; i < 3; i++) assert.equal((await forged(`203.0.113.${i}`)).status, 401);
+      assert.equal((await forged("203.0.113.99")).status, 429);
+    });
+
     it("count the anonymous identity a /ws connection without a token is given, and refuse it past the limit", async () => {
       await windowEnds();
       await signInAnonymously(server);

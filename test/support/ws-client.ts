@@ -124,9 +124,10 @@ export async function connectNewPlayer(server: TestServer): Promise<WsPlayer> {
 export function refusedUpgrade(
   url: string,
   token: TokenPlacement = "none",
+  headers: Record<string, string> = {},
 ): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(withToken(url, token), { headers: headersFor(token) });
+    const socket = new WebSocket(withToken(url, token), { headers: { ...headersFor(token), ...headers } });
     socket.once("open", () => {
       socket.close();
       reject(new Error("the upgrade was accepted"));
