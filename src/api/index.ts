@@ -1,5 +1,5 @@
 // Mounts the REST API on the Express app that Colyseus's transport created.
-import express, { type Router } from "express";
+import express from "express";
 import type { Runtime } from "../runtime.js";
 import { anonymousAuthRouter } from "./auth.js";
 import { authenticate } from "./authenticate.js";
@@ -7,7 +7,7 @@ import { charactersRouter } from "./characters.js";
 import { installCorsPolicy } from "./cors.js";
 import { envScriptRouter } from "./env-js.js";
 import { apiNotFound, errorHandler } from "./errors.js";
-import { type LiveWorld, offlineWorld } from "./live-world.js";
+import type { LiveWorld } from "./live-world.js";
 import { playerRouter } from "./player.js";
 import { worldRouter } from "./world.js";
 
@@ -16,15 +16,9 @@ const BODY_LIMIT = "16kb";
 
 /**
  * /env.js (uncounted), then everything under /api behind the REST limit, then the /api 404 and the one
- * error handler. `routers` (agents, game data) are mounted under /api before the 404; they may use
- * `authenticate(runtime)` for their bearer-token routes.
+ * error handler.
  */
-export function mountApi(
-  app: express.Application,
-  runtime: Runtime,
-  liveWorld: LiveWorld = offlineWorld,
-  routers: Router[] = [],
-): void {
+export function mountApi(app: express.Application, runtime: Runtime, liveWorld: LiveWorld): void {
   installCorsPolicy(runtime.config);
   app.use(envScriptRouter(runtime.config));
 
@@ -36,7 +30,6 @@ export function mountApi(
     playerRouter(runtime, liveWorld, authenticated),
     worldRouter(runtime, liveWorld, authenticated),
     charactersRouter(runtime, liveWorld, authenticated),
-    ...routers,
   );
   api.use(apiNotFound);
   app.use("/api", api);

@@ -1,5 +1,5 @@
 // What the running WorldRoom knows better than the database. The REST API asks through this interface
-// so that it does not depend on the room; without a room, everything comes from the database.
+// so that it does not depend on the room.
 import type { PlayerSync } from "../game/world-types.js";
 
 export interface WorldStatus {
@@ -16,9 +16,3 @@ export interface LiveWorld {
   /** Tells the world a stored character's new name, so an online player shows it. */
   renamed(characterId: string, name: string): Promise<void>;
 }
-
-export const offlineWorld: LiveWorld = {
-  status: async () => undefined,
-  player: async () => undefined,
-  renamed: async () => {},
-};

@@ -145,10 +145,15 @@ describe("ViewIndex", () => {
     assert.equal(world.index.diff(viewer, viewer), world.index.diff(viewer, viewer));
   });
 
-  it("keeps every viewer's picture exact, whatever moves, appears and leaves", () => {
+  it("keeps every viewer's picture exact, whatever moves, appears, leaves or is owner-only", () => {
     const tile = fc.record({ x: fc.integer({ min: 0, max: 79 }), z: fc.integer({ min: 0, max: 79 }) });
     const entityId = fc.constantFrom("a", "b", "c", "d", "e", "f", "g", "h");
-    const tickChanges = fc.array(fc.tuple(entityId, fc.option(tile, { freq: 4 })), { maxLength: 6 });
+    // A quarter of the placements are owner-only: no viewer's picture holds them, their owner's list does.
+    const placement = fc.record({
+      position: tile,
+      owned: fc.integer({ min: 0, max: 3 }).map((roll) => roll === 0),
+    });
+    const tickChanges = fc.array(fc.tuple(entityId, fc.option(placement, { freq: 4 })), { maxLength: 6 });
     const viewerTiles = fc.array(tile, { minLength: 1, maxLength: 3 });
     fc.assert(
       fc.property(fc.array(fc.tuple(tickChanges, viewerTiles), { minLength: 1, maxLength: 12 }), (ticks) => {
@@ -157,7 +162,10 @@ describe("ViewIndex", () => {
         const viewers = [0, 1, 2].map(() => ({ cell: NO_CELL, known: new Set<string>() }));
         for (const [changes, tiles] of ticks) {
           const tickChanges = Object.fromEntries(
-            changes.map(([id, where]) => [id, where ? { position: where } : undefined]),
+            changes.map(([id, where]) => [
+              id,
+              where ? { position: where.position, ownerId: where.owned ? "owner" : undefined } : undefined,
+            ]),
           );
           world.step(tickChanges);
           const touched = Object.keys(tickChanges).filter((id) => tickChanges[id]);
@@ -166,7 +174,8 @@ describe("ViewIndex", () => {
             const diff = world.index.diff(view.cell, cell);
             const updated = new Set(diff.updated.map((entity) => entity.id));
             for (const id of touched) {
-              const stillSeen = sees(cell, cellOf(world.placements.get(id)!.position));
+              const now = world.placements.get(id)!;
+              const stillSeen = now.ownerId === undefined && sees(cell, cellOf(now.position));
               if (view.known.has(id) && stillSeen) assert.ok(updated.has(id), `${id} changed, not updated`);
             }
             for (const { id } of diff.added) assert.ok(!view.known.has(id), `${id} added twice`);
@@ -176,10 +185,13 @@ describe("ViewIndex", () => {
             for (const id of diff.removed) view.known.delete(id);
             view.cell = cell;
             const exact = [...world.placements]
-              .filter(([, placement]) => sees(cell, cellOf(placement.position)))
+              .filter(([, placed]) => placed.ownerId === undefined && sees(cell, cellOf(placed.position)))
               .map(([id]) => id);
             assert.deepEqual([...view.known].sort(), exact.sort());
           });
+          const owned = [...world.placements].filter(([, placed]) => placed.ownerId).map(([id]) => id);
+          const listed = [...(world.index.privateOf("owner") ?? [])].map((entity) => entity.id);
+          assert.deepEqual(listed.sort(), owned.sort());
         }
       }),
       { numRuns: 300 },
