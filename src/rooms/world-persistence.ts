@@ -25,11 +25,8 @@ export class WorldPersistence {
    */
   write(saves: readonly CharacterSave[], { final = false } = {}): Promise<void> {
     if (saves.length === 0) return this.chain;
-    const write = this.chain.then(() =>
-      final ? this.saveWithRetries(saves) : this.characters.saveMany(saves),
-    );
-    // The chain goes on after a failure; the failed write's caller decides what to do.
-    this.chain = write.catch((error: unknown) => {
+    const write = final ? this.saveWithRetries(saves) : this.run(() => this.characters.saveMany(saves));
+    write.catch((error: unknown) => {
       this.logger.error({ err: error, characters: saves.length }, "saving characters failed");
     });
     for (const { state } of saves) {
@@ -42,16 +39,21 @@ export class WorldPersistence {
     return write;
   }
 
+  /**
+   * Each attempt takes its place in the chain anew, and the wait between attempts is outside it: ticks
+   * and trades go on meanwhile. They cannot write these characters, which have left the world; a new
+   * session of one waits for `settled` before it loads.
+   */
   private async saveWithRetries(saves: readonly CharacterSave[]): Promise<void> {
     for (const delay of FINAL_WRITE_BACKOFF_MS) {
       try {
-        return await this.characters.saveMany(saves);
+        return await this.run(() => this.characters.saveMany(saves));
       } catch (error) {
         this.logger.warn({ err: error, retryInMs: delay }, "saving departing characters failed; retrying");
         await sleep(delay);
       }
     }
-    return this.characters.saveMany(saves);
+    return this.run(() => this.characters.saveMany(saves));
   }
 
   /** Runs other database work (a trade's swap) in the same order as the writes: after all queued so far. */
@@ -64,9 +66,9 @@ export class WorldPersistence {
     return result;
   }
 
-  /** Resolves when every write queued so far has finished. */
-  flush(): Promise<void> {
-    return this.chain;
+  /** Resolves when every write queued so far has finished, final writes still being retried included. */
+  async flush(): Promise<void> {
+    await Promise.all([this.chain, ...this.lastWrite.values()]);
   }
 
   /** Resolves when the last write of this character has finished (at once when none is pending). */

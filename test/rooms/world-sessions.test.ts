@@ -184,4 +184,28 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     const stored = await characters.load(player.id);
     assert.equal(stored?.inventory.filter((entry) => entry.itemId === "logs").length, 2);
   });
+
+  it("goes on publishing while a departing player's final save waits to be tried again", async () => {
+    const leaver = await join();
+    const stayer = await join();
+    const characters = server().runtime.characters;
+    const saveMany = characters.saveMany;
+    let attempts = 0;
+    characters.saveMany = async (saves) => {
+      if (saves.some((save) => save.state.id === leaver.id) && ++attempts <= 2)
+        throw new Error("database unavailable");
+      return saveMany.call(characters, saves);
+    };
+    try {
+      await leave(leaver.room);
+      // The second attempt failed: the next one comes a second later.
+      await waitFor(() => attempts === 2, "two failed attempts");
+      stayer.room.send("player:chat", { message: "anyone there?" });
+      await stayer.inbox.next("chat:message", (m) => m.fromPlayerId === stayer.id);
+      assert.equal(attempts, 2, "the chat came back before the departing save was tried again");
+      await waitFor(() => attempts === 3, "the third attempt, which is stored");
+    } finally {
+      characters.saveMany = saveMany;
+    }
+  });
 });
