@@ -1,7 +1,8 @@
 // The server side of bench/world.ts, run as its child process (pinned to its own core): the real
 // application on an in-memory database, with the world room's tick stages timed from outside by
 // wrapping their methods. Talks to the parent over IPC (bench/stats.ts's ToServer / FromServer).
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay, PerformanceObserver, performance } from "node:perf_hooks";
@@ -98,6 +99,38 @@ new PerformanceObserver((list) => {
   if (measuring) for (const entry of list.getEntries()) gcPauses.push(entry.duration);
 }).observe({ entryTypes: ["gc"] });
 
+/**
+ * A CPU profile and an allocation profile of the measured window only (not the bots' sign-ins), when
+ * BENCH_PROFILE_DIR is set: garbage collection is a large part of a tick, and the allocations say why.
+ */
+class Profiler {
+  private readonly session = new Session();
+
+  constructor(private readonly directory: string) {}
+
+  async start(): Promise<void> {
+    this.session.connect();
+    await this.session.post("Profiler.enable");
+    await this.session.post("Profiler.start");
+    await this.session.post("HeapProfiler.startSampling", {
+      samplingInterval: 64 * 1024,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+  }
+
+  async stop(): Promise<void> {
+    const { profile } = await this.session.post("Profiler.stop");
+    const { profile: allocations } = await this.session.post("HeapProfiler.stopSampling");
+    mkdirSync(this.directory, { recursive: true });
+    const file = path.join(this.directory, `world-${Date.now()}`);
+    writeFileSync(`${file}.cpuprofile`, JSON.stringify(profile));
+    writeFileSync(`${file}.heapprofile`, JSON.stringify(allocations));
+    console.log(`profiles of the measured seconds: ${file}.cpuprofile, ${file}.heapprofile`);
+    this.session.disconnect();
+  }
+}
+
 function send(message: FromServer): void {
   process.send?.(message);
 }
@@ -123,10 +156,11 @@ async function main(): Promise<void> {
   });
   const runtime = await createRuntime(config, createLogger("warn", false));
   const server = await listen(createApp(runtime), PORT);
+  const profiler = process.env.BENCH_PROFILE_DIR ? new Profiler(process.env.BENCH_PROFILE_DIR) : undefined;
   const lag = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
   lag.enable();
 
-  process.on("message", (message: ToServer) => {
+  process.on("message", async (message: ToServer) => {
     switch (message.type) {
       case "memory":
         return send({ type: "memory", memory: memory() });
@@ -136,9 +170,11 @@ async function main(): Promise<void> {
         ticks = 0;
         lag.reset();
         measuring = true;
+        void profiler?.start();
         return;
       case "report": {
         measuring = false;
+        await profiler?.stop();
         const stages: ServerReport["stages"] = {};
         for (const [stage, list] of samples) stages[stage] = percentiles(list);
         const eventLoopLagMs = loopLag(lag, LAG_RESOLUTION_MS);

@@ -8,6 +8,7 @@
 // bots' own work does not count against the server. The aim: 2,000 players, tick p99 < 50 ms.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import os from "node:os";
+import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -33,7 +34,7 @@ const { values: args } = parseArgs({
     "database-url": { type: "string" },
     /** Bots join through the Colyseus SDK (binary state patches) instead of the /ws JSON channel. */
     sdk: { type: "boolean", default: false },
-    /** Writes a CPU profile of the server (a .cpuprofile file) into this folder. */
+    /** Writes a CPU profile of the server over the measured seconds (a .cpuprofile file) into this folder. */
     profile: { type: "string" },
   },
 });
@@ -58,8 +59,8 @@ class ServerProcess {
 
   constructor() {
     const script = fileURLToPath(new URL("./world-server.ts", import.meta.url));
-    const profile = args.profile ? ["--cpu-prof", `--cpu-prof-dir=${args.profile}`] : [];
-    const node = [process.execPath, "--expose-gc", ...profile, "--import", "tsx", script];
+    // The young-generation size `npm start` gives the server (see README, Production).
+    const node = [process.execPath, "--expose-gc", "--max-semi-space-size=64", "--import", "tsx", script];
     const [command, ...commandArgs] = PINNED ? ["taskset", "-c", "0", ...node] : node;
     this.child = spawn(command!, commandArgs, {
       stdio: ["ignore", "inherit", "inherit", "ipc"],
@@ -68,6 +69,7 @@ class ServerProcess {
         BENCH_ADMIN_CODE: ADMIN_CODE,
         // Only --database-url picks PostgreSQL (a BENCH_DATABASE_URL exported for bench/trades.ts does not).
         BENCH_DATABASE_URL: args["database-url"] ?? "",
+        BENCH_PROFILE_DIR: args.profile ? path.resolve(args.profile) : "",
       },
     });
     this.child.on("message", (message: FromServer) => {

@@ -33,14 +33,22 @@ export function sees(viewer: Cell, cell: Cell): boolean {
   return Math.abs(dx) <= VIEW_RADIUS_CELLS && Math.abs(dz) <= VIEW_RADIUS_CELLS;
 }
 
-/** The cells a viewer standing in `viewer` sees (none for NO_CELL). */
-export function blockAround(viewer: Cell): Cell[] {
+const blocks = new Map<Cell, readonly Cell[]>();
+
+/** The cells a viewer standing in `viewer` sees (none for NO_CELL), kept: views ask for them every tick. */
+export function blockAround(viewer: Cell): readonly Cell[] {
   if (viewer === NO_CELL) return [];
-  const cells: Cell[] = [];
-  for (let dx = -VIEW_RADIUS_CELLS; dx <= VIEW_RADIUS_CELLS; dx++) {
-    for (let dz = -VIEW_RADIUS_CELLS; dz <= VIEW_RADIUS_CELLS; dz++) cells.push(viewer + dx * CELL_SPAN + dz);
+  let block = blocks.get(viewer);
+  if (!block) {
+    const cells: Cell[] = [];
+    for (let dx = -VIEW_RADIUS_CELLS; dx <= VIEW_RADIUS_CELLS; dx++) {
+      for (let dz = -VIEW_RADIUS_CELLS; dz <= VIEW_RADIUS_CELLS; dz++)
+        cells.push(viewer + dx * CELL_SPAN + dz);
+    }
+    block = cells;
+    blocks.set(viewer, block);
   }
-  return cells;
+  return block;
 }
 
 /** Where an entity is and who may see it: everyone, or (an owner-only ground item) its owner alone. */
@@ -63,6 +71,8 @@ export interface TrackedEntity {
   /** Its public cell before the tick that last touched it. */
   before: Cell;
 }
+
+const NOTHING: readonly TrackedEntity[] = [];
 
 /** Its cell for everyone: NO_CELL while private or gone. */
 function publicCell(entity: TrackedEntity): Cell {
@@ -152,26 +162,29 @@ export class ViewIndex {
     return diff;
   }
 
+  // Plain loops, one kind of collection each: this runs for every view cell every tick.
   private computeDiff(from: Cell, to: Cell): ViewDiff {
     const diff: ViewDiff = { added: [], updated: [], removed: [] };
-    const sawBefore = (entity: TrackedEntity) => sees(from, this.previousCell(entity));
+    const news = (entity: TrackedEntity) => {
+      if (!sees(from, this.previousCell(entity))) diff.added.push(entity);
+      else if (this.touchedNow(entity)) diff.updated.push(entity);
+    };
     for (const cell of blockAround(to)) {
       // In a cell seen before, only what the tick touched can be news; a newly seen cell is news entirely.
-      const candidates = sees(from, cell) ? this.touchedIn.get(cell) : this.cells.get(cell);
-      for (const entity of candidates ?? []) {
-        if (!sawBefore(entity)) diff.added.push(entity);
-        else if (this.touchedNow(entity)) diff.updated.push(entity);
-      }
+      if (!sees(from, cell)) this.cells.get(cell)?.forEach(news);
+      else for (const entity of this.touchedIn.get(cell) ?? NOTHING) news(entity);
     }
+    const leftView = (entity: TrackedEntity) => {
+      if (sees(from, this.previousCell(entity))) diff.removed.push(entity.id);
+    };
     for (const cell of blockAround(from)) {
       // What left a cell seen before is gone from view unless it went somewhere in view; what stayed in a
       // cell that is no longer seen (or arrived there from view) left the view with the cell.
-      for (const entity of this.departedFrom.get(cell) ?? []) {
+      for (const entity of this.departedFrom.get(cell) ?? NOTHING) {
         const now = publicCell(entity);
         if (!sees(to, now) && !sees(from, now)) diff.removed.push(entity.id);
       }
-      if (sees(to, cell)) continue;
-      for (const entity of this.cells.get(cell) ?? []) if (sawBefore(entity)) diff.removed.push(entity.id);
+      if (!sees(to, cell)) this.cells.get(cell)?.forEach(leftView);
     }
     return diff;
   }

@@ -415,7 +415,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       if (!client) return;
       if (!isJsonClient(client)) client.send(event.event, event.data);
       else {
-        encoded ??= new EncodedJson(JSON.stringify(event.data));
+        encoded ??= EncodedJson.of(event.data);
         client.send(event.event, encoded);
       }
     };

@@ -1,17 +1,28 @@
 /**
- * Event data already serialized to JSON. When one entity is seen by hundreds of /ws clients, its JSON is
- * built once per tick and spliced into each client's frame instead of being serialized for each of them.
+ * Event data already serialized to JSON, as UTF-8. When one entity is seen by hundreds of /ws clients,
+ * its JSON is built once per tick and copied into each client's frame instead of being serialized for
+ * each of them.
  */
 export class EncodedJson {
-  private readonly frames = new Map<string, Buffer>();
+  private readonly frames = new Map<string, readonly Buffer[]>();
+  private textValue: string | undefined;
 
-  constructor(readonly text: string) {}
+  constructor(readonly bytes: Buffer) {}
 
-  /** The whole `{event, data}` frame as UTF-8, built once however many clients it goes to. */
-  frame(event: string): Buffer {
+  static of(data: unknown): EncodedJson {
+    return new EncodedJson(Buffer.from(JSON.stringify(data)));
+  }
+
+  get text(): string {
+    this.textValue ??= this.bytes.toString();
+    return this.textValue;
+  }
+
+  /** The whole `{event, data}` frame as UTF-8 pieces (to be written one after the other), built once per event. */
+  frame(event: string): readonly Buffer[] {
     let frame = this.frames.get(event);
     if (!frame) {
-      frame = Buffer.from(`{"event":${JSON.stringify(event)},"data":${this.text}}`);
+      frame = [frameHead(event), this.bytes, FRAME_TAIL];
       this.frames.set(event, frame);
     }
     return frame;
@@ -22,3 +33,47 @@ export class EncodedJson {
     return JSON.parse(this.text);
   }
 }
+
+const FRAME_TAIL = Buffer.from("}");
+const frameHeads = new Map<string, Buffer>();
+
+function frameHead(event: string): Buffer {
+  let head = frameHeads.get(event);
+  if (!head) {
+    head = Buffer.from(`{"event":${JSON.stringify(event)},"data":`);
+    // Event names are the protocol's few; anything else is not worth keeping.
+    if (frameHeads.size < 64) frameHeads.set(event, head);
+  }
+  return head;
+}
+
+/** Builds a UTF-8 JSON text from pieces already encoded, in one buffer of the exact size. */
+export class JsonBytesBuilder {
+  private readonly pieces: Buffer[] = [];
+  private length = 0;
+
+  push(piece: Buffer): this {
+    this.pieces.push(piece);
+    this.length += piece.length;
+    return this;
+  }
+
+  /** Appends each item's piece, separated by commas: the inside of a JSON array. */
+  list<T>(items: readonly T[], piece: (item: T) => Buffer): this {
+    for (let i = 0; i < items.length; i++) {
+      if (i > 0) this.push(COMMA);
+      this.push(piece(items[i]!));
+    }
+    return this;
+  }
+
+  text(text: string): this {
+    return this.push(Buffer.from(text));
+  }
+
+  build(): Buffer {
+    return Buffer.concat(this.pieces, this.length);
+  }
+}
+
+const COMMA = Buffer.from(",");

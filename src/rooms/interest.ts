@@ -14,7 +14,7 @@ import {
 import type { World } from "../game/world.js";
 import type { TickReport } from "../game/world-types.js";
 import { EntityState, type WorldRoomState } from "../schema/WorldRoomState.js";
-import { EncodedJson } from "./encoded-json.js";
+import { EncodedJson, JsonBytesBuilder } from "./encoded-json.js";
 
 /** What one client has been sent. */
 interface ClientView {
@@ -51,8 +51,8 @@ export class Interest {
   private readonly unprojected = new Set<string>();
   /** Clients by the cell their view was last brought up to date from: the audience of events there. */
   private readonly viewers = new Map<Cell, Set<Client>>();
-  /** Each entity's JSON, kept until it changes. */
-  private readonly json = new Map<string, string>();
+  /** Each entity's JSON (UTF-8), kept until it changes. */
+  private readonly json = new Map<string, Buffer>();
   /** This tick's shared world:update of each difference. */
   private encoded = new WeakMap<ViewDiff, EncodedJson>();
 
@@ -145,10 +145,10 @@ export class Interest {
       return undefined;
     }
     if (change.added.length + change.updated.length + change.removed.length === 0) return undefined;
-    if (change !== shared) return new EncodedJson(this.text(tick, change));
+    if (change !== shared) return this.encode(tick, change);
     let encoded = this.encoded.get(shared);
     if (!encoded) {
-      encoded = new EncodedJson(this.text(tick, shared));
+      encoded = this.encode(tick, shared);
       this.encoded.set(shared, encoded);
     }
     return encoded;
@@ -236,16 +236,24 @@ export class Interest {
   }
 
   /** CONTRACT's world:update, assembled from each entity's cached JSON. */
-  private text(tick: number, { added, updated, removed }: ViewChange): string {
-    const list = (entities: { id: string }[]) =>
-      entities.map((entity) => this.entityJson(entity.id)).join(",");
-    return `{"tick":${tick},"added":[${list(added)}],"updated":[${list(updated)}],"removed":${JSON.stringify(removed)}}`;
+  private encode(tick: number, { added, updated, removed }: ViewChange): EncodedJson {
+    const entity = (entity: { id: string }) => this.entityJson(entity.id);
+    const bytes = new JsonBytesBuilder()
+      .text(`{"tick":${tick},"added":[`)
+      .list(added, entity)
+      .push(UPDATED)
+      .list(updated, entity)
+      .push(REMOVED)
+      .text(JSON.stringify(removed))
+      .push(END)
+      .build();
+    return new EncodedJson(bytes);
   }
 
-  private entityJson(id: string): string {
+  private entityJson(id: string): Buffer {
     let json = this.json.get(id);
     if (json === undefined) {
-      json = JSON.stringify(this.world.entity(id) ?? null);
+      json = Buffer.from(JSON.stringify(this.world.entity(id) ?? null));
       this.json.set(id, json);
     }
     return json;
@@ -260,7 +268,7 @@ export class Interest {
       return undefined;
     }
     // Encoded now: a player may log out between a tick and the sending of the views that list it.
-    this.json.set(id, JSON.stringify(entity));
+    this.json.set(id, Buffer.from(JSON.stringify(entity)));
     // Without SDK clients nobody reads the schema state: what an SDK client adds later is projected then.
     if (this.sdkClients > 0) this.project(id, entity);
     else this.unprojected.add(id);
@@ -276,6 +284,10 @@ export class Interest {
     return created;
   }
 }
+
+const UPDATED = Buffer.from('],"updated":[');
+const REMOVED = Buffer.from('],"removed":');
+const END = Buffer.from("}");
 
 /**
  * A difference as this client must get it: what it already has is updated rather than added (its own

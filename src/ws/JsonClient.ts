@@ -46,7 +46,8 @@ export class JsonClient implements Omit<Client, "send"> {
   auth?: unknown;
   _enqueuedMessages: unknown[] = [];
   _joinedAt = 0;
-  private held: Buffer[] | undefined;
+  /** Frames held until `flush`, each as its UTF-8 pieces. */
+  private held: (readonly Buffer[])[] | undefined;
   private heldBytes = 0;
   private readonly joinAcknowledged: Promise<void>;
   private acknowledgeJoin!: () => void;
@@ -76,12 +77,13 @@ export class JsonClient implements Omit<Client, "send"> {
     const frame =
       data instanceof EncodedJson && id === undefined
         ? data.frame(event)
-        : Buffer.from(frameText(event, data, id));
+        : [Buffer.from(frameText(event, data, id))];
+    const length = piecesLength(frame);
     if (this.held) {
       this.held.push(frame);
-      this.heldBytes += frame.length;
-    } else if (!this.overflows(frame.length)) {
-      this.socket.send(frame, { binary: false });
+      this.heldBytes += length;
+    } else if (!this.overflows(length)) {
+      this.socket.send(frame.length === 1 ? frame[0]! : Buffer.concat(frame, length), { binary: false });
     }
     this.options.onEvent?.(event, data);
   }
@@ -186,17 +188,26 @@ function headerBytes(length: number): number {
   return length < 126 ? 2 : length < 65536 ? 4 : 10;
 }
 
-function frameBytes(payloads: readonly Buffer[]): number {
+function piecesLength(pieces: readonly Buffer[]): number {
+  let length = 0;
+  for (const piece of pieces) length += piece.length;
+  return length;
+}
+
+function frameBytes(payloads: readonly (readonly Buffer[])[]): number {
   let total = 0;
-  for (const payload of payloads) total += headerBytes(payload.length) + payload.length;
+  for (const payload of payloads) {
+    const length = piecesLength(payload);
+    total += headerBytes(length) + length;
+  }
   return total;
 }
 
 /** Writes the payloads into `out` (frameBytes(payloads) long) as text frames, one after the other. */
-function frameAll(payloads: readonly Buffer[], out: Buffer): Buffer {
+function frameAll(payloads: readonly (readonly Buffer[])[], out: Buffer): Buffer {
   let offset = 0;
   for (const payload of payloads) {
-    const length = payload.length;
+    const length = piecesLength(payload);
     out[offset++] = 0x81;
     if (length < 126) {
       out[offset++] = length;
@@ -207,7 +218,7 @@ function frameAll(payloads: readonly Buffer[], out: Buffer): Buffer {
       out[offset++] = 127;
       offset = out.writeBigUInt64BE(BigInt(length), offset);
     }
-    offset += payload.copy(out, offset);
+    for (const piece of payload) offset += piece.copy(out, offset);
   }
   return out;
 }

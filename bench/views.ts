@@ -1,0 +1,148 @@
+// The views benchmark: the tick work this server does for its /ws clients, in one process and without
+// sockets, so that it measures the same from run to run. N players scattered over the world walk as
+// (or chat) as the world bench's bots do; each tick runs the world step, takes its changes into the interest index,
+// and publishes as the WorldRoom does (each client's world:update, then the events to their viewers,
+// framed into one buffer per client). Only the socket write itself is left out (bench/write-floor.ts
+// measures it).
+//   node --max-semi-space-size=64 --import tsx bench/views.ts [--players 2000] [--ticks 300]
+// (the young-generation size `npm start` gives the server; the header shows the size in effect).
+import os from "node:os";
+import { PerformanceObserver, performance } from "node:perf_hooks";
+import { parseArgs } from "node:util";
+import v8 from "node:v8";
+import { ClientState } from "@colyseus/core";
+import type { WebSocket } from "ws";
+import { newCharacter } from "../src/game/character.js";
+import { seededRandom } from "../src/game/random.js";
+import type { Tile } from "../src/game/types.js";
+import { World } from "../src/game/world.js";
+import { LOCAL_CDN_URL, loadGameData } from "../src/manifests/loader.js";
+import { LOCAL_MANIFESTS_DIR } from "../src/paths.js";
+import { withBatchedSends } from "../src/rooms/batched-sends.js";
+import { EncodedJson } from "../src/rooms/encoded-json.js";
+import { Interest } from "../src/rooms/interest.js";
+import { WorldRoomState } from "../src/schema/WorldRoomState.js";
+import { JsonClient } from "../src/ws/JsonClient.js";
+import { percentiles, progress } from "./stats.js";
+
+const { values: args } = parseArgs({
+  options: {
+    players: { type: "string", default: "2000" },
+    ticks: { type: "string", default: "300" },
+  },
+});
+const PLAYERS = Number(args.players);
+const TICKS = Number(args.ticks);
+const WARM_UP_TICKS = 20;
+/** A bot acts every 2 to 4 s: one tick in five. */
+const ACT_EVERY_TICKS = 5;
+const WALK_RANGE = 8;
+
+const silent = { info() {}, warn() {}, error() {} };
+const { data } = await loadGameData({
+  env: "development",
+  manifestDir: LOCAL_MANIFESTS_DIR,
+  cacheDir: os.tmpdir(),
+  cdnUrl: LOCAL_CDN_URL,
+  skipManifests: true,
+  log: silent,
+});
+const random = seededRandom(1);
+const world = new World({ data, random, now: () => performance.now(), wallClock: () => Date.now() });
+const interest = new Interest(world, new WorldRoomState());
+const randomInt = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
+
+/** A socket that takes every write at once: what is timed is the work before the write. */
+function sink(): WebSocket {
+  const tcp = { destroyed: false, writableLength: 0, write: () => true };
+  return { readyState: 1, OPEN: 1, bufferedAmount: 0, _socket: tcp } as unknown as WebSocket;
+}
+
+const clients = new Map<string, JsonClient>();
+for (let i = 0; i < PLAYERS; i++) {
+  const id = `bot-${i}`;
+  world.join(newCharacter(id, `Bot${i}`, data));
+  const area = data.areas[randomInt(0, data.areas.length - 1)]!;
+  const { minX, maxX, minZ, maxZ } = area.bounds;
+  world.submit(id, { type: "teleport", x: randomInt(minX, maxX), z: randomInt(minZ, maxZ) });
+  const client = new JsonClient(`session-${i}`, sink(), { maxBufferedBytes: Number.POSITIVE_INFINITY });
+  client.state = ClientState.JOINED;
+  clients.set(id, client);
+  interest.open(client as never);
+}
+
+function act(id: string): void {
+  if (randomInt(1, 3) === 1) {
+    world.submit(id, { type: "chat", message: "anyone for a trade?" });
+    return;
+  }
+  const at: Tile = world.peek(id).position;
+  const to = { x: at.x + randomInt(-WALK_RANGE, WALK_RANGE), z: at.z + randomInt(-WALK_RANGE, WALK_RANGE) };
+  world.submit(id, { type: "move", ...to });
+}
+
+const stages = { "world step": [] as number[], replicate: [] as number[], publish: [] as number[] };
+const gcPauses: number[] = [];
+let measuring = false;
+new PerformanceObserver((list) => {
+  if (measuring) for (const entry of list.getEntries()) gcPauses.push(entry.duration);
+}).observe({ entryTypes: ["gc"] });
+
+let frames = 0;
+for (let tick = 0; tick < WARM_UP_TICKS + TICKS; tick++) {
+  measuring = tick >= WARM_UP_TICKS;
+  // Between ticks, as the room's timer would: garbage-collection entries are delivered then.
+  await new Promise((resolve) => setImmediate(resolve));
+  for (const id of clients.keys()) if (randomInt(1, ACT_EVERY_TICKS) === 1) act(id);
+  const started = performance.now();
+  const report = world.step();
+  const stepped = performance.now();
+  interest.applyTick(report, new Set(report.changedEntities));
+  const replicated = performance.now();
+  withBatchedSends(clients.values() as never, () => {
+    for (const [id, client] of clients) {
+      const update = interest.update(client as never, id);
+      if (update) client.send("world:update", update);
+    }
+    for (const event of report.events) {
+      let encoded: EncodedJson | undefined;
+      const send = (client: JsonClient | undefined) => {
+        encoded ??= EncodedJson.of(event.data);
+        client?.send(event.event, encoded);
+        frames++;
+      };
+      if (typeof event.to === "string") send(clients.get(event.to));
+      else interest.forEachViewer(event.to.near, send as never);
+    }
+  });
+  const published = performance.now();
+  if (measuring) {
+    stages["world step"].push(stepped - started);
+    stages.replicate.push(replicated - stepped);
+    stages.publish.push(published - replicated);
+  } else {
+    frames = 0;
+  }
+  progress("ticks", tick + 1, WARM_UP_TICKS + TICKS);
+}
+
+const row = (name: string, samples: readonly number[]) => {
+  const { p50, p99, max } = percentiles(samples);
+  return `${name.padEnd(14)}${p50.toFixed(2).padStart(8)}${p99.toFixed(2).padStart(8)}${max.toFixed(2).padStart(8)}`;
+};
+const totals = stages["world step"].map((ms, i) => ms + stages.replicate[i]! + stages.publish[i]!);
+const youngSpace = v8.getHeapSpaceStatistics().find((space) => space.space_name === "new_space");
+const youngMb = (youngSpace?.space_size ?? 0) / 2 ** 20;
+console.log(
+  `\nviews bench: ${PLAYERS} /ws players scattered over the world, ${TICKS} ticks, no sockets, ` +
+    `young generation ${youngMb.toFixed(0)} MB\n`,
+);
+console.log(`${"stage (ms)".padEnd(14)}${"p50".padStart(8)}${"p99".padStart(8)}${"max".padStart(8)}`);
+for (const [name, samples] of Object.entries(stages)) console.log(row(name, samples));
+console.log(row("tick", totals));
+console.log(row("gc pause", gcPauses));
+const gcTotal = gcPauses.reduce((sum, ms) => sum + ms, 0);
+console.log(
+  `\ngarbage collection: ${gcTotal.toFixed(0)} ms in ${gcPauses.length} pauses over ${TICKS} ticks; ` +
+    `${(frames / TICKS / PLAYERS).toFixed(1)} event frames per player per tick`,
+);
