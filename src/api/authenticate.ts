@@ -2,7 +2,8 @@
 // too often. The verified identity is resolved to its account, created on first sight.
 import type { RequestHandler, Response } from "express";
 import { resolveAccount } from "../auth/accounts.js";
-import { type Identity, IdentityProviderUnavailableError, InvalidTokenError } from "../auth/tokens.js";
+import type { Identity } from "../auth/tokens.js";
+import { type AuthRefusal, verifyToken } from "../auth/verify.js";
 import type { Account } from "../db/accounts.js";
 import type { Runtime } from "../runtime.js";
 import { ApiError } from "./errors.js";
@@ -40,24 +41,20 @@ export function callerOf(res: Response): Caller {
   return caller;
 }
 
+/** The token's identity; a refusal is thrown as the API error that answers it. */
 export async function verifyOrRefuse(
   runtime: AuthRuntime,
   token: string,
   client: string,
   res: Response,
 ): Promise<Identity> {
-  try {
-    return await runtime.tokens.verify(token);
-  } catch (error) {
-    if (error instanceof IdentityProviderUnavailableError) {
-      throw new ApiError(503, "unavailable", "the identity provider cannot be reached; retry later");
-    }
-    if (!(error instanceof InvalidTokenError)) throw error;
-    const attempt = await runtime.rateLimits.authAttempts.hit(client);
-    if (attempt.limited) {
-      res.set("Retry-After", String(attempt.retryAfterSeconds));
-      throw new ApiError(429, "rate_limited", "too many failed authentication attempts; retry later");
-    }
-    throw new ApiError(401, "unauthorized", error.message);
-  }
+  const verified = await verifyToken(runtime, token, client);
+  if (verified.refusal) throw refusalError(verified.refusal, res);
+  return verified.identity;
+}
+
+/** The API error of a refusal; a 429 tells the client when to retry (Retry-After). */
+export function refusalError(refusal: AuthRefusal, res: Response): ApiError {
+  if (refusal.retryAfterSeconds !== undefined) res.set("Retry-After", String(refusal.retryAfterSeconds));
+  return new ApiError(refusal.status, refusal.code, refusal.message);
 }

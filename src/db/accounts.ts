@@ -10,16 +10,24 @@ export class AccountRepository {
   constructor(private readonly db: Executor) {}
 
   /** The account of a verified identity, created the first time it is seen. */
+  /** Read first: every authenticated request resolves its account, and only a new identity writes. */
   async findOrCreate(subject: string, kind: AccountKind): Promise<Account> {
+    const existing = await this.bySubject(subject);
+    if (existing) return existing;
     const [created] = await this.db
       .insert(accounts)
       .values({ id: randomUUID(), subject, kind })
       .onConflictDoNothing({ target: accounts.subject })
       .returning();
-    if (created) return created;
-    const [existing] = await this.db.select().from(accounts).where(eq(accounts.subject, subject));
-    if (!existing) throw new Error(`account ${subject} vanished while being created`);
-    return existing;
+    // Another request created it in the meantime.
+    const account = created ?? (await this.bySubject(subject));
+    if (!account) throw new Error(`account ${subject} vanished while being created`);
+    return account;
+  }
+
+  private async bySubject(subject: string): Promise<Account | undefined> {
+    const [account] = await this.db.select().from(accounts).where(eq(accounts.subject, subject));
+    return account;
   }
 
   async get(id: string): Promise<Account | undefined> {

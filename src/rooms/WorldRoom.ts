@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { type AuthContext, type Client, type Deferred, matchMaker, Room } from "@colyseus/core";
 import { clientKey } from "../api/rate-limits.js";
+import { countAttempt } from "../auth/verify.js";
 import type { CharacterPart, CharacterSave } from "../db/characters.js";
 import { type TradeParticipant, TradeRepository } from "../db/trades.js";
 import { parseChat } from "../game/chat.js";
@@ -288,8 +289,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   /** `/admin <code>`: every attempt counts against the client's authentication limit, as a token would. */
   private async elevate(client: WorldClient, code: string, fail: (refusal: Refusal) => void): Promise<void> {
     const { ADMIN_CODE } = this.runtime.config;
-    const attempt = await this.runtime.rateLimits.authAttempts.hit(clientKey(playerOf(client).ip));
-    if (attempt.limited) fail({ code: "rate_limited", message: "Too many attempts: try again later." });
+    if (await countAttempt(this.runtime, clientKey(playerOf(client).ip)))
+      fail({ code: "rate_limited", message: "Too many attempts: try again later." });
     else if (!ADMIN_CODE) fail({ code: "forbidden", message: "Admin commands are disabled on this server." });
     else if (code !== ADMIN_CODE) fail({ code: "forbidden", message: "Wrong admin code." });
     else {

@@ -1,7 +1,7 @@
 import { type AuthContext, getBearerToken, ServerError } from "@colyseus/core";
 import { clientKey } from "../api/rate-limits.js";
 import { ensureCharacter, resolveAccount } from "../auth/accounts.js";
-import { IdentityProviderUnavailableError, InvalidTokenError } from "../auth/tokens.js";
+import { verifyToken } from "../auth/verify.js";
 import type { Runtime } from "../runtime.js";
 
 /** Who a room client is: stored as `client.auth`. */
@@ -31,19 +31,9 @@ export async function authenticatePlayer(
 ): Promise<PlayerAuth> {
   const token = tokenOf(context);
   if (!token) throw new ServerError(401, "a bearer token is required");
-  let identity: Awaited<ReturnType<Runtime["tokens"]["verify"]>>;
-  try {
-    identity = await runtime.tokens.verify(token);
-  } catch (error) {
-    if (error instanceof IdentityProviderUnavailableError)
-      throw new ServerError(503, "identity provider unavailable");
-    if (error instanceof InvalidTokenError) {
-      const attempt = await runtime.rateLimits.authAttempts.hit(clientKey(context.ip));
-      if (attempt.limited) throw new ServerError(429, "too many authentication attempts");
-      throw new ServerError(401, error.message);
-    }
-    throw error;
-  }
+  const verified = await verifyToken(runtime, token, clientKey(context.ip));
+  if (verified.refusal) throw new ServerError(verified.refusal.status, verified.refusal.message);
+  const { identity } = verified;
   const account = await resolveAccount(runtime, identity);
   const id =
     typeof characterId === "string" && characterId ? characterId : await ensureCharacter(runtime, account);

@@ -9,7 +9,8 @@ import {
 } from "@colyseus/core";
 import { type RawData, WebSocket, WebSocketServer } from "ws";
 import { clientKey } from "../api/rate-limits.js";
-import { IdentityProviderUnavailableError, issueAnonymousToken } from "../auth/tokens.js";
+import { issueAnonymousToken } from "../auth/tokens.js";
+import { type AuthRefusal, countAttempt, verifyToken } from "../auth/verify.js";
 import { CLOSE_FLOODING, FloodGuard } from "../rooms/flood-guard.js";
 import { isTradeMessage } from "../rooms/messages.js";
 import { tokenOf } from "../rooms/room-auth.js";
@@ -52,7 +53,7 @@ export class JsonChannel {
       remoteAddress: request.socket.remoteAddress,
     });
     const refusal = await this.authenticate(context);
-    if (refusal) return refuse(socket, refusal.status, refusal.code, refusal.message);
+    if (refusal) return refuse(socket, refusal);
     this.wss.handleUpgrade(request, socket, head, (ws) => {
       this.alive.add(ws);
       ws.on("pong", () => this.alive.add(ws));
@@ -71,31 +72,20 @@ export class JsonChannel {
   }
 
   /** Checks the token, or gives an anonymous identity when no provider is configured; a refusal otherwise. */
-  private async authenticate(context: AuthContext) {
+  private async authenticate(context: AuthContext): Promise<AuthRefusal | undefined> {
+    const client = clientKey(context.ip);
     const token = tokenOf(context);
-    if (!token) {
-      if (this.runtime.config.identityProvider) {
-        return { status: 401, code: "unauthorized", message: "a bearer token is required" };
-      }
-      // Issuing an anonymous identity counts as an authentication attempt, as on the REST endpoint.
-      const attempt = await this.runtime.rateLimits.authAttempts.hit(clientKey(context.ip));
-      if (attempt.limited) return TOO_MANY_ATTEMPTS;
-      context.token = (await issueAnonymousToken(this.runtime.jwtSecret)).token;
-      return undefined;
+    if (token) {
+      context.token = token;
+      return (await verifyToken(this.runtime, token, client)).refusal;
     }
-    context.token = token;
-    try {
-      await this.runtime.tokens.verify(token);
-      return undefined;
-    } catch (error) {
-      // The provider's key set could not be fetched: the token is not refused, the service is unavailable.
-      if (error instanceof IdentityProviderUnavailableError) {
-        return { status: 503, code: "unavailable", message: "the identity provider cannot be reached" };
-      }
-      const attempt = await this.runtime.rateLimits.authAttempts.hit(clientKey(context.ip));
-      if (attempt.limited) return TOO_MANY_ATTEMPTS;
-      return { status: 401, code: "unauthorized", message: (error as Error).message };
+    if (this.runtime.config.identityProvider) {
+      return { status: 401, code: "unauthorized", message: "a bearer token is required" };
     }
+    // Issuing an anonymous identity counts as an authentication attempt, as on the REST endpoint.
+    const refusal = await countAttempt(this.runtime, client);
+    if (!refusal) context.token = (await issueAnonymousToken(this.runtime.jwtSecret)).token;
+    return refusal;
   }
 
   private async open(ws: WebSocket, context: AuthContext, characterId: string | undefined): Promise<void> {
@@ -166,8 +156,6 @@ export class JsonChannel {
   }
 }
 
-const TOO_MANY_ATTEMPTS = { status: 429, code: "rate_limited", message: "too many authentication attempts" };
-
 const FRAME_SHAPE = 'A frame is an object {"event": string, "data": object, "id"?: string}.';
 
 /** The envelope of a frame, or the error that answers it (with the frame's `id` when it has a readable one). */
@@ -199,12 +187,13 @@ function sendFrame(ws: WebSocket, event: string, data: unknown): void {
   if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ event, data }));
 }
 
-/** Refuses an upgrade with an HTTP status and CONTRACT's error body. */
-function refuse(socket: Duplex, status: number, code: string, message: string): void {
+/** Refuses an upgrade with an HTTP status and CONTRACT's error body (and Retry-After with a 429). */
+function refuse(socket: Duplex, { status, code, message, retryAfterSeconds }: AuthRefusal): void {
   const body = JSON.stringify({ error: { code, message } });
   const reason = STATUS_CODES[status] ?? "Error";
+  const retryAfter = retryAfterSeconds === undefined ? "" : `Retry-After: ${retryAfterSeconds}\r\n`;
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `Connection: close\r\n\r\n${body}`,
+      `${retryAfter}Connection: close\r\n\r\n${body}`,
   );
 }

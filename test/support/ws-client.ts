@@ -125,7 +125,7 @@ export function refusedUpgrade(
   url: string,
   token: TokenPlacement = "none",
   headers: Record<string, string> = {},
-): Promise<{ status: number; body: string }> {
+): Promise<{ status: number; body: string; retryAfter?: string }> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(withToken(url, token), { headers: { ...headersFor(token), ...headers } });
     socket.once("open", () => {
@@ -139,7 +139,8 @@ export function refusedUpgrade(
       });
       response.on("end", () => {
         request.destroy();
-        resolve({ status: response.statusCode ?? 0, body });
+        const retryAfter = response.headers["retry-after"];
+        resolve({ status: response.statusCode ?? 0, body, retryAfter });
       });
     });
     socket.once("error", () => {});
