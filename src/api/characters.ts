@@ -2,11 +2,11 @@
 // other players see of it in the game. Unknown ids are 404.
 import { type RequestHandler, Router } from "express";
 import { combatLevel, skillLevels, totalLevel } from "../game/combat-level.js";
+import { areaContaining } from "../game/map.js";
 import type { Runtime } from "../runtime.js";
 import { lookupPlayer, lookupPosition } from "./character-lookup.js";
 import { ApiError } from "./errors.js";
 import type { LiveWorld } from "./live-world.js";
-import { areaAt } from "./player-view.js";
 
 export function charactersRouter(
   runtime: Runtime,
@@ -32,7 +32,7 @@ export function charactersRouter(
     const characterId = req.params.id as string;
     const found = await lookupPosition(runtime, liveWorld, characterId);
     if (!found) throw unknownCharacter(characterId);
-    const areaId = areaAt(found.position, runtime.gameData.areas)?.id ?? null;
+    const areaId = areaContaining(runtime.gameData.areas, found.position)?.id ?? null;
     res.json({ characterId, position: found.position, areaId, online: found.online });
   });
 

@@ -8,6 +8,7 @@ import {
 } from "../game/types.js";
 import { levelForXp } from "../game/xp.js";
 import type { Database, Executor } from "./database.js";
+import { pgError, UNIQUE_VIOLATION } from "./pg-errors.js";
 import { bank, characters, equipment, inventory, skills } from "./schema.js";
 
 export class NameTakenError extends Error {
@@ -33,14 +34,15 @@ export interface CharacterSave {
   parts?: readonly CharacterPart[];
 }
 
-const UNIQUE_VIOLATION = "23505";
+/** The unique index on lower(name); a driver that names no constraint is taken to mean this one. */
+const NAME_CONSTRAINT = "characters_name_lower_unique";
 
 export class CharacterRepository {
   constructor(private readonly db: Database) {}
 
   /** Stores a new character with all of its state; NameTakenError when the name is in use in any case. */
   async create(accountId: string | null, state: CharacterState): Promise<void> {
-    await this.insert(accountId, state, false);
+    await nameChecked(state.name, () => this.db.transaction((tx) => insertCharacter(tx, accountId, state)));
   }
 
   /**
@@ -48,46 +50,26 @@ export class CharacterRepository {
    * The account's row is locked meanwhile, so two first logins at once still make one character.
    */
   async createFirst(accountId: string, state: CharacterState): Promise<string> {
-    return (await this.insert(accountId, state, true)) ?? state.id;
-  }
-
-  private async insert(accountId: string | null, state: CharacterState, onlyFirst: boolean) {
-    try {
-      return await this.db.transaction(async (tx) => {
-        if (onlyFirst && accountId) {
-          await tx.execute(sql`select id from accounts where id = ${accountId} for update`);
-          const [existing] = await tx
-            .select({ id: characters.id })
-            .from(characters)
-            .where(eq(characters.accountId, accountId))
-            .orderBy(asc(characters.createdAt))
-            .limit(1);
-          if (existing) return existing.id;
-        }
-        await tx.insert(characters).values({
-          id: state.id,
-          accountId,
-          name: state.name,
-          x: state.position.x,
-          z: state.position.z,
-          health: state.health,
-        });
-        await writeParts(tx, [state], ["inventory", "bank", "equipment", "skills"]);
-        return undefined;
-      });
-    } catch (error) {
-      if (isUniqueViolation(error, "characters_name_lower_unique")) throw new NameTakenError(state.name);
-      throw error;
-    }
+    return nameChecked(state.name, () =>
+      this.db.transaction(async (tx) => {
+        await tx.execute(sql`select id from accounts where id = ${accountId} for update`);
+        const [existing] = await tx
+          .select({ id: characters.id })
+          .from(characters)
+          .where(eq(characters.accountId, accountId))
+          .orderBy(asc(characters.createdAt))
+          .limit(1);
+        if (existing) return existing.id;
+        await insertCharacter(tx, accountId, state);
+        return state.id;
+      }),
+    );
   }
 
   async rename(id: string, name: string): Promise<void> {
-    try {
-      await this.db.update(characters).set({ name, updatedAt: new Date() }).where(eq(characters.id, id));
-    } catch (error) {
-      if (isUniqueViolation(error, "characters_name_lower_unique")) throw new NameTakenError(name);
-      throw error;
-    }
+    await nameChecked(name, () =>
+      this.db.update(characters).set({ name, updatedAt: new Date() }).where(eq(characters.id, id)),
+    );
   }
 
   async summary(id: string): Promise<CharacterSummary | undefined> {
@@ -102,14 +84,6 @@ export class CharacterRepository {
       .where(eq(characters.accountId, accountId))
       .orderBy(asc(characters.createdAt));
     return rows.map(toSummary);
-  }
-
-  async isNameTaken(name: string): Promise<boolean> {
-    const rows = await this.db
-      .select({ id: characters.id })
-      .from(characters)
-      .where(sql`lower(${characters.name}) = lower(${name})`);
-    return rows.length > 0;
   }
 
   async load(id: string): Promise<CharacterState | undefined> {
@@ -250,16 +224,28 @@ function pgArray(values: readonly (string | number)[]): string {
   return `{${values.map((value) => (typeof value === "number" ? String(value) : `"${value.replace(/["\\]/g, "\\$&")}"`)).join(",")}}`;
 }
 
-function isUniqueViolation(error: unknown, constraint: string): boolean {
-  for (
-    let current = error as { code?: string; constraint?: string; cause?: unknown } | undefined;
-    current;
-  ) {
-    if (current.code === UNIQUE_VIOLATION)
-      return current.constraint === undefined || current.constraint === constraint;
-    current = current.cause as typeof current;
+/** Runs `write`; a unique violation on the characters' names is a NameTakenError. */
+async function nameChecked<T>(name: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const cause = pgError(error);
+    const onNames = cause?.constraint === undefined || cause.constraint === NAME_CONSTRAINT;
+    if (cause?.code === UNIQUE_VIOLATION && onNames) throw new NameTakenError(name);
+    throw error;
   }
-  return false;
+}
+
+async function insertCharacter(tx: Executor, accountId: string | null, state: CharacterState): Promise<void> {
+  await tx.insert(characters).values({
+    id: state.id,
+    accountId,
+    name: state.name,
+    x: state.position.x,
+    z: state.position.z,
+    health: state.health,
+  });
+  await writeParts(tx, [state], ["inventory", "bank", "equipment", "skills"]);
 }
 
 function toSummary(row: typeof characters.$inferSelect): CharacterSummary {

@@ -3,6 +3,7 @@ import { applyTradeToInventories, offerItems, type TradeOffer } from "../game/tr
 import type { InventoryEntry, ItemDef, ItemQuantity } from "../game/types.js";
 import { lockCharacters } from "./characters.js";
 import type { Database, Executor } from "./database.js";
+import { pgError } from "./pg-errors.js";
 import { trades } from "./schema.js";
 
 /** One side of a trade at commit: who, and the offer they accepted. */
@@ -96,7 +97,7 @@ export class TradeRepository {
       });
     } catch (error) {
       if (error instanceof TradeRefused) return { ok: false, reason: error.reason };
-      if (RETRYABLE_OR_REFUSED.has(sqlState(error) ?? "")) return { ok: false, reason: "conflict" };
+      if (RETRYABLE_OR_REFUSED.has(pgError(error)?.code ?? "")) return { ok: false, reason: "conflict" };
       throw error;
     }
   }
@@ -188,12 +189,4 @@ async function rows<Row>(tx: Executor, statement: SQL): Promise<Row[]> {
 
 function sameEntry(a: InventoryEntry, b: InventoryEntry): boolean {
   return a.slot === b.slot && a.itemId === b.itemId && a.quantity === b.quantity;
-}
-
-function sqlState(error: unknown): string | undefined {
-  for (let current = error as { code?: unknown; cause?: unknown } | undefined; current; ) {
-    if (typeof current.code === "string" && /^[0-9A-Z]{5}$/.test(current.code)) return current.code;
-    current = current.cause as typeof current;
-  }
-  return undefined;
 }

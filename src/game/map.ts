@@ -8,6 +8,11 @@ function contains(bounds: Bounds, x: number, z: number): boolean {
   return x >= bounds.minX && x <= bounds.maxX && z >= bounds.minZ && z <= bounds.maxZ;
 }
 
+/** The area a tile lies in (areas do not overlap). */
+export function areaContaining(areas: readonly AreaDef[], tile: Tile): AreaDef | undefined {
+  return areas.find((area) => contains(area.bounds, tile.x, tile.z));
+}
+
 /**
  * Static walkability of the world, built once from the areas: a tile is walkable when it lies
  * inside some area and is not a blocked tile, water, part of a building (doors excepted) or under
@@ -59,7 +64,7 @@ export class WorldMap {
   }
 
   areaAt(x: number, z: number): AreaDef | undefined {
-    return this.areas.find((area) => contains(area.bounds, x, z));
+    return areaContaining(this.areas, { x, z });
   }
 
   /** Whether a single step from `from` to the neighbouring `to` is allowed: diagonals may not cut a corner. */

@@ -35,6 +35,11 @@ export function sees(viewer: Cell, cell: Cell): boolean {
 
 const blocks = new Map<Cell, readonly Cell[]>();
 
+/** Whether a player standing on `viewer` is sent what stands on `tile`. */
+export function inViewFrom(viewer: Tile, tile: Tile): boolean {
+  return sees(cellOf(viewer), cellOf(tile));
+}
+
 /** The cells a viewer standing in `viewer` sees (none for NO_CELL), kept: views ask for them every tick. */
 export function blockAround(viewer: Cell): readonly Cell[] {
   if (viewer === NO_CELL) return [];

@@ -87,7 +87,10 @@ export type WorldObject = ResourceEntity | StationEntity;
 export interface WorldOptions {
   data: GameData;
   random: Random;
-  /** Tiles (Chebyshev) a player sees in each direction; 15 by default. */
+  /**
+   * Tiles (Chebyshev) around a player that the rules look at (the nearest cooking station, the monsters
+   * after it); 15 by default. What clients are sent is the view index's business (src/game/view-index.ts).
+   */
   viewDistance?: number;
   /** Monotonic milliseconds for phase timings (the room passes performance.now); 0 when absent. */
   now?: () => number;

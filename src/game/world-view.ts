@@ -2,9 +2,8 @@
 // player:sync object.
 
 import { maxHealth } from "./character.js";
-import { type GroundItem, isGroundItemVisible } from "./ground-items.js";
+import type { GroundItem } from "./ground-items.js";
 import { countItem } from "./inventory.js";
-import { chebyshev } from "./tile.js";
 import type { CharacterState } from "./types.js";
 import type { NpcEntity, PlayerEntity, WorldObject, WorldState } from "./world-state.js";
 import type { PlayerSync, WorldEntity } from "./world-types.js";
@@ -80,27 +79,6 @@ export function allEntities(state: WorldState): WorldEntity[] {
   for (const object of state.objects.values()) entities.push(describeObject(object));
   for (const item of state.groundItems.values()) entities.push(describeGroundItem(state, item));
   return entities;
-}
-
-/** Everything within view distance of the viewer that the viewer may see, the viewer included. */
-export function viewOf(state: WorldState, viewer: PlayerEntity): WorldEntity[] {
-  const seen: WorldEntity[] = [];
-  const centre = viewer.position;
-  const radius = state.viewDistance;
-  state.playerGrid.forEachWithin(centre, radius, (player) => seen.push(describePlayer(state, player)));
-  state.npcGrid.forEachWithin(centre, radius, (npc) => seen.push(describeNpc(npc)));
-  state.objectGrid.forEachWithin(centre, radius, (object) => seen.push(describeObject(object)));
-  state.itemGrid.forEachWithin(centre, radius, (item) => {
-    if (isGroundItemVisible(item, viewer.id, state.tick)) seen.push(describeGroundItem(state, item));
-  });
-  return seen;
-}
-
-export function canSee(state: WorldState, viewer: PlayerEntity, id: string): boolean {
-  const entity = describeEntity(state, id);
-  if (!entity || chebyshev(entity.position, viewer.position) > state.viewDistance) return false;
-  const item = state.groundItems.get(id);
-  return !item || isGroundItemVisible(item, viewer.id, state.tick);
 }
 
 /** CONTRACT's player:sync object of a character (online or stored): copies, safe to send later. */

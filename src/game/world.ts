@@ -14,7 +14,7 @@ import { runSkills } from "./world-skills.js";
 import { type PlayerEntity, type WorldOptions, WorldState } from "./world-state.js";
 import type { Intent, Phase, PlayerSync, TickReport, WorldEntity } from "./world-types.js";
 import { PHASES } from "./world-types.js";
-import { allEntities, canSee, describeEntity, playerSyncOf, viewOf } from "./world-view.js";
+import { allEntities, describeEntity, playerSyncOf } from "./world-view.js";
 
 export type { WorldOptions } from "./world-state.js";
 
@@ -49,10 +49,6 @@ export class World {
 
   get tick(): number {
     return this.state.tick;
-  }
-
-  get viewDistance(): number {
-    return this.state.viewDistance;
   }
 
   /** Puts a character into the world; one saved on a tile that is no longer walkable starts at the spawn point. */
@@ -153,11 +149,6 @@ export class World {
     return report;
   }
 
-  /** The entities the player sees: within view distance, ground items only once visible to them. */
-  view(playerId: string): WorldEntity[] {
-    return viewOf(this.state, this.player(playerId));
-  }
-
   /** Every live entity, for the room's initial projection of the world. */
   entities(): WorldEntity[] {
     return allEntities(this.state);
@@ -165,10 +156,6 @@ export class World {
 
   entity(id: string): WorldEntity | undefined {
     return describeEntity(this.state, id);
-  }
-
-  canSee(playerId: string, entityId: string): boolean {
-    return canSee(this.state, this.player(playerId), entityId);
   }
 
   /** The one player who may see an entity for now (a ground item in its owner-only time), if any. */

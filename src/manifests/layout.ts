@@ -1,16 +1,15 @@
 // Geometry of the world: areas share one tile grid without overlapping, everything placed in an
 // area lies inside it on ground it may stand on and can be reached from the spawn point, and the
-// starting area offers what CONTRACT promises a new character within view distance.
+// starting area offers what CONTRACT promises a new character within view distance: in the view a
+// player standing on the spawn point is sent.
 
 import { buildingWalls } from "../game/map.js";
-import { chebyshev } from "../game/tile.js";
 import type { AreaDef, Bounds, GatheringSkill, Tile } from "../game/types.js";
+import { inViewFrom } from "../game/view-index.js";
 import { AreaGrid, inBounds } from "./areaGrid.js";
 import type { Catalog, Report } from "./catalog.js";
 import type { Manifests } from "./files.js";
 
-/** Tiles (Chebyshev) within which a player sees entities; CONTRACT's "view distance". */
-export const VIEW_DISTANCE = 15;
 /** Highest combat level that counts as a monster a new character can fight. */
 const BEGINNER_MONSTER_LEVEL = 5;
 const FILE = "world-areas.json";
@@ -91,7 +90,7 @@ function checkStartingArea(m: Manifests, catalog: Catalog, report: Report): void
   const area = m[FILE][0];
   if (!area) return;
   const at = (path: PropertyKey[], reason: string) => report(FILE, [0, ...path], `starting area: ${reason}`);
-  const near = (tile: Tile) => chebyshev(tile, area.spawnPoint) <= VIEW_DISTANCE;
+  const near = (tile: Tile) => inViewFrom(area.spawnPoint, tile);
   if (!area.safeZone) at(["safeZone"], "must be a safe zone");
 
   const kit = new Set(m["starter-kit.json"].map((entry) => entry.itemId));
@@ -116,15 +115,15 @@ function checkStartingArea(m: Manifests, catalog: Catalog, report: Report): void
     if (!usable)
       at(
         ["resources"],
-        `no ${skill} resource within ${VIEW_DISTANCE} tiles that the starter kit can gather at level 1`,
+        `no ${skill} resource in view of the spawn point that the starter kit can gather at level 1`,
       );
   }
   if (!kit.has("tinderbox")) report("starter-kit.json", [], "new characters need a tinderbox to light fires");
-  if (!area.banks.some(near)) at(["banks"], `no bank within ${VIEW_DISTANCE} tiles of the spawn point`);
+  if (!area.banks.some(near)) at(["banks"], "no bank in view of the spawn point");
   const hasRange = area.stations.some(
     (placed) => near(placed) && catalog.stations.get(placed.stationId)?.type === "range",
   );
-  if (!hasRange) at(["stations"], `no cooking range within ${VIEW_DISTANCE} tiles of the spawn point`);
+  if (!hasRange) at(["stations"], "no cooking range in view of the spawn point");
   const hasBeginnerMonster = area.npcSpawns.some((spawn) => {
     const npc = catalog.npcs.get(spawn.npcId);
     return (
@@ -132,7 +131,7 @@ function checkStartingArea(m: Manifests, catalog: Catalog, report: Report): void
     );
   });
   if (!hasBeginnerMonster)
-    at(["npcSpawns"], `no low-level, non-aggressive monster within ${VIEW_DISTANCE} tiles`);
+    at(["npcSpawns"], "no low-level, non-aggressive monster in view of the spawn point");
 }
 
 export function checkLayout(m: Manifests, catalog: Catalog, report: Report): void {

@@ -47,7 +47,7 @@ function intentFor(world: World, step: Step, tick: number): Intent {
     case "drop":
       return { type: "action", action: "drop", inventorySlot: step.slot };
     case "pickup": {
-      const items = world.view("p1").filter((entity) => entity.kind === "item");
+      const items = world.entities().filter((entity) => entity.kind === "item");
       return {
         type: "action",
         action: "pickup",

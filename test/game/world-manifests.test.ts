@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { newCharacter } from "../../src/game/character.js";
 import { seededRandom } from "../../src/game/random.js";
 import type { GameData } from "../../src/game/types.js";
+import { inViewFrom } from "../../src/game/view-index.js";
 import { World } from "../../src/game/world.js";
 import { validateManifests } from "../../src/manifests/validate.js";
 import { shippedTexts } from "../manifests/helpers.js";
@@ -17,11 +18,15 @@ describe("World on the shipped manifests", () => {
 
   it("lets a new character chop the nearest tree into logs", () => {
     const world = new World({ data, random: seededRandom(1) });
-    world.join(newCharacter("c1", "Newcomer", data));
+    const newcomer = newCharacter("c1", "Newcomer", data);
+    world.join(newcomer);
     const tree = world
-      .view("c1")
+      .entities()
       .find(
-        (entity) => entity.kind === "resource" && data.gathering.get(entity.type)?.skill === "woodcutting",
+        (entity) =>
+          inViewFrom(newcomer.position, entity.position) &&
+          entity.kind === "resource" &&
+          data.gathering.get(entity.type)?.skill === "woodcutting",
       );
     assert.ok(tree, "a tree in view of the spawn point");
     assert.equal(world.submit("c1", { type: "action", action: "chop", targetId: tree.id }), undefined);

@@ -158,16 +158,11 @@ describe("World", () => {
     });
   });
 
-  describe("interest management", () => {
-    it("shows what is within view distance and hides what is beyond", () => {
-      const world = makeWorld({ viewDistance: 15 });
+  describe("entities", () => {
+    it("describes resources and NPCs in CONTRACT's shape", () => {
+      const world = makeWorld();
       world.join(character("p1"));
-      world.join(character("near", { position: { x: SPAWN.x + 15, z: SPAWN.z + 15 } }));
-      world.join(character("far", { position: { x: SPAWN.x + 16, z: SPAWN.z } }));
-      const seen = world.view("p1").map((entity) => entity.id);
-      assert.ok(seen.includes("p1") && seen.includes("near"));
-      assert.ok(!seen.includes("far"));
-      const tree = world.view("p1").find((entity) => entity.type === "tree");
+      const tree = world.entities().find((entity) => entity.type === "tree");
       assert.deepEqual(tree, {
         id: tree?.id,
         kind: "resource",
@@ -176,11 +171,9 @@ describe("World", () => {
         position: { x: 14, z: 10 },
         depleted: false,
       });
-      const goblin = world.view("p1").find((entity) => entity.type === "goblin");
+      const goblin = world.entities().find((entity) => entity.type === "goblin");
       assert.deepEqual(goblin?.position, GOBLIN_SPAWN);
       assert.equal(goblin?.health, 5);
-      assert.ok(world.canSee("p1", "near"));
-      assert.equal(world.canSee("p1", "far"), false);
     });
   });
 
@@ -197,14 +190,13 @@ describe("World", () => {
       const dropped = world.step();
       const itemId = dropped.changedEntities.find((id) => id.startsWith("item:"))!;
       assert.equal(world.entity(itemId)?.quantity, 25);
-      assert.ok(world.canSee("owner", itemId));
-      assert.equal(world.canSee("other", itemId), false);
+      assert.equal(world.privateOwner(itemId), "owner", "only its owner sees it");
       assert.equal(
         world.submit("other", { type: "action", action: "pickup", targetId: itemId })?.code,
         "not_found",
       );
 
-      const reports = stepUntil(world, () => world.canSee("other", itemId));
+      const reports = stepUntil(world, () => world.privateOwner(itemId) === undefined);
       assert.equal(reports.length, OWNER_ONLY_TICKS);
       assert.ok(reports.at(-1)!.changedEntities.includes(itemId), "the room learns it became public");
 
@@ -232,7 +224,7 @@ describe("World", () => {
       const world = makeWorld();
       world.join(character("killer", { position: { x: GOBLIN_SPAWN.x, z: GOBLIN_SPAWN.z - 5 } }));
       world.join(character("bystander", { position: { x: GOBLIN_SPAWN.x + 3, z: GOBLIN_SPAWN.z } }));
-      const goblin = world.view("killer").find((entity) => entity.type === "goblin")!;
+      const goblin = world.entities().find((entity) => entity.type === "goblin")!;
       world.submit("killer", { type: "use", inventorySlot: slotOf(world, "killer", "bronze_sword") });
       assert.equal(
         world.submit("killer", { type: "action", action: "attack", targetId: goblin.id }),
@@ -247,17 +239,17 @@ describe("World", () => {
       assert.ok(eventsOf(reports, "skill:xp").some((event) => event.data.skill === "attack"));
       assert.ok(reports.at(-1)!.removedEntities.includes(goblin.id));
 
-      const drops = world.view("killer").filter((entity) => entity.kind === "item");
+      const drops = world.entities().filter((entity) => entity.kind === "item");
       assert.deepEqual(drops.map((drop) => [drop.type, drop.quantity]).sort(), [
         ["bones", 1],
         ["coins", 5],
       ]);
-      for (const drop of drops) assert.equal(world.canSee("bystander", drop.id), false);
+      for (const drop of drops) assert.equal(world.privateOwner(drop.id), "killer");
     });
 
     it("lets an NPC fight back", () => {
       const world = worldWith({ x: GOBLIN_SPAWN.x, z: GOBLIN_SPAWN.z - 1 });
-      const goblin = world.view("p1").find((entity) => entity.type === "goblin")!;
+      const goblin = world.entities().find((entity) => entity.type === "goblin")!;
       world.submit("p1", { type: "action", action: "attack", targetId: goblin.id });
       const reports = [world.step(), world.step()];
       const hits = eventsOf(reports, "combat:hit").map((event) => event.data);
@@ -319,7 +311,7 @@ describe("World", () => {
   describe("skills", () => {
     it("chops a tree until logs arrive, with woodcutting XP", () => {
       const world = worldWith();
-      const tree = world.view("p1").find((entity) => entity.type === "tree")!;
+      const tree = world.entities().find((entity) => entity.type === "tree")!;
       assert.equal(world.submit("p1", { type: "action", action: "chop", targetId: tree.id }), undefined);
       const reports = stepUntil(world, () => world.inventory("p1").some((entry) => entry.itemId === "logs"));
       assert.equal(
@@ -334,7 +326,7 @@ describe("World", () => {
 
     it("refuses to mine a tree, or to chop without an axe", () => {
       const world = worldWith(SPAWN, { inventory: [] });
-      const tree = world.view("p1").find((entity) => entity.type === "tree")!;
+      const tree = world.entities().find((entity) => entity.type === "tree")!;
       assert.equal(
         world.submit("p1", { type: "action", action: "mine", targetId: tree.id })?.code,
         "invalid_target",
@@ -360,7 +352,7 @@ describe("World", () => {
         targetSlot: slotOf(world, "p1", "tinderbox"),
       });
       stepUntil(world, () => !world.inventory("p1").some((entry) => entry.itemId === "logs"));
-      const fire = world.view("p1").find((entity) => entity.type === "fire")!;
+      const fire = world.entities().find((entity) => entity.type === "fire")!;
       assert.deepEqual(fire.position, { x: 10, z: 30 });
       assert.deepEqual(position(world), { x: 9, z: 30 }, "stepped west off the fire");
       assert.equal(world.character("p1").skills.firemaking.xp, 40);

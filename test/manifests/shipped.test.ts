@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
-import { chebyshev } from "../../src/game/tile.js";
 import { type GameData, SKILLS } from "../../src/game/types.js";
+import { inViewFrom } from "../../src/game/view-index.js";
 import { MANIFEST_FILES } from "../../src/manifests/files.js";
-import { VIEW_DISTANCE } from "../../src/manifests/layout.js";
 import { formatReport } from "../../src/manifests/problems.js";
 import { validateManifests } from "../../src/manifests/validate.js";
 import { shippedTexts } from "./helpers.js";
@@ -51,7 +50,7 @@ describe("shipped manifests", () => {
   it("start new characters in a safe area with a tree, fishing spot, rock, bank, range and chicken in view", () => {
     const area = data.areas.find((candidate) => candidate.id === data.startingAreaId);
     assert.ok(area?.safeZone);
-    const near = (tile: { x: number; z: number }) => chebyshev(tile, area.spawnPoint) <= VIEW_DISTANCE;
+    const near = (tile: { x: number; z: number }) => inViewFrom(area.spawnPoint, tile);
     const nearbyResources = area.resources.filter(near).map((placed) => placed.resourceId);
     for (const id of ["tree", "fishing_spot_net", "copper_rock"]) assert.ok(nearbyResources.includes(id), id);
     assert.ok(area.banks.some(near));

@@ -128,7 +128,7 @@ describe("manifest validation", () => {
         file: "world-areas.json",
         path: "[0].resources",
         reason:
-          "starting area: no woodcutting resource within 15 tiles that the starter kit can gather at level 1",
+          "starting area: no woodcutting resource in view of the spawn point that the starter kit can gather at level 1",
       },
     ]);
   });
