@@ -168,6 +168,19 @@ describe("TradeRoom with SDK clients", function () {
     assert.equal((await bob.inbox.next("tradeError")).reason, "not_found");
   });
 
+  it("cancels the other pending requests with partner_busy once one is accepted", async () => {
+    const [alice, bob, carol] = [await join(), await join(), await join()];
+    carol.room.send("tradeRequest", { targetPlayerId: bob.id });
+    const fromCarol = await bob.inbox.next("tradeIncoming");
+    await startTrade(alice, bob);
+    assert.deepEqual(await carol.inbox.next("tradeCancelled", () => true, 5000, true), {
+      tradeId: fromCarol.tradeId,
+      reason: "partner_busy",
+    });
+    bob.room.send("tradeRequestRespond", { tradeId: fromCarol.tradeId, accept: true });
+    assert.equal((await bob.inbox.next("tradeError")).reason, "not_found");
+  });
+
   it("refuses a request to a player more than 10 tiles away", async () => {
     const [alice, bob] = [await join(), await join()];
     await becomeAdmin(alice, ADMIN_CODE);

@@ -209,3 +209,20 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     }
   });
 });
+
+describe("WorldRoom: /admin attempts", function () {
+  this.timeout(30000);
+  const { join } = worldSuite({ ADMIN_CODE, RATE_LIMIT_AUTH_PER_MIN: "3" });
+
+  it("count against the client's authentication limit: past it even the right code is refused", async () => {
+    const player = await join();
+    const answer = async (code: string) => {
+      player.room.send("player:chat", { message: `/admin ${code}` });
+      return (await player.inbox.next("error", (e) => e.event === "player:chat")).code;
+    };
+    assert.equal(await answer("guess-1"), "forbidden");
+    assert.equal(await answer("guess-2"), "forbidden");
+    assert.equal(await answer("guess-3"), "forbidden");
+    assert.equal(await answer(ADMIN_CODE), "rate_limited");
+  });
+});

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { PlayerSync } from "../../src/game/world-types.js";
-import { worldSuite } from "../support/players.js";
+import { sleep, worldSuite } from "../support/players.js";
 import {
   becomeAdmin,
   countOf,
@@ -99,5 +99,21 @@ describe("WorldRoom: gathering, firemaking and cooking with real clients", funct
     const cooked = countOf(done, "shrimps") - countOf(stocked, "shrimps");
     assert.ok(cooked > 0, "at cooking level 1 half of them cook on a fire");
     assert.equal(done.skills.cooking.xp, 30 * cooked, "30 XP per cooked shrimp, none for burnt ones");
+  });
+
+  it("cooks on the nearest range with player:action cook, and stops on player:action stop", async () => {
+    const player = await join();
+    await becomeAdmin(player, ADMIN_CODE);
+    const stocked = await give(player, "raw_shrimps", 20);
+    const products = (sync: PlayerSync) => countOf(sync, "shrimps") + countOf(sync, "burnt_shrimps");
+    player.room.send("player:action", { action: "cook", inventorySlot: slotOf(stocked, "raw_shrimps") });
+    await syncWhere(player, (sync) => products(sync) > products(stocked), 20000);
+    player.room.send("player:action", { action: "stop" });
+    // A shrimp already on the range may still come off it; then nothing more is cooked.
+    await sleep(300);
+    const stopped = countOf(latestSync(player), "raw_shrimps");
+    await sleep(1000);
+    assert.equal(countOf(latestSync(player), "raw_shrimps"), stopped, "no cooking after stop");
+    assert.ok(stopped > 0 && stopped < 20, `${stopped} raw shrimps left`);
   });
 });
