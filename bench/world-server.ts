@@ -88,9 +88,10 @@ World.prototype.step = function (this: World): TickReport {
 timeMethod(Interest.prototype, "applyTick", "replicate");
 // Private in TypeScript: the events and the per-client view updates of a tick.
 timeMethod(WorldRoom.prototype, "publish", "publish");
-timeMethod(WorldRoom.prototype, "broadcastPatch", "state patch");
-// Within publish: the views (interest and encoding), and the write of each /ws connection's frames.
+// Within publish: the views (interest and encoding), the SDK clients' state patch, and the write of
+// each connection's frames.
 sumMethod(Interest.prototype, "update", "  views");
+sumMethod(WorldRoom.prototype, "broadcastPatch", "  state patch");
 sumMethod(JsonClient.prototype, "flush", "  socket writes");
 
 /** Garbage-collection pauses while measuring: a slow tick is often one that a collection interrupted. */

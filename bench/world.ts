@@ -176,8 +176,8 @@ const STAGE_ORDER = [
   "replicate",
   "publish",
   "  views",
+  "  state patch",
   "  socket writes",
-  "state patch",
   "tick total",
 ];
 const ms = (value: number) => value.toFixed(2).padStart(8);

@@ -1,5 +1,13 @@
 import { performance } from "node:perf_hooks";
-import { type AuthContext, type Client, type Deferred, matchMaker, Room } from "@colyseus/core";
+import {
+  type AuthContext,
+  type Client,
+  type Deferred,
+  getMessageBytes,
+  matchMaker,
+  Protocol,
+  Room,
+} from "@colyseus/core";
 import { clientKey } from "../api/rate-limits.js";
 import { countAttempt } from "../auth/verify.js";
 import type { CharacterPart, CharacterSave } from "../db/characters.js";
@@ -115,8 +123,9 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     const tickMs = runtime.config.WORLD_TICK_MS;
     // Half the tick: beyond that, a tick leaves too little time for I/O and a slow phase is reported.
     this.timings = new TickTimings(tickMs / 2, runtime.logger);
-    this.setPatchRate(tickMs);
     this.setSimulationInterval(() => this.tick(), tickMs);
+    // No patches on a timer of their own: each tick's publish sends its patch (see publish).
+    this.patchRate = null;
     this.onMessage("*", (client, type, message) =>
       this.handleMessage(client as WorldClient, String(type), message),
     );
@@ -393,10 +402,14 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     };
   }
 
-  /** Views first, so that an event's entity is in view before the event that concerns it. */
+  /**
+   * Views (and for SDK clients the state patch) first, so that an event's entity is in view before the
+   * event that concerns it; all of it leaves in one write per connection.
+   */
   private publish(report: TickReport): void {
     withBatchedSends(this.clients, () => {
       for (const client of this.clients) this.sendView(client);
+      this.broadcastPatch();
       for (const event of report.events) this.deliver(event);
     });
   }
@@ -409,15 +422,18 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     if (update) client.send("world:update", update);
   }
 
-  /** Sends an event to its recipients; /ws clients share one serialization of its data. */
+  /** Sends an event to its recipients, serialized once for all /ws clients and once for all SDK clients. */
   private deliver(event: OutboundEvent): void {
-    let encoded: EncodedJson | undefined;
+    let json: EncodedJson | undefined;
+    let msgpack: Buffer | undefined;
     const send = (client: Client | undefined) => {
       if (!client) return;
-      if (!isJsonClient(client)) client.send(event.event, event.data);
-      else {
-        encoded ??= EncodedJson.of(event.data);
-        client.send(event.event, encoded);
+      if (isJsonClient(client)) {
+        json ??= EncodedJson.of(event.data);
+        client.send(event.event, json);
+      } else {
+        msgpack ??= getMessageBytes.raw(Protocol.ROOM_DATA, event.event, event.data);
+        client.enqueueRaw(msgpack);
       }
     };
     if (typeof event.to === "string") send(this.owners.get(event.to));
