@@ -54,7 +54,7 @@ export async function verifyOrRefuse(
 }
 
 /** The API error of a refusal; a 429 tells the client when to retry (Retry-After). */
-export function refusalError(refusal: AuthRefusal, res: Response): ApiError {
+function refusalError(refusal: AuthRefusal, res: Response): ApiError {
   if (refusal.retryAfterSeconds !== undefined) res.set("Retry-After", String(refusal.retryAfterSeconds));
   return new ApiError(refusal.status, refusal.code, refusal.message);
 }
