@@ -179,6 +179,8 @@ const STAGE_ORDER = [
   "  state patch",
   "  socket writes",
   "tick total",
+  // Between the room's work and its publish, outside the total: the wait for the tick's write.
+  "database write",
 ];
 const ms = (value: number) => value.toFixed(2).padStart(8);
 const row = (name: string, p: Percentiles) =>
