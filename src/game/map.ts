@@ -69,9 +69,14 @@ export class WorldMap {
 
   /** Whether a single step from `from` to the neighbouring `to` is allowed: diagonals may not cut a corner. */
   canStep(from: Tile, to: Tile): boolean {
-    if (!this.isWalkable(to.x, to.z)) return false;
-    if (from.x === to.x || from.z === to.z) return true;
-    return this.isWalkable(to.x, from.z) && this.isWalkable(from.x, to.z);
+    return this.canStepBetween(from.x, from.z, to.x, to.z);
+  }
+
+  /** canStep on coordinates, for the path search's inner loop. */
+  canStepBetween(fromX: number, fromZ: number, toX: number, toZ: number): boolean {
+    if (!this.isWalkable(toX, toZ)) return false;
+    if (fromX === toX || fromZ === toZ) return true;
+    return this.isWalkable(toX, fromZ) && this.isWalkable(fromX, toZ);
   }
 
   private index(x: number, z: number): number {

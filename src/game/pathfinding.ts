@@ -1,5 +1,4 @@
 import type { WorldMap } from "./map.js";
-import { tileFromKey, tileKey } from "./tile.js";
 import type { Tile } from "./types.js";
 
 /** The longest path the server walks, in steps: the contract's 200-tile movement limit. */
@@ -23,6 +22,11 @@ class KeyHeap {
 
   get size(): number {
     return this.keys.length;
+  }
+
+  clear(): void {
+    this.keys.length = 0;
+    this.priorities.length = 0;
   }
 
   push(key: number, priority: number): void {
@@ -82,33 +86,33 @@ export function findPathNear(
   if (remaining(from.x, from.z) === 0) return [];
   if (remaining(from.x, from.z) > maxLength || !goalInRegion(map, from, to, range)) return undefined;
 
-  const startKey = tileKey(from.x, from.z);
-  const cost = new Map<number, number>([[startKey, 0]]);
-  const cameFrom = new Map<number, number>();
-  const expanded = new Set<number>();
-  const open = new KeyHeap();
+  // Every tile a search may reach lies within maxLength steps of the start.
+  const area = searchArea(maxLength);
+  area.begin(from);
+  const open = area.open;
   // Ties on f go to the tile nearer the goal, which keeps the search narrow and paths direct.
   const priority = (f: number, h: number) => f * 1024 + h;
-  open.push(startKey, priority(remaining(from.x, from.z), remaining(from.x, from.z)));
+  const start = area.indexOf(from.x, from.z);
+  area.reach(start, 0, start);
+  open.push(start, priority(remaining(from.x, from.z), remaining(from.x, from.z)));
 
   while (open.size > 0) {
-    const key = open.pop();
-    if (expanded.has(key)) continue;
-    expanded.add(key);
-    const here = tileFromKey(key);
-    const g = cost.get(key)!;
-    const h = remaining(here.x, here.z);
-    if (h === 0) return reconstruct(cameFrom, key, startKey);
+    const index = open.pop();
+    if (area.isExpanded(index)) continue;
+    area.expand(index);
+    const x = area.xOf(index);
+    const z = area.zOf(index);
+    const g = area.costOf(index);
+    if (remaining(x, z) === 0) return area.pathTo(index);
     for (const [dx, dz] of NEIGHBOURS) {
-      const next = { x: here.x + dx, z: here.z + dz };
-      const nextH = remaining(next.x, next.z);
-      if (g + 1 + nextH > maxLength || !map.canStep(here, next)) continue;
-      const nextKey = tileKey(next.x, next.z);
-      const known = cost.get(nextKey);
-      if (known !== undefined && known <= g + 1) continue;
-      cost.set(nextKey, g + 1);
-      cameFrom.set(nextKey, key);
-      open.push(nextKey, priority(g + 1 + nextH, nextH));
+      const nextX = x + dx;
+      const nextZ = z + dz;
+      const nextH = remaining(nextX, nextZ);
+      if (g + 1 + nextH > maxLength || !map.canStepBetween(x, z, nextX, nextZ)) continue;
+      const next = area.indexOf(nextX, nextZ);
+      if (area.isReached(next) && area.costOf(next) <= g + 1) continue;
+      area.reach(next, g + 1, index);
+      open.push(next, priority(g + 1 + nextH, nextH));
     }
   }
   return undefined;
@@ -135,8 +139,95 @@ function goalInRegion(map: WorldMap, from: Tile, to: Tile, range: number): boole
   return false;
 }
 
-function reconstruct(cameFrom: Map<number, number>, endKey: number, startKey: number): Tile[] {
-  const path: Tile[] = [];
-  for (let key = endKey; key !== startKey; key = cameFrom.get(key)!) path.push(tileFromKey(key));
-  return path.reverse();
+/**
+ * The tiles within `radius` of a search's start, as flat arrays indexed by tile: what the search knows of
+ * each (reached at what cost and from where, expanded) without a Map or Set per search. Searches run one
+ * at a time, so one area per radius serves them all; a stamp per search tells this search's entries
+ * from older ones.
+ */
+class SearchArea {
+  readonly open = new KeyHeap();
+  private readonly side: number;
+  private readonly reachedIn: Uint32Array;
+  private readonly expandedIn: Uint32Array;
+  private readonly cost: Uint16Array;
+  private readonly cameFrom: Int32Array;
+  private search = 0;
+  private originX = 0;
+  private originZ = 0;
+
+  constructor(radius: number) {
+    this.side = 2 * radius + 1;
+    const tiles = this.side * this.side;
+    this.reachedIn = new Uint32Array(tiles);
+    this.expandedIn = new Uint32Array(tiles);
+    this.cost = new Uint16Array(tiles);
+    this.cameFrom = new Int32Array(tiles);
+  }
+
+  begin(centre: Tile): void {
+    if (this.search === 0xffffffff) {
+      this.reachedIn.fill(0);
+      this.expandedIn.fill(0);
+      this.search = 0;
+    }
+    this.search++;
+    const radius = (this.side - 1) / 2;
+    this.originX = centre.x - radius;
+    this.originZ = centre.z - radius;
+    this.open.clear();
+  }
+
+  indexOf(x: number, z: number): number {
+    return (x - this.originX) * this.side + (z - this.originZ);
+  }
+
+  xOf(index: number): number {
+    return this.originX + Math.floor(index / this.side);
+  }
+
+  zOf(index: number): number {
+    return this.originZ + (index % this.side);
+  }
+
+  isReached(index: number): boolean {
+    return this.reachedIn[index] === this.search;
+  }
+
+  costOf(index: number): number {
+    return this.cost[index]!;
+  }
+
+  reach(index: number, cost: number, from: number): void {
+    this.reachedIn[index] = this.search;
+    this.cost[index] = cost;
+    this.cameFrom[index] = from;
+  }
+
+  isExpanded(index: number): boolean {
+    return this.expandedIn[index] === this.search;
+  }
+
+  expand(index: number): void {
+    this.expandedIn[index] = this.search;
+  }
+
+  /** The steps from the start (which came from itself) to `end`. */
+  pathTo(end: number): Tile[] {
+    const path: Tile[] = [];
+    for (let index = end; this.cameFrom[index] !== index; index = this.cameFrom[index]!)
+      path.push({ x: this.xOf(index), z: this.zOf(index) });
+    return path.reverse();
+  }
+}
+
+const searchAreas = new Map<number, SearchArea>();
+
+function searchArea(radius: number): SearchArea {
+  let area = searchAreas.get(radius);
+  if (!area) {
+    area = new SearchArea(radius);
+    searchAreas.set(radius, area);
+  }
+  return area;
 }
