@@ -1,9 +1,9 @@
 // The views benchmark: the tick work this server does for its /ws clients, in one process and without
-// sockets, so that it measures the same from run to run. N players scattered over the world walk as
-// (or chat) as the world bench's bots do; each tick runs the world step, takes its changes into the interest index,
-// and publishes as the WorldRoom does (each client's world:update, then the events to their viewers,
-// framed into one buffer per client). Only the socket write itself is left out (bench/write-floor.ts
-// measures it).
+// sockets, so that it measures the same from run to run. N players scattered over the world walk (or
+// chat) as the world bench's bots do; each tick runs the world step, takes its changes into the
+// interest index, and publishes as the WorldRoom does (each client's world:update, then the events to
+// their viewers, framed into one buffer per client). Only the socket write itself is left out
+// (bench/write-floor.ts measures it).
 //   node --max-semi-space-size=64 --import tsx bench/views.ts [--players 2000] [--ticks 300]
 // (the young-generation size `npm start` gives the server; the header shows the size in effect).
 import os from "node:os";
