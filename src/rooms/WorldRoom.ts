@@ -10,14 +10,13 @@ import {
 } from "@colyseus/core";
 import { clientKey } from "../api/rate-limits.js";
 import { countAttempt } from "../auth/verify.js";
-import type { CharacterPart, CharacterSave } from "../db/characters.js";
 import { type TradeParticipant, TradeRepository } from "../db/trades.js";
 import { parseChat } from "../game/chat.js";
 import { type GameError, isGameError } from "../game/errors.js";
 import { seededRandom } from "../game/random.js";
 import type { Trade, TradeErrorReason } from "../game/trade.js";
 import { TRADE_ERROR_MESSAGES } from "../game/trade.js";
-import type { CharacterState, InventoryEntry } from "../game/types.js";
+import type { InventoryEntry } from "../game/types.js";
 import { World } from "../game/world.js";
 import type { Intent, OutboundEvent, PlayerSync, TickReport } from "../game/world-types.js";
 import type { Runtime } from "../runtime.js";
@@ -36,16 +35,10 @@ import {
 } from "./messages.js";
 import { authenticatePlayer, type PlayerAuth } from "./room-auth.js";
 import { signTrade, type TradeRoom, type TradeRoomOptions } from "./TradeRoom.js";
+import { TickSaves } from "./tick-saves.js";
 import { TickTimings } from "./tick-timings.js";
 import { WorldPersistence } from "./world-persistence.js";
 import { TradeRequests } from "./world-trades.js";
-
-/**
- * A walking player's position is written when the walk ends and at least this often on the way: a
- * crash loses at most this many ticks of a walk (never an item), and a crowd of walkers does not
- * rewrite every row on every tick.
- */
-const POSITION_SAVE_TICKS = 10;
 
 /** Close code sent to a session that another login of the same character replaced. */
 export const CLOSE_REPLACED = 4409;
@@ -83,6 +76,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   private world!: World;
   private interest!: Interest;
   private persistence!: WorldPersistence;
+  private saves!: TickSaves;
   private trades!: TradeRequests;
   private tradeRepository!: TradeRepository;
   private timings!: TickTimings;
@@ -94,10 +88,6 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    */
   private readonly commits = new Map<string, Promise<unknown>>();
   private tickDeferred = false;
-  /** Parts a failed tick write left unsaved: the next tick writes them again, from the state it then has. */
-  private readonly unsaved = new Map<string, Set<CharacterPart>>();
-  /** Players whose latest position is not written yet, with the tick since which it is not. */
-  private readonly unsavedPositions = new Map<string, number>();
 
   override onCreate(): void {
     const { runtime } = this;
@@ -108,6 +98,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       wallClock: () => Date.now(),
     });
     this.interest = new Interest(this.world, this.state);
+    this.saves = new TickSaves(this.world);
     this.persistence = new WorldPersistence(runtime.characters, runtime.logger);
     this.tradeRepository = new TradeRepository(runtime.database.db);
     this.trades = new TradeRequests({
@@ -338,11 +329,9 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     });
     let saved: Promise<void> = Promise.resolve();
     timed("persist", () => {
-      const saves = this.savesOf(report);
+      const saves = this.saves.of(report);
       saved = this.persistence.write(saves);
-      saved.catch(() => {
-        for (const { state, parts = [] } of saves) addParts(this.unsaved, state.id, ...parts);
-      });
+      saved.catch(() => this.saves.failed(saves));
     });
     // Events go out once this tick's changes are durable (or the write failed and was logged).
     const waitStarted = performance.now();
@@ -353,53 +342,6 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
         timed("publish", () => this.publish(report));
         this.timings.record(report.tick, phaseMs);
       });
-  }
-
-  /**
-   * What this tick changed, per character and part: position and health (of a walking player, when its
-   * walk ends and at least every POSITION_SAVE_TICKS on the way); the inventory and equipment of those
-   * who got a player:sync; skills of those who gained XP; banks that moved. Only those parts are copied
-   * and written.
-   */
-  private savesOf(report: TickReport): CharacterSave[] {
-    const parts = new Map(this.unsaved);
-    this.unsaved.clear();
-    const add = (id: string, ...added: CharacterPart[]) => addParts(parts, id, ...added);
-    for (const id of report.changedCharacters)
-      if (!this.unsavedPositions.has(id)) this.unsavedPositions.set(id, report.tick);
-    for (const [id, since] of this.unsavedPositions) {
-      if (!this.world.has(id)) this.unsavedPositions.delete(id);
-      else if (!this.world.isWalking(id) || report.tick - since >= POSITION_SAVE_TICKS) {
-        this.unsavedPositions.delete(id);
-        add(id, "position");
-      }
-    }
-    for (const id of report.bankChanged) add(id, "bank", "inventory");
-    for (const { to, event } of report.events) {
-      if (typeof to !== "string") continue;
-      if (event === "player:sync") add(to, "inventory", "equipment", "skills");
-      else if (event === "skill:xp") add(to, "skills");
-    }
-    const saves: CharacterSave[] = [];
-    for (const [id, changed] of parts) {
-      if (this.world.has(id)) saves.push({ state: this.snapshot(id, changed), parts: [...changed] });
-    }
-    return saves;
-  }
-
-  /** Copies of the parts that will be written (the write happens after the next ticks may have run). */
-  private snapshot(id: string, parts: ReadonlySet<CharacterPart>): CharacterState {
-    const live = this.world.peek(id);
-    return {
-      id,
-      name: live.name,
-      position: { ...live.position },
-      health: live.health,
-      skills: parts.has("skills") ? structuredClone(live.skills) : live.skills,
-      inventory: parts.has("inventory") ? live.inventory.map((entry) => ({ ...entry })) : [],
-      bank: parts.has("bank") ? live.bank.map((entry) => ({ ...entry })) : [],
-      equipment: parts.has("equipment") ? { ...live.equipment } : {},
-    };
   }
 
   /**
@@ -518,12 +460,6 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     };
     await matchMaker.createRoom("trade", options);
   }
-}
-
-function addParts(parts: Map<string, Set<CharacterPart>>, id: string, ...added: CharacterPart[]): void {
-  const set = parts.get(id) ?? new Set<CharacterPart>();
-  parts.set(id, set);
-  for (const part of added) set.add(part);
 }
 
 /** The player of an authenticated client (onAuth always sets it before any other hook runs). */
