@@ -8,11 +8,12 @@ import { createApp } from "./app.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { createLogger } from "./logger.js";
 import { createRuntime } from "./runtime.js";
-import { exitOnSignals, stopServer } from "./shutdown.js";
+import { exitOnSignals, logProcessFailures, stopServer } from "./shutdown.js";
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, config.production);
+  logProcessFailures(logger);
   const runtime = await createRuntime(config, logger);
   const server = await listen(createApp(runtime), config.PORT);
   exitOnSignals(() => stopServer(server, runtime), logger);

@@ -39,3 +39,17 @@ export function exitOnSignals(stop: () => Promise<void>, logger: Logger): void {
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
 }
+
+/**
+ * Failures nothing caught, logged as JSON like everything else. A rejection nobody handled is logged
+ * and the server goes on (Colyseus loads @pm2/io, which keeps the process up after one anyway). An
+ * uncaught exception ends the process: the world may be half-changed, and what the last tick wrote
+ * is what a restart begins from.
+ */
+export function logProcessFailures(logger: Logger): void {
+  process.on("unhandledRejection", (reason) => logger.error({ err: reason }, "unhandled promise rejection"));
+  process.on("uncaughtException", (error) => {
+    logger.fatal({ err: error }, "uncaught exception: exiting");
+    process.exit(1);
+  });
+}
