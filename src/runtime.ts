@@ -8,6 +8,7 @@ import type { Config } from "./config.js";
 import { AccountRepository } from "./db/accounts.js";
 import { CharacterRepository } from "./db/characters.js";
 import { type DatabaseHandle, openDatabase } from "./db/database.js";
+import { WorldStore } from "./db/world-store.js";
 import type { GameData } from "./game/types.js";
 import type { Logger } from "./logger.js";
 import { LOCAL_CDN_URL, loadGameData } from "./manifests/loader.js";
@@ -20,6 +21,8 @@ export interface Runtime {
   database: DatabaseHandle;
   accounts: AccountRepository;
   characters: CharacterRepository;
+  /** The world room's writes: characters and ground items a tick at a time. */
+  worldStore: WorldStore;
   gameData: GameData;
   /** The folder GET /manifests/ serves: the repository's manifests, or production's fetched copy. */
   manifestDir: string;
@@ -61,6 +64,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     database,
     accounts: new AccountRepository(database.db),
     characters: new CharacterRepository(database.db),
+    worldStore: new WorldStore(database.db),
     gameData: manifests.data,
     manifestDir: manifests.dir,
     jwtSecret,

@@ -95,6 +95,52 @@ describe("server process", function () {
       await expectRestored(token, { x: 34, z: 35 });
     });
 
+    it("keeps a dropped item on the ground across SIGKILL, to be picked up after the restart", async () => {
+      const first = await startServer(dataDir, env);
+      const token = await signIn();
+      let coins: { slot: number; quantity: number };
+      let dropped: { id: string; position: { x: number; z: number } };
+      try {
+        const dropper = await WsClient.connect(wsUrl, { query: token });
+        const sync = (await dropper.received((frame) => frame.event === "player:sync")).data;
+        coins = sync.inventory.find((e: { itemId: string }) => e.itemId === "coins");
+        dropper.send("player:action", { action: "drop", inventorySlot: coins.slot });
+        const update = await dropper.next("world:update", (data) =>
+          data.added.some((e: { type: string }) => e.type === "coins"),
+        );
+        dropped = update.data.added.find((e: { type: string }) => e.type === "coins");
+        // One more tick for the tick that dropped the coins to be written.
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      } finally {
+        first.child.kill("SIGKILL");
+        await first.exited;
+      }
+
+      const second = await startServer(dataDir, env);
+      try {
+        const client = await WsClient.connect(wsUrl, { query: token });
+        const restored = (await client.received((frame) => frame.event === "player:sync")).data;
+        assert.equal(restored.coins, 0, "the coins left the inventory");
+        const view = await client.received(
+          (frame) =>
+            frame.event === "world:update" &&
+            frame.data.added.some((e: { id: string }) => e.id === dropped.id),
+        );
+        const onTheGround = view.data.added.find((e: { id: string }) => e.id === dropped.id);
+        assert.deepEqual(
+          [onTheGround.type, onTheGround.quantity, onTheGround.position],
+          ["coins", coins.quantity, dropped.position],
+        );
+        client.send("player:action", { action: "pickup", targetId: dropped.id });
+        const pickedUp = await client.next("player:sync", (data) => data.coins === coins.quantity);
+        assert.equal(pickedUp.data.coins, coins.quantity);
+        client.socket.close(1000);
+      } finally {
+        second.child.kill("SIGTERM");
+        await second.exited;
+      }
+    });
+
     it("loses at most the last tick when killed with SIGKILL", async () => {
       const first = await startServer(dataDir, env);
       const token = await signIn();

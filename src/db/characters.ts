@@ -93,18 +93,20 @@ export class CharacterRepository {
   /** Writes the given characters in one transaction: all of them or none. */
   async saveMany(saves: readonly CharacterSave[]): Promise<void> {
     if (saves.length === 0) return;
-    await this.db.transaction(async (tx) => {
-      await lockCharacters(
-        tx,
-        saves.map((save) => save.state.id),
-      );
-      for (const part of ALL_PARTS) {
-        const states = saves
-          .filter((save) => (save.parts ?? ALL_PARTS).includes(part))
-          .map((save) => save.state);
-        if (states.length > 0) await writePart(tx, states, part);
-      }
-    });
+    await this.db.transaction((tx) => writeCharacters(tx, saves));
+  }
+}
+
+/** Writes the saved parts of the characters, under their row locks (inside the caller's transaction). */
+export async function writeCharacters(tx: Executor, saves: readonly CharacterSave[]): Promise<void> {
+  if (saves.length === 0) return;
+  await lockCharacters(
+    tx,
+    saves.map((save) => save.state.id),
+  );
+  for (const part of ALL_PARTS) {
+    const states = saves.filter((save) => (save.parts ?? ALL_PARTS).includes(part)).map((save) => save.state);
+    if (states.length > 0) await writePart(tx, states, part);
   }
 }
 

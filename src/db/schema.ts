@@ -130,3 +130,23 @@ export const agents = pgTable("agents", {
   goalsPaused: boolean("goals_paused").notNull().default(false),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Items lying on the ground, written with the tick that dropped, took or despawned them, so that a
+ * restart finds them where they lay. `dropped_tick` counts in the ticks of the running world: the world
+ * moves them to its own count when it loads them.
+ */
+export const groundItems = pgTable(
+  "ground_items",
+  {
+    id: text("id").primaryKey(),
+    itemId: text("item_id").notNull(),
+    quantity: integer("quantity").notNull(),
+    x: integer("x").notNull(),
+    z: integer("z").notNull(),
+    /** Who alone sees it for its first minute; null when everyone does. */
+    ownerId: text("owner_id"),
+    droppedTick: integer("dropped_tick").notNull(),
+  },
+  (table) => [check("ground_items_quantity_positive", sql`${table.quantity} > 0`)],
+);

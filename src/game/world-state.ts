@@ -349,6 +349,21 @@ export class WorldState {
     return item;
   }
 
+  /**
+   * Lays items that were on the ground before a restart, oldest first (the store's timeline needs its
+   * items in the order they fell). New ids continue past theirs.
+   */
+  restoreGroundItems(items: readonly GroundItem[]): void {
+    const oldestFirst = [...items].sort((a, b) => a.droppedTick - b.droppedTick);
+    for (const restored of oldestFirst) {
+      const item: GroundItem = { ...restored, position: { ...restored.position } };
+      this.groundItems.add(item);
+      this.itemGrid.insert(item);
+      const number = Number(/^item:(\d+)$/.exec(item.id)?.[1] ?? 0);
+      this.counters.item = Math.max(this.counters.item, number);
+    }
+  }
+
   removeGroundItem(item: GroundItem): void {
     this.groundItems.delete(item.id);
     this.itemGrid.remove(item);

@@ -2,7 +2,7 @@
 // advances everything one 600 ms tick at a time in a fixed order of phases, reporting what
 // changed so the room can publish, persist and replicate without scanning the world.
 import { type GameError, gameError, isGameError } from "./errors.js";
-import { isOwnerOnly } from "./ground-items.js";
+import { type GroundItem, isOwnerOnly } from "./ground-items.js";
 import { chebyshev } from "./tile.js";
 import type { CharacterState, InventoryEntry } from "./types.js";
 import { resolveCombat } from "./world-combat.js";
@@ -196,6 +196,26 @@ export class World {
   /** Shows a character's new name (already stored) from the next tick on. */
   rename(playerId: string, name: string): void {
     this.state.rename(this.player(playerId), name);
+  }
+
+  /** Items that lay on the ground when the world last stopped; before anyone joins. */
+  restoreGroundItems(items: readonly GroundItem[]): void {
+    this.state.restoreGroundItems(items);
+  }
+
+  /** A copy of a ground item, to be written (undefined when there is none by that id). */
+  groundItem(id: string): GroundItem | undefined {
+    const item = this.state.groundItems.get(id);
+    return item && { ...item, position: { ...item.position } };
+  }
+
+  hasGroundItem(id: string): boolean {
+    return this.state.groundItems.get(id) !== undefined;
+  }
+
+  /** Every ground item's id. */
+  groundItemIds(): string[] {
+    return [...this.state.groundItems.values()].map((item) => item.id);
   }
 
   /** Installs the inventory a committed trade produced; the next tick syncs it to the player. */

@@ -89,7 +89,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   private readonly commits = new Map<string, Promise<unknown>>();
   private tickDeferred = false;
 
-  override onCreate(): void {
+  override async onCreate(): Promise<void> {
     const { runtime } = this;
     this.world = new World({
       data: runtime.gameData,
@@ -97,9 +97,11 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       now: () => performance.now(),
       wallClock: () => Date.now(),
     });
+    // What lay on the ground when the world last stopped lies there again.
+    this.world.restoreGroundItems(await runtime.worldStore.loadGround(this.world.tick));
     this.interest = new Interest(this.world, this.state);
     this.saves = new TickSaves(this.world);
-    this.persistence = new WorldPersistence(runtime.characters, runtime.logger);
+    this.persistence = new WorldPersistence(runtime.worldStore, runtime.logger);
     this.tradeRepository = new TradeRepository(runtime.database.db);
     this.trades = new TradeRequests({
       isOnline: (id) => this.owners.has(id) && this.world.has(id),
@@ -180,7 +182,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     this.trades.playerGone(characterId, "partner_disconnected");
     await this.commits.get(characterId);
     if (!this.world.has(characterId) || this.owners.has(characterId)) return;
-    await this.persistence.write([{ state: this.world.leave(characterId) }], { final: true });
+    await this.persistence.writeFinal([{ state: this.world.leave(characterId) }]);
   }
 
   /** Trades end with `server_shutdown` (not as if each player had dropped), then everyone is let go. */
@@ -191,10 +193,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
 
   override async onDispose(): Promise<void> {
     const remaining = [...this.owners.keys()].filter((id) => this.world.has(id));
-    await this.persistence.write(
-      remaining.map((id) => ({ state: this.world.leave(id) })),
-      { final: true },
-    );
+    await this.persistence.writeFinal(remaining.map((id) => ({ state: this.world.leave(id) })));
     await this.persistence.flush();
   }
 

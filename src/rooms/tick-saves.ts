@@ -1,4 +1,6 @@
 import type { CharacterPart, CharacterSave } from "../db/characters.js";
+import type { WorldWrite } from "../db/world-store.js";
+import type { GroundItem } from "../game/ground-items.js";
 import type { CharacterState } from "../game/types.js";
 import type { World } from "../game/world.js";
 import type { TickReport } from "../game/world-types.js";
@@ -11,21 +13,58 @@ import type { TickReport } from "../game/world-types.js";
 const POSITION_SAVE_TICKS = 10;
 
 /**
- * Which parts of which characters each tick writes: position and health (of a walking player, when its
- * walk ends and at least every POSITION_SAVE_TICKS on the way); the inventory and equipment of those
- * who got a player:sync; skills of those who gained XP; banks that moved. Only those parts are copied
- * and written, and what a failed write left unsaved is written with the next tick.
+ * What each tick writes. Of the characters: position and health (of a walking player, when its walk
+ * ends and at least every POSITION_SAVE_TICKS on the way); the inventory and equipment of those who
+ * got a player:sync; skills of those who gained XP; banks that moved. Of the ground: the items that
+ * fell, changed or went. Only those are copied and written, and what a failed write left unsaved is
+ * written with the next tick.
  */
 export class TickSaves {
   /** Parts a failed tick write left unsaved: the next tick writes them again, from the state it then has. */
   private readonly unsaved = new Map<string, Set<CharacterPart>>();
   /** Players whose latest position is not written yet, with the tick since which it is not. */
   private readonly unsavedPositions = new Map<string, number>();
+  /** Ground items whose row may be out of date: written as they are, or deleted when gone. */
+  private readonly unsavedGround = new Set<string>();
+  /** Ground items that may have a row: when one leaves the world, its row goes too. */
+  private readonly storedGround: Set<string>;
 
-  constructor(private readonly world: World) {}
+  constructor(private readonly world: World) {
+    this.storedGround = new Set(world.groundItemIds());
+  }
 
-  /** The tick's writes, with copies of the parts they write (the write runs after later ticks may have). */
-  of(report: TickReport): CharacterSave[] {
+  /** The tick's write, with copies of what it writes (the write runs after later ticks may have). */
+  of(report: TickReport): WorldWrite {
+    return { characters: this.characters(report), ground: this.ground(report) };
+  }
+
+  /** The write failed: what it held goes with the next tick's. */
+  failed({ characters, ground }: WorldWrite): void {
+    for (const { state, parts = [] } of characters) addParts(this.unsaved, state.id, ...parts);
+    for (const item of ground?.put ?? []) this.unsavedGround.add(item.id);
+    for (const id of ground?.removed ?? []) this.unsavedGround.add(id);
+  }
+
+  private ground(report: TickReport): WorldWrite["ground"] {
+    for (const id of report.changedEntities) if (this.world.hasGroundItem(id)) this.unsavedGround.add(id);
+    for (const id of report.removedEntities) if (this.storedGround.has(id)) this.unsavedGround.add(id);
+    const put: GroundItem[] = [];
+    const removed: string[] = [];
+    for (const id of this.unsavedGround) {
+      const item = this.world.groundItem(id);
+      if (item) {
+        put.push(item);
+        this.storedGround.add(id);
+      } else {
+        removed.push(id);
+        this.storedGround.delete(id);
+      }
+    }
+    this.unsavedGround.clear();
+    return { put, removed };
+  }
+
+  private characters(report: TickReport): CharacterSave[] {
     const parts = new Map(this.unsaved);
     this.unsaved.clear();
     const add = (id: string, ...added: CharacterPart[]) => addParts(parts, id, ...added);
@@ -49,11 +88,6 @@ export class TickSaves {
       if (this.world.has(id)) saves.push({ state: this.snapshot(id, changed), parts: [...changed] });
     }
     return saves;
-  }
-
-  /** The writes failed: their parts go with the next tick's. */
-  failed(saves: readonly CharacterSave[]): void {
-    for (const { state, parts = [] } of saves) addParts(this.unsaved, state.id, ...parts);
   }
 
   private snapshot(id: string, parts: ReadonlySet<CharacterPart>): CharacterState {

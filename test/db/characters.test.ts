@@ -49,6 +49,7 @@ for (const backend of backends) {
         "equipment",
         "trades",
         "agents",
+        "ground_items",
       ]) {
         const result = await handle.db.execute(sql.raw(`select count(*)::int as n from ${table}`));
         assert.equal((result as unknown as { rows: { n: number }[] }).rows[0]?.n, 0, table);

@@ -178,6 +178,35 @@ describe("World", () => {
   });
 
   describe("ground items", () => {
+    it("lie again where they lay after a restart, with the time they had left, under their own ids", () => {
+      const world = makeWorld();
+      // Dropped 40 ticks before the newest item (which fell on the loading world's tick 0).
+      world.restoreGroundItems([
+        {
+          id: "item:9",
+          itemId: "coins",
+          quantity: 7,
+          position: { x: 11, z: 10 },
+          ownerId: "owner",
+          droppedTick: 0,
+        },
+        { id: "item:4", itemId: "logs", quantity: 1, position: { x: 12, z: 10 }, droppedTick: -40 },
+      ]);
+      assert.equal(world.entity("item:9")?.quantity, 7);
+      assert.equal(world.privateOwner("item:9"), "owner");
+      assert.equal(world.privateOwner("item:4"), undefined, "dropped by no one: public");
+
+      world.join(character("p1"));
+      world.submit("p1", { type: "action", action: "drop", inventorySlot: slotOf(world, "p1", "coins") });
+      const dropped = world.step().changedEntities.filter((id) => id.startsWith("item:"));
+      assert.deepEqual(dropped, ["item:10"], "a new drop takes an id none of the restored items has");
+
+      stepUntil(world, () => world.privateOwner("item:9") === undefined);
+      assert.equal(world.tick, OWNER_ONLY_TICKS);
+      stepUntil(world, () => world.entity("item:4") === undefined);
+      assert.equal(world.tick, DESPAWN_TICKS - 40);
+    });
+
     it("are seen only by their owner for 100 ticks, then by everyone, then despawn after 300", () => {
       const world = makeWorld();
       world.join(character("owner"));

@@ -1,18 +1,26 @@
 import assert from "node:assert/strict";
-import type { CharacterSave } from "../../src/db/characters.js";
+import type { WorldWrite } from "../../src/db/world-store.js";
 import { TickSaves } from "../../src/rooms/tick-saves.js";
 import { character, makeWorld, SPAWN } from "../game/world-fixture.js";
 
-const positionsIn = (saves: readonly CharacterSave[]) =>
-  saves
+const positionsIn = ({ characters }: WorldWrite) =>
+  characters
     .filter((save) => save.parts?.includes("position"))
     .map(({ state }) => `${state.position.x},${state.position.z}`);
 
+const partsIn = ({ characters }: WorldWrite) =>
+  characters.map((save) => [save.state.id, [...(save.parts ?? [])].sort()]);
+
+function worldWithPlayer() {
+  const world = makeWorld();
+  world.join(character("p1"));
+  const slotOf = (itemId: string) => world.inventory("p1").find((entry) => entry.itemId === itemId)!.slot;
+  return { world, slotOf, saves: new TickSaves(world) };
+}
+
 describe("TickSaves: what each tick writes", () => {
   it("writes a walker's position on the way only every 10 ticks, and where the walk ends", () => {
-    const world = makeWorld();
-    world.join(character("p1"));
-    const saves = new TickSaves(world);
+    const { world, saves } = worldWithPlayer();
     world.submit("p1", { type: "move", x: SPAWN.x, z: SPAWN.z + 15 });
     const written: string[] = [];
     for (let tick = 0; tick < 25; tick++) written.push(...positionsIn(saves.of(world.step())));
@@ -21,36 +29,47 @@ describe("TickSaves: what each tick writes", () => {
     assert.equal(written[1], `${SPAWN.x},${SPAWN.z + 15}`);
   });
 
-  it("writes a dropped item's inventory with its tick, as a copy that later changes do not reach", () => {
-    const world = makeWorld();
-    world.join(character("p1"));
-    const saves = new TickSaves(world);
-    const coins = world.inventory("p1").find((entry) => entry.itemId === "coins")!;
-    world.submit("p1", { type: "action", action: "drop", inventorySlot: coins.slot });
-    const [save] = saves.of(world.step());
-    assert.equal(save?.state.id, "p1");
+  it("writes a drop as the emptied slot and the item on the ground, in the same write", () => {
+    const { world, slotOf, saves } = worldWithPlayer();
+    world.submit("p1", { type: "action", action: "drop", inventorySlot: slotOf("coins") });
+    const write = saves.of(world.step());
+    const save = write.characters[0]!;
     assert.ok(save.parts?.includes("inventory"));
     assert.ok(!save.state.inventory.some((entry) => entry.itemId === "coins"));
-    const written = structuredClone(save.state.inventory);
-    const sword = world.inventory("p1").find((entry) => entry.itemId === "bronze_sword")!;
-    world.submit("p1", { type: "action", action: "drop", inventorySlot: sword.slot });
+    assert.deepEqual(
+      write.ground?.put.map((item) => [item.itemId, item.quantity, item.ownerId]),
+      [["coins", 25, "p1"]],
+    );
+  });
+
+  it("writes a pickup as the item leaving the ground and the filled slot, in the same write", () => {
+    const { world, slotOf, saves } = worldWithPlayer();
+    world.submit("p1", { type: "action", action: "drop", inventorySlot: slotOf("coins") });
+    const [coins] = saves.of(world.step()).ground!.put;
+    world.submit("p1", { type: "action", action: "pickup", targetId: coins!.id });
+    const write = saves.of(world.step());
+    assert.deepEqual(write.ground, { put: [], removed: [coins!.id] });
+    assert.ok(write.characters[0]?.state.inventory.some((entry) => entry.itemId === "coins"));
+  });
+
+  it("copies what it writes: later changes do not reach a write still queued", () => {
+    const { world, slotOf, saves } = worldWithPlayer();
+    world.submit("p1", { type: "action", action: "drop", inventorySlot: slotOf("coins") });
+    const write = saves.of(world.step());
+    const written = structuredClone(write);
+    world.submit("p1", { type: "action", action: "drop", inventorySlot: slotOf("bronze_sword") });
     world.step();
-    assert.deepEqual(save.state.inventory, written);
+    assert.deepEqual(write, written);
   });
 
   it("writes again, from the state of the time, what a failed write left unsaved", () => {
-    const world = makeWorld();
-    world.join(character("p1"));
-    const saves = new TickSaves(world);
-    const coins = world.inventory("p1").find((entry) => entry.itemId === "coins")!;
-    world.submit("p1", { type: "action", action: "drop", inventorySlot: coins.slot });
+    const { world, slotOf, saves } = worldWithPlayer();
+    world.submit("p1", { type: "action", action: "drop", inventorySlot: slotOf("coins") });
     const failed = saves.of(world.step());
-    assert.deepEqual(saves.of(world.step()), [], "nothing new this tick");
+    assert.deepEqual(saves.of(world.step()), { characters: [], ground: { put: [], removed: [] } });
     saves.failed(failed);
     const retried = saves.of(world.step());
-    assert.deepEqual(
-      retried.map((save) => [save.state.id, [...(save.parts ?? [])].sort()]),
-      failed.map((save) => [save.state.id, [...(save.parts ?? [])].sort()]),
-    );
+    assert.deepEqual(partsIn(retried), partsIn(failed));
+    assert.deepEqual(retried.ground?.put, failed.ground?.put);
   });
 });

@@ -167,19 +167,19 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
   it("writes a tick's changes again after its write failed", async () => {
     const player = await join();
     await becomeAdmin(player, ADMIN_CODE);
-    const characters = server().runtime.characters;
-    const saveMany = characters.saveMany;
+    const { worldStore, characters } = server().runtime;
+    const save = worldStore.save;
     let failures = 0;
-    characters.saveMany = async (saves) => {
+    worldStore.save = async (write) => {
       if (failures++ < 2) throw new Error("database unavailable");
-      return saveMany.call(characters, saves);
+      return save.call(worldStore, write);
     };
     try {
       await give(player, "logs", 2);
       await waitFor(() => failures > 2, "writes resumed");
       await sleep(200);
     } finally {
-      characters.saveMany = saveMany;
+      worldStore.save = save;
     }
     const stored = await characters.load(player.id);
     assert.equal(stored?.inventory.filter((entry) => entry.itemId === "logs").length, 2);
@@ -188,13 +188,13 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
   it("goes on publishing while a departing player's final save waits to be tried again", async () => {
     const leaver = await join();
     const stayer = await join();
-    const characters = server().runtime.characters;
-    const saveMany = characters.saveMany;
+    const { worldStore } = server().runtime;
+    const save = worldStore.save;
     let attempts = 0;
-    characters.saveMany = async (saves) => {
-      if (saves.some((save) => save.state.id === leaver.id) && ++attempts <= 2)
+    worldStore.save = async (write) => {
+      if (write.characters.some((saved) => saved.state.id === leaver.id) && ++attempts <= 2)
         throw new Error("database unavailable");
-      return saveMany.call(characters, saves);
+      return save.call(worldStore, write);
     };
     try {
       await leave(leaver.room);
@@ -205,7 +205,7 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
       assert.equal(attempts, 2, "the chat came back before the departing save was tried again");
       await waitFor(() => attempts === 3, "the third attempt, which is stored");
     } finally {
-      characters.saveMany = saveMany;
+      worldStore.save = save;
     }
   });
 });

@@ -1,0 +1,90 @@
+import { asc, inArray, sql } from "drizzle-orm";
+import type { GroundItem } from "../game/ground-items.js";
+import { type CharacterSave, writeCharacters } from "./characters.js";
+import type { Database, Executor } from "./database.js";
+import { groundItems } from "./schema.js";
+
+/** The ground items a tick put down or changed, and the ids of those it took away. */
+export interface GroundChanges {
+  put: readonly GroundItem[];
+  removed: readonly string[];
+}
+
+/** One write of the world: characters' changed parts and the ground's changes, all or nothing. */
+export interface WorldWrite {
+  characters: readonly CharacterSave[];
+  ground?: GroundChanges;
+}
+
+/** Whether a write has nothing to write. */
+export function isEmptyWrite({ characters, ground }: WorldWrite): boolean {
+  return characters.length === 0 && !ground?.put.length && !ground?.removed.length;
+}
+
+/**
+ * The world's own writes. A drop empties an inventory slot and puts the item on the ground in the same
+ * transaction, and a pickup does the reverse, so an item is never in neither place nor in both.
+ */
+export class WorldStore {
+  constructor(private readonly db: Database) {}
+
+  async save(write: WorldWrite): Promise<void> {
+    if (isEmptyWrite(write)) return;
+    const { characters, ground } = write;
+    await this.db.transaction(async (tx) => {
+      await writeCharacters(tx, characters);
+      if (ground) await writeGround(tx, ground);
+    });
+  }
+
+  /**
+   * The stored ground items, their dropped ticks moved so that the newest fell at `tick` (the loading
+   * world's tick), in the table too: the time the server was down does not count against them, and the
+   * next load moves them again from the same count.
+   */
+  async loadGround(tick: number): Promise<GroundItem[]> {
+    return this.db.transaction(async (tx) => {
+      const rows = await tx.select().from(groundItems).orderBy(asc(groundItems.droppedTick));
+      const newest = rows.at(-1);
+      if (!newest) return [];
+      const shift = tick - newest.droppedTick;
+      if (shift !== 0)
+        await tx.update(groundItems).set({ droppedTick: sql`${groundItems.droppedTick} + ${shift}` });
+      return rows.map((row) => ({
+        id: row.id,
+        itemId: row.itemId,
+        quantity: row.quantity,
+        position: { x: row.x, z: row.z },
+        droppedTick: row.droppedTick + shift,
+        ...(row.ownerId === null ? {} : { ownerId: row.ownerId }),
+      }));
+    });
+  }
+}
+
+async function writeGround(tx: Executor, { put, removed }: GroundChanges): Promise<void> {
+  if (removed.length > 0) await tx.delete(groundItems).where(inArray(groundItems.id, [...removed]));
+  if (put.length === 0) return;
+  const rows = put.map((item) => ({
+    id: item.id,
+    itemId: item.itemId,
+    quantity: item.quantity,
+    x: item.position.x,
+    z: item.position.z,
+    ownerId: item.ownerId ?? null,
+    droppedTick: item.droppedTick,
+  }));
+  await tx
+    .insert(groundItems)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: groundItems.id,
+      set: {
+        quantity: sql`excluded.quantity`,
+        x: sql`excluded.x`,
+        z: sql`excluded.z`,
+        ownerId: sql`excluded.owner_id`,
+        droppedTick: sql`excluded.dropped_tick`,
+      },
+    });
+}
