@@ -1,3 +1,4 @@
+import type { AddressInfo } from "node:net";
 import { matchMaker } from "@colyseus/core";
 import { RedisDriver } from "@colyseus/redis-driver";
 import { RedisPresence } from "@colyseus/redis-presence";
@@ -37,6 +38,13 @@ export function createApp(runtime: Runtime) {
         if (isJsonChannel(request.url)) void channel.handleUpgrade(request, socket, head);
       });
       runtime.httpServer.on("close", () => channel.close());
+      // Agents are clients of this very server: they join once it listens.
+      runtime.httpServer.once("listening", () => {
+        const { port } = runtime.httpServer.address() as AddressInfo;
+        runtime.agents
+          .start(`http://127.0.0.1:${port}`)
+          .catch((error: unknown) => runtime.logger.error({ err: error }, "starting the agents failed"));
+      });
       return new WebSocketTransport({ noServer: true }).attachToServer(runtime.httpServer, {
         filter: (request) => !isJsonChannel(request.url),
       });

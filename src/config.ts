@@ -93,6 +93,10 @@ const environmentSchema = z.object({
   WS_PING_MS: z.coerce.number().int().min(100).default(10_000),
   /** Seconds a dropped player's seat is kept for reconnection. */
   RECONNECT_SECONDS: z.coerce.number().int().min(0).default(30),
+  /** Names of agents the server runs from its start, owned by nobody (admins control them). */
+  AGENTS: list([]),
+  /** How many agents one account may run (POST /api/agents past it is 409 conflict). */
+  AGENTS_PER_ACCOUNT: positiveInt(3),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;

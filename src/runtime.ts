@@ -2,10 +2,12 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
+import { AgentManager } from "./agents/manager.js";
 import { createRateLimits, type RateLimits } from "./api/rate-limits.js";
 import { createTokenVerifier, type TokenVerifier } from "./auth/tokens.js";
 import type { Config } from "./config.js";
 import { AccountRepository } from "./db/accounts.js";
+import { AgentRepository } from "./db/agents.js";
 import { CharacterRepository } from "./db/characters.js";
 import { type DatabaseHandle, openDatabase } from "./db/database.js";
 import { WorldStore } from "./db/world-store.js";
@@ -23,6 +25,8 @@ export interface Runtime {
   characters: CharacterRepository;
   /** The world room's writes: characters and ground items a tick at a time. */
   worldStore: WorldStore;
+  /** The server's autonomous agents (started once the server listens). */
+  agents: AgentManager;
   gameData: GameData;
   /** The folder GET /manifests/ serves: the repository's manifests, or production's fetched copy. */
   manifestDir: string;
@@ -58,12 +62,25 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
   );
   const jwtSecret = resolveJwtSecret(config, logger);
   const rateLimits = createRateLimits(config, logger);
+  const accounts = new AccountRepository(database.db);
+  const characters = new CharacterRepository(database.db);
   return {
     config,
     logger,
     database,
-    accounts: new AccountRepository(database.db),
-    characters: new CharacterRepository(database.db),
+    accounts,
+    characters,
+    agents: new AgentManager({
+      accounts,
+      characters,
+      agents: new AgentRepository(database.db),
+      gameData: manifests.data,
+      jwtSecret,
+      logger,
+      tickMs: config.WORLD_TICK_MS,
+      perAccount: config.AGENTS_PER_ACCOUNT,
+      configured: config.AGENTS,
+    }),
     worldStore: new WorldStore(database.db),
     gameData: manifests.data,
     manifestDir: manifests.dir,

@@ -3,10 +3,12 @@ import type { Logger } from "./logger.js";
 import type { Runtime } from "./runtime.js";
 
 /**
- * Stops one server in order: no new connections, rooms disconnect their clients and persist their state,
- * then the HTTP server and the database close.
+ * Stops one server in order: the agents leave, no new connections, rooms disconnect their clients and
+ * persist their state, then the HTTP server and the database close.
  */
 export async function stopServer(server: Server, runtime: Runtime): Promise<void> {
+  // The agents leave first, as players logging out: none of them then tries to come back.
+  await runtime.agents.stopAll();
   await server.gracefullyShutdown(false);
   await new Promise<void>((resolve) => {
     runtime.httpServer.close(() => resolve());

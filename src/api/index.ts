@@ -1,6 +1,7 @@
 // Mounts the REST API on the Express app that Colyseus's transport created.
 import express from "express";
 import type { Runtime } from "../runtime.js";
+import { agentsRouter } from "./agents.js";
 import { anonymousAuthRouter } from "./auth.js";
 import { authenticate } from "./authenticate.js";
 import { charactersRouter } from "./characters.js";
@@ -30,6 +31,7 @@ export function mountApi(app: express.Application, runtime: Runtime, liveWorld: 
     playerRouter(runtime, liveWorld, authenticated),
     worldRouter(runtime, liveWorld, authenticated),
     charactersRouter(runtime, liveWorld, authenticated),
+    agentsRouter(runtime, authenticated),
   );
   api.use(apiNotFound);
   app.use("/api", api);

@@ -1,13 +1,13 @@
 // Bearer tokens: the identity provider's JWTs, or the server's own anonymous ones when no provider is
 // configured. Free of Express: the REST API, the WorldRoom and the /ws adapter all verify through here.
 import { createPublicKey, type KeyObject, randomUUID } from "node:crypto";
-import { createRemoteJWKSet, errors, type JWTVerifyGetKey, jwtVerify, SignJWT } from "jose";
+import { createRemoteJWKSet, decodeJwt, errors, type JWTVerifyGetKey, jwtVerify, SignJWT } from "jose";
 import type { Config } from "../config.js";
 
 export interface Identity {
-  /** `idp:<provider subject>` or `anon:<uuid>`: the account's key. */
+  /** `idp:<provider subject>`, `anon:<uuid>` or `agent:<agent id>`: the account's key. */
   subject: string;
-  kind: "idp" | "anonymous";
+  kind: "idp" | "anonymous" | "agent";
 }
 
 export type InvalidTokenReason =
@@ -41,6 +41,8 @@ export const ANONYMOUS_ISSUER = "tileworld";
 export const ANONYMOUS_AUDIENCE = "tileworld-anonymous";
 /** Anonymous identities are temporary; a client refreshes its token before this runs out. */
 export const ANONYMOUS_TOKEN_SECONDS = 60 * 60;
+/** The server's own agents sign in with tokens of this audience, whether or not a provider is configured. */
+export const AGENT_AUDIENCE = "tileworld-agent";
 
 /** Provider tokens must be signed with a private key: never `none`, never a shared secret (HS*). */
 const PROVIDER_ALGORITHMS = [
@@ -75,6 +77,34 @@ export function createTokenVerifier(
   config: ProviderConfig,
   jwtSecret: Uint8Array,
   options: VerifierOptions = {},
+): TokenVerifier {
+  const users = userTokenVerifier(config, jwtSecret, options);
+  return {
+    verify: async (token) => {
+      // The audience only picks the check; the check itself verifies the signature with its own key.
+      if (claimedAudience(token) !== AGENT_AUDIENCE) return users.verify(token);
+      const { payload } = await verifyOrExplain(token, jwtSecret, {
+        algorithms: ["HS256"],
+        issuer: ANONYMOUS_ISSUER,
+        audience: AGENT_AUDIENCE,
+      });
+      return { subject: `agent:${payload.sub}`, kind: "agent" };
+    },
+  };
+}
+
+function claimedAudience(token: string): unknown {
+  try {
+    return decodeJwt(token).aud;
+  } catch {
+    return undefined;
+  }
+}
+
+function userTokenVerifier(
+  config: ProviderConfig,
+  jwtSecret: Uint8Array,
+  options: VerifierOptions,
 ): TokenVerifier {
   if (!config.identityProvider) {
     return {
@@ -116,6 +146,18 @@ export async function issueAnonymousToken(
     .setExpirationTime(expiresAt)
     .sign(jwtSecret);
   return { token, subject, expiresAt };
+}
+
+/** A token for one of the server's own agents (see src/agents). */
+export async function issueAgentToken(jwtSecret: Uint8Array, agentId: string): Promise<string> {
+  return new SignJWT({})
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setSubject(agentId)
+    .setIssuer(ANONYMOUS_ISSUER)
+    .setAudience(AGENT_AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(`${ANONYMOUS_TOKEN_SECONDS}s`)
+    .sign(jwtSecret);
 }
 
 function providerKey(config: ProviderConfig, options: VerifierOptions): KeyObject | JWTVerifyGetKey {

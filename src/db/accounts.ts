@@ -9,8 +9,10 @@ export type AccountKind = Account["kind"];
 export class AccountRepository {
   constructor(private readonly db: Executor) {}
 
-  /** The account of a verified identity, created the first time it is seen. */
-  /** Read first: every authenticated request resolves its account, and only a new identity writes. */
+  /**
+   * The account of a verified identity, created the first time it is seen. Read first: every
+   * authenticated request resolves its account, and only a new identity writes.
+   */
   async findOrCreate(subject: string, kind: AccountKind): Promise<Account> {
     const existing = await this.bySubject(subject);
     if (existing) return existing;

@@ -18,9 +18,9 @@ import {
 
 export const accounts = pgTable("accounts", {
   id: text("id").primaryKey(),
-  /** Identity-provider subject (`idp:<sub>`) or anonymous identity (`anon:<uuid>`). */
+  /** Identity-provider subject (`idp:<sub>`), anonymous identity (`anon:<uuid>`) or agent (`agent:<id>`). */
   subject: text("subject").notNull().unique(),
-  kind: text("kind", { enum: ["idp", "anonymous"] }).notNull(),
+  kind: text("kind", { enum: ["idp", "anonymous", "agent"] }).notNull(),
   isAdmin: boolean("is_admin").notNull().default(false),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });

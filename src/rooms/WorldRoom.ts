@@ -285,7 +285,10 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     }
   }
 
-  /** `/admin <code>`: every attempt counts against the client's authentication limit, as a token would. */
+  /**
+   * `/admin <code>`: every attempt counts against the client's authentication limit, as a token would.
+   * The right code makes the session, and the account, an admin's.
+   */
   private async elevate(client: WorldClient, code: string, fail: (refusal: Refusal) => void): Promise<void> {
     const { ADMIN_CODE } = this.runtime.config;
     if (await countAttempt(this.runtime, clientKey(playerOf(client).ip)))
@@ -294,6 +297,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     else if (code !== ADMIN_CODE) fail({ code: "forbidden", message: "Wrong admin code." });
     else {
       if (client.userData) client.userData.isAdmin = true;
+      // The account stays an admin's: the REST API lets it control the server's own agents.
+      await this.runtime.accounts.setAdmin(playerOf(client).accountId, true);
       client.send("chat:message", {
         fromPlayerId: "server",
         fromPlayerName: "Server",

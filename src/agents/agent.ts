@@ -1,0 +1,278 @@
+// One autonomous agent: an ordinary Colyseus client of the world room that plays its own character,
+// deciding every other tick with the rules of src/agents/brain.ts.
+import { randomUUID } from "node:crypto";
+import { Client, type Room } from "@colyseus/sdk";
+import type { AgentRow } from "../db/agents.js";
+import type { WorldMap } from "../game/map.js";
+import type { GameData } from "../game/types.js";
+import type { PlayerSync } from "../game/world-types.js";
+import type { Logger } from "../logger.js";
+import {
+  type AgentView,
+  bankStep,
+  DEFAULT_GOAL_XP,
+  describeGoal,
+  GOAL_TYPES,
+  type Goal,
+  type GoalType,
+  goalXp,
+  nextStep,
+  pickupStep,
+  type SeenEntity,
+  type Step,
+} from "./brain.js";
+
+export const QUICK_ACTIONS = [
+  "woodcutting",
+  "mining",
+  "fishing",
+  "combat",
+  "pickup",
+  "bank",
+  "stop",
+  "idle",
+] as const;
+export type QuickActionId = (typeof QUICK_ACTIONS)[number];
+
+const QUICK_ACTION_LABELS: Record<QuickActionId, string> = {
+  woodcutting: "Chop trees",
+  mining: "Mine rocks",
+  fishing: "Catch fish",
+  combat: "Fight monsters",
+  pickup: "Pick up items",
+  bank: "Bank the inventory",
+  stop: "Stop and pause goals",
+  idle: "Stand idle",
+};
+
+export function isQuickAction(value: string): value is QuickActionId {
+  return (QUICK_ACTIONS as readonly string[]).includes(value);
+}
+
+/** A goal as stored: the XP its skills had when it began, to measure its progress from. */
+export type StoredGoal = Omit<Goal, "progress"> & { baseXp: number };
+
+/** An agent as stored, its goal read back. */
+export interface AgentRecord extends AgentRow {
+  goal: StoredGoal | null;
+}
+
+export interface AgentDeps {
+  gameData: GameData;
+  map: WorldMap;
+  /** How often the agent decides. */
+  thinkMs: number;
+  token(): Promise<string>;
+  /** Stores the agent's goal and pause state after a change. */
+  save(record: AgentRecord): Promise<void>;
+  logger: Logger;
+}
+
+/** A command that runs until it has nothing left to do (picking up, banking), then leaves the agent idle. */
+type Errand = "pickup" | "bank";
+
+export class Agent {
+  private room: Room | undefined;
+  private sync: PlayerSync | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  /** The target of the action last started, kept at while it is still there. */
+  private current: string | undefined;
+  private errand: Errand | undefined;
+
+  constructor(
+    readonly record: AgentRecord,
+    private readonly deps: AgentDeps,
+  ) {}
+
+  get online(): boolean {
+    return this.room !== undefined && this.sync !== undefined;
+  }
+
+  /** Joins the world as its character and starts deciding. */
+  async start(baseUrl: string): Promise<void> {
+    const sdk = new Client(baseUrl);
+    sdk.auth.token = await this.deps.token();
+    const room = await sdk.joinOrCreate("world", { characterId: this.record.characterId });
+    room.onMessage("player:sync", (sync: PlayerSync) => {
+      this.sync = sync;
+    });
+    // Everything else the world says is read from the replicated state, or not needed.
+    room.onMessage("*", () => {});
+    room.onLeave(() => {
+      if (this.room === room) this.room = undefined;
+    });
+    this.room = room;
+    this.timer = setInterval(() => this.think(), this.deps.thinkMs);
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    const room = this.room;
+    this.room = undefined;
+    if (room) await room.leave(true).catch(() => {});
+  }
+
+  /** The goal with its progress, or null. */
+  goal(): Goal | null {
+    const stored = this.record.goal;
+    if (!stored) return null;
+    const { baseXp, ...goal } = stored;
+    const gained = this.sync ? goalXp(goal.type, this.sync.skills) - baseXp : 0;
+    const progress =
+      goal.type === "idle" ? 0 : Math.min(1, Math.max(0, gained / (goal.target ?? DEFAULT_GOAL_XP)));
+    return { ...goal, progress };
+  }
+
+  async setGoal(type: GoalType, target?: number): Promise<Goal> {
+    this.record.goal = {
+      id: randomUUID(),
+      type,
+      description: describeGoal(type),
+      ...(type === "idle" ? {} : { target: target ?? DEFAULT_GOAL_XP }),
+      startedAt: new Date().toISOString(),
+      baseXp: this.sync ? goalXp(type, this.sync.skills) : 0,
+    };
+    this.current = undefined;
+    this.errand = undefined;
+    await this.deps.save(this.record);
+    return this.goal()!;
+  }
+
+  /** Pauses goals: the current path and action stop, the agent stands idle and sets no goal itself. */
+  async pauseGoals(): Promise<void> {
+    this.record.goal = null;
+    this.record.goalsPaused = true;
+    this.halt();
+    await this.deps.save(this.record);
+  }
+
+  async resumeGoals(): Promise<void> {
+    this.record.goalsPaused = false;
+    await this.deps.save(this.record);
+  }
+
+  /** A message from the dashboard: a quick action's name runs it; any other text is said in chat. */
+  async message(text: string): Promise<void> {
+    const command = text.trim().toLowerCase();
+    if (isQuickAction(command)) await this.runQuickAction(command);
+    else this.send({ event: "player:chat", data: { message: text.slice(0, 200) } });
+  }
+
+  quickActions(): { id: QuickActionId; label: string; available: boolean; reason?: string }[] {
+    const view = this.view();
+    return QUICK_ACTIONS.map((id) => {
+      const reason = view ? this.unavailable(id, view) : "the agent is not in the world";
+      return { id, label: QUICK_ACTION_LABELS[id], available: !reason, ...(reason && { reason }) };
+    });
+  }
+
+  /**
+   * Runs one quick action. With goals active, a gathering or combat action becomes the goal; with goals
+   * paused it is done once and the agent then stands idle again.
+   */
+  async runQuickAction(id: QuickActionId): Promise<void> {
+    if (id === "stop") return this.pauseGoals();
+    if (id === "pickup" || id === "bank") {
+      this.halt();
+      this.errand = id;
+      return;
+    }
+    if (id === "idle") {
+      this.halt();
+      if (!this.record.goalsPaused) await this.setGoal("idle");
+      return;
+    }
+    if (!this.record.goalsPaused) {
+      await this.setGoal(id === "combat" ? "combat" : id);
+      return;
+    }
+    const view = this.view();
+    const step = view && nextStep(id, view, this.deps.gameData, undefined);
+    if (step) this.send(step);
+  }
+
+  private think(): void {
+    const view = this.view();
+    if (!view) return;
+    if (this.errand) {
+      const step =
+        this.errand === "pickup" ? this.pickupNext(view) : bankStep(view, this.deps.gameData, this.deps.map);
+      if (step) this.send(step);
+      else this.errand = undefined;
+      return;
+    }
+    if (this.record.goalsPaused) return;
+    const goal = this.goal();
+    if (!goal || goal.progress >= 1) {
+      void this.setGoal(this.chooseGoal(view));
+      return;
+    }
+    const step = nextStep(goal.type, view, this.deps.gameData, this.current);
+    if (step) this.send(step);
+  }
+
+  /** The agent's own choice: the gathering skill it has least XP in. */
+  private chooseGoal(view: AgentView): GoalType {
+    const gathering = GOAL_TYPES.filter((type) => type !== "combat" && type !== "idle");
+    return gathering.sort((a, b) => goalXp(a, view.skills) - goalXp(b, view.skills))[0] ?? "idle";
+  }
+
+  private pickupNext(view: AgentView): Step | undefined {
+    if (this.current && view.entities.some((entity) => entity.id === this.current)) return undefined;
+    return pickupStep(view);
+  }
+
+  private unavailable(id: QuickActionId, view: AgentView): string | undefined {
+    const { gameData } = this.deps;
+    switch (id) {
+      case "woodcutting":
+      case "mining":
+      case "fishing":
+      case "combat":
+        return nextStep(id, view, gameData, undefined)
+          ? undefined
+          : `nothing to ${QUICK_ACTION_LABELS[id].toLowerCase().split(" ")[0]} in view`;
+      case "pickup":
+        return pickupStep(view) ? undefined : "no item on the ground in view";
+      case "bank":
+        return bankStep(view, gameData, this.deps.map) ? undefined : "nothing to bank";
+      default:
+        return undefined;
+    }
+  }
+
+  /** Stops the current action and path. */
+  private halt(): void {
+    this.current = undefined;
+    this.errand = undefined;
+    this.send({ event: "player:action", data: { action: "stop" } });
+  }
+
+  private send(step: Step): void {
+    if (!this.room) return;
+    this.room.send(step.event, step.data);
+    const targetId = step.data.targetId;
+    if (step.event === "player:action") this.current = typeof targetId === "string" ? targetId : undefined;
+  }
+
+  /** What the agent knows now: its latest player:sync and the entities the world replicates to it. */
+  private view(): AgentView | undefined {
+    const sync = this.sync;
+    const room = this.room;
+    if (!sync || !room) return undefined;
+    const state = room.state as { entities?: Map<string, SeenEntity & { maxHealth?: number }> };
+    const entities = state.entities ? [...state.entities.values()] : [];
+    const self = entities.find((entity) => entity.id === sync.id);
+    return {
+      self: {
+        id: sync.id,
+        position: self ? { x: self.x, z: self.z } : sync.position,
+        health: self?.health ?? sync.health,
+        maxHealth: sync.maxHealth,
+      },
+      inventory: sync.inventory,
+      skills: sync.skills,
+      entities: entities.filter((entity) => entity.id !== sync.id),
+    };
+  }
+}

@@ -1,0 +1,219 @@
+// What an autonomous agent does next, decided from what it sees: plain rules over the same events and
+// entities a client gets, so they can be tested without a server. The agent (src/agents/agent.ts) sends
+// the chosen message as any client would.
+import { canReachBank } from "../game/bank.js";
+import type { WorldMap } from "../game/map.js";
+import { chebyshev } from "../game/tile.js";
+import type { GameData, GatheringSkill, InventoryEntry, SkillName, Tile } from "../game/types.js";
+import { INVENTORY_SLOTS } from "../game/types.js";
+import { levelForXp } from "../game/xp.js";
+
+export const GOAL_TYPES = ["woodcutting", "mining", "fishing", "combat", "idle"] as const;
+export type GoalType = (typeof GOAL_TYPES)[number];
+
+const GOAL_DESCRIPTIONS: Record<GoalType, string> = {
+  woodcutting: "Chop trees for woodcutting XP.",
+  mining: "Mine rocks for mining XP.",
+  fishing: "Catch fish for fishing XP.",
+  combat: "Fight monsters a new character can beat, for combat XP.",
+  idle: "Stand still and wait for commands.",
+};
+
+/** The XP a goal that names no target aims to gain. */
+export const DEFAULT_GOAL_XP = 500;
+
+/** The skills whose XP counts towards each goal. */
+const GOAL_SKILLS: Record<GoalType, readonly SkillName[]> = {
+  woodcutting: ["woodcutting"],
+  mining: ["mining"],
+  fishing: ["fishing"],
+  combat: ["attack", "strength", "defence", "ranged", "constitution"],
+  idle: [],
+};
+
+/** Monsters up to this combat level count as safe for an agent to fight. */
+const SAFE_MONSTER_LEVEL = 5;
+/** Below this share of its health, a fighting agent eats, or stops fighting when it has no food. */
+const EAT_BELOW = 0.5;
+
+export interface Goal {
+  id: string;
+  type: GoalType;
+  description: string;
+  /** XP to gain in the goal's skills. */
+  target?: number;
+  /** 0..1: the share of the target gained so far. */
+  progress: number;
+  startedAt: string;
+}
+
+export function availableGoals(): { type: GoalType; description: string }[] {
+  return GOAL_TYPES.map((type) => ({ type, description: GOAL_DESCRIPTIONS[type] }));
+}
+
+export function describeGoal(type: GoalType): string {
+  return GOAL_DESCRIPTIONS[type];
+}
+
+export function isGoalType(value: unknown): value is GoalType {
+  return (GOAL_TYPES as readonly unknown[]).includes(value);
+}
+
+/** An entity the agent sees, as the replicated state describes it. */
+export interface SeenEntity {
+  id: string;
+  kind: string;
+  type: string;
+  x: number;
+  z: number;
+  health?: number;
+  depleted?: boolean;
+}
+
+/** What the agent knows when it decides. */
+export interface AgentView {
+  self: { id: string; position: Tile; health: number; maxHealth: number };
+  inventory: readonly InventoryEntry[];
+  skills: Readonly<Record<SkillName, { xp: number }>>;
+  entities: readonly SeenEntity[];
+}
+
+/** A message to send, as a client sends it. */
+export interface Step {
+  event: string;
+  data: Record<string, unknown>;
+}
+
+/** The total XP of a goal's skills (its progress is how much this grows). */
+export function goalXp(type: GoalType, skills: AgentView["skills"]): number {
+  return GOAL_SKILLS[type].reduce((sum, skill) => sum + (skills[skill]?.xp ?? 0), 0);
+}
+
+const GATHERING: Partial<Record<GoalType, GatheringSkill>> = {
+  woodcutting: "woodcutting",
+  mining: "mining",
+  fishing: "fishing",
+};
+
+/**
+ * The next message towards the goal, or undefined to let the current action run on. `current` is the
+ * target of the action last started: while it is still there (and not depleted), the agent keeps at it.
+ */
+export function nextStep(
+  type: GoalType,
+  view: AgentView,
+  data: GameData,
+  current: string | undefined,
+): Step | undefined {
+  const skill = GATHERING[type];
+  if (skill) return gatherStep(skill, view, data, current);
+  if (type === "combat") return combatStep(view, data, current);
+  return undefined;
+}
+
+function gatherStep(
+  skill: GatheringSkill,
+  view: AgentView,
+  data: GameData,
+  current: string | undefined,
+): Step | undefined {
+  if (view.inventory.length >= INVENTORY_SLOTS) {
+    // A full inventory: make room by dropping what gathering gives (never the tools).
+    const products = new Set([...data.gathering.values()].map((def) => def.itemId));
+    const product = view.inventory.find((entry) => products.has(entry.itemId));
+    return product && { event: "player:action", data: { action: "drop", inventorySlot: product.slot } };
+  }
+  if (current && view.entities.some((entity) => entity.id === current && !entity.depleted)) return undefined;
+  const level = levelForXp(view.skills[skill]?.xp ?? 0);
+  const target = nearest(
+    view,
+    view.entities.filter((entity) => {
+      const def = data.gathering.get(entity.type);
+      return (
+        entity.kind === "resource" && !entity.depleted && def?.skill === skill && def.levelRequired <= level
+      );
+    }),
+  );
+  if (!target) return undefined;
+  const action = skill === "woodcutting" ? "chop" : skill === "mining" ? "mine" : "fish";
+  return { event: "player:action", data: { action, targetId: target.id } };
+}
+
+function combatStep(view: AgentView, data: GameData, current: string | undefined): Step | undefined {
+  const { health, maxHealth } = view.self;
+  if (health < maxHealth * EAT_BELOW) {
+    const food = view.inventory.find((entry) => (data.items.get(entry.itemId)?.heals ?? 0) > 0);
+    if (food) return { event: "inventory:use", data: { inventorySlot: food.slot } };
+    return current ? { event: "player:action", data: { action: "stop" } } : undefined;
+  }
+  if (current && view.entities.some((entity) => entity.id === current)) return undefined;
+  const target = nearest(
+    view,
+    view.entities.filter((entity) => {
+      const def = data.npcs.get(entity.type);
+      return (
+        entity.kind === "npc" &&
+        def?.role === "monster" &&
+        !def.aggressive &&
+        def.combatLevel <= SAFE_MONSTER_LEVEL &&
+        (entity.health ?? 1) > 0
+      );
+    }),
+  );
+  return target && { event: "player:action", data: { action: "attack", targetId: target.id } };
+}
+
+/** The nearest ground item in view, to pick up. */
+export function pickupStep(view: AgentView): Step | undefined {
+  const item = nearest(
+    view,
+    view.entities.filter((entity) => entity.kind === "item"),
+  );
+  return item && { event: "player:action", data: { action: "pickup", targetId: item.id } };
+}
+
+/**
+ * Banking: walk next to the nearest bank booth, then deposit every slot that holds no tool. Undefined
+ * once there is nothing left to deposit (or no booth can be reached).
+ */
+export function bankStep(view: AgentView, data: GameData, map: WorldMap): Step | undefined {
+  const deposits = view.inventory.filter((entry) => !data.tools.has(entry.itemId));
+  const [entry] = deposits;
+  if (!entry) return undefined;
+  const booths = data.areas.flatMap((area) => area.banks);
+  if (canReachBank(view.self.position, booths)) {
+    return { event: "bank:deposit", data: { inventorySlot: entry.slot, quantity: entry.quantity } };
+  }
+  const besideBooths = booths.flatMap((booth) =>
+    NEIGHBOURS.map(([dx, dz]) => ({ x: booth.x + dx, z: booth.z + dz })).filter((tile) =>
+      map.isWalkable(tile.x, tile.z),
+    ),
+  );
+  const tile = nearestTile(view.self.position, besideBooths);
+  return tile && { event: "player:move", data: { x: tile.x, z: tile.z } };
+}
+
+const NEIGHBOURS = [
+  [1, 0],
+  [-1, 0],
+  [0, 1],
+  [0, -1],
+  [1, 1],
+  [1, -1],
+  [-1, 1],
+  [-1, -1],
+] as const;
+
+function nearestTile(from: Tile, tiles: readonly Tile[]): Tile | undefined {
+  return [...tiles].sort((a, b) => chebyshev(a, from) - chebyshev(b, from))[0];
+}
+
+function nearest(view: AgentView, candidates: readonly SeenEntity[]): SeenEntity | undefined {
+  let best: SeenEntity | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const entity of candidates) {
+    const distance = chebyshev(entity, view.self.position);
+    if (distance < bestDistance) [best, bestDistance] = [entity, distance];
+  }
+  return best;
+}

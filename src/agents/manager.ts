@@ -1,0 +1,127 @@
+// The server's agents: each has an account of its own (`agent:<id>`) and a character it plays as an
+// ordinary client of the world room. They are stored, so they come back with the server.
+import { randomUUID } from "node:crypto";
+import { issueAgentToken } from "../auth/tokens.js";
+import type { AccountRepository } from "../db/accounts.js";
+import type { AgentRepository } from "../db/agents.js";
+import type { CharacterRepository } from "../db/characters.js";
+import { newCharacter } from "../game/character.js";
+import { WorldMap } from "../game/map.js";
+import type { GameData } from "../game/types.js";
+import type { Logger } from "../logger.js";
+import { Agent, type AgentRecord, type StoredGoal } from "./agent.js";
+
+/** An agent decides every other tick. */
+const THINK_EVERY_TICKS = 2;
+
+export class AgentLimitError extends Error {
+  override name = "AgentLimitError";
+}
+
+export interface AgentManagerOptions {
+  accounts: AccountRepository;
+  characters: CharacterRepository;
+  agents: AgentRepository;
+  gameData: GameData;
+  jwtSecret: Uint8Array;
+  logger: Logger;
+  tickMs: number;
+  perAccount: number;
+  /** Names of the agents to run from the start, owned by nobody. */
+  configured: readonly string[];
+}
+
+export class AgentManager {
+  private readonly running = new Map<string, Agent>();
+  private readonly map: WorldMap;
+  private baseUrl: string | undefined;
+
+  constructor(private readonly options: AgentManagerOptions) {
+    this.map = new WorldMap(options.gameData.areas, options.gameData);
+  }
+
+  /** Once the server listens at `baseUrl`: the stored agents and the configured ones join the world. */
+  async start(baseUrl: string): Promise<void> {
+    this.baseUrl = baseUrl;
+    const stored = await this.options.agents.all();
+    for (const row of stored) this.spawn({ ...row, goal: (row.goal as StoredGoal | null) ?? null });
+    const names = new Set(stored.map((row) => row.name.toLowerCase()));
+    for (const name of this.options.configured) {
+      if (!names.has(name.toLowerCase())) await this.create(null, name, { join: false });
+    }
+    await Promise.all([...this.running.values()].map((agent) => this.join(agent)));
+  }
+
+  list(): Agent[] {
+    return [...this.running.values()];
+  }
+
+  get(id: string): Agent | undefined {
+    return this.running.get(id);
+  }
+
+  /** A new agent with a new character of that name; NameTakenError or AgentLimitError when it cannot be. */
+  async create(ownerAccountId: string | null, name: string, { join = true } = {}): Promise<Agent> {
+    const { accounts, characters, agents, gameData, perAccount } = this.options;
+    if (ownerAccountId !== null) {
+      const owned = this.list().filter((agent) => agent.record.ownerAccountId === ownerAccountId).length;
+      if (owned >= perAccount) throw new AgentLimitError(`an account may run ${perAccount} agents at most`);
+    }
+    const id = randomUUID();
+    const account = await accounts.findOrCreate(`agent:${id}`, "agent");
+    const character = newCharacter(randomUUID(), name, gameData);
+    await characters.create(account.id, character);
+    const record: AgentRecord = {
+      id,
+      characterId: character.id,
+      name,
+      ownerAccountId,
+      goal: null,
+      goalsPaused: false,
+    };
+    await agents.insert(record);
+    const agent = this.spawn(record);
+    if (join) await this.join(agent);
+    return agent;
+  }
+
+  /** Stops the agent and forgets it; its character stays. */
+  async remove(agent: Agent): Promise<void> {
+    this.running.delete(agent.record.id);
+    await agent.stop();
+    await this.options.agents.delete(agent.record.id);
+  }
+
+  /** Every agent leaves the world (before the server shuts down, so none tries to come back). */
+  async stopAll(): Promise<void> {
+    const agents = this.list();
+    this.running.clear();
+    await Promise.all(agents.map((agent) => agent.stop()));
+  }
+
+  private spawn(record: AgentRecord): Agent {
+    const { agents, gameData, jwtSecret, logger, tickMs } = this.options;
+    const agent = new Agent(record, {
+      gameData,
+      map: this.map,
+      thinkMs: tickMs * THINK_EVERY_TICKS,
+      token: () => issueAgentToken(jwtSecret, record.id),
+      save: (changed) => agents.saveControl(changed),
+      logger,
+    });
+    this.running.set(record.id, agent);
+    return agent;
+  }
+
+  private async join(agent: Agent): Promise<void> {
+    if (!this.baseUrl) return;
+    try {
+      await agent.start(this.baseUrl);
+    } catch (error) {
+      this.options.logger.error(
+        { err: error, agentId: agent.record.id },
+        "an agent could not join the world",
+      );
+    }
+  }
+}

@@ -1,0 +1,192 @@
+import assert from "node:assert/strict";
+import { joinAsNewPlayer, leave, sleep } from "../support/players.js";
+import { startTestServer, type TestServer } from "../support/server.js";
+import { expectError, GENEROUS_LIMITS, request, signInAnonymously } from "./support.js";
+
+const ADMIN_CODE = "agent-admin";
+
+interface AgentSummary {
+  agentId: string;
+  characterId: string;
+  name: string;
+  online?: boolean;
+}
+
+describe("/api/agents: the server's autonomous agents", function () {
+  this.timeout(60000);
+  let server: TestServer;
+  let owner: string;
+
+  before(async () => {
+    server = await startTestServer({
+      ...GENEROUS_LIMITS,
+      WORLD_TICK_MS: "50",
+      ADMIN_CODE,
+      AGENTS: "Warden",
+      AGENTS_PER_ACCOUNT: "3",
+    });
+  });
+  // Each test has an owner of its own: an account runs 3 agents at most.
+  beforeEach(async () => {
+    owner = (await signInAnonymously(server)).token;
+  });
+  after(() => server?.stop());
+
+  const get = async (path: string, token = owner) => {
+    const response = await request(server, path, { token });
+    assert.equal(response.status, 200, `${path}: ${response.status}`);
+    return response.json();
+  };
+  const post = (path: string, body: unknown = {}, token = owner) =>
+    request(server, path, { method: "POST", body, token });
+  const xp = async (characterId: string, skill: string): Promise<number> =>
+    (await get(`/api/characters/${characterId}/skills`)).skills[skill].xp;
+  const list = async (): Promise<AgentSummary[]> => (await get("/api/agents")).agents;
+  const online = (agentId: string) => async () => (await list()).find((a) => a.agentId === agentId)?.online;
+
+  async function newAgent(name: string, token = owner): Promise<AgentSummary> {
+    const response = await post("/api/agents", { name }, token);
+    assert.equal(response.status, 201, await response.clone().text());
+    const agent: AgentSummary = await response.json();
+    await waitForAsync(online(agent.agentId), `${name} is in the world`);
+    return agent;
+  }
+
+  it("runs the agents the configuration names, owned by nobody, as players in the world", async () => {
+    let warden: AgentSummary | undefined;
+    await waitForAsync(async () => {
+      warden = (await list()).find((agent) => agent.name === "Warden");
+      return warden?.online === true;
+    }, "Warden is in the world");
+    const position = await get(`/api/characters/${warden!.characterId}/position`);
+    assert.equal(position.online, true);
+    assert.deepEqual(await get(`/api/agents/mapping/${warden!.agentId}`), {
+      agentId: warden!.agentId,
+      characterId: warden!.characterId,
+      name: "Warden",
+    });
+  });
+
+  it("starts an agent for its owner that works towards the goal it is given", async () => {
+    const agent = await newAgent("Lumberjack");
+    const set = await post(`/api/agents/${agent.agentId}/goal`, { type: "woodcutting", target: 25 });
+    assert.equal(set.status, 200);
+    const body = await set.json();
+    assert.equal(body.success, true);
+    assert.deepEqual([body.goal.type, body.goal.target, body.goal.progress], ["woodcutting", 25, 0]);
+    assert.equal(body.goalsPaused, false);
+    assert.ok(body.availableGoals.some((goal: { type: string }) => goal.type === "mining"));
+    await waitForAsync(async () => (await xp(agent.characterId, "woodcutting")) >= 25, "woodcutting XP");
+  });
+
+  it("pauses goals on stop (the agent stands idle) and picks one itself again on resume", async () => {
+    const agent = await newAgent("Idler");
+    await post(`/api/agents/${agent.agentId}/goal`, { type: "mining" });
+    const stopped = await (await post(`/api/agents/${agent.agentId}/goal/stop`)).json();
+    assert.deepEqual([stopped.success, stopped.goal, stopped.goalsPaused], [true, null, true]);
+    await sleep(500);
+    const before = await xp(agent.characterId, "mining");
+    await sleep(1500);
+    assert.equal(await xp(agent.characterId, "mining"), before, "no mining while paused");
+    assert.equal((await get(`/api/agents/${agent.agentId}/goal`)).goal, null);
+
+    const resumed = await (await post(`/api/agents/${agent.agentId}/goal/resume`)).json();
+    assert.equal(resumed.goalsPaused, false);
+    await waitForAsync(
+      async () => (await get(`/api/agents/${agent.agentId}/goal`)).goal !== null,
+      "a goal of its own choosing",
+    );
+  });
+
+  it("takes a message as a command even while paused, and says anything else in chat", async () => {
+    const agent = await newAgent("Listener");
+    await post(`/api/agents/${agent.agentId}/goal/stop`);
+    const listener = await joinAsNewPlayer(server);
+    try {
+      const said = await post(`/api/agents/${agent.agentId}/message`, { text: "hello from the dashboard" });
+      assert.equal(said.status, 202);
+      assert.deepEqual(await said.json(), { accepted: true });
+      const chat = await listener.inbox.next("chat:message", (m) => m.fromPlayerId === agent.characterId);
+      assert.equal(chat.message, "hello from the dashboard");
+
+      await post(`/api/agents/${agent.agentId}/message`, { text: "fishing" });
+      await waitForAsync(async () => (await xp(agent.characterId, "fishing")) > 0, "fishing XP");
+      assert.equal((await get(`/api/agents/${agent.agentId}/goal`)).goalsPaused, true);
+    } finally {
+      await leave(listener.room);
+    }
+  });
+
+  it("lists quick actions with their availability and runs one", async () => {
+    const agent = await newAgent("Helper");
+    const { actions } = await get(`/api/agents/${agent.agentId}/quick-actions`);
+    assert.deepEqual(
+      actions.map((action: { id: string }) => action.id),
+      ["woodcutting", "mining", "fishing", "combat", "pickup", "bank", "stop", "idle"],
+    );
+    const byId = new Map(actions.map((action: { id: string }) => [action.id, action]));
+    assert.equal((byId.get("woodcutting") as { available: boolean }).available, true, "a tree in view");
+    const pickup = byId.get("pickup") as { available: boolean; reason?: string };
+    assert.equal(pickup.available, false);
+    assert.equal(typeof pickup.reason, "string");
+
+    const ran = await post(`/api/agents/${agent.agentId}/quick-actions/stop`);
+    assert.equal(ran.status, 202);
+    assert.equal((await get(`/api/agents/${agent.agentId}/goal`)).goalsPaused, true);
+    await expectError(await post(`/api/agents/${agent.agentId}/quick-actions/dance`), 404, "not_found");
+  });
+
+  it("lets only the owner control an agent, and only an admin the configured ones", async () => {
+    const agent = await newAgent("Guarded");
+    const stranger = (await signInAnonymously(server)).token;
+    await expectError(await post(`/api/agents/${agent.agentId}/goal/stop`, {}, stranger), 403, "forbidden");
+    assert.equal(
+      (await get(`/api/agents/${agent.agentId}/goal`, stranger)).goalsPaused,
+      false,
+      "reading is open",
+    );
+
+    const warden = (await list()).find((a) => a.name === "Warden")!;
+    await expectError(await post(`/api/agents/${warden.agentId}/goal/stop`), 403, "forbidden");
+    const admin = await joinAsNewPlayer(server, owner);
+    try {
+      admin.room.send("player:chat", { message: `/admin ${ADMIN_CODE}` });
+      await admin.inbox.next("chat:message", (m) => m.fromPlayerId === "server");
+      const stopped = await post(`/api/agents/${warden.agentId}/goal/stop`);
+      assert.equal(stopped.status, 200);
+      await post(`/api/agents/${warden.agentId}/goal/resume`);
+    } finally {
+      await leave(admin.room);
+    }
+  });
+
+  it("refuses an agent past the account's maximum, a bad name and unknown ids", async () => {
+    for (const name of ["First", "Second", "Third"]) await newAgent(name);
+    await expectError(await post("/api/agents", { name: "Fourth" }), 409, "conflict");
+    const token = (await signInAnonymously(server)).token;
+    await expectError(await post("/api/agents", { name: "Third" }, token), 409, "conflict");
+    await expectError(await post("/api/agents", { name: "x" }), 400, "bad_request");
+    await expectError(await request(server, "/api/agents/nobody/goal", { token }), 404, "not_found");
+    await expectError(await request(server, "/api/agents/mapping/nobody", { token }), 404, "not_found");
+    await expectError(await request(server, "/api/agents"), 401, "unauthorized");
+  });
+
+  it("stops and forgets an agent on DELETE; its character stays", async () => {
+    const agent = await newAgent("Leaver");
+    const deleted = await request(server, `/api/agents/${agent.agentId}`, { method: "DELETE", token: owner });
+    assert.equal(deleted.status, 204);
+    assert.ok(!(await list()).some((a) => a.agentId === agent.agentId));
+    await waitForAsync(
+      async () => (await get(`/api/characters/${agent.characterId}/position`)).online === false,
+      "the character left the world",
+    );
+  });
+});
+
+async function waitForAsync(condition: () => Promise<unknown>, what: string, timeoutMs = 20000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
