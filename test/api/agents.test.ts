@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
 import { joinAsNewPlayer, leave, sleep } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { expectError, GENEROUS_LIMITS, request, signInAnonymously } from "./support.js";
@@ -190,3 +191,51 @@ async function waitForAsync(condition: () => Promise<unknown>, what: string, tim
     await sleep(100);
   }
 }
+
+// Needs a database that outlives a server: CI's PostgreSQL.
+const withPostgres = postgresUrl ? describe : describe.skip;
+withPostgres("/api/agents across a restart", function () {
+  this.timeout(60000);
+
+  it("brings the stored agents back with the server, with their goals", async () => {
+    const database = await freshDatabaseUrl(postgresUrl!);
+    // One secret for both servers, so the first one's token is still good.
+    const env = {
+      ...GENEROUS_LIMITS,
+      WORLD_TICK_MS: "50",
+      DATABASE_URL: database.url,
+      JWT_SECRET: "restart-secret",
+    };
+    try {
+      const first = await startTestServer(env);
+      const { token } = await signInAnonymously(first);
+      const created = await request(first, "/api/agents", {
+        method: "POST",
+        body: { name: "Returner" },
+        token,
+      });
+      const agent = await created.json();
+      await request(first, `/api/agents/${agent.agentId}/goal`, {
+        method: "POST",
+        body: { type: "mining" },
+        token,
+      });
+      await first.stop();
+
+      const second = await startTestServer(env);
+      try {
+        const listed = async () =>
+          ((await (await request(second, "/api/agents", { token })).json()).agents as AgentSummary[]).find(
+            (a) => a.agentId === agent.agentId,
+          );
+        await waitForAsync(async () => (await listed())?.online === true, "the agent is back in the world");
+        const goal = await (await request(second, `/api/agents/${agent.agentId}/goal`, { token })).json();
+        assert.equal(goal.goal.type, "mining");
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await database.drop();
+    }
+  });
+});

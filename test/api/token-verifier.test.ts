@@ -7,6 +7,7 @@ import {
   createTokenVerifier,
   IdentityProviderUnavailableError,
   InvalidTokenError,
+  issueAgentToken,
   issueAnonymousToken,
 } from "../../src/auth/tokens.js";
 import { type KeySetServer, startKeySetServer } from "./support.js";
@@ -151,6 +152,31 @@ describe("token verifier", () => {
         .setExpirationTime("5m")
         .sign(secret);
       assert.equal(await rejection(verifier.verify(noSubject)), "claims");
+    });
+  });
+
+  describe("the server's own agents", () => {
+    it("sign in with their own tokens whether or not a provider is configured", async () => {
+      const secret = randomBytes(32);
+      const { publicKey } = await generateKeyPair("ES256");
+      const withProvider = createTokenVerifier(
+        {
+          identityProvider: true,
+          PUBLIC_IDP_APP_ID: APP_ID,
+          IDP_VERIFICATION_KEY: await exportSPKI(publicKey),
+        },
+        secret,
+      );
+      const anonymous = createTokenVerifier({ identityProvider: false }, secret);
+      const token = await issueAgentToken(secret, "agent-7");
+      for (const verifier of [withProvider, anonymous])
+        assert.deepEqual(await verifier.verify(token), { subject: "agent:agent-7", kind: "agent" });
+    });
+
+    it("refuse an agent token signed with another secret", async () => {
+      const verifier = createTokenVerifier({ identityProvider: false }, randomBytes(32));
+      const forged = await issueAgentToken(randomBytes(32), "agent-7");
+      assert.equal(await rejection(verifier.verify(forged)), "signature");
     });
   });
 });
