@@ -211,10 +211,15 @@ export class Agent {
     if (step) this.send(step);
   }
 
-  /** The agent's own choice: the gathering skill it has least XP in. */
+  /**
+   * The agent's own choice: the gathering skill it has least XP in. Ties go a different way for each
+   * agent, so new agents spread over the trees, rocks and fishing spots instead of crowding one.
+   */
   private chooseGoal(view: AgentView): GoalType {
     const gathering = GOAL_TYPES.filter((type) => type !== "combat" && type !== "idle");
-    return gathering.sort((a, b) => goalXp(a, view.skills) - goalXp(b, view.skills))[0] ?? "idle";
+    const shift = [...this.record.id].reduce((sum, char) => sum + char.charCodeAt(0), 0);
+    const order = gathering.map((_, i) => gathering[(i + shift) % gathering.length]!);
+    return order.sort((a, b) => goalXp(a, view.skills) - goalXp(b, view.skills))[0] ?? "idle";
   }
 
   private pickupNext(view: AgentView): Step | undefined {

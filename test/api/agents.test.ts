@@ -125,11 +125,14 @@ describe("/api/agents: the server's autonomous agents", function () {
       actions.map((action: { id: string }) => action.id),
       ["woodcutting", "mining", "fishing", "combat", "pickup", "bank", "stop", "idle"],
     );
-    const byId = new Map(actions.map((action: { id: string }) => [action.id, action]));
-    assert.equal((byId.get("woodcutting") as { available: boolean }).available, true, "a tree in view");
-    const pickup = byId.get("pickup") as { available: boolean; reason?: string };
-    assert.equal(pickup.available, false);
-    assert.equal(typeof pickup.reason, "string");
+    type QuickAction = { id: string; available: boolean; reason?: string };
+    const byId = new Map<string, QuickAction>(actions.map((action: QuickAction) => [action.id, action]));
+    // Trees near the spawn may be felled by other agents; the fishing spot never runs out.
+    assert.equal(byId.get("fishing")?.available, true, "a fishing spot in view");
+    assert.equal(byId.get("bank")?.available, true, "the starter kit holds more than tools");
+    assert.equal(byId.get("stop")?.available, true);
+    for (const action of byId.values())
+      assert.equal(action.available, action.reason === undefined, `${action.id}: a reason when unavailable`);
 
     const ran = await post(`/api/agents/${agent.agentId}/quick-actions/stop`);
     assert.equal(ran.status, 202);
