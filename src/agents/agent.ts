@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { Client, type Room } from "@colyseus/sdk";
 import type { AgentRow } from "../db/agents.js";
 import type { WorldMap } from "../game/map.js";
-import type { GameData } from "../game/types.js";
+import type { GameData, SkillName } from "../game/types.js";
 import type { PlayerSync } from "../game/world-types.js";
 import type { Logger } from "../logger.js";
 import {
@@ -95,6 +95,9 @@ export class Agent {
     const room = await sdk.joinOrCreate("world", { characterId: this.record.characterId });
     room.onMessage("player:sync", (sync: PlayerSync) => {
       this.sync = sync;
+    });
+    room.onMessage("skill:xp", ({ skill, xp, level }: { skill: SkillName; xp: number; level: number }) => {
+      if (this.sync) this.sync.skills[skill] = { xp, level };
     });
     // Everything else the world says is read from the replicated state, or not needed.
     room.onMessage("*", () => {});
@@ -204,7 +207,12 @@ export class Agent {
     if (this.record.goalsPaused) return;
     const goal = this.goal();
     if (!goal || goal.progress >= 1) {
-      void this.setGoal(this.chooseGoal(view));
+      this.setGoal(this.chooseGoal(view)).catch((error: unknown) => {
+        this.deps.logger.warn(
+          { err: error, agentId: this.record.id },
+          "an agent could not store its new goal",
+        );
+      });
       return;
     }
     const step = nextStep(goal.type, view, this.deps.gameData, this.current);

@@ -78,6 +78,11 @@ describe("/api/agents: the server's autonomous agents", function () {
     assert.equal(body.goalsPaused, false);
     assert.ok(body.availableGoals.some((goal: { type: string }) => goal.type === "mining"));
     await waitForAsync(async () => (await xp(agent.characterId, "woodcutting")) >= 25, "woodcutting XP");
+    // The goal is reached: it shows full progress, or the agent has already moved on to one of its own.
+    await waitForAsync(async () => {
+      const { goal } = await get(`/api/agents/${agent.agentId}/goal`);
+      return goal.progress === 1 || goal.id !== body.goal.id;
+    }, "the goal reached");
   });
 
   it("pauses goals on stop (the agent stands idle) and picks one itself again on resume", async () => {
