@@ -3,7 +3,7 @@
 // the chosen message as any client would.
 import { canReachBank } from "../game/bank.js";
 import type { WorldMap } from "../game/map.js";
-import { chebyshev } from "../game/tile.js";
+import { chebyshev, NEIGHBOURS } from "../game/tile.js";
 import type { GameData, GatheringSkill, InventoryEntry, SkillName, Tile } from "../game/types.js";
 import { INVENTORY_SLOTS } from "../game/types.js";
 import { levelForXp } from "../game/xp.js";
@@ -192,17 +192,6 @@ export function bankStep(view: AgentView, data: GameData, map: WorldMap): Step |
   const tile = nearestTile(view.self.position, besideBooths);
   return tile && { event: "player:move", data: { x: tile.x, z: tile.z } };
 }
-
-const NEIGHBOURS = [
-  [1, 0],
-  [-1, 0],
-  [0, 1],
-  [0, -1],
-  [1, 1],
-  [1, -1],
-  [-1, 1],
-  [-1, -1],
-] as const;
 
 function nearestTile(from: Tile, tiles: readonly Tile[]): Tile | undefined {
   return [...tiles].sort((a, b) => chebyshev(a, from) - chebyshev(b, from))[0];

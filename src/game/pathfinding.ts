@@ -1,19 +1,9 @@
 import type { WorldMap } from "./map.js";
+import { NEIGHBOURS } from "./tile.js";
 import type { Tile } from "./types.js";
 
 /** The longest path the server walks, in steps: the contract's 200-tile movement limit. */
 export const MAX_PATH_LENGTH = 200;
-
-const NEIGHBOURS: readonly (readonly [number, number])[] = [
-  [1, 0],
-  [-1, 0],
-  [0, 1],
-  [0, -1],
-  [1, 1],
-  [1, -1],
-  [-1, 1],
-  [-1, -1],
-];
 
 /** Min-heap of tile keys by priority; stale entries are skipped by the caller. */
 class KeyHeap {
