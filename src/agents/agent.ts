@@ -186,7 +186,7 @@ export class Agent {
       return;
     }
     if (!this.record.goalsPaused) {
-      await this.setGoal(id === "combat" ? "combat" : id);
+      await this.setGoal(id);
       return;
     }
     const view = this.view();
