@@ -12,7 +12,7 @@ import {
   bankStep,
   DEFAULT_GOAL_XP,
   describeGoal,
-  GOAL_TYPES,
+  GATHERING_GOALS,
   type Goal,
   type GoalType,
   goalXp,
@@ -158,7 +158,7 @@ export class Agent {
   async message(text: string): Promise<void> {
     const command = text.trim().toLowerCase();
     if (isQuickAction(command)) await this.runQuickAction(command);
-    else this.send({ event: "player:chat", data: { message: text.slice(0, 200) } });
+    else this.send({ event: "player:chat", data: { message: text } });
   }
 
   quickActions(): { id: QuickActionId; label: string; available: boolean; reason?: string }[] {
@@ -224,9 +224,8 @@ export class Agent {
    * agent, so new agents spread over the trees, rocks and fishing spots instead of crowding one.
    */
   private chooseGoal(view: AgentView): GoalType {
-    const gathering = GOAL_TYPES.filter((type) => type !== "combat" && type !== "idle");
     const shift = [...this.record.id].reduce((sum, char) => sum + char.charCodeAt(0), 0);
-    const order = gathering.map((_, i) => gathering[(i + shift) % gathering.length]!);
+    const order = GATHERING_GOALS.map((_, i) => GATHERING_GOALS[(i + shift) % GATHERING_GOALS.length]!);
     return order.sort((a, b) => goalXp(a, view.skills) - goalXp(b, view.skills))[0] ?? "idle";
   }
 
@@ -242,9 +241,7 @@ export class Agent {
       case "mining":
       case "fishing":
       case "combat":
-        return nextStep(id, view, gameData, undefined)
-          ? undefined
-          : `nothing to ${QUICK_ACTION_LABELS[id].toLowerCase().split(" ")[0]} in view`;
+        return nextStep(id, view, gameData, undefined) ? undefined : "nothing for it in view";
       case "pickup":
         return pickupStep(view) ? undefined : "no item on the ground in view";
       case "bank":

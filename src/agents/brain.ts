@@ -95,6 +95,9 @@ const GATHERING: Partial<Record<GoalType, GatheringSkill>> = {
   fishing: "fishing",
 };
 
+/** The goals of the gathering skills, which an agent chooses among by itself. */
+export const GATHERING_GOALS = Object.keys(GATHERING) as GoalType[];
+
 /**
  * The next message towards the goal, or undefined to let the current action run on. `current` is the
  * target of the action last started: while it is still there (and not depleted), the agent keeps at it.

@@ -89,12 +89,6 @@ export class CharacterRepository {
   async load(id: string): Promise<CharacterState | undefined> {
     return loadCharacter(this.db, id);
   }
-
-  /** Writes the given characters in one transaction: all of them or none. */
-  async saveMany(saves: readonly CharacterSave[]): Promise<void> {
-    if (saves.length === 0) return;
-    await this.db.transaction((tx) => writeCharacters(tx, saves));
-  }
 }
 
 /** Writes the saved parts of the characters, under their row locks (inside the caller's transaction). */

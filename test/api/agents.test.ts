@@ -149,6 +149,8 @@ describe("/api/agents: the server's autonomous agents", function () {
     const agent = await newAgent("Guarded");
     const stranger = (await signInAnonymously(server)).token;
     await expectError(await post(`/api/agents/${agent.agentId}/goal/stop`, {}, stranger), 403, "forbidden");
+    const deleting = { method: "DELETE", token: stranger };
+    await expectError(await request(server, `/api/agents/${agent.agentId}`, deleting), 403, "forbidden");
     assert.equal(
       (await get(`/api/agents/${agent.agentId}/goal`, stranger)).goalsPaused,
       false,

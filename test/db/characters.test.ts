@@ -4,6 +4,7 @@ import { AccountRepository } from "../../src/db/accounts.js";
 import { CharacterRepository, NameTakenError } from "../../src/db/characters.js";
 import type { DatabaseHandle } from "../../src/db/database.js";
 import { inventory } from "../../src/db/schema.js";
+import { WorldStore } from "../../src/db/world-store.js";
 import { type CharacterState, MAX_STACK, SKILLS } from "../../src/game/types.js";
 import { backends, truncateAll } from "../support/databases.js";
 
@@ -30,11 +31,13 @@ for (const backend of backends) {
     let handle: DatabaseHandle;
     let accountsRepo: AccountRepository;
     let charactersRepo: CharacterRepository;
+    let worldStore: WorldStore;
 
     before(async () => {
       handle = await backend.open();
       accountsRepo = new AccountRepository(handle.db);
       charactersRepo = new CharacterRepository(handle.db);
+      worldStore = new WorldStore(handle.db);
     });
     beforeEach(() => truncateAll(handle));
     after(() => handle.close());
@@ -100,10 +103,12 @@ for (const backend of backends) {
       const bob = character("c2", "Bob");
       bob.inventory = [];
       bob.skills.woodcutting = { level: 2, xp: 83 };
-      await charactersRepo.saveMany([
-        { state: alice, parts: ["position"] },
-        { state: bob, parts: ["inventory", "skills"] },
-      ]);
+      await worldStore.save({
+        characters: [
+          { state: alice, parts: ["position"] },
+          { state: bob, parts: ["inventory", "skills"] },
+        ],
+      });
       const savedAlice = await charactersRepo.load("c1");
       assert.deepEqual(savedAlice?.position, { x: 40, z: 41 });
       assert.deepEqual(savedAlice?.inventory, character("c1", "Alice").inventory, "inventory not written");
@@ -136,7 +141,7 @@ for (const backend of backends) {
           { slot: 1, itemId: "logs", quantity: 3 },
           { slot: 2, itemId: "logs", quantity: -1 },
         ];
-        await assert.rejects(charactersRepo.saveMany([{ state: bad }]));
+        await assert.rejects(worldStore.save({ characters: [{ state: bad }] }));
         assert.deepEqual((await charactersRepo.load("c1"))?.inventory, character("c1", "Alice").inventory);
       });
     });

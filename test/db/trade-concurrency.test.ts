@@ -11,6 +11,7 @@ import {
   type TradeOutcome,
   TradeRepository,
 } from "../../src/db/trades.js";
+import { WorldStore } from "../../src/db/world-store.js";
 import { removeFromSlot } from "../../src/game/inventory.js";
 import { type Random, randomInt, seededRandom } from "../../src/game/random.js";
 import type { TradeOffer } from "../../src/game/trade.js";
@@ -151,6 +152,7 @@ describeOnPostgres(`concurrent trades on PostgreSQL${skipNote}`, function () {
   it("keeps every item accounted for under overlapping trades, world saves and items used mid-trade", async () => {
     const random = seededRandom(8);
     const charactersRepo = new CharacterRepository(handle.db);
+    const worldStore = new WorldStore(handle.db);
     const tradesRepo = new TradeRepository(handle.db);
     const ids = Array.from({ length: CHARACTER_COUNT }, (_, i) => `c${String(i).padStart(2, "0")}`);
     const initial = new Map(ids.map((id, i) => [id, randomInventory(random, i % 10 === 0)]));
@@ -210,7 +212,7 @@ describeOnPostgres(`concurrent trades on PostgreSQL${skipNote}`, function () {
         }
         const movers = shuffled.filter((id) => !users.includes(id)).slice(0, 12);
         for (const id of movers) saves.push({ state: character(id, []), parts: ["position"] });
-        await charactersRepo.saveMany(saves);
+        await worldStore.save({ characters: saves });
       } finally {
         gate.releaseWorld(users);
       }

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { CharacterRepository } from "../../src/db/characters.js";
 import type { DatabaseHandle } from "../../src/db/database.js";
 import { type TradeCompletion, TradeRepository } from "../../src/db/trades.js";
+import { WorldStore } from "../../src/db/world-store.js";
 import type { TradeOffer } from "../../src/game/trade.js";
 import { type CharacterState, type InventoryEntry, type ItemDef, MAX_STACK } from "../../src/game/types.js";
 import { plainCharacter } from "../support/characters.js";
@@ -36,11 +37,13 @@ for (const backend of backends) {
   describe(`trade repository (${backend.name})`, () => {
     let handle: DatabaseHandle;
     let charactersRepo: CharacterRepository;
+    let worldStore: WorldStore;
     let tradesRepo: TradeRepository;
 
     before(async () => {
       handle = await backend.open();
       charactersRepo = new CharacterRepository(handle.db);
+      worldStore = new WorldStore(handle.db);
       tradesRepo = new TradeRepository(handle.db);
     });
     beforeEach(() => truncateAll(handle));
@@ -119,7 +122,9 @@ for (const backend of backends) {
       ] as const) {
         it(change, async () => {
           await given([{ slot: 5, itemId: "coins", quantity: 100 }], bob);
-          await charactersRepo.saveMany([{ state: character("alice", [...alice]), parts: ["inventory"] }]);
+          await worldStore.save({
+            characters: [{ state: character("alice", [...alice]), parts: ["inventory"] }],
+          });
           assert.deepEqual(await tradesRepo.complete(theTrade, ITEMS), {
             ok: false,
             reason: "insufficient_items",
