@@ -1,11 +1,11 @@
 // The views benchmark: the tick work this server does for its /ws clients, in one process and without
 // sockets, so that it measures the same from run to run. N players scattered over the world walk (or
 // chat) as the world bench's bots do; each tick runs the world step, takes its changes into the
-// interest index, and publishes as the WorldRoom does (each client's world:update, then the events to
-// their viewers, framed into one buffer per client). Only the socket write itself is left out
+// interest index, and publishes as the WorldRoom does (each client's world:update, then the events
+// around it and its own, framed into one buffer per client). Only the socket write itself is left out
 // (bench/write-floor.ts measures it).
-//   node --max-semi-space-size=64 --import tsx bench/views.ts [--players 2000] [--ticks 300]
-// (the young-generation size `npm start` gives the server; the header shows the size in effect).
+//   node --max-semi-space-size=64 --heap-growing-percent=100 --import tsx bench/views.ts [--players 2000] [--ticks 300]
+// (the garbage-collector flags `npm start` gives the server; the header shows the young generation in effect).
 import os from "node:os";
 import { PerformanceObserver, performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
@@ -19,8 +19,8 @@ import { World } from "../src/game/world.js";
 import { LOCAL_CDN_URL, loadGameData } from "../src/manifests/loader.js";
 import { LOCAL_MANIFESTS_DIR } from "../src/paths.js";
 import { withBatchedSends } from "../src/rooms/batched-sends.js";
-import { EncodedJson } from "../src/rooms/encoded-json.js";
 import { Interest } from "../src/rooms/interest.js";
+import { deliverEvents } from "../src/rooms/outgoing-events.js";
 import { WorldRoomState } from "../src/schema/WorldRoomState.js";
 import { JsonClient } from "../src/ws/JsonClient.js";
 import { percentiles, progress } from "./stats.js";
@@ -52,9 +52,19 @@ const world = new World({ data, random, now: () => performance.now(), wallClock:
 const interest = new Interest(world, new WorldRoomState());
 const randomInt = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
 
+/** Bytes the clients were sent while measuring. */
+let written = 0;
+
 /** A socket that takes every write at once: what is timed is the work before the write. */
 function sink(): WebSocket {
-  const tcp = { destroyed: false, writableLength: 0, write: () => true };
+  const tcp = {
+    destroyed: false,
+    writableLength: 0,
+    write: (bytes: Buffer) => {
+      written += bytes.length;
+      return true;
+    },
+  };
   return { readyState: 1, OPEN: 1, bufferedAmount: 0, _socket: tcp } as unknown as WebSocket;
 }
 
@@ -88,7 +98,6 @@ new PerformanceObserver((list) => {
   if (measuring) for (const entry of list.getEntries()) gcPauses.push(entry.duration);
 }).observe({ entryTypes: ["gc"] });
 
-let frames = 0;
 for (let tick = 0; tick < WARM_UP_TICKS + TICKS; tick++) {
   measuring = tick >= WARM_UP_TICKS;
   // Between ticks, as the room's timer would: garbage-collection entries are delivered then.
@@ -99,21 +108,12 @@ for (let tick = 0; tick < WARM_UP_TICKS + TICKS; tick++) {
   const stepped = performance.now();
   interest.applyTick(report, new Set(report.changedEntities));
   const replicated = performance.now();
-  withBatchedSends(clients.values() as never, () => {
+  withBatchedSends(clients.values() as never, (slab) => {
     for (const [id, client] of clients) {
       const update = interest.update(client as never, id);
       if (update) client.send("world:update", update);
     }
-    for (const event of report.events) {
-      let encoded: EncodedJson | undefined;
-      const send = (client: JsonClient | undefined) => {
-        encoded ??= EncodedJson.of(event.data);
-        client?.send(event.event, encoded);
-        frames++;
-      };
-      if (typeof event.to === "string") send(clients.get(event.to));
-      else interest.forEachViewer(event.to.near, send as never);
-    }
+    deliverEvents(report.events, interest, (id) => clients.get(id) as never, slab);
   });
   const published = performance.now();
   if (measuring) {
@@ -121,7 +121,7 @@ for (let tick = 0; tick < WARM_UP_TICKS + TICKS; tick++) {
     stages.replicate.push(replicated - stepped);
     stages.publish.push(published - replicated);
   } else {
-    frames = 0;
+    written = 0;
   }
   progress("ticks", tick + 1, WARM_UP_TICKS + TICKS);
 }
@@ -144,5 +144,5 @@ console.log(row("gc pause", gcPauses));
 const gcTotal = gcPauses.reduce((sum, ms) => sum + ms, 0);
 console.log(
   `\ngarbage collection: ${gcTotal.toFixed(0)} ms in ${gcPauses.length} pauses over ${TICKS} ticks; ` +
-    `${(frames / TICKS / PLAYERS).toFixed(1)} event frames per player per tick`,
+    `${(written / TICKS / PLAYERS).toFixed(0)} B sent per player per tick`,
 );

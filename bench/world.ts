@@ -5,8 +5,11 @@
 //                          [--database-url postgres://...]
 // --crowd keeps every bot at the starting spawn point instead of scattering them over the world.
 // With 2 or more cores the server runs pinned to core 0 and the bots to core 1 (taskset), so the
-// bots' own work does not count against the server. The aim: 2,000 players, tick p99 < 50 ms.
+// bots' own work does not count against the server. The server runs as production does: compiled by
+// tsc (tsconfig.bench.json, into dist/) and started with `npm run start:prod`'s Node flags.
+// The aim: 2,000 players, tick p99 < 50 ms.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -52,15 +55,34 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The server's message of one type. */
 type Reply<T extends FromServer["type"]> = Extract<FromServer, { type: T }>;
 
+const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+/** Compiles the server and its bench side as `npm run build` does, into dist/; returns the script to run. */
+function buildServer(): string {
+  process.stdout.write("building     tsc -p tsconfig.bench.json\n");
+  const tsc = path.join(PROJECT_ROOT, "node_modules/typescript/bin/tsc");
+  const built = spawnSync(process.execPath, [tsc, "-p", "tsconfig.bench.json"], {
+    cwd: PROJECT_ROOT,
+    stdio: "inherit",
+  });
+  if (built.status !== 0) throw new Error("the server did not compile (see tsc's errors above)");
+  return path.join(PROJECT_ROOT, "dist/bench/world-server.js");
+}
+
+/** The Node flags of `npm run start:prod` (its young generation and heap growth: see README, Production). */
+function productionNodeFlags(): string[] {
+  const manifest = JSON.parse(readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8"));
+  const command: string = manifest.scripts["start:prod"];
+  return command.split(/\s+/).filter((word) => word.startsWith("--"));
+}
+
 /** The server child, with a request/response helper over its IPC channel. */
 class ServerProcess {
   private readonly child: ChildProcess;
   private readonly waiting = new Map<string, (message: FromServer) => void>();
 
-  constructor() {
-    const script = fileURLToPath(new URL("./world-server.ts", import.meta.url));
-    // The young-generation size `npm start` gives the server (see README, Production).
-    const node = [process.execPath, "--expose-gc", "--max-semi-space-size=64", "--import", "tsx", script];
+  constructor(script: string) {
+    const node = [process.execPath, "--expose-gc", ...productionNodeFlags(), script];
     const [command, ...commandArgs] = PINNED ? ["taskset", "-c", "0", ...node] : node;
     this.child = spawn(command!, commandArgs, {
       stdio: ["ignore", "inherit", "inherit", "ipc"],
@@ -225,7 +247,7 @@ function print(
 
 async function main(): Promise<void> {
   if (PINNED) spawnSync("taskset", ["-pc", "1", String(process.pid)], { stdio: "ignore" });
-  const server = new ServerProcess();
+  const server = new ServerProcess(buildServer());
   const port = await server.ready();
   const before = await server.memory();
 

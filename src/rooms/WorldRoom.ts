@@ -1,13 +1,5 @@
 import { performance } from "node:perf_hooks";
-import {
-  type AuthContext,
-  type Client,
-  type Deferred,
-  getMessageBytes,
-  matchMaker,
-  Protocol,
-  Room,
-} from "@colyseus/core";
+import { type AuthContext, type Client, type Deferred, matchMaker, Room } from "@colyseus/core";
 import { clientKey } from "../api/rate-limits.js";
 import { countAttempt } from "../auth/verify.js";
 import { type TradeParticipant, TradeRepository } from "../db/trades.js";
@@ -18,11 +10,10 @@ import type { Trade, TradeErrorReason } from "../game/trade.js";
 import { TRADE_ERROR_MESSAGES } from "../game/trade.js";
 import type { InventoryEntry } from "../game/types.js";
 import { World } from "../game/world.js";
-import type { Intent, OutboundEvent, PlayerSync, TickReport } from "../game/world-types.js";
+import type { Intent, PlayerSync, TickReport } from "../game/world-types.js";
 import type { Runtime } from "../runtime.js";
 import { WorldRoomState } from "../schema/WorldRoomState.js";
 import { withBatchedSends } from "./batched-sends.js";
-import { EncodedJson } from "./encoded-json.js";
 import { CLOSE_FLOODING, FloodGuard } from "./flood-guard.js";
 import { Interest, isJsonClient } from "./interest.js";
 import {
@@ -33,6 +24,7 @@ import {
   toIntent,
   worldMessages,
 } from "./messages.js";
+import { deliverEvents } from "./outgoing-events.js";
 import { authenticatePlayer, type PlayerAuth } from "./room-auth.js";
 import { signTrade, type TradeRoom, type TradeRoomOptions } from "./TradeRoom.js";
 import { TickSaves } from "./tick-saves.js";
@@ -350,13 +342,14 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
 
   /**
    * Views (and for SDK clients the state patch) first, so that an event's entity is in view before the
-   * event that concerns it; all of it leaves in one write per connection.
+   * event that concerns it; then the events seen around, then each player's own; all of it leaves in
+   * one write per connection.
    */
   private publish(report: TickReport): void {
-    withBatchedSends(this.clients, () => {
+    withBatchedSends(this.clients, (slab) => {
       for (const client of this.clients) this.sendView(client);
       this.broadcastPatch();
-      for (const event of report.events) this.deliver(event);
+      deliverEvents(report.events, this.interest, (playerId) => this.owners.get(playerId), slab);
     });
   }
 
@@ -366,24 +359,6 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     if (!characterId || this.owners.get(characterId) !== client) return;
     const update = this.interest.update(client, characterId);
     if (update) client.send("world:update", update);
-  }
-
-  /** Sends an event to its recipients, serialized once for all /ws clients and once for all SDK clients. */
-  private deliver(event: OutboundEvent): void {
-    let json: EncodedJson | undefined;
-    let msgpack: Buffer | undefined;
-    const send = (client: Client | undefined) => {
-      if (!client) return;
-      if (isJsonClient(client)) {
-        json ??= EncodedJson.of(event.data);
-        client.send(event.event, json);
-      } else {
-        msgpack ??= getMessageBytes.raw(Protocol.ROOM_DATA, event.event, event.data);
-        client.enqueueRaw(msgpack);
-      }
-    };
-    if (typeof event.to === "string") send(this.owners.get(event.to));
-    else this.interest.forEachViewer(event.to.near, send);
   }
 
   /** Live state of an online player, for the REST API (undefined when offline). */

@@ -10,9 +10,10 @@ const slab = new WriteSlab();
  * Runs `send` so that what it sends each client leaves in one write: a /ws client holds its frames and
  * writes them together, an SDK client's TCP socket is corked. A tick sends many small frames to each
  * client (its view, chat, hits); one write per client instead of one or two per frame is what lets a
- * world of thousands publish within its tick.
+ * world of thousands publish within its tick. `send` may take memory for frames it shares between
+ * clients from `slab`.
  */
-export function withBatchedSends(clients: Iterable<Client>, send: () => void): void {
+export function withBatchedSends(clients: Iterable<Client>, send: (slab: WriteSlab) => void): void {
   slab.reset();
   const held: JsonClient[] = [];
   const corked: Socket[] = [];
@@ -30,7 +31,7 @@ export function withBatchedSends(clients: Iterable<Client>, send: () => void): v
     }
   }
   try {
-    send();
+    send(slab);
   } finally {
     for (const client of held) client.flush(slab);
     for (const socket of corked) socket.uncork();

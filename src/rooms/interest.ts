@@ -1,8 +1,6 @@
 import type { Client } from "@colyseus/core";
 import { StateView } from "@colyseus/schema";
-import type { Tile } from "../game/types.js";
 import {
-  blockAround,
   type Cell,
   cellOf,
   NO_CELL,
@@ -113,10 +111,12 @@ export class Interest {
     if (!isJsonClient(client)) this.sdkClients--;
   }
 
-  /** Visits the clients that see a tile: those a `{ near }` event there goes to. */
-  forEachViewer(tile: Tile, visit: (client: Client) => void): void {
-    // Seeing is symmetric: the viewers of a cell stand in the cells it sees.
-    for (const cell of blockAround(cellOf(tile))) this.viewers.get(cell)?.forEach(visit);
+  /**
+   * Visits the clients by the cell their view was last brought up to date from: the audience of a
+   * `{ near }` event is the clients of the cells whose block holds its tile.
+   */
+  forEachViewerCell(visit: (cell: Cell, clients: ReadonlySet<Client>) => void): void {
+    for (const [cell, clients] of this.viewers) visit(cell, clients);
   }
 
   /**

@@ -12,6 +12,7 @@ import { decode } from "@colyseus/schema";
 import { unpack } from "msgpackr";
 import type { WebSocket } from "ws";
 import { EncodedJson } from "../rooms/encoded-json.js";
+import { type FramedBytes, framedLength, type OutgoingMessage, writeFrames } from "./frames.js";
 import type { WriteSlab } from "./write-slab.js";
 
 const PROTOCOL_CODE_MASK = 0x1f;
@@ -46,8 +47,8 @@ export class JsonClient implements Omit<Client, "send"> {
   auth?: unknown;
   _enqueuedMessages: unknown[] = [];
   _joinedAt = 0;
-  /** Frames held until `flush`, each as its UTF-8 pieces. */
-  private held: (readonly Buffer[])[] | undefined;
+  /** Messages held until `flush`. */
+  private held: OutgoingMessage[] | undefined;
   private heldBytes = 0;
   private readonly joinAcknowledged: Promise<void>;
   private acknowledgeJoin!: () => void;
@@ -78,14 +79,27 @@ export class JsonClient implements Omit<Client, "send"> {
       data instanceof EncodedJson && id === undefined
         ? data.frame(event)
         : [Buffer.from(frameText(event, data, id))];
-    const length = piecesLength(frame);
     if (this.held) {
-      this.held.push(frame);
-      this.heldBytes += length;
-    } else if (!this.overflows(length)) {
-      this.socket.send(frame.length === 1 ? frame[0]! : Buffer.concat(frame, length), { binary: false });
+      this.holdMessage(frame);
+    } else {
+      const payload = frame.length === 1 ? frame[0]! : Buffer.concat(frame);
+      if (!this.overflows(payload.length)) this.socket.send(payload, { binary: false });
     }
     this.options.onEvent?.(event, data);
+  }
+
+  /**
+   * Adds frames made once for many clients (the events a view cell sees) to what is held for `flush`.
+   * Only for events no `onEvent` observer follows, and only while holding: they cannot go through `ws`.
+   */
+  sendFramed(frames: FramedBytes): void {
+    if (!this.held) throw new Error("framed bytes are only sent within a batched publish");
+    if (this.socket.readyState === this.socket.OPEN) this.holdMessage(frames);
+  }
+
+  private holdMessage(message: OutgoingMessage): void {
+    this.held!.push(message);
+    this.heldBytes += framedLength(message);
   }
 
   /** Holds the frames sent from now on until `flush`, which writes them to the connection at once. */
@@ -95,16 +109,15 @@ export class JsonClient implements Omit<Client, "send"> {
 
   /** Writes the held frames in one write, assembled in `slab` (see WriteSlab). */
   flush(slab: WriteSlab): void {
-    const frames = this.held;
+    const messages = this.held;
     this.held = undefined;
     const bytes = this.heldBytes;
     this.heldBytes = 0;
-    if (!frames?.length || this.socket.readyState !== this.socket.OPEN || this.overflows(bytes)) return;
-    // The channel negotiates no compression, so a text frame is a header and the payload as it is:
-    // one buffer of framed messages is what `ws` would have written, in one write instead of many.
+    if (!messages?.length || this.socket.readyState !== this.socket.OPEN || this.overflows(bytes)) return;
+    // One buffer of framed messages is what `ws` would have written, in one write instead of many.
     const tcp = (this.socket as unknown as { _socket?: Duplex })._socket;
     if (!tcp || tcp.destroyed) return;
-    const out = frameAll(frames, slab.take(frameBytes(frames)));
+    const out = writeFrames(messages, slab.take(bytes));
     tcp.write(out);
     if (tcp.writableLength > 0) slab.keep(out);
   }
@@ -181,44 +194,4 @@ function frameText(event: string, data: unknown, id: string | undefined): string
   const body = data instanceof EncodedJson ? data.text : JSON.stringify(data);
   const tail = id === undefined ? "}" : `,"id":${JSON.stringify(id)}}`;
   return `{"event":${JSON.stringify(event)},"data":${body}${tail}`;
-}
-
-/** The header of an unmasked final text frame (RFC 6455 section 5.2) for a payload of that length. */
-function headerBytes(length: number): number {
-  return length < 126 ? 2 : length < 65536 ? 4 : 10;
-}
-
-function piecesLength(pieces: readonly Buffer[]): number {
-  let length = 0;
-  for (const piece of pieces) length += piece.length;
-  return length;
-}
-
-function frameBytes(payloads: readonly (readonly Buffer[])[]): number {
-  let total = 0;
-  for (const payload of payloads) {
-    const length = piecesLength(payload);
-    total += headerBytes(length) + length;
-  }
-  return total;
-}
-
-/** Writes the payloads into `out` (frameBytes(payloads) long) as text frames, one after the other. */
-function frameAll(payloads: readonly (readonly Buffer[])[], out: Buffer): Buffer {
-  let offset = 0;
-  for (const payload of payloads) {
-    const length = piecesLength(payload);
-    out[offset++] = 0x81;
-    if (length < 126) {
-      out[offset++] = length;
-    } else if (length < 65536) {
-      out[offset++] = 126;
-      offset = out.writeUInt16BE(length, offset);
-    } else {
-      out[offset++] = 127;
-      offset = out.writeBigUInt64BE(BigInt(length), offset);
-    }
-    for (const piece of payload) offset += piece.copy(out, offset);
-  }
-  return out;
 }

@@ -1,0 +1,117 @@
+import { type Client, ClientState, getMessageBytes, Protocol } from "@colyseus/core";
+import { blockAround, type Cell, cellOf } from "../game/view-index.js";
+import type { OutboundEvent } from "../game/world-types.js";
+import { FramedBytes, framedLength, writeFrames } from "../ws/frames.js";
+import { JsonClient } from "../ws/JsonClient.js";
+import type { WriteSlab } from "../ws/write-slab.js";
+import { EncodedJson } from "./encoded-json.js";
+import { type Interest, isJsonClient } from "./interest.js";
+
+/**
+ * Sends a tick's events (within a batched publish: see withBatchedSends): the `{near}` ones to the
+ * clients that see their tiles, then each player's own, in the tick's order. The joined /ws clients of
+ * a view cell all get the same frames of the events around, made once for the cell.
+ */
+export function deliverEvents(
+  events: readonly OutboundEvent[],
+  interest: Interest,
+  ownerOf: (playerId: string) => Client | undefined,
+  slab: WriteSlab,
+): void {
+  const outgoing = events.map((event, order) => new OutgoingEvent(event, order));
+  const near = new NearEvents(outgoing);
+  if (!near.isEmpty) {
+    interest.forEachViewerCell((cell, clients) => {
+      const seen = near.seenFrom(cell);
+      if (seen.length === 0) return;
+      let framed: FramedBytes | undefined;
+      for (const client of clients) {
+        if (client instanceof JsonClient && client.state === ClientState.JOINED) {
+          framed ??= framedEvents(seen, slab);
+          client.sendFramed(framed);
+        } else {
+          for (const event of seen) event.sendTo(client);
+        }
+      }
+    });
+  }
+  for (const event of outgoing) {
+    const to = event.event.to;
+    const client = typeof to === "string" ? ownerOf(to) : undefined;
+    if (client) event.sendTo(client);
+  }
+}
+
+/** One of a tick's events on its way out, encoded at most once in each form its recipients read. */
+class OutgoingEvent {
+  private json: EncodedJson | undefined;
+  private msgpack: Buffer | undefined;
+
+  constructor(
+    readonly event: OutboundEvent,
+    /** Its place among the tick's events: the order every recipient gets them in. */
+    readonly order: number,
+  ) {}
+
+  /** JSON for /ws clients, msgpack for SDK clients. */
+  sendTo(client: Client): void {
+    if (isJsonClient(client)) {
+      this.json ??= EncodedJson.of(this.event.data);
+      client.send(this.event.event, this.json);
+    } else {
+      this.msgpack ??= getMessageBytes.raw(Protocol.ROOM_DATA, this.event.event, this.event.data);
+      client.enqueueRaw(this.msgpack);
+    }
+  }
+
+  /** Its /ws envelope as pieces of UTF-8. */
+  jsonFrame(): readonly Buffer[] {
+    this.json ??= EncodedJson.of(this.event.data);
+    return this.json.frame(this.event.event);
+  }
+}
+
+/**
+ * A tick's `{near}` events by the view cell of their tile. Every client whose view was brought up to
+ * date from the same cell sees the same events, so what its /ws clients get is framed once for them all.
+ */
+class NearEvents {
+  private readonly byCell = new Map<Cell, OutgoingEvent[]>();
+
+  constructor(events: readonly OutgoingEvent[]) {
+    for (const outgoing of events) {
+      const to = outgoing.event.to;
+      if (typeof to === "string") continue;
+      const cell = cellOf(to.near);
+      const list = this.byCell.get(cell);
+      if (list) list.push(outgoing);
+      else this.byCell.set(cell, [outgoing]);
+    }
+  }
+
+  get isEmpty(): boolean {
+    return this.byCell.size === 0;
+  }
+
+  /** The events seen from a view cell, in the tick's order. */
+  seenFrom(viewer: Cell): OutgoingEvent[] {
+    const seen: OutgoingEvent[] = [];
+    let cellsWithEvents = 0;
+    for (const cell of blockAround(viewer)) {
+      const events = this.byCell.get(cell);
+      if (!events) continue;
+      cellsWithEvents++;
+      for (const event of events) seen.push(event);
+    }
+    if (cellsWithEvents > 1) seen.sort((a, b) => a.order - b.order);
+    return seen;
+  }
+}
+
+/** The WebSocket frames of `events`, one after the other, in memory from `slab`. */
+function framedEvents(events: readonly OutgoingEvent[], slab: WriteSlab): FramedBytes {
+  const frames = events.map((event) => event.jsonFrame());
+  let length = 0;
+  for (const frame of frames) length += framedLength(frame);
+  return new FramedBytes(writeFrames(frames, slab.take(length)));
+}

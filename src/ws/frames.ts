@@ -1,0 +1,52 @@
+// The /ws channel's WebSocket framing: unmasked final text frames (RFC 6455 section 5.2). The channel
+// negotiates no compression, so a frame is a header and the payload as it is, and the frames of a tick
+// can be laid out by hand into one buffer and written at once.
+
+/** Bytes framed already: one or more whole frames, one after the other. */
+export class FramedBytes {
+  constructor(readonly bytes: Buffer) {}
+}
+
+/** A message on its way out: its payload as UTF-8 pieces, or frames made earlier. */
+export type OutgoingMessage = readonly Buffer[] | FramedBytes;
+
+function headerBytes(payloadLength: number): number {
+  return payloadLength < 126 ? 2 : payloadLength < 65536 ? 4 : 10;
+}
+
+function piecesLength(pieces: readonly Buffer[]): number {
+  let length = 0;
+  for (const piece of pieces) length += piece.length;
+  return length;
+}
+
+/** The bytes of a message once framed. */
+export function framedLength(message: OutgoingMessage): number {
+  if (message instanceof FramedBytes) return message.bytes.length;
+  const length = piecesLength(message);
+  return headerBytes(length) + length;
+}
+
+/** Writes `messages` into `out` (as long as their framed lengths together) as frames, one after the other. */
+export function writeFrames(messages: readonly OutgoingMessage[], out: Buffer): Buffer {
+  let offset = 0;
+  for (const message of messages) {
+    if (message instanceof FramedBytes) {
+      offset += message.bytes.copy(out, offset);
+      continue;
+    }
+    const length = piecesLength(message);
+    out[offset++] = 0x81;
+    if (length < 126) {
+      out[offset++] = length;
+    } else if (length < 65536) {
+      out[offset++] = 126;
+      offset = out.writeUInt16BE(length, offset);
+    } else {
+      out[offset++] = 127;
+      offset = out.writeBigUInt64BE(BigInt(length), offset);
+    }
+    for (const piece of message) offset += piece.copy(out, offset);
+  }
+  return out;
+}

@@ -1,0 +1,132 @@
+import assert from "node:assert/strict";
+import { type Client, ClientState } from "@colyseus/core";
+import type { WebSocket } from "ws";
+import type { Tile } from "../../src/game/types.js";
+import { withBatchedSends } from "../../src/rooms/batched-sends.js";
+import { Interest } from "../../src/rooms/interest.js";
+import { deliverEvents } from "../../src/rooms/outgoing-events.js";
+import { WorldRoomState } from "../../src/schema/WorldRoomState.js";
+import { JsonClient } from "../../src/ws/JsonClient.js";
+import { character, makeWorld, SPAWN } from "../game/world-fixture.js";
+
+interface Frame {
+  event: string;
+  data: any;
+}
+
+/** The text frames in what a server wrote to a WebSocket connection (unmasked, RFC 6455). */
+function readFrames(bytes: Buffer): Frame[] {
+  const frames: Frame[] = [];
+  let offset = 0;
+  while (offset < bytes.length) {
+    assert.equal(bytes[offset], 0x81, "a final text frame");
+    let length = bytes[offset + 1]!;
+    offset += 2;
+    if (length === 126) {
+      length = bytes.readUInt16BE(offset);
+      offset += 2;
+    } else if (length === 127) {
+      length = Number(bytes.readBigUInt64BE(offset));
+      offset += 8;
+    }
+    frames.push(JSON.parse(bytes.subarray(offset, offset + length).toString()));
+    offset += length;
+  }
+  return frames;
+}
+
+/** A joined /ws client whose connection keeps what the server writes. */
+function recordingClient(playerId: string): { client: JsonClient; frames: () => Frame[] } {
+  const written: Buffer[] = [];
+  const tcp = {
+    destroyed: false,
+    writableLength: 0,
+    write: (bytes: Buffer) => written.push(Buffer.from(bytes)) > 0,
+  };
+  const socket = { readyState: 1, OPEN: 1, bufferedAmount: 0, _socket: tcp } as unknown as WebSocket;
+  const client = new JsonClient(`session-${playerId}`, socket, { maxBufferedBytes: 1 << 20 });
+  client.state = ClientState.JOINED;
+  return { client, frames: () => readFrames(Buffer.concat(written)) };
+}
+
+describe("deliverEvents: a tick's events to the clients that see them", () => {
+  // View cells are 10 tiles wide and each player sees its cell and the ones around it.
+  const positions: Record<string, Tile> = {
+    alice: SPAWN,
+    bob: { x: SPAWN.x + 11, z: SPAWN.z },
+    dave: { x: SPAWN.x + 25, z: SPAWN.z },
+    carol: { x: SPAWN.x + 35, z: SPAWN.z },
+  };
+
+  function setUp() {
+    const world = makeWorld();
+    const interest = new Interest(world, new WorldRoomState());
+    const clients = new Map<string, ReturnType<typeof recordingClient>>();
+    for (const [id, position] of Object.entries(positions)) {
+      world.join(character(id, { position }));
+      const recording = recordingClient(id);
+      clients.set(id, recording);
+      interest.open(recording.client as unknown as Client);
+    }
+    /** One tick published as the WorldRoom does: views, then events. */
+    const publish = () => {
+      const report = world.step();
+      interest.applyTick(report, new Set(report.changedEntities));
+      const all = [...clients.values()].map(({ client }) => client);
+      withBatchedSends(all as unknown as Client[], (slab) => {
+        for (const [id, { client }] of clients) {
+          const update = interest.update(client as unknown as Client, id);
+          if (update) client.send("world:update", update);
+        }
+        deliverEvents(report.events, interest, (id) => clients.get(id)?.client as unknown as Client, slab);
+      });
+      return report;
+    };
+    publish();
+    return { world, clients, publish };
+  }
+
+  it("sends each chat to the players who see its tile, in the order the tick made them", () => {
+    const { world, clients, publish } = setUp();
+    const seenBefore = new Map([...clients].map(([id, { frames }]) => [id, frames().length]));
+    world.submit("bob", { type: "chat", message: "first" });
+    world.submit("alice", { type: "chat", message: "second" });
+    world.submit("dave", { type: "chat", message: "third" });
+    const report = publish();
+    const order = report.events.map((event) => (event.data as { message?: string }).message);
+    assert.deepEqual(order, ["first", "second", "third"]);
+
+    const heard = (id: string) =>
+      clients
+        .get(id)!
+        .frames()
+        .slice(seenBefore.get(id))
+        .filter((frame) => frame.event === "chat:message")
+        .map((frame) => frame.data.message);
+    assert.deepEqual(heard("alice"), ["first", "second"]);
+    assert.deepEqual(heard("bob"), ["first", "second", "third"]);
+    assert.deepEqual(heard("dave"), ["first", "third"]);
+    assert.deepEqual(heard("carol"), ["third"]);
+  });
+
+  it("puts a player's own events after its view and the events around it", () => {
+    const { world, clients, publish } = setUp();
+    const before = clients.get("alice")!.frames().length;
+    const coins = world.inventory("alice").find((entry) => entry.itemId === "coins")!;
+    world.submit("alice", { type: "action", action: "drop", inventorySlot: coins.slot });
+    world.submit("bob", { type: "chat", message: "hello" });
+    const report = publish();
+    assert.ok(report.events.some((event) => event.event === "player:sync" && event.to === "alice"));
+    const events = clients
+      .get("alice")!
+      .frames()
+      .slice(before)
+      .map((frame) => frame.event);
+    assert.deepEqual(events, ["world:update", "chat:message", "player:sync"]);
+    const bobs = clients.get("bob")!.frames();
+    assert.ok(
+      !bobs.some((frame) => frame.event === "player:sync" && frame.data.id === "alice"),
+      "a player's sync goes to that player alone",
+    );
+  });
+});
