@@ -71,6 +71,10 @@ export interface AgentDeps {
 /** A command that runs until it has nothing left to do (picking up, banking), then leaves the agent idle. */
 type Errand = "pickup" | "bank";
 
+/** An agent out of the world tries to join again after this long, twice as long after each failure. */
+const REJOIN_FIRST_DELAY_MS = 1000;
+const REJOIN_MAX_DELAY_MS = 60_000;
+
 export class Agent {
   private room: Room | undefined;
   private sync: PlayerSync | undefined;
@@ -78,6 +82,10 @@ export class Agent {
   /** The target of the action last started, kept at while it is still there. */
   private current: string | undefined;
   private errand: Errand | undefined;
+  private baseUrl: string | undefined;
+  private stopped = false;
+  private rejoinTimer: NodeJS.Timeout | undefined;
+  private rejoinDelayMs = REJOIN_FIRST_DELAY_MS;
 
   constructor(
     readonly record: AgentRecord,
@@ -88,11 +96,57 @@ export class Agent {
     return this.room !== undefined && this.sync !== undefined;
   }
 
-  /** Joins the world as its character and starts deciding. */
+  /**
+   * Joins the world as its character and starts deciding. Out of the world (it could not join, or it
+   * left without being stopped: a lost connection the world gave up on, a kick), it joins again.
+   */
   async start(baseUrl: string): Promise<void> {
+    this.baseUrl = baseUrl;
+    this.timer = setInterval(() => this.think(), this.deps.thinkMs);
+    await this.join();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    clearTimeout(this.rejoinTimer);
+    const room = this.room;
+    this.room = undefined;
+    if (room) await room.leave(true).catch(() => {});
+  }
+
+  private async join(): Promise<void> {
+    try {
+      await this.connect(this.baseUrl!);
+      this.rejoinDelayMs = REJOIN_FIRST_DELAY_MS;
+    } catch (error) {
+      this.rejoinLater();
+      throw error;
+    }
+  }
+
+  private rejoinLater(): void {
+    if (this.stopped) return;
+    const delay = this.rejoinDelayMs;
+    this.rejoinDelayMs = Math.min(delay * 2, REJOIN_MAX_DELAY_MS);
+    this.rejoinTimer = setTimeout(() => {
+      this.join().catch((error: unknown) => {
+        this.deps.logger.warn(
+          { err: error, agentId: this.record.id, retryInMs: this.rejoinDelayMs },
+          "an agent could not join the world again",
+        );
+      });
+    }, delay);
+  }
+
+  private async connect(baseUrl: string): Promise<void> {
     const sdk = new Client(baseUrl);
     sdk.auth.token = await this.deps.token();
     const room = await sdk.joinOrCreate("world", { characterId: this.record.characterId });
+    if (this.stopped) {
+      await room.leave(true).catch(() => {});
+      return;
+    }
     room.onMessage("player:sync", (sync: PlayerSync) => {
       this.sync = sync;
     });
@@ -101,18 +155,15 @@ export class Agent {
     });
     // Everything else the world says is read from the replicated state, or not needed.
     room.onMessage("*", () => {});
-    room.onLeave(() => {
-      if (this.room === room) this.room = undefined;
+    room.onLeave((code: number) => {
+      if (this.room !== room) return;
+      this.room = undefined;
+      this.sync = undefined;
+      this.current = undefined;
+      this.deps.logger.warn({ agentId: this.record.id, code }, "an agent left the world: it joins again");
+      this.rejoinLater();
     });
     this.room = room;
-    this.timer = setInterval(() => this.think(), this.deps.thinkMs);
-  }
-
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    const room = this.room;
-    this.room = undefined;
-    if (room) await room.leave(true).catch(() => {});
   }
 
   /** The goal with its progress, or null. */

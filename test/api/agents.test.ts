@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { matchMaker } from "@colyseus/core";
 import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
 import { joinAsNewPlayer, leave, sleep } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
@@ -191,6 +192,26 @@ describe("/api/agents: the server's autonomous agents", function () {
       async () => (await get(`/api/characters/${agent.characterId}/position`)).online === false,
       "the character left the world",
     );
+  });
+
+  it("joins the world again when the world lets it go", async () => {
+    const agent = await newAgent("Boomerang");
+    const [listing] = await matchMaker.query({ name: "world" });
+    const world = matchMaker.getLocalRoomById(listing!.roomId)!;
+    const client = world.clients.find(
+      (c) => (c.auth as { characterId?: string })?.characterId === agent.characterId,
+    );
+    assert.ok(client, "the agent's client is in the world room");
+    client.leave(4000, "kicked by the test");
+    await waitForAsync(
+      async () => (await online(agent.agentId)()) === false,
+      "the agent is out of the world",
+    );
+    await waitForAsync(online(agent.agentId), "the agent is back in the world");
+    const rejoined = world.clients.find(
+      (c) => (c.auth as { characterId?: string })?.characterId === agent.characterId,
+    );
+    assert.ok(rejoined && rejoined !== client, "a new session of the agent");
   });
 });
 
