@@ -25,6 +25,8 @@ interface ClientView {
   readonly known: Set<string>;
   /** Its player's owner-only items among them. */
   readonly privateKnown: Set<string>;
+  /** Its own player was sent before the index placed it: the index will list it as new. */
+  selfPending: boolean;
 }
 
 /** One client's world:update: the entities (by id) added and updated, the ids removed. */
@@ -87,6 +89,7 @@ export class Interest {
       tick: -1,
       known: new Set(),
       privateKnown: new Set(),
+      selfPending: false,
     });
     if (!isJsonClient(client)) {
       client.view = new StateView();
@@ -133,9 +136,17 @@ export class Interest {
     // is compared with what its client was sent, entity by entity.
     const shared =
       view.cell !== NO_CELL && view.tick === tick - 1 ? this.index.diff(view.cell, cell) : undefined;
-    const change = shared
-      ? reconcile(view.known, this.withPrivateItems(view, shared, playerId, cell))
-      : this.resync(view, playerId, cell);
+    let change: ViewChange;
+    if (shared) {
+      // What the client has is what the shared difference starts from, unless the index is about to
+      // list as new its own player or an item of its own it already has.
+      const mayOverlap = view.selfPending || view.privateKnown.size > 0;
+      change = this.withPrivateItems(view, shared, playerId, cell);
+      if (mayOverlap) change = reconcile(view.known, change);
+      if (this.index.entity(playerId)) view.selfPending = false;
+    } else {
+      change = this.resync(view, playerId, cell);
+    }
     view.tick = tick;
     this.moveViewer(view, cell);
     for (const entity of change.added) view.known.add(entity.id);
@@ -191,7 +202,8 @@ export class Interest {
   private resync(view: ClientView, playerId: string, cell: Cell): ViewChange {
     const visible: { id: string }[] = this.index.visibleFrom(cell);
     // A player who joined since the last tick is not placed in the index until the next one.
-    if (!this.index.entity(playerId)) visible.push({ id: playerId });
+    view.selfPending = !this.index.entity(playerId);
+    if (view.selfPending) visible.push({ id: playerId });
     view.privateKnown.clear();
     for (const entity of this.index.privateOf(playerId) ?? []) {
       if (!sees(cell, entity.at)) continue;
