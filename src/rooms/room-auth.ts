@@ -1,6 +1,7 @@
 import { type AuthContext, getBearerToken, ServerError } from "@colyseus/core";
 import { clientKey } from "../api/rate-limits.js";
 import { ensureCharacter, resolveAccount } from "../auth/accounts.js";
+import type { Identity } from "../auth/tokens.js";
 import { verifyToken } from "../auth/verify.js";
 import type { Runtime } from "../runtime.js";
 
@@ -11,6 +12,17 @@ export interface PlayerAuth {
   characterName: string;
   /** The client's address: its authentication attempts are counted under it. */
   ip: string | undefined;
+}
+
+/**
+ * Identities verified by the /ws channel at a connection's upgrade, by the context it joins rooms with.
+ * The connection stays signed in for its life: it cannot present a fresh token later, so the rooms it
+ * joins afterwards (trades) must not check the one it opened with again, which may have expired since.
+ */
+const verifiedAtUpgrade = new WeakMap<AuthContext, Identity>();
+
+export function vouchFor(context: AuthContext, identity: Identity): void {
+  verifiedAtUpgrade.set(context, identity);
 }
 
 /** The token of an SDK client (`client.auth.token`) or of a /ws upgrade (header or `?token=`). */
@@ -29,11 +41,7 @@ export async function authenticatePlayer(
   context: AuthContext,
   characterId: unknown,
 ): Promise<PlayerAuth> {
-  const token = tokenOf(context);
-  if (!token) throw new ServerError(401, "a bearer token is required");
-  const verified = await verifyToken(runtime, token, clientKey(context.ip));
-  if (verified.refusal) throw new ServerError(verified.refusal.status, verified.refusal.message);
-  const { identity } = verified;
+  const identity = verifiedAtUpgrade.get(context) ?? (await verifiedIdentity(runtime, context));
   const account = await resolveAccount(runtime, identity);
   const id =
     typeof characterId === "string" && characterId ? characterId : await ensureCharacter(runtime, account);
@@ -42,4 +50,12 @@ export async function authenticatePlayer(
   if (character.accountId !== account.id)
     throw new ServerError(403, "that character belongs to another account");
   return { accountId: account.id, characterId: character.id, characterName: character.name, ip: context.ip };
+}
+
+async function verifiedIdentity(runtime: Runtime, context: AuthContext): Promise<Identity> {
+  const token = tokenOf(context);
+  if (!token) throw new ServerError(401, "a bearer token is required");
+  const verified = await verifyToken(runtime, token, clientKey(context.ip));
+  if (verified.refusal) throw new ServerError(verified.refusal.status, verified.refusal.message);
+  return verified.identity;
 }

@@ -9,11 +9,11 @@ import {
 } from "@colyseus/core";
 import { type RawData, WebSocket, WebSocketServer } from "ws";
 import { clientKey } from "../api/rate-limits.js";
-import { issueAnonymousToken } from "../auth/tokens.js";
+import { newAnonymousIdentity } from "../auth/tokens.js";
 import { type AuthRefusal, countAttempt, verifyToken } from "../auth/verify.js";
 import { CLOSE_FLOODING, FloodGuard } from "../rooms/flood-guard.js";
 import { isTradeMessage } from "../rooms/messages.js";
-import { tokenOf } from "../rooms/room-auth.js";
+import { tokenOf, vouchFor } from "../rooms/room-auth.js";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
 import type { Runtime } from "../runtime.js";
 import { JsonClient } from "./JsonClient.js";
@@ -71,21 +71,27 @@ export class JsonChannel {
     this.wss.close();
   }
 
-  /** Checks the token, or gives an anonymous identity when no provider is configured; a refusal otherwise. */
+  /**
+   * Checks the token, or gives an anonymous identity when no provider is configured; a refusal otherwise.
+   * The rooms the connection joins take the identity found here (see vouchFor).
+   */
   private async authenticate(context: AuthContext): Promise<AuthRefusal | undefined> {
     const client = clientKey(context.ip);
     const token = tokenOf(context);
     if (token) {
-      context.token = token;
-      return (await verifyToken(this.runtime, token, client)).refusal;
+      const verified = await verifyToken(this.runtime, token, client);
+      if (verified.refusal) return verified.refusal;
+      vouchFor(context, verified.identity);
+      return undefined;
     }
     if (this.runtime.config.identityProvider) {
       return { status: 401, code: "unauthorized", message: "a bearer token is required" };
     }
     // Issuing an anonymous identity counts as an authentication attempt, as on the REST endpoint.
     const refusal = await countAttempt(this.runtime, client);
-    if (!refusal) context.token = (await issueAnonymousToken(this.runtime.jwtSecret)).token;
-    return refusal;
+    if (refusal) return refusal;
+    vouchFor(context, newAnonymousIdentity());
+    return undefined;
   }
 
   private async open(ws: WebSocket, context: AuthContext, characterId: string | undefined): Promise<void> {

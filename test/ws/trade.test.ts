@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { SignJWT } from "jose";
+import { ANONYMOUS_AUDIENCE, ANONYMOUS_ISSUER } from "../../src/auth/tokens.js";
+import type { PlayerSync } from "../../src/game/world-types.js";
+import { sleep } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
-import { connectNewPlayer, type WsPlayer } from "../support/ws-client.js";
+import { connectNewPlayer, WsClient, type WsPlayer } from "../support/ws-client.js";
 
 describe("/ws: trading between two plain WebSocket clients", function () {
   this.timeout(30000);
@@ -111,5 +116,31 @@ describe("/ws: trading between two plain WebSocket clients", function () {
     const refused = alice.client.next("tradeError", (_data, frame) => frame.id === "add-1");
     alice.client.send("tradeAddItem", { tradeId: "no-such-trade", inventorySlot: 0, quantity: 1 }, "add-1");
     assert.equal((await refused).data.reason, "not_found");
+  });
+  it("lets a connection trade after the token it opened with has expired", async () => {
+    // The connection was authenticated at its upgrade; it cannot present a fresh token afterwards.
+    const subject = randomUUID();
+    const token = await new SignJWT({})
+      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setSubject(subject)
+      .setIssuer(ANONYMOUS_ISSUER)
+      .setAudience(ANONYMOUS_AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(Date.now() / 1000) + 2)
+      .sign(server.runtime.jwtSecret);
+    const client = await WsClient.connect(server.wsUrl, { header: token });
+    const sync = (await client.first()).data as PlayerSync;
+    const alice: WsPlayer = { client, sync, id: sync.id };
+    players.push(alice);
+    const bob = await connect();
+    await sleep(3000);
+    const tradeId = await startTrade(alice, bob);
+    const coins = alice.sync.inventory.find((entry) => entry.itemId === "coins")!;
+    const bobSeesOffer = bob.client.next(
+      "tradeUpdated",
+      (data) => data.tradeId === tradeId && data.theirOffer.length === 1,
+    );
+    alice.client.send("tradeAddItem", { tradeId, inventorySlot: coins.slot, quantity: 5 });
+    await bobSeesOffer;
   });
 });
