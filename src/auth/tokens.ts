@@ -131,15 +131,10 @@ function userTokenVerifier(
   };
 }
 
-/** A new temporary identity, with no account yet. */
-export function newAnonymousIdentity(): Identity {
-  return { subject: `anon:${randomUUID()}`, kind: "anonymous" };
-}
-
 /** A fresh temporary identity, or a new token for `subject` (an `anon:` identity) when refreshing. */
 export async function issueAnonymousToken(
   jwtSecret: Uint8Array,
-  subject = newAnonymousIdentity().subject,
+  subject = `anon:${randomUUID()}`,
 ): Promise<{ token: string; subject: string; expiresAt: Date }> {
   const expiresAt = new Date((Math.floor(Date.now() / 1000) + ANONYMOUS_TOKEN_SECONDS) * 1000);
   const token = await new SignJWT({})

@@ -16,7 +16,8 @@ import { type FramedBytes, framedLength, type OutgoingMessage, writeFrames } fro
 import type { WriteSlab } from "./write-slab.js";
 
 const PROTOCOL_CODE_MASK = 0x1f;
-const CLOSE_SLOW_READER = 4008;
+/** Close code of a connection whose reader fell too far behind. */
+export const CLOSE_SLOW_READER = 4008;
 
 export interface JsonClientOptions {
   /** Output buffered on the socket beyond which the reader is too slow and is disconnected. */

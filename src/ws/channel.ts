@@ -9,14 +9,15 @@ import {
 } from "@colyseus/core";
 import { type RawData, WebSocket, WebSocketServer } from "ws";
 import { clientKey } from "../api/rate-limits.js";
-import { newAnonymousIdentity } from "../auth/tokens.js";
+import { issueAnonymousToken } from "../auth/tokens.js";
 import { type AuthRefusal, countAttempt, verifyToken } from "../auth/verify.js";
 import { CLOSE_FLOODING, FloodGuard } from "../rooms/flood-guard.js";
 import { isTradeMessage } from "../rooms/messages.js";
 import { tokenOf, vouchFor } from "../rooms/room-auth.js";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
 import type { Runtime } from "../runtime.js";
-import { JsonClient } from "./JsonClient.js";
+import { CLOSE_SLOW_READER, JsonClient } from "./JsonClient.js";
+import { relay } from "./relay.js";
 import { TradeLink } from "./trade-link.js";
 
 /** Largest accepted frame; larger ones are answered with `error` and dropped. */
@@ -44,7 +45,7 @@ export class JsonChannel {
     this.pingTimer = setInterval(() => this.pingAll(), runtime.config.WS_PING_MS).unref();
   }
 
-  /** Handles an HTTP upgrade on /ws: authenticates, then opens the socket and joins the world. */
+  /** Handles an HTTP upgrade on /ws: authenticates, then joins the world here or relays to its process. */
   async handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const url = new URL(request.url ?? "/", "http://localhost");
     const context = createAuthContext({
@@ -54,15 +55,68 @@ export class JsonChannel {
     });
     const refusal = await this.authenticate(context);
     if (refusal) return refuse(socket, refusal);
+    const world = await worldHome();
+    if (world.processId && world.processId !== matchMaker.processId) {
+      return this.relayToWorld(world.publicAddress, request, socket, head, context, url);
+    }
     this.wss.handleUpgrade(request, socket, head, (ws) => {
-      this.alive.add(ws);
-      ws.on("pong", () => this.alive.add(ws));
+      this.watch(ws);
       this.open(ws, context, url.searchParams.get("characterId") ?? undefined).catch((error: unknown) => {
         this.runtime.logger.warn({ err: error }, "/ws join failed");
         sendFrame(ws, "error", { code: "join_failed", message: (error as Error).message });
         ws.close(CloseCode.WITH_ERROR, "join failed");
       });
     });
+  }
+
+  /**
+   * Scaled out, the world runs on one process; a connection that reached another one is relayed to the
+   * /ws channel of the world's, with its token and the character it asked for.
+   */
+  private relayToWorld(
+    publicAddress: string | undefined,
+    request: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    context: AuthContext,
+    url: URL,
+  ): void {
+    if (!publicAddress) {
+      this.runtime.logger.error("the world runs on a process without PUBLIC_ADDRESS: /ws cannot reach it");
+      refuse(socket, WORLD_UNREACHABLE);
+      return;
+    }
+    // Processes are reached the way clients reach them: over TLS when the public /ws address is.
+    const scheme = this.runtime.config.PUBLIC_WS_URL?.startsWith("wss:") ? "wss" : "ws";
+    const target = new URL(`${scheme}://${publicAddress}/ws`);
+    const characterId = url.searchParams.get("characterId");
+    if (characterId) target.searchParams.set("characterId", characterId);
+    const headers: Record<string, string> = { authorization: `Bearer ${context.token}` };
+    // The client's address as found here (see pinClientAddress), for a world process that trusts this hop.
+    const address = request.headers["x-real-ip"];
+    if (typeof address === "string") headers["x-forwarded-for"] = address;
+    relay(
+      this.wss,
+      request,
+      socket,
+      head,
+      { url: target.toString(), headers },
+      {
+        maxBufferedBytes: MAX_BUFFERED_BYTES,
+        closeSlowReader: CLOSE_SLOW_READER,
+        onOpen: (ws) => this.watch(ws),
+        onUnreachable: (unanswered, error) => {
+          this.runtime.logger.warn({ err: error, target: target.origin }, "/ws relay to the world failed");
+          refuse(unanswered, WORLD_UNREACHABLE);
+        },
+      },
+    );
+  }
+
+  /** Pings the socket from now on; one that missed the previous ping is closed as dead. */
+  private watch(ws: WebSocket): void {
+    this.alive.add(ws);
+    ws.on("pong", () => this.alive.add(ws));
   }
 
   close(): void {
@@ -79,6 +133,7 @@ export class JsonChannel {
     const client = clientKey(context.ip);
     const token = tokenOf(context);
     if (token) {
+      context.token = token;
       const verified = await verifyToken(this.runtime, token, client);
       if (verified.refusal) return verified.refusal;
       vouchFor(context, verified.identity);
@@ -87,10 +142,13 @@ export class JsonChannel {
     if (this.runtime.config.identityProvider) {
       return { status: 401, code: "unauthorized", message: "a bearer token is required" };
     }
-    // Issuing an anonymous identity counts as an authentication attempt, as on the REST endpoint.
+    // Issuing an anonymous identity counts as an authentication attempt, as on the REST endpoint. It
+    // comes as a token, which a relay to the world's process passes on.
     const refusal = await countAttempt(this.runtime, client);
     if (refusal) return refusal;
-    vouchFor(context, newAnonymousIdentity());
+    const issued = await issueAnonymousToken(this.runtime.jwtSecret);
+    context.token = issued.token;
+    vouchFor(context, { subject: issued.subject, kind: "anonymous" });
     return undefined;
   }
 
@@ -192,6 +250,19 @@ function readEnvelope(
 function sendFrame(ws: WebSocket, event: string, data: unknown): void {
   if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ event, data }));
 }
+
+/** Where the world runs: its process, and that process's address (the world is created if it is not yet). */
+async function worldHome(): Promise<{ processId?: string; publicAddress?: string }> {
+  const [world] = await matchMaker.query({ name: "world" });
+  // The matchmaker creates it on the process it picks, for a seat nobody takes (it lapses).
+  return world ?? (await matchMaker.joinOrCreate("world", {}));
+}
+
+const WORLD_UNREACHABLE: AuthRefusal = {
+  status: 503,
+  code: "unavailable",
+  message: "the world's server process cannot be reached; retry later",
+};
 
 /** Refuses an upgrade with an HTTP status and CONTRACT's error body (and Retry-After with a 429). */
 function refuse(socket: Duplex, { status, code, message, retryAfterSeconds }: AuthRefusal): void {

@@ -8,6 +8,7 @@ import { openDatabase } from "../../src/db/database.js";
 import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
 import { Inbox, leave } from "../support/players.js";
 import { type ServerProcess, startServerProcess } from "../support/processes.js";
+import { WsClient } from "../support/ws-client.js";
 
 const redisBase = process.env.TEST_REDIS_URL;
 /** A Redis database of its own, emptied first, so no other suite's keys are in the way. */
@@ -110,6 +111,54 @@ scaleOut(
         await handle.close();
       }
       await Promise.all([alice, bob].flatMap((player) => [leave(player.trade), leave(player.world)]));
+    });
+    it("relays a /ws connection that reached the process without the world to the one with it", async () => {
+      // Whoever comes first makes the world, on the process the matchmaker picks.
+      const opener = await WsClient.connect(`ws://127.0.0.1:${servers[0]!.port}/ws`);
+      assert.equal((await opener.first()).event, "player:sync");
+      const listings = Object.values(await redis.hgetall("roomcaches")).map((json) => JSON.parse(json));
+      const world = listings.find((room) => room.name === "world");
+      assert.ok(world, "the world is listed");
+      const home = servers.find((server) => world.publicAddress === `127.0.0.1:${server.port}`)!;
+      const away = servers.find((server) => server !== home)!;
+
+      // One player through each process: anonymous, without a token, on the process away from the world.
+      const token = (await issueAnonymousToken(new TextEncoder().encode(secret))).token;
+      const local = await WsClient.connect(`ws://127.0.0.1:${home.port}/ws`, { header: token });
+      const relayed = await WsClient.connect(`ws://127.0.0.1:${away.port}/ws`);
+      const [localSync, relayedSync] = await Promise.all([local.first(), relayed.first()]);
+      assert.equal(localSync.event, "player:sync");
+      assert.equal(relayedSync.event, "player:sync");
+      const localId = localSync.data.id;
+      const relayedId = relayedSync.data.id;
+
+      const seen = (client: WsClient, id: string) =>
+        client.received(
+          (frame) =>
+            frame.event === "world:update" &&
+            [...frame.data.added, ...frame.data.updated].some((entity: { id: string }) => entity.id === id),
+          10000,
+        );
+      await Promise.all([seen(local, relayedId), seen(relayed, localId)]);
+
+      // A request through the relay is answered with its id; chat goes both ways.
+      relayed.send("player:move", { x: "east", z: 1 }, "r1");
+      const refused = await relayed.received((frame) => frame.event === "error" && frame.id === "r1");
+      assert.equal(refused.data.code, "bad_request");
+      relayed.send("player:chat", { message: "through the relay" });
+      local.send("player:chat", { message: "back to you" });
+      const [heard, heardBack] = await Promise.all([
+        local.next("chat:message", (data) => data.fromPlayerId === relayedId, 10000),
+        relayed.next("chat:message", (data) => data.fromPlayerId === localId, 10000),
+      ]);
+      assert.equal(heard.data.message, "through the relay");
+      assert.equal(heardBack.data.message, "back to you");
+
+      // Logging out through the relay takes the player out of the world.
+      const left = local.next("world:update", (data) => data.removed.includes(relayedId), 10000);
+      await relayed.close();
+      await left;
+      await Promise.all([local.close(), opener.close()]);
     });
   },
 );

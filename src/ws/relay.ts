@@ -1,0 +1,97 @@
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import { type RawData, WebSocket, type WebSocketServer } from "ws";
+
+/** The /ws channel of the process that holds the world, and the upgrade headers to send it. */
+export interface RelayTarget {
+  url: string;
+  headers: Record<string, string>;
+}
+
+export interface RelayOptions {
+  /** Output a client may leave unread before it is disconnected as a slow reader. */
+  maxBufferedBytes: number;
+  closeSlowReader: number;
+  /** The accepted client socket, before any frame passes. */
+  onOpen(client: WebSocket): void;
+  /** The upstream connection could not be opened for a reason other than a refusal. */
+  onUnreachable(socket: Duplex, error: Error): void;
+}
+
+/**
+ * Relays a /ws connection that reached a process the world does not run on (scaled out, behind a load
+ * balancer) to the /ws channel of the one it runs on. That connection opens first, so its refusal (an
+ * HTTP status and body) answers the client's upgrade as it is; then the upgrade is accepted and each
+ * side's frames go to the other unchanged, and so does a close.
+ */
+export function relay(
+  wss: WebSocketServer,
+  request: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  target: RelayTarget,
+  options: RelayOptions,
+): void {
+  const upstream = new WebSocket(target.url, { headers: target.headers });
+  let client: WebSocket | undefined;
+  const early: { data: RawData; isBinary: boolean }[] = [];
+  const toClient = (data: RawData, isBinary: boolean) => {
+    if (!client) {
+      early.push({ data, isBinary });
+      return;
+    }
+    if (client.readyState !== WebSocket.OPEN) return;
+    if (client.bufferedAmount > options.maxBufferedBytes) {
+      client.close(options.closeSlowReader, "slow reader");
+      client.terminate();
+      return;
+    }
+    client.send(data, { binary: isBinary });
+  };
+
+  upstream.once("unexpected-response", (_request, response) => {
+    const chunks: Buffer[] = [];
+    response.on("data", (chunk: Buffer) => chunks.push(chunk));
+    response.on("end", () => {
+      const body = Buffer.concat(chunks);
+      const retryAfter = response.headers["retry-after"];
+      socket.write(
+        `HTTP/1.1 ${response.statusCode} ${response.statusMessage}\r\n` +
+          `Content-Type: ${response.headers["content-type"] ?? "application/json"}\r\n` +
+          `Content-Length: ${body.length}\r\n${retryAfter ? `Retry-After: ${retryAfter}\r\n` : ""}` +
+          "Connection: close\r\n\r\n",
+      );
+      socket.end(body);
+    });
+  });
+  upstream.on("error", (error) => {
+    if (!client) options.onUnreachable(socket, error);
+  });
+  upstream.on("message", toClient);
+  upstream.once("open", () => {
+    if (socket.destroyed) {
+      upstream.close(GOING_AWAY);
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (accepted) => {
+      client = accepted;
+      options.onOpen(accepted);
+      for (const frame of early.splice(0)) toClient(frame.data, frame.isBinary);
+      accepted.on("message", (data: RawData, isBinary: boolean) => {
+        if (upstream.readyState === WebSocket.OPEN) upstream.send(data, { binary: isBinary });
+      });
+      accepted.on("close", (code, reason) => upstream.close(sendable(code), reason));
+      upstream.on("close", (code, reason) => accepted.close(sendable(code), reason));
+    });
+  });
+}
+
+const GOING_AWAY = 1001;
+
+/**
+ * A close code as it may be sent on. "No status" and "abnormal closure" only describe what a side saw;
+ * the other is told the peer went away, which the world takes as a drop (reconnectable), not a logout.
+ */
+function sendable(code: number): number {
+  return code === 1005 || code === 1006 || code === 1015 ? GOING_AWAY : code;
+}
