@@ -12,7 +12,7 @@ import { decode } from "@colyseus/schema";
 import { unpack } from "msgpackr";
 import type { WebSocket } from "ws";
 import { EncodedJson } from "../rooms/encoded-json.js";
-import { type FramedBytes, framedLength, type OutgoingMessage, writeFrames } from "./frames.js";
+import { type FramedBytes, framedLength, type OutgoingMessage } from "./frames.js";
 import type { WriteSlab } from "./write-slab.js";
 
 const PROTOCOL_CODE_MASK = 0x1f;
@@ -118,7 +118,7 @@ export class JsonClient implements Omit<Client, "send"> {
     // One buffer of framed messages is what `ws` would have written, in one write instead of many.
     const tcp = (this.socket as unknown as { _socket?: Duplex })._socket;
     if (!tcp || tcp.destroyed) return;
-    const out = writeFrames(messages, slab.take(bytes));
+    const out = slab.framed(messages, bytes);
     tcp.write(out);
     if (tcp.writableLength > 0) slab.keep(out);
   }

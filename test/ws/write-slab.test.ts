@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { Writable } from "node:stream";
+import { EncodedJson } from "../../src/rooms/encoded-json.js";
+import { FramedBytes, framedLength, type OutgoingMessage } from "../../src/ws/frames.js";
 import { JsonClient } from "../../src/ws/JsonClient.js";
 import { WriteSlab } from "../../src/ws/write-slab.js";
 
@@ -26,6 +28,30 @@ describe("WriteSlab", () => {
     slab.reset();
     for (let i = 0; i < 100; i++) slab.take(10_000).fill(0);
     assert.ok(queued.every((byte) => byte === 7));
+  });
+
+  it("frames the messages several clients hold alike once, and others apart", () => {
+    const slab = new WriteSlab();
+    const update = EncodedJson.of({ tick: 1, added: [], updated: [], removed: [] }).frame("world:update");
+    const around = new FramedBytes(Buffer.from([0x81, 2, 0x7b, 0x7d]));
+    const own = [Buffer.from('{"event":"player:sync","data":{}}')];
+    const length = (messages: OutgoingMessage[]) => messages.reduce((sum, m) => sum + framedLength(m), 0);
+    const framed = (messages: OutgoingMessage[]) => slab.framed(messages, length(messages));
+
+    const first = framed([update, around]);
+    const second = framed([update, around]);
+    assert.equal(second, first, "the same memory for the same messages");
+    const withOwn = framed([update, around, own]);
+    assert.deepEqual(withOwn.subarray(0, first.length), first);
+    assert.notEqual(withOwn.byteOffset, first.byteOffset, "a region of its own for a client's own message");
+    const updateOnly = framed([update]);
+    assert.equal(updateOnly.length, framedLength(update));
+    assert.deepEqual(updateOnly, first.subarray(0, updateOnly.length));
+    assert.notEqual(framed([around]), updateOnly);
+
+    slab.reset();
+    const nextTick = framed([update, around]);
+    assert.deepEqual(nextTick, first);
   });
 
   it("gives large writes memory of their own", () => {
