@@ -113,10 +113,17 @@ export class JsonChannel {
     );
   }
 
-  /** Pings the socket from now on; one that missed the previous ping is closed as dead. */
+  /**
+   * Looks after an accepted socket: it is pinged from now on (one that missed the previous ping is closed
+   * as dead), and a frame it cannot read (too large, not UTF-8, unmasked) closes it alone: `ws` has sent
+   * the close code, and the error must not reach the process as an uncaught one.
+   */
   private watch(ws: WebSocket): void {
     this.alive.add(ws);
     ws.on("pong", () => this.alive.add(ws));
+    ws.on("error", (error) =>
+      this.runtime.logger.info({ err: error }, "/ws connection closed on a bad frame"),
+    );
   }
 
   close(): void {

@@ -49,10 +49,15 @@ export function relay(
     client.send(data, { binary: isBinary });
   };
 
-  upstream.once("unexpected-response", (_request, response) => {
+  // The client's upgrade gets one answer: the relayed connection, a refusal from there, or unreachable.
+  let answered = false;
+  upstream.once("unexpected-response", (upstreamRequest, response) => {
+    answered = true;
     const chunks: Buffer[] = [];
     response.on("data", (chunk: Buffer) => chunks.push(chunk));
     response.on("end", () => {
+      upstreamRequest.destroy();
+      if (!socket.writable) return;
       const body = Buffer.concat(chunks);
       const retryAfter = response.headers["retry-after"];
       socket.write(
@@ -65,11 +70,14 @@ export function relay(
     });
   });
   upstream.on("error", (error) => {
-    if (!client) options.onUnreachable(socket, error);
+    if (answered) return;
+    answered = true;
+    if (socket.writable) options.onUnreachable(socket, error);
   });
   upstream.on("message", toClient);
   upstream.once("open", () => {
-    if (socket.destroyed) {
+    answered = true;
+    if (!socket.writable) {
       upstream.close(GOING_AWAY);
       return;
     }

@@ -8,7 +8,7 @@ import { openDatabase } from "../../src/db/database.js";
 import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
 import { Inbox, leave } from "../support/players.js";
 import { type ServerProcess, startServerProcess } from "../support/processes.js";
-import { WsClient } from "../support/ws-client.js";
+import { refusedUpgrade, WsClient } from "../support/ws-client.js";
 
 const redisBase = process.env.TEST_REDIS_URL;
 /** A Redis database of its own, emptied first, so no other suite's keys are in the way. */
@@ -159,6 +159,18 @@ scaleOut(
       await relayed.close();
       await left;
       await Promise.all([local.close(), opener.close()]);
+    });
+    // Last: it ends the world's process.
+    it("refuses a /ws upgrade with 503 while the world's process cannot be reached", async () => {
+      const listings = Object.values(await redis.hgetall("roomcaches")).map((json) => JSON.parse(json));
+      const world = listings.find((room) => room.name === "world");
+      const home = servers.find((server) => world.publicAddress === `127.0.0.1:${server.port}`)!;
+      const away = servers.find((server) => server !== home)!;
+      // Killed, it leaves its listing behind: the other process still believes the world is there.
+      await home.stop("SIGKILL");
+      const refused = await refusedUpgrade(`ws://127.0.0.1:${away.port}/ws`);
+      assert.equal(refused.status, 503);
+      assert.equal(JSON.parse(refused.body).error.code, "unavailable");
     });
   },
 );

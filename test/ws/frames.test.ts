@@ -59,6 +59,13 @@ describe("/ws: frames the server cannot take", function () {
     });
   }
 
+  it("closes a connection that sends a frame too large to read (1009), and goes on serving the others", async () => {
+    const reckless = await connectNewPlayer(server);
+    reckless.client.sendRaw("x".repeat(70 * 1024));
+    assert.equal((await reckless.client.closed).code, 1009);
+    await assertStillUsable();
+  });
+
   it("echoes a request's id on its error reply", async () => {
     const invalid = player.client.next("error", (_data, frame) => frame.id === "move-1");
     player.client.send("player:move", { x: "north", z: 1 }, "move-1");
