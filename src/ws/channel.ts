@@ -45,8 +45,23 @@ export class JsonChannel {
     this.pingTimer = setInterval(() => this.pingAll(), runtime.config.WS_PING_MS).unref();
   }
 
-  /** Handles an HTTP upgrade on /ws: authenticates, then joins the world here or relays to its process. */
+  /**
+   * Handles an HTTP upgrade on /ws: authenticates, then joins the world here or relays to its process.
+   * Whatever fails on the way (the presence or the database unreachable) is answered with 503.
+   */
   async handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    // The HTTP server stops listening for the socket's errors once it hands the upgrade over: a client
+    // that resets while it is being answered must not take the process down.
+    socket.on("error", () => socket.destroy());
+    try {
+      await this.answerUpgrade(request, socket, head);
+    } catch (error) {
+      this.runtime.logger.error({ err: error }, "/ws upgrade failed");
+      if (socket.writable) refuse(socket, { status: 503, code: "unavailable", message: "retry later" });
+    }
+  }
+
+  private async answerUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const url = new URL(request.url ?? "/", "http://localhost");
     const context = createAuthContext({
       headers: request.headers as Record<string, string>,

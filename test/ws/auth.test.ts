@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
+import { once } from "node:events";
+import net from "node:net";
 import { exportSPKI, generateKeyPair, SignJWT } from "jose";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
-import { startTestServer, type TestServer } from "../support/server.js";
+import { startTestServer, TEST_PORT, type TestServer } from "../support/server.js";
 import { refusedUpgrade, WsClient } from "../support/ws-client.js";
 
 describe("/ws: authentication at the upgrade", function () {
@@ -40,6 +42,21 @@ describe("/ws: authentication at the upgrade", function () {
       const secondSync = await second.first();
       assert.equal(secondSync.data.id, firstSync.data.id);
       assert.equal((await first.closed).code, 4409);
+    });
+
+    it("goes on serving after a client resets its connection while its upgrade is being answered", async () => {
+      for (let i = 0; i < 5; i++) {
+        const socket = net.connect(TEST_PORT, "127.0.0.1");
+        await once(socket, "connect");
+        socket.write(
+          "GET /ws?token=not-a-token HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n" +
+            "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
+        );
+        socket.resetAndDestroy();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const client = await connect(server.wsUrl);
+      assert.equal((await client.first()).event, "player:sync");
     });
 
     it("gives a connection without a token a fresh temporary identity", async () => {
