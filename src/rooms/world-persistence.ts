@@ -15,15 +15,27 @@ export class WorldPersistence {
   private chain: Promise<void> = Promise.resolve();
   /** The last write that includes each character: a new session waits for it before loading. */
   private readonly lastWrite = new Map<string, Promise<void>>();
+  /**
+   * Departures queued last in the chain and not yet being written: later ones join them, so that many
+   * players leaving at once (a load balancer restarting) are saved in one transaction, not one each.
+   * Anything queued after them closes them: it could hold an earlier state of a player who leaves later,
+   * and would then write over that player's final one.
+   */
+  private openDepartures: { characters: CharacterSave[]; written: Promise<void> } | undefined;
 
   constructor(
     private readonly store: WorldStore,
     private readonly logger: Logger,
+    private readonly finalWriteBackoffMs: readonly number[] = FINAL_WRITE_BACKOFF_MS,
   ) {}
 
   /** Queues a tick's write as one transaction; resolves once it has committed, rejects if it failed. */
   write(write: WorldWrite): Promise<void> {
-    return this.enqueue(write, false);
+    if (isEmptyWrite(write)) return this.chain;
+    return this.track(
+      write.characters,
+      this.run(() => this.store.save(write)),
+    );
   }
 
   /**
@@ -31,13 +43,21 @@ export class WorldPersistence {
    * again with backoff before the write is given up.
    */
   writeFinal(characters: readonly CharacterSave[]): Promise<void> {
-    return this.enqueue({ characters }, true);
+    if (characters.length === 0) return this.chain;
+    const open = this.openDepartures;
+    if (open) {
+      open.characters.push(...characters);
+      this.track(characters, open.written);
+      return open.written;
+    }
+    const departures = [...characters];
+    const written = this.saveWithRetries(departures);
+    this.openDepartures = { characters: departures, written };
+    return this.track(characters, written);
   }
 
-  private enqueue(write: WorldWrite, final: boolean): Promise<void> {
-    if (isEmptyWrite(write)) return this.chain;
-    const { characters } = write;
-    const written = final ? this.saveWithRetries(write) : this.run(() => this.store.save(write));
+  /** Logs a failed write, and makes it the last write of its characters until it settles. */
+  private track(characters: readonly CharacterSave[], written: Promise<void>): Promise<void> {
     written.catch((error: unknown) => {
       this.logger.error({ err: error, characters: characters.length }, "saving the world failed");
     });
@@ -56,20 +76,39 @@ export class WorldPersistence {
    * and trades go on meanwhile. They cannot write these characters, which have left the world; a new
    * session of one waits for `settled` before it loads.
    */
-  private async saveWithRetries(write: WorldWrite): Promise<void> {
-    for (const delay of FINAL_WRITE_BACKOFF_MS) {
+  private async saveWithRetries(departures: CharacterSave[]): Promise<void> {
+    try {
+      return await this.run(() => {
+        // Its first attempt closes the departures: what leaves from now on goes into another write.
+        if (this.openDepartures?.characters === departures) this.openDepartures = undefined;
+        return this.store.save({ characters: departures });
+      });
+    } catch (error) {
+      if (departures.length === 1) return await this.retry(departures, error);
+      // One state that cannot be written must not cost the others theirs: each is tried on its own.
+      const outcomes = await Promise.allSettled(departures.map((one) => this.retry([one], error)));
+      const failed = outcomes.find((outcome) => outcome.status === "rejected");
+      if (failed) throw failed.reason;
+    }
+  }
+
+  private async retry(characters: readonly CharacterSave[], firstError: unknown): Promise<void> {
+    let error = firstError;
+    for (const delay of this.finalWriteBackoffMs) {
+      this.logger.warn({ err: error, retryInMs: delay }, "saving departing characters failed; retrying");
+      await sleep(delay);
       try {
-        return await this.run(() => this.store.save(write));
-      } catch (error) {
-        this.logger.warn({ err: error, retryInMs: delay }, "saving departing characters failed; retrying");
-        await sleep(delay);
+        return await this.run(() => this.store.save({ characters }));
+      } catch (next) {
+        error = next;
       }
     }
-    return this.run(() => this.store.save(write));
+    throw error;
   }
 
   /** Runs other database work (a trade's swap) in the same order as the writes: after all queued so far. */
   run<T>(task: () => Promise<T>): Promise<T> {
+    this.openDepartures = undefined;
     const result = this.chain.then(task);
     this.chain = result.then(
       () => {},
