@@ -70,8 +70,8 @@ export class JsonChannel {
     });
     const refusal = await this.authenticate(context);
     if (refusal) return refuse(socket, refusal);
-    const world = await worldHome();
-    if (world.processId && world.processId !== matchMaker.processId) {
+    const [world] = await matchMaker.query({ name: "world" });
+    if (world && world.processId !== matchMaker.processId) {
       return this.relayToWorld(world.publicAddress, request, socket, head, context, url);
     }
     this.wss.handleUpgrade(request, socket, head, (ws) => {
@@ -177,7 +177,9 @@ export class JsonChannel {
   private async open(ws: WebSocket, context: AuthContext, characterId: string | undefined): Promise<void> {
     const seat = await matchMaker.joinOrCreate("world", { characterId }, context);
     const room = matchMaker.getLocalRoomById(seat.roomId) as WorldRoom | undefined;
-    if (!room) throw new Error("the world runs on another server process");
+    // The world did not exist when the connection came, and has just been made on another process:
+    // the client's next connection is relayed there.
+    if (!room) throw new Error("the world has just started on another server process: connect again");
     const trades: TradeLink = new TradeLink(ws, context, this.runtime.logger);
     const client = new JsonClient(seat.sessionId, ws, {
       maxBufferedBytes: MAX_BUFFERED_BYTES,
@@ -271,13 +273,6 @@ function readEnvelope(
 
 function sendFrame(ws: WebSocket, event: string, data: unknown): void {
   if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ event, data }));
-}
-
-/** Where the world runs: its process, and that process's address (the world is created if it is not yet). */
-async function worldHome(): Promise<{ processId?: string; publicAddress?: string }> {
-  const [world] = await matchMaker.query({ name: "world" });
-  // The matchmaker creates it on the process it picks, for a seat nobody takes (it lapses).
-  return world ?? (await matchMaker.joinOrCreate("world", {}));
 }
 
 const WORLD_UNREACHABLE: AuthRefusal = {

@@ -113,9 +113,8 @@ scaleOut(
       await Promise.all([alice, bob].flatMap((player) => [leave(player.trade), leave(player.world)]));
     });
     it("relays a /ws connection that reached the process without the world to the one with it", async () => {
-      // Whoever comes first makes the world, on the process the matchmaker picks.
-      const opener = await WsClient.connect(`ws://127.0.0.1:${servers[0]!.port}/ws`);
-      assert.equal((await opener.first()).event, "player:sync");
+      // Whoever comes first makes the world, on the process the matchmaker picks (an SDK client follows it there).
+      const opener = await join(servers[0]!);
       const listings = Object.values(await redis.hgetall("roomcaches")).map((json) => JSON.parse(json));
       const world = listings.find((room) => room.name === "world");
       assert.ok(world, "the world is listed");
@@ -158,7 +157,7 @@ scaleOut(
       const left = local.next("world:update", (data) => data.removed.includes(relayedId), 10000);
       await relayed.close();
       await left;
-      await Promise.all([local.close(), opener.close()]);
+      await Promise.all([local.close(), leave(opener.world)]);
     });
     // Last: it ends the world's process.
     it("refuses a /ws upgrade with 503 while the world's process cannot be reached", async () => {
