@@ -143,7 +143,7 @@ export class Interest {
       const mayOverlap = view.selfPending || view.privateKnown.size > 0;
       change = this.withPrivateItems(view, shared, playerId, cell);
       if (mayOverlap) change = reconcile(view.known, change);
-      if (this.index.entity(playerId)) view.selfPending = false;
+      if (view.selfPending && this.index.entity(playerId)) view.selfPending = false;
     } else {
       change = this.resync(view, playerId, cell);
     }
