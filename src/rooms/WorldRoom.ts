@@ -437,7 +437,14 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       worldRoomId: this.roomId,
       signature: signTrade(this.runtime.jwtSecret, trade, this.roomId),
     };
-    await matchMaker.createRoom("trade", options);
+    // A /ws client joins its trade from the world's process (its connection is there, relayed or not),
+    // so such a trade runs there too; SDK clients may be sent to any process.
+    const hasJsonClient = trade.sides.some(({ player }) => {
+      const client = this.owners.get(player.id);
+      return client !== undefined && isJsonClient(client);
+    });
+    if (hasJsonClient) await matchMaker.handleCreateRoom("trade", options);
+    else await matchMaker.createRoom("trade", options);
   }
 }
 

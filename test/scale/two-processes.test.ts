@@ -159,6 +159,39 @@ scaleOut(
       await left;
       await Promise.all([local.close(), leave(opener.world)]);
     });
+    it("lets two /ws players, one through each process, trade", async () => {
+      const opener = await join(servers[0]!);
+      const token = () => issueAnonymousToken(new TextEncoder().encode(secret)).then(({ token }) => token);
+      const [alice, bob] = await Promise.all(
+        servers.map(async (server) =>
+          WsClient.connect(`ws://127.0.0.1:${server.port}/ws`, { header: await token() }),
+        ),
+      );
+      const [aliceSync, bobSync] = (await Promise.all([alice!.first(), bob!.first()])).map(
+        (frame) => frame.data,
+      );
+      const incoming = bob!.next("tradeIncoming", () => true, 10000);
+      alice!.send("tradeRequest", { targetPlayerId: bobSync.id });
+      const { tradeId } = (await incoming).data;
+      const started = [alice!, bob!].map((client) => client.next("tradeStarted", () => true, 10000));
+      bob!.send("tradeRequestRespond", { tradeId, accept: true });
+      await Promise.all(started);
+      const listings = Object.values(await redis.hgetall("roomcaches")).map((json) => JSON.parse(json));
+      const world = listings.find((room) => room.name === "world");
+      const trade = listings.find((room) => room.roomId === tradeId);
+      assert.equal(trade?.processId, world?.processId, "a trade of /ws players runs beside the world");
+      const coins = aliceSync.inventory.find((entry: { itemId: string }) => entry.itemId === "coins");
+      const offered = bob!.next("tradeUpdated", (data) => data.theirOffer.length === 1, 10000);
+      alice!.send("tradeAddItem", { tradeId, inventorySlot: coins.slot, quantity: 5 });
+      await offered;
+      for (const client of [alice!, bob!]) client.send("tradeAccept", { tradeId });
+      await alice!.next("tradeConfirmScreen", () => true, 10000);
+      const completed = bob!.next("tradeCompleted", () => true, 10000);
+      for (const client of [alice!, bob!]) client.send("tradeAccept", { tradeId });
+      assert.deepEqual((await completed).data.receivedItems, [{ itemId: "coins", quantity: 5 }]);
+      await Promise.all([alice!.close(), bob!.close(), leave(opener.world)]);
+    });
+
     // Last: it ends the world's process.
     it("refuses a /ws upgrade with 503 while the world's process cannot be reached", async () => {
       const listings = Object.values(await redis.hgetall("roomcaches")).map((json) => JSON.parse(json));
