@@ -7,6 +7,7 @@ import type { WorldMap } from "../game/map.js";
 import type { GameData, SkillName } from "../game/types.js";
 import type { PlayerSync } from "../game/world-types.js";
 import type { Logger } from "../logger.js";
+import { CLOSE_REPLACED } from "../rooms/WorldRoom.js";
 import {
   type AgentView,
   bankStep,
@@ -160,6 +161,12 @@ export class Agent {
       this.room = undefined;
       this.sync = undefined;
       this.current = undefined;
+      // Replaced by another session of its character (the same agent run by another server process):
+      // joining again would replace that one in turn, back and forth.
+      if (code === CLOSE_REPLACED) {
+        this.deps.logger.info({ agentId: this.record.id }, "an agent was replaced by another session");
+        return;
+      }
       this.deps.logger.warn({ agentId: this.record.id, code }, "an agent left the world: it joins again");
       this.rejoinLater();
     });

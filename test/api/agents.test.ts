@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { matchMaker } from "@colyseus/core";
+import { issueAgentToken } from "../../src/auth/tokens.js";
 import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
 import { joinAsNewPlayer, leave, sleep } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
@@ -212,6 +213,28 @@ describe("/api/agents: the server's autonomous agents", function () {
       (c) => (c.auth as { characterId?: string })?.characterId === agent.characterId,
     );
     assert.ok(rejoined && rejoined !== client, "a new session of the agent");
+  });
+
+  it("stays out when another session of its character replaces it, instead of taking it back", async () => {
+    const agent = await newAgent("Yielder");
+    // What a copy of the same agent run by another server process would do: join as its character.
+    const other = await joinAsNewPlayer(
+      server,
+      await issueAgentToken(server.runtime.jwtSecret, agent.agentId),
+    );
+    assert.equal(other.id, agent.characterId);
+    let replaced = false;
+    other.room.onLeave(() => {
+      replaced = true;
+    });
+    await waitForAsync(
+      async () => (await online(agent.agentId)()) === false,
+      "the agent is out of the world",
+    );
+    // Well past the agent's first delay before joining again.
+    await sleep(2500);
+    assert.equal(replaced, false, "the other session is not replaced in turn");
+    await leave(other.room);
   });
 });
 
