@@ -154,6 +154,24 @@ export class ViewIndex {
   }
 
   /**
+   * Every public entity a viewer in `viewer` saw after the previous tick: what is in its block now and
+   * was in it then, and what has left its block (moved away, gone, hidden) since.
+   */
+  visibleBefore(viewer: Cell): TrackedEntity[] {
+    const seen: TrackedEntity[] = [];
+    for (const cell of blockAround(viewer)) {
+      for (const entity of this.cells.get(cell) ?? []) {
+        if (sees(viewer, this.previousCell(entity))) seen.push(entity);
+      }
+      // Departed from a cell of the block, and now outside it (or nowhere public): seen there before.
+      for (const entity of this.departedFrom.get(cell) ?? NOTHING) {
+        if (!sees(viewer, publicCell(entity))) seen.push(entity);
+      }
+    }
+    return seen;
+  }
+
+  /**
    * What a viewer that saw the public entities of cell `from`'s block after the previous tick (NO_CELL:
    * nothing) must be told to see those of cell `to`'s block now. Memoized for the tick.
    */

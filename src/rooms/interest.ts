@@ -21,8 +21,13 @@ interface ClientView {
   cell: Cell;
   /** The tick of that update. */
   tick: number;
-  /** Every entity it was sent and not told of leaving. */
-  readonly known: Set<string>;
+  /**
+   * Every entity it was sent and not told of leaving, kept one by one only while it is out of step with
+   * its cell (its own player pending, owner-only items held, a tick missed). In step (undefined) that is
+   * exactly what its cell saw at `tick`, which the view index can list: keeping a set per client would
+   * be most of the cost of the views in a crowded world.
+   */
+  known: Set<string> | undefined;
   /** Its player's owner-only items among them. */
   readonly privateKnown: Set<string>;
   /** Its own player was sent before the index placed it: the index will list it as new. */
@@ -76,6 +81,12 @@ export class Interest {
       this.unprojected.delete(id);
     }
     this.state.tick = report.tick;
+    // A view in step that missed the tick just published is listed while the index can still say what
+    // its cell saw: after this advance, it could not.
+    for (const view of this.views.values()) {
+      if (view.known === undefined && view.cell !== NO_CELL && view.tick < this.index.currentTick)
+        view.known = this.knownOf(view);
+    }
     this.index.advance(report.tick, changed, report.removedEntities, (id) => this.placement(id));
     this.encoded = new WeakMap();
   }
@@ -87,7 +98,7 @@ export class Interest {
       client,
       cell: NO_CELL,
       tick: -1,
-      known: new Set(),
+      known: undefined,
       privateKnown: new Set(),
       selfPending: false,
     });
@@ -142,15 +153,23 @@ export class Interest {
       // list as new its own player or an item of its own it already has.
       const mayOverlap = view.selfPending || view.privateKnown.size > 0;
       change = this.withPrivateItems(view, shared, playerId, cell);
-      if (mayOverlap) change = reconcile(view.known, change);
+      if (mayOverlap) change = reconcile(this.knownOf(view), change);
       if (view.selfPending && this.index.entity(playerId)) view.selfPending = false;
     } else {
       change = this.resync(view, playerId, cell);
     }
+    if (view.known) {
+      for (const entity of change.added) view.known.add(entity.id);
+      for (const id of change.removed) view.known.delete(id);
+    }
     view.tick = tick;
     this.moveViewer(view, cell);
-    for (const entity of change.added) view.known.add(entity.id);
-    for (const id of change.removed) view.known.delete(id);
+    if (view.selfPending || view.privateKnown.size > 0) {
+      view.known ??= new Set([...this.index.visibleFrom(cell).map(({ id }) => id), ...view.privateKnown]);
+      if (view.selfPending) view.known.add(playerId);
+    } else {
+      view.known = undefined;
+    }
     if (!isJsonClient(client)) {
       this.updateStateView(client, change);
       return undefined;
@@ -211,13 +230,22 @@ export class Interest {
       view.privateKnown.add(entity.id);
     }
     const change: ViewChange = { added: [], updated: [], removed: [] };
+    const known = this.knownOf(view);
     const visibleIds = new Set<string>();
     for (const entity of visible) {
       visibleIds.add(entity.id);
-      (view.known.has(entity.id) ? change.updated : change.added).push(entity);
+      (known.has(entity.id) ? change.updated : change.added).push(entity);
     }
-    for (const id of view.known) if (!visibleIds.has(id)) change.removed.push(id);
+    for (const id of known) if (!visibleIds.has(id)) change.removed.push(id);
+    view.known = new Set(visibleIds);
     return change;
+  }
+
+  /** What the client holds: kept one by one, or (in step) what its cell saw after the previous tick. */
+  private knownOf(view: ClientView): Set<string> {
+    if (view.known) return view.known;
+    if (view.cell === NO_CELL) return new Set();
+    return new Set(this.index.visibleBefore(view.cell).map(({ id }) => id));
   }
 
   private moveViewer(view: ClientView, cell: Cell): void {

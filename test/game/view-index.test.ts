@@ -167,7 +167,15 @@ describe("ViewIndex", () => {
               where ? { position: where.position, ownerId: where.owned ? "owner" : undefined } : undefined,
             ]),
           );
+          const viewerCells = tiles.map((where) => cellOf(where));
+          const before = viewerCells.map((cell) =>
+            ids({ added: world.index.visibleFrom(cell), updated: [], removed: [] }),
+          );
           world.step(tickChanges);
+          viewerCells.forEach((cell, i) => {
+            const saw = ids({ added: world.index.visibleBefore(cell), updated: [], removed: [] });
+            assert.deepEqual(saw.added, before[i]!.added, "what a viewer saw after the previous tick");
+          });
           const touched = Object.keys(tickChanges).filter((id) => tickChanges[id]);
           viewers.forEach((view, i) => {
             const cell = cellOf(tiles[i % tiles.length]!);

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import type { Client } from "@colyseus/core";
+import { seededRandom } from "../../src/game/random.js";
+import { cellOf, sees } from "../../src/game/view-index.js";
 import type { World } from "../../src/game/world.js";
 import { Interest } from "../../src/rooms/interest.js";
 import { WorldRoomState } from "../../src/schema/WorldRoomState.js";
@@ -28,11 +30,11 @@ class Viewers {
     return this.update(playerId);
   }
 
-  /** One tick, then every client's update. */
-  step(): Map<string, Update | undefined> {
+  /** One tick, then the update of every client (of those `updated` lets through). */
+  step(updated: (playerId: string) => boolean = () => true): Map<string, Update | undefined> {
     const report = this.world.step();
     this.interest.applyTick(report, new Set(report.changedEntities));
-    return new Map([...this.clients.keys()].map((id) => [id, this.update(id)]));
+    return new Map([...this.clients.keys()].filter(updated).map((id) => [id, this.update(id)]));
   }
 
   private update(playerId: string): Update | undefined {
@@ -95,5 +97,59 @@ describe("Interest: what each /ws client is told", () => {
     world.submit("owner", { type: "teleport", x: SPAWN.x + 40, z: SPAWN.z });
     const away = viewers.step().get("owner");
     assert.ok(away?.removed.includes(itemId));
+  });
+  it("keeps each client's picture exact, whether it is in step, holds its own drops or missed ticks", () => {
+    const world = makeWorld();
+    const viewers = new Viewers(world);
+    const random = seededRandom(7);
+    const players = ["p1", "p2", "p3", "p4", "p5"];
+    const pictures = new Map<string, Set<string>>();
+    const apply = (id: string, update: Update | undefined) => {
+      const picture = pictures.get(id)!;
+      for (const { id: added } of update?.added ?? []) {
+        assert.ok(!picture.has(added), `${id} was sent ${added} twice`);
+        picture.add(added);
+      }
+      for (const { id: updated } of update?.updated ?? [])
+        assert.ok(picture.has(updated), `${updated} unknown`);
+      for (const removed of update?.removed ?? []) {
+        assert.ok(picture.has(removed), `${id} was told ${removed} left, never having it`);
+        picture.delete(removed);
+      }
+    };
+    /** What the player is to hold: the public entities its cell sees, and its own owner-only ones there. */
+    const exact = (id: string) => {
+      const cell = cellOf(world.playerSync(id).position);
+      return world
+        .entities()
+        .filter((entity) => [undefined, id].includes(world.privateOwner(entity.id)))
+        .filter((entity) => sees(cell, cellOf(entity.position)))
+        .map((entity) => entity.id)
+        .sort();
+    };
+    for (const id of players) {
+      world.join(character(id));
+      pictures.set(id, new Set());
+      apply(id, viewers.open(id));
+    }
+    for (let tick = 0; tick < 120; tick++) {
+      for (const id of players) {
+        const roll = random();
+        if (roll < 0.15) {
+          const x = Math.floor(random() * 55);
+          const z = Math.floor(random() * 45);
+          world.submit(id, { type: "teleport", x, z });
+        } else if (roll < 0.2) {
+          const coins = world.inventory(id).find((entry) => entry.itemId === "coins");
+          if (coins) world.submit(id, { type: "action", action: "drop", inventorySlot: coins.slot });
+        }
+      }
+      // One update in five is missed: the next one must bring the client up to date all the same.
+      const updates = viewers.step(() => random() >= 0.2);
+      for (const [id, update] of updates) {
+        apply(id, update);
+        assert.deepEqual([...pictures.get(id)!].sort(), exact(id), `${id} at tick ${tick}`);
+      }
+    }
   });
 });
