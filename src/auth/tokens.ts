@@ -136,27 +136,35 @@ export async function issueAnonymousToken(
   jwtSecret: Uint8Array,
   subject = `anon:${randomUUID()}`,
 ): Promise<{ token: string; subject: string; expiresAt: Date }> {
-  const expiresAt = new Date((Math.floor(Date.now() / 1000) + ANONYMOUS_TOKEN_SECONDS) * 1000);
-  const token = await new SignJWT({})
-    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
-    .setSubject(subject.replace(/^anon:/, ""))
-    .setIssuer(ANONYMOUS_ISSUER)
-    .setAudience(ANONYMOUS_AUDIENCE)
-    .setIssuedAt()
-    .setExpirationTime(expiresAt)
-    .sign(jwtSecret);
+  const expiresAt = serverTokenExpiry();
+  const token = await serverToken(jwtSecret, subject.replace(/^anon:/, ""), ANONYMOUS_AUDIENCE, expiresAt);
   return { token, subject, expiresAt };
 }
 
 /** A token for one of the server's own agents (see src/agents). */
-export async function issueAgentToken(jwtSecret: Uint8Array, agentId: string): Promise<string> {
+export function issueAgentToken(jwtSecret: Uint8Array, agentId: string): Promise<string> {
+  return serverToken(jwtSecret, agentId, AGENT_AUDIENCE, serverTokenExpiry());
+}
+
+/** When a token the server signs now runs out (whole seconds, as a JWT says it). */
+function serverTokenExpiry(): Date {
+  return new Date((Math.floor(Date.now() / 1000) + ANONYMOUS_TOKEN_SECONDS) * 1000);
+}
+
+/** A token the server signs itself (HS256 with JWT_SECRET), for one of its own audiences. */
+function serverToken(
+  jwtSecret: Uint8Array,
+  subject: string,
+  audience: string,
+  expiresAt: Date,
+): Promise<string> {
   return new SignJWT({})
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
-    .setSubject(agentId)
+    .setSubject(subject)
     .setIssuer(ANONYMOUS_ISSUER)
-    .setAudience(AGENT_AUDIENCE)
+    .setAudience(audience)
     .setIssuedAt()
-    .setExpirationTime(`${ANONYMOUS_TOKEN_SECONDS}s`)
+    .setExpirationTime(expiresAt)
     .sign(jwtSecret);
 }
 

@@ -155,12 +155,12 @@ export class Interest {
       change = this.withPrivateItems(view, shared, playerId, cell);
       if (mayOverlap) change = reconcile(this.knownOf(view), change);
       if (view.selfPending && this.index.entity(playerId)) view.selfPending = false;
+      if (view.known) {
+        for (const entity of change.added) view.known.add(entity.id);
+        for (const id of change.removed) view.known.delete(id);
+      }
     } else {
       change = this.resync(view, playerId, cell);
-    }
-    if (view.known) {
-      for (const entity of change.added) view.known.add(entity.id);
-      for (const id of change.removed) view.known.delete(id);
     }
     view.tick = tick;
     this.moveViewer(view, cell);

@@ -16,7 +16,7 @@ import { isTradeMessage } from "../rooms/messages.js";
 import { tokenOf, vouchFor } from "../rooms/room-auth.js";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
 import type { Runtime } from "../runtime.js";
-import { CLOSE_SLOW_READER, JsonClient } from "./JsonClient.js";
+import { JsonClient } from "./JsonClient.js";
 import { relay } from "./relay.js";
 import { TradeLink } from "./trade-link.js";
 
@@ -118,7 +118,6 @@ export class JsonChannel {
       { url: target.toString(), headers },
       {
         maxBufferedBytes: MAX_BUFFERED_BYTES,
-        closeSlowReader: CLOSE_SLOW_READER,
         onOpen: (ws) => this.watch(ws),
         onUnreachable: (unanswered, error) => {
           this.runtime.logger.warn({ err: error, target: target.origin }, "/ws relay to the world failed");

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { type RawData, WebSocket, type WebSocketServer } from "ws";
+import { CLOSE_SLOW_READER } from "./JsonClient.js";
 
 /** The /ws channel of the process that holds the world, and the upgrade headers to send it. */
 export interface RelayTarget {
@@ -11,7 +12,6 @@ export interface RelayTarget {
 export interface RelayOptions {
   /** Output a client may leave unread before it is disconnected as a slow reader. */
   maxBufferedBytes: number;
-  closeSlowReader: number;
   /** The accepted client socket, before any frame passes. */
   onOpen(client: WebSocket): void;
   /** The upstream connection could not be opened for a reason other than a refusal. */
@@ -42,7 +42,7 @@ export function relay(
     }
     if (client.readyState !== WebSocket.OPEN) return;
     if (client.bufferedAmount > options.maxBufferedBytes) {
-      client.close(options.closeSlowReader, "slow reader");
+      client.close(CLOSE_SLOW_READER, "slow reader");
       client.terminate();
       return;
     }
