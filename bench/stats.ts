@@ -50,6 +50,8 @@ export interface ServerReport {
   eventLoopLagMs: Percentiles;
   /** Garbage-collection pauses while measuring, and their total. */
   gcPauseMs: Percentiles & { total: number };
+  /** Those of them that began inside a tick's timed stages. */
+  gcInTicksMs: Percentiles & { total: number };
 }
 
 export type ToServer = { type: "memory" } | { type: "measure" } | { type: "report" } | { type: "shutdown" };

@@ -43,7 +43,7 @@ function record(stage: string, ms: number): void {
 }
 
 /** Wraps the method `name` of `prototype` so that `timed` gets the milliseconds of each call. */
-function timeCalls(prototype: object, name: string, timed: (ms: number) => void): void {
+function timeCalls(prototype: object, name: string, timed: (ms: number, started: number) => void): void {
   const target = prototype as Record<string, (...args: unknown[]) => unknown>;
   const original = target[name];
   if (typeof original !== "function") throw new Error(`no method ${name} to time`);
@@ -52,16 +52,20 @@ function timeCalls(prototype: object, name: string, timed: (ms: number) => void)
     try {
       return original.apply(this, args);
     } finally {
-      timed(performance.now() - started);
+      timed(performance.now() - started, started);
     }
   };
 }
 
+/** When the tick's timed stages ran (performance.now() start and end), to tell which GC pauses hit a tick. */
+const tickWindows: Array<[number, number]> = [];
+
 /** Times every call of `name` on `prototype` as `stage`, adding it to the tick's total. */
 function timeMethod(prototype: object, name: string, stage: string): void {
-  timeCalls(prototype, name, (ms) => {
+  timeCalls(prototype, name, (ms, started) => {
     record(stage, ms);
     tickWork += ms;
+    if (measuring) tickWindows.push([started, started + ms]);
   });
 }
 
@@ -82,6 +86,7 @@ World.prototype.step = function (this: World): TickReport {
   const started = performance.now();
   const report = step.call(this);
   tickWork = performance.now() - started;
+  if (measuring) tickWindows.push([started, started + tickWork]);
   record("world step", tickWork);
   for (const phase of PHASES) record(`  ${phase}`, report.phaseMs[phase]);
   if (measuring) ticks++;
@@ -105,10 +110,22 @@ TickTimings.prototype.record = function (this: TickTimings, tick: number, phaseM
 };
 
 /** Garbage-collection pauses while measuring: a slow tick is often one that a collection interrupted. */
-const gcPauses: number[] = [];
+const gcPauses: Array<{ startTime: number; duration: number }> = [];
 new PerformanceObserver((list) => {
-  if (measuring) for (const entry of list.getEntries()) gcPauses.push(entry.duration);
+  if (measuring)
+    for (const { startTime, duration } of list.getEntries()) gcPauses.push({ startTime, duration });
 }).observe({ entryTypes: ["gc"] });
+
+/** The pauses that began inside a tick's timed stages: the ones its total includes. */
+function pausesInTicks(): number[] {
+  return gcPauses
+    .filter(({ startTime }) => tickWindows.some(([start, end]) => startTime >= start && startTime < end))
+    .map(({ duration }) => duration);
+}
+
+function pauseFigures(durations: number[]) {
+  return { ...percentiles(durations), total: durations.reduce((sum, ms) => sum + ms, 0) };
+}
 
 /**
  * A CPU profile and an allocation profile of the measured window only (not the bots' sign-ins), when
@@ -178,6 +195,7 @@ async function main(): Promise<void> {
       case "measure":
         samples.clear();
         gcPauses.length = 0;
+        tickWindows.length = 0;
         ticks = 0;
         lag.reset();
         measuring = true;
@@ -189,8 +207,9 @@ async function main(): Promise<void> {
         const stages: ServerReport["stages"] = {};
         for (const [stage, list] of samples) stages[stage] = percentiles(list);
         const eventLoopLagMs = loopLag(lag, LAG_RESOLUTION_MS);
-        const gcPauseMs = { ...percentiles(gcPauses), total: gcPauses.reduce((sum, ms) => sum + ms, 0) };
-        return send({ type: "report", report: { ticks, stages, eventLoopLagMs, gcPauseMs } });
+        const gcPauseMs = pauseFigures(gcPauses.map(({ duration }) => duration));
+        const gcInTicksMs = pauseFigures(pausesInTicks());
+        return send({ type: "report", report: { ticks, stages, eventLoopLagMs, gcPauseMs, gcInTicksMs } });
       }
       case "shutdown":
         stopServer(server, runtime)

@@ -231,11 +231,13 @@ function print(
     "",
     row("server loop lag", report.eventLoopLagMs),
     row("server gc pause", report.gcPauseMs),
+    row("  within ticks", report.gcInTicksMs),
     row("bots loop lag", botLag),
     "",
     `sent per player per second: ${(bytes / PLAYERS / seconds).toFixed(0)} B in ${(frames / PLAYERS / seconds).toFixed(1)} frames ` +
       `(${kib(bytes / seconds)}/s in all)`,
-    `garbage collection: ${report.gcPauseMs.total.toFixed(0)} ms in ${report.gcPauseMs.count} pauses over ${seconds} s`,
+    `garbage collection: ${report.gcPauseMs.total.toFixed(0)} ms in ${report.gcPauseMs.count} pauses over ${seconds} s, ` +
+      `${report.gcInTicksMs.total.toFixed(0)} ms of it in ${report.gcInTicksMs.count} within ticks`,
     `memory per player: ${kib((after.heapUsed - before.heapUsed) / PLAYERS)} of heap ` +
       `(server heap ${mib(before.heapUsed)} before the bots, ${mib(after.heapUsed)} with them; rss ${mib(after.rss)})`,
     total
