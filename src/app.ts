@@ -12,6 +12,7 @@ import { manifestRouter, skillUnlocksRouter } from "./manifests/routes.js";
 import { roomLiveWorld } from "./rooms/live-world.js";
 import { defineTradeRoom } from "./rooms/TradeRoom.js";
 import { defineWorldRoom } from "./rooms/WorldRoom.js";
+import { openWorld } from "./rooms/world-listing.js";
 import type { Runtime } from "./runtime.js";
 import { JsonChannel } from "./ws/channel.js";
 
@@ -42,7 +43,7 @@ export function createApp(runtime: Runtime) {
       runtime.httpServer.once("listening", () => {
         const { port } = runtime.httpServer.address() as AddressInfo;
         runtime.agents
-          .start(`http://127.0.0.1:${port}`)
+          .listening(`http://127.0.0.1:${port}`)
           .catch((error: unknown) => runtime.logger.error({ err: error }, "starting the agents failed"));
       });
       return new WebSocketTransport({ noServer: true }).attachToServer(runtime.httpServer, {
@@ -67,8 +68,20 @@ export function createApp(runtime: Runtime) {
     initializeGameServer: (server) => {
       // Clients join rooms; only the server creates them (a second world, or a forged trade, is refused).
       matchMaker.controller.exposedMethods = ["joinOrCreate", "join", "joinById", "reconnect"];
-      server.define("world", defineWorldRoom(runtime));
+      // The agents run where the world does: one set of them, however many processes there are.
+      server
+        .define("world", defineWorldRoom(runtime))
+        .on("create", () => {
+          runtime.agents
+            .host()
+            .catch((error: unknown) => runtime.logger.error({ err: error }, "starting the agents failed"));
+        })
+        .on("dispose", () => void runtime.agents.stopAll());
       server.define("trade", defineTradeRoom(runtime));
+    },
+    // The world opens with the server (here, unless another process holds it), before any player comes.
+    beforeListen: async () => {
+      await openWorld();
     },
   });
 }

@@ -100,8 +100,10 @@ export class Agent {
   /**
    * Joins the world as its character and starts deciding. Out of the world (it could not join, or it
    * left without being stopped: a lost connection the world gave up on, a kick), it joins again.
+   * Starting an agent that is started or stopped does nothing.
    */
   async start(baseUrl: string): Promise<void> {
+    if (this.baseUrl || this.stopped) return;
     this.baseUrl = baseUrl;
     this.timer = setInterval(() => this.think(), this.deps.thinkMs);
     await this.join();

@@ -31,24 +31,52 @@ export interface AgentManagerOptions {
   configured: readonly string[];
 }
 
+/**
+ * The agents this process runs: all of them while it holds the world, none otherwise. Scaled out, the
+ * agents are one set, beside the world; the agent endpoints reach them there.
+ */
 export class AgentManager {
   private readonly running = new Map<string, Agent>();
   private readonly map: WorldMap;
   private baseUrl: string | undefined;
+  /** Set while this process holds the world: the stored and configured agents, loaded and joining. */
+  private hosting: Promise<void> | undefined;
 
   constructor(private readonly options: AgentManagerOptions) {
     this.map = new WorldMap(options.gameData.areas, options.gameData);
   }
 
-  /** Once the server listens at `baseUrl`: the stored agents and the configured ones join the world. */
-  async start(baseUrl: string): Promise<void> {
+  /** Once the server listens at `baseUrl`: the agents join through it (as clients of this very server). */
+  async listening(baseUrl: string): Promise<void> {
     this.baseUrl = baseUrl;
+    await this.hosting;
+    await this.joinAll();
+  }
+
+  /**
+   * The world opened in this process: the stored agents, and the configured ones not stored yet, run
+   * here and join it (once the server listens).
+   */
+  host(): Promise<void> {
+    this.hosting ??= this.load().then(() => this.joinAll());
+    return this.hosting;
+  }
+
+  /** Resolves once the agents this process hosts are loaded (at once when it hosts none). */
+  async ready(): Promise<void> {
+    await this.hosting?.catch(() => {});
+  }
+
+  private async load(): Promise<void> {
     const stored = await this.options.agents.all();
     for (const row of stored) this.spawn({ ...row, goal: (row.goal as StoredGoal | null) ?? null });
     const names = new Set(stored.map((row) => row.name.toLowerCase()));
     for (const name of this.options.configured) {
       if (!names.has(name.toLowerCase())) await this.create(null, name, { join: false });
     }
+  }
+
+  private async joinAll(): Promise<void> {
     await Promise.all([...this.running.values()].map((agent) => this.join(agent)));
   }
 
@@ -92,8 +120,10 @@ export class AgentManager {
     await this.options.agents.delete(agent.record.id);
   }
 
-  /** Every agent leaves the world (before the server shuts down, so none tries to come back). */
+  /** Every agent leaves the world (it closes, or the server shuts down first, so none tries to come back). */
   async stopAll(): Promise<void> {
+    await this.ready();
+    this.hosting = undefined;
     const agents = this.list();
     this.running.clear();
     await Promise.all(agents.map((agent) => agent.stop()));

@@ -1,16 +1,16 @@
 // /api/agents: the dashboard's view and control of the server's agents. Any signed-in account reads;
-// only an agent's owner (or an admin, for the agents the configuration starts) changes one.
+// only an agent's owner (or an admin, for the agents the configuration starts) changes one. The agents
+// run beside the world: each request is answered there (src/agents/requests.ts), whichever process
+// it reaches.
 import { type RequestHandler, type Response, Router } from "express";
 import { z } from "zod";
-import type { Agent } from "../agents/agent.js";
 import { isQuickAction } from "../agents/agent.js";
-import { availableGoals, GOAL_TYPES } from "../agents/brain.js";
-import { AgentLimitError } from "../agents/manager.js";
+import { GOAL_TYPES } from "../agents/brain.js";
+import type { AgentCaller, AgentFailureCode, AgentRequest } from "../agents/requests.js";
 import { CHARACTER_NAME } from "../auth/accounts.js";
-import { NameTakenError } from "../db/characters.js";
-import type { Runtime } from "../runtime.js";
 import { callerOf } from "./authenticate.js";
 import { ApiError } from "./errors.js";
+import type { LiveWorld } from "./live-world.js";
 import { parseOr400 } from "./validate.js";
 
 const newAgent = z.object({
@@ -25,107 +25,79 @@ const newGoal = z.object({
 });
 const message = z.object({ text: z.string().min(1).max(200) });
 
-export function agentsRouter(runtime: Runtime, authenticated: RequestHandler): Router {
+const FAILURE_STATUS: Record<AgentFailureCode, number> = { not_found: 404, forbidden: 403, conflict: 409 };
+
+export function agentsRouter(liveWorld: LiveWorld, authenticated: RequestHandler): Router {
   const router = Router();
-  const { agents } = runtime;
 
-  const found = (id: string): Agent => {
-    const agent = agents.get(id);
-    if (!agent) throw new ApiError(404, "not_found", `no agent ${id}`);
-    return agent;
+  /** Sends the request to the agents and answers with the reply's body and `status`, or its refusal. */
+  const answer = async (res: Response, request: AgentRequest, status = 200) => {
+    const reply = await liveWorld.agents(request);
+    if (!reply.ok) throw new ApiError(FAILURE_STATUS[reply.code], reply.code, reply.message);
+    if (status === 204) res.status(204).end();
+    else res.status(status).json(status === 202 ? { accepted: true } : reply.body);
   };
-  /** The agent, if the caller may control it. */
-  const controlled = (id: string, res: Response): Agent => {
-    const agent = found(id);
+  const caller = (res: Response): AgentCaller => {
     const { account } = callerOf(res);
-    const allowed =
-      agent.record.ownerAccountId === null ? account.isAdmin : agent.record.ownerAccountId === account.id;
-    if (!allowed)
-      throw new ApiError(
-        403,
-        "forbidden",
-        agent.record.ownerAccountId === null
-          ? "only an admin account controls the server's own agents"
-          : "only the agent's owner controls it",
-      );
-    return agent;
+    return { accountId: account.id, isAdmin: account.isAdmin };
   };
-  const goalState = (agent: Agent) => ({
-    goal: agent.goal(),
-    goalsPaused: agent.record.goalsPaused,
-    availableGoals: availableGoals(),
-  });
-  const summary = (agent: Agent) => ({
-    agentId: agent.record.id,
-    characterId: agent.record.characterId,
-    name: agent.record.name,
-  });
+  const agentId = (params: Record<string, unknown>) => params.agentId as string;
 
-  router.get("/agents", authenticated, (_req, res) => {
-    res.json({ agents: agents.list().map((agent) => ({ ...summary(agent), online: agent.online })) });
-  });
+  router.get("/agents", authenticated, (_req, res) => answer(res, { type: "list" }));
 
-  router.post("/agents", authenticated, async (req, res) => {
+  router.post("/agents", authenticated, (req, res) => {
     const { name } = parseOr400(newAgent, req.body);
-    try {
-      const agent = await agents.create(callerOf(res).account.id, name);
-      res.status(201).json(summary(agent));
-    } catch (error) {
-      if (error instanceof NameTakenError || error instanceof AgentLimitError)
-        throw new ApiError(409, "conflict", error.message);
-      throw error;
-    }
+    return answer(res, { type: "create", caller: caller(res), name }, 201);
   });
 
-  router.delete("/agents/:agentId", authenticated, async (req, res) => {
-    await agents.remove(controlled(req.params.agentId as string, res));
-    res.status(204).end();
-  });
+  router.delete("/agents/:agentId", authenticated, (req, res) =>
+    answer(res, { type: "delete", caller: caller(res), agentId: agentId(req.params) }, 204),
+  );
 
-  router.get("/agents/mapping/:agentId", authenticated, (req, res) => {
-    res.json(summary(found(req.params.agentId as string)));
-  });
+  router.get("/agents/mapping/:agentId", authenticated, (req, res) =>
+    answer(res, { type: "mapping", agentId: agentId(req.params) }),
+  );
 
-  router.get("/agents/:agentId/goal", authenticated, (req, res) => {
-    res.json(goalState(found(req.params.agentId as string)));
-  });
+  router.get("/agents/:agentId/goal", authenticated, (req, res) =>
+    answer(res, { type: "goal", agentId: agentId(req.params) }),
+  );
 
-  router.post("/agents/:agentId/goal", authenticated, async (req, res) => {
-    const agent = controlled(req.params.agentId as string, res);
+  router.post("/agents/:agentId/goal", authenticated, (req, res) => {
     const { type, target } = parseOr400(newGoal, req.body);
-    await agent.setGoal(type, target);
-    res.json({ success: true, ...goalState(agent) });
+    return answer(res, {
+      type: "setGoal",
+      caller: caller(res),
+      agentId: agentId(req.params),
+      goal: type,
+      target,
+    });
   });
 
-  router.post("/agents/:agentId/goal/stop", authenticated, async (req, res) => {
-    const agent = controlled(req.params.agentId as string, res);
-    await agent.pauseGoals();
-    res.json({ success: true, ...goalState(agent) });
-  });
+  router.post("/agents/:agentId/goal/stop", authenticated, (req, res) =>
+    answer(res, { type: "pauseGoals", caller: caller(res), agentId: agentId(req.params) }),
+  );
 
-  router.post("/agents/:agentId/goal/resume", authenticated, async (req, res) => {
-    const agent = controlled(req.params.agentId as string, res);
-    await agent.resumeGoals();
-    res.json({ success: true, ...goalState(agent) });
-  });
+  router.post("/agents/:agentId/goal/resume", authenticated, (req, res) =>
+    answer(res, { type: "resumeGoals", caller: caller(res), agentId: agentId(req.params) }),
+  );
 
-  router.post("/agents/:agentId/message", authenticated, async (req, res) => {
-    const agent = controlled(req.params.agentId as string, res);
+  router.post("/agents/:agentId/message", authenticated, (req, res) => {
     const { text } = parseOr400(message, req.body);
-    await agent.message(text);
-    res.status(202).json({ accepted: true });
+    return answer(res, { type: "message", caller: caller(res), agentId: agentId(req.params), text }, 202);
   });
 
-  router.get("/agents/:agentId/quick-actions", authenticated, (req, res) => {
-    res.json({ actions: found(req.params.agentId as string).quickActions() });
-  });
+  router.get("/agents/:agentId/quick-actions", authenticated, (req, res) =>
+    answer(res, { type: "quickActions", agentId: agentId(req.params) }),
+  );
 
-  router.post("/agents/:agentId/quick-actions/:actionId", authenticated, async (req, res) => {
-    const agent = controlled(req.params.agentId as string, res);
+  router.post("/agents/:agentId/quick-actions/:actionId", authenticated, (req, res) => {
     const actionId = req.params.actionId as string;
     if (!isQuickAction(actionId)) throw new ApiError(404, "not_found", `no quick action ${actionId}`);
-    await agent.runQuickAction(actionId);
-    res.status(202).json({ accepted: true });
+    return answer(
+      res,
+      { type: "runQuickAction", caller: caller(res), agentId: agentId(req.params), actionId },
+      202,
+    );
   });
 
   return router;

@@ -31,7 +31,7 @@ export function mountApi(app: express.Application, runtime: Runtime, liveWorld: 
     playerRouter(runtime, liveWorld, authenticated),
     worldRouter(runtime, liveWorld, authenticated),
     charactersRouter(runtime, liveWorld, authenticated),
-    agentsRouter(runtime, authenticated),
+    agentsRouter(liveWorld, authenticated),
   );
   api.use(apiNotFound);
   app.use("/api", api);

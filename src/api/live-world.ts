@@ -1,5 +1,6 @@
 // What the running WorldRoom knows better than the database. The REST API asks through this interface
 // so that it does not depend on the room.
+import type { AgentReply, AgentRequest } from "../agents/requests.js";
 import type { PlayerSync } from "../game/world-types.js";
 
 export interface WorldStatus {
@@ -15,4 +16,6 @@ export interface LiveWorld {
   player(characterId: string): Promise<PlayerSync | undefined>;
   /** Tells the world a stored character's new name, so an online player shows it. */
   renamed(characterId: string, name: string): Promise<void>;
+  /** Answers a request of the agent endpoints where the agents run: beside the world (opened if need be). */
+  agents(request: AgentRequest): Promise<AgentReply>;
 }

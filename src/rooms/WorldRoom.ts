@@ -1,5 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { type AuthContext, type Client, type Deferred, matchMaker, Room } from "@colyseus/core";
+import { type AgentReply, type AgentRequest, answerAgentRequest } from "../agents/requests.js";
 import { clientKey } from "../api/rate-limits.js";
 import { countAttempt } from "../auth/verify.js";
 import { type TradeParticipant, TradeRepository } from "../db/trades.js";
@@ -374,6 +375,11 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   /** World counts for GET /api/v1/world. */
   liveStatus() {
     return { tick: this.world.tick, playersOnline: this.owners.size, entities: this.world.counts() };
+  }
+
+  /** The agent endpoints' requests: the agents run in the world's process (see app.ts). */
+  answerAgents(request: AgentRequest): Promise<AgentReply> {
+    return answerAgentRequest(this.runtime.agents, request);
   }
 
   // --- trades: called by TradeRooms through matchMaker.remoteRoomCall ---

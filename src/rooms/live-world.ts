@@ -1,24 +1,34 @@
 import { matchMaker } from "@colyseus/core";
 import type { LiveWorld } from "../api/live-world.js";
 import type { WorldRoom } from "./WorldRoom.js";
+import { findWorld, openWorld } from "./world-listing.js";
+
+/** An agent request may join an agent to the world or write to the database: more than a status read. */
+const AGENT_REQUEST_TIMEOUT_MS = 10_000;
 
 /** The REST API's view of the running WorldRoom, through the matchmaker (so it works across processes). */
 export const roomLiveWorld: LiveWorld = {
   async status() {
-    const roomId = await worldRoomId();
-    return roomId ? matchMaker.remoteRoomCall<WorldRoom>(roomId, "liveStatus") : undefined;
+    const world = await findWorld();
+    return world ? matchMaker.remoteRoomCall<WorldRoom>(world.roomId, "liveStatus") : undefined;
   },
   async player(characterId) {
-    const roomId = await worldRoomId();
-    return roomId ? matchMaker.remoteRoomCall<WorldRoom>(roomId, "livePlayer", [characterId]) : undefined;
+    const world = await findWorld();
+    return world
+      ? matchMaker.remoteRoomCall<WorldRoom>(world.roomId, "livePlayer", [characterId])
+      : undefined;
   },
   async renamed(characterId, name) {
-    const roomId = await worldRoomId();
-    if (roomId) await matchMaker.remoteRoomCall<WorldRoom>(roomId, "renamePlayer", [characterId, name]);
+    const world = await findWorld();
+    if (world) await matchMaker.remoteRoomCall<WorldRoom>(world.roomId, "renamePlayer", [characterId, name]);
+  },
+  async agents(request) {
+    const world = await openWorld();
+    return matchMaker.remoteRoomCall<WorldRoom>(
+      world.roomId,
+      "answerAgents",
+      [request],
+      AGENT_REQUEST_TIMEOUT_MS,
+    );
   },
 };
-
-async function worldRoomId(): Promise<string | undefined> {
-  const [world] = await matchMaker.query({ name: "world" });
-  return world?.roomId;
-}

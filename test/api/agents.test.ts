@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { matchMaker } from "@colyseus/core";
 import { issueAgentToken } from "../../src/auth/tokens.js";
 import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
-import { joinAsNewPlayer, leave, sleep } from "../support/players.js";
+import { joinAsNewPlayer, leave, sleep, waitForAsync } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { expectError, GENEROUS_LIMITS, request, signInAnonymously } from "./support.js";
 
@@ -237,14 +237,6 @@ describe("/api/agents: the server's autonomous agents", function () {
     await leave(other.room);
   });
 });
-
-async function waitForAsync(condition: () => Promise<unknown>, what: string, timeoutMs = 20000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 // Needs a database that outlives a server: CI's PostgreSQL.
 const withPostgres = postgresUrl ? describe : describe.skip;

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { AddressInfo } from "node:net";
 import express from "express";
+import { answerAgentRequest } from "../../src/agents/requests.js";
 import { mountApi } from "../../src/api/index.js";
 import type { LiveWorld } from "../../src/api/live-world.js";
 import { loadConfig } from "../../src/config.js";
@@ -14,17 +15,23 @@ describe("REST API over a running world (LiveWorld)", () => {
   let token: string;
   let playerId: string;
   const online = new Map<string, PlayerSync>();
+  let running = true;
   const liveWorld: LiveWorld = {
-    status: async () => ({
-      tick: 1234,
-      playersOnline: online.size,
-      entities: { players: online.size, npcs: 7, items: 3, resources: 11 },
-    }),
+    status: async () =>
+      running
+        ? {
+            tick: 1234,
+            playersOnline: online.size,
+            entities: { players: online.size, npcs: 7, items: 3, resources: 11 },
+          }
+        : undefined,
     player: async (id) => online.get(id),
     renamed: async (id, name) => {
       const player = online.get(id);
       if (player) online.set(id, { ...player, name });
     },
+    // No world here, so no agents beside it: the agent endpoints are tested with a real world.
+    agents: (request) => answerAgentRequest(runtime.agents, request),
   };
 
   before(async () => {
@@ -52,6 +59,24 @@ describe("REST API over a running world (LiveWorld)", () => {
     const world = await get("/api/v1/world");
     assert.equal(world.tick, 1234);
     assert.deepEqual(world.entities, { players: 0, npcs: 7, items: 3, resources: 11 });
+  });
+
+  it("without a running world, counts what the manifests place", async () => {
+    running = false;
+    try {
+      const world = await get("/api/v1/world");
+      const { areas } = runtime.gameData;
+      assert.equal(world.tick, 0);
+      assert.equal(world.playersOnline, 0);
+      assert.deepEqual(world.entities, {
+        players: 0,
+        npcs: areas.reduce((sum, area) => sum + area.npcSpawns.length, 0),
+        items: 0,
+        resources: areas.reduce((sum, area) => sum + area.resources.length, 0),
+      });
+    } finally {
+      running = true;
+    }
   });
 
   it("shows an online player's live state, not the stored one", async () => {

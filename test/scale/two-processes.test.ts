@@ -6,7 +6,7 @@ import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { CharacterRepository } from "../../src/db/characters.js";
 import { openDatabase } from "../../src/db/database.js";
 import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
-import { Inbox, leave } from "../support/players.js";
+import { Inbox, leave, waitForAsync } from "../support/players.js";
 import { type ServerProcess, startServerProcess } from "../support/processes.js";
 import { refusedUpgrade, WsClient } from "../support/ws-client.js";
 
@@ -46,6 +46,9 @@ scaleOut(
         PUBLIC_ADDRESS: `127.0.0.1:${port}`,
         WORLD_TICK_MS: "100",
         DATA_DIR: `/tmp/tileworld-scale-${port}`,
+        // Both processes are configured with the same agent: it must run once, beside the world.
+        AGENTS: "Keeper",
+        RATE_LIMIT_REST_PER_MIN: "10000",
       });
       // One at a time: both would apply the migrations otherwise.
       servers.push(await startServerProcess(5621, env(5621)));
@@ -58,6 +61,15 @@ scaleOut(
       redis?.disconnect();
       await database?.drop();
     });
+
+    /** The process holding the world (by its listing in Redis), then the other one. */
+    async function worldProcesses(): Promise<[home: ServerProcess, away: ServerProcess]> {
+      const listings = Object.values(await redis.hgetall("roomcaches")).map((json) => JSON.parse(json));
+      const world = listings.find((room) => room.name === "world");
+      assert.ok(world, "the world is listed");
+      const home = servers.find((server) => world.publicAddress === `127.0.0.1:${server.port}`)!;
+      return [home, servers.find((server) => server !== home)!];
+    }
 
     async function join(server: ServerProcess): Promise<Player> {
       const sdk = new Client(server.baseUrl);
@@ -113,13 +125,8 @@ scaleOut(
       await Promise.all([alice, bob].flatMap((player) => [leave(player.trade), leave(player.world)]));
     });
     it("relays a /ws connection that reached the process without the world to the one with it", async () => {
-      // Whoever comes first makes the world, on the process the matchmaker picks (an SDK client follows it there).
       const opener = await join(servers[0]!);
-      const listings = Object.values(await redis.hgetall("roomcaches")).map((json) => JSON.parse(json));
-      const world = listings.find((room) => room.name === "world");
-      assert.ok(world, "the world is listed");
-      const home = servers.find((server) => world.publicAddress === `127.0.0.1:${server.port}`)!;
-      const away = servers.find((server) => server !== home)!;
+      const [home, away] = await worldProcesses();
 
       // One player through each process: anonymous, without a token, on the process away from the world.
       const token = (await issueAnonymousToken(new TextEncoder().encode(secret))).token;
@@ -192,12 +199,53 @@ scaleOut(
       await Promise.all([alice!.close(), bob!.close(), leave(opener.world)]);
     });
 
+    it("runs each agent once, beside the world, and answers the agent endpoints alike on both processes", async () => {
+      const [home, away] = await worldProcesses();
+      const signIn = async (server: ServerProcess) =>
+        (await (await fetch(`${server.baseUrl}/api/v1/auth/anonymous`, { method: "POST" })).json()).token;
+      const call = async (server: ServerProcess, token: string, path: string, body?: unknown) => {
+        const response = await fetch(`${server.baseUrl}/api/agents${path}`, {
+          method: body === undefined ? "GET" : "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        return { status: response.status, body: await response.json() };
+      };
+      const owner = await signIn(away);
+      const created = await call(away, owner, "", { name: "Forester" });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const { agentId } = created.body;
+
+      // Both agents are in the world, once: no copy on the other process replaced the other.
+      const onlineEverywhere = async () => {
+        for (const server of [home, away]) {
+          const listed = await call(server, owner, "");
+          assert.equal(listed.status, 200, JSON.stringify(listed.body));
+          const { agents } = listed.body;
+          const names = agents
+            .filter((agent: { online: boolean }) => agent.online)
+            .map((a: { name: string }) => a.name);
+          if (names.sort().join() !== "Forester,Keeper") return false;
+        }
+        return true;
+      };
+      await waitForAsync(onlineEverywhere, "Keeper and Forester online, seen from both processes");
+
+      // A goal set through one process is the goal the agent works towards, read through the other.
+      const set = await call(away, owner, `/${agentId}/goal`, { type: "mining", target: 40 });
+      assert.equal(set.status, 200, JSON.stringify(set.body));
+      const read = await call(home, owner, `/${agentId}/goal`);
+      assert.deepEqual([read.body.goal.type, read.body.goal.target], ["mining", 40]);
+      // A refusal keeps its status and code through the other process.
+      const stranger = await signIn(home);
+      const refused = await call(away, stranger, `/${agentId}/goal/stop`, {});
+      assert.equal(refused.status, 403);
+      assert.equal(refused.body.error.code, "forbidden");
+    });
+
     // Last: it ends the world's process.
     it("refuses a /ws upgrade with 503 while the world's process cannot be reached", async () => {
-      const listings = Object.values(await redis.hgetall("roomcaches")).map((json) => JSON.parse(json));
-      const world = listings.find((room) => room.name === "world");
-      const home = servers.find((server) => world.publicAddress === `127.0.0.1:${server.port}`)!;
-      const away = servers.find((server) => server !== home)!;
+      const [home, away] = await worldProcesses();
       // Killed, it leaves its listing behind: the other process still believes the world is there.
       await home.stop("SIGKILL");
       const refused = await refusedUpgrade(`ws://127.0.0.1:${away.port}/ws`);

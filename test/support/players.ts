@@ -75,6 +75,15 @@ export async function joinAsNewPlayer(server: TestServer, token?: string): Promi
   return { room, inbox, token: bearer, id: sync.id, sync, sdk };
 }
 
+/** Polls `condition` every 100 ms until it holds; fails naming `what` after `timeoutMs`. */
+export async function waitForAsync(condition: () => Promise<unknown>, what: string, timeoutMs = 20000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,0 +1,109 @@
+// The agent endpoints' work, as plain JSON requests and replies: agents run beside the world, and a
+// request that reaches another process is carried there (matchMaker.remoteRoomCall) and answered there.
+import { NameTakenError } from "../db/characters.js";
+import type { Agent, QuickActionId } from "./agent.js";
+import { availableGoals, type GoalType } from "./brain.js";
+import { AgentLimitError, type AgentManager } from "./manager.js";
+
+/** Who asks, for the requests that change an agent. */
+export interface AgentCaller {
+  accountId: string;
+  isAdmin: boolean;
+}
+
+export type AgentRequest =
+  | { type: "list" }
+  | { type: "mapping" | "goal" | "quickActions"; agentId: string }
+  | { type: "create"; caller: AgentCaller; name: string }
+  | { type: "delete" | "pauseGoals" | "resumeGoals"; caller: AgentCaller; agentId: string }
+  | { type: "setGoal"; caller: AgentCaller; agentId: string; goal: GoalType; target?: number }
+  | { type: "message"; caller: AgentCaller; agentId: string; text: string }
+  | { type: "runQuickAction"; caller: AgentCaller; agentId: string; actionId: QuickActionId };
+
+/** CONTRACT's error codes an agent request can end with; the API gives each its status. */
+export type AgentFailureCode = "not_found" | "forbidden" | "conflict";
+
+/** The reply's body (CONTRACT's, for the endpoint that asked), or why the request was refused. */
+export type AgentReply = { ok: true; body: unknown } | { ok: false; code: AgentFailureCode; message: string };
+
+class Refusal extends Error {
+  constructor(
+    readonly code: AgentFailureCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Answers one request with the agents this process runs. */
+export async function answerAgentRequest(agents: AgentManager, request: AgentRequest): Promise<AgentReply> {
+  await agents.ready();
+  try {
+    return { ok: true, body: await answer(agents, request) };
+  } catch (error) {
+    if (error instanceof Refusal) return { ok: false, code: error.code, message: error.message };
+    if (error instanceof NameTakenError || error instanceof AgentLimitError)
+      return { ok: false, code: "conflict", message: error.message };
+    throw error;
+  }
+}
+
+async function answer(agents: AgentManager, request: AgentRequest): Promise<unknown> {
+  switch (request.type) {
+    case "list":
+      return { agents: agents.list().map((agent) => ({ ...summary(agent), online: agent.online })) };
+    case "create":
+      return summary(await agents.create(request.caller.accountId, request.name));
+    case "mapping":
+      return summary(found(agents, request.agentId));
+    case "goal":
+      return goalState(found(agents, request.agentId));
+    case "quickActions":
+      return { actions: found(agents, request.agentId).quickActions() };
+  }
+  const agent = controlled(agents, request.agentId, request.caller);
+  switch (request.type) {
+    case "delete":
+      return agents.remove(agent);
+    case "setGoal":
+      await agent.setGoal(request.goal, request.target);
+      return { success: true, ...goalState(agent) };
+    case "pauseGoals":
+      await agent.pauseGoals();
+      return { success: true, ...goalState(agent) };
+    case "resumeGoals":
+      await agent.resumeGoals();
+      return { success: true, ...goalState(agent) };
+    case "message":
+      return agent.message(request.text);
+    case "runQuickAction":
+      return agent.runQuickAction(request.actionId);
+  }
+}
+
+function found(agents: AgentManager, agentId: string): Agent {
+  const agent = agents.get(agentId);
+  if (!agent) throw new Refusal("not_found", `no agent ${agentId}`);
+  return agent;
+}
+
+/** The agent, if the caller may control it: its owner, or an admin for the agents the configuration starts. */
+function controlled(agents: AgentManager, agentId: string, caller: AgentCaller): Agent {
+  const agent = found(agents, agentId);
+  const owner = agent.record.ownerAccountId;
+  if (owner === null ? caller.isAdmin : owner === caller.accountId) return agent;
+  throw new Refusal(
+    "forbidden",
+    owner === null
+      ? "only an admin account controls the server's own agents"
+      : "only the agent's owner controls it",
+  );
+}
+
+function summary(agent: Agent) {
+  return { agentId: agent.record.id, characterId: agent.record.characterId, name: agent.record.name };
+}
+
+function goalState(agent: Agent) {
+  return { goal: agent.goal(), goalsPaused: agent.record.goalsPaused, availableGoals: availableGoals() };
+}
