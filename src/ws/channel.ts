@@ -5,6 +5,7 @@ import {
   CloseCode,
   connectClientToRoom,
   createAuthContext,
+  type IRoomCache,
   matchMaker,
 } from "@colyseus/core";
 import { type RawData, WebSocket, WebSocketServer } from "ws";
@@ -15,6 +16,7 @@ import { CLOSE_FLOODING, FloodGuard } from "../rooms/flood-guard.js";
 import { isTradeMessage } from "../rooms/messages.js";
 import { tokenOf, vouchFor } from "../rooms/room-auth.js";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
+import { findWorld } from "../rooms/world-listing.js";
 import type { Runtime } from "../runtime.js";
 import { JsonClient } from "./JsonClient.js";
 import { relay } from "./relay.js";
@@ -70,9 +72,9 @@ export class JsonChannel {
     });
     const refusal = await this.authenticate(context);
     if (refusal) return refuse(socket, refusal);
-    const [world] = await matchMaker.query({ name: "world" });
+    const world = await findWorld();
     if (world && world.processId !== matchMaker.processId) {
-      return this.relayToWorld(world.publicAddress, request, socket, head, context, url);
+      return this.relayToWorld(world, request, socket, head, context, url);
     }
     this.wss.handleUpgrade(request, socket, head, (ws) => {
       this.watch(ws);
@@ -89,7 +91,7 @@ export class JsonChannel {
    * /ws channel of the world's, with its token and the character it asked for.
    */
   private relayToWorld(
-    publicAddress: string | undefined,
+    { publicAddress, processId }: IRoomCache,
     request: IncomingMessage,
     socket: Duplex,
     head: Buffer,
@@ -122,6 +124,9 @@ export class JsonChannel {
         onUnreachable: (unanswered, error) => {
           this.runtime.logger.warn({ err: error, target: target.origin }, "/ws relay to the world failed");
           refuse(unanswered, WORLD_UNREACHABLE);
+          // A process that does not answer the matchmaker either is gone: its rooms are then unlisted,
+          // and the next connection opens the world again (here or where the matchmaker picks).
+          void matchMaker.healthCheckProcessId(processId);
         },
       },
     );

@@ -26,7 +26,7 @@ interface Player {
 const scaleOut = redisBase && postgresUrl ? describe : describe.skip;
 
 scaleOut(
-  "two server processes on one Redis and one PostgreSQL (TEST_REDIS_URL and TEST_DATABASE_URL)",
+  "server processes on one Redis and one PostgreSQL (TEST_REDIS_URL and TEST_DATABASE_URL)",
   function () {
     this.timeout(90000);
     const secret = randomBytes(32).toString("hex");
@@ -34,22 +34,23 @@ scaleOut(
     let database: { url: string; drop(): Promise<void> };
     let redis: Redis;
 
+    const redisUrl = `${redisBase}/${REDIS_DB}`;
+    const env = (port: number) => ({
+      REDIS_URL: redisUrl,
+      DATABASE_URL: database.url,
+      JWT_SECRET: secret,
+      PUBLIC_ADDRESS: `127.0.0.1:${port}`,
+      WORLD_TICK_MS: "100",
+      DATA_DIR: `/tmp/tileworld-scale-${port}`,
+      // Every process is configured with the same agent: it must run once, beside the world.
+      AGENTS: "Keeper",
+      RATE_LIMIT_REST_PER_MIN: "10000",
+    });
+
     before(async () => {
-      const redisUrl = `${redisBase}/${REDIS_DB}`;
       redis = new Redis(redisUrl);
       await redis.flushdb();
       database = await freshDatabaseUrl(postgresUrl!);
-      const env = (port: number) => ({
-        REDIS_URL: redisUrl,
-        DATABASE_URL: database.url,
-        JWT_SECRET: secret,
-        PUBLIC_ADDRESS: `127.0.0.1:${port}`,
-        WORLD_TICK_MS: "100",
-        DATA_DIR: `/tmp/tileworld-scale-${port}`,
-        // Both processes are configured with the same agent: it must run once, beside the world.
-        AGENTS: "Keeper",
-        RATE_LIMIT_REST_PER_MIN: "10000",
-      });
       // One at a time: both would apply the migrations otherwise.
       servers.push(await startServerProcess(5621, env(5621)));
       servers.push(await startServerProcess(5622, env(5622)));
@@ -243,14 +244,59 @@ scaleOut(
       assert.equal(refused.body.error.code, "forbidden");
     });
 
-    // Last: it ends the world's process.
-    it("refuses a /ws upgrade with 503 while the world's process cannot be reached", async () => {
+    /** Both agents (Keeper, and Forester made above) online, as the agent endpoints of `server` say. */
+    async function agentsOnline(server: ServerProcess): Promise<boolean> {
+      const { token } = await (
+        await fetch(`${server.baseUrl}/api/v1/auth/anonymous`, { method: "POST" })
+      ).json();
+      const response = await fetch(`${server.baseUrl}/api/agents`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      if (response.status !== 200) return false;
+      const { agents } = await response.json();
+      return agents.filter((agent: { online: boolean }) => agent.online).length === 2;
+    }
+
+    // The last two end the world's process in turn.
+    it("answers /ws with 503 while the world's process cannot be reached, then opens the world again with its agents", async () => {
       const [home, away] = await worldProcesses();
       // Killed, it leaves its listing behind: the other process still believes the world is there.
       await home.stop("SIGKILL");
       const refused = await refusedUpgrade(`ws://127.0.0.1:${away.port}/ws`);
       assert.equal(refused.status, 503);
       assert.equal(JSON.parse(refused.body).error.code, "unavailable");
+
+      // The failed relay has the matchmaker check that process: found gone, its world is unlisted, and
+      // a later connection opens the world on the process that is left; the agents follow it there.
+      const token = (await issueAnonymousToken(new TextEncoder().encode(secret))).token;
+      let player: WsClient | undefined;
+      await waitForAsync(async () => {
+        player = await WsClient.connect(`ws://127.0.0.1:${away.port}/ws`, { header: token }).catch(
+          () => undefined,
+        );
+        return player;
+      }, "a /ws connection to the process that is left");
+      assert.equal((await player!.first()).event, "player:sync");
+      assert.equal((await worldProcesses())[0], away, "the world now runs on the process that is left");
+      await waitForAsync(() => agentsOnline(away), "both agents back in the world");
+      await player!.close();
+    });
+
+    it("answers the REST API with 503 while the world's process cannot be reached, then opens the world again", async () => {
+      const newcomer = await startServerProcess(5623, env(5623));
+      servers.push(newcomer);
+      const [home] = await worldProcesses();
+      await home.stop("SIGKILL");
+      const refused = await fetch(`${newcomer.baseUrl}/api/v1/world`, {
+        headers: {
+          authorization: `Bearer ${(await issueAnonymousToken(new TextEncoder().encode(secret))).token}`,
+        },
+      });
+      assert.equal(refused.status, 503);
+      assert.equal((await refused.json()).error.code, "unavailable");
+      // Found gone by that request, the old world is unlisted: the agent endpoints open it again here.
+      await waitForAsync(() => agentsOnline(newcomer), "both agents in a world on the newcomer");
+      assert.equal((await worldProcesses())[0], newcomer);
     });
   },
 );
