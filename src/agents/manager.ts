@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { issueAgentToken } from "../auth/tokens.js";
 import type { AccountRepository } from "../db/accounts.js";
 import type { AgentRepository } from "../db/agents.js";
-import type { CharacterRepository } from "../db/characters.js";
+import { type CharacterRepository, NameTakenError } from "../db/characters.js";
 import { newCharacter } from "../game/character.js";
 import { WorldMap } from "../game/map.js";
 import type { GameData } from "../game/types.js";
@@ -58,13 +58,15 @@ export class AgentManager {
    * here and join it (once the server listens).
    */
   host(): Promise<void> {
-    this.hosting ??= this.load().then(() => this.joinAll());
+    this.hosting ??= this.load().then(
+      () => this.joinAll(),
+      (error: unknown) => {
+        // Loading again is left to the next call (the next agent request reaching this world).
+        this.hosting = undefined;
+        throw error;
+      },
+    );
     return this.hosting;
-  }
-
-  /** Resolves once the agents this process hosts are loaded (at once when it hosts none). */
-  async ready(): Promise<void> {
-    await this.hosting?.catch(() => {});
   }
 
   private async load(): Promise<void> {
@@ -72,7 +74,15 @@ export class AgentManager {
     for (const row of stored) this.spawn({ ...row, goal: (row.goal as StoredGoal | null) ?? null });
     const names = new Set(stored.map((row) => row.name.toLowerCase()));
     for (const name of this.options.configured) {
-      if (!names.has(name.toLowerCase())) await this.create(null, name, { join: false });
+      if (names.has(name.toLowerCase())) continue;
+      try {
+        await this.create(null, name, { join: false });
+      } catch (error) {
+        if (!(error instanceof NameTakenError)) throw error;
+        this.options.logger.error(
+          `AGENTS names ${name}, but a player's character has that name: rename the agent`,
+        );
+      }
     }
   }
 
@@ -122,7 +132,7 @@ export class AgentManager {
 
   /** Every agent leaves the world (it closes, or the server shuts down first, so none tries to come back). */
   async stopAll(): Promise<void> {
-    await this.ready();
+    await this.hosting?.catch(() => {});
     this.hosting = undefined;
     const agents = this.list();
     this.running.clear();

@@ -35,9 +35,12 @@ class Refusal extends Error {
   }
 }
 
-/** Answers one request with the agents this process runs. */
+/**
+ * Answers one request in the world's process, with the agents it hosts (loaded first if they are not yet:
+ * the world has just opened, or loading them failed).
+ */
 export async function answerAgentRequest(agents: AgentManager, request: AgentRequest): Promise<AgentReply> {
-  await agents.ready();
+  await agents.host();
   try {
     return { ok: true, body: await answer(agents, request) };
   } catch (error) {

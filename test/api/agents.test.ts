@@ -243,7 +243,7 @@ const withPostgres = postgresUrl ? describe : describe.skip;
 withPostgres("/api/agents across a restart", function () {
   this.timeout(60000);
 
-  it("brings the stored agents back with the server, with their goals", async () => {
+  it("brings the stored agents back with the server, with their goals, beside a configured name a player took", async () => {
     const database = await freshDatabaseUrl(postgresUrl!);
     // One secret for both servers, so the first one's token is still good.
     const env = {
@@ -266,9 +266,17 @@ withPostgres("/api/agents across a restart", function () {
         body: { type: "mining" },
         token,
       });
+      // A player takes a name that the next start's configuration gives an agent.
+      const squatter = await signInAnonymously(first);
+      const taken = await request(first, "/api/v1/player", {
+        method: "POST",
+        body: { name: "Squatter" },
+        token: squatter.token,
+      });
+      assert.equal(taken.status, 200, "the anonymous player's character takes the name");
       await first.stop();
 
-      const second = await startTestServer(env);
+      const second = await startTestServer({ ...env, AGENTS: "Squatter,Sentinel" });
       try {
         const listed = async () =>
           ((await (await request(second, "/api/agents", { token })).json()).agents as AgentSummary[]).find(
@@ -277,6 +285,11 @@ withPostgres("/api/agents across a restart", function () {
         await waitForAsync(async () => (await listed())?.online === true, "the agent is back in the world");
         const goal = await (await request(second, `/api/agents/${agent.agentId}/goal`, { token })).json();
         assert.equal(goal.goal.type, "mining");
+        // The configured agent whose name is taken is left out (and logged); the others run.
+        const names = (await (await request(second, "/api/agents", { token })).json()).agents.map(
+          (a: AgentSummary) => a.name,
+        );
+        assert.deepEqual(names.sort(), ["Returner", "Sentinel"]);
       } finally {
         await second.stop();
       }
