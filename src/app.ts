@@ -81,6 +81,9 @@ export function createApp(runtime: Runtime) {
     },
     // The world opens with the server (here, unless another process holds it), before any player comes.
     beforeListen: async () => {
+      // First the rooms of processes that died are unlisted (as the matchmaker does once it accepts), so
+      // that a dead process's world does not stand in for this one.
+      await matchMaker.healthCheckAllProcesses();
       await openWorld();
     },
   });

@@ -63,13 +63,14 @@ scaleOut(
       await database?.drop();
     });
 
-    /** The process holding the world (by its listing in Redis), then the other one. */
+    /** The running process holding the world (by its listing in Redis), then another running one. */
     async function worldProcesses(): Promise<[home: ServerProcess, away: ServerProcess]> {
       const listings = Object.values(await redis.hgetall("roomcaches")).map((json) => JSON.parse(json));
       const world = listings.find((room) => room.name === "world");
       assert.ok(world, "the world is listed");
-      const home = servers.find((server) => world.publicAddress === `127.0.0.1:${server.port}`)!;
-      return [home, servers.find((server) => server !== home)!];
+      const running = servers.filter(({ child }) => child.exitCode === null && child.signalCode === null);
+      const home = running.find((server) => world.publicAddress === `127.0.0.1:${server.port}`)!;
+      return [home, running.find((server) => server !== home)!];
     }
 
     async function join(server: ServerProcess): Promise<Player> {
@@ -257,7 +258,7 @@ scaleOut(
       return agents.filter((agent: { online: boolean }) => agent.online).length === 2;
     }
 
-    // The last two end the world's process in turn.
+    // The last three end the world's process in turn.
     it("answers /ws with 503 while the world's process cannot be reached, then opens the world again with its agents", async () => {
       const [home, away] = await worldProcesses();
       // Killed, it leaves its listing behind: the other process still believes the world is there.
@@ -297,6 +298,16 @@ scaleOut(
       // Found gone by that request, the old world is unlisted: the agent endpoints open it again here.
       await waitForAsync(() => agentsOnline(newcomer), "both agents in a world on the newcomer");
       assert.equal((await worldProcesses())[0], newcomer);
+    });
+
+    it("opens the world at start when the process that held it died with every other", async () => {
+      const [last] = await worldProcesses();
+      await last.stop("SIGKILL");
+      const restarted = await startServerProcess(5621, env(5621));
+      servers.push(restarted);
+      // Listed as soon as the process answers: not left to a player or an agent request.
+      assert.equal((await worldProcesses())[0], restarted);
+      await waitForAsync(() => agentsOnline(restarted), "both agents in the world again");
     });
   },
 );
