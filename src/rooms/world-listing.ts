@@ -10,8 +10,9 @@ export async function findWorld(): Promise<IRoomCache | undefined> {
 }
 
 /**
- * The world's listing, creating the world first when none runs. The server opens it at start, so that
- * its NPCs and agents run before any player comes, and every later join finds it.
+ * The world's listing, creating the world in this process first when none runs. The server opens it at
+ * start, so that its NPCs and agents run before any player comes and every later join finds it; a /ws
+ * connection or an agent request that finds it missing (its process died) opens it again where it is.
  *
  * Creation takes part in the matchmaker's own joinOrCreate lock (the `ch:<room>` counter and the
  * `concurrent:<room>:<lock id>` announcement of @colyseus/core's MatchMaker, with the empty lock id of a
@@ -27,7 +28,7 @@ export async function openWorld(): Promise<IRoomCache> {
   const others = (await presence.hincrbyex(lock, "", 1, LOCK_EXPIRY_SECONDS)) - 1;
   try {
     if (others > 0) await announced(announcements);
-    const world = (await findWorld()) ?? (await matchMaker.createRoom(WORLD, {}));
+    const world = (await findWorld()) ?? (await matchMaker.handleCreateRoom(WORLD, {}));
     presence.publish(announcements, world.roomId);
     return world;
   } finally {

@@ -16,7 +16,7 @@ import { CLOSE_FLOODING, FloodGuard } from "../rooms/flood-guard.js";
 import { isTradeMessage } from "../rooms/messages.js";
 import { tokenOf, vouchFor } from "../rooms/room-auth.js";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
-import { findWorld } from "../rooms/world-listing.js";
+import { openWorld } from "../rooms/world-listing.js";
 import type { Runtime } from "../runtime.js";
 import { JsonClient } from "./JsonClient.js";
 import { relay } from "./relay.js";
@@ -72,8 +72,8 @@ export class JsonChannel {
     });
     const refusal = await this.authenticate(context);
     if (refusal) return refuse(socket, refusal);
-    const world = await findWorld();
-    if (world && world.processId !== matchMaker.processId) {
+    const world = await openWorld();
+    if (world.processId !== matchMaker.processId) {
       return this.relayToWorld(world, request, socket, head, context, url);
     }
     this.wss.handleUpgrade(request, socket, head, (ws) => {
