@@ -22,6 +22,9 @@ export async function findWorld(): Promise<IRoomCache | undefined> {
 export async function openWorld(): Promise<IRoomCache> {
   const running = await findWorld();
   if (running) return running;
+  // A process shutting down would load a world only for the matchmaker to discard it.
+  if (matchMaker.state === matchMaker.MatchMakerState.SHUTTING_DOWN)
+    throw new Error("this server is shutting down: it opens no world");
   const { presence } = matchMaker;
   const lock = `ch:${WORLD}`;
   const announcements = `concurrent:${WORLD}:`;
