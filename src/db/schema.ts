@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   check,
   doublePrecision,
@@ -149,4 +150,20 @@ export const groundItems = pgTable(
     droppedTick: integer("dropped_tick").notNull(),
   },
   (table) => [check("ground_items_quantity_positive", sql`${table.quantity} > 0`)],
+);
+
+/**
+ * The one row that says which opening of the world may write: each world that opens takes the next
+ * epoch, and each of its transactions first checks (under a share lock) that the epoch is still its own.
+ * A world that another replaced (its process was found unresponsive and the world opened elsewhere) can
+ * then write nothing: two worlds never both save the same characters.
+ */
+export const worldLease = pgTable(
+  "world_lease",
+  {
+    id: smallint("id").primaryKey(),
+    epoch: bigint("epoch", { mode: "number" }).notNull(),
+    openedAt: timestamp("opened_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [check("world_lease_one_row", sql`${table.id} = 1`)],
 );

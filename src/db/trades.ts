@@ -5,6 +5,7 @@ import { lockCharacters } from "./characters.js";
 import type { Database, Executor } from "./database.js";
 import { pgError } from "./pg-errors.js";
 import { trades } from "./schema.js";
+import type { WriteFence } from "./world-lease.js";
 
 /** One side of a trade at commit: who, and the offer they accepted. */
 export interface TradeParticipant {
@@ -70,13 +71,19 @@ export class TradeRepository {
   /**
    * Swaps both offers in one transaction, re-checking every offered slot under row locks: either
    * everything moves and the history records it, or nothing moves. Errors other than refusals and
-   * conflicts (a lost connection, say) are thrown; the transaction is rolled back all the same.
+   * conflicts (a lost connection, say) are thrown; the transaction is rolled back all the same. With a
+   * `fence`, the swap happens only while it holds (see WorldLease).
    */
-  async complete(trade: TradeCompletion, items: ReadonlyMap<string, ItemDef>): Promise<TradeOutcome> {
+  async complete(
+    trade: TradeCompletion,
+    items: ReadonlyMap<string, ItemDef>,
+    fence?: WriteFence,
+  ): Promise<TradeOutcome> {
     const { a, b } = trade;
     if (a.characterId === b.characterId) return { ok: false, reason: "self_trade" };
     try {
       return await this.db.transaction(async (tx) => {
+        await fence?.check(tx);
         if ((await lockCharacters(tx, [a.characterId, b.characterId])) !== 2)
           throw new TradeRefused("character_not_found");
         if (!(await recordTrade(tx, trade))) throw new TradeRefused("already_completed");

@@ -3,6 +3,7 @@ import type { GroundItem } from "../game/ground-items.js";
 import { type CharacterSave, writeCharacters } from "./characters.js";
 import type { Database, Executor } from "./database.js";
 import { groundItems } from "./schema.js";
+import type { WriteFence } from "./world-lease.js";
 
 /** The ground items a tick put down or changed, and the ids of those it took away. */
 export interface GroundChanges {
@@ -28,10 +29,12 @@ export function isEmptyWrite({ characters, ground }: WorldWrite): boolean {
 export class WorldStore {
   constructor(private readonly db: Database) {}
 
-  async save(write: WorldWrite): Promise<void> {
+  /** Writes in one transaction; with a `fence`, only while it holds (see WorldLease). */
+  async save(write: WorldWrite, fence?: WriteFence): Promise<void> {
     if (isEmptyWrite(write)) return;
     const { characters, ground } = write;
     await this.db.transaction(async (tx) => {
+      await fence?.check(tx);
       await writeCharacters(tx, characters);
       if (ground) await writeGround(tx, ground);
     });

@@ -1,9 +1,10 @@
 import { performance } from "node:perf_hooks";
-import { type AuthContext, type Client, type Deferred, matchMaker, Room } from "@colyseus/core";
+import { type AuthContext, type Client, CloseCode, type Deferred, matchMaker, Room } from "@colyseus/core";
 import { type AgentReply, type AgentRequest, answerAgentRequest } from "../agents/requests.js";
 import { clientKey } from "../api/rate-limits.js";
 import { countAttempt } from "../auth/verify.js";
 import { type TradeParticipant, TradeRepository } from "../db/trades.js";
+import { WorldLease } from "../db/world-lease.js";
 import { parseChat } from "../game/chat.js";
 import { type GameError, isGameError } from "../game/errors.js";
 import { seededRandom } from "../game/random.js";
@@ -73,6 +74,10 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   private trades!: TradeRequests;
   private tradeRepository!: TradeRepository;
   private timings!: TickTimings;
+  /** This opening's right to write (see WorldLease). */
+  private lease!: WorldLease;
+  /** Set when a write found that another world holds the lease: the room is closing. */
+  private superseded = false;
   /** The client currently playing each character. */
   private readonly owners = new Map<string, WorldClient>();
   /**
@@ -90,11 +95,16 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       now: () => performance.now(),
       wallClock: () => Date.now(),
     });
+    // Claimed before anything is loaded: the world this one replaces can write nothing from now on.
+    this.lease = await WorldLease.claim(runtime.database.db);
     // What lay on the ground when the world last stopped lies there again.
     this.world.restoreGroundItems(await runtime.worldStore.loadGround(this.world.tick));
     this.interest = new Interest(this.world, this.state);
     this.saves = new TickSaves(this.world);
-    this.persistence = new WorldPersistence(runtime.worldStore, runtime.logger);
+    this.persistence = new WorldPersistence(runtime.worldStore, runtime.logger, {
+      fence: this.lease,
+      onSuperseded: (error) => this.closeSuperseded(error),
+    });
     this.tradeRepository = new TradeRepository(runtime.database.db);
     this.trades = new TradeRequests({
       isOnline: (id) => this.owners.has(id) && this.world.has(id),
@@ -174,8 +184,10 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     this.owners.delete(characterId);
     this.trades.playerGone(characterId, "partner_disconnected");
     await this.commits.get(characterId);
-    if (!this.world.has(characterId) || this.owners.has(characterId)) return;
-    await this.persistence.writeFinal([{ state: this.world.leave(characterId) }]);
+    if (!this.world.has(characterId) || this.owners.has(characterId) || this.superseded) return;
+    // A write that failed for good is logged by the persistence; the seat is let go all the same, or the
+    // room would wait for it forever and never close.
+    await this.persistence.writeFinal([{ state: this.world.leave(characterId) }]).catch(() => {});
   }
 
   /** Trades end with `server_shutdown` (not as if each player had dropped), then everyone is let go. */
@@ -184,7 +196,22 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     super.onBeforeShutdown();
   }
 
+  /**
+   * Another world opened (this process was taken for dead): this one can save nothing, so it closes.
+   * Its players come back to the new world with what was saved last; what this world did since is not
+   * kept, as after a crash, and nothing is saved twice.
+   */
+  private closeSuperseded(error: Error): void {
+    this.runtime.logger.error(
+      { err: error, epoch: this.lease.epoch },
+      "another world opened while this one ran: closing it without saving",
+    );
+    this.superseded = true;
+    this.disconnect(CloseCode.SERVER_SHUTDOWN).catch(() => {});
+  }
+
   override async onDispose(): Promise<void> {
+    if (this.superseded) return;
     const remaining = [...this.owners.keys()].filter((id) => this.world.has(id));
     await this.persistence.writeFinal(remaining.map((id) => ({ state: this.world.leave(id) })));
     await this.persistence.flush();
@@ -307,6 +334,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    * publish (events and views). Each phase is timed.
    */
   private tick(): void {
+    if (this.superseded) return;
     if (this.commits.size > 0) {
       this.tickDeferred = true;
       return;
@@ -335,6 +363,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     saved
       .catch(() => {})
       .then(() => {
+        // Nothing of a world that may not write is published: it is closing.
+        if (this.superseded) return;
         phaseMs.commit = performance.now() - waitStarted;
         timed("publish", () => this.publish(report));
         this.timings.record(report.tick, phaseMs);
@@ -401,7 +431,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     for (const id of ids) this.world.setBusy(id, "trade");
     // Queued behind every pending write, so the transaction reads what the world holds now.
     const committing = this.persistence.run(() =>
-      this.tradeRepository.complete({ tradeId, a, b }, this.runtime.gameData.items),
+      this.tradeRepository.complete({ tradeId, a, b }, this.runtime.gameData.items, this.lease),
     );
     for (const id of ids)
       this.commits.set(

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { CharacterSave } from "../db/characters.js";
+import { WorldSupersededError, type WriteFence } from "../db/world-lease.js";
 import { isEmptyWrite, type WorldStore, type WorldWrite } from "../db/world-store.js";
 import type { Logger } from "../logger.js";
 
@@ -23,18 +24,34 @@ export class WorldPersistence {
    */
   private openDepartures: { characters: CharacterSave[]; written: Promise<void> } | undefined;
 
+  /** Set once a write found the world replaced: nothing more is written. */
+  private superseded: WorldSupersededError | undefined;
+  private readonly fence: WriteFence | undefined;
+  private readonly finalWriteBackoffMs: readonly number[];
+  private readonly onSuperseded: (error: WorldSupersededError) => void;
+
   constructor(
     private readonly store: WorldStore,
     private readonly logger: Logger,
-    private readonly finalWriteBackoffMs: readonly number[] = FINAL_WRITE_BACKOFF_MS,
-  ) {}
+    options: {
+      /** Checked first in every transaction: the world's lease (see WorldLease). */
+      fence?: WriteFence;
+      /** Told once, when a transaction finds that another world holds the lease. */
+      onSuperseded?: (error: WorldSupersededError) => void;
+      finalWriteBackoffMs?: readonly number[];
+    } = {},
+  ) {
+    this.fence = options.fence;
+    this.onSuperseded = options.onSuperseded ?? (() => {});
+    this.finalWriteBackoffMs = options.finalWriteBackoffMs ?? FINAL_WRITE_BACKOFF_MS;
+  }
 
   /** Queues a tick's write as one transaction; resolves once it has committed, rejects if it failed. */
   write(write: WorldWrite): Promise<void> {
     if (isEmptyWrite(write)) return this.chain;
     return this.track(
       write.characters,
-      this.run(() => this.store.save(write)),
+      this.run(() => this.store.save(write, this.fence)),
     );
   }
 
@@ -81,7 +98,7 @@ export class WorldPersistence {
       return await this.run(() => {
         // Its first attempt closes the departures: what leaves from now on goes into another write.
         if (this.openDepartures?.characters === departures) this.openDepartures = undefined;
-        return this.store.save({ characters: departures });
+        return this.store.save({ characters: departures }, this.fence);
       });
     } catch (error) {
       if (departures.length === 1) return await this.retry(departures, error);
@@ -95,10 +112,12 @@ export class WorldPersistence {
   private async retry(characters: readonly CharacterSave[], firstError: unknown): Promise<void> {
     let error = firstError;
     for (const delay of this.finalWriteBackoffMs) {
+      // Replaced, the world may write nothing, however long it tries.
+      if (error instanceof WorldSupersededError) break;
       this.logger.warn({ err: error, retryInMs: delay }, "saving departing characters failed; retrying");
       await sleep(delay);
       try {
-        return await this.run(() => this.store.save({ characters }));
+        return await this.run(() => this.store.save({ characters }, this.fence));
       } catch (next) {
         error = next;
       }
@@ -109,10 +128,17 @@ export class WorldPersistence {
   /** Runs other database work (a trade's swap) in the same order as the writes: after all queued so far. */
   run<T>(task: () => Promise<T>): Promise<T> {
     this.openDepartures = undefined;
-    const result = this.chain.then(task);
+    const result = this.chain.then(() => {
+      if (this.superseded) throw this.superseded;
+      return task();
+    });
     this.chain = result.then(
       () => {},
-      () => {},
+      (error: unknown) => {
+        if (!(error instanceof WorldSupersededError) || this.superseded) return;
+        this.superseded = error;
+        this.onSuperseded(error);
+      },
     );
     return result;
   }

@@ -34,7 +34,9 @@ for (const backend of backends) {
     beforeEach(async () => {
       await truncateAll(handle);
       store = new NotingStore(handle.db);
-      persistence = new WorldPersistence(store, createLogger("silent", false), [10, 10]);
+      persistence = new WorldPersistence(store, createLogger("silent", false), {
+        finalWriteBackoffMs: [10, 10],
+      });
     });
     after(() => handle.close());
 

@@ -56,6 +56,6 @@ export async function openFreshPostgres(baseUrl: string, poolSize?: number): Pro
 /** Empties every table, so one migrated database can serve a whole suite. */
 export async function truncateAll(handle: DatabaseHandle): Promise<void> {
   await handle.db.execute(
-    sql`truncate table ground_items, trades, agents, equipment, bank, inventory, skills, characters, accounts restart identity cascade`,
+    sql`truncate table world_lease, ground_items, trades, agents, equipment, bank, inventory, skills, characters, accounts restart identity cascade`,
   );
 }

@@ -1,0 +1,53 @@
+import { eq, sql } from "drizzle-orm";
+import type { Database, Executor } from "./database.js";
+import { worldLease } from "./schema.js";
+
+const THE_WORLD = 1;
+
+/** Thrown inside a world's transaction when another world has opened since: the transaction rolls back. */
+export class WorldSupersededError extends Error {
+  override name = "WorldSupersededError";
+}
+
+/** What a transaction runs first to be sure it may write (see WorldLease). */
+export interface WriteFence {
+  check(tx: Executor): Promise<void>;
+}
+
+/**
+ * The right of one opening of the world to write (a fencing token). Scaled out, a process that stops
+ * answering for a few seconds is taken for dead and the world opens elsewhere; should the first one come
+ * back, its writes must not land beside the new world's, or the same items would be saved by both.
+ */
+export class WorldLease implements WriteFence {
+  private constructor(readonly epoch: number) {}
+
+  /**
+   * Takes the next epoch. It waits for the transactions of the world it replaces that are under way (they
+   * hold the row in share mode), so what the new world loads next includes them; later ones are refused.
+   */
+  static async claim(db: Database): Promise<WorldLease> {
+    const [row] = await db
+      .insert(worldLease)
+      .values({ id: THE_WORLD, epoch: 1 })
+      .onConflictDoUpdate({
+        target: worldLease.id,
+        set: { epoch: sql`${worldLease.epoch} + 1`, openedAt: sql`now()` },
+      })
+      .returning({ epoch: worldLease.epoch });
+    return new WorldLease(row!.epoch);
+  }
+
+  /** The first statement of each of the world's transactions: fails once another world holds the lease. */
+  async check(tx: Executor): Promise<void> {
+    const [row] = await tx
+      .select({ epoch: worldLease.epoch })
+      .from(worldLease)
+      .where(eq(worldLease.id, THE_WORLD))
+      .for("share");
+    if (row?.epoch !== this.epoch)
+      throw new WorldSupersededError(
+        `another world opened (epoch ${row?.epoch}, this one ${this.epoch}): this world may not write`,
+      );
+  }
+}

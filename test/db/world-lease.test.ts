@@ -1,0 +1,118 @@
+import assert from "node:assert/strict";
+import { CharacterRepository } from "../../src/db/characters.js";
+import type { DatabaseHandle } from "../../src/db/database.js";
+import { TradeRepository } from "../../src/db/trades.js";
+import { WorldLease, WorldSupersededError } from "../../src/db/world-lease.js";
+import { WorldStore } from "../../src/db/world-store.js";
+import type { ItemDef } from "../../src/game/types.js";
+import { plainCharacter } from "../support/characters.js";
+import { backends, openFreshPostgres, postgresUrl, truncateAll } from "../support/databases.js";
+
+const ITEMS: ReadonlyMap<string, ItemDef> = new Map([
+  ["coins", { id: "coins", name: "Coins", type: "misc", value: 1, stackable: true, tradeable: true }],
+]);
+const purse = (quantity: number) => [{ slot: 0, itemId: "coins", quantity }];
+
+for (const backend of backends) {
+  describe(`WorldLease: one world writes at a time (${backend.name})`, () => {
+    let handle: DatabaseHandle;
+    let characters: CharacterRepository;
+    let store: WorldStore;
+
+    before(async () => {
+      handle = await backend.open();
+      characters = new CharacterRepository(handle.db);
+      store = new WorldStore(handle.db);
+    });
+    beforeEach(async () => {
+      await truncateAll(handle);
+      await characters.create(null, plainCharacter("alice", { inventory: purse(100) }));
+      await characters.create(null, plainCharacter("bob", { inventory: [] }));
+    });
+    after(() => handle.close());
+
+    const spend = (quantity: number) => ({
+      characters: [
+        { state: plainCharacter("alice", { inventory: purse(quantity) }), parts: ["inventory" as const] },
+      ],
+    });
+    const coins = async (id: string) => (await characters.load(id))?.inventory[0]?.quantity;
+
+    it("gives each opening of the world the next epoch", async () => {
+      const first = await WorldLease.claim(handle.db);
+      const second = await WorldLease.claim(handle.db);
+      assert.equal(second.epoch, first.epoch + 1);
+    });
+
+    it("lets the world holding the lease write, and refuses every write of the world it replaced", async () => {
+      const replaced = await WorldLease.claim(handle.db);
+      await store.save(spend(90), replaced);
+      assert.equal(await coins("alice"), 90);
+
+      const current = await WorldLease.claim(handle.db);
+      await assert.rejects(store.save(spend(10), replaced), WorldSupersededError);
+      assert.equal(await coins("alice"), 90, "the replaced world's tick wrote nothing");
+
+      const trades = new TradeRepository(handle.db);
+      const trade = {
+        tradeId: "t1",
+        a: { characterId: "alice", offer: [{ inventorySlot: 0, itemId: "coins", quantity: 50 }] },
+        b: { characterId: "bob", offer: [] },
+      };
+      await assert.rejects(trades.complete(trade, ITEMS, replaced), WorldSupersededError);
+      assert.deepEqual([await coins("alice"), await coins("bob")], [90, undefined], "nor did its trade");
+      assert.deepEqual(await trades.history("alice"), []);
+
+      await store.save(spend(80), current);
+      assert.equal(await coins("alice"), 80);
+    });
+  });
+}
+
+// Concurrent transactions need a server: PGlite runs one statement at a time.
+(postgresUrl ? describe : describe.skip)("WorldLease under concurrency (postgres)", () => {
+  let handle: DatabaseHandle;
+  before(async () => {
+    handle = await openFreshPostgres(postgresUrl!, 4);
+  });
+  after(() => handle.close());
+
+  it("makes a new world's claim wait for the replaced world's write under way, then refuses the next", async () => {
+    const characters = new CharacterRepository(handle.db);
+    await characters.create(null, plainCharacter("alice", { inventory: purse(100) }));
+    const replaced = await WorldLease.claim(handle.db);
+
+    const order: string[] = [];
+    let releaseWrite!: () => void;
+    const writeHeld = new Promise<void>((resolve) => {
+      releaseWrite = resolve;
+    });
+    let checked!: () => void;
+    const fenceChecked = new Promise<void>((resolve) => {
+      checked = resolve;
+    });
+    // A tick's transaction of the old world that has passed its fence and is still writing.
+    const write = handle.db.transaction(async (tx) => {
+      await replaced.check(tx);
+      checked();
+      await writeHeld;
+      order.push("old world's write committed");
+    });
+    await fenceChecked;
+    const claim = WorldLease.claim(handle.db).then((lease) => {
+      order.push("new world claimed");
+      return lease;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.deepEqual(order, [], "the claim waits for the write under way");
+    releaseWrite();
+    await write;
+    const current = await claim;
+    assert.deepEqual(order, ["old world's write committed", "new world claimed"]);
+    await assert.rejects(
+      handle.db.transaction((tx) => replaced.check(tx)),
+      WorldSupersededError,
+    );
+    await handle.db.transaction((tx) => current.check(tx));
+  });
+});
