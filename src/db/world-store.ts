@@ -40,6 +40,11 @@ export class WorldStore {
     });
   }
 
+  /** Resolves while `fence` holds; rejects as its check does (see WorldLease) once it does not. */
+  async checkFence(fence: WriteFence): Promise<void> {
+    await this.db.transaction((tx) => fence.check(tx));
+  }
+
   /**
    * The stored ground items, their dropped ticks moved so that the newest fell at `tick` (the loading
    * world's tick), in the table too: the time the server was down does not count against them, and the

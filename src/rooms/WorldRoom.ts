@@ -34,6 +34,12 @@ import { TickTimings } from "./tick-timings.js";
 import { WorldPersistence } from "./world-persistence.js";
 import { TradeRequests } from "./world-trades.js";
 
+/**
+ * How often the world checks that no other world replaced it, besides each write: as often as a process
+ * that was taken for dead and comes back lists its rooms again (Colyseus's swept check, 5 s).
+ */
+const LEASE_CHECK_MS = 5000;
+
 /** Close code sent to a session that another login of the same character replaced. */
 export const CLOSE_REPLACED = 4409;
 
@@ -105,6 +111,10 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       fence: this.lease,
       onSuperseded: (error) => this.closeSuperseded(error),
     });
+    // A replaced world that writes nothing (no one acts in it) still finds out, and closes.
+    this.clock.setInterval(() => {
+      this.persistence.checkFence().catch(() => {});
+    }, LEASE_CHECK_MS);
     this.tradeRepository = new TradeRepository(runtime.database.db);
     this.trades = new TradeRequests({
       isOnline: (id) => this.owners.has(id) && this.world.has(id),

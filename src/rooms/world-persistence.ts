@@ -56,6 +56,15 @@ export class WorldPersistence {
   }
 
   /**
+   * Checks the fence on its own, in turn with the writes: a world with nothing to write would otherwise
+   * never find out that it was replaced.
+   */
+  checkFence(): Promise<void> {
+    const fence = this.fence;
+    return fence ? this.run(() => this.store.checkFence(fence)) : Promise.resolve();
+  }
+
+  /**
    * Queues departing players' last states, which the world no longer holds: a failed attempt is tried
    * again with backoff before the write is given up.
    */

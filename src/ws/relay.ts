@@ -3,6 +3,8 @@ import type { Duplex } from "node:stream";
 import { type RawData, WebSocket, type WebSocketServer } from "ws";
 import { CLOSE_SLOW_READER } from "./JsonClient.js";
 
+const UPSTREAM_HANDSHAKE_TIMEOUT_MS = 5000;
+
 /** The /ws channel of the process that holds the world, and the upgrade headers to send it. */
 export interface RelayTarget {
   url: string;
@@ -32,7 +34,11 @@ export function relay(
   target: RelayTarget,
   options: RelayOptions,
 ): void {
-  const upstream = new WebSocket(target.url, { headers: target.headers });
+  // A world process that stalls accepts the TCP connection and answers nothing: the client gets 503.
+  const upstream = new WebSocket(target.url, {
+    headers: target.headers,
+    handshakeTimeout: UPSTREAM_HANDSHAKE_TIMEOUT_MS,
+  });
   let client: WebSocket | undefined;
   const early: { data: RawData; isBinary: boolean }[] = [];
   const toClient = (data: RawData, isBinary: boolean) => {

@@ -258,6 +258,42 @@ scaleOut(
       return agents.filter((agent: { online: boolean }) => agent.online).length === 2;
     }
 
+    it("closes a world whose process stalled and was replaced meanwhile, saving nothing of it", async () => {
+      const [home, away] = await worldProcesses();
+      const token = () => issueAnonymousToken(new TextEncoder().encode(secret)).then(({ token }) => token);
+      const stalled = await WsClient.connect(`ws://127.0.0.1:${home.port}/ws`, { header: await token() });
+      const { id, position } = (await stalled.first()).data;
+
+      home.child.kill("SIGSTOP");
+      try {
+        // Through the other process, a request finds the world's process silent: it is taken for dead, its
+        // world unlisted, and the next connection there opens the world anew.
+        const refused = await fetch(`${away.baseUrl}/api/v1/world`, {
+          headers: { authorization: `Bearer ${await token()}` },
+        });
+        assert.equal(refused.status, 503);
+        const newcomer = await WsClient.connect(`ws://127.0.0.1:${away.port}/ws`, { header: await token() });
+        assert.equal((await newcomer.first()).event, "player:sync");
+        assert.equal((await worldProcesses())[0], away, "the world runs on the other process now");
+        await newcomer.close();
+      } finally {
+        home.child.kill("SIGCONT");
+      }
+
+      // The stalled world resumes, finds the lease taken, and closes without saving: the step taken after
+      // the replacement is not kept.
+      stalled.send("player:move", { x: position.x + 1, z: position.z });
+      assert.equal((await stalled.closed).code, 4001);
+      const viewer = await token();
+      const stored = await (
+        await fetch(`${away.baseUrl}/api/characters/${id}/position`, {
+          headers: { authorization: `Bearer ${viewer}` },
+        })
+      ).json();
+      assert.deepEqual(stored.position, position);
+      await waitForAsync(async () => (await worldProcesses())[0] === away, "only the new world listed");
+    });
+
     // The last three end the world's process in turn.
     it("answers /ws with 503 while the world's process cannot be reached, then opens the world again with its agents", async () => {
       const [home, away] = await worldProcesses();
