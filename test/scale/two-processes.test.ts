@@ -266,8 +266,11 @@ scaleOut(
 
       home.child.kill("SIGSTOP");
       try {
-        // Through the other process, a request finds the world's process silent: it is taken for dead, its
-        // world unlisted, and the next connection there opens the world anew.
+        // Through the other process, a connection and a request find the world's process silent (its
+        // kernel takes the connection; nobody answers the upgrade): it is taken for dead, its world
+        // unlisted, and the next connection there opens the world anew.
+        const relayed = await refusedUpgrade(`ws://127.0.0.1:${away.port}/ws`);
+        assert.equal(relayed.status, 503);
         const refused = await fetch(`${away.baseUrl}/api/v1/world`, {
           headers: { authorization: `Bearer ${await token()}` },
         });
