@@ -63,14 +63,25 @@ scaleOut(
       await database?.drop();
     });
 
+    /** The worlds listed in Redis (one, unless a world is being replaced). */
+    async function worldListings(): Promise<{ publicAddress: string }[]> {
+      const listings = Object.values(await redis.hgetall("roomcaches")).map((json) => JSON.parse(json));
+      return listings.filter((room) => room.name === "world");
+    }
+
     /** The running process holding the world (by its listing in Redis), then another running one. */
     async function worldProcesses(): Promise<[home: ServerProcess, away: ServerProcess]> {
-      const listings = Object.values(await redis.hgetall("roomcaches")).map((json) => JSON.parse(json));
-      const world = listings.find((room) => room.name === "world");
+      const [world] = await worldListings();
       assert.ok(world, "the world is listed");
       const running = servers.filter(({ child }) => child.exitCode === null && child.signalCode === null);
       const home = running.find((server) => world.publicAddress === `127.0.0.1:${server.port}`)!;
       return [home, running.find((server) => server !== home)!];
+    }
+
+    /** A REST token of a new anonymous account, signed in through `server`. */
+    async function signIn(server: ServerProcess): Promise<string> {
+      const response = await fetch(`${server.baseUrl}/api/v1/auth/anonymous`, { method: "POST" });
+      return (await response.json()).token;
     }
 
     async function join(server: ServerProcess): Promise<Player> {
@@ -203,8 +214,6 @@ scaleOut(
 
     it("runs each agent once, beside the world, and answers the agent endpoints alike on both processes", async () => {
       const [home, away] = await worldProcesses();
-      const signIn = async (server: ServerProcess) =>
-        (await (await fetch(`${server.baseUrl}/api/v1/auth/anonymous`, { method: "POST" })).json()).token;
       const call = async (server: ServerProcess, token: string, path: string, body?: unknown) => {
         const response = await fetch(`${server.baseUrl}/api/agents${path}`, {
           method: body === undefined ? "GET" : "POST",
@@ -247,11 +256,8 @@ scaleOut(
 
     /** Both agents (Keeper, and Forester made above) online, as the agent endpoints of `server` say. */
     async function agentsOnline(server: ServerProcess): Promise<boolean> {
-      const { token } = await (
-        await fetch(`${server.baseUrl}/api/v1/auth/anonymous`, { method: "POST" })
-      ).json();
       const response = await fetch(`${server.baseUrl}/api/agents`, {
-        headers: { authorization: `Bearer ${token}` },
+        headers: { authorization: `Bearer ${await signIn(server)}` },
       });
       if (response.status !== 200) return false;
       const { agents } = await response.json();
@@ -294,7 +300,11 @@ scaleOut(
         })
       ).json();
       assert.deepEqual(stored.position, position);
-      await waitForAsync(async () => (await worldProcesses())[0] === away, "only the new world listed");
+      // Colyseus lists a process's rooms again once it answers; the replaced world, closed, is not.
+      await waitForAsync(async () => {
+        const worlds = await worldListings();
+        return worlds.length === 1 && worlds[0]!.publicAddress === `127.0.0.1:${away.port}`;
+      }, "only the new world listed");
     });
 
     // The last three end the world's process in turn.
