@@ -135,6 +135,10 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     this.onMessage("*", (client, type, message) =>
       this.handleMessage(client as WorldClient, String(type), message),
     );
+    runtime.logger.info(
+      { roomId: this.roomId, epoch: this.lease.epoch, groundItems: this.world.counts().items },
+      `world opened in this process (lease epoch ${this.lease.epoch})`,
+    );
   }
 
   override onAuth(_client: Client, options: { characterId?: unknown } | undefined, context: AuthContext) {
