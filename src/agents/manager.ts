@@ -39,7 +39,7 @@ export class AgentManager {
   private readonly running = new Map<string, Agent>();
   private readonly map: WorldMap;
   private baseUrl: string | undefined;
-  /** Set while this process holds the world: the stored and configured agents, loaded and joining. */
+  /** Set while this process holds the world: the loading of the stored and configured agents. */
   private hosting: Promise<void> | undefined;
 
   constructor(private readonly options: AgentManagerOptions) {
@@ -55,17 +55,20 @@ export class AgentManager {
 
   /**
    * The world opened in this process: the stored agents, and the configured ones not stored yet, run
-   * here and join it (once the server listens).
+   * here. Resolves once they are loaded; they join the world meanwhile (once the server listens).
    */
   host(): Promise<void> {
-    this.hosting ??= this.load().then(
-      () => this.joinAll(),
-      (error: unknown) => {
-        // Loading again is left to the next call (the next agent request reaching this world).
-        this.hosting = undefined;
-        throw error;
-      },
-    );
+    if (!this.hosting) {
+      const loading = this.load();
+      this.hosting = loading;
+      loading.then(
+        () => this.joinAll(),
+        () => {
+          // Loading again is left to the next call (the next agent request reaching this world).
+          if (this.hosting === loading) this.hosting = undefined;
+        },
+      );
+    }
     return this.hosting;
   }
 
