@@ -12,7 +12,7 @@ import { manifestRouter, skillUnlocksRouter } from "./manifests/routes.js";
 import { roomLiveWorld } from "./rooms/live-world.js";
 import { defineTradeRoom } from "./rooms/TradeRoom.js";
 import { defineWorldRoom } from "./rooms/WorldRoom.js";
-import { openWorld } from "./rooms/world-listing.js";
+import { announceWorldClosed, openWorld, reopenWorldWhenClosedElsewhere } from "./rooms/world-listing.js";
 import type { Runtime } from "./runtime.js";
 import { JsonChannel } from "./ws/channel.js";
 
@@ -76,7 +76,10 @@ export function createApp(runtime: Runtime) {
             .host()
             .catch((error: unknown) => runtime.logger.error({ err: error }, "starting the agents failed"));
         })
-        .on("dispose", () => void runtime.agents.stopAll());
+        .on("dispose", () => {
+          void runtime.agents.stopAll();
+          announceWorldClosed();
+        });
       server.define("trade", defineTradeRoom(runtime));
     },
     // The world opens with the server (here, unless another process holds it), before any player comes.
@@ -85,6 +88,9 @@ export function createApp(runtime: Runtime) {
       // that a dead process's world does not stand in for this one.
       await matchMaker.healthCheckAllProcesses();
       await openWorld();
+      await reopenWorldWhenClosedElsewhere((error) =>
+        runtime.logger.error({ err: error }, "opening the world after it closed elsewhere failed"),
+      );
     },
   });
 }

@@ -56,3 +56,28 @@ function announced(channel: string): Promise<void> {
     void presence.subscribe(channel, done);
   });
 }
+
+/** Where a process says that the world it held has closed. */
+const CLOSED_CHANNEL = "world:closed";
+/** The processes told that the world closed wait up to this long, at random, so that one opens it. */
+const REOPEN_JITTER_MS = 500;
+
+/** Tells the other processes that the world this one held has closed (a graceful shutdown, say). */
+export function announceWorldClosed(): void {
+  matchMaker.presence.publish(CLOSED_CHANNEL, matchMaker.processId);
+}
+
+/**
+ * Opens the world here when another process says that its world closed, so that the world and its
+ * agents run on through a rolling restart without waiting for a player to come. The processes told wait
+ * a random moment first; should two open one at once all the same, the world lease closes the first.
+ */
+export async function reopenWorldWhenClosedElsewhere(onError: (error: unknown) => void): Promise<void> {
+  await matchMaker.presence.subscribe(CLOSED_CHANNEL, (from: string) => {
+    if (from === matchMaker.processId) return;
+    setTimeout(() => {
+      if (matchMaker.state !== matchMaker.MatchMakerState.READY) return;
+      openWorld().catch(onError);
+    }, Math.random() * REOPEN_JITTER_MS).unref();
+  });
+}

@@ -264,6 +264,19 @@ scaleOut(
       return agents.filter((agent: { online: boolean }) => agent.online).length === 2;
     }
 
+    it("opens the world on another process when the world's process shuts down, with no one asking", async () => {
+      const [home, away] = await worldProcesses();
+      assert.equal(await home.stop("SIGTERM"), 0);
+      // Nothing connects and nothing asks for the agents: the world and its agents come back by themselves.
+      await waitForAsync(async () => {
+        const worlds = await worldListings();
+        return worlds.length === 1 && worlds[0]!.publicAddress === `127.0.0.1:${away.port}`;
+      }, "the world listed on the process that is left");
+      await waitForAsync(() => agentsOnline(away), "both agents in the world again");
+      // Two processes again for the tests that follow.
+      servers.push(await startServerProcess(5624, env(5624)));
+    });
+
     it("closes a world whose process stalled and was replaced meanwhile, saving nothing of it", async () => {
       const [home, away] = await worldProcesses();
       const token = () => issueAnonymousToken(new TextEncoder().encode(secret)).then(({ token }) => token);
@@ -307,7 +320,7 @@ scaleOut(
       }, "only the new world listed");
     });
 
-    // The last three end the world's process in turn.
+    // The last three end the world's process in turn (the two before end one each too).
     it("answers /ws with 503 while the world's process cannot be reached, then opens the world again with its agents", async () => {
       const [home, away] = await worldProcesses();
       // Killed, it leaves its listing behind: the other process still believes the world is there.
