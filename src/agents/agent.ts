@@ -163,8 +163,8 @@ export class Agent {
       this.room = undefined;
       this.sync = undefined;
       this.current = undefined;
-      // Replaced by another session of its character (the same agent run by another server process):
-      // joining again would replace that one in turn, back and forth.
+      // Replaced by another session of its character (a second copy of the agent, as while one world
+      // replaces another): joining again would replace that one in turn, back and forth.
       if (code === CLOSE_REPLACED) {
         this.deps.logger.info({ agentId: this.record.id }, "an agent was replaced by another session");
         return;

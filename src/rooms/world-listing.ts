@@ -39,9 +39,13 @@ export async function openWorld(): Promise<IRoomCache> {
   }
 }
 
-/** As long as the matchmaker waits for a concurrent creation, then twice that before the lock lapses. */
-const ANNOUNCEMENT_WAIT_MS = 500;
-const LOCK_EXPIRY_SECONDS = 1;
+/**
+ * As long as the matchmaker waits for a concurrent creation (its own setting, which @colyseus/core does
+ * not export), then twice that before the lock lapses.
+ */
+const WAIT_SECONDS = Number(process.env.COLYSEUS_MAX_CONCURRENT_CREATE_ROOM_WAIT_TIME || 0.5);
+const ANNOUNCEMENT_WAIT_MS = WAIT_SECONDS * 1000;
+const LOCK_EXPIRY_SECONDS = WAIT_SECONDS * 2;
 
 /** Resolves when a room id is published on `channel`, or after the matchmaker's own wait. */
 function announced(channel: string): Promise<void> {

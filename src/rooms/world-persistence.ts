@@ -51,7 +51,7 @@ export class WorldPersistence {
     if (isEmptyWrite(write)) return this.chain;
     return this.track(
       write.characters,
-      this.run(() => this.store.save(write, this.fence)),
+      this.run(() => this.save(write)),
     );
   }
 
@@ -107,7 +107,7 @@ export class WorldPersistence {
       return await this.run(() => {
         // Its first attempt closes the departures: what leaves from now on goes into another write.
         if (this.openDepartures?.characters === departures) this.openDepartures = undefined;
-        return this.store.save({ characters: departures }, this.fence);
+        return this.save({ characters: departures });
       });
     } catch (error) {
       if (departures.length === 1) return await this.retry(departures, error);
@@ -126,12 +126,17 @@ export class WorldPersistence {
       this.logger.warn({ err: error, retryInMs: delay }, "saving departing characters failed; retrying");
       await sleep(delay);
       try {
-        return await this.run(() => this.store.save({ characters }, this.fence));
+        return await this.run(() => this.save({ characters }));
       } catch (next) {
         error = next;
       }
     }
     throw error;
+  }
+
+  /** One transaction of the world's writes, behind its fence. */
+  private save(write: WorldWrite): Promise<void> {
+    return this.store.save(write, this.fence);
   }
 
   /** Runs other database work (a trade's swap) in the same order as the writes: after all queued so far. */

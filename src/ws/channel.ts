@@ -78,7 +78,8 @@ export class JsonChannel {
     }
     this.wss.handleUpgrade(request, socket, head, (ws) => {
       this.watch(ws);
-      this.open(ws, context, url.searchParams.get("characterId") ?? undefined).catch((error: unknown) => {
+      const characterId = url.searchParams.get("characterId") ?? undefined;
+      this.open(ws, context, world.roomId, characterId).catch((error: unknown) => {
         this.runtime.logger.warn({ err: error }, "/ws join failed");
         sendFrame(ws, "error", { code: "join_failed", message: (error as Error).message });
         ws.close(CloseCode.WITH_ERROR, "join failed");
@@ -125,7 +126,7 @@ export class JsonChannel {
           this.runtime.logger.warn({ err: error, target: target.origin }, "/ws relay to the world failed");
           refuse(unanswered, WORLD_UNREACHABLE);
           // A process that does not answer the matchmaker either is gone: its rooms are then unlisted,
-          // and the next connection opens the world again (here or where the matchmaker picks).
+          // and the next connection opens the world again, in the process it reaches.
           void matchMaker.healthCheckProcessId(processId);
         },
       },
@@ -178,12 +179,18 @@ export class JsonChannel {
     return undefined;
   }
 
-  private async open(ws: WebSocket, context: AuthContext, characterId: string | undefined): Promise<void> {
-    const seat = await matchMaker.joinOrCreate("world", { characterId }, context);
+  /** Joins the connection to the world, which runs in this process (see answerUpgrade). */
+  private async open(
+    ws: WebSocket,
+    context: AuthContext,
+    worldId: string,
+    characterId: string | undefined,
+  ): Promise<void> {
+    const seat = await matchMaker.joinById(worldId, { characterId }, context);
     const room = matchMaker.getLocalRoomById(seat.roomId) as WorldRoom | undefined;
-    // The world did not exist when the connection came, and has just been made on another process:
-    // the client's next connection is relayed there.
-    if (!room) throw new Error("the world has just started on another server process: connect again");
+    // The world closed between its lookup and the seat (a shutdown, a replacement): connecting again
+    // finds the world where it runs now.
+    if (!room) throw new Error("the world closed meanwhile: connect again");
     const trades: TradeLink = new TradeLink(ws, context, this.runtime.logger);
     const client = new JsonClient(seat.sessionId, ws, {
       maxBufferedBytes: MAX_BUFFERED_BYTES,
