@@ -33,7 +33,7 @@ const GOAL_SKILLS: Record<GoalType, readonly SkillName[]> = {
 
 /** Monsters up to this combat level count as safe for an agent to fight. */
 const SAFE_MONSTER_LEVEL = 5;
-/** Below this share of its health, a fighting agent eats, or stops fighting when it has no food. */
+/** Below this share of its health, a fighting agent eats, or flees when it has no food. */
 const EAT_BELOW = 0.5;
 
 export interface Goal {
@@ -147,7 +147,7 @@ function combatStep(view: AgentView, data: GameData, current: string | undefined
   if (health < maxHealth * EAT_BELOW) {
     const food = view.inventory.find((entry) => (data.items.get(entry.itemId)?.heals ?? 0) > 0);
     if (food) return { event: "inventory:use", data: { inventorySlot: food.slot } };
-    return current ? { event: "player:action", data: { action: "stop" } } : undefined;
+    return current ? { event: "player:action", data: { action: "flee" } } : undefined;
   }
   if (current && view.entities.some((entity) => entity.id === current)) return undefined;
   const target = nearest(

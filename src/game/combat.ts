@@ -21,6 +21,12 @@ export const RANGED_STYLES = ["accurate", "rapid", "longrange"] as const;
  * counts as "accurate" (see `styleFor`).
  */
 export type CombatStyle = (typeof MELEE_STYLES)[number] | (typeof RANGED_STYLES)[number];
+/** Every style a player may choose, melee and ranged. */
+export const COMBAT_STYLES = [
+  ...MELEE_STYLES,
+  "rapid",
+  "longrange",
+] as const satisfies readonly CombatStyle[];
 
 export const UNARMED_ATTACK_SPEED = 4;
 const PLAYER_LEVEL_BONUS = 8;

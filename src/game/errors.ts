@@ -19,6 +19,7 @@ export const GAME_ERROR_CODES = {
   no_tool: "the required tool (axe, pickaxe, fishing tool, tinderbox) is not carried",
   depleted: "the resource is depleted until it respawns",
   busy: "the player is in a trade commit and cannot change the inventory",
+  too_soon: "the player ate within the last 3 ticks: one food at a time",
   dead: "the target is dead",
   cannot_light_here: "a fire already burns on this tile",
 } as const;

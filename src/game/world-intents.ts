@@ -2,8 +2,10 @@
 // make. `submit` plans to refuse bad input at once; the input phase plans again and applies.
 import { BANK_REACH, canReachBank, deposit, withdraw } from "./bank.js";
 import { chatText } from "./chat.js";
+import { COMBAT_STYLES } from "./combat.js";
 import { equip, unequip } from "./equipment.js";
 import { type GameError, gameError, isGameError } from "./errors.js";
+import { attackersOf, fleePath } from "./fleeing.js";
 import { dropSlot } from "./ground-items.js";
 import { addItem, entryAt, removeFromSlot } from "./inventory.js";
 import { findPathNear, MAX_PATH_LENGTH } from "./pathfinding.js";
@@ -32,6 +34,9 @@ const GATHER_SKILLS: Record<"chop" | "fish" | "mine", GatheringSkill> = {
   mine: "mining",
 };
 
+/** Food takes this many ticks to eat (RuneScape's delay): one bite at a time, not a stack in one tick. */
+export const EAT_TICKS = 3;
+
 const nothingHappens = () => gameError("invalid_target", "Nothing interesting happens.");
 
 function touchesInventory(intent: Intent): boolean {
@@ -42,7 +47,7 @@ function touchesInventory(intent: Intent): boolean {
     case "heal":
       return false;
     case "action":
-      return intent.action !== "attack" && intent.action !== "stop";
+      return !["attack", "stop", "flee", "combat_style"].includes(intent.action);
     default:
       return true;
   }
@@ -90,6 +95,16 @@ function planAction(
   switch (intent.action) {
     case "stop":
       return start(player, undefined);
+    case "flee":
+      return planFlee(state, player);
+    case "combat_style": {
+      const { style } = intent;
+      if (style === undefined) return gameError("bad_request", `Name a style: ${COMBAT_STYLES.join(", ")}.`);
+      // Kept for the session; a style that does not fit the weapon counts as accurate (see styleFor).
+      return () => {
+        player.style = style;
+      };
+    }
     case "attack": {
       const npc = attackableNpc(state, intent.targetId);
       return isGameError(npc) ? npc : start(player, { kind: "attack", targetId: npc.id });
@@ -120,7 +135,7 @@ function planAction(
       if (problem) return problem;
       const station = nearestCookingStation(state, player);
       if (!station) return gameError("not_found", "There is no fire or range nearby.");
-      return start(player, { kind: "cook", rawItemId: entry.itemId, stationId: station.id, nextCookTick: 0 });
+      return start(player, { kind: "cook", rawItemId: entry.itemId, stationId: station.id });
     }
     case "drop": {
       const dropped = dropSlot(player.character.inventory, intent.inventorySlot ?? -1);
@@ -131,6 +146,23 @@ function planAction(
       };
     }
   }
+}
+
+/** Run from the monsters fighting the player, giving up its own attack. */
+function planFlee(state: WorldState, player: PlayerEntity): Plan {
+  if (attackersOf(state, player).length === 0)
+    return gameError("invalid_target", "There is nothing to flee from.");
+  return () => {
+    const attackers = attackersOf(state, player);
+    const path = attackers.length > 0 ? fleePath(state, player, attackers) : [];
+    if (!path) {
+      state.fail(player, gameError("no_path", "There is nowhere to run."));
+      return;
+    }
+    player.action = undefined;
+    player.path = path;
+    player.running = true;
+  };
 }
 
 /** Use an item: on another item (logs with a tinderbox), on a fire or range (raw food), or alone (eat or wear). */
@@ -151,15 +183,18 @@ function planUse(state: WorldState, player: PlayerEntity, intent: Extract<Intent
     if (!station) return gameError("not_found", `There is no ${intent.targetId} here.`);
     if (station.kind !== "station" || !isCookingStation(station)) return nothingHappens();
     const problem = cookingProblem(state, player, entry.itemId);
-    return (
-      problem ??
-      start(player, { kind: "cook", rawItemId: entry.itemId, stationId: station.id, nextCookTick: 0 })
-    );
+    return problem ?? start(player, { kind: "cook", rawItemId: entry.itemId, stationId: station.id });
   }
   const item = state.data.items.get(entry.itemId);
   if (item?.heals !== undefined) {
     const heals = item.heals;
     return () => {
+      // Checked as the tick applies it: a bite queued during the last one is refused then.
+      if (state.tick < player.nextEatTick) {
+        state.fail(player, gameError("too_soon", "You are still eating."));
+        return;
+      }
+      player.nextEatTick = state.tick + EAT_TICKS;
       state.setInventory(player, removeFromSlot(player.character.inventory, entry.slot, 1).inventory);
       state.setHealth(player, player.character.health + heals);
     };

@@ -108,7 +108,7 @@ function cookNext(
 ): void {
   const station = state.objects.get(action.stationId);
   if (station?.kind !== "station") return;
-  if (chebyshev(player.position, station.position) > ADJACENT || state.tick < action.nextCookTick) return;
+  if (chebyshev(player.position, station.position) > ADJACENT || state.tick < player.nextCookTick) return;
   const problem = cookingProblem(state, player, action.rawItemId);
   if (problem) {
     stop(state, player, problem);
@@ -126,5 +126,5 @@ function cookNext(
   }
   state.setInventory(player, cooked.inventory);
   if (result.xp > 0) state.gainXp(player, "cooking", result.xp);
-  action.nextCookTick = state.tick + COOK_TICKS;
+  player.nextCookTick = state.tick + COOK_TICKS;
 }

@@ -28,7 +28,7 @@ export type PlayerAction =
   | { kind: "gather"; resourceId: string }
   | { kind: "pickup"; itemId: string }
   | { kind: "light_fire"; logItemId: string }
-  | { kind: "cook"; rawItemId: string; stationId: string; nextCookTick: number };
+  | { kind: "cook"; rawItemId: string; stationId: string };
 
 export interface PlayerEntity {
   readonly kind: "player";
@@ -41,6 +41,11 @@ export interface PlayerEntity {
   running: boolean;
   action: PlayerAction | undefined;
   nextAttackTick: number;
+  // Paces are kept on the player, not on its action: sending the command again must not make it come sooner.
+  /** The first tick it may cook again. */
+  nextCookTick: number;
+  /** The first tick it may eat again. */
+  nextEatTick: number;
   style: CombatStyle;
   /** Set while a trade commits: intents that touch the inventory are refused. */
   busy: string | undefined;

@@ -1,4 +1,5 @@
 // The World's public vocabulary: what the room submits, and what each tick reports back.
+import type { CombatStyle } from "./combat.js";
 import type { GameError } from "./errors.js";
 import type { EquipSlot, SkillName, Tile } from "./types.js";
 
@@ -12,13 +13,15 @@ export const ACTIONS = [
   "cook",
   "drop",
   "stop",
+  "flee",
+  "combat_style",
 ] as const;
 export type ActionName = (typeof ACTIONS)[number];
 
 /** A player's request, as CONTRACT's client events carry it; admin intents are the room's to allow. */
 export type Intent =
   | { type: "move"; x: number; z: number; run?: boolean }
-  | { type: "action"; action: ActionName; targetId?: string; inventorySlot?: number }
+  | { type: "action"; action: ActionName; targetId?: string; inventorySlot?: number; style?: CombatStyle }
   | { type: "use"; inventorySlot: number; targetSlot?: number; targetId?: string }
   | { type: "unequip"; slot: EquipSlot }
   | { type: "bankDeposit"; inventorySlot: number; quantity: number }

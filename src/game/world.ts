@@ -69,6 +69,8 @@ export class World {
       running: false,
       action: undefined,
       nextAttackTick: 0,
+      nextCookTick: 0,
+      nextEatTick: 0,
       style: "accurate",
       busy: undefined,
       intents: [],

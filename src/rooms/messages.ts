@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { COMBAT_STYLES } from "../game/combat.js";
 import { EQUIP_SLOTS, INVENTORY_SLOTS, MAX_STACK } from "../game/types.js";
 import { ACTIONS, type Intent } from "../game/world-types.js";
 
@@ -12,6 +13,8 @@ const slot = z
 const quantity = z.int().min(1).max(MAX_STACK);
 const tileCoordinate = z.int().min(-1_000_000).max(1_000_000);
 const id = z.string().min(1).max(64);
+// Both rooms take it: a request has no trade room until it is accepted, so the world cancels it.
+const tradeCancel = z.object({ tradeId: id });
 
 export const worldMessages = {
   "player:move": z.object({ x: tileCoordinate, z: tileCoordinate, run: z.boolean().optional() }),
@@ -19,6 +22,8 @@ export const worldMessages = {
     action: z.enum(ACTIONS),
     targetId: id.optional(),
     inventorySlot: slot.optional(),
+    /** For `combat_style`. */
+    style: z.enum(COMBAT_STYLES).optional(),
   }),
   "player:chat": z.object({ message: z.string().min(1).max(200) }),
   "inventory:use": z.object({ inventorySlot: slot, targetSlot: slot.optional(), targetId: id.optional() }),
@@ -27,13 +32,14 @@ export const worldMessages = {
   "bank:withdraw": z.object({ itemId: id, quantity }),
   tradeRequest: z.object({ targetPlayerId: id }),
   tradeRequestRespond: z.object({ tradeId: id, accept: z.boolean() }),
+  tradeCancel,
 } as const;
 
 export const tradeMessages = {
   tradeAddItem: z.object({ tradeId: id, inventorySlot: slot, quantity }),
   tradeRemoveItem: z.object({ tradeId: id, inventorySlot: slot, quantity: quantity.optional() }),
   tradeAccept: z.object({ tradeId: id }),
-  tradeCancel: z.object({ tradeId: id }),
+  tradeCancel,
 } as const;
 
 /** Answers one client message (the /ws channel echoes the request's `id` on it). */
@@ -42,6 +48,17 @@ export type Reply = (event: string, data: unknown) => void;
 export type WorldMessageName = keyof typeof worldMessages;
 export type TradeMessageName = keyof typeof tradeMessages;
 export type WorldMessage<K extends WorldMessageName> = z.infer<(typeof worldMessages)[K]>;
+/** A validated trade event, its name telling its data apart. */
+export type TradeMessage = {
+  [K in TradeMessageName]: { type: K; data: z.infer<(typeof tradeMessages)[K]> };
+}[TradeMessageName];
+
+/** CONTRACT's `error` answering a message that cannot be read. */
+export interface MessageError {
+  code: "unknown_event" | "bad_request";
+  message: string;
+  event: string;
+}
 
 export function isWorldMessage(name: string): name is WorldMessageName {
   return Object.hasOwn(worldMessages, name);
@@ -49,6 +66,16 @@ export function isWorldMessage(name: string): name is WorldMessageName {
 
 export function isTradeMessage(name: string): name is TradeMessageName {
   return Object.hasOwn(tradeMessages, name);
+}
+
+/** A trade event with its data validated, or the error answering it. */
+export function readTradeMessage(type: string, data: unknown): TradeMessage | { error: MessageError } {
+  if (!isTradeMessage(type))
+    return { error: { code: "unknown_event", message: `No event "${type}" here.`, event: type } };
+  const parsed = tradeMessages[type].safeParse(data);
+  if (!parsed.success)
+    return { error: { code: "bad_request", message: describeIssues(parsed.error), event: type } };
+  return { type, data: parsed.data } as TradeMessage;
 }
 
 /** The game intent of a validated world event (trade events are not intents). */

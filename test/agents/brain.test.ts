@@ -54,7 +54,7 @@ describe("agent brain: what an agent does next", () => {
     assert.deepEqual(step, { event: "player:action", data: { action: "drop", inventorySlot: 1 } });
   });
 
-  it("attacks a monster a new character can beat, and eats when its health runs low", () => {
+  it("attacks a monster a new character can beat, eats when its health runs low, and flees without food", () => {
     const goblin: SeenEntity = {
       id: "npc:1",
       kind: "npc",
@@ -74,7 +74,7 @@ describe("agent brain: what an agent does next", () => {
     });
     assert.deepEqual(nextStep("combat", view({ entities: [goblin] }, 3), data, "npc:1"), {
       event: "player:action",
-      data: { action: "stop" },
+      data: { action: "flee" },
     });
   });
 

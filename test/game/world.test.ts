@@ -3,8 +3,11 @@ import { newCharacter } from "../../src/game/character.js";
 import { equipmentBonuses } from "../../src/game/combat.js";
 import { DESPAWN_TICKS, OWNER_ONLY_TICKS } from "../../src/game/ground-items.js";
 import { seededRandom } from "../../src/game/random.js";
+import { chebyshev } from "../../src/game/tile.js";
 import type { Tile } from "../../src/game/types.js";
 import { World } from "../../src/game/world.js";
+import { EAT_TICKS } from "../../src/game/world-intents.js";
+import { COOK_TICKS } from "../../src/game/world-skills.js";
 import type { OutboundEvent } from "../../src/game/world-types.js";
 import {
   character,
@@ -148,6 +151,7 @@ describe("World", () => {
       const report = world.step();
       assert.equal(world.character("p1").health, 8);
       assert.ok(eventsOf([report], "player:sync").length === 1);
+      for (let tick = 1; tick < EAT_TICKS; tick++) world.step();
       world.submit("p1", { type: "use", inventorySlot: slotOf(world, "p1", "shrimps") });
       world.step();
       assert.equal(world.character("p1").health, 10);
@@ -155,6 +159,36 @@ describe("World", () => {
         world.inventory("p1").some((entry) => entry.itemId === "shrimps"),
         false,
       );
+    });
+
+    it("eats one food at a time: another bite within 3 ticks is refused and nothing is eaten", () => {
+      const world = worldWith(SPAWN, { health: 2 });
+      const [first, second] = world
+        .inventory("p1")
+        .filter((entry) => entry.itemId === "shrimps")
+        .map((entry) => entry.slot);
+      const eat = (slot: number | undefined) =>
+        assert.equal(world.submit("p1", { type: "use", inventorySlot: slot! }), undefined);
+      const refusals = (report: { events: OutboundEvent[] }) =>
+        eventsOf([report], "error").map((event) => event.data.code);
+      eat(first);
+      eat(second);
+      assert.deepEqual(refusals(world.step()), ["too_soon"], "the second of one tick");
+      assert.equal(world.character("p1").health, 5);
+      assert.deepEqual(
+        world
+          .inventory("p1")
+          .filter((entry) => entry.itemId === "shrimps")
+          .map((entry) => entry.slot),
+        [second],
+      );
+      world.step();
+      eat(second);
+      assert.deepEqual(refusals(world.step()), ["too_soon"], "two ticks later");
+      assert.equal(world.character("p1").health, 5);
+      eat(second);
+      assert.deepEqual(refusals(world.step()), [], "three ticks later");
+      assert.equal(world.character("p1").health, 8);
     });
   });
 
@@ -290,6 +324,45 @@ describe("World", () => {
         ],
       );
     });
+
+    it("trains the skill of the chosen combat style", () => {
+      const world = worldWith({ x: GOBLIN_SPAWN.x, z: GOBLIN_SPAWN.z - 1 });
+      const goblin = world.entities().find((entity) => entity.type === "goblin")!;
+      world.submit("p1", { type: "action", action: "combat_style", style: "aggressive" });
+      world.submit("p1", { type: "action", action: "attack", targetId: goblin.id });
+      const reports = stepUntil(world, () => world.entity(goblin.id) === undefined);
+      const trained = new Set(eventsOf(reports, "skill:xp").map((event) => event.data.skill));
+      assert.deepEqual([...trained].sort(), ["constitution", "strength"]);
+      assert.equal(world.character("p1").skills.attack.xp, 0);
+    });
+
+    it("refuses a style change without a style", () => {
+      const world = worldWith();
+      assert.equal(world.submit("p1", { type: "action", action: "combat_style" })?.code, "bad_request");
+    });
+
+    it("flees: runs away from the monster fighting the player until it gives up the chase", () => {
+      const world = worldWith({ x: GOBLIN_SPAWN.x, z: GOBLIN_SPAWN.z - 1 });
+      const goblin = world.entities().find((entity) => entity.type === "goblin")!;
+      assert.equal(
+        world.submit("p1", { type: "action", action: "flee" })?.code,
+        "invalid_target",
+        "nothing to flee from",
+      );
+      world.submit("p1", { type: "action", action: "attack", targetId: goblin.id });
+      world.step();
+      world.step();
+      assert.equal(world.submit("p1", { type: "action", action: "flee" }), undefined);
+      const reports = [];
+      for (let tick = 0; tick < 30; tick++) reports.push(world.step());
+      const now = position(world);
+      assert.ok(
+        chebyshev(now, GOBLIN_SPAWN) > gameData().npcs.get("goblin")!.leashRange,
+        `ran past the leash, to ${now.x},${now.z}`,
+      );
+      const lastHits = eventsOf(reports.slice(15), "combat:hit");
+      assert.deepEqual(lastHits, [], "the fight is over");
+    });
   });
 
   describe("death", () => {
@@ -395,6 +468,28 @@ describe("World", () => {
       assert.ok(
         world.inventory("p1").some((entry) => entry.itemId === "shrimps" || entry.itemId === "burnt_shrimp"),
       );
+    });
+    it("cooks at its own pace, however often the command is sent again", () => {
+      const world = worldWith({ x: 10, z: 30 });
+      world.submit("p1", { type: "give", itemId: "logs", quantity: 1 });
+      world.submit("p1", { type: "give", itemId: "raw_shrimps", quantity: 10 });
+      world.step();
+      world.submit("p1", {
+        type: "action",
+        action: "light_fire",
+        inventorySlot: slotOf(world, "p1", "logs"),
+      });
+      stepUntil(world, () => world.entities().some((entity) => entity.type === "fire"));
+      const raw = () => world.inventory("p1").filter((entry) => entry.itemId === "raw_shrimps").length;
+      for (let tick = 0; tick < 3 * COOK_TICKS; tick++) {
+        world.submit("p1", {
+          type: "action",
+          action: "cook",
+          inventorySlot: slotOf(world, "p1", "raw_shrimps"),
+        });
+        world.step();
+      }
+      assert.equal(10 - raw(), 3, "one every COOK_TICKS");
     });
   });
 
