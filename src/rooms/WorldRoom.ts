@@ -3,8 +3,8 @@ import { type AuthContext, type Client, CloseCode, type Deferred, matchMaker, Ro
 import { type AgentReply, type AgentRequest, answerAgentRequest } from "../agents/requests.js";
 import { clientKey } from "../api/rate-limits.js";
 import { countAttempt } from "../auth/verify.js";
-import { type TradeParticipant, TradeRepository } from "../db/trades.js";
-import { WorldLease } from "../db/world-lease.js";
+import { type TradeOutcome, type TradeParticipant, TradeRepository } from "../db/trades.js";
+import { WorldLease, WorldSupersededError } from "../db/world-lease.js";
 import { parseChat } from "../game/chat.js";
 import { type GameError, isGameError } from "../game/errors.js";
 import { seededRandom } from "../game/random.js";
@@ -444,9 +444,11 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     if (ids.some((id) => this.commits.has(id))) return { ok: false, reason: "already_trading" };
     for (const id of ids) this.world.setBusy(id, "trade");
     // Queued behind every pending write, so the transaction reads what the world holds now.
-    const committing = this.persistence.run(() =>
-      this.tradeRepository.complete({ tradeId, a, b }, this.runtime.gameData.items, this.lease),
-    );
+    const committing = this.persistence.run(async (): Promise<TradeOutcome> => {
+      // Refused like a conflict (trying again may succeed) while the database cannot be brought up to date.
+      if (!(await this.catchUpFailedWrites())) return { ok: false, reason: "conflict" };
+      return this.tradeRepository.complete({ tradeId, a, b }, this.runtime.gameData.items, this.lease);
+    });
     for (const id of ids)
       this.commits.set(
         id,
@@ -473,6 +475,27 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
         this.tickDeferred = false;
         this.tick();
       }
+    }
+  }
+
+  /**
+   * Writes what failed tick writes left unsaved, so that the database holds what the world holds: a
+   * swap read from a database left behind would undo what the players did since (an item dropped while
+   * the write failed would be back in the inventory, and on the ground too). False if it failed again.
+   */
+  private async catchUpFailedWrites(): Promise<boolean> {
+    const behind = this.saves.leftUnsaved();
+    try {
+      await this.runtime.worldStore.save(behind, this.lease);
+      return true;
+    } catch (error) {
+      this.saves.failed(behind);
+      if (error instanceof WorldSupersededError) throw error;
+      this.runtime.logger.error(
+        { err: error },
+        "saving the world before a trade failed; the trade is refused",
+      );
+      return false;
     }
   }
 

@@ -21,7 +21,7 @@ const POSITION_SAVE_TICKS = 10;
  */
 export class TickSaves {
   /** Parts a failed tick write left unsaved: the next tick writes them again, from the state it then has. */
-  private readonly unsaved = new Map<string, Set<CharacterPart>>();
+  private readonly unsavedParts = new Map<string, Set<CharacterPart>>();
   /** Players whose latest position is not written yet, with the tick since which it is not. */
   private readonly unsavedPositions = new Map<string, number>();
   /** Ground items whose row may be out of date: written as they are, or deleted when gone. */
@@ -38,9 +38,19 @@ export class TickSaves {
     return { characters: this.characters(report), ground: this.ground(report) };
   }
 
+  /**
+   * What failed writes left unsaved, as the world holds it now: written before anything that reads the
+   * database to change it (a trade's swap), which would otherwise undo what happened since.
+   */
+  leftUnsaved(): WorldWrite {
+    const parts = new Map(this.unsavedParts);
+    this.unsavedParts.clear();
+    return { characters: this.snapshots(parts), ground: this.groundWrite() };
+  }
+
   /** The write failed: what it held goes with the next tick's. */
   failed({ characters, ground }: WorldWrite): void {
-    for (const { state, parts = [] } of characters) addParts(this.unsaved, state.id, ...parts);
+    for (const { state, parts = [] } of characters) addParts(this.unsavedParts, state.id, ...parts);
     for (const item of ground?.put ?? []) this.unsavedGround.add(item.id);
     for (const id of ground?.removed ?? []) this.unsavedGround.add(id);
   }
@@ -48,6 +58,10 @@ export class TickSaves {
   private ground(report: TickReport): WorldWrite["ground"] {
     for (const id of report.changedEntities) if (this.world.hasGroundItem(id)) this.unsavedGround.add(id);
     for (const id of report.removedEntities) if (this.storedGround.has(id)) this.unsavedGround.add(id);
+    return this.groundWrite();
+  }
+
+  private groundWrite(): WorldWrite["ground"] {
     const put: GroundItem[] = [];
     const removed: string[] = [];
     for (const id of this.unsavedGround) {
@@ -65,8 +79,8 @@ export class TickSaves {
   }
 
   private characters(report: TickReport): CharacterSave[] {
-    const parts = new Map(this.unsaved);
-    this.unsaved.clear();
+    const parts = new Map(this.unsavedParts);
+    this.unsavedParts.clear();
     const add = (id: string, ...added: CharacterPart[]) => addParts(parts, id, ...added);
     for (const id of report.changedCharacters)
       if (!this.unsavedPositions.has(id)) this.unsavedPositions.set(id, report.tick);
@@ -83,6 +97,10 @@ export class TickSaves {
       if (event === "player:sync") add(to, "inventory", "equipment", "skills");
       else if (event === "skill:xp") add(to, "skills");
     }
+    return this.snapshots(parts);
+  }
+
+  private snapshots(parts: ReadonlyMap<string, ReadonlySet<CharacterPart>>): CharacterSave[] {
     const saves: CharacterSave[] = [];
     for (const [id, changed] of parts) {
       if (this.world.has(id)) saves.push({ state: this.snapshot(id, changed), parts: [...changed] });
