@@ -2,6 +2,7 @@
 import type { CombatLevels } from "./combat-level.js";
 import { type Random, randomInt } from "./random.js";
 import {
+  type AmmunitionDef,
   type CombatBonuses,
   EQUIP_SLOTS,
   type Equipment,
@@ -125,10 +126,18 @@ function prayerMultiplier(prayers: readonly PrayerDef[], stat: BoostedStat): num
   return Math.max(1, ...prayers.map((prayer) => prayer[stat] ?? 1));
 }
 
+/** The worn ammunition when it fits the wielded weapon (ammunition.json lists the bows of each arrow). */
+export function fittingAmmunition(
+  equipment: Equipment,
+  ammunition: ReadonlyMap<string, AmmunitionDef>,
+): AmmunitionDef | undefined {
+  const ammo = equipment.ammo === undefined ? undefined : ammunition.get(equipment.ammo);
+  return ammo && equipment.weapon !== undefined && ammo.weapons.includes(equipment.weapon) ? ammo : undefined;
+}
+
 /**
- * A player's combat numbers from levels, worn items, style and active prayers. Ranged strength
- * comes from the worn items' `rangedStrength` bonuses (bow plus ammunition); whether the ammunition
- * fits the bow is the caller's check.
+ * A player's combat numbers from levels, worn items, style and active prayers. An arrow's ranged
+ * strength is ammunition.json's, and counts only when it fits the bow: `ammo` (see fittingAmmunition).
  */
 export function playerCombatant(
   levels: CombatLevels,
@@ -136,6 +145,7 @@ export function playerCombatant(
   style: CombatStyle,
   items: ReadonlyMap<string, ItemDef>,
   prayers: readonly PrayerDef[] = [],
+  ammo?: AmmunitionDef,
 ): Combatant {
   const weapon = equipment.weapon === undefined ? undefined : items.get(equipment.weapon);
   const combatType = weapon?.combatType ?? "melee";
@@ -148,11 +158,14 @@ export function playerCombatant(
   const speed = attackSpeed(weapon, usedStyle);
   if (combatType === "ranged") {
     const effectiveRanged = level("ranged");
+    const wornArrow = equipment.ammo === undefined ? undefined : items.get(equipment.ammo);
+    const rangedStrength =
+      bonuses.rangedStrength - (wornArrow?.bonuses?.rangedStrength ?? 0) + (ammo?.rangedStrength ?? 0);
     return {
       combatType,
       attackRoll: attackRoll(effectiveRanged, bonuses.ranged),
       defenceRoll: defence,
-      maxHit: rangedMaxHit(effectiveRanged, bonuses.rangedStrength),
+      maxHit: rangedMaxHit(effectiveRanged, rangedStrength),
       attackSpeed: speed,
     };
   }

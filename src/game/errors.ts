@@ -17,6 +17,7 @@ export const GAME_ERROR_CODES = {
   bank_full: "the bank stack would pass the maximum quantity",
   level_too_low: "a skill level below the item's, resource's or recipe's requirement",
   no_tool: "the required tool (axe, pickaxe, fishing tool, tinderbox) is not carried",
+  no_ammo: "a bow is wielded without arrows that fit it in the ammunition slot",
   depleted: "the resource is depleted until it respawns",
   busy: "the player is in a trade commit and cannot change the inventory",
   too_soon: "the player ate within the last 3 ticks: one food at a time",

@@ -1,9 +1,11 @@
 // The combat phase: players swing at their targets, NPCs at theirs, each at its attack speed.
 // A struck NPC retaliates and an idle player strikes back. Kills drop loot that only the killer
 // sees at first; a dead player respawns at the area's spawn point under the death rule.
-import { combatXp, npcCombatant, playerCombatant, resolveAttack } from "./combat.js";
+import { combatXp, fittingAmmunition, npcCombatant, playerCombatant, resolveAttack } from "./combat.js";
 import { ITEMS_KEPT_ON_DEATH, splitOnDeath } from "./death.js";
 import { rollDrops } from "./drops.js";
+import { gameError } from "./errors.js";
+import { removeItem } from "./inventory.js";
 import { chebyshev } from "./tile.js";
 import type { SkillName } from "./types.js";
 import { ADJACENT, weaponReach } from "./world-actions.js";
@@ -19,7 +21,27 @@ export function resolveCombat(state: WorldState): void {
 }
 
 function combatantOf(state: WorldState, player: PlayerEntity) {
-  return playerCombatant(state.levels(player), player.character.equipment, player.style, state.data.items);
+  const { equipment } = player.character;
+  const ammo = fittingAmmunition(equipment, state.data.ammunition);
+  return playerCombatant(state.levels(player), equipment, player.style, state.data.items, [], ammo);
+}
+
+/**
+ * Takes the arrow of a ranged shot: the worn ammunition names the kind, and arrows of that kind are drawn
+ * from the inventory first, the worn one last (equipment holds one item a slot). False, and nothing
+ * taken, when the worn ammunition is missing or does not fit the bow.
+ */
+function drawArrow(state: WorldState, player: PlayerEntity): boolean {
+  const { inventory, equipment } = player.character;
+  const ammo = fittingAmmunition(equipment, state.data.ammunition);
+  if (!ammo) return false;
+  const fromPack = removeItem(inventory, ammo.itemId, 1);
+  if (fromPack.removed === 1) state.setInventory(player, fromPack.inventory);
+  else {
+    const { ammo: _lastArrow, ...rest } = equipment;
+    state.setOutfit(player, { inventory, equipment: rest });
+  }
+  return true;
 }
 
 function playerSwing(state: WorldState, player: PlayerEntity, targetId: string): void {
@@ -35,6 +57,11 @@ function playerSwing(state: WorldState, player: PlayerEntity, targetId: string):
     return;
   }
   const attacker = combatantOf(state, player);
+  if (attacker.combatType === "ranged" && !drawArrow(state, player)) {
+    player.action = undefined;
+    state.fail(player, gameError("no_ammo", "You need arrows that fit your bow in the ammunition slot."));
+    return;
+  }
   const damage = Math.min(npc.health, resolveAttack(attacker, npcCombatant(npc.def), state.random).damage);
   npc.health -= damage;
   player.nextAttackTick = state.tick + attacker.attackSpeed;

@@ -7,6 +7,7 @@ import {
   defenceRoll,
   effectiveLevel,
   equipmentBonuses,
+  fittingAmmunition,
   hitChance,
   maxHit,
   npcCombatant,
@@ -108,19 +109,34 @@ describe("playerCombatant", () => {
   it("aims and hits with the ranged level, bow and arrows when wielding a bow", () => {
     const levels = { ...FRESH, ranged: 30, attack: 50 };
     const equipment = { weapon: "shortbow", body: "leather_body", ammo: "bronze_arrow" };
-    const accurate = playerCombatant(levels, equipment, "accurate", ITEMS);
+    const arrows = { itemId: "bronze_arrow", rangedStrength: 7, weapons: ["shortbow"] };
+    const accurate = playerCombatant(levels, equipment, "accurate", ITEMS, [], arrows);
     // ranged 30 + 3 + 8 = 41: roll 41 * (8 - 2 + 64); max hit 41 * 71 / 640 = 4.55 → 5
     assert.equal(accurate.combatType, "ranged");
     assert.equal(accurate.attackRoll, 2870);
     assert.equal(accurate.maxHit, 5);
     assert.equal(accurate.attackSpeed, 4);
+    // Arrows that do not fit add nothing: 41 * 64 / 640 = 4.1 → 4
+    assert.equal(playerCombatant(levels, equipment, "accurate", ITEMS).maxHit, 4);
 
-    const rapid = playerCombatant(levels, equipment, "rapid", ITEMS);
+    const rapid = playerCombatant(levels, equipment, "rapid", ITEMS, [], arrows);
     assert.equal(rapid.attackSpeed, 3);
     assert.equal(rapid.maxHit, 4);
 
     const longrange = playerCombatant(levels, equipment, "longrange", ITEMS);
     assert.equal(longrange.defenceRoll, (1 + 3 + 8) * (8 + 64));
+  });
+
+  it("counts the worn arrows only when they fit the bow", () => {
+    const ammunition = new Map([
+      ["steel_arrow", { itemId: "steel_arrow", rangedStrength: 16, weapons: ["oak_shortbow"] }],
+    ]);
+    assert.equal(
+      fittingAmmunition({ weapon: "oak_shortbow", ammo: "steel_arrow" }, ammunition)?.rangedStrength,
+      16,
+    );
+    assert.equal(fittingAmmunition({ weapon: "shortbow", ammo: "steel_arrow" }, ammunition), undefined);
+    assert.equal(fittingAmmunition({ weapon: "oak_shortbow" }, ammunition), undefined);
   });
 
   it("treats a style the weapon cannot use as accurate", () => {

@@ -35,4 +35,60 @@ describe("World on the shipped manifests", () => {
       world.step();
     assert.ok(world.inventory("c1").some((entry) => entry.itemId === logs));
   });
+
+  it("fires the worn kind of arrow at a monster, drawing from the pack first, until none is left", () => {
+    const world = new World({ data, random: seededRandom(2) });
+    const archer = newCharacter("c1", "Archer", data);
+    archer.equipment = { ...archer.equipment, weapon: "shortbow", ammo: "bronze_arrow" };
+    archer.inventory = [
+      ...archer.inventory.filter((entry) => entry.slot !== 27),
+      { slot: 27, itemId: "bronze_arrow", quantity: 1 },
+    ];
+    world.join(archer);
+    const monster = world
+      .entities()
+      .find(
+        (entity) =>
+          entity.kind === "npc" &&
+          inViewFrom(archer.position, entity.position) &&
+          data.npcs.get(entity.type)?.role === "monster",
+      );
+    assert.ok(monster, "a monster in view of the spawn point");
+    assert.equal(world.submit("c1", { type: "action", action: "attack", targetId: monster.id }), undefined);
+    const shots: number[] = [];
+    const refusals: string[] = [];
+    for (let tick = 0; tick < 100 && refusals.length === 0; tick++) {
+      for (const { event, data: payload } of world.step().events) {
+        if (event === "combat:hit" && payload.attackerId === "c1") shots.push(tick);
+        if (event === "error") refusals.push(payload.code);
+      }
+    }
+    assert.equal(shots.length, 2, "two arrows, two shots");
+    assert.deepEqual(refusals, ["no_ammo"]);
+    assert.equal(world.character("c1").equipment.ammo, undefined, "the worn arrow went last");
+    assert.equal(
+      world.inventory("c1").some((entry) => entry.itemId === "bronze_arrow"),
+      false,
+    );
+  });
+
+  it("does not fire arrows that do not fit the bow", () => {
+    const world = new World({ data, random: seededRandom(3) });
+    const archer = newCharacter("c1", "Archer", data);
+    archer.equipment = { ...archer.equipment, weapon: "shortbow", ammo: "steel_arrow" };
+    world.join(archer);
+    const monster = world
+      .entities()
+      .find(
+        (entity) =>
+          entity.kind === "npc" &&
+          data.npcs.get(entity.type)?.role === "monster" &&
+          inViewFrom(archer.position, entity.position),
+      );
+    world.submit("c1", { type: "action", action: "attack", targetId: monster!.id });
+    const events = Array.from({ length: 30 }, () => world.step().events).flat();
+    assert.equal(events.filter((e) => e.event === "combat:hit" && e.data.attackerId === "c1").length, 0);
+    assert.ok(events.some((e) => e.event === "error" && e.data.code === "no_ammo"));
+    assert.equal(world.character("c1").equipment.ammo, "steel_arrow", "nothing taken");
+  });
 });
