@@ -8,7 +8,7 @@ import type express from "express";
 import { healthRouter } from "./api/health.js";
 import { mountApi } from "./api/index.js";
 import { pinClientAddress } from "./client-address.js";
-import { manifestRouter, skillUnlocksRouter } from "./manifests/routes.js";
+import { manifestRouter } from "./manifests/routes.js";
 import { roomLiveWorld } from "./rooms/live-world.js";
 import { defineTradeRoom } from "./rooms/TradeRoom.js";
 import { defineWorldRoom } from "./rooms/WorldRoom.js";
@@ -53,16 +53,13 @@ export function createApp(runtime: Runtime) {
     initializeExpress: (app: express.Application) => {
       app.disable("x-powered-by");
       app.set("trust proxy", runtime.config.TRUST_PROXY);
-      // Public and not counted against the REST limit: health, game data files and the skill-unlock map.
+      // Public and not counted against the REST limit, which covers /api only: health and game data files.
       app.use(healthRouter(() => runtime.database.ping()));
       app.use(
         "/manifests",
         manifestRouter(() => runtime.manifestDir),
       );
-      app.use(
-        "/api/data/skill-unlocks",
-        skillUnlocksRouter(() => runtime.gameData),
-      );
+      // Last: it ends with the 404 of whatever no route above answered.
       mountApi(app, runtime, roomLiveWorld);
     },
     initializeGameServer: (server) => {

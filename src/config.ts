@@ -130,12 +130,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const missing: string[] = REQUIRED_IN_PRODUCTION.filter((name) => !values[name]);
     if (!values.IDP_JWKS_URL && !values.IDP_VERIFICATION_KEY)
       missing.push("IDP_JWKS_URL or IDP_VERIFICATION_KEY");
+    // Production always has a provider, and a provider always needs its issuer (below).
+    if (!values.IDP_ISSUER) missing.push("IDP_ISSUER");
     if (missing.length > 0) {
       throw new ConfigError(
         `Production needs these environment variables, which are not set: ${missing.join(", ")}. ` +
           "Set them (see README.md, Production) or run with NODE_ENV=development.",
       );
     }
+  }
+  // Without an expected issuer, a token any other issuer signed for the same application id would pass.
+  if (identityProvider && !values.IDP_ISSUER) {
+    throw new ConfigError(
+      "IDP_ISSUER is not set, but an identity provider is configured (PUBLIC_IDP_APP_ID and " +
+        "IDP_JWKS_URL or IDP_VERIFICATION_KEY). Set IDP_ISSUER to the `iss` claim of the provider's " +
+        "tokens (see README.md, Configuration), or unset PUBLIC_IDP_APP_ID to run in anonymous mode.",
+    );
   }
 
   const dataDir = path.resolve(values.DATA_DIR);

@@ -42,9 +42,31 @@ describe("configuration", () => {
   it("needs a key source besides the application id before it calls an identity provider configured", () => {
     assert.equal(loadConfig({ PUBLIC_IDP_APP_ID: "app" }).identityProvider, false);
     assert.equal(
-      loadConfig({ PUBLIC_IDP_APP_ID: "app", IDP_JWKS_URL: "https://idp.test/jwks" }).identityProvider,
+      loadConfig({
+        PUBLIC_IDP_APP_ID: "app",
+        IDP_JWKS_URL: "https://idp.test/jwks",
+        IDP_ISSUER: "https://idp.test",
+      }).identityProvider,
       true,
     );
+  });
+
+  it("refuses an identity provider without IDP_ISSUER, so tokens of any issuer are never accepted", () => {
+    const keySources = [
+      { IDP_JWKS_URL: "https://idp.test/jwks" },
+      { IDP_VERIFICATION_KEY: "-----BEGIN PUBLIC KEY-----" },
+    ];
+    for (const keySource of keySources) {
+      assert.throws(
+        () => loadConfig({ PUBLIC_IDP_APP_ID: "app", ...keySource }),
+        (error: Error) => {
+          assert.ok(error instanceof ConfigError);
+          assert.match(error.message, /IDP_ISSUER/);
+          assert.match(error.message, /\biss\b/, "says what to set it to");
+          return true;
+        },
+      );
+    }
   });
 
   it("refuses production without its required variables, naming every one in one message", () => {
@@ -52,7 +74,11 @@ describe("configuration", () => {
       () => loadConfig({ NODE_ENV: "production" }),
       (error: Error) => {
         assert.ok(error instanceof ConfigError);
-        for (const name of [...REQUIRED_IN_PRODUCTION, "IDP_JWKS_URL or IDP_VERIFICATION_KEY"]) {
+        for (const name of [
+          ...REQUIRED_IN_PRODUCTION,
+          "IDP_JWKS_URL or IDP_VERIFICATION_KEY",
+          "IDP_ISSUER",
+        ]) {
           assert.match(error.message, new RegExp(name));
         }
         return true;
@@ -66,9 +92,11 @@ describe("configuration", () => {
       PUBLIC_IDP_APP_ID: "app",
       IDP_APP_SECRET: "secret",
       IDP_JWKS_URL: "https://idp.test/jwks",
+      IDP_ISSUER: "https://idp.test",
     };
     assert.equal(loadConfig(complete).production, true);
     assert.throws(() => loadConfig({ ...complete, ADMIN_CODE: "" }), /ADMIN_CODE/);
+    assert.throws(() => loadConfig({ ...complete, IDP_ISSUER: "" }), /IDP_ISSUER/);
   });
 
   it("makes the server process exit non-zero with that message", () => {

@@ -15,12 +15,16 @@ export type CorsConfig = Pick<
 const ALLOWED_METHODS = "GET, PUT, POST, DELETE, OPTIONS, PATCH";
 const ALLOWED_HEADERS = "Content-Type, Authorization, X-Requested-With";
 
-/** The CORS headers for a request from `origin`: none at all when the origin is absent or not allowed. */
+/**
+ * The CORS headers for a request from `origin`: none at all when the origin is absent or not allowed,
+ * but `Vary: Origin` always, since every response depends on it: a cache that stored a copy answered
+ * without CORS headers must not serve it to an allowed origin (manifests are cached publicly).
+ */
 export function corsHeadersFor(
   origin: string | null | undefined,
   config: CorsConfig,
 ): Record<string, string> {
-  if (!origin || !isAllowedOrigin(origin, config)) return {};
+  if (!origin || !isAllowedOrigin(origin, config)) return { Vary: "Origin" };
   // The origin is echoed, never "*": credentials are allowed, and SPEC forbids the wildcard in production.
   return {
     "Access-Control-Allow-Origin": origin,

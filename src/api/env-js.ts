@@ -1,6 +1,7 @@
 // GET /env.js: the client's public configuration as a script. Only PUBLIC_* values ever appear in it.
 import { type Request, Router } from "express";
 import type { Config } from "../config.js";
+import { LOCAL_CDN_URL } from "../manifests/loader.js";
 
 /** The global the script assigns; the client reads `window.env.PUBLIC_...`. */
 const GLOBAL_NAME = "env";
@@ -17,18 +18,26 @@ export function envScriptRouter(config: Config): Router {
 }
 
 /**
- * Every PUBLIC_* value; the service's own addresses default to the address the client reached it at,
- * and the manifest host to this service (it serves /manifests/ itself).
+ * The values a client is configured with, listed rather than every PUBLIC_* variable: PUBLIC_ADDRESS is
+ * one process's internal address for scale-out, of no use to a client.
+ */
+const CLIENT_VARIABLES = ["PUBLIC_IDP_APP_ID", "PUBLIC_APP_URL"] as const;
+
+/**
+ * The client's configuration. The service's own addresses default to the address the client reached it
+ * at; the asset host to the one the server fetches its manifests from (SPEC's asset host on port 8080),
+ * where the models and audio the client loads are.
  */
 export function publicConfig(config: Config, origin: string): Record<string, string> {
   const values: Record<string, string> = {};
-  for (const [name, value] of Object.entries(config)) {
-    if (name.startsWith("PUBLIC_") && typeof value === "string") values[name] = value;
+  for (const name of CLIENT_VARIABLES) {
+    const value = config[name];
+    if (value !== undefined) values[name] = value;
   }
   const apiUrl = config.PUBLIC_API_URL ?? origin;
   values.PUBLIC_API_URL = apiUrl;
   values.PUBLIC_WS_URL = config.PUBLIC_WS_URL ?? `${apiUrl.replace(/^http/, "ws").replace(/\/+$/, "")}/ws`;
-  values.PUBLIC_CDN_URL = config.PUBLIC_CDN_URL ?? apiUrl;
+  values.PUBLIC_CDN_URL = config.PUBLIC_CDN_URL ?? LOCAL_CDN_URL;
   return values;
 }
 

@@ -1,4 +1,5 @@
 // CONTRACT's error body, `{ "error": { "code", "message", "details"? } }`, for every 4xx and 5xx of the API.
+import { STATUS_CODES } from "node:http";
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { Logger } from "../logger.js";
 
@@ -27,12 +28,12 @@ export class ApiError extends Error {
   }
 }
 
-function errorBody(code: ErrorCode, message: string, details?: unknown) {
+function errorBody(code: string, message: string, details?: unknown) {
   return { error: details === undefined ? { code, message } : { code, message, details } };
 }
 
-/** Unknown paths under /api. */
-export const apiNotFound: RequestHandler = (req) => {
+/** Whatever no route answered: unknown paths and methods, under /api or not. */
+export const notFound: RequestHandler = (req) => {
   throw new ApiError(404, "not_found", `no endpoint ${req.method} ${req.baseUrl}${req.path}`);
 };
 
@@ -46,15 +47,36 @@ const BODY_PARSER_ERRORS: Record<string, [number, ErrorCode, string]> = {
   "request.size.invalid": [400, "bad_request", "the body's length does not match Content-Length"],
 };
 
+/** CONTRACT's codes of the 4xx statuses it names; any other takes its HTTP reason phrase in snake case. */
+const CLIENT_ERROR_CODES: Partial<Record<number, ErrorCode>> = {
+  400: "bad_request",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not_found",
+  409: "conflict",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+  429: "rate_limited",
+};
+
+interface ClientError {
+  status: number;
+  code: string;
+  message: string;
+  details?: unknown;
+}
+
 /**
- * The one error handler: ApiErrors and body-parser failures as they are, anything else a logged 500 whose
- * body says nothing about the cause (no stack, SQL or configuration reaches the client).
+ * The one error handler: ApiErrors, body-parser failures and the other client errors as they are,
+ * anything else a logged 500 whose body says nothing about the cause (no stack, SQL or configuration
+ * reaches the client).
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, next) => {
     // A response already under way cannot change its status: Express's own handler closes the connection.
     if (res.headersSent) return next(error);
-    const known = error instanceof ApiError ? error : fromBodyParser(error);
+    const known: ClientError | undefined =
+      error instanceof ApiError ? error : (fromBodyParser(error) ?? fromHttpError(error));
     if (known) {
       res.status(known.status).json(errorBody(known.code, known.message, known.details));
       return;
@@ -68,4 +90,26 @@ function fromBodyParser(error: unknown): ApiError | undefined {
   const type = (error as { type?: unknown } | undefined)?.type;
   const known = typeof type === "string" ? BODY_PARSER_ERRORS[type] : undefined;
   return known && new ApiError(...known);
+}
+
+/**
+ * Express, its router and body-parser mark what the client caused (a path that does not decode, a body
+ * that does not inflate) with a 4xx `status`, and say with `expose` whether the message may be shown.
+ */
+function fromHttpError(error: unknown): ClientError | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const { status, statusCode, expose } = error as {
+    status?: unknown;
+    statusCode?: unknown;
+    expose?: unknown;
+  };
+  const httpStatus = status ?? statusCode;
+  if (typeof httpStatus !== "number" || httpStatus < 400 || httpStatus > 499 || expose === false)
+    return undefined;
+  const reason = STATUS_CODES[httpStatus] ?? "Bad Request";
+  return {
+    status: httpStatus,
+    code: CLIENT_ERROR_CODES[httpStatus] ?? reason.toLowerCase().replace(/\W+/g, "_"),
+    message: error.message || reason,
+  };
 }

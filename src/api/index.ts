@@ -1,5 +1,6 @@
 // Mounts the REST API on the Express app that Colyseus's transport created.
 import express from "express";
+import { skillUnlocksRouter } from "../manifests/routes.js";
 import type { Runtime } from "../runtime.js";
 import { agentsRouter } from "./agents.js";
 import { anonymousAuthRouter } from "./auth.js";
@@ -7,7 +8,7 @@ import { authenticate } from "./authenticate.js";
 import { charactersRouter } from "./characters.js";
 import { installCorsPolicy } from "./cors.js";
 import { envScriptRouter } from "./env-js.js";
-import { apiNotFound, errorHandler } from "./errors.js";
+import { errorHandler, notFound } from "./errors.js";
 import type { LiveWorld } from "./live-world.js";
 import { playerRouter } from "./player.js";
 import { worldRouter } from "./world.js";
@@ -16,8 +17,8 @@ import { worldRouter } from "./world.js";
 const BODY_LIMIT = "16kb";
 
 /**
- * /env.js (uncounted), then everything under /api behind the REST limit, then the /api 404 and the one
- * error handler.
+ * /env.js (uncounted), then everything under /api behind the REST limit, then the JSON 404 of whatever
+ * no route answered and the one error handler: mounted after every other route.
  */
 export function mountApi(app: express.Application, runtime: Runtime, liveWorld: LiveWorld): void {
   installCorsPolicy(runtime.config);
@@ -25,7 +26,12 @@ export function mountApi(app: express.Application, runtime: Runtime, liveWorld: 
 
   const authenticated = authenticate(runtime);
   const api = express.Router();
+  // SPEC's REST limit covers all of /api, the public skill-unlock map included.
   api.use(runtime.rateLimits.rest, express.json({ limit: BODY_LIMIT }));
+  api.use(
+    "/data/skill-unlocks",
+    skillUnlocksRouter(() => runtime.gameData),
+  );
   api.use(
     anonymousAuthRouter(runtime),
     playerRouter(runtime, liveWorld, authenticated),
@@ -33,7 +39,8 @@ export function mountApi(app: express.Application, runtime: Runtime, liveWorld: 
     charactersRouter(runtime, liveWorld, authenticated),
     agentsRouter(liveWorld, authenticated),
   );
-  api.use(apiNotFound);
   app.use("/api", api);
+  // Without it Express answers an HTML page; Colyseus's own routes (/matchmake) never reach Express.
+  app.use(notFound);
   app.use(errorHandler(runtime.logger));
 }

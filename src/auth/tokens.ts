@@ -118,12 +118,15 @@ function userTokenVerifier(
       },
     };
   }
+  const issuer = config.IDP_ISSUER;
+  // loadConfig refuses this too; checked here because jose skips the issuer check when given none.
+  if (!issuer) throw new Error("an identity provider needs IDP_ISSUER, the issuer its tokens must name");
   const key = providerKey(config, options);
   return {
     verify: async (token) => {
       const { payload } = await verifyOrExplain(token, key, {
         algorithms: PROVIDER_ALGORITHMS,
-        issuer: config.IDP_ISSUER,
+        issuer,
         audience: config.PUBLIC_IDP_APP_ID,
       });
       return { subject: `idp:${payload.sub}`, kind: "idp" };

@@ -52,5 +52,15 @@ describe("/api/characters/:id (readable by any signed-in account)", () => {
       );
       await expectError(await request(server, `/api/characters/${someoneElse}/${part}`), 401, "unauthorized");
     });
+
+    it(`GET ${part} is 404 for an id with a NUL byte, which no stored id can hold`, async () => {
+      for (const id of ["%00", `${someoneElse}%00`]) {
+        await expectError(
+          await request(server, `/api/characters/${id}/${part}`, { token: reader }),
+          404,
+          "not_found",
+        );
+      }
+    });
   }
 });

@@ -58,6 +58,16 @@ describe("cross-origin requests", () => {
     });
   }
 
+  it("varies every response on Origin, so a cache never serves one origin's copy to another", async () => {
+    const origins = [undefined, "https://evil.example", "http://localhost:3333"];
+    for (const origin of origins) {
+      const response = await request(server, "/manifests/npcs.json", { headers: origin ? { origin } : {} });
+      assert.equal(response.status, 200);
+      assert.match(response.headers.get("cache-control") ?? "", /public/);
+      assert.match(response.headers.get("vary") ?? "", /\bOrigin\b/i, `origin ${origin}`);
+    }
+  });
+
   it("answers the preflight of an allowed origin with 204 and the four headers", async () => {
     const response = await request(server, "/api/v1/player", {
       method: "OPTIONS",
@@ -91,9 +101,10 @@ describe("cross-origin requests", () => {
       PUBLIC_IDP_APP_ID: "app",
       IDP_APP_SECRET: "s",
       IDP_JWKS_URL: "https://idp.invalid/jwks.json",
+      IDP_ISSUER: "https://idp.invalid",
       CORS_ALLOWED_ORIGINS: "*",
     });
-    assert.deepEqual(corsHeadersFor("https://anyone.example", config), {});
+    assert.equal(corsHeadersFor("https://anyone.example", config)["Access-Control-Allow-Origin"], undefined);
     assert.equal(
       corsHeadersFor("http://localhost:3333", config)["Access-Control-Allow-Origin"],
       "http://localhost:3333",

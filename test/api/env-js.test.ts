@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import vm from "node:vm";
 import { publicConfig } from "../../src/api/env-js.js";
 import { loadConfig } from "../../src/config.js";
+import { LOCAL_CDN_URL } from "../../src/manifests/loader.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { GENEROUS_LIMITS, request } from "./support.js";
 
@@ -26,11 +27,12 @@ describe("GET /env.js", () => {
       ...SECRETS,
       PUBLIC_IDP_APP_ID: "public-app-id",
       PUBLIC_APP_URL: "https://app.tileworld.example",
+      PUBLIC_ADDRESS: "10.1.2.3:2567",
     });
   });
   after(() => server?.stop());
 
-  it("is an uncached script setting the public configuration, addresses taken from the request", async () => {
+  it("is an uncached script setting the client's configuration, its own addresses taken from the request", async () => {
     const response = await request(server, "/env.js");
     assert.equal(response.status, 200);
     assert.match(response.headers.get("content-type") ?? "", /^application\/javascript/);
@@ -40,8 +42,13 @@ describe("GET /env.js", () => {
       PUBLIC_APP_URL: "https://app.tileworld.example",
       PUBLIC_API_URL: server.baseUrl,
       PUBLIC_WS_URL: server.wsUrl,
-      PUBLIC_CDN_URL: server.baseUrl,
+      PUBLIC_CDN_URL: LOCAL_CDN_URL,
     });
+  });
+
+  it("leaves out PUBLIC_ADDRESS, one process's internal address", async () => {
+    const script = await (await request(server, "/env.js")).text();
+    assert.ok(!script.includes("10.1.2.3"), script);
   });
 
   it("ignores X-Forwarded-Proto from a proxy it was not told to trust", async () => {
@@ -56,11 +63,14 @@ describe("GET /env.js", () => {
   });
 
   it("keeps configured addresses, deriving the WebSocket one from the API's", () => {
-    const config = loadConfig({ PUBLIC_API_URL: "https://api.tileworld.example" });
+    const config = loadConfig({
+      PUBLIC_API_URL: "https://api.tileworld.example",
+      PUBLIC_CDN_URL: "https://cdn.tileworld.example",
+    });
     assert.deepEqual(publicConfig(config, "http://ignored:1"), {
       PUBLIC_API_URL: "https://api.tileworld.example",
       PUBLIC_WS_URL: "wss://api.tileworld.example/ws",
-      PUBLIC_CDN_URL: "https://api.tileworld.example",
+      PUBLIC_CDN_URL: "https://cdn.tileworld.example",
     });
   });
 });

@@ -15,6 +15,43 @@ describe("API errors", () => {
     await expectError(await request(server, "/api/v1/world", { method: "DELETE" }), 404, "not_found");
   });
 
+  it("answers every unmatched path and method, outside /api too, with 404 and the contract's body", async () => {
+    const unmatched: [string, string][] = [
+      ["POST", "/manifests/npcs.json"],
+      ["POST", "/health"],
+      ["GET", "/models/tree.glb"],
+      ["GET", "/"],
+    ];
+    for (const [method, path] of unmatched) {
+      const response = await request(server, path, { method });
+      assert.match(response.headers.get("content-type") ?? "", /^application\/json/, `${method} ${path}`);
+      const error = await expectError(response, 404, "not_found");
+      assert.ok(error.message.includes(path), error.message);
+    }
+  });
+
+  it("answers a path parameter that is not valid percent-encoding with 400, not 500", async () => {
+    const { token } = await signInAnonymously(server);
+    const error = await expectError(
+      await request(server, "/api/characters/%ZZ/skills", { token }),
+      400,
+      "bad_request",
+    );
+    assert.match(error.message, /%ZZ/);
+  });
+
+  for (const encoding of ["gzip", "deflate", "br"]) {
+    it(`answers a body that is not valid ${encoding} with 400, not 500`, async () => {
+      const { token } = await signInAnonymously(server);
+      const response = await request(server, "/api/v1/player", {
+        token,
+        body: '{"name":"Not Compressed"}',
+        headers: { "content-encoding": encoding },
+      });
+      await expectError(response, 400, "bad_request");
+    });
+  }
+
   it("turns a failure inside the server into a 500 that names no cause", async () => {
     const { token } = await signInAnonymously(server);
     await server.runtime.database.close();

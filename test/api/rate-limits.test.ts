@@ -29,6 +29,11 @@ describe("rate limits", () => {
       for (let i = 0; i < 10; i++) {
         assert.equal((await request(server, "/health")).status, 200, "health is not counted");
         assert.equal((await request(server, "/env.js")).status, 200, "/env.js is not counted");
+        assert.equal(
+          (await request(server, "/manifests/npcs.json")).status,
+          200,
+          "manifests are not counted",
+        );
       }
       for (let i = 0; i < 3; i++) {
         const response = await request(server, "/api/v1/world");
@@ -44,6 +49,14 @@ describe("rate limits", () => {
 
       await windowEnds();
       await expectError(await request(server, "/api/v1/world"), 401, "unauthorized");
+    });
+
+    it("counts the skill-unlock map like the rest of /api", async () => {
+      await windowEnds();
+      for (let i = 0; i < 3; i++)
+        assert.equal((await request(server, "/api/data/skill-unlocks")).status, 200);
+      await expectError(await request(server, "/api/data/skill-unlocks"), 429, "rate_limited");
+      await expectError(await request(server, "/api/v1/world"), 429, "rate_limited");
     });
   });
 

@@ -13,11 +13,13 @@ import {
 import { type KeySetServer, startKeySetServer } from "./support.js";
 
 const APP_ID = "tileworld-test-app";
+const ISSUER = "https://auth.idp.test";
 
 async function providerToken(privateKey: CryptoKey, alg: string, kid?: string) {
   return new SignJWT({})
     .setProtectedHeader(kid ? { alg, kid } : { alg })
     .setSubject("user-1")
+    .setIssuer(ISSUER)
     .setAudience(APP_ID)
     .setExpirationTime("5m")
     .sign(privateKey);
@@ -40,6 +42,7 @@ describe("token verifier", () => {
         {
           identityProvider: true,
           PUBLIC_IDP_APP_ID: APP_ID,
+          IDP_ISSUER: ISSUER,
           IDP_VERIFICATION_KEY: await exportSPKI(publicKey),
         },
         randomBytes(32),
@@ -56,6 +59,7 @@ describe("token verifier", () => {
         {
           identityProvider: true,
           PUBLIC_IDP_APP_ID: APP_ID,
+          IDP_ISSUER: ISSUER,
           IDP_VERIFICATION_KEY: JSON.stringify(await exportJWK(publicKey)),
         },
         randomBytes(32),
@@ -67,7 +71,7 @@ describe("token verifier", () => {
       const { publicKey } = await generateKeyPair("RS256");
       const pem = await exportSPKI(publicKey);
       const verifier = createTokenVerifier(
-        { identityProvider: true, PUBLIC_IDP_APP_ID: APP_ID, IDP_VERIFICATION_KEY: pem },
+        { identityProvider: true, PUBLIC_IDP_APP_ID: APP_ID, IDP_ISSUER: ISSUER, IDP_VERIFICATION_KEY: pem },
         randomBytes(32),
       );
       const forged = await new SignJWT({})
@@ -89,7 +93,7 @@ describe("token verifier", () => {
       const second = await generateKeyPair("RS256");
       keySet = await startKeySetServer([{ ...(await exportJWK(first.publicKey)), kid: "k1", alg: "RS256" }]);
       const verifier = createTokenVerifier(
-        { identityProvider: true, PUBLIC_IDP_APP_ID: APP_ID, IDP_JWKS_URL: keySet.url },
+        { identityProvider: true, PUBLIC_IDP_APP_ID: APP_ID, IDP_ISSUER: ISSUER, IDP_JWKS_URL: keySet.url },
         randomBytes(32),
         { keySetCooldownMs: 0 },
       );
@@ -111,7 +115,7 @@ describe("token verifier", () => {
       await keySet.close();
       const { privateKey } = await generateKeyPair("RS256");
       const verifier = createTokenVerifier(
-        { identityProvider: true, PUBLIC_IDP_APP_ID: APP_ID, IDP_JWKS_URL: url },
+        { identityProvider: true, PUBLIC_IDP_APP_ID: APP_ID, IDP_ISSUER: ISSUER, IDP_JWKS_URL: url },
         randomBytes(32),
       );
       await assert.rejects(
@@ -163,6 +167,7 @@ describe("token verifier", () => {
         {
           identityProvider: true,
           PUBLIC_IDP_APP_ID: APP_ID,
+          IDP_ISSUER: ISSUER,
           IDP_VERIFICATION_KEY: await exportSPKI(publicKey),
         },
         secret,

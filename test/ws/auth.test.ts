@@ -92,12 +92,14 @@ describe("/ws: authentication at the upgrade", function () {
 
   describe("with an identity provider configured", () => {
     const APP_ID = "tileworld-ws-test";
+    const ISSUER = "https://auth.idp.test";
     let server: TestServer;
     let provider: CryptoKeyPair;
     const providerToken = (subject: string) =>
       new SignJWT({})
         .setProtectedHeader({ alg: "RS256" })
         .setSubject(subject)
+        .setIssuer(ISSUER)
         .setAudience(APP_ID)
         .setIssuedAt()
         .setExpirationTime("10m")
@@ -109,6 +111,7 @@ describe("/ws: authentication at the upgrade", function () {
         WORLD_TICK_MS: "100",
         PUBLIC_IDP_APP_ID: APP_ID,
         IDP_VERIFICATION_KEY: await exportSPKI(provider.publicKey),
+        IDP_ISSUER: ISSUER,
       });
     });
     after(() => server?.stop());
