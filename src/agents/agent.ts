@@ -13,11 +13,15 @@ import {
   bankStep,
   DEFAULT_GOAL_XP,
   describeGoal,
+  dropStep,
   GATHERING_GOALS,
   type Goal,
   type GoalType,
   goalXp,
+  MAX_DROP_FAILURES,
+  MAX_DROPS_PER_COMMAND,
   nextStep,
+  parseDropCommand,
   pickupStep,
   type SeenEntity,
   type Step,
@@ -69,8 +73,16 @@ export interface AgentDeps {
   logger: Logger;
 }
 
-/** A command that runs until it has nothing left to do (picking up, banking), then leaves the agent idle. */
-type Errand = "pickup" | "bank";
+/** A drop command under way: what it drops, how many it dropped, and its refusals in a row. */
+interface DropErrand {
+  kind: "drop";
+  itemId?: string;
+  dropped: number;
+  failures: number;
+}
+
+/** A command that runs until it has nothing left to do (picking up, banking, dropping), then leaves the agent idle. */
+type Errand = "pickup" | "bank" | DropErrand;
 
 /** An agent out of the world tries to join again after this long, twice as long after each failure. */
 const REJOIN_FIRST_DELAY_MS = 1000;
@@ -152,9 +164,15 @@ export class Agent {
     }
     room.onMessage("player:sync", (sync: PlayerSync) => {
       this.sync = sync;
+      // The world took what was asked: a drop command's refusals are counted in a row.
+      if (typeof this.errand === "object") this.errand.failures = 0;
     });
     room.onMessage("skill:xp", ({ skill, xp, level }: { skill: SkillName; xp: number; level: number }) => {
       if (this.sync) this.sync.skills[skill] = { xp, level };
+    });
+    room.onMessage("error", ({ event }: { event?: string }) => {
+      const errand = this.errand;
+      if (typeof errand === "object" && event === "player:action") errand.failures++;
     });
     // Everything else the world says is read from the replicated state, or not needed.
     room.onMessage("*", () => {});
@@ -214,11 +232,18 @@ export class Agent {
     await this.deps.save(this.record);
   }
 
-  /** A message from the dashboard: a quick action's name runs it; any other text is said in chat. */
+  /**
+   * A message from the dashboard: a quick action's name runs it, `drop all [item]` drops (see
+   * parseDropCommand); any other text is said in chat.
+   */
   async message(text: string): Promise<void> {
     const command = text.trim().toLowerCase();
+    const drop = parseDropCommand(text, this.deps.gameData);
     if (isQuickAction(command)) await this.runQuickAction(command);
-    else this.send({ event: "player:chat", data: { message: text } });
+    else if (drop) {
+      this.halt();
+      this.errand = { kind: "drop", itemId: drop.itemId, dropped: 0, failures: 0 };
+    } else this.send({ event: "player:chat", data: { message: text } });
   }
 
   quickActions(): { id: QuickActionId; label: string; available: boolean; reason?: string }[] {
@@ -258,8 +283,7 @@ export class Agent {
     const view = this.view();
     if (!view) return;
     if (this.errand) {
-      const step =
-        this.errand === "pickup" ? this.pickupNext(view) : bankStep(view, this.deps.gameData, this.deps.map);
+      const step = this.errandStep(this.errand, view);
       if (step) this.send(step);
       else this.errand = undefined;
       return;
@@ -287,6 +311,15 @@ export class Agent {
     const shift = [...this.record.id].reduce((sum, char) => sum + char.charCodeAt(0), 0);
     const order = GATHERING_GOALS.map((_, i) => GATHERING_GOALS[(i + shift) % GATHERING_GOALS.length]!);
     return order.sort((a, b) => goalXp(a, view.skills) - goalXp(b, view.skills))[0] ?? "idle";
+  }
+
+  private errandStep(errand: Errand, view: AgentView): Step | undefined {
+    if (errand === "pickup") return this.pickupNext(view);
+    if (errand === "bank") return bankStep(view, this.deps.gameData, this.deps.map);
+    if (errand.dropped >= MAX_DROPS_PER_COMMAND || errand.failures >= MAX_DROP_FAILURES) return undefined;
+    const step = dropStep(view, errand.itemId);
+    if (step) errand.dropped++;
+    return step;
   }
 
   private pickupNext(view: AgentView): Step | undefined {

@@ -209,3 +209,29 @@ function nearest(view: AgentView, candidates: readonly SeenEntity[]): SeenEntity
   }
   return best;
 }
+
+/** SPEC's safety cap: one drop command drops at most this many inventory entries. */
+export const MAX_DROPS_PER_COMMAND = 50;
+/** A drop command gives up after this many refusals in a row (the inventory is not what it looked). */
+export const MAX_DROP_FAILURES = 3;
+
+/**
+ * The dashboard's drop command: `drop all` (everything), or `drop <item>` / `drop all <item>` (every
+ * entry of one item, named by id or name). Undefined for any other text.
+ */
+export function parseDropCommand(text: string, data: GameData): { itemId?: string } | undefined {
+  const match = /^drop(?:\s+all)?(?:\s+(.+))?$/i.exec(text.trim());
+  if (!match) return undefined;
+  const named = match[1]?.trim().toLowerCase();
+  if (!named) return /^drop\s+all$/i.test(text.trim()) ? {} : undefined;
+  const item = [...data.items.values()].find(
+    (def) => def.id === named || def.id === named.replaceAll(" ", "_") || def.name.toLowerCase() === named,
+  );
+  return item ? { itemId: item.id } : undefined;
+}
+
+/** The next entry to drop (all of them, or those of `itemId`), undefined once none is left. */
+export function dropStep(view: AgentView, itemId: string | undefined): Step | undefined {
+  const entry = view.inventory.find((candidate) => itemId === undefined || candidate.itemId === itemId);
+  return entry && { event: "player:action", data: { action: "drop", inventorySlot: entry.slot } };
+}

@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { type AgentView, bankStep, nextStep, pickupStep, type SeenEntity } from "../../src/agents/brain.js";
+import {
+  type AgentView,
+  bankStep,
+  dropStep,
+  nextStep,
+  parseDropCommand,
+  pickupStep,
+  type SeenEntity,
+} from "../../src/agents/brain.js";
 import { WorldMap } from "../../src/game/map.js";
 import { INVENTORY_SLOTS, SKILLS } from "../../src/game/types.js";
 import { BOOTH, gameData, SPAWN } from "../game/world-fixture.js";
@@ -109,5 +117,27 @@ describe("agent brain: what an agent does next", () => {
     );
     assert.deepEqual(near, { event: "bank:deposit", data: { inventorySlot: 4, quantity: 1 } });
     assert.equal(bankStep(view(), data, map), undefined, "nothing but tools: nothing to bank");
+  });
+
+  it("reads the dashboard's drop commands: everything, or every entry of an item named by id or name", () => {
+    assert.deepEqual(parseDropCommand("drop all", data), {});
+    assert.deepEqual(parseDropCommand("Drop all raw shrimps", data), { itemId: "raw_shrimps" });
+    assert.deepEqual(parseDropCommand("drop logs", data), { itemId: "logs" });
+    assert.equal(parseDropCommand("drop", data), undefined);
+    assert.equal(parseDropCommand("drop all dragons", data), undefined);
+    assert.equal(parseDropCommand("dropping by", data), undefined);
+  });
+
+  it("drops the inventory's entries one by one, of one item or of all", () => {
+    const inventory = [
+      { slot: 0, itemId: "bronze_axe", quantity: 1 },
+      { slot: 4, itemId: "logs", quantity: 1 },
+    ];
+    assert.deepEqual(dropStep(view({ inventory }), "logs"), {
+      event: "player:action",
+      data: { action: "drop", inventorySlot: 4 },
+    });
+    assert.deepEqual(dropStep(view({ inventory }), undefined)?.data, { action: "drop", inventorySlot: 0 });
+    assert.equal(dropStep(view({ inventory: [inventory[0]!] }), "logs"), undefined);
   });
 });

@@ -125,6 +125,26 @@ describe("/api/agents: the server's autonomous agents", function () {
     }
   });
 
+  it("drops every entry of one item on a `drop all <item>` message, and keeps the rest", async () => {
+    const agent = await newAgent("Dropper");
+    await post(`/api/agents/${agent.agentId}/goal/stop`);
+    const carried = async () =>
+      ((await server.runtime.characters.load(agent.characterId))?.inventory ?? []).map(
+        (entry) => entry.itemId,
+      );
+    const before = await carried();
+    assert.equal(before.filter((itemId) => itemId === "shrimps").length, 2, "the starter kit's shrimps");
+    assert.equal(
+      (await post(`/api/agents/${agent.agentId}/message`, { text: "drop all Shrimps" })).status,
+      202,
+    );
+    await waitForAsync(async () => !(await carried()).includes("shrimps"), "the shrimps dropped");
+    assert.deepEqual(
+      await carried(),
+      before.filter((itemId) => itemId !== "shrimps"),
+    );
+  });
+
   it("lists quick actions with their availability and runs one", async () => {
     const agent = await newAgent("Helper");
     const { actions } = await get(`/api/agents/${agent.agentId}/quick-actions`);
