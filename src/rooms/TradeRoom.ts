@@ -18,10 +18,11 @@ import {
 } from "../game/trade.js";
 import type { InventoryEntry } from "../game/types.js";
 import type { Runtime } from "../runtime.js";
-import { describeIssues, isTradeMessage, type Reply, tradeMessages } from "./messages.js";
+import { admitMessage, FloodGuard } from "./flood-guard.js";
+import { type Reply, readTradeMessage, type TradeMessage } from "./messages.js";
 import { authenticatePlayer, type PlayerAuth } from "./room-auth.js";
 import type { TradeCommitOutcome, WorldRoom } from "./WorldRoom.js";
-import type { TradeEndReason } from "./world-trades.js";
+import { type Cause, sendTradeEvents, type TradeEndReason } from "./world-trades.js";
 
 export interface TradeRoomOptions {
   trade: Trade;
@@ -67,6 +68,8 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
   private released?: Promise<unknown>;
   /** Messages are handled one at a time: each may wait on the world. */
   private queue: Promise<void> = Promise.resolve();
+  /** The message limit of SDK clients; /ws clients are limited by their channel, before it forwards here. */
+  private readonly floods = new WeakMap<Client, FloodGuard>();
 
   override onCreate(options: TradeRoomOptions): void {
     if (!isSignedByWorld(this.runtime.jwtSecret, options))
@@ -76,9 +79,9 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
     this.roomId = options.trade.id;
     this.maxClients = 2;
     void this.setPrivate(true);
-    this.onMessage("*", (client, type, message) =>
-      this.handleMessage(client as TradeClient, String(type), message),
-    );
+    this.onMessage("*", (client, type, message) => {
+      if (this.admits(client, String(type))) this.handleMessage(client as TradeClient, String(type), message);
+    });
     this.clock.setInterval(
       () => this.serially(async () => this.apply(expireTrade(this.trade, Date.now()))),
       EXPIRY_CHECK_MS,
@@ -137,12 +140,24 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
     return this.released;
   }
 
-  /** Cancels on a player's behalf (a dropped connection); called by the world too. */
+  /** Cancels on a player's behalf: a dropped connection, or called by the world (a `tradeCancel` it took). */
   cancelFor(playerId: string, reason: TradeEndReason): void {
     void this.serially(async () => this.apply(cancelTrade(this.trade, playerId, reason)));
   }
 
-  /** The one entry point of trade messages, for SDK clients and /ws clients alike. */
+  private admits(client: Client, type: string): boolean {
+    let flood = this.floods.get(client);
+    if (!flood) {
+      flood = new FloodGuard(this.runtime.config.RATE_LIMIT_WS_PER_SEC);
+      this.floods.set(client, flood);
+    }
+    return admitMessage(flood, client, (error) => client.send("error", { ...error, event: type }));
+  }
+
+  /**
+   * The one entry point of trade messages, for SDK clients and /ws clients alike. What the message causes
+   * for its sender goes through `reply`, so that a /ws client's request `id` is echoed on it.
+   */
   handleMessage(
     client: TradeClient,
     type: string,
@@ -152,43 +167,30 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
     const playerId = client.auth!.characterId;
     const refuse = (reason: TradeErrorReason) =>
       reply("tradeError", { tradeId: this.trade.id, reason, message: TRADE_ERROR_MESSAGES[reason] });
-    const parsed = isTradeMessage(type) ? tradeMessages[type].safeParse(message) : undefined;
-    if (!parsed) reply("error", { code: "unknown_event", message: `No event "${type}" here.`, event: type });
-    else if (!parsed.success) {
-      reply("error", { code: "bad_request", message: describeIssues(parsed.error), event: type });
-    } else if (parsed.data.tradeId !== this.trade.id) refuse("not_found");
+    const read = readTradeMessage(type, message);
+    if ("error" in read) reply("error", read.error);
+    else if (read.data.tradeId !== this.trade.id) refuse("not_found");
     else {
+      const cause: Cause = { playerId, reply };
       void this.serially(async () => {
-        const result = await this.decide(playerId, type as keyof typeof tradeMessages, parsed.data as never);
+        const result = await this.decide(playerId, read);
         if (!result.ok) refuse(result.reason);
         else {
-          this.apply(result);
-          if (this.trade.stage === "committing") await this.commit();
+          this.apply(result, cause);
+          if (this.trade.stage === "committing") await this.commit(cause);
         }
       });
     }
   }
 
-  private async decide(
-    playerId: string,
-    type: keyof typeof tradeMessages,
-    data: { inventorySlot: number; quantity?: number },
-  ): Promise<TradeResult> {
+  private async decide(playerId: string, { type, data }: TradeMessage): Promise<TradeResult> {
     const now = Date.now();
     const items = this.runtime.gameData.items;
     switch (type) {
       case "tradeAddItem": {
         const inventory = await this.inventoryOf(playerId);
         if (!inventory) return { ok: false, reason: "player_offline" };
-        return addToOffer(
-          this.trade,
-          playerId,
-          data.inventorySlot,
-          data.quantity ?? 0,
-          inventory,
-          items,
-          now,
-        );
+        return addToOffer(this.trade, playerId, data.inventorySlot, data.quantity, inventory, items, now);
       }
       case "tradeRemoveItem":
         return removeFromOffer(this.trade, playerId, data.inventorySlot, data.quantity, now);
@@ -199,7 +201,7 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
     }
   }
 
-  private async commit(): Promise<void> {
+  private async commit(cause: Cause): Promise<void> {
     const [a, b] = this.trade.sides;
     let outcome: TradeCommitOutcome;
     try {
@@ -212,15 +214,18 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
       this.runtime.logger.error({ err: error, tradeId: this.trade.id }, "trade commit did not answer");
       outcome = { ok: false, reason: "commit_failed" };
     }
-    this.apply(outcome.ok ? completeTrade(this.trade) : failTradeCommit(this.trade, outcome.reason));
+    this.apply(outcome.ok ? completeTrade(this.trade) : failTradeCommit(this.trade, outcome.reason), cause);
   }
 
-  /** Takes a transition: new state, its events to the players, and the end of the room when final. */
-  private apply(result: TradeResult | TradeTransition): void {
+  /**
+   * Takes a transition: new state, its events to the players (the cause's own as replies to its
+   * message), and the end of the room when final.
+   */
+  private apply(result: TradeResult | TradeTransition, cause?: Cause): void {
     if ("ok" in result && !result.ok) return;
     const { trade, events } = result as TradeTransition;
     this.trade = trade;
-    for (const { to, event, data } of events) this.clientOf(to)?.send(event, data);
+    sendTradeEvents(events, (to, event, data) => this.clientOf(to)?.send(event, data), cause);
     if (trade.stage === "completed" || trade.stage === "cancelled") this.end(events);
   }
 

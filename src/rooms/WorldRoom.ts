@@ -258,7 +258,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     message: unknown,
     reply: Reply,
   ): GameError | Refusal | undefined {
-    if (isTradeMessage(type))
+    if (isTradeMessage(type) && !isWorldMessage(type))
       return { code: "wrong_room", message: "Send trade offers to the trade's room." };
     if (!isWorldMessage(type))
       return { code: "unknown_event", message: `There is no event named "${type}".` };
@@ -270,13 +270,18 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     };
     if (type === "tradeRequest") {
       const { targetPlayerId } = parsed.data as { targetPlayerId: string };
-      tradeRefusal(undefined)(this.trades.request(playerId, targetPlayerId, Date.now()));
+      tradeRefusal(undefined)(this.trades.request(playerId, targetPlayerId, Date.now(), reply));
+      return undefined;
+    }
+    if (type === "tradeCancel") {
+      const { tradeId } = parsed.data as { tradeId: string };
+      tradeRefusal(tradeId)(this.trades.cancel(playerId, tradeId, Date.now(), reply));
       return undefined;
     }
     if (type === "tradeRequestRespond") {
       const { tradeId, accept } = parsed.data as { tradeId: string; accept: boolean };
       this.trades
-        .respond(playerId, tradeId, accept, Date.now())
+        .respond(playerId, tradeId, accept, Date.now(), reply)
         .then(tradeRefusal(tradeId), (error: unknown) => {
           this.runtime.logger.error({ err: error, tradeId }, "opening a trade failed");
           tradeRefusal(tradeId)("commit_failed");

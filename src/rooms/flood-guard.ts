@@ -2,6 +2,7 @@
 export const FLOOD_BLOCK_MS = 5000;
 /** Close code for a client that keeps flooding through its block. */
 export const CLOSE_FLOODING = 4429;
+const WINDOW_MS = 1000;
 
 export type FloodVerdict =
   /** Handle the message. */
@@ -13,31 +14,60 @@ export type FloodVerdict =
   /** Still flooding while blocked: close the connection. */
   | "close";
 
+/** CONTRACT's answer to the first message over the limit. */
+export const RATE_LIMITED = { code: "rate_limited", message: "Too many messages: wait a few seconds." };
+
 /**
- * SPEC's per-connection message limit: more than `perSecond` messages within one second blocks the
+ * SPEC's per-connection message limit: more than `perSecond` messages within any one second blocks the
  * sender for FLOOD_BLOCK_MS; sending another `perSecond` messages during the block closes it.
  */
 export class FloodGuard {
-  private windowStart = 0;
-  private inWindow = 0;
+  /**
+   * When the last `perSecond` accepted messages came, as a ring: the slot about to be overwritten holds
+   * the oldest. Counting in fixed one-second blocks instead would let twice the limit through across
+   * the end of a block.
+   */
+  private readonly recent: Float64Array;
+  private oldest = 0;
   private blockedUntil = 0;
   private droppedWhileBlocked = 0;
 
-  constructor(private readonly perSecond: number) {}
+  constructor(private readonly perSecond: number) {
+    this.recent = new Float64Array(perSecond).fill(Number.NEGATIVE_INFINITY);
+  }
 
   check(now: number): FloodVerdict {
     if (now < this.blockedUntil) {
       this.droppedWhileBlocked++;
       return this.droppedWhileBlocked > this.perSecond ? "close" : "drop";
     }
-    if (now - this.windowStart >= 1000) {
-      this.windowStart = now;
-      this.inWindow = 0;
+    if (now - this.recent[this.oldest]! < WINDOW_MS) {
+      this.blockedUntil = now + FLOOD_BLOCK_MS;
+      this.droppedWhileBlocked = 0;
+      return "limited";
     }
-    this.inWindow++;
-    if (this.inWindow <= this.perSecond) return "accept";
-    this.blockedUntil = now + FLOOD_BLOCK_MS;
-    this.droppedWhileBlocked = 0;
-    return "limited";
+    this.recent[this.oldest] = now;
+    this.oldest = (this.oldest + 1) % this.perSecond;
+    return "accept";
   }
+}
+
+/** What a flooding client is told and closed through. */
+interface FloodedClient {
+  leave(code?: number, reason?: string): void;
+}
+
+/**
+ * Counts one message of `client` and acts on the verdict: the first message over the limit is answered
+ * through `refuse`, a client flooding through its block is closed. True when the message is handled.
+ */
+export function admitMessage(
+  guard: FloodGuard,
+  client: FloodedClient,
+  refuse: (error: typeof RATE_LIMITED) => void,
+): boolean {
+  const verdict = guard.check(Date.now());
+  if (verdict === "close") client.leave(CLOSE_FLOODING, "flooding");
+  if (verdict === "limited") refuse(RATE_LIMITED);
+  return verdict === "accept";
 }

@@ -7,11 +7,32 @@ import {
   type Trade,
   type TradeErrorReason,
   type TradeEvent,
+  type TradeResult,
 } from "../game/trade.js";
+import type { Reply } from "./messages.js";
 
 export type PlayerGoneReason = "partner_disconnected" | "player_died";
-/** Why the world ends a started trade on its own. */
-export type TradeEndReason = PlayerGoneReason | "server_shutdown";
+/** Why the world ends a started trade: a player gone, the shutdown, or a `tradeCancel` sent to the world. */
+export type TradeEndReason = PlayerGoneReason | "server_shutdown" | "cancelled";
+
+/** The player whose message caused some trade events, and the answer to that message. */
+export interface Cause {
+  playerId: string;
+  /** Answers the message: on /ws, the frames carry its request `id`, which only the sender's replies echo. */
+  reply: Reply;
+}
+
+/** Sends each event to its player: the cause's own as replies to its message, the others' by `send`. */
+export function sendTradeEvents(
+  events: readonly TradeEvent[],
+  send: (playerId: string, event: string, data: unknown) => void,
+  cause?: Cause,
+): void {
+  for (const { to, event, data } of events) {
+    if (to === cause?.playerId) cause.reply(event, data);
+    else send(to, event, data);
+  }
+}
 
 /** Players farther apart than this (Chebyshev tiles) cannot start a trade. */
 export const TRADE_DISTANCE = 10;
@@ -38,26 +59,31 @@ export class TradeRequests {
 
   constructor(private readonly world: TradeWorld) {}
 
-  /** Sends the target `tradeIncoming`, or returns why the request is refused. */
-  request(fromId: string, targetId: string, now: number): TradeErrorReason | undefined {
+  /**
+   * Sends the target `tradeIncoming` and the requester `tradeRequestSent` (its only way to learn the
+   * tradeId, which cancelling takes), or returns why the request is refused.
+   */
+  request(fromId: string, targetId: string, now: number, reply: Reply): TradeErrorReason | undefined {
     if (fromId === targetId) return "self_trade";
     if (!this.world.isOnline(targetId)) return "player_offline";
     if (this.started.has(fromId) || this.started.has(targetId)) return "already_trading";
     if ((this.world.distance(fromId, targetId) ?? Number.POSITIVE_INFINITY) > TRADE_DISTANCE)
       return "too_far";
+    const cause = { playerId: fromId, reply };
     // One outgoing request at a time: a new one replaces the previous.
     for (const trade of this.pending.values()) {
-      if (trade.sides[0].player.id === fromId) this.apply(trade.id, cancelTrade(trade, fromId));
+      if (trade.sides[0].player.id === fromId) this.apply(trade.id, cancelTrade(trade, fromId), cause);
     }
-    const result = requestTrade(
-      randomUUID(),
-      { id: fromId, name: this.world.nameOf(fromId) },
-      { id: targetId, name: this.world.nameOf(targetId) },
-      now,
-    );
+    const target = { id: targetId, name: this.world.nameOf(targetId) };
+    const result = requestTrade(randomUUID(), { id: fromId, name: this.world.nameOf(fromId) }, target, now);
     if (!result.ok) return result.reason;
     this.pending.set(result.trade.id, result.trade);
     this.emit(result.events);
+    reply("tradeRequestSent", {
+      tradeId: result.trade.id,
+      targetPlayerId: target.id,
+      targetPlayerName: target.name,
+    });
     return undefined;
   }
 
@@ -67,6 +93,7 @@ export class TradeRequests {
     tradeId: string,
     accept: boolean,
     now: number,
+    reply: Reply,
   ): Promise<TradeErrorReason | undefined> {
     const trade = this.pending.get(tradeId);
     if (!trade) return "not_found";
@@ -74,11 +101,12 @@ export class TradeRequests {
     if (!result.ok) return result.reason;
     const [a, b] = [trade.sides[0].player.id, trade.sides[1].player.id];
     if (accept && (this.started.has(a) || this.started.has(b))) return "already_trading";
-    this.pending.delete(tradeId);
+    const cause = { playerId, reply };
     if (!accept) {
-      this.emit(result.events);
+      this.apply(tradeId, result, cause);
       return undefined;
     }
+    this.pending.delete(tradeId);
     this.started.set(a, tradeId);
     this.started.set(b, tradeId);
     try {
@@ -87,12 +115,30 @@ export class TradeRequests {
       this.ended(tradeId);
       throw error;
     }
-    this.emit(result.events);
+    this.emit(result.events, cause);
     // Each player is in one trade at a time: their other requests are void now.
     for (const other of [...this.pending.values()]) {
       const involved = other.sides.find((side) => side.player.id === a || side.player.id === b);
       if (involved) this.apply(other.id, cancelTrade(other, involved.player.id, "partner_busy"));
     }
+    return undefined;
+  }
+
+  /**
+   * `tradeCancel` sent to the world: a pending request is cancelled (by the requested player, that is
+   * declining it), a started trade is cancelled through its room. Returns why it is refused.
+   */
+  cancel(playerId: string, tradeId: string, now: number, reply: Reply): TradeErrorReason | undefined {
+    const trade = this.pending.get(tradeId);
+    if (trade) {
+      const declining = trade.sides[1].player.id === playerId;
+      const result = declining ? respondToTrade(trade, playerId, false, now) : cancelTrade(trade, playerId);
+      if (!result.ok) return result.reason;
+      this.apply(tradeId, result, { playerId, reply });
+      return undefined;
+    }
+    if (this.started.get(playerId) !== tradeId) return "not_found";
+    this.world.cancelStarted(tradeId, playerId, "cancelled");
     return undefined;
   }
 
@@ -139,13 +185,14 @@ export class TradeRequests {
     }
   }
 
-  private apply(tradeId: string, result: ReturnType<typeof cancelTrade>): void {
+  /** Ends a pending request with the outcome of `result`. */
+  private apply(tradeId: string, result: TradeResult, cause?: Cause): void {
     if (!result.ok) return;
     this.pending.delete(tradeId);
-    this.emit(result.events);
+    this.emit(result.events, cause);
   }
 
-  private emit(events: readonly TradeEvent[]): void {
-    for (const event of events) this.world.send(event.to, event.event, event.data);
+  private emit(events: readonly TradeEvent[], cause?: Cause): void {
+    sendTradeEvents(events, (to, event, data) => this.world.send(to, event, data), cause);
   }
 }

@@ -12,7 +12,7 @@ import { type RawData, WebSocket, WebSocketServer } from "ws";
 import { clientKey } from "../api/rate-limits.js";
 import { issueAnonymousToken } from "../auth/tokens.js";
 import { type AuthRefusal, countAttempt, verifyToken } from "../auth/verify.js";
-import { CLOSE_FLOODING, FloodGuard } from "../rooms/flood-guard.js";
+import { admitMessage, FloodGuard } from "../rooms/flood-guard.js";
 import { isTradeMessage } from "../rooms/messages.js";
 import { tokenOf, vouchFor } from "../rooms/room-auth.js";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
@@ -191,7 +191,9 @@ export class JsonChannel {
     // The world closed between its lookup and the seat (a shutdown, a replacement): connecting again
     // finds the world where it runs now.
     if (!room) throw new Error("the world closed meanwhile: connect again");
-    const trades: TradeLink = new TradeLink(ws, context, this.runtime.logger);
+    const trades: TradeLink = new TradeLink(ws, context, this.runtime.logger, (event, data, reply) =>
+      room.handleMessage(client as never, event, data, reply),
+    );
     const client = new JsonClient(seat.sessionId, ws, {
       maxBufferedBytes: MAX_BUFFERED_BYTES,
       onEvent: (event, data) => trades.observe(event, data),
@@ -226,18 +228,14 @@ export class JsonChannel {
     data: RawData,
     isBinary: boolean,
   ): void {
-    const verdict = flood.check(Date.now());
-    if (verdict === "close") client.leave(CLOSE_FLOODING, "flooding");
-    if (verdict === "limited") {
-      client.sendJson("error", { code: "rate_limited", message: "Too many messages: wait a few seconds." });
-    }
-    if (verdict !== "accept") return;
+    if (!admitMessage(flood, client, (error) => client.sendJson("error", error))) return;
     const envelope = readEnvelope(data, isBinary);
     if ("code" in envelope) {
       const { id, ...error } = envelope;
       client.sendJson("error", error, id);
       return;
     }
+    // Whatever the frame causes for this player is sent through `reply`, which echoes the frame's `id`.
     const reply = (event: string, payload: unknown) => client.sendJson(event, payload, envelope.id);
     if (isTradeMessage(envelope.event)) trades.forward(envelope.event, envelope.data, reply);
     else room.handleMessage(client as never, envelope.event, envelope.data, reply);

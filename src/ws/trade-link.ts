@@ -1,7 +1,8 @@
 import { type AuthContext, connectClientToRoom, matchMaker } from "@colyseus/core";
 import type { WebSocket } from "ws";
+import { TRADE_ERROR_MESSAGES } from "../game/trade.js";
 import type { Logger } from "../logger.js";
-import type { Reply } from "../rooms/messages.js";
+import { type Reply, readTradeMessage } from "../rooms/messages.js";
 import type { TradeRoom } from "../rooms/TradeRoom.js";
 import { JsonClient } from "./JsonClient.js";
 
@@ -10,6 +11,9 @@ interface OpenTrade {
   /** Resolves with the trade room's client once joined (undefined when the join failed). */
   joined: Promise<{ room: TradeRoom; client: JsonClient } | undefined>;
 }
+
+/** Hands a message to the world room, which holds trade requests until they are accepted. */
+export type ToWorld = (event: string, data: unknown, reply: Reply) => void;
 
 /**
  * Hides the TradeRoom from a /ws client: when the world announces `tradeStarted`, the connection joins
@@ -22,26 +26,38 @@ export class TradeLink {
     private readonly socket: WebSocket,
     private readonly context: AuthContext,
     private readonly logger: Logger,
+    private readonly toWorld: ToWorld,
   ) {}
 
-  /** Watches what the world sends this connection for the start of a trade. */
+  /**
+   * Follows the trade from what the connection is sent, by the world or the trade's room: replies to
+   * the player's own messages come through the world's client, the partner's events through the trade's.
+   */
   observe(event: string, data: unknown): void {
-    if (event !== "tradeStarted") return;
-    const { tradeId } = data as { tradeId: string };
-    this.current = { tradeId, joined: this.join(tradeId) };
+    if (event === "tradeStarted") {
+      const { tradeId } = data as { tradeId: string };
+      this.current = { tradeId, joined: this.join(tradeId) };
+    } else if (event === "tradeCompleted" || event === "tradeCancelled") {
+      if (this.current?.tradeId === (data as { tradeId: string }).tradeId) this.current = undefined;
+    }
   }
 
+  /** Sends a trade event to the connection's trade, or a `tradeCancel` of another one to the world. */
   forward(event: string, data: unknown, reply: Reply): void {
-    const tradeId = (data as { tradeId?: unknown } | undefined)?.tradeId;
-    const trade = this.current;
-    if (!trade || trade.tradeId !== tradeId) {
-      reply("tradeError", { tradeId, reason: "not_found", message: "There is no such trade." });
+    const read = readTradeMessage(event, data);
+    if ("error" in read) {
+      reply("error", read.error);
       return;
     }
-    void trade.joined.then((joined) => {
-      if (joined) joined.room.handleMessage(joined.client as never, event, data, reply);
-      else reply("tradeError", { tradeId, reason: "not_found", message: "The trade has ended." });
-    });
+    const { tradeId } = read.data;
+    const trade = this.current?.tradeId === tradeId ? this.current : undefined;
+    if (trade) {
+      void trade.joined.then((joined) => {
+        if (joined) joined.room.handleMessage(joined.client as never, event, data, reply);
+        else reply("tradeError", { tradeId, reason: "not_found", message: "The trade has ended." });
+      });
+    } else if (read.type === "tradeCancel") this.toWorld(event, data, reply);
+    else reply("tradeError", { tradeId, reason: "not_found", message: TRADE_ERROR_MESSAGES.not_found });
   }
 
   close(code: number): void {
@@ -57,14 +73,7 @@ export class TradeLink {
       const client = new JsonClient(seat.sessionId, this.socket, {
         maxBufferedBytes: Number.POSITIVE_INFINITY,
         sharesSocket: true,
-        onEvent: (event) => {
-          if (
-            (event === "tradeCompleted" || event === "tradeCancelled") &&
-            this.current?.tradeId === tradeId
-          ) {
-            this.current = undefined;
-          }
-        },
+        onEvent: (event, data) => this.observe(event, data),
       });
       await connectClientToRoom(room, client as never, this.context, {});
       await client.joined();

@@ -13,12 +13,17 @@ describe("FloodGuard", () => {
     assert.equal(guard.check(30 + FLOOD_BLOCK_MS), "accept");
   });
 
-  it("starts a new window each second", () => {
+  it("counts over any one second: a message is over when the limit-th one before it is less than 1000 ms old", () => {
     const guard = new FloodGuard(2);
     assert.equal(guard.check(0), "accept");
     assert.equal(guard.check(900), "accept");
     assert.equal(guard.check(1000), "accept");
-    assert.equal(guard.check(1500), "accept");
+    assert.equal(guard.check(1500), "limited");
+  });
+
+  it("lets a steady sender at the limit through indefinitely", () => {
+    const guard = new FloodGuard(3);
+    for (let t = 0; t < 10_000; t += 334) assert.equal(guard.check(t), "accept", `at ${t} ms`);
   });
 
   it("closes a sender that keeps flooding through its block", () => {

@@ -97,6 +97,60 @@ describe("TradeRoom with SDK clients", function () {
     assert.equal((await alice.inbox.next("tradeCancelled")).reason, "declined");
   });
 
+  it("lets the requester cancel a pending request in the world room, with the tradeId tradeRequestSent gave", async () => {
+    const [alice, bob] = [await join(), await join()];
+    alice.room.send("tradeRequest", { targetPlayerId: bob.id });
+    const sent = await alice.inbox.next("tradeRequestSent", () => true, 5000, true);
+    const incoming = await bob.inbox.next("tradeIncoming", () => true, 5000, true);
+    assert.deepEqual(sent, {
+      tradeId: incoming.tradeId,
+      targetPlayerId: bob.id,
+      targetPlayerName: bob.sync.name,
+    });
+    alice.room.send("tradeCancel", { tradeId: sent.tradeId });
+    for (const me of [alice, bob]) {
+      assert.deepEqual(await me.inbox.next("tradeCancelled", () => true, 5000, true), {
+        tradeId: sent.tradeId,
+        reason: "cancelled",
+      });
+    }
+    bob.room.send("tradeRequestRespond", { tradeId: sent.tradeId, accept: true });
+    assert.equal((await bob.inbox.next("tradeError")).reason, "not_found");
+  });
+
+  it("takes the requested player's tradeCancel of a pending request as a decline", async () => {
+    const [alice, bob] = [await join(), await join()];
+    alice.room.send("tradeRequest", { targetPlayerId: bob.id });
+    const { tradeId } = await bob.inbox.next("tradeIncoming");
+    bob.room.send("tradeCancel", { tradeId });
+    for (const me of [alice, bob]) {
+      assert.deepEqual(await me.inbox.next("tradeCancelled", () => true, 5000, true), {
+        tradeId,
+        reason: "declined",
+      });
+    }
+  });
+
+  it("cancels a started trade on a tradeCancel sent to the world room too", async () => {
+    const [alice, bob] = [await join(), await join()];
+    const tradeId = await startTrade(alice, bob);
+    alice.room.send("tradeCancel", { tradeId });
+    for (const me of [alice, bob]) {
+      assert.deepEqual(await me.tradeInbox.next("tradeCancelled", () => true, 5000, true), {
+        tradeId,
+        reason: "cancelled",
+      });
+    }
+  });
+
+  it("answers a client flooding the trade's room with rate_limited", async () => {
+    const [alice, bob] = [await join(), await join()];
+    const tradeId = await startTrade(alice, bob);
+    for (let i = 0; i < 70; i++) alice.trade!.send("tradeAccept", { tradeId });
+    const error = await alice.tradeInbox.next("error", (e) => e.code === "rate_limited");
+    assert.equal(error.event, "tradeAccept");
+  });
+
   it("refuses a second trade while one is open, and cancels for both on tradeCancel", async () => {
     const [alice, bob, carol] = [await join(), await join(), await join()];
     const tradeId = await startTrade(alice, bob);

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { sleep } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { connectNewPlayer, type WsPlayer } from "../support/ws-client.js";
 
@@ -111,6 +112,20 @@ describe("/ws: flooding", function () {
     await limited;
     for (let i = 0; i <= LIMIT; i++) client.send("player:move", { x: 32, z: 33 });
     assert.equal((await client.closed).code, 4429);
+  });
+
+  it("limits any one second, not each second from the first frame: a burst across its end is refused", async () => {
+    const { client } = await connectNewPlayer(server);
+    const limited = client.next("error", (data) => data.code === "rate_limited");
+    const move = () => client.send("player:move", { x: 32, z: 33 });
+    move();
+    await sleep(800);
+    for (let i = 1; i < LIMIT; i++) move();
+    await sleep(300);
+    // 2 * LIMIT - 1 frames within 300 ms, though never more than LIMIT since the first frame's second began.
+    for (let i = 0; i < LIMIT; i++) move();
+    await limited;
+    await client.close();
   });
 
   it("drops frames during the block without closing a client that slows down", async () => {

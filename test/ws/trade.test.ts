@@ -96,10 +96,106 @@ describe("/ws: trading between two plain WebSocket clients", function () {
     const bob = await connect();
     const tradeId = await startTrade(alice, bob);
     const cancelled = [alice, bob].map((player) => player.client.next("tradeCancelled"));
-    bob.client.send("tradeCancel", { tradeId });
-    for (const { data } of await Promise.all(cancelled))
-      assert.deepEqual(data, { tradeId, reason: "cancelled" });
+    bob.client.send("tradeCancel", { tradeId }, "cancel-1");
+    const [toAlice, toBob] = await Promise.all(cancelled);
+    const data = { tradeId, reason: "cancelled" };
+    assert.deepEqual(toBob, { event: "tradeCancelled", data, id: "cancel-1" });
+    assert.deepEqual(toAlice, { event: "tradeCancelled", data });
     await startTrade(bob, alice);
+  });
+
+  it("acknowledges a request with tradeRequestSent, whose tradeId the requester can cancel it with", async () => {
+    const alice = await connect();
+    const bob = await connect();
+    const incoming = bob.client.next("tradeIncoming");
+    const sent = alice.client.next("tradeRequestSent");
+    alice.client.send("tradeRequest", { targetPlayerId: bob.id }, "ask-1");
+    const acknowledged = await sent;
+    const { tradeId } = (await incoming).data;
+    assert.deepEqual(acknowledged, {
+      event: "tradeRequestSent",
+      data: { tradeId, targetPlayerId: bob.id, targetPlayerName: bob.sync.name },
+      id: "ask-1",
+    });
+
+    const cancelled = [alice, bob].map((player) => player.client.next("tradeCancelled"));
+    alice.client.send("tradeCancel", { tradeId }, "cancel-1");
+    const [toAlice, toBob] = await Promise.all(cancelled);
+    assert.deepEqual(toAlice, {
+      event: "tradeCancelled",
+      data: { tradeId, reason: "cancelled" },
+      id: "cancel-1",
+    });
+    assert.deepEqual(toBob, { event: "tradeCancelled", data: { tradeId, reason: "cancelled" } });
+
+    const refused = bob.client.next("tradeError");
+    bob.client.send("tradeRequestRespond", { tradeId, accept: true });
+    assert.equal((await refused).data.reason, "not_found", "a cancelled request cannot be accepted");
+    await startTrade(alice, bob);
+  });
+
+  it("takes the requested player's tradeCancel of a pending request as a decline", async () => {
+    const alice = await connect();
+    const bob = await connect();
+    const incoming = bob.client.next("tradeIncoming");
+    alice.client.send("tradeRequest", { targetPlayerId: bob.id });
+    const { tradeId } = (await incoming).data;
+    const declined = [alice, bob].map((player) => player.client.next("tradeCancelled"));
+    bob.client.send("tradeCancel", { tradeId }, "no-thanks");
+    const [toAlice, toBob] = await Promise.all(declined);
+    assert.deepEqual(toBob, {
+      event: "tradeCancelled",
+      data: { tradeId, reason: "declined" },
+      id: "no-thanks",
+    });
+    assert.deepEqual(toAlice, { event: "tradeCancelled", data: { tradeId, reason: "declined" } });
+  });
+
+  it("echoes each trade message's id on the replies it causes to its sender, never on the partner's copy", async () => {
+    const alice = await connect();
+    const bob = await connect();
+    const coins = alice.sync.inventory.find((entry) => entry.itemId === "coins")!;
+    const incoming = bob.client.next("tradeIncoming");
+    alice.client.send("tradeRequest", { targetPlayerId: bob.id });
+    const { tradeId } = (await incoming).data;
+
+    /** `sender` sends `event` with `id`; both players get `reply`, only the sender's copy with the id. */
+    async function exchange(sender: WsPlayer, partner: WsPlayer, event: string, data: object, reply: string) {
+      const ofTrade = (frameData: any) => frameData.tradeId === tradeId;
+      const replies = [sender, partner].map((player) => player.client.next(reply, ofTrade));
+      const id = `${event}-${sender.id}-${Math.random()}`;
+      sender.client.send(event, { tradeId, ...data }, id);
+      const [toSender, toPartner] = await Promise.all(replies);
+      assert.equal(toSender?.id, id, `${reply} to the sender of ${event}`);
+      assert.equal(toPartner?.id, undefined, `${reply} to the partner of the sender of ${event}`);
+    }
+
+    await exchange(bob, alice, "tradeRequestRespond", { accept: true }, "tradeStarted");
+    // Each connection is shown the trade once it has joined it; replies come after that.
+    const shown = (frame: { event: string; data: any }) =>
+      frame.event === "tradeUpdated" && frame.data.tradeId === tradeId;
+    await Promise.all([alice, bob].map((player) => player.client.received(shown)));
+    await exchange(alice, bob, "tradeAddItem", { inventorySlot: coins.slot, quantity: 10 }, "tradeUpdated");
+    await exchange(alice, bob, "tradeRemoveItem", { inventorySlot: coins.slot, quantity: 4 }, "tradeUpdated");
+    await exchange(bob, alice, "tradeAccept", {}, "tradeUpdated");
+    await exchange(alice, bob, "tradeAccept", {}, "tradeConfirmScreen");
+    await exchange(bob, alice, "tradeAccept", {}, "tradeUpdated");
+    await exchange(alice, bob, "tradeAccept", {}, "tradeCompleted");
+  });
+
+  it("answers trade data that fail the schema with error bad_request, naming the event, before looking for the trade", async () => {
+    const alice = await connect();
+    for (const [event, data] of [
+      ["tradeAccept", {}],
+      ["tradeCancel", { tradeId: 7 }],
+    ] as const) {
+      const answer = alice.client.next("error", (_data, frame) => frame.id === `bad-${event}`);
+      alice.client.send(event, data, `bad-${event}`);
+      const { data: error } = await answer;
+      assert.equal(error.code, "bad_request");
+      assert.equal(error.event, event);
+      assert.match(error.message, /tradeId/);
+    }
   });
 
   it("cancels with partner_disconnected when one client closes mid-trade", async () => {
@@ -116,6 +212,9 @@ describe("/ws: trading between two plain WebSocket clients", function () {
     const refused = alice.client.next("tradeError", (_data, frame) => frame.id === "add-1");
     alice.client.send("tradeAddItem", { tradeId: "no-such-trade", inventorySlot: 0, quantity: 1 }, "add-1");
     assert.equal((await refused).data.reason, "not_found");
+    const notCancelled = alice.client.next("tradeError", (_data, frame) => frame.id === "cancel-1");
+    alice.client.send("tradeCancel", { tradeId: "no-such-trade" }, "cancel-1");
+    assert.equal((await notCancelled).data.reason, "not_found");
   });
   it("lets a connection trade after the token it opened with has expired", async () => {
     // The connection was authenticated at its upgrade; it cannot present a fresh token afterwards.
