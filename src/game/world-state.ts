@@ -49,7 +49,8 @@ export interface PlayerEntity {
   style: CombatStyle;
   /** Set while a trade commits: intents that touch the inventory are refused. */
   busy: string | undefined;
-  intents: Intent[];
+  /** Queued intents, each with the reference it was submitted with. */
+  intents: { intent: Intent; ref: number | undefined }[];
 }
 
 export interface NpcEntity {
@@ -128,6 +129,8 @@ export class WorldState {
   readonly fires = new Set<StationEntity>();
 
   events: OutboundEvent[] = [];
+  /** Set while the input phase applies an intent submitted with a reference: its refusals carry it. */
+  applyingRef: number | undefined;
   readonly changedCharacters = new Set<string>();
   readonly bankChanged = new Set<string>();
   readonly changedEntities = new Set<string>();
@@ -220,7 +223,12 @@ export class WorldState {
   }
 
   fail(player: PlayerEntity, error: GameError): void {
-    this.emit(player.id, "error", error);
+    const ref = this.applyingRef;
+    this.events.push(
+      ref === undefined
+        ? { to: player.id, event: "error", data: error }
+        : { to: player.id, event: "error", data: error, ref },
+    );
   }
 
   entityChanged(id: string): void {

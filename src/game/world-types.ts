@@ -89,7 +89,8 @@ export type OutboundEvent =
   | { to: Recipient; event: "skill:xp"; data: SkillXp }
   | { to: Recipient; event: "chat:message"; data: ChatMessage }
   | { to: Recipient; event: "player:sync"; data: PlayerSync }
-  | { to: Recipient; event: "error"; data: GameError };
+  /** `ref`: the submitter's reference of the intent refused while the tick applied it (see World.submit). */
+  | { to: Recipient; event: "error"; data: GameError; ref?: number };
 
 /**
  * The tick's phases, in the order they run:

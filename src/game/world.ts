@@ -22,8 +22,12 @@ function applyQueuedIntents(state: WorldState, pending: Set<PlayerEntity>): void
   for (const player of pending) {
     const intents = player.intents;
     player.intents = [];
-    for (const intent of intents) applyIntent(state, player, intent);
+    for (const { intent, ref } of intents) {
+      state.applyingRef = ref;
+      applyIntent(state, player, intent);
+    }
   }
+  state.applyingRef = undefined;
   pending.clear();
 }
 
@@ -110,13 +114,17 @@ export class World {
     return this.player(playerId).character;
   }
 
-  /** Refuses what can be refused now; otherwise queues the intent for the next tick. */
-  submit(playerId: string, intent: Intent): GameError | undefined {
+  /**
+   * Refuses what can be refused now; otherwise queues the intent for the next tick. A refusal found
+   * then (no path to the tile, say) is an `error` event that carries `ref`, so the submitter can answer
+   * the message the intent came from.
+   */
+  submit(playerId: string, intent: Intent, ref?: number): GameError | undefined {
     const player = this.state.players.get(playerId);
     if (!player) return gameError("not_found", `Player ${playerId} is not in the world.`);
     const plan = planIntent(this.state, player, intent);
     if (isGameError(plan)) return plan;
-    player.intents.push(intent);
+    player.intents.push({ intent, ref });
     this.pending.add(player);
     return undefined;
   }

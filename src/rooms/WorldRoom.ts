@@ -12,11 +12,11 @@ import type { Trade, TradeErrorReason } from "../game/trade.js";
 import { TRADE_ERROR_MESSAGES } from "../game/trade.js";
 import type { InventoryEntry } from "../game/types.js";
 import { World } from "../game/world.js";
-import type { Intent, PlayerSync, TickReport } from "../game/world-types.js";
+import type { Intent, OutboundEvent, PlayerSync, TickReport } from "../game/world-types.js";
 import type { Runtime } from "../runtime.js";
 import { WorldRoomState } from "../schema/WorldRoomState.js";
 import { withBatchedSends } from "./batched-sends.js";
-import { CLOSE_FLOODING, FloodGuard } from "./flood-guard.js";
+import { admitMessage, FloodGuard } from "./flood-guard.js";
 import { Interest, isJsonClient } from "./interest.js";
 import {
   describeIssues,
@@ -92,6 +92,12 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    */
   private readonly commits = new Map<string, Promise<unknown>>();
   private tickDeferred = false;
+  /**
+   * How to answer the messages whose intents wait for the next tick, by the reference they were
+   * submitted with: a refusal the tick finds (no path to the tile) answers its message, with its id.
+   */
+  private readonly waitingReplies = new Map<number, { reply: Reply; event: string }>();
+  private nextReplyRef = 0;
 
   override async onCreate(): Promise<void> {
     const { runtime } = this;
@@ -240,15 +246,10 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   ): void {
     const session = client.userData;
     if (!session || !this.world.has(playerOf(client).characterId)) return;
-    const verdict = session.flood?.check(Date.now()) ?? "accept";
-    if (verdict === "close") client.leave(CLOSE_FLOODING, "flooding");
-    const refusal =
-      verdict === "limited"
-        ? { code: "rate_limited", message: "Too many messages: wait a few seconds." }
-        : verdict === "accept"
-          ? this.dispatch(client, type, message, reply)
-          : undefined;
-    if (refusal) reply("error", { ...refusal, event: type });
+    const refuse = (refusal: Refusal) => reply("error", { ...refusal, event: type });
+    if (session.flood && !admitMessage(session.flood, client, refuse)) return;
+    const refusal = this.dispatch(client, type, message, reply);
+    if (refusal) refuse(refusal);
   }
 
   /** Validates a message and hands it to the world or the trade requests; returns why it is refused. */
@@ -293,7 +294,11 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
         ? this.chatIntent(client, parsed.data as { message: string }, reply)
         : toIntent(type, parsed.data);
     if (intent && !("type" in intent)) return intent;
-    return intent && this.world.submit(playerId, intent);
+    if (!intent) return undefined;
+    const ref = this.nextReplyRef++;
+    const refusal = this.world.submit(playerId, intent, ref);
+    if (!refusal) this.waitingReplies.set(ref, { reply, event: type });
+    return refusal;
   }
 
   /**
@@ -358,6 +363,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       this.tickDeferred = true;
       return;
     }
+    const repliesApplied = this.nextReplyRef;
     const report = this.world.step();
     const changed = new Set(report.changedEntities);
     const phaseMs: Record<string, number> = { ...report.phaseMs };
@@ -387,6 +393,11 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
         phaseMs.commit = performance.now() - waitStarted;
         timed("publish", () => this.publish(report));
         this.timings.record(report.tick, phaseMs);
+        // Later messages wait for the next tick; these were applied by this one, and answered if refused.
+        for (const ref of this.waitingReplies.keys()) {
+          if (ref >= repliesApplied) break;
+          this.waitingReplies.delete(ref);
+        }
       });
   }
 
@@ -399,8 +410,24 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     withBatchedSends(this.clients, (slab) => {
       for (const client of this.clients) this.sendView(client);
       this.broadcastPatch();
-      deliverEvents(report.events, this.interest, (playerId) => this.owners.get(playerId), slab);
+      deliverEvents(
+        report.events,
+        this.interest,
+        (playerId) => this.owners.get(playerId),
+        slab,
+        (event) => this.answerWithRefusal(event),
+      );
     });
+  }
+
+  /** Sends a refusal the tick found as the reply to the message it refuses (see waitingReplies). */
+  private answerWithRefusal(event: OutboundEvent): boolean {
+    if (event.event !== "error" || event.ref === undefined) return false;
+    const waiting = this.waitingReplies.get(event.ref);
+    if (!waiting) return false;
+    this.waitingReplies.delete(event.ref);
+    waiting.reply("error", { ...event.data, event: waiting.event });
+    return true;
   }
 
   /** Brings the client's view up to date: a /ws client is sent CONTRACT's world:update. */

@@ -10,13 +10,15 @@ import { type Interest, isJsonClient } from "./interest.js";
 /**
  * Sends a tick's events (within a batched publish: see withBatchedSends): the `{near}` ones to the
  * clients that see their tiles, then each player's own, in the tick's order. The joined /ws clients of
- * a view cell all get the same frames of the events around, made once for the cell.
+ * a view cell all get the same frames of the events around, made once for the cell. `answer` sends a
+ * player's own event as the reply to the message that caused it, when it knows that message (true then).
  */
 export function deliverEvents(
   events: readonly OutboundEvent[],
   interest: Interest,
   ownerOf: (playerId: string) => Client | undefined,
   slab: WriteSlab,
+  answer: (event: OutboundEvent) => boolean = () => false,
 ): void {
   const outgoing = events.map((event, order) => new OutgoingEvent(event, order));
   const near = new NearEvents(outgoing);
@@ -38,7 +40,7 @@ export function deliverEvents(
   for (const event of outgoing) {
     const to = event.event.to;
     const client = typeof to === "string" ? ownerOf(to) : undefined;
-    if (client) event.sendTo(client);
+    if (client && !answer(event.event)) event.sendTo(client);
   }
 }
 

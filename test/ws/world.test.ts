@@ -42,6 +42,23 @@ describe("/ws: playing in the world with plain WebSocket clients", function () {
     for (const kind of ["npc", "resource"]) assert.ok(kinds.has(kind), `a ${kind} is in view of the spawn`);
   });
 
+  it("answers a refusal the tick finds with the refused frame's id and event", async () => {
+    const { client, sync } = await connect();
+    const shrimps = sync.inventory.filter((entry) => entry.itemId === "shrimps").map((entry) => entry.slot);
+    assert.equal(shrimps.length, 2);
+    // Both bites reach the same tick: the second is refused then (one food at a time), not on arrival.
+    client.send("inventory:use", { inventorySlot: shrimps[0] }, "bite-1");
+    client.send("inventory:use", { inventorySlot: shrimps[1] }, "bite-2");
+    const refusal = await client.next("error");
+    assert.deepEqual(refusal, {
+      event: "error",
+      data: { code: "too_soon", message: refusal.data.message, event: "inventory:use" },
+      id: "bite-2",
+    });
+    await sleep(300);
+    assert.equal(client.frames.filter((frame) => frame.event === "error").length, 1, "one refusal");
+  });
+
   it("shows two nearby clients each other's moves and chat", async () => {
     const alice = await connect();
     const bob = await connect();
