@@ -20,7 +20,7 @@ import type {
   Tile,
 } from "./types.js";
 import type { Intent, OutboundEvent, Recipient } from "./world-types.js";
-import { gainXp } from "./xp.js";
+import { gainXp, XP_CAP } from "./xp.js";
 
 /** What a player keeps doing over several ticks, walking into reach first when it has a target. */
 export type PlayerAction =
@@ -297,14 +297,18 @@ export class WorldState {
     this.synced(player);
   }
 
+  /** Adds XP up to the cap; `skill:xp` tells what was gained, and nothing is told at the cap. */
   gainXp(player: PlayerEntity, skill: SkillName, amount: number): void {
-    const result = gainXp(player.character.skills[skill], amount);
+    const before = player.character.skills[skill];
+    const gained = Math.min(amount, XP_CAP - before.xp);
+    if (gained <= 0) return;
+    const result = gainXp(before, gained);
     player.character.skills[skill] = result.skill;
     this.changedCharacters.add(player.id);
     this.emit(player.id, "skill:xp", {
       skill,
       xp: result.skill.xp,
-      gained: amount,
+      gained,
       level: result.skill.level,
     });
     if (result.levelsGained > 0) this.synced(player);

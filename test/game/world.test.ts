@@ -9,6 +9,7 @@ import { World } from "../../src/game/world.js";
 import { EAT_TICKS } from "../../src/game/world-intents.js";
 import { COOK_TICKS } from "../../src/game/world-skills.js";
 import type { OutboundEvent } from "../../src/game/world-types.js";
+import { XP_CAP } from "../../src/game/xp.js";
 import {
   character,
   ENCLOSED,
@@ -469,6 +470,30 @@ describe("World", () => {
         world.inventory("p1").some((entry) => entry.itemId === "shrimps" || entry.itemId === "burnt_shrimp"),
       );
     });
+    it("tells the XP gained up to the 200M cap, and nothing once there", () => {
+      const nearCap = { level: 99, xp: XP_CAP - 10 };
+      const world = worldWith(SPAWN, { skills: { ...character("p1").skills, woodcutting: nearCap } });
+      const tree = world.entities().find((entity) => entity.type === "tree")!;
+      world.submit("p1", { type: "action", action: "chop", targetId: tree.id });
+      const first = eventsOf(
+        stepUntil(world, () => world.character("p1").skills.woodcutting.xp === XP_CAP),
+        "skill:xp",
+      );
+      assert.deepEqual(
+        first.map((event) => [event.data.gained, event.data.xp]),
+        [[10, XP_CAP]],
+      );
+      const logs = () => world.inventory("p1").filter((entry) => entry.itemId === "logs").length;
+      const before = logs();
+      // Chops on (at any standing tree: the first may have fallen) until another log comes.
+      const later = stepUntil(world, () => {
+        const standing = world.entities().find((entity) => entity.type === "tree" && !entity.depleted);
+        if (standing) world.submit("p1", { type: "action", action: "chop", targetId: standing.id });
+        return logs() > before;
+      });
+      assert.deepEqual(eventsOf(later, "skill:xp"), [], "nothing gained, nothing told");
+    });
+
     it("cooks at its own pace, however often the command is sent again", () => {
       const world = worldWith({ x: 10, z: 30 });
       world.submit("p1", { type: "give", itemId: "logs", quantity: 1 });
