@@ -25,6 +25,7 @@ import {
   pickupStep,
   type SeenEntity,
   type Step,
+  trainingStyle,
 } from "./brain.js";
 
 export const QUICK_ACTIONS = [
@@ -95,6 +96,8 @@ export class Agent {
   /** The target of the action last started, kept at while it is still there. */
   private current: string | undefined;
   private errand: Errand | undefined;
+  /** The combat style chosen in this session (the world starts every session at accurate). */
+  private style: string | undefined;
   private baseUrl: string | undefined;
   private stopped = false;
   private rejoinTimer: NodeJS.Timeout | undefined;
@@ -181,6 +184,7 @@ export class Agent {
       this.room = undefined;
       this.sync = undefined;
       this.current = undefined;
+      this.style = undefined;
       // Replaced by another session of its character (a second copy of the agent, as while one world
       // replaces another): joining again would replace that one in turn, back and forth.
       if (code === CLOSE_REPLACED) {
@@ -300,6 +304,7 @@ export class Agent {
       return;
     }
     const step = nextStep(goal.type, view, this.deps.gameData, this.current);
+    if (step && goal.type === "combat") this.trainEvenly(view);
     if (step) this.send(step);
   }
 
@@ -342,6 +347,14 @@ export class Agent {
       default:
         return undefined;
     }
+  }
+
+  /** Fights in the style that trains its weakest melee skill, so a combat goal raises all three. */
+  private trainEvenly(view: AgentView): void {
+    const style = trainingStyle(view);
+    if (style === this.style) return;
+    this.style = style;
+    this.send({ event: "player:action", data: { action: "combat_style", style } });
   }
 
   /** Stops the current action and path. */

@@ -166,6 +166,21 @@ function combatStep(view: AgentView, data: GameData, current: string | undefined
   return target && { event: "player:action", data: { action: "attack", targetId: target.id } };
 }
 
+/** The melee styles an agent trains with, each by the skill it trains. */
+const TRAINING_STYLES = [
+  ["accurate", "attack"],
+  ["aggressive", "strength"],
+  ["defensive", "defence"],
+] as const;
+
+/** The melee style that trains whichever of attack, strength and defence has the least XP. */
+export function trainingStyle(view: AgentView): (typeof TRAINING_STYLES)[number][0] {
+  const xp = (skill: SkillName) => view.skills[skill]?.xp ?? 0;
+  let best: (typeof TRAINING_STYLES)[number] = TRAINING_STYLES[0];
+  for (const style of TRAINING_STYLES) if (xp(style[1]) < xp(best[1])) best = style;
+  return best[0];
+}
+
 /** The nearest ground item in view, to pick up. */
 export function pickupStep(view: AgentView): Step | undefined {
   const item = nearest(

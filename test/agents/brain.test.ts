@@ -7,6 +7,7 @@ import {
   parseDropCommand,
   pickupStep,
   type SeenEntity,
+  trainingStyle,
 } from "../../src/agents/brain.js";
 import { WorldMap } from "../../src/game/map.js";
 import { INVENTORY_SLOTS, SKILLS } from "../../src/game/types.js";
@@ -139,5 +140,18 @@ describe("agent brain: what an agent does next", () => {
     });
     assert.deepEqual(dropStep(view({ inventory }), undefined)?.data, { action: "drop", inventorySlot: 0 });
     assert.equal(dropStep(view({ inventory: [inventory[0]!] }), "logs"), undefined);
+  });
+
+  it("fights in the style that trains its weakest melee skill", () => {
+    const skills = (attack: number, strength: number, defence: number) =>
+      ({
+        ...view().skills,
+        attack: { xp: attack },
+        strength: { xp: strength },
+        defence: { xp: defence },
+      }) as AgentView["skills"];
+    assert.equal(trainingStyle(view({ skills: skills(0, 0, 0) })), "accurate");
+    assert.equal(trainingStyle(view({ skills: skills(100, 40, 60) })), "aggressive");
+    assert.equal(trainingStyle(view({ skills: skills(100, 140, 60) })), "defensive");
   });
 });
