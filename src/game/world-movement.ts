@@ -25,6 +25,8 @@ function approachTarget(state: WorldState, player: PlayerEntity): void {
   const target = actionTarget(state, player, player.action!);
   if (target === "untargeted") return;
   if (target === "gone") {
+    // A fire that burned out under the pot is news; a monster or an item gone shows in the world update.
+    if (player.action!.kind === "cook") state.fail(player, gameError("not_found", "The fire has gone out."));
     player.action = undefined;
     player.path = [];
     return;

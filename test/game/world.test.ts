@@ -494,6 +494,39 @@ describe("World", () => {
       assert.deepEqual(eventsOf(later, "skill:xp"), [], "nothing gained, nothing told");
     });
 
+    it("tells a cook whose fire burned out, and stops", () => {
+      const world = worldWith({ x: 10, z: 30 });
+      world.submit("p1", { type: "give", itemId: "logs", quantity: 1 });
+      world.submit("p1", { type: "give", itemId: "raw_shrimps", quantity: 10 });
+      world.step();
+      world.submit("p1", {
+        type: "action",
+        action: "light_fire",
+        inventorySlot: slotOf(world, "p1", "logs"),
+      });
+      stepUntil(world, () => world.entities().some((entity) => entity.type === "fire"));
+      // Late in the fire's life (logs burn 100 ticks): ten shrimps take longer than what is left of it.
+      for (let tick = 0; tick < 90; tick++) world.step();
+      world.submit("p1", {
+        type: "action",
+        action: "cook",
+        inventorySlot: slotOf(world, "p1", "raw_shrimps"),
+      });
+      const reports = stepUntil(world, () => !world.entities().some((entity) => entity.type === "fire"));
+      reports.push(world.step());
+      assert.deepEqual(
+        eventsOf(reports, "error").map((event) => event.data.message),
+        ["The fire has gone out."],
+      );
+      const raw = world.inventory("p1").filter((entry) => entry.itemId === "raw_shrimps").length;
+      world.step();
+      assert.equal(
+        world.inventory("p1").filter((entry) => entry.itemId === "raw_shrimps").length,
+        raw,
+        "stopped",
+      );
+    });
+
     it("cooks at its own pace, however often the command is sent again", () => {
       const world = worldWith({ x: 10, z: 30 });
       world.submit("p1", { type: "give", itemId: "logs", quantity: 1 });
