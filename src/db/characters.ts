@@ -1,4 +1,5 @@
 import { asc, eq, inArray, sql } from "drizzle-orm";
+import { DEFAULT_STYLE, isCombatStyle } from "../game/combat.js";
 import {
   type CharacterState,
   type EquipSlot,
@@ -141,6 +142,7 @@ export async function loadCharacter(db: Executor, id: string): Promise<Character
     inventory: inventoryRows.map(({ slot, itemId, quantity }) => ({ slot, itemId, quantity })),
     bank: bankRows.map(({ itemId, quantity }) => ({ itemId, quantity })),
     equipment: Object.fromEntries(equipmentRows.map((entry) => [entry.slot as EquipSlot, entry.itemId])),
+    combatStyle: isCombatStyle(row.combatStyle) ? row.combatStyle : DEFAULT_STYLE,
   };
 }
 
@@ -158,13 +160,15 @@ async function writePart(
 ): Promise<void> {
   const ids = states.map((state) => state.id);
   switch (part) {
+    // The character's own row: position, health and combat style.
     case "position": {
       await tx.execute(sql`
         update characters as c
-        set x = v.x, z = v.z, health = v.health, updated_at = now()
+        set x = v.x, z = v.z, health = v.health, combat_style = v.combat_style, updated_at = now()
         from unnest(${pgArray(ids)}::text[], ${pgArray(states.map((s) => s.position.x))}::int[],
-                    ${pgArray(states.map((s) => s.position.z))}::int[], ${pgArray(states.map((s) => s.health))}::int[])
-          as v(id, x, z, health)
+                    ${pgArray(states.map((s) => s.position.z))}::int[], ${pgArray(states.map((s) => s.health))}::int[],
+                    ${pgArray(states.map((s) => s.combatStyle ?? DEFAULT_STYLE))}::text[])
+          as v(id, x, z, health, combat_style)
         where c.id = v.id`);
       return;
     }
@@ -240,6 +244,7 @@ async function insertCharacter(tx: Executor, accountId: string | null, state: Ch
     x: state.position.x,
     z: state.position.z,
     health: state.health,
+    combatStyle: state.combatStyle ?? DEFAULT_STYLE,
   });
   await writeParts(tx, [state], ["inventory", "bank", "equipment", "skills"]);
 }

@@ -35,6 +35,7 @@ export const characters = pgTable(
     x: integer("x").notNull(),
     z: integer("z").notNull(),
     health: integer("health").notNull(),
+    combatStyle: text("combat_style").notNull().default("accurate"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

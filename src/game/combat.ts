@@ -28,6 +28,12 @@ export const COMBAT_STYLES = [
   "rapid",
   "longrange",
 ] as const satisfies readonly CombatStyle[];
+/** Every player's style until it chooses another. */
+export const DEFAULT_STYLE: CombatStyle = "accurate";
+
+export function isCombatStyle(value: unknown): value is CombatStyle {
+  return (COMBAT_STYLES as readonly unknown[]).includes(value);
+}
 
 export const UNARMED_ATTACK_SPEED = 4;
 const PLAYER_LEVEL_BONUS = 8;

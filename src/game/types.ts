@@ -1,5 +1,6 @@
 // The game's data model: the shapes of the manifests as the rules use them.
 // src/manifests validates JSON into these types; src/game never imports from below itself.
+import type { CombatStyle } from "./combat.js";
 
 export const SKILLS = [
   "attack",
@@ -379,4 +380,6 @@ export interface CharacterState {
   inventory: InventoryEntry[];
   bank: ItemQuantity[];
   equipment: Equipment;
+  /** The combat style the player chose last; absent: accurate. */
+  combatStyle?: CombatStyle;
 }

@@ -100,10 +100,8 @@ function planAction(
     case "combat_style": {
       const { style } = intent;
       if (style === undefined) return gameError("bad_request", `Name a style: ${COMBAT_STYLES.join(", ")}.`);
-      // Kept for the session; a style that does not fit the weapon counts as accurate (see styleFor).
-      return () => {
-        player.style = style;
-      };
+      // Stored with the character; a style that does not fit the weapon counts as accurate (see styleFor).
+      return () => state.setStyle(player, style);
     }
     case "attack": {
       const npc = attackableNpc(state, intent.targetId);

@@ -276,6 +276,13 @@ export class WorldState {
     this.synced(player);
   }
 
+  setStyle(player: PlayerEntity, style: CombatStyle): void {
+    player.style = style;
+    player.character.combatStyle = style;
+    // Written with the character's row, as a position is.
+    this.changedCharacters.add(player.id);
+  }
+
   setOutfit(player: PlayerEntity, outfit: Pick<CharacterState, "inventory" | "equipment">): void {
     player.character.inventory = outfit.inventory;
     player.character.equipment = outfit.equipment;

@@ -1,6 +1,7 @@
 // The world simulation the WorldRoom drives: it queues validated intents between ticks and
 // advances everything one 600 ms tick at a time in a fixed order of phases, reporting what
 // changed so the room can publish, persist and replicate without scanning the world.
+import { DEFAULT_STYLE } from "./combat.js";
 import { type GameError, gameError, isGameError } from "./errors.js";
 import { type GroundItem, isOwnerOnly } from "./ground-items.js";
 import { chebyshev } from "./tile.js";
@@ -75,7 +76,7 @@ export class World {
       nextAttackTick: 0,
       nextCookTick: 0,
       nextEatTick: 0,
-      style: "accurate",
+      style: copy.combatStyle ?? DEFAULT_STYLE,
       busy: undefined,
       intents: [],
     };

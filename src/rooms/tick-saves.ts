@@ -13,8 +13,8 @@ import type { TickReport } from "../game/world-types.js";
 const POSITION_SAVE_TICKS = 10;
 
 /**
- * What each tick writes. Of the characters: position and health (of a walking player, when its walk
- * ends and at least every POSITION_SAVE_TICKS on the way); the inventory and equipment of those who
+ * What each tick writes. Of the characters: position, health and combat style (of a walking player,
+ * when its walk ends and at least every POSITION_SAVE_TICKS on the way); the inventory and equipment of those who
  * got a player:sync; skills of those who gained XP; banks that moved. Of the ground: the items that
  * fell, changed or went. Only those are copied and written, and what a failed write left unsaved is
  * written with the next tick.
@@ -119,6 +119,7 @@ export class TickSaves {
       inventory: parts.has("inventory") ? live.inventory.map((entry) => ({ ...entry })) : [],
       bank: parts.has("bank") ? live.bank.map((entry) => ({ ...entry })) : [],
       equipment: parts.has("equipment") ? { ...live.equipment } : {},
+      combatStyle: live.combatStyle,
     };
   }
 }

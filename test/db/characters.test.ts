@@ -23,6 +23,7 @@ function character(id: string, name: string): CharacterState {
     ],
     bank: [{ itemId: "logs", quantity: 40 }],
     equipment: { weapon: "bronze_sword" },
+    combatStyle: "defensive",
   };
 }
 
@@ -99,6 +100,7 @@ for (const backend of backends) {
       await charactersRepo.create(null, character("c2", "Bob"));
       const alice = character("c1", "Alice");
       alice.position = { x: 40, z: 41 };
+      alice.combatStyle = "aggressive";
       alice.inventory = [{ slot: 27, itemId: "logs", quantity: 1 }];
       const bob = character("c2", "Bob");
       bob.inventory = [];
@@ -111,6 +113,7 @@ for (const backend of backends) {
       });
       const savedAlice = await charactersRepo.load("c1");
       assert.deepEqual(savedAlice?.position, { x: 40, z: 41 });
+      assert.equal(savedAlice?.combatStyle, "aggressive", "written with the position");
       assert.deepEqual(savedAlice?.inventory, character("c1", "Alice").inventory, "inventory not written");
       const savedBob = await charactersRepo.load("c2");
       assert.deepEqual(savedBob?.inventory, []);

@@ -337,6 +337,15 @@ describe("World", () => {
       assert.equal(world.character("p1").skills.attack.xp, 0);
     });
 
+    it("fights in the style a character was stored with", () => {
+      const world = worldWith({ x: GOBLIN_SPAWN.x, z: GOBLIN_SPAWN.z - 1 }, { combatStyle: "defensive" });
+      const goblin = world.entities().find((entity) => entity.type === "goblin")!;
+      world.submit("p1", { type: "action", action: "attack", targetId: goblin.id });
+      const reports = stepUntil(world, () => world.entity(goblin.id) === undefined);
+      const trained = new Set(eventsOf(reports, "skill:xp").map((event) => event.data.skill));
+      assert.deepEqual([...trained].sort(), ["constitution", "defence"]);
+    });
+
     it("refuses a style change without a style", () => {
       const world = worldWith();
       assert.equal(world.submit("p1", { type: "action", action: "combat_style" })?.code, "bad_request");

@@ -29,6 +29,14 @@ describe("TickSaves: what each tick writes", () => {
     assert.equal(written[1], `${SPAWN.x},${SPAWN.z + 15}`);
   });
 
+  it("writes a chosen combat style with the character's row, so the next login fights in it", () => {
+    const { world, saves } = worldWithPlayer();
+    world.submit("p1", { type: "action", action: "combat_style", style: "defensive" });
+    const save = saves.of(world.step()).characters[0]!;
+    assert.deepEqual(save.parts, ["position"]);
+    assert.equal(save.state.combatStyle, "defensive");
+  });
+
   it("writes a drop as the emptied slot and the item on the ground, in the same write", () => {
     const { world, slotOf, saves } = worldWithPlayer();
     world.submit("p1", { type: "action", action: "drop", inventorySlot: slotOf("coins") });

@@ -1,0 +1,1 @@
+ALTER TABLE "characters" ADD COLUMN "combat_style" text DEFAULT 'accurate' NOT NULL;
