@@ -59,6 +59,20 @@ describe("/ws: playing in the world with plain WebSocket clients", function () {
     assert.equal(client.frames.filter((frame) => frame.event === "error").length, 1, "one refusal");
   });
 
+  it("takes a combat style by name and refuses an unknown one", async () => {
+    const { client } = await connect();
+    client.send("player:action", { action: "combat_style", style: "berserk" }, "style-1");
+    const refusal = await client.next("error");
+    assert.equal(refusal.id, "style-1");
+    assert.equal(refusal.data.code, "bad_request");
+    assert.equal(refusal.data.event, "player:action");
+    client.send("player:action", { action: "combat_style", style: "aggressive" }, "style-2");
+    client.send("player:action", { action: "flee" }, "flee-1");
+    const nothingToFlee = await client.next("error");
+    assert.equal(nothingToFlee.id, "flee-1", "the style was taken; only the flight is refused");
+    assert.equal(nothingToFlee.data.code, "invalid_target");
+  });
+
   it("shows two nearby clients each other's moves and chat", async () => {
     const alice = await connect();
     const bob = await connect();
