@@ -56,7 +56,8 @@ export function fleePath(
     const aimAt = (tiles: number) => ({ x: from.x + direction.x * tiles, z: from.z + direction.z * tiles });
     let tiles = FLEE_TILES;
     while (tiles < MAX_FLEE_TILES && !escapes(aimAt(tiles))) tiles++;
-    const path = findPathNear(state.map, from, aimAt(tiles + FLEE_SLACK), FLEE_SLACK);
+    // Searched no farther than a flight goes: up to eight searches a flight, a move's is one.
+    const path = findPathNear(state.map, from, aimAt(tiles + FLEE_SLACK), FLEE_SLACK, 2 * MAX_FLEE_TILES);
     const end = path?.at(-1);
     if (!path || !end || distance(end) <= distance(from)) continue;
     if (escapes(end)) return path;
