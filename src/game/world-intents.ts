@@ -77,10 +77,15 @@ function planMove(state: WorldState, player: PlayerEntity, target: Tile, run: bo
       state.fail(player, gameError("no_path", "You cannot reach that tile."));
       return;
     }
-    player.action = undefined;
-    player.path = path;
-    player.running = run;
+    setOff(player, path, run);
   };
+}
+
+/** Sets the player walking (or running) along `path`, giving up its action. */
+function setOff(player: PlayerEntity, path: Tile[], running: boolean): void {
+  player.action = undefined;
+  player.path = path;
+  player.running = running;
 }
 
 function planAction(
@@ -157,9 +162,7 @@ function planFlee(state: WorldState, player: PlayerEntity): Plan {
       state.fail(player, gameError("no_path", "There is nowhere to run."));
       return;
     }
-    player.action = undefined;
-    player.path = path;
-    player.running = true;
+    setOff(player, path, true);
   };
 }
 

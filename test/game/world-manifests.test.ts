@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { newCharacter } from "../../src/game/character.js";
 import { seededRandom } from "../../src/game/random.js";
-import type { GameData } from "../../src/game/types.js";
+import type { CharacterState, GameData } from "../../src/game/types.js";
 import { inViewFrom } from "../../src/game/view-index.js";
 import { World } from "../../src/game/world.js";
 import { validateManifests } from "../../src/manifests/validate.js";
@@ -36,6 +36,16 @@ describe("World on the shipped manifests", () => {
     assert.ok(world.inventory("c1").some((entry) => entry.itemId === logs));
   });
 
+  const monsterInView = (world: World, player: CharacterState) =>
+    world
+      .entities()
+      .find(
+        (entity) =>
+          entity.kind === "npc" &&
+          data.npcs.get(entity.type)?.role === "monster" &&
+          inViewFrom(player.position, entity.position),
+      );
+
   it("fires the worn kind of arrow at a monster, drawing from the pack first, until none is left", () => {
     const world = new World({ data, random: seededRandom(2) });
     const archer = newCharacter("c1", "Archer", data);
@@ -45,14 +55,7 @@ describe("World on the shipped manifests", () => {
       { slot: 27, itemId: "bronze_arrow", quantity: 1 },
     ];
     world.join(archer);
-    const monster = world
-      .entities()
-      .find(
-        (entity) =>
-          entity.kind === "npc" &&
-          inViewFrom(archer.position, entity.position) &&
-          data.npcs.get(entity.type)?.role === "monster",
-      );
+    const monster = monsterInView(world, archer);
     assert.ok(monster, "a monster in view of the spawn point");
     assert.equal(world.submit("c1", { type: "action", action: "attack", targetId: monster.id }), undefined);
     const shots: number[] = [];
@@ -77,14 +80,7 @@ describe("World on the shipped manifests", () => {
     const archer = newCharacter("c1", "Archer", data);
     archer.equipment = { ...archer.equipment, weapon: "shortbow", ammo: "steel_arrow" };
     world.join(archer);
-    const monster = world
-      .entities()
-      .find(
-        (entity) =>
-          entity.kind === "npc" &&
-          data.npcs.get(entity.type)?.role === "monster" &&
-          inViewFrom(archer.position, entity.position),
-      );
+    const monster = monsterInView(world, archer);
     world.submit("c1", { type: "action", action: "attack", targetId: monster!.id });
     const events = Array.from({ length: 30 }, () => world.step().events).flat();
     assert.equal(events.filter((e) => e.event === "combat:hit" && e.data.attackerId === "c1").length, 0);

@@ -31,6 +31,17 @@ function position(world: World, playerId = "p1"): Tile {
   return world.character(playerId).position;
 }
 
+/** A player at (9, 30) beside the fire it lit, carrying `rawShrimps` raw shrimps. */
+function cookBesideFire(rawShrimps: number): World {
+  const world = worldWith({ x: 10, z: 30 });
+  world.submit("p1", { type: "give", itemId: "logs", quantity: 1 });
+  world.submit("p1", { type: "give", itemId: "raw_shrimps", quantity: rawShrimps });
+  world.step();
+  world.submit("p1", { type: "action", action: "light_fire", inventorySlot: slotOf(world, "p1", "logs") });
+  stepUntil(world, () => world.entities().some((entity) => entity.type === "fire"));
+  return world;
+}
+
 function eventsOf<E extends OutboundEvent["event"]>(
   reports: { events: OutboundEvent[] }[],
   name: E,
@@ -504,16 +515,7 @@ describe("World", () => {
     });
 
     it("tells a cook whose fire burned out, and stops", () => {
-      const world = worldWith({ x: 10, z: 30 });
-      world.submit("p1", { type: "give", itemId: "logs", quantity: 1 });
-      world.submit("p1", { type: "give", itemId: "raw_shrimps", quantity: 10 });
-      world.step();
-      world.submit("p1", {
-        type: "action",
-        action: "light_fire",
-        inventorySlot: slotOf(world, "p1", "logs"),
-      });
-      stepUntil(world, () => world.entities().some((entity) => entity.type === "fire"));
+      const world = cookBesideFire(10);
       // Late in the fire's life (logs burn 100 ticks): ten shrimps take longer than what is left of it.
       for (let tick = 0; tick < 90; tick++) world.step();
       world.submit("p1", {
@@ -537,16 +539,7 @@ describe("World", () => {
     });
 
     it("cooks at its own pace, however often the command is sent again", () => {
-      const world = worldWith({ x: 10, z: 30 });
-      world.submit("p1", { type: "give", itemId: "logs", quantity: 1 });
-      world.submit("p1", { type: "give", itemId: "raw_shrimps", quantity: 10 });
-      world.step();
-      world.submit("p1", {
-        type: "action",
-        action: "light_fire",
-        inventorySlot: slotOf(world, "p1", "logs"),
-      });
-      stepUntil(world, () => world.entities().some((entity) => entity.type === "fire"));
+      const world = cookBesideFire(10);
       const raw = () => world.inventory("p1").filter((entry) => entry.itemId === "raw_shrimps").length;
       for (let tick = 0; tick < 3 * COOK_TICKS; tick++) {
         world.submit("p1", {

@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
-import { joinAsNewPlayer, leave } from "../support/players.js";
+import { eq } from "drizzle-orm";
+import { groundItems } from "../../src/db/schema.js";
+import { joinAsNewPlayer, leave, waitForAsync } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { asTrader, startTrade, type Trader } from "./trade-helpers.js";
-import { becomeAdmin, give, teleport } from "./world-helpers.js";
+import { becomeAdmin, countOf, give, latestSync, teleport, waitFor } from "./world-helpers.js";
 
 const ADMIN_CODE = "trade-admin";
 
@@ -195,6 +197,55 @@ describe("TradeRoom with SDK clients", function () {
     );
     const stored = await server.runtime.characters.load(bob.id);
     assert.equal(stored?.inventory.find((e) => e.itemId === "coins")?.quantity, 25, "bob received nothing");
+  });
+
+  it("moves nothing while the database lags behind the world, so a dropped offer is not duplicated", async () => {
+    const [alice, bob] = [await join(), await join()];
+    const bobCoins = countOf(bob.sync, "coins");
+    const tradeId = await startTrade(alice, bob);
+    const coinsSlot = slotOf(alice, "coins");
+    const offered = countOf(alice.sync, "coins");
+    alice.trade!.send("tradeAddItem", { tradeId, inventorySlot: coinsSlot, quantity: offered });
+    await bob.tradeInbox.next("tradeUpdated", (update) => update.theirOffer.length === 1);
+    for (const me of [alice, bob]) me.trade!.send("tradeAccept", { tradeId });
+    await alice.tradeInbox.next("tradeConfirmScreen");
+
+    // The database stops taking the world's writes: alice's drop stays in the world only.
+    const { worldStore, characters } = server.runtime;
+    const save = worldStore.save;
+    let failed = 0;
+    worldStore.save = async () => {
+      failed++;
+      throw new Error("database unavailable");
+    };
+    try {
+      alice.room.send("player:action", { action: "drop", inventorySlot: coinsSlot });
+      await alice.inbox.next("player:sync", (sync) => countOf(sync, "coins") === 0);
+      await waitFor(() => failed > 0, "the drop's write failed");
+      for (const me of [alice, bob]) me.trade!.send("tradeAccept", { tradeId });
+      const cancelled = await bob.tradeInbox.next("tradeCancelled", () => true, 5000, true);
+      assert.equal(cancelled.reason, "commit_failed");
+      assert.equal(alice.tradeInbox.last("tradeCompleted"), undefined);
+    } finally {
+      worldStore.save = save;
+    }
+
+    // Once the database is back, the world is written as it is: the coins lie on the ground, and only there.
+    const storedCoins = async (id: string) =>
+      (await characters.load(id))!.inventory
+        .filter((entry) => entry.itemId === "coins")
+        .reduce((sum, entry) => sum + entry.quantity, 0);
+    await waitForAsync(async () => (await storedCoins(alice.id)) === 0, "alice's drop written");
+    assert.equal(await storedCoins(bob.id), bobCoins, "bob received nothing");
+    assert.equal(countOf(latestSync(bob), "coins"), bobCoins);
+    const dropped = await server.runtime.database.db
+      .select()
+      .from(groundItems)
+      .where(eq(groundItems.ownerId, alice.id));
+    assert.deepEqual(
+      dropped.map((item) => [item.itemId, item.quantity]),
+      [["coins", offered]],
+    );
   });
 
   it("answers trade messages with bad data or for another trade with an error", async () => {
