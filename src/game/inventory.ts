@@ -28,6 +28,14 @@ function firstFreeSlot(inventory: readonly InventoryEntry[]): number | undefined
   return undefined;
 }
 
+/**
+ * The whole units a quantity asks for: none for NaN or less than one, and for Infinity ("all") the
+ * largest safe count. Callers validate their input; this keeps a slip from turning into lost items.
+ */
+function unitsOf(quantity: number): number {
+  return Number.isNaN(quantity) ? 0 : Math.max(0, Math.floor(Math.min(quantity, Number.MAX_SAFE_INTEGER)));
+}
+
 function sorted(inventory: InventoryEntry[]): InventoryEntry[] {
   return inventory.sort((a, b) => a.slot - b.slot);
 }
@@ -41,7 +49,7 @@ export function addItem(
   item: Stacking,
   quantity: number,
 ): { inventory: InventoryEntry[]; added: number; remaining: number } {
-  const wanted = Math.max(0, Math.floor(quantity));
+  const wanted = unitsOf(quantity);
   const next = inventory.map((entry) => ({ ...entry }));
   let added = 0;
   if (item.stackable) {
@@ -72,7 +80,7 @@ export function removeFromSlot(
   quantity: number,
 ): { inventory: InventoryEntry[]; removed: number } {
   const entry = entryAt(inventory, slot);
-  const removed = entry ? Math.min(entry.quantity, Math.max(0, Math.floor(quantity))) : 0;
+  const removed = entry ? Math.min(entry.quantity, unitsOf(quantity)) : 0;
   const next = inventory
     .map((other) => (other.slot === slot ? { ...other, quantity: other.quantity - removed } : { ...other }))
     .filter((other) => other.quantity > 0);
@@ -85,14 +93,14 @@ export function removeItem(
   itemId: string,
   quantity: number,
 ): { inventory: InventoryEntry[]; removed: number } {
-  let wanted = Math.max(0, Math.floor(quantity));
+  let wanted = unitsOf(quantity);
   const next: InventoryEntry[] = [];
   for (const entry of inventory) {
     const take = entry.itemId === itemId ? Math.min(wanted, entry.quantity) : 0;
     wanted -= take;
     if (entry.quantity > take) next.push({ ...entry, quantity: entry.quantity - take });
   }
-  return { inventory: next, removed: Math.max(0, Math.floor(quantity)) - wanted };
+  return { inventory: next, removed: unitsOf(quantity) - wanted };
 }
 
 /** Moves the entry of `from` to `to`, swapping with whatever `to` held. */

@@ -59,6 +59,22 @@ describe("inventory", () => {
     assert.deepEqual(result.inventory, [{ slot: 2, itemId: "logs", quantity: 1 }]);
   });
 
+  it("takes a quantity that is not a number as none, and Infinity as all, so nothing is ever lost", () => {
+    const held: InventoryEntry[] = [
+      { slot: 0, itemId: "coins", quantity: 40 },
+      { slot: 3, itemId: "logs", quantity: 1 },
+      { slot: 4, itemId: "logs", quantity: 1 },
+    ];
+    assert.deepEqual(removeFromSlot(held, 0, Number.NaN), { inventory: held, removed: 0 });
+    assert.deepEqual(removeItem(held, "logs", Number.NaN), { inventory: held, removed: 0 });
+    assert.deepEqual(addItem(held, coins, Number.NaN), { inventory: held, added: 0, remaining: 0 });
+    assert.deepEqual(removeItem(held, "logs", Number.POSITIVE_INFINITY), {
+      inventory: [held[0]],
+      removed: 2,
+    });
+    assert.deepEqual(removeFromSlot(held, 0, Number.POSITIVE_INFINITY).removed, 40);
+  });
+
   it("moves an item to another slot, swapping with what was there", () => {
     const inventory: InventoryEntry[] = [
       { slot: 0, itemId: "coins", quantity: 5 },
