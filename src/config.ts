@@ -1,6 +1,9 @@
 import path from "node:path";
 import { z } from "zod";
 
+/** SPEC: the asset host listens on port 8080 in local development. */
+export const LOCAL_CDN_URL = "http://localhost:8080";
+
 /** Variables without which a production server refuses to start (SPEC.md, configuration table). */
 export const REQUIRED_IN_PRODUCTION = [
   "DATABASE_URL",
@@ -107,6 +110,8 @@ export interface Config extends Environment {
   identityProvider: boolean;
   dataDir: string;
   manifestCacheDir: string;
+  /** The asset and manifest host: PUBLIC_CDN_URL, or SPEC's local one. Published in /env.js too. */
+  cdnUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -155,5 +160,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     identityProvider,
     dataDir,
     manifestCacheDir: path.resolve(values.MANIFEST_CACHE_DIR ?? path.join(dataDir, "manifest-cache")),
+    cdnUrl: values.PUBLIC_CDN_URL ?? LOCAL_CDN_URL,
   };
 }

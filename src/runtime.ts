@@ -13,7 +13,7 @@ import { type DatabaseHandle, openDatabase } from "./db/database.js";
 import { WorldStore } from "./db/world-store.js";
 import type { GameData } from "./game/types.js";
 import type { Logger } from "./logger.js";
-import { LOCAL_CDN_URL, loadGameData } from "./manifests/loader.js";
+import { loadGameData } from "./manifests/loader.js";
 import { LOCAL_MANIFESTS_DIR } from "./paths.js";
 
 /** Everything a server instance holds: opened once at start-up, closed once at shutdown. */
@@ -46,7 +46,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     env: config.production ? "production" : "development",
     manifestDir: LOCAL_MANIFESTS_DIR,
     cacheDir: config.manifestCacheDir,
-    cdnUrl: config.PUBLIC_CDN_URL ?? LOCAL_CDN_URL,
+    cdnUrl: config.cdnUrl,
     productionCdnUrl: config.PRODUCTION_CDN_URL,
     skipManifests: config.SKIP_MANIFESTS,
     log: logger,

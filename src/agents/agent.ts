@@ -12,14 +12,13 @@ import {
   type AgentView,
   bankStep,
   DEFAULT_GOAL_XP,
+  type DropCommand,
   describeGoal,
-  dropStep,
   GATHERING_GOALS,
   type Goal,
   type GoalType,
   goalXp,
-  MAX_DROP_FAILURES,
-  MAX_DROPS_PER_COMMAND,
+  nextDrop,
   nextStep,
   parseDropCommand,
   pickupStep,
@@ -74,16 +73,8 @@ export interface AgentDeps {
   logger: Logger;
 }
 
-/** A drop command under way: what it drops, how many it dropped, and its refusals in a row. */
-interface DropErrand {
-  kind: "drop";
-  itemId?: string;
-  dropped: number;
-  failures: number;
-}
-
 /** A command that runs until it has nothing left to do (picking up, banking, dropping), then leaves the agent idle. */
-type Errand = "pickup" | "bank" | DropErrand;
+type Errand = "pickup" | "bank" | DropCommand;
 
 /** An agent out of the world tries to join again after this long, twice as long after each failure. */
 const REJOIN_FIRST_DELAY_MS = 1000;
@@ -246,7 +237,7 @@ export class Agent {
     if (isQuickAction(command)) await this.runQuickAction(command);
     else if (drop) {
       this.halt();
-      this.errand = { kind: "drop", itemId: drop.itemId, dropped: 0, failures: 0 };
+      this.errand = { itemId: drop.itemId, dropped: 0, failures: 0 };
     } else this.send({ event: "player:chat", data: { message: text } });
   }
 
@@ -321,10 +312,7 @@ export class Agent {
   private errandStep(errand: Errand, view: AgentView): Step | undefined {
     if (errand === "pickup") return this.pickupNext(view);
     if (errand === "bank") return bankStep(view, this.deps.gameData, this.deps.map);
-    if (errand.dropped >= MAX_DROPS_PER_COMMAND || errand.failures >= MAX_DROP_FAILURES) return undefined;
-    const step = dropStep(view, errand.itemId);
-    if (step) errand.dropped++;
-    return step;
+    return nextDrop(errand, view);
   }
 
   private pickupNext(view: AgentView): Step | undefined {

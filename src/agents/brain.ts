@@ -245,8 +245,23 @@ export function parseDropCommand(text: string, data: GameData): { itemId?: strin
   return item ? { itemId: item.id } : undefined;
 }
 
+/** A drop command under way: what it drops, how many it dropped, and its refusals in a row. */
+export interface DropCommand {
+  itemId?: string;
+  dropped: number;
+  failures: number;
+}
+
 /** The next entry to drop (all of them, or those of `itemId`), undefined once none is left. */
 export function dropStep(view: AgentView, itemId: string | undefined): Step | undefined {
   const entry = view.inventory.find((candidate) => itemId === undefined || candidate.itemId === itemId);
   return entry && { event: "player:action", data: { action: "drop", inventorySlot: entry.slot } };
+}
+
+/** The drop command's next drop, counted; undefined once nothing is left, at the cap, or failing. */
+export function nextDrop(command: DropCommand, view: AgentView): Step | undefined {
+  if (command.dropped >= MAX_DROPS_PER_COMMAND || command.failures >= MAX_DROP_FAILURES) return undefined;
+  const step = dropStep(view, command.itemId);
+  if (step) command.dropped++;
+  return step;
 }

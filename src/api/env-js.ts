@@ -1,7 +1,6 @@
 // GET /env.js: the client's public configuration as a script. Only PUBLIC_* values ever appear in it.
 import { type Request, Router } from "express";
 import type { Config } from "../config.js";
-import { LOCAL_CDN_URL } from "../manifests/loader.js";
 
 /** The global the script assigns; the client reads `window.env.PUBLIC_...`. */
 const GLOBAL_NAME = "env";
@@ -37,7 +36,7 @@ export function publicConfig(config: Config, origin: string): Record<string, str
   const apiUrl = config.PUBLIC_API_URL ?? origin;
   values.PUBLIC_API_URL = apiUrl;
   values.PUBLIC_WS_URL = config.PUBLIC_WS_URL ?? `${apiUrl.replace(/^http/, "ws").replace(/\/+$/, "")}/ws`;
-  values.PUBLIC_CDN_URL = config.PUBLIC_CDN_URL ?? LOCAL_CDN_URL;
+  values.PUBLIC_CDN_URL = config.cdnUrl;
   return values;
 }
 

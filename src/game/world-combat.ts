@@ -7,7 +7,7 @@ import { rollDrops } from "./drops.js";
 import { gameError } from "./errors.js";
 import { removeItem } from "./inventory.js";
 import { chebyshev } from "./tile.js";
-import type { SkillName } from "./types.js";
+import type { AmmunitionDef, SkillName } from "./types.js";
 import { ADJACENT, weaponReach } from "./world-actions.js";
 import type { NpcEntity, PlayerEntity, WorldState } from "./world-state.js";
 
@@ -20,20 +20,22 @@ export function resolveCombat(state: WorldState): void {
   }
 }
 
-function combatantOf(state: WorldState, player: PlayerEntity) {
+function fittingAmmo(state: WorldState, player: PlayerEntity): AmmunitionDef | undefined {
+  return fittingAmmunition(player.character.equipment, state.data.ammunition);
+}
+
+function combatantOf(state: WorldState, player: PlayerEntity, ammo = fittingAmmo(state, player)) {
   const { equipment } = player.character;
-  const ammo = fittingAmmunition(equipment, state.data.ammunition);
   return playerCombatant(state.levels(player), equipment, player.style, state.data.items, [], ammo);
 }
 
 /**
- * Takes the arrow of a ranged shot: the worn ammunition names the kind, and arrows of that kind are drawn
- * from the inventory first, the worn one last (equipment holds one item a slot). False, and nothing
- * taken, when the worn ammunition is missing or does not fit the bow.
+ * Takes the arrow of a ranged shot: the worn ammunition (`ammo`, when it fits the bow) names the kind,
+ * and arrows of that kind are drawn from the inventory first, the worn one last (equipment holds one
+ * item a slot). False, and nothing taken, without fitting ammunition.
  */
-function drawArrow(state: WorldState, player: PlayerEntity): boolean {
+function drawArrow(state: WorldState, player: PlayerEntity, ammo: AmmunitionDef | undefined): boolean {
   const { inventory, equipment } = player.character;
-  const ammo = fittingAmmunition(equipment, state.data.ammunition);
   if (!ammo) return false;
   const fromPack = removeItem(inventory, ammo.itemId, 1);
   if (fromPack.removed === 1) state.setInventory(player, fromPack.inventory);
@@ -56,8 +58,9 @@ function playerSwing(state: WorldState, player: PlayerEntity, targetId: string):
   ) {
     return;
   }
-  const attacker = combatantOf(state, player);
-  if (attacker.combatType === "ranged" && !drawArrow(state, player)) {
+  const ammo = fittingAmmo(state, player);
+  const attacker = combatantOf(state, player, ammo);
+  if (attacker.combatType === "ranged" && !drawArrow(state, player, ammo)) {
     player.action = undefined;
     state.fail(player, gameError("no_ammo", "You need arrows that fit your bow in the ammunition slot."));
     return;

@@ -39,6 +39,9 @@ export const EAT_TICKS = 3;
 
 const nothingHappens = () => gameError("invalid_target", "Nothing interesting happens.");
 
+/** Actions a trade commit may run beside: none of them changes the inventory. */
+const INVENTORY_FREE_ACTIONS: ReadonlySet<string> = new Set(["attack", "stop", "flee", "combat_style"]);
+
 function touchesInventory(intent: Intent): boolean {
   switch (intent.type) {
     case "move":
@@ -47,7 +50,7 @@ function touchesInventory(intent: Intent): boolean {
     case "heal":
       return false;
     case "action":
-      return !["attack", "stop", "flee", "combat_style"].includes(intent.action);
+      return !INVENTORY_FREE_ACTIONS.has(intent.action);
     default:
       return true;
   }

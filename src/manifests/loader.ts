@@ -15,8 +15,6 @@ import { formatReport } from "./problems.js";
 import { readManifestDir, writeChangedFiles } from "./store.js";
 import { validateManifests } from "./validate.js";
 
-/** SPEC: the asset host listens on port 8080 in local development. */
-export const LOCAL_CDN_URL = "http://localhost:8080";
 export const PRODUCTION_CDN_URL = "https://cdn.tileworld.example";
 const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -32,7 +30,7 @@ export interface LoadOptions {
   manifestDir: string;
   /** Production's copy of the asset host's manifests; development's last good copy. */
   cacheDir: string;
-  /** PUBLIC_CDN_URL, or LOCAL_CDN_URL when unset. */
+  /** The asset host (Config's cdnUrl). */
   cdnUrl: string;
   /** Where development bootstraps from when the local asset host is down. */
   productionCdnUrl?: string;

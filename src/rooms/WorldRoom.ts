@@ -518,7 +518,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   private async catchUpFailedWrites(): Promise<boolean> {
     const behind = this.saves.leftUnsaved();
     try {
-      await this.runtime.worldStore.save(behind, this.lease);
+      await this.persistence.save(behind);
       return true;
     } catch (error) {
       this.saves.failed(behind);

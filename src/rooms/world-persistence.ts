@@ -134,8 +134,11 @@ export class WorldPersistence {
     throw error;
   }
 
-  /** One transaction of the world's writes, behind its fence. */
-  private save(write: WorldWrite): Promise<void> {
+  /**
+   * One transaction of the world's writes, behind its fence. Outside this class, only from within a task
+   * of `run`, which keeps it in turn with the others (a trade's catch-up write).
+   */
+  save(write: WorldWrite): Promise<void> {
     return this.store.save(write, this.fence);
   }
 

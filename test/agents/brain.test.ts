@@ -3,6 +3,9 @@ import {
   type AgentView,
   bankStep,
   dropStep,
+  MAX_DROP_FAILURES,
+  MAX_DROPS_PER_COMMAND,
+  nextDrop,
   nextStep,
   parseDropCommand,
   pickupStep,
@@ -140,6 +143,18 @@ describe("agent brain: what an agent does next", () => {
     });
     assert.deepEqual(dropStep(view({ inventory }), undefined)?.data, { action: "drop", inventorySlot: 0 });
     assert.equal(dropStep(view({ inventory: [inventory[0]!] }), "logs"), undefined);
+  });
+
+  it("drops at most 50 entries a command, and gives up after 3 refusals in a row", () => {
+    // A view that never changes: every drop is taken, and the inventory still shows logs.
+    const full = view({ inventory: [{ slot: 4, itemId: "logs", quantity: 1 }] });
+    const command = { itemId: "logs", dropped: 0, failures: 0 };
+    let drops = 0;
+    while (nextDrop(command, full)) drops++;
+    assert.equal(drops, MAX_DROPS_PER_COMMAND);
+    const failing = { itemId: "logs", dropped: 0, failures: MAX_DROP_FAILURES };
+    assert.equal(nextDrop(failing, full), undefined);
+    assert.equal(nextDrop({ ...failing, failures: MAX_DROP_FAILURES - 1 }, full)?.data.inventorySlot, 4);
   });
 
   it("fights in the style that trains its weakest melee skill", () => {
