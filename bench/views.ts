@@ -4,7 +4,7 @@
 // interest index, and publishes as the WorldRoom does (each client's world:update, then the events
 // around it and its own, framed into one buffer per client). Only the socket write itself is left out
 // (bench/write-floor.ts measures it).
-//   node --max-semi-space-size=64 --heap-growing-percent=100 --import tsx bench/views.ts [--players 2000] [--ticks 300]
+//   node --expose-gc --max-semi-space-size=64 --heap-growing-percent=100 --import tsx bench/views.ts [--players 2000] [--ticks 300]
 // (the garbage-collector flags `npm start` gives the server; the header shows the young generation in effect).
 import os from "node:os";
 import { PerformanceObserver, performance } from "node:perf_hooks";
@@ -22,6 +22,7 @@ import { LOCAL_MANIFESTS_DIR } from "../src/paths.js";
 import { withBatchedSends } from "../src/rooms/batched-sends.js";
 import { Interest } from "../src/rooms/interest.js";
 import { deliverEvents } from "../src/rooms/outgoing-events.js";
+import { collectTickGarbage } from "../src/rooms/tick-garbage.js";
 import { WorldRoomState } from "../src/schema/WorldRoomState.js";
 import { JsonClient } from "../src/ws/JsonClient.js";
 import { percentiles, progress } from "./stats.js";
@@ -94,9 +95,17 @@ function act(id: string): void {
 
 const stages = { "world step": [] as number[], replicate: [] as number[], publish: [] as number[] };
 const gcPauses: number[] = [];
+const gcPausesInTicks: number[] = [];
+/** Each measured tick's start and end (performance.now()), to tell the pauses that fell inside one. */
+const tickSpans: [number, number][] = [];
 let measuring = false;
 new PerformanceObserver((list) => {
-  if (measuring) for (const entry of list.getEntries()) gcPauses.push(entry.duration);
+  if (!measuring) return;
+  for (const entry of list.getEntries()) {
+    gcPauses.push(entry.duration);
+    if (tickSpans.some(([start, end]) => entry.startTime >= start && entry.startTime < end))
+      gcPausesInTicks.push(entry.duration);
+  }
 }).observe({ entryTypes: ["gc"] });
 
 for (let tick = 0; tick < WARM_UP_TICKS + TICKS; tick++) {
@@ -117,10 +126,12 @@ for (let tick = 0; tick < WARM_UP_TICKS + TICKS; tick++) {
     deliverEvents(report.events, interest, (id) => clients.get(id) as never, slab);
   });
   const published = performance.now();
+  collectTickGarbage();
   if (measuring) {
     stages["world step"].push(stepped - started);
     stages.replicate.push(replicated - stepped);
     stages.publish.push(published - replicated);
+    tickSpans.push([started, published]);
   } else {
     written = 0;
   }
@@ -142,8 +153,9 @@ console.log(`${"stage (ms)".padEnd(14)}${"p50".padStart(8)}${"p99".padStart(8)}$
 for (const [name, samples] of Object.entries(stages)) console.log(row(name, samples));
 console.log(row("tick", totals));
 console.log(row("gc pause", gcPauses));
-const gcTotal = gcPauses.reduce((sum, ms) => sum + ms, 0);
+const sum = (samples: readonly number[]) => samples.reduce((total, ms) => total + ms, 0);
 console.log(
-  `\ngarbage collection: ${gcTotal.toFixed(0)} ms in ${gcPauses.length} pauses over ${TICKS} ticks; ` +
+  `\ngarbage collection: ${sum(gcPauses).toFixed(0)} ms in ${gcPauses.length} pauses over ${TICKS} ticks, ` +
+    `${sum(gcPausesInTicks).toFixed(0)} ms of it in ${gcPausesInTicks.length} within ticks; ` +
     `${(written / TICKS / PLAYERS).toFixed(0)} B sent per player per tick`,
 );

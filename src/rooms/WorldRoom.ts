@@ -29,6 +29,7 @@ import {
 import { deliverEvents } from "./outgoing-events.js";
 import { authenticatePlayer, type PlayerAuth } from "./room-auth.js";
 import { signTrade, type TradeRoom, type TradeRoomOptions } from "./TradeRoom.js";
+import { collectTickGarbage } from "./tick-garbage.js";
 import { TickSaves } from "./tick-saves.js";
 import { TickTimings } from "./tick-timings.js";
 import { WorldPersistence } from "./world-persistence.js";
@@ -393,6 +394,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
         phaseMs.commit = performance.now() - waitStarted;
         timed("publish", () => this.publish(report));
         this.timings.record(report.tick, phaseMs);
+        collectTickGarbage();
         // Later messages wait for the next tick; these were applied by this one, and answered if refused.
         for (const ref of this.waitingReplies.keys()) {
           if (ref >= repliesApplied) break;
