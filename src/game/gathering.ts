@@ -3,9 +3,6 @@ import type { Random } from "./random.js";
 import { chanceOutOf256 } from "./skill-chance.js";
 import type { GatheringDef, GatheringSkill, SkillName, ToolDef, ToolKind } from "./types.js";
 
-/** Even the best gatherer fails now and then, as in RuneScape. */
-const MAX_CHANCE_OUT_OF_256 = 255;
-
 /**
  * A resource's low/high are for a tier-1 tool; each tier above adds half of them again
  * (tier 2 = 1.5x, tier 3 = 2x, ...), the progression of RuneScape's published axe tables
@@ -19,7 +16,8 @@ function tierFactor(toolTier: number): number {
 export function gatherChance(def: GatheringDef, level: number, toolTier: number): number {
   const factor = tierFactor(toolTier);
   const outOf256 = chanceOutOf256(def.low * factor, def.high * factor, level);
-  return Math.min(MAX_CHANCE_OUT_OF_256, outOf256) / 256;
+  // REFERENCE's curve: 256 out of 256 (and beyond, for generous curves) is a certain success.
+  return Math.min(256, outOf256) / 256;
 }
 
 /** The highest-tier tool of the right kind among the carried and worn items that the player may use. */

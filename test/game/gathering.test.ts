@@ -54,8 +54,12 @@ describe("gatherChance", () => {
       assert.ok(gatherChance(TREE, 5, tier) > gatherChance(TREE, 5, tier - 1));
   });
 
-  it("never reaches certainty", () => {
-    assert.equal(gatherChance(TREE, 99, 6), 255 / 256);
+  it("is certain once the curve reaches 256, and never beyond", () => {
+    // level 99, tier 6 (224/700): 1 + floor(700 + 0.5) = 701, out of 256
+    assert.equal(gatherChance(TREE, 99, 6), 1);
+    assert.equal(attemptGather(TREE, 99, 6, sequence(0.9999, 0.5)).success, true);
+    // level 99, tier 1: 1 + floor(200 + 0.5) = 201
+    assert.equal(gatherChance(TREE, 99, 1), 201 / 256);
   });
 });
 
