@@ -61,9 +61,17 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
   };
 }
 
+/**
+ * PostgreSQL zero-fills each new 16 MB WAL segment by default. In PGlite's in-memory file system
+ * (PGLITE_STORAGE=memory, the world benchmark) that stalls the server's one thread for 100-250 ms every
+ * 16 MB of writes, every two or three minutes in a busy world (bench/tick-writes.ts). The embedded
+ * database runs with fsync off, so preallocated segments guard nothing on disk either.
+ */
+const EMBEDDED_SETTINGS = ["-c", "wal_init_zero=off"];
+
 async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> {
   if (dataDir) mkdirSync(path.dirname(dataDir), { recursive: true });
-  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  const client = new PGlite({ dataDir, startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS] });
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
   return {
