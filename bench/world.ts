@@ -248,7 +248,9 @@ function print(
 }
 
 async function main(): Promise<void> {
-  if (PINNED) spawnSync("taskset", ["-pc", "1", String(process.pid)], { stdio: "ignore" });
+  // Every thread (-a): V8's collector and compiler threads, started with the process, would otherwise
+  // go on running on the server's core.
+  if (PINNED) spawnSync("taskset", ["-a", "-pc", "1", String(process.pid)], { stdio: "ignore" });
   const server = new ServerProcess(buildServer());
   const port = await server.ready();
   const before = await server.memory();
