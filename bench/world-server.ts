@@ -25,6 +25,9 @@ globalThis.WebSocket ??= WebSocket as unknown as typeof globalThis.WebSocket;
 
 const PORT = Number(process.env.BENCH_PORT ?? 2603);
 const TICK_TOTAL = "tick total";
+const SOCKET_WRITES = "  socket writes";
+/** The tick without its socket writes: the part above the kernel's floor (bench/write-floor.ts). */
+const WITHOUT_WRITES = "  writes aside";
 const WRITE_WAIT = "database write";
 const LAG_RESOLUTION_MS = 10;
 
@@ -80,7 +83,10 @@ function sumMethod(prototype: object, name: string, stage: string): void {
 // The world step opens a tick: the previous one's total is complete, and the report carries the phases.
 const step = World.prototype.step;
 World.prototype.step = function (this: World): TickReport {
-  if (tickWork > 0) record(TICK_TOTAL, tickWork);
+  if (tickWork > 0) {
+    record(TICK_TOTAL, tickWork);
+    record(WITHOUT_WRITES, tickWork - (summed.get(SOCKET_WRITES) ?? 0));
+  }
   for (const [stage, ms] of summed) record(stage, ms);
   summed.clear();
   const started = performance.now();
@@ -99,7 +105,7 @@ timeMethod(WorldRoom.prototype, "publish", "publish");
 // each connection's frames.
 sumMethod(Interest.prototype, "update", "  views");
 sumMethod(WorldRoom.prototype, "broadcastPatch", "  state patch");
-sumMethod(JsonClient.prototype, "flush", "  socket writes");
+sumMethod(JsonClient.prototype, "flush", SOCKET_WRITES);
 
 // The room's own timing of each tick gives the wait for its database write: the write runs between the
 // room's work and its publish (on this thread, with PGlite) and is not part of the tick total.

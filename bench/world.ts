@@ -201,6 +201,7 @@ const STAGE_ORDER = [
   "  state patch",
   "  socket writes",
   "tick total",
+  "  writes aside",
   // Between the room's work and its publish, outside the total: the wait for the tick's write.
   "database write",
 ];
