@@ -85,7 +85,9 @@ const step = World.prototype.step;
 World.prototype.step = function (this: World): TickReport {
   if (tickWork > 0) {
     record(TICK_TOTAL, tickWork);
-    record(WITHOUT_WRITES, tickWork - (summed.get(SOCKET_WRITES) ?? 0));
+    // SDK clients' writes happen as their corked sockets uncork, untimed: there is nothing to set aside.
+    const writes = summed.get(SOCKET_WRITES);
+    if (writes !== undefined) record(WITHOUT_WRITES, tickWork - writes);
   }
   for (const [stage, ms] of summed) record(stage, ms);
   summed.clear();
