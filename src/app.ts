@@ -1,4 +1,3 @@
-import type { AddressInfo } from "node:net";
 import { matchMaker } from "@colyseus/core";
 import { RedisDriver } from "@colyseus/redis-driver";
 import { RedisPresence } from "@colyseus/redis-presence";
@@ -8,6 +7,7 @@ import type express from "express";
 import { healthRouter } from "./api/health.js";
 import { mountApi } from "./api/index.js";
 import { pinClientAddress } from "./client-address.js";
+import { internalAddress } from "./internal-address.js";
 import { manifestRouter } from "./manifests/routes.js";
 import { roomLiveWorld } from "./rooms/live-world.js";
 import { defineTradeRoom } from "./rooms/TradeRoom.js";
@@ -41,9 +41,8 @@ export function createApp(runtime: Runtime) {
       runtime.httpServer.on("close", () => channel.close());
       // Agents are clients of this very server: they join once it listens.
       runtime.httpServer.once("listening", () => {
-        const { port } = runtime.httpServer.address() as AddressInfo;
-        runtime.agents
-          .listening(`http://127.0.0.1:${port}`)
+        internalAddress(runtime.httpServer)
+          .then((address) => runtime.agents.listening(address))
           .catch((error: unknown) => runtime.logger.error({ err: error }, "starting the agents failed"));
       });
       return new WebSocketTransport({ noServer: true }).attachToServer(runtime.httpServer, {

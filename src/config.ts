@@ -119,8 +119,18 @@ export class ConfigError extends Error {
 }
 
 /** Reads and validates the environment once; throws a ConfigError naming every problem. */
+/**
+ * Colyseus Cloud names its Redis REDIS_URI and reaches each process only through its NGINX, one proxy
+ * hop away: when it runs the server (COLYSEUS_CLOUD is set), those are the defaults of REDIS_URL and
+ * TRUST_PROXY. Without the latter every client would share one address, and one rate limit.
+ */
+function withColyseusCloudDefaults(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  if (env.COLYSEUS_CLOUD === undefined) return env;
+  return { TRUST_PROXY: "1", ...(env.REDIS_URI && { REDIS_URL: env.REDIS_URI }), ...env };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = environmentSchema.safeParse(env);
+  const parsed = environmentSchema.safeParse(withColyseusCloudDefaults(env));
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n  ${problems.join("\n  ")}`);

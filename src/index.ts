@@ -17,7 +17,10 @@ async function main(): Promise<void> {
   const runtime = await createRuntime(config, logger);
   const server = await listen(createApp(runtime), config.PORT);
   exitOnSignals(() => stopServer(server, runtime), logger);
-  logger.info(`listening on http://localhost:${config.PORT} (${config.NODE_ENV})`);
+  // Colyseus Cloud has @colyseus/tools listen on a Unix socket of its own choosing, not on PORT.
+  const address = runtime.httpServer.address();
+  const where = typeof address === "string" ? address : `http://localhost:${address?.port ?? config.PORT}`;
+  logger.info(`listening on ${where} (${config.NODE_ENV})`);
 }
 
 main().catch((error: unknown) => {

@@ -31,6 +31,23 @@ describe("configuration", () => {
     assert.equal(config.dataDir, "/tmp/x");
   });
 
+  it("on Colyseus Cloud, takes its Redis and trusts its one proxy unless told otherwise", () => {
+    const cloud = loadConfig({ COLYSEUS_CLOUD: "1", REDIS_URI: "redis://cloud-redis:6379" });
+    assert.equal(cloud.REDIS_URL, "redis://cloud-redis:6379");
+    assert.equal(cloud.TRUST_PROXY, 1);
+    const told = loadConfig({
+      COLYSEUS_CLOUD: "1",
+      REDIS_URI: "redis://cloud-redis:6379",
+      REDIS_URL: "redis://mine:6379",
+      TRUST_PROXY: "2",
+    });
+    assert.equal(told.REDIS_URL, "redis://mine:6379");
+    assert.equal(told.TRUST_PROXY, 2);
+    const elsewhere = loadConfig({ REDIS_URI: "redis://cloud-redis:6379" });
+    assert.equal(elsewhere.REDIS_URL, undefined);
+    assert.equal(elsewhere.TRUST_PROXY, 0);
+  });
+
   it("refuses malformed values and names them", () => {
     assert.throws(
       () => loadConfig({ PORT: "eighty" }),

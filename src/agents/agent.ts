@@ -26,6 +26,7 @@ import {
   type Step,
   trainingStyle,
 } from "./brain.js";
+import { throughOwnServer } from "./own-server.js";
 
 export const QUICK_ACTIONS = [
   "woodcutting",
@@ -149,7 +150,8 @@ export class Agent {
   }
 
   private async connect(baseUrl: string): Promise<void> {
-    const sdk = new Client(baseUrl);
+    const internal = new URL(baseUrl);
+    const sdk = new Client(baseUrl, { urlBuilder: (url) => throughOwnServer(url, internal) });
     sdk.auth.token = await this.deps.token();
     const room = await sdk.joinOrCreate("world", { characterId: this.record.characterId });
     if (this.stopped) {
