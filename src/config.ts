@@ -118,7 +118,6 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
-/** Reads and validates the environment once; throws a ConfigError naming every problem. */
 /**
  * Colyseus Cloud names its Redis REDIS_URI and reaches each process only through its NGINX, one proxy
  * hop away: when it runs the server (COLYSEUS_CLOUD is set), those are the defaults of REDIS_URL and
@@ -129,6 +128,7 @@ function withColyseusCloudDefaults(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { TRUST_PROXY: "1", ...(env.REDIS_URI && { REDIS_URL: env.REDIS_URI }), ...env };
 }
 
+/** Reads and validates the environment once; throws a ConfigError naming every problem. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = environmentSchema.safeParse(withColyseusCloudDefaults(env));
   if (!parsed.success) {
