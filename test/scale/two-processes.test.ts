@@ -55,6 +55,11 @@ scaleOut(
       servers.push(await startServerProcess(5621, env(5621)));
       servers.push(await startServerProcess(5622, env(5622)));
     });
+    // A test that timed out while a process was stopped (SIGSTOP) would leave it so for the tests after.
+    afterEach(() => {
+      for (const { child } of servers)
+        if (child.exitCode === null && child.signalCode === null) child.kill("SIGCONT");
+    });
     after(async () => {
       await Promise.all(servers.map((server) => server.stop()));
       servers = [];
