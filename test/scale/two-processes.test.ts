@@ -25,6 +25,15 @@ interface Player {
 
 const scaleOut = redisBase && postgresUrl ? describe : describe.skip;
 
+/** `promise`, or a failure naming `step` once it has taken `ms`: a hang then says where it was. */
+function within<T>(step: string, promise: Promise<T>, ms = 20000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${step}: nothing after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 scaleOut(
   "server processes on one Redis and one PostgreSQL (TEST_REDIS_URL and TEST_DATABASE_URL)",
   function () {
@@ -295,14 +304,18 @@ scaleOut(
         // Through the other process, a connection and a request find the world's process silent (its
         // kernel takes the connection; nobody answers the upgrade): it is taken for dead, its world
         // unlisted, and the next connection there opens the world anew.
-        const relayed = await refusedUpgrade(`ws://127.0.0.1:${away.port}/ws`);
+        const relayed = await within("the relayed upgrade", refusedUpgrade(`ws://127.0.0.1:${away.port}/ws`));
         assert.equal(relayed.status, 503);
-        const refused = await fetch(`${away.baseUrl}/api/v1/world`, {
-          headers: { authorization: `Bearer ${await token()}` },
-        });
+        const refused = await within(
+          "the relayed request",
+          fetch(`${away.baseUrl}/api/v1/world`, { headers: { authorization: `Bearer ${await token()}` } }),
+        );
         assert.equal(refused.status, 503);
-        const newcomer = await WsClient.connect(`ws://127.0.0.1:${away.port}/ws`, { header: await token() });
-        assert.equal((await newcomer.first()).event, "player:sync");
+        const newcomer = await within(
+          "the newcomer's connection",
+          WsClient.connect(`ws://127.0.0.1:${away.port}/ws`, { header: await token() }),
+        );
+        assert.equal((await within("the newcomer's first frame", newcomer.first())).event, "player:sync");
         assert.equal((await worldProcesses())[0], away, "the world runs on the other process now");
         await newcomer.close();
       } finally {
@@ -312,7 +325,7 @@ scaleOut(
       // The stalled world resumes, finds the lease taken, and closes without saving: the step taken after
       // the replacement is not kept.
       stalled.send("player:move", { x: position.x + 1, z: position.z });
-      assert.equal((await stalled.closed).code, 4001);
+      assert.equal((await within("the replaced world's close", stalled.closed)).code, 4001);
       const viewer = await token();
       const stored = await (
         await fetch(`${away.baseUrl}/api/characters/${id}/position`, {
