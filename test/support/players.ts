@@ -46,7 +46,8 @@ export class Inbox {
         this.waiters.splice(index, 1);
         reject(
           new Error(
-            `no ${event} within ${timeoutMs} ms; received: ${this.received.map((m) => m.event).join(", ")}`,
+            `no ${event} within ${timeoutMs} ms; received: ${this.received.map((m) => m.event).join(", ")}; ` +
+              `the last ${event}s: ${JSON.stringify(this.all(event).slice(-5))}`,
           ),
         );
       }, timeoutMs);
