@@ -1,22 +1,13 @@
-// The tick writes benchmark: what the embedded database (PGlite) costs the server's thread for a busy
-// world's tick writes. N characters; each tick writes the positions of some and the skills and
-// inventory of a few, as WorldStore.save does for the world room. Runs twice on the same database:
-// as the server opens it, then with PostgreSQL's default of zero-filling each new WAL segment, and
-// prints p50 / p99 / max per tick write and the slowest writes with the WAL position they ended at.
-//   npx tsx bench/tick-writes.ts [--characters 2000] [--ticks 600] [--moved 200] [--data-dir DIR]
-import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
-import { LOCAL_CDN_URL } from "../src/config.js";
 import { CharacterRepository, type CharacterSave } from "../src/db/characters.js";
 import { openDatabase } from "../src/db/database.js";
 import { WorldStore } from "../src/db/world-store.js";
 import { newCharacter } from "../src/game/character.js";
 import { seededRandom } from "../src/game/random.js";
 import type { CharacterState } from "../src/game/types.js";
-import { loadGameData } from "../src/manifests/loader.js";
-import { LOCAL_MANIFESTS_DIR } from "../src/paths.js";
+import { localGameData } from "./game-data.js";
 import { percentiles, progress } from "./stats.js";
 
 const { values: args } = parseArgs({
@@ -35,15 +26,7 @@ const SYNCED = Math.ceil(MOVED / 10);
 /** A write this much slower than the median is listed. */
 const SLOW_FACTOR = 5;
 
-const silent = { info() {}, warn() {}, error() {} };
-const { data } = await loadGameData({
-  env: "development",
-  manifestDir: LOCAL_MANIFESTS_DIR,
-  cacheDir: os.tmpdir(),
-  cdnUrl: LOCAL_CDN_URL,
-  skipManifests: true,
-  log: silent,
-});
+const data = await localGameData();
 const handle = await openDatabase({ dataDir: args["data-dir"] });
 const characters: CharacterState[] = [];
 const repository = new CharacterRepository(handle.db);

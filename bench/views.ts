@@ -1,30 +1,19 @@
-// The views benchmark: the tick work this server does for its /ws clients, in one process and without
-// sockets, so that it measures the same from run to run. N players scattered over the world walk (or
-// chat) as the world bench's bots do; each tick runs the world step, takes its changes into the
-// interest index, and publishes as the WorldRoom does (each client's world:update, then the events
-// around it and its own, framed into one buffer per client), then empties the young generation as the
-// room does. Only the socket write itself is left out (bench/write-floor.ts measures it).
-//   node --expose-gc --max-semi-space-size=64 --heap-growing-percent=100 --import tsx bench/views.ts [--players 2000] [--ticks 300]
-// (the garbage-collector flags `npm start` gives the server; the header shows the young generation in effect).
-import os from "node:os";
 import { PerformanceObserver, performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import v8 from "node:v8";
 import { ClientState } from "@colyseus/core";
 import type { WebSocket } from "ws";
-import { LOCAL_CDN_URL } from "../src/config.js";
 import { newCharacter } from "../src/game/character.js";
 import { seededRandom } from "../src/game/random.js";
 import type { Tile } from "../src/game/types.js";
 import { World } from "../src/game/world.js";
-import { loadGameData } from "../src/manifests/loader.js";
-import { LOCAL_MANIFESTS_DIR } from "../src/paths.js";
 import { withBatchedSends } from "../src/rooms/batched-sends.js";
 import { Interest } from "../src/rooms/interest.js";
 import { deliverEvents } from "../src/rooms/outgoing-events.js";
 import { collectTickGarbage } from "../src/rooms/tick-garbage.js";
 import { WorldRoomState } from "../src/schema/WorldRoomState.js";
 import { JsonClient } from "../src/ws/JsonClient.js";
+import { localGameData } from "./game-data.js";
 import { percentiles, progress } from "./stats.js";
 
 const { values: args } = parseArgs({
@@ -40,15 +29,7 @@ const WARM_UP_TICKS = 20;
 const ACT_EVERY_TICKS = 5;
 const WALK_RANGE = 8;
 
-const silent = { info() {}, warn() {}, error() {} };
-const { data } = await loadGameData({
-  env: "development",
-  manifestDir: LOCAL_MANIFESTS_DIR,
-  cacheDir: os.tmpdir(),
-  cdnUrl: LOCAL_CDN_URL,
-  skipManifests: true,
-  log: silent,
-});
+const data = await localGameData();
 const random = seededRandom(1);
 const world = new World({ data, random, now: () => performance.now(), wallClock: () => Date.now() });
 const interest = new Interest(world, new WorldRoomState());
