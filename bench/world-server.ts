@@ -1,7 +1,7 @@
 // The server side of bench/world.ts, run as its child process (pinned to its own core): the real
 // application on an in-memory database, with the world room's tick stages timed from outside by
 // wrapping their methods. Talks to the parent over IPC (bench/stats.ts's ToServer / FromServer).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import os from "node:os";
 import path from "node:path";
@@ -12,6 +12,7 @@ import { createApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { World } from "../src/game/world.js";
 import { PHASES, type TickReport } from "../src/game/world-types.js";
+import { putHelperThreadsBehindTheTick } from "../src/helper-threads.js";
 import { createLogger } from "../src/logger.js";
 import { Interest } from "../src/rooms/interest.js";
 import { TickTimings } from "../src/rooms/tick-timings.js";
@@ -29,6 +30,8 @@ const SOCKET_WRITES = "  socket writes";
 /** The tick without its socket writes: the part above the kernel's floor (bench/write-floor.ts). */
 const WITHOUT_WRITES = "  writes aside";
 const WRITE_WAIT = "database write";
+/** The part of the tick total the main thread spent runnable but off the core (its schedstat run delay). */
+const OFF_CORE = "  off the core";
 const LAG_RESOLUTION_MS = 10;
 
 /** Stage → milliseconds of each tick, recorded only while measuring. */
@@ -36,7 +39,20 @@ const samples = new Map<string, number[]>();
 let measuring = false;
 /** The room's work for the tick in progress: its world step, then what the room does with the report. */
 let tickWork = 0;
+let tickOffCore = 0;
 let ticks = 0;
+
+/**
+ * Milliseconds this thread has waited, runnable, for a core (Linux's schedstat run delay): a stage
+ * longer than its work was preempted, by another thread of this process or by the kernel.
+ */
+function offCoreMs(): number {
+  try {
+    return Number(readFileSync("/proc/thread-self/schedstat", "utf8").split(" ")[1]) / 1e6;
+  } catch {
+    return 0;
+  }
+}
 
 function record(stage: string, ms: number): void {
   if (!measuring) return;
@@ -65,11 +81,21 @@ const tickWindows: Array<[number, number]> = [];
 
 /** Times every call of `name` on `prototype` as `stage`, adding it to the tick's total. */
 function timeMethod(prototype: object, name: string, stage: string): void {
+  // The run delay is read around the whole stage only: reading it for each client would cost milliseconds.
   timeCalls(prototype, name, (ms, started) => {
     record(stage, ms);
     tickWork += ms;
     if (measuring) tickWindows.push([started, started + ms]);
   });
+  const timed = (prototype as Record<string, (...args: unknown[]) => unknown>)[name]!;
+  (prototype as Record<string, unknown>)[name] = function (this: unknown, ...args: unknown[]) {
+    const waited = offCoreMs();
+    try {
+      return timed.apply(this, args);
+    } finally {
+      tickOffCore += offCoreMs() - waited;
+    }
+  };
 }
 
 /** Stages made of many calls a tick (one per client), summed over the tick. */
@@ -88,12 +114,15 @@ World.prototype.step = function (this: World): TickReport {
     // SDK clients' writes happen as their corked sockets uncork, untimed: there is nothing to set aside.
     const writes = summed.get(SOCKET_WRITES);
     if (writes !== undefined) record(WITHOUT_WRITES, tickWork - writes);
+    record(OFF_CORE, tickOffCore);
   }
   for (const [stage, ms] of summed) record(stage, ms);
   summed.clear();
   const started = performance.now();
+  const waited = offCoreMs();
   const report = step.call(this);
   tickWork = performance.now() - started;
+  tickOffCore = offCoreMs() - waited;
   if (measuring) tickWindows.push([started, started + tickWork]);
   record("world step", tickWork);
   for (const phase of PHASES) record(`  ${phase}`, report.phaseMs[phase]);
@@ -191,6 +220,7 @@ async function main(): Promise<void> {
     RATE_LIMIT_REST_PER_MIN: "1000000",
   });
   const runtime = await createRuntime(config, createLogger("warn", false));
+  await putHelperThreadsBehindTheTick();
   const server = await listen(createApp(runtime), PORT);
   const profiler = process.env.BENCH_PROFILE_DIR ? new Profiler(process.env.BENCH_PROFILE_DIR) : undefined;
   const lag = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });

@@ -202,6 +202,7 @@ const STAGE_ORDER = [
   "  socket writes",
   "tick total",
   "  writes aside",
+  "  off the core",
   // Between the room's work and its publish, outside the total: the wait for the tick's write.
   "database write",
 ];

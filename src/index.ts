@@ -6,6 +6,7 @@ globalThis.WebSocket ??= WebSocket as unknown as typeof globalThis.WebSocket;
 import { listen } from "@colyseus/tools";
 import { createApp } from "./app.js";
 import { ConfigError, loadConfig } from "./config.js";
+import { putHelperThreadsBehindTheTick } from "./helper-threads.js";
 import { createLogger } from "./logger.js";
 import { createRuntime } from "./runtime.js";
 import { exitOnSignals, logProcessFailures, stopServer } from "./shutdown.js";
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.LOG_LEVEL, config.production);
   logProcessFailures(logger);
   const runtime = await createRuntime(config, logger);
+  await putHelperThreadsBehindTheTick();
   const server = await listen(createApp(runtime), config.PORT);
   exitOnSignals(() => stopServer(server, runtime), logger);
   // Colyseus Cloud has @colyseus/tools listen on a Unix socket of its own choosing, not on PORT.

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { AccountRepository } from "../src/db/accounts.js";
@@ -39,6 +39,36 @@ describe("server process", function () {
     const found = await new AccountRepository(reopened.db).get(created.id);
     await reopened.close();
     assert.equal(found?.subject, "anon:restart-check");
+  });
+
+  /** Each thread of a process, by id, with its nice value (Linux's /proc/<pid>/task/<tid>/stat, field 19). */
+  function threadNiceness(pid: number): Map<number, number> {
+    const niceness = new Map<number, number>();
+    for (const thread of readdirSync(`/proc/${pid}/task`)) {
+      const stat = readFileSync(`/proc/${pid}/task/${thread}/stat`, "utf8");
+      // The fields after the command name, which is in parentheses and may hold spaces: state is field 3.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      niceness.set(Number(thread), Number(fields[19 - 3]));
+    }
+    return niceness;
+  }
+
+  it("runs its helper threads behind the main thread, which runs the tick", async function () {
+    if (process.platform !== "linux") this.skip();
+    const server = await startServer(dataDir);
+    try {
+      const niceness = threadNiceness(server.child.pid!);
+      assert.equal(niceness.get(server.child.pid!), 0, "the main thread keeps its priority");
+      const helpers = [...niceness].filter(([thread]) => thread !== server.child.pid);
+      assert.ok(helpers.length >= 4, `V8's workers and libuv's pool: ${helpers.length} threads`);
+      assert.deepEqual(
+        helpers.filter(([, nice]) => nice !== 19),
+        [],
+        "every other thread at the lowest priority",
+      );
+    } finally {
+      await server.stop();
+    }
   });
 
   describe("the world's state across restarts", () => {
