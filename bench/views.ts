@@ -7,6 +7,7 @@ import { newCharacter } from "../src/game/character.js";
 import { seededRandom } from "../src/game/random.js";
 import type { Tile } from "../src/game/types.js";
 import { World } from "../src/game/world.js";
+import { putHelperThreadsBehindTheTick } from "../src/helper-threads.js";
 import { withBatchedSends } from "../src/rooms/batched-sends.js";
 import { Interest } from "../src/rooms/interest.js";
 import { deliverEvents } from "../src/rooms/outgoing-events.js";
@@ -29,6 +30,8 @@ const WARM_UP_TICKS = 20;
 const ACT_EVERY_TICKS = 5;
 const WALK_RANGE = 8;
 
+// As the server does (src/index.ts): on one core its helper threads would otherwise take turns with the ticks.
+await putHelperThreadsBehindTheTick();
 const data = await localGameData();
 const random = seededRandom(1);
 const world = new World({ data, random, now: () => performance.now(), wallClock: () => Date.now() });
