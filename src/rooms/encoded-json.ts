@@ -46,34 +46,3 @@ function frameHead(event: string): Buffer {
   }
   return head;
 }
-
-/** Builds a UTF-8 JSON text from pieces already encoded, in one buffer of the exact size. */
-export class JsonBytesBuilder {
-  private readonly pieces: Buffer[] = [];
-  private length = 0;
-
-  push(piece: Buffer): this {
-    this.pieces.push(piece);
-    this.length += piece.length;
-    return this;
-  }
-
-  /** Appends each item's piece, separated by commas: the inside of a JSON array. */
-  list<T>(items: readonly T[], piece: (item: T) => Buffer): this {
-    for (let i = 0; i < items.length; i++) {
-      if (i > 0) this.push(COMMA);
-      this.push(piece(items[i]!));
-    }
-    return this;
-  }
-
-  text(text: string): this {
-    return this.push(Buffer.from(text));
-  }
-
-  build(): Buffer {
-    return Buffer.concat(this.pieces, this.length);
-  }
-}
-
-const COMMA = Buffer.from(",");
