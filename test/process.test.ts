@@ -71,6 +71,35 @@ describe("server process", function () {
     }
   });
 
+  /** The process's resident memory in MB (Linux's /proc/<pid>/status, VmRSS). */
+  function residentMb(pid: number): number {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)![1]) / 1024;
+  }
+
+  it("gives back the memory the embedded database took to create itself", async function () {
+    if (process.platform !== "linux") this.skip();
+    const freshDir = mkdtempSync(path.join(os.tmpdir(), "tileworld-fresh-"));
+    // Resident memory once start-up is over: PGlite's instance that made the database is released then.
+    const settled = async (server: ServerProcess) => {
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      const mb = residentMb(server.child.pid!);
+      assert.equal(await server.stop(), 0, server.output());
+      return mb;
+    };
+    try {
+      const created = await settled(await startServer(freshDir));
+      const reopened = await settled(await startServer(freshDir));
+      // It held about 460 MB more than a restart when it kept that instance, about 130 MB more now.
+      assert.ok(
+        created < reopened + 250,
+        `${created.toFixed(0)} MB after creating the database, ${reopened.toFixed(0)} MB after reopening it`,
+      );
+    } finally {
+      rmSync(freshDir, { recursive: true, force: true });
+    }
+  });
+
   describe("the world's state across restarts", () => {
     const env = { WORLD_TICK_MS: "100", ADMIN_CODE: "restart-test" };
     const wsUrl = `ws://127.0.0.1:${PORT}/ws`;

@@ -1,5 +1,4 @@
-/** V8's collector, exposed when the process runs with `--expose-gc` (as `npm start` runs it). */
-const collect = (globalThis as { gc?: (options: { type: "minor" }) => void }).gc;
+import { exposedGc } from "../exposed-gc.js";
 
 /**
  * Empties the young generation right after a tick has been published, in the idle part of the tick
@@ -10,5 +9,5 @@ const collect = (globalThis as { gc?: (options: { type: "minor" }) => void }).gc
  * external memory starts collections of its own.
  */
 export function collectTickGarbage(): void {
-  collect?.({ type: "minor" });
+  exposedGc?.({ type: "minor" });
 }
