@@ -9,12 +9,13 @@ describe("the embedded database (PGlite)", () => {
   });
   after(() => handle.close());
 
-  const walInitZero = async () => {
-    const result = (await handle.db.execute(sql`show wal_init_zero`)) as unknown as {
-      rows: { wal_init_zero: string }[];
+  const setting = async (name: "wal_init_zero" | "shared_buffers") => {
+    const result = (await handle.db.execute(sql.raw(`show ${name}`))) as unknown as {
+      rows: Record<string, string>[];
     };
-    return result.rows[0]?.wal_init_zero;
+    return result.rows[0]?.[name];
   };
+  const walInitZero = () => setting("wal_init_zero");
 
   // Zero-filling a new 16 MB segment stalls the server's thread (see EMBEDDED_SETTINGS).
   it("does not zero-fill new WAL segments, for its whole life", async () => {
@@ -26,5 +27,9 @@ describe("the embedded database (PGlite)", () => {
       }),
     );
     assert.equal(await walInitZero(), "off");
+  });
+
+  it("keeps a 32 MB buffer cache, a quarter of PostgreSQL's default (see EMBEDDED_SETTINGS)", async () => {
+    assert.equal(await setting("shared_buffers"), "32MB");
   });
 });
