@@ -110,6 +110,7 @@ for (let tick = 0; tick < WARM_UP_TICKS + TICKS; tick++) {
     deliverEvents(report.events, interest, (id) => clients.get(id) as never, slab);
   });
   const published = performance.now();
+  interest.forgetSharedUpdates();
   collectTickGarbage();
   if (measuring) {
     stages["world step"].push(stepped - started);

@@ -131,6 +131,11 @@ export class ViewIndex {
     for (const id of changed) this.place(id, placement(id));
   }
 
+  /** Drops this tick's memoized differences (they are made again if asked for). */
+  forgetDiffs(): void {
+    this.diffs = new Map();
+  }
+
   entity(id: string): TrackedEntity | undefined {
     return this.entities.get(id);
   }

@@ -420,6 +420,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
         (event) => this.answerWithRefusal(event),
       );
     });
+    this.interest.forgetSharedUpdates();
   }
 
   /** Sends a refusal the tick found as the reply to the message it refuses (see waitingReplies). */

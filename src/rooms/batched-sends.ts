@@ -14,7 +14,6 @@ const slab = new WriteSlab();
  * clients from `slab`.
  */
 export function withBatchedSends(clients: Iterable<Client>, send: (slab: WriteSlab) => void): void {
-  slab.reset();
   const held: JsonClient[] = [];
   const corked: Socket[] = [];
   for (const client of clients) {
@@ -35,5 +34,7 @@ export function withBatchedSends(clients: Iterable<Client>, send: (slab: WriteSl
   } finally {
     for (const client of held) client.flush(slab);
     for (const socket of corked) socket.uncork();
+    // Now rather than at the next publish: what it framed dies young, before the collection after the tick.
+    slab.reset();
   }
 }

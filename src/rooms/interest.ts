@@ -91,6 +91,15 @@ export class Interest {
     this.encoded = new WeakMap();
   }
 
+  /**
+   * Drops what this tick's updates shared, once they are sent: held until the next tick, it would be
+   * alive at the collection after this one and copied into the old generation, to be collected there.
+   */
+  forgetSharedUpdates(): void {
+    this.index.forgetDiffs();
+    this.encoded = new WeakMap();
+  }
+
   /** Starts a client's view, empty: its first update lists everything in view as added. */
   open(client: Client): void {
     this.close(client);

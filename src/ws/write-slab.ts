@@ -60,7 +60,7 @@ export class WriteSlab {
     this.queued.add(region.buffer);
   }
 
-  /** A new tick: every region handed out is free again, except in the chunks kept for queued writes. */
+  /** A publish is written: every region handed out is free again, except in the chunks kept for queued writes. */
   reset(): void {
     if (this.queued.size > 0) {
       this.chunks = this.chunks.map((chunk) => (chunk && this.queued.has(chunk.buffer) ? undefined : chunk));
