@@ -285,8 +285,8 @@ export class Interest {
   }
 
   /**
-   * CONTRACT's world:update, assembled from each entity's cached JSON text and encoded to UTF-8 once:
-   * one write of the whole text costs less than copying its dozens of pieces one by one.
+   * CONTRACT's world:update, assembled from each entity's cached JSON and encoded to UTF-8 once. The
+   * cache holds text, not bytes: an entity that changes costs no buffer of its own each tick.
    */
   private encode(tick: number, { added, updated, removed }: ViewChange): EncodedJson {
     const text = `{"tick":${tick},"added":[${this.entitiesJson(added)}],"updated":[${this.entitiesJson(updated)}],"removed":${JSON.stringify(removed)}}`;
