@@ -61,17 +61,26 @@ function record(stage: string, ms: number): void {
   list.push(ms);
 }
 
-/** Wraps the method `name` of `prototype` so that `timed` gets the milliseconds of each call. */
-function timeCalls(prototype: object, name: string, timed: (ms: number, started: number) => void): void {
+/**
+ * Wraps the method `name` of `prototype` so that `timed` gets the milliseconds of each call and, when
+ * `readOffCore` (not for per-client methods: reading it costs microseconds), its time off the core.
+ */
+function timeCalls(
+  prototype: object,
+  name: string,
+  timed: (ms: number, started: number, offCore: number) => void,
+  readOffCore = false,
+): void {
   const target = prototype as Record<string, (...args: unknown[]) => unknown>;
   const original = target[name];
   if (typeof original !== "function") throw new Error(`no method ${name} to time`);
   target[name] = function (this: unknown, ...args: unknown[]) {
     const started = performance.now();
+    const waited = readOffCore ? offCoreMs() : 0;
     try {
       return original.apply(this, args);
     } finally {
-      timed(performance.now() - started, started);
+      timed(performance.now() - started, started, readOffCore ? offCoreMs() - waited : 0);
     }
   };
 }
@@ -81,21 +90,17 @@ const tickWindows: Array<[number, number]> = [];
 
 /** Times every call of `name` on `prototype` as `stage`, adding it to the tick's total. */
 function timeMethod(prototype: object, name: string, stage: string): void {
-  // The run delay is read around the whole stage only: reading it for each client would cost milliseconds.
-  timeCalls(prototype, name, (ms, started) => {
-    record(stage, ms);
-    tickWork += ms;
-    if (measuring) tickWindows.push([started, started + ms]);
-  });
-  const timed = (prototype as Record<string, (...args: unknown[]) => unknown>)[name]!;
-  (prototype as Record<string, unknown>)[name] = function (this: unknown, ...args: unknown[]) {
-    const waited = offCoreMs();
-    try {
-      return timed.apply(this, args);
-    } finally {
-      tickOffCore += offCoreMs() - waited;
-    }
-  };
+  timeCalls(
+    prototype,
+    name,
+    (ms, started, offCore) => {
+      record(stage, ms);
+      tickWork += ms;
+      tickOffCore += offCore;
+      if (measuring) tickWindows.push([started, started + ms]);
+    },
+    true,
+  );
 }
 
 /** Stages made of many calls a tick (one per client), summed over the tick. */
