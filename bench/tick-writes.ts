@@ -1,3 +1,9 @@
+// The tick writes benchmark: what the embedded database (PGlite) costs the server's thread for a busy
+// world's tick writes. N characters; each tick writes the positions of some and the skills and
+// inventory of a few, as WorldStore.save does for the world room. Runs twice on the same database:
+// as the server opens it, then with PostgreSQL's default of zero-filling each new WAL segment, and
+// prints p50 / p99 / max per tick write and the slowest writes with the WAL position they ended at.
+//   npx tsx bench/tick-writes.ts [--characters 2000] [--ticks 600] [--moved 200] [--data-dir DIR]
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";

@@ -1,3 +1,12 @@
+// The views benchmark: the tick work this server does for its /ws clients, in one process and without
+// sockets, so that it measures the same from run to run. N players scattered over the world walk (or
+// chat) as the world bench's bots do; each tick runs the world step, takes its changes into the
+// interest index, and publishes as the WorldRoom does (each client's world:update, then the events
+// around it and its own, framed into one buffer per client), then lets go of what the updates shared
+// and empties the young generation as the room does. Only the socket write itself is left out
+// (bench/write-floor.ts measures it).
+//   node --expose-gc --max-semi-space-size=64 --heap-growing-percent=100 --import tsx bench/views.ts [--players 2000] [--ticks 300]
+// (the garbage-collector flags `npm start` gives the server; the header shows the young generation in effect).
 import { PerformanceObserver, performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import v8 from "node:v8";

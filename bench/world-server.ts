@@ -10,6 +10,7 @@ import { listen } from "@colyseus/tools";
 import { WebSocket } from "ws";
 import { createApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
+import { exposedGc } from "../src/exposed-gc.js";
 import { World } from "../src/game/world.js";
 import { PHASES, type TickReport } from "../src/game/world-types.js";
 import { putHelperThreadsBehindTheTick } from "../src/helper-threads.js";
@@ -206,7 +207,7 @@ function send(message: FromServer): void {
 }
 
 function memory() {
-  (globalThis as { gc?: () => void }).gc?.();
+  exposedGc?.();
   const usage = process.memoryUsage();
   return { heapUsed: usage.heapUsed, rss: usage.rss };
 }

@@ -9,13 +9,13 @@
 // tsc (tsconfig.bench.json, into dist/) and started with `npm run start:prod`'s Node flags.
 // The aim: 2,000 players, tick p99 < 50 ms.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { PHASES } from "../src/game/world-types.js";
+import { nodeFlagsOf } from "../src/node-flags.js";
+import { PROJECT_ROOT } from "../src/paths.js";
 import {
   type FromServer,
   loopLag,
@@ -55,8 +55,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The server's message of one type. */
 type Reply<T extends FromServer["type"]> = Extract<FromServer, { type: T }>;
 
-const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url));
-
 /** Compiles the server and its bench side as `npm run build` does, into dist/; returns the script to run. */
 function buildServer(): string {
   process.stdout.write("building     tsc -p tsconfig.bench.json\n");
@@ -69,20 +67,13 @@ function buildServer(): string {
   return path.join(PROJECT_ROOT, "dist/bench/world-server.js");
 }
 
-/** The Node flags of `npm run start:prod` (its young generation and heap growth: see README, Production). */
-function productionNodeFlags(): string[] {
-  const manifest = JSON.parse(readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8"));
-  const command: string = manifest.scripts["start:prod"];
-  return command.split(/\s+/).filter((word) => word.startsWith("--"));
-}
-
 /** The server child, with a request/response helper over its IPC channel. */
 class ServerProcess {
   private readonly child: ChildProcess;
   private readonly waiting = new Map<string, (message: FromServer) => void>();
 
   constructor(script: string) {
-    const node = [process.execPath, "--expose-gc", ...productionNodeFlags(), script];
+    const node = [process.execPath, ...nodeFlagsOf("start:prod"), script];
     const [command, ...commandArgs] = PINNED ? ["taskset", "-c", "0", ...node] : node;
     this.child = spawn(command!, commandArgs, {
       stdio: ["ignore", "inherit", "inherit", "ipc"],

@@ -10,22 +10,19 @@ const LOWEST_PRIORITY = 19;
  * behind its main thread, which runs the world's tick. With a core to spare they run beside the tick
  * as before; where the server has one core, they used to take turns with it, holding a tick up by
  * 30 ms or more (bench/world.ts, "off the core"); behind it they use the time the tick leaves idle.
- * Linux only, where a thread's priority is set by its id; returns how many threads it lowered.
+ * Linux only, where a thread's priority is set by its id.
  */
-export async function putHelperThreadsBehindTheTick(): Promise<number> {
-  if (process.platform !== "linux") return 0;
+export async function putHelperThreadsBehindTheTick(): Promise<void> {
+  if (process.platform !== "linux") return;
   // libuv starts its pool on first use, and a thread starts at its creator's priority: start it now.
   await stat(process.cwd());
-  let lowered = 0;
   for (const entry of readdirSync("/proc/self/task")) {
     const threadId = Number(entry);
     if (threadId === process.pid) continue;
     try {
       os.setPriority(threadId, LOWEST_PRIORITY);
-      lowered++;
     } catch {
       // A thread that ended meanwhile.
     }
   }
-  return lowered;
 }

@@ -58,7 +58,7 @@ export class Interest {
   private readonly viewers = new Map<Cell, Set<Client>>();
   /** Each entity's JSON, kept until it changes. */
   private readonly json = new Map<string, string>();
-  /** This tick's shared world:update of each difference. */
+  /** This tick's shared world:update of each difference, until forgetSharedUpdates. */
   private encoded = new WeakMap<ViewDiff, EncodedJson>();
 
   constructor(
@@ -88,7 +88,6 @@ export class Interest {
         view.known = this.knownOf(view);
     }
     this.index.advance(report.tick, changed, report.removedEntities, (id) => this.placement(id));
-    this.encoded = new WeakMap();
   }
 
   /**

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { nodeFlagsOf } from "../../src/node-flags.js";
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -10,16 +10,9 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** The Node flags of `npm start` (its collector settings: see README, Production), without its loader. */
-function startFlags(): string[] {
-  const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
-  const command: string = manifest.scripts.start;
-  return command.split(/\s+/).filter((word) => word.startsWith("--") && word !== "--import");
-}
-
 /** Starts `npm start`'s entry point as `npm start` runs it, as a separate process; waits until /health answers. */
 export async function startServerProcess(port: number, env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...startFlags(), "--import", "tsx", "src/index.ts"], {
+  const child = spawn(process.execPath, [...nodeFlagsOf("start"), "--import", "tsx", "src/index.ts"], {
     env: { PATH: process.env.PATH, PORT: String(port), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
