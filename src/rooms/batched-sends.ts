@@ -18,7 +18,7 @@ export function withBatchedSends(clients: Iterable<Client>, send: (slab: WriteSl
   const corked: Socket[] = [];
   for (const client of clients) {
     if (client instanceof JsonClient) {
-      client.hold();
+      client.hold(slab);
       held.push(client);
       continue;
     }
@@ -32,7 +32,7 @@ export function withBatchedSends(clients: Iterable<Client>, send: (slab: WriteSl
   try {
     send(slab);
   } finally {
-    for (const client of held) client.flush(slab);
+    for (const client of held) client.flush();
     for (const socket of corked) socket.uncork();
     // Now rather than at the next publish: what it framed dies young, before the collection after the tick.
     slab.reset();

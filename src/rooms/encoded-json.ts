@@ -1,30 +1,39 @@
+import type { FramedBytes } from "../ws/frames.js";
+import type { WriteSlab } from "../ws/write-slab.js";
+
 /**
- * Event data already serialized to JSON, as UTF-8. When one entity is seen by hundreds of /ws clients,
- * its JSON is built once per tick and copied into each client's frame instead of being serialized for
- * each of them.
+ * Event data already serialized to JSON. When one entity is seen by hundreds of /ws clients, its JSON
+ * is built once per tick and copied into each client's frame instead of being serialized for each of
+ * them. Within a publish it is framed once, straight into the publish's memory (`framedIn`); it is
+ * encoded to a buffer of its own only for a send outside one.
  */
 export class EncodedJson {
   private readonly frames = new Map<string, readonly Buffer[]>();
-  private textValue: string | undefined;
+  /** Its last frame made in a slab, good while that slab is in the same publish. */
+  private slabFrame: { slab: WriteSlab; publish: number; event: string; frame: FramedBytes } | undefined;
 
-  constructor(readonly bytes: Buffer) {}
+  constructor(readonly text: string) {}
 
   static of(data: unknown): EncodedJson {
-    return new EncodedJson(Buffer.from(JSON.stringify(data)));
-  }
-
-  get text(): string {
-    this.textValue ??= this.bytes.toString();
-    return this.textValue;
+    return new EncodedJson(JSON.stringify(data));
   }
 
   /** The whole `{event, data}` frame as UTF-8 pieces (to be written one after the other), built once per event. */
   frame(event: string): readonly Buffer[] {
     let frame = this.frames.get(event);
     if (!frame) {
-      frame = [frameHead(event), this.bytes, FRAME_TAIL];
+      frame = [frameHead(event), Buffer.from(this.text), FRAME_TAIL];
       this.frames.set(event, frame);
     }
+    return frame;
+  }
+
+  /** The whole `{event, data}` frame in `slab`'s memory, made once per publish for all its clients. */
+  framedIn(slab: WriteSlab, event: string): FramedBytes {
+    const made = this.slabFrame;
+    if (made?.slab === slab && made.publish === slab.publish && made.event === event) return made.frame;
+    const frame = slab.textFrame(frameHead(event), this.text, FRAME_TAIL);
+    this.slabFrame = { slab, publish: slab.publish, event, frame };
     return frame;
   }
 

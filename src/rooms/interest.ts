@@ -284,12 +284,14 @@ export class Interest {
   }
 
   /**
-   * CONTRACT's world:update, assembled from each entity's cached JSON and encoded to UTF-8 once. The
-   * cache holds text, not bytes: an entity that changes costs no buffer of its own each tick.
+   * CONTRACT's world:update, assembled from each entity's cached JSON. Text, not bytes: an entity that
+   * changes costs no buffer of its own each tick, and a publish writes the update's UTF-8 straight into
+   * the frame it sends (EncodedJson.framedIn).
    */
   private encode(tick: number, { added, updated, removed }: ViewChange): EncodedJson {
-    const text = `{"tick":${tick},"added":[${this.entitiesJson(added)}],"updated":[${this.entitiesJson(updated)}],"removed":${JSON.stringify(removed)}}`;
-    return new EncodedJson(Buffer.from(text));
+    return new EncodedJson(
+      `{"tick":${tick},"added":[${this.entitiesJson(added)}],"updated":[${this.entitiesJson(updated)}],"removed":${JSON.stringify(removed)}}`,
+    );
   }
 
   /** The entities' JSON, comma-separated: the inside of a JSON array. */

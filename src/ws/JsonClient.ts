@@ -48,8 +48,9 @@ export class JsonClient implements Omit<Client, "send"> {
   auth?: unknown;
   _enqueuedMessages: unknown[] = [];
   _joinedAt = 0;
-  /** Messages held until `flush`. */
-  private held: OutgoingMessage[] | undefined;
+  /** Messages held until `flush`, and the memory they are framed in meanwhile. */
+  private held: OutgoingMessage[] = [];
+  private heldIn: WriteSlab | undefined;
   private heldBytes = 0;
   private readonly joinAcknowledged: Promise<void>;
   private acknowledgeJoin!: () => void;
@@ -76,14 +77,13 @@ export class JsonClient implements Omit<Client, "send"> {
   /** Sends an event frame; `id` echoes the client's request id on replies. */
   sendJson(event: string, data: unknown, id?: string): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
-    const frame =
-      data instanceof EncodedJson && id === undefined
-        ? data.frame(event)
-        : [Buffer.from(frameText(event, data, id))];
-    if (this.held) {
-      this.holdMessage(frame);
+    const encoded = data instanceof EncodedJson && id === undefined ? data : undefined;
+    if (this.heldIn) {
+      this.holdMessage(
+        encoded ? encoded.framedIn(this.heldIn, event) : [Buffer.from(frameText(event, data, id))],
+      );
     } else {
-      const payload = frame.length === 1 ? frame[0]! : Buffer.concat(frame);
+      const payload = encoded ? Buffer.concat(encoded.frame(event)) : Buffer.from(frameText(event, data, id));
       if (!this.overflows(payload.length)) this.socket.send(payload, { binary: false });
     }
     this.options.onEvent?.(event, data);
@@ -94,27 +94,38 @@ export class JsonClient implements Omit<Client, "send"> {
    * Only for events no `onEvent` observer follows, and only while holding: they cannot go through `ws`.
    */
   sendFramed(frames: FramedBytes): void {
-    if (!this.held) throw new Error("framed bytes are only sent within a batched publish");
+    if (!this.heldIn) throw new Error("framed bytes are only sent within a batched publish");
     if (this.socket.readyState === this.socket.OPEN) this.holdMessage(frames);
   }
 
   private holdMessage(message: OutgoingMessage): void {
-    this.held!.push(message);
+    this.held.push(message);
     this.heldBytes += framedLength(message);
   }
 
-  /** Holds the frames sent from now on until `flush`, which writes them to the connection at once. */
-  hold(): void {
-    this.held ??= [];
+  /**
+   * Holds the frames sent from now on until `flush`, which writes them to the connection at once; they
+   * are framed in `slab` (see WriteSlab), which must not be reset before the flush.
+   */
+  hold(slab: WriteSlab): void {
+    this.heldIn = slab;
   }
 
-  /** Writes the held frames in one write, assembled in `slab` (see WriteSlab). */
-  flush(slab: WriteSlab): void {
+  /** Writes the held frames in one write. */
+  flush(): void {
+    const slab = this.heldIn;
     const messages = this.held;
-    this.held = undefined;
     const bytes = this.heldBytes;
+    this.heldIn = undefined;
+    this.held = [];
     this.heldBytes = 0;
-    if (!messages?.length || this.socket.readyState !== this.socket.OPEN || this.overflows(bytes)) return;
+    if (
+      !slab ||
+      messages.length === 0 ||
+      this.socket.readyState !== this.socket.OPEN ||
+      this.overflows(bytes)
+    )
+      return;
     // One buffer of framed messages is what `ws` would have written, in one write instead of many.
     const tcp = (this.socket as unknown as { _socket?: Duplex })._socket;
     if (!tcp || tcp.destroyed) return;

@@ -10,8 +10,26 @@ export class FramedBytes {
 /** A message on its way out: its payload as UTF-8 pieces, or frames made earlier. */
 export type OutgoingMessage = readonly Buffer[] | FramedBytes;
 
-function headerBytes(payloadLength: number): number {
+/** The most header bytes a frame can have. */
+export const MAX_HEADER_BYTES = 10;
+
+export function headerBytes(payloadLength: number): number {
   return payloadLength < 126 ? 2 : payloadLength < 65536 ? 4 : 10;
+}
+
+/** Writes the header of a final text frame of `payloadLength` bytes at `offset`; returns the offset after it. */
+export function writeHeader(out: Buffer, offset: number, payloadLength: number): number {
+  out[offset++] = 0x81;
+  if (payloadLength < 126) {
+    out[offset++] = payloadLength;
+    return offset;
+  }
+  if (payloadLength < 65536) {
+    out[offset++] = 126;
+    return out.writeUInt16BE(payloadLength, offset);
+  }
+  out[offset++] = 127;
+  return out.writeBigUInt64BE(BigInt(payloadLength), offset);
 }
 
 function piecesLength(pieces: readonly Buffer[]): number {
@@ -35,17 +53,7 @@ export function writeFrames(messages: readonly OutgoingMessage[], out: Buffer): 
       offset += message.bytes.copy(out, offset);
       continue;
     }
-    const length = piecesLength(message);
-    out[offset++] = 0x81;
-    if (length < 126) {
-      out[offset++] = length;
-    } else if (length < 65536) {
-      out[offset++] = 126;
-      offset = out.writeUInt16BE(length, offset);
-    } else {
-      out[offset++] = 127;
-      offset = out.writeBigUInt64BE(BigInt(length), offset);
-    }
+    offset = writeHeader(out, offset, piecesLength(message));
     for (const piece of message) offset += piece.copy(out, offset);
   }
   return out;

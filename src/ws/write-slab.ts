@@ -1,4 +1,11 @@
-import { type OutgoingMessage, writeFrames } from "./frames.js";
+import {
+  FramedBytes,
+  headerBytes,
+  MAX_HEADER_BYTES,
+  type OutgoingMessage,
+  writeFrames,
+  writeHeader,
+} from "./frames.js";
 
 const CHUNK_BYTES = 1 << 20;
 const NOTHING_MORE = Symbol("nothing more");
@@ -15,6 +22,8 @@ export class WriteSlab {
   private readonly queued = new Set<ArrayBufferLike>();
   private current = 0;
   private offset = 0;
+  /** Counts the publishes: a region taken in an earlier one may be written over now. */
+  private publishes = 0;
   /** This tick's framed messages by the (at most two) messages they hold, first then second. */
   private framedAlike = new Map<OutgoingMessage, Map<OutgoingMessage | typeof NOTHING_MORE, Buffer>>();
 
@@ -35,11 +44,40 @@ export class WriteSlab {
     return region;
   }
 
+  /** Which publish regions are taken for now (see `reset`). */
+  get publish(): number {
+    return this.publishes;
+  }
+
+  /**
+   * One text frame whose payload is `prefix`, `text` as UTF-8 and `suffix`, written into a region
+   * straight from the string: the text needs no buffer of its own, and no copy into a frame later.
+   */
+  textFrame(prefix: Buffer, text: string, suffix: Buffer): FramedBytes {
+    // UTF-8 takes at most 3 bytes for each UTF-16 unit. The payload is written first, after room for the
+    // longest header, and the header then goes right before it, as long as the payload turned out.
+    const most = MAX_HEADER_BYTES + prefix.length + 3 * text.length + suffix.length;
+    const region = this.take(most);
+    let end = MAX_HEADER_BYTES;
+    region.set(prefix, end);
+    end += prefix.length;
+    end += region.write(text, end);
+    region.set(suffix, end);
+    end += suffix.length;
+    const payload = end - MAX_HEADER_BYTES;
+    const start = MAX_HEADER_BYTES - headerBytes(payload);
+    writeHeader(region, start, payload);
+    if (region.buffer === this.chunks[this.current]?.buffer) this.offset -= most - end;
+    return new FramedBytes(region.subarray(start, end));
+  }
+
   /**
    * `messages` framed into a region. Clients that hold the same messages (the same view update, the
    * same events around them, and nothing of their own) get the same region, framed once for them all.
    */
   framed(messages: readonly OutgoingMessage[], length: number): Buffer {
+    const [only] = messages;
+    if (messages.length === 1 && only instanceof FramedBytes) return only.bytes;
     if (messages.length > 2) return writeFrames(messages, this.take(length));
     const [first, second = NOTHING_MORE] = messages as [OutgoingMessage, OutgoingMessage?];
     let bySecond = this.framedAlike.get(first);
@@ -69,5 +107,6 @@ export class WriteSlab {
     this.current = 0;
     this.offset = 0;
     this.framedAlike = new Map();
+    this.publishes++;
   }
 }

@@ -54,6 +54,61 @@ describe("WriteSlab", () => {
     assert.deepEqual(nextTick, first);
   });
 
+  /** The payload of the one text frame in `bytes`, checking that it is exactly one whole frame. */
+  function payloadOf(bytes: Buffer): string {
+    assert.equal(bytes[0], 0x81, "a final text frame");
+    const short = bytes[1]!;
+    const [length, start] =
+      short < 126
+        ? [short, 2]
+        : short === 126
+          ? [bytes.readUInt16BE(2), 4]
+          : [Number(bytes.readBigUInt64BE(2)), 10];
+    assert.equal(bytes.length, start + length, "the frame is as long as its header says");
+    return bytes.subarray(start).toString();
+  }
+
+  it("frames text of any length and characters straight into its memory", () => {
+    const slab = new WriteSlab();
+    // Around each header size, and text whose UTF-8 is longer than its length in characters.
+    for (const text of [
+      "",
+      "x".repeat(120),
+      "x".repeat(123),
+      "é".repeat(62),
+      "x".repeat(65_530),
+      "ü€😀".repeat(30_000),
+    ]) {
+      const frame = slab.textFrame(Buffer.from("<"), text, Buffer.from(">"));
+      assert.equal(payloadOf(frame.bytes), `<${text}>`);
+    }
+  });
+
+  it("takes no more of its memory for a text frame than the frame", () => {
+    const slab = new WriteSlab();
+    const frame = slab.textFrame(Buffer.alloc(0), "x".repeat(1000), Buffer.alloc(0));
+    const next = slab.take(10);
+    assert.equal(next.buffer, frame.bytes.buffer);
+    assert.equal(next.byteOffset, frame.bytes.byteOffset + frame.bytes.length);
+  });
+
+  it("frames an encoded event once per publish, and anew in the next one", () => {
+    const slab = new WriteSlab();
+    const update = EncodedJson.of({ tick: 1, added: [], updated: [], removed: ["a"] });
+    const first = update.framedIn(slab, "world:update");
+    assert.equal(update.framedIn(slab, "world:update"), first, "one frame for every client of a publish");
+    assert.deepEqual(JSON.parse(payloadOf(first.bytes)), {
+      event: "world:update",
+      data: { tick: 1, added: [], updated: [], removed: ["a"] },
+    });
+    assert.equal(slab.framed([first], first.bytes.length), first.bytes, "a lone frame is written as it is");
+    slab.reset();
+    slab.take(first.bytes.length).fill(0);
+    const again = update.framedIn(slab, "world:update");
+    assert.notEqual(again, first, "the last publish's memory is not trusted");
+    assert.deepEqual(JSON.parse(payloadOf(again.bytes)).data.removed, ["a"]);
+  });
+
   it("gives large writes memory of their own", () => {
     const slab = new WriteSlab();
     const small = slab.take(10);
@@ -73,9 +128,9 @@ describe("JsonClient's tick writes", () => {
     const slab = new WriteSlab();
     for (let tick = 0; tick < 3; tick++) {
       slab.reset();
-      client.hold();
+      client.hold(slab);
       client.sendJson("chat:message", { message: `tick ${tick}`.repeat(50) });
-      client.flush(slab);
+      client.flush();
     }
     // The first write is queued (its callback never ran); later ones wait in the stream's buffer.
     const first = queued[0]!;
