@@ -73,7 +73,7 @@ for (let i = 0; i < PLAYERS; i++) {
   const client = new JsonClient(`session-${i}`, sink(), { maxBufferedBytes: Number.POSITIVE_INFINITY });
   client.state = ClientState.JOINED;
   clients.set(id, client);
-  interest.open(client as never);
+  interest.open(client as never, id);
 }
 
 function act(id: string): void {
@@ -112,10 +112,7 @@ for (let tick = 0; tick < WARM_UP_TICKS + TICKS; tick++) {
   interest.applyTick(report, new Set(report.changedEntities));
   const replicated = performance.now();
   withBatchedSends(clients.values() as never, (slab) => {
-    for (const [id, client] of clients) {
-      const update = interest.update(client as never, id);
-      if (update) client.send("world:update", update);
-    }
+    interest.updateAll((client, update) => client.send("world:update", update));
     deliverEvents(report.events, interest, (id) => clients.get(id) as never, slab);
   });
   const published = performance.now();

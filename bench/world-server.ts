@@ -15,12 +15,12 @@ import { World } from "../src/game/world.js";
 import { PHASES, type TickReport } from "../src/game/world-types.js";
 import { putHelperThreadsBehindTheTick } from "../src/helper-threads.js";
 import { createLogger } from "../src/logger.js";
+import { SendBatch } from "../src/rooms/batched-sends.js";
 import { Interest } from "../src/rooms/interest.js";
 import { TickTimings } from "../src/rooms/tick-timings.js";
 import { WorldRoom } from "../src/rooms/WorldRoom.js";
 import { createRuntime } from "../src/runtime.js";
 import { stopServer } from "../src/shutdown.js";
-import { JsonClient } from "../src/ws/JsonClient.js";
 import { type FromServer, loopLag, percentiles, type ServerReport, type ToServer } from "./stats.js";
 
 globalThis.WebSocket ??= WebSocket as unknown as typeof globalThis.WebSocket;
@@ -104,7 +104,7 @@ function timeMethod(prototype: object, name: string, stage: string): void {
   );
 }
 
-/** Stages made of many calls a tick (one per client), summed over the tick. */
+/** Stages within another, summed over the tick. */
 const summed = new Map<string, number>();
 
 /** Times every call of `name` on `prototype`, adding them up as the tick's `stage` (inside another stage). */
@@ -117,9 +117,7 @@ const step = World.prototype.step;
 World.prototype.step = function (this: World): TickReport {
   if (tickWork > 0) {
     record(TICK_TOTAL, tickWork);
-    // SDK clients' writes happen as their corked sockets uncork, untimed: there is nothing to set aside.
-    const writes = summed.get(SOCKET_WRITES);
-    if (writes !== undefined) record(WITHOUT_WRITES, tickWork - writes);
+    record(WITHOUT_WRITES, tickWork - (summed.get(SOCKET_WRITES) ?? 0));
     record(OFF_CORE, tickOffCore);
   }
   for (const [stage, ms] of summed) record(stage, ms);
@@ -138,11 +136,12 @@ World.prototype.step = function (this: World): TickReport {
 timeMethod(Interest.prototype, "applyTick", "replicate");
 // Private in TypeScript: the events and the per-client view updates of a tick.
 timeMethod(WorldRoom.prototype, "publish", "publish");
-// Within publish: the views (interest and encoding), the SDK clients' state patch, and the write of
-// each connection's frames.
-sumMethod(Interest.prototype, "update", "  views");
+// Within publish: the views (interest, encoding and framing), the SDK clients' state patch, and the
+// write of each connection's frames (SDK clients' as their corked sockets uncork). Timed once a tick
+// each, not once per client: timing thousands of calls would add to what is measured.
+sumMethod(WorldRoom.prototype, "sendViews", "  views");
 sumMethod(WorldRoom.prototype, "broadcastPatch", "  state patch");
-sumMethod(JsonClient.prototype, "flush", SOCKET_WRITES);
+sumMethod(SendBatch.prototype, "write", SOCKET_WRITES);
 
 // The room's own timing of each tick gives the wait for its database write: the write runs between the
 // room's work and its publish (on this thread, with PGlite) and is not part of the tick total.

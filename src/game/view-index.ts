@@ -56,15 +56,21 @@ export function blockAround(viewer: Cell): readonly Cell[] {
   return block;
 }
 
-/** Where an entity is and who may see it: everyone, or (an owner-only ground item) its owner alone. */
-export interface Placement {
+/**
+ * Where an entity is and who may see it: everyone, or (an owner-only ground item) its owner alone; and
+ * what the index's user keeps with it until it next changes (the room: its JSON).
+ */
+export interface Placement<Payload = undefined> {
   position: Tile;
   ownerId?: string;
+  payload?: Payload;
 }
 
 /** One entity as the index follows it. */
-export interface TrackedEntity {
+export interface TrackedEntity<Payload = undefined> {
   readonly id: string;
+  /** What its last placement carried. */
+  payload: Payload | undefined;
   /** Its cell now, whoever may see it. */
   at: Cell;
   /** Set while only this player may see it. */
@@ -77,17 +83,17 @@ export interface TrackedEntity {
   before: Cell;
 }
 
-const NOTHING: readonly TrackedEntity[] = [];
+const NOTHING: readonly never[] = [];
 
 /** Its cell for everyone: NO_CELL while private or gone. */
-function publicCell(entity: TrackedEntity): Cell {
+function publicCell(entity: TrackedEntity<unknown>): Cell {
   return entity.gone || entity.ownerId !== undefined ? NO_CELL : entity.at;
 }
 
 /** What a viewer that stood in one cell last tick and stands in another now must be told. */
-export interface ViewDiff {
-  added: TrackedEntity[];
-  updated: TrackedEntity[];
+export interface ViewDiff<Payload = undefined> {
+  added: TrackedEntity<Payload>[];
+  updated: TrackedEntity<Payload>[];
   removed: string[];
 }
 
@@ -97,17 +103,17 @@ export interface ViewDiff {
  * every viewer that made the same move. Owner-only entities are kept apart: `privateOf` lists them
  * for their owner, who alone is told of them.
  */
-export class ViewIndex {
+export class ViewIndex<Payload = undefined> {
   private tick = 0;
-  private readonly entities = new Map<string, TrackedEntity>();
+  private readonly entities = new Map<string, TrackedEntity<Payload>>();
   /** Publicly visible entities, by the cell they are in. */
-  private readonly cells = new Map<Cell, Set<TrackedEntity>>();
+  private readonly cells = new Map<Cell, Set<TrackedEntity<Payload>>>();
   /** This tick: public entities now in each cell that appeared, changed or arrived there. */
-  private touchedIn = new Map<Cell, TrackedEntity[]>();
+  private touchedIn = new Map<Cell, TrackedEntity<Payload>[]>();
   /** This tick: entities that were public in each cell last tick and no longer are there (moved, gone, hidden). */
-  private departedFrom = new Map<Cell, TrackedEntity[]>();
-  private readonly privateByOwner = new Map<string, Set<TrackedEntity>>();
-  private diffs = new Map<number, ViewDiff>();
+  private departedFrom = new Map<Cell, TrackedEntity<Payload>[]>();
+  private readonly privateByOwner = new Map<string, Set<TrackedEntity<Payload>>>();
+  private diffs = new Map<number, ViewDiff<Payload>>();
 
   get currentTick(): number {
     return this.tick;
@@ -121,7 +127,7 @@ export class ViewIndex {
     tick: number,
     changed: ReadonlySet<string>,
     removed: Iterable<string>,
-    placement: (id: string) => Placement | undefined,
+    placement: (id: string) => Placement<Payload> | undefined,
   ): void {
     this.tick = tick;
     this.touchedIn = new Map();
@@ -136,23 +142,23 @@ export class ViewIndex {
     this.diffs = new Map();
   }
 
-  entity(id: string): TrackedEntity | undefined {
+  entity(id: string): TrackedEntity<Payload> | undefined {
     return this.entities.get(id);
   }
 
   /** Owner-only entities of a player, wherever they are. */
-  privateOf(ownerId: string): ReadonlySet<TrackedEntity> | undefined {
+  privateOf(ownerId: string): ReadonlySet<TrackedEntity<Payload>> | undefined {
     return this.privateByOwner.get(ownerId);
   }
 
   /** Whether the entity changed in the current tick. */
-  touchedNow(entity: TrackedEntity): boolean {
+  touchedNow(entity: TrackedEntity<Payload>): boolean {
     return entity.touched === this.tick;
   }
 
   /** Every public entity a viewer in `viewer` sees now. */
-  visibleFrom(viewer: Cell): TrackedEntity[] {
-    const visible: TrackedEntity[] = [];
+  visibleFrom(viewer: Cell): TrackedEntity<Payload>[] {
+    const visible: TrackedEntity<Payload>[] = [];
     for (const cell of blockAround(viewer))
       for (const entity of this.cells.get(cell) ?? []) visible.push(entity);
     return visible;
@@ -162,8 +168,8 @@ export class ViewIndex {
    * Every public entity a viewer in `viewer` saw after the previous tick: what is in its block now and
    * was in it then, and what has left its block (moved away, gone, hidden) since.
    */
-  visibleBefore(viewer: Cell): TrackedEntity[] {
-    const seen: TrackedEntity[] = [];
+  visibleBefore(viewer: Cell): TrackedEntity<Payload>[] {
+    const seen: TrackedEntity<Payload>[] = [];
     for (const cell of blockAround(viewer)) {
       for (const entity of this.cells.get(cell) ?? []) {
         if (sees(viewer, this.previousCell(entity))) seen.push(entity);
@@ -180,7 +186,7 @@ export class ViewIndex {
    * What a viewer that saw the public entities of cell `from`'s block after the previous tick (NO_CELL:
    * nothing) must be told to see those of cell `to`'s block now. Memoized for the tick.
    */
-  diff(from: Cell, to: Cell): ViewDiff {
+  diff(from: Cell, to: Cell): ViewDiff<Payload> {
     const key = (from + 1) * CELL_SPAN * CELL_SPAN + to;
     let diff = this.diffs.get(key);
     if (!diff) {
@@ -191,9 +197,9 @@ export class ViewIndex {
   }
 
   // Plain loops, one kind of collection each: this runs for every view cell every tick.
-  private computeDiff(from: Cell, to: Cell): ViewDiff {
-    const diff: ViewDiff = { added: [], updated: [], removed: [] };
-    const news = (entity: TrackedEntity) => {
+  private computeDiff(from: Cell, to: Cell): ViewDiff<Payload> {
+    const diff: ViewDiff<Payload> = { added: [], updated: [], removed: [] };
+    const news = (entity: TrackedEntity<Payload>) => {
       if (!sees(from, this.previousCell(entity))) diff.added.push(entity);
       else if (this.touchedNow(entity)) diff.updated.push(entity);
     };
@@ -202,7 +208,7 @@ export class ViewIndex {
       if (!sees(from, cell)) this.cells.get(cell)?.forEach(news);
       else for (const entity of this.touchedIn.get(cell) ?? NOTHING) news(entity);
     }
-    const leftView = (entity: TrackedEntity) => {
+    const leftView = (entity: TrackedEntity<Payload>) => {
       if (sees(from, this.previousCell(entity))) diff.removed.push(entity.id);
     };
     for (const cell of blockAround(from)) {
@@ -218,15 +224,15 @@ export class ViewIndex {
   }
 
   /** Its public cell after the previous tick. */
-  private previousCell(entity: TrackedEntity): Cell {
+  private previousCell(entity: TrackedEntity<Payload>): Cell {
     return this.touchedNow(entity) ? entity.before : publicCell(entity);
   }
 
-  private place(id: string, placement: Placement | undefined): void {
+  private place(id: string, placement: Placement<Payload> | undefined): void {
     let entity = this.entities.get(id);
     if (!entity) {
       if (!placement) return;
-      entity = { id, at: NO_CELL, gone: true, touched: -1, before: NO_CELL };
+      entity = { id, payload: undefined, at: NO_CELL, gone: true, touched: -1, before: NO_CELL };
       this.entities.set(id, entity);
     }
     if (!this.touchedNow(entity)) entity.before = publicCell(entity);
@@ -235,6 +241,7 @@ export class ViewIndex {
     if (placement) {
       entity.at = cellOf(placement.position);
       entity.ownerId = placement.ownerId;
+      entity.payload = placement.payload;
       entity.gone = false;
     } else {
       entity.gone = true;
@@ -243,13 +250,13 @@ export class ViewIndex {
     this.list(entity);
   }
 
-  private unlist(entity: TrackedEntity): void {
+  private unlist(entity: TrackedEntity<Payload>): void {
     const cell = publicCell(entity);
     if (cell !== NO_CELL) this.cells.get(cell)?.delete(entity);
     if (entity.ownerId !== undefined) this.privateByOwner.get(entity.ownerId)?.delete(entity);
   }
 
-  private list(entity: TrackedEntity): void {
+  private list(entity: TrackedEntity<Payload>): void {
     const cell = publicCell(entity);
     if (cell !== NO_CELL) {
       setIn(this.cells, cell).add(entity);

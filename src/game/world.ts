@@ -5,7 +5,7 @@ import { DEFAULT_STYLE } from "./combat.js";
 import { type GameError, gameError, isGameError } from "./errors.js";
 import { type GroundItem, isOwnerOnly } from "./ground-items.js";
 import { chebyshev } from "./tile.js";
-import type { CharacterState, InventoryEntry } from "./types.js";
+import type { CharacterState, InventoryEntry, Tile } from "./types.js";
 import { resolveCombat } from "./world-combat.js";
 import { applyIntent, planIntent } from "./world-intents.js";
 import { updateGroundItems } from "./world-items.js";
@@ -98,6 +98,11 @@ export class World {
 
   has(playerId: string): boolean {
     return this.state.players.has(playerId);
+  }
+
+  /** Where the player stands, or undefined if it is not in the world. */
+  positionOf(playerId: string): Readonly<Tile> | undefined {
+    return this.state.players.get(playerId)?.position;
   }
 
   /** A copy of the player's persistent state. */

@@ -16,6 +16,7 @@ import type { Intent, OutboundEvent, PlayerSync, TickReport } from "../game/worl
 import type { Runtime } from "../runtime.js";
 import { WorldRoomState } from "../schema/WorldRoomState.js";
 import { withBatchedSends } from "./batched-sends.js";
+import type { EncodedJson } from "./encoded-json.js";
 import { admitMessage, FloodGuard } from "./flood-guard.js";
 import { Interest, isJsonClient } from "./interest.js";
 import {
@@ -161,7 +162,9 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     const previous = this.owners.get(characterId);
     this.owners.set(characterId, client);
     if (previous) {
-      // A character is in the world once: the newer login takes over the same player.
+      // A character is in the world once: the newer login takes over the same player, and is the only
+      // one sent its surroundings from now on.
+      this.interest.close(previous);
       previous.userData?.reconnection?.reject(new Error("replaced by a new login"));
       previous.leave(CLOSE_REPLACED, "logged in elsewhere");
     } else if (!this.world.has(characterId)) {
@@ -173,7 +176,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       if (this.owners.get(characterId) !== client) return;
       this.world.join(character);
     }
-    this.interest.open(client);
+    this.interest.open(client, characterId);
     client.send("player:sync", this.world.playerSync(characterId));
     this.sendView(client);
   }
@@ -410,7 +413,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    */
   private publish(report: TickReport): void {
     withBatchedSends(this.clients, (slab) => {
-      for (const client of this.clients) this.sendView(client);
+      this.sendViews();
       this.broadcastPatch();
       deliverEvents(
         report.events,
@@ -434,11 +437,14 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   }
 
   /** Brings the client's view up to date: a /ws client is sent CONTRACT's world:update. */
+  /** Each player's client is sent what changed around it (views are open for the players' clients only). */
+  private sendViews(): void {
+    this.interest.updateAll(sendUpdate);
+  }
+
   private sendView(client: WorldClient): void {
-    const characterId = client.auth?.characterId;
-    if (!characterId || this.owners.get(characterId) !== client) return;
-    const update = this.interest.update(client, characterId);
-    if (update) client.send("world:update", update);
+    const update = this.interest.update(client);
+    if (update) sendUpdate(client, update);
   }
 
   /** Live state of an online player, for the REST API (undefined when offline). */
@@ -567,4 +573,8 @@ export function defineWorldRoom(runtime: Runtime): typeof WorldRoom {
   return class extends WorldRoom {
     protected override runtime = runtime;
   };
+}
+
+function sendUpdate(client: Client, update: EncodedJson): void {
+  client.send("world:update", update);
 }

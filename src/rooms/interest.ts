@@ -17,6 +17,8 @@ import { EncodedJson } from "./encoded-json.js";
 /** What one client has been sent. */
 interface ClientView {
   client: Client;
+  /** The player whose surroundings it is sent. */
+  readonly playerId: string;
   /** The cell its view was last brought up to date from (NO_CELL: nothing sent yet). */
   cell: Cell;
   /** The tick of that update. */
@@ -34,12 +36,21 @@ interface ClientView {
   selfPending: boolean;
 }
 
-/** One client's world:update: the entities (by id) added and updated, the ids removed. */
+/** An entity a world:update lists: its id, and its JSON once the view index holds it. */
+interface Listed {
+  readonly id: string;
+  readonly payload?: string | undefined;
+}
+
+/** One client's world:update: the entities added and updated, the ids removed. */
 interface ViewChange {
-  added: { id: string }[];
-  updated: { id: string }[];
+  added: Listed[];
+  updated: Listed[];
   removed: string[];
 }
+
+/** The view index as the room keeps it: with each entity's JSON, made when it changes. */
+type EntityDiff = ViewDiff<string>;
 
 /**
  * Interest management: each client is sent the entities of the view cells around its player (see
@@ -48,7 +59,7 @@ interface ViewChange {
  * SDK clients get the same differences through their StateView (Colyseus then sends only those patches).
  */
 export class Interest {
-  private readonly index = new ViewIndex();
+  private readonly index = new ViewIndex<string>();
   private readonly views = new Map<string, ClientView>();
   /** Clients that read the schema state (SDK clients) rather than world:update. */
   private sdkClients = 0;
@@ -56,10 +67,8 @@ export class Interest {
   private readonly unprojected = new Set<string>();
   /** Clients by the cell their view was last brought up to date from: the audience of events there. */
   private readonly viewers = new Map<Cell, Set<Client>>();
-  /** Each entity's JSON, kept until it changes. */
-  private readonly json = new Map<string, string>();
   /** This tick's shared world:update of each difference, until forgetSharedUpdates. */
-  private encoded = new WeakMap<ViewDiff, EncodedJson>();
+  private encoded = new WeakMap<EntityDiff, EncodedJson>();
 
   constructor(
     private readonly world: World,
@@ -75,7 +84,6 @@ export class Interest {
     // An entity that left and came back within the tick (a player relogging) keeps its replicated
     // instance, so every view that holds it goes on receiving its changes.
     for (const id of report.removedEntities) {
-      this.json.delete(id);
       if (changed.has(id)) continue;
       this.state.entities.delete(id);
       this.unprojected.delete(id);
@@ -99,11 +107,15 @@ export class Interest {
     this.encoded = new WeakMap();
   }
 
-  /** Starts a client's view, empty: its first update lists everything in view as added. */
-  open(client: Client): void {
+  /**
+   * Starts a client's view of `playerId`'s surroundings, empty: its first update lists everything in
+   * view as added. A client has one view; opening another closes the one it had.
+   */
+  open(client: Client, playerId: string): void {
     this.close(client);
     this.views.set(client.sessionId, {
       client,
+      playerId,
       cell: NO_CELL,
       tick: -1,
       known: undefined,
@@ -142,15 +154,33 @@ export class Interest {
   }
 
   /**
+   * Brings every open view up to the current tick (see `update`); `send` gets each /ws client's
+   * world:update. Walks the views themselves: a crowded world has thousands, and looking each up again
+   * by its client would cost as much as some of the work.
+   */
+  updateAll(send: (client: Client, update: EncodedJson) => void): void {
+    for (const view of this.views.values()) {
+      const update = this.updateView(view);
+      if (update) send(view.client, update);
+    }
+  }
+
+  /**
    * Brings the client's view up to the current tick around its player (at its join: everything in view).
    * SDK clients' StateViews are updated here; for /ws clients the world:update to send is returned
    * (undefined when nothing changed).
    */
-  update(client: Client, playerId: string): EncodedJson | undefined {
+  update(client: Client): EncodedJson | undefined {
     const view = this.views.get(client.sessionId);
+    return view && this.updateView(view);
+  }
+
+  private updateView(view: ClientView): EncodedJson | undefined {
+    const { client, playerId } = view;
     const tick = this.index.currentTick;
-    if (!view || view.tick === tick || !this.world.has(playerId)) return undefined;
-    const cell = cellOf(this.world.peek(playerId).position);
+    const position = this.world.positionOf(playerId);
+    if (view.tick === tick || !position) return undefined;
+    const cell = cellOf(position);
     // Shared differences start from last tick's view; a view opened since (or one that missed a tick)
     // is compared with what its client was sent, entity by entity.
     const shared =
@@ -193,7 +223,7 @@ export class Interest {
   }
 
   /** The shared difference with the client's own owner-only items added (the shared one itself if none). */
-  private withPrivateItems(view: ClientView, shared: ViewDiff, playerId: string, cell: Cell): ViewChange {
+  private withPrivateItems(view: ClientView, shared: EntityDiff, playerId: string, cell: Cell): ViewChange {
     const mine = this.index.privateOf(playerId);
     if (!mine?.size && view.privateKnown.size === 0) return shared;
     const own: ViewChange = { added: [], updated: [], removed: [] };
@@ -227,7 +257,7 @@ export class Interest {
 
   /** Everything in view, compared entity by entity with what the client was sent. */
   private resync(view: ClientView, playerId: string, cell: Cell): ViewChange {
-    const visible: { id: string }[] = this.index.visibleFrom(cell);
+    const visible: Listed[] = this.index.visibleFrom(cell);
     // A player who joined since the last tick is not placed in the index until the next one.
     view.selfPending = !this.index.entity(playerId);
     if (view.selfPending) visible.push({ id: playerId });
@@ -295,38 +325,34 @@ export class Interest {
   }
 
   /** The entities' JSON, comma-separated: the inside of a JSON array. */
-  private entitiesJson(entities: readonly { id: string }[]): string {
+  private entitiesJson(entities: readonly Listed[]): string {
     let list = "";
     for (let i = 0; i < entities.length; i++) {
-      const json = this.entityJson(entities[i]!.id);
+      const entity = entities[i]!;
+      // Only a player that joined since the last tick is not in the index yet.
+      const json = entity.payload ?? JSON.stringify(this.world.entity(entity.id) ?? null);
       list = i === 0 ? json : `${list},${json}`;
     }
     return list;
   }
 
-  private entityJson(id: string): string {
-    let json = this.json.get(id);
-    if (json === undefined) {
-      json = JSON.stringify(this.world.entity(id) ?? null);
-      this.json.set(id, json);
-    }
-    return json;
-  }
-
   /** Where a changed entity is; its JSON and (while SDK clients read it) its schema state are refreshed. */
-  private placement(id: string): Placement | undefined {
+  private placement(id: string): Placement<string> | undefined {
     const entity = this.world.entity(id);
     if (!entity) {
-      this.json.delete(id);
       this.unprojected.delete(id);
       return undefined;
     }
-    // Encoded now: a player may log out between a tick and the sending of the views that list it.
-    this.json.set(id, JSON.stringify(entity));
     // Without SDK clients nobody reads the schema state: what an SDK client adds later is projected then.
     if (this.sdkClients > 0) this.project(id, entity);
     else this.unprojected.add(id);
-    return { position: entity.position, ownerId: this.world.privateOwner(id) };
+    // Its JSON is made now, once for every view that lists it until it changes again, and while it is
+    // still there: a player may log out between a tick and the sending of the views that list it.
+    return {
+      position: entity.position,
+      ownerId: this.world.privateOwner(id),
+      payload: JSON.stringify(entity),
+    };
   }
 
   private project(id: string, entity = this.world.entity(id)): EntityState | undefined {

@@ -26,7 +26,7 @@ class Viewers {
   open(playerId: string): Update | undefined {
     const client = { sessionId: `session-${playerId}`, jsonChannel: true } as unknown as Client;
     this.clients.set(playerId, client);
-    this.interest.open(client);
+    this.interest.open(client, playerId);
     return this.update(playerId);
   }
 
@@ -38,7 +38,7 @@ class Viewers {
   }
 
   private update(playerId: string): Update | undefined {
-    const encoded = this.interest.update(this.clients.get(playerId)!, playerId);
+    const encoded = this.interest.update(this.clients.get(playerId)!);
     return encoded && (JSON.parse(encoded.text) as Update);
   }
 }

@@ -66,7 +66,7 @@ describe("deliverEvents: a tick's events to the clients that see them", () => {
       world.join(character(id, { position }));
       const recording = recordingClient(id);
       clients.set(id, recording);
-      interest.open(recording.client as unknown as Client);
+      interest.open(recording.client as unknown as Client, id);
     }
     /** One tick published as the WorldRoom does: views, then events. */
     const publish = () => {
@@ -74,10 +74,7 @@ describe("deliverEvents: a tick's events to the clients that see them", () => {
       interest.applyTick(report, new Set(report.changedEntities));
       const all = [...clients.values()].map(({ client }) => client);
       withBatchedSends(all as unknown as Client[], (slab) => {
-        for (const [id, { client }] of clients) {
-          const update = interest.update(client as unknown as Client, id);
-          if (update) client.send("world:update", update);
-        }
+        interest.updateAll((client, update) => client.send("world:update", update));
         deliverEvents(report.events, interest, (id) => clients.get(id)?.client as unknown as Client, slab);
       });
       return report;
