@@ -436,12 +436,12 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     return true;
   }
 
-  /** Brings the client's view up to date: a /ws client is sent CONTRACT's world:update. */
   /** Each player's client is sent what changed around it (views are open for the players' clients only). */
   private sendViews(): void {
     this.interest.updateAll(sendUpdate);
   }
 
+  /** Brings the client's view up to date: a /ws client is sent CONTRACT's world:update. */
   private sendView(client: WorldClient): void {
     const update = this.interest.update(client);
     if (update) sendUpdate(client, update);

@@ -1,4 +1,4 @@
-import type { Client } from "@colyseus/core";
+import { type Client, ClientState } from "@colyseus/core";
 import { StateView } from "@colyseus/schema";
 import {
   type Cell,
@@ -160,6 +160,9 @@ export class Interest {
    */
   updateAll(send: (client: Client, update: EncodedJson) => void): void {
     for (const view of this.views.values()) {
+      // A dropped client that may still reconnect has left the room: its view stays as its client last
+      // had it, and is compared anew (see `resync`) once the reconnected client takes it over.
+      if (view.client.state === ClientState.LEAVING) continue;
       const update = this.updateView(view);
       if (update) send(view.client, update);
     }

@@ -116,6 +116,34 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     await leave(again);
   });
 
+  it("brings a reconnected player's view up to what changed around it while it was away", async () => {
+    const player = await join();
+    const other = await join();
+    await walkTo(player, { x: 33, z: 33 });
+    await walkTo(other, { x: 34, z: 33 });
+    await waitFor(() => seenEntity(player, other.id) !== undefined, "the other player in view");
+    const reconnectionToken = player.room.reconnectionToken;
+    player.room.connection.close(4010);
+    // Out of view while the first is away (views reach at most 19 tiles).
+    await becomeAdmin(other, ADMIN_CODE);
+    await teleport(other, 60, 60);
+    await sleep(300);
+    const again = await player.sdk.reconnect(reconnectionToken);
+    const errors: unknown[] = [];
+    again.onError((code, message) => errors.push({ code, message }));
+    const seen = (id: string) => (again.state as any).entities?.get(id);
+    await waitFor(
+      () => seen(player.id) !== undefined && seen(other.id) === undefined,
+      "the other one gone from view",
+    );
+    // And back in view: the view goes on following what happens around the player.
+    await teleport(other, 33, 34);
+    await waitFor(() => seen(other.id)?.z === 34, "the other player back in view");
+    assert.deepEqual(errors, []);
+    await leave(again);
+    await leave(other.room);
+  });
+
   it("lets the seat go after the window and saves the player", async () => {
     const player = await join();
     await walkTo(player, { x: 34, z: 34 });
