@@ -7,17 +7,11 @@ import { z } from "zod";
 import { isQuickAction } from "../agents/agent.js";
 import { GOAL_TYPES } from "../agents/brain.js";
 import type { AgentCaller, AgentFailureCode, AgentRequest } from "../agents/requests.js";
-import { CHARACTER_NAME } from "../auth/accounts.js";
 import { callerOf } from "./authenticate.js";
 import { ApiError } from "./errors.js";
 import type { LiveWorld } from "./live-world.js";
-import { parseOr400 } from "./validate.js";
+import { characterNameBody, parseOr400 } from "./validate.js";
 
-const newAgent = z.object({
-  name: z
-    .string()
-    .regex(CHARACTER_NAME, "3 to 12 letters, digits or spaces, not starting or ending with a space"),
-});
 const newGoal = z.object({
   type: z.enum(GOAL_TYPES),
   /** XP to gain in the goal's skills. */
@@ -46,7 +40,7 @@ export function agentsRouter(liveWorld: LiveWorld, authenticated: RequestHandler
   router.get("/agents", authenticated, (_req, res) => answer(res, { type: "list" }));
 
   router.post("/agents", authenticated, (req, res) => {
-    const { name } = parseOr400(newAgent, req.body);
+    const { name } = parseOr400(characterNameBody, req.body);
     return answer(res, { type: "create", caller: caller(res), name }, 201);
   });
 

@@ -1,8 +1,6 @@
 // GET and POST /api/v1/player: the caller's own character.
 import { randomUUID } from "node:crypto";
 import { type RequestHandler, Router } from "express";
-import { z } from "zod";
-import { CHARACTER_NAME } from "../auth/accounts.js";
 import { NameTakenError } from "../db/characters.js";
 import { newCharacter } from "../game/character.js";
 import { playerSyncOf } from "../game/world-view.js";
@@ -11,13 +9,7 @@ import { callerOf } from "./authenticate.js";
 import { lookupPlayer } from "./character-lookup.js";
 import { ApiError } from "./errors.js";
 import type { LiveWorld } from "./live-world.js";
-import { parseOr400 } from "./validate.js";
-
-const playerBody = z.object({
-  name: z
-    .string()
-    .regex(CHARACTER_NAME, "3 to 12 letters, digits or spaces, not starting or ending with a space"),
-});
+import { characterNameBody, parseOr400 } from "./validate.js";
 
 export function playerRouter(runtime: Runtime, liveWorld: LiveWorld, authenticated: RequestHandler): Router {
   const router = Router();
@@ -36,7 +28,7 @@ export function playerRouter(runtime: Runtime, liveWorld: LiveWorld, authenticat
 
   /** Creates the account's character (201) or renames it (200). */
   router.post("/v1/player", authenticated, async (req, res) => {
-    const { name } = parseOr400(playerBody, req.body);
+    const { name } = parseOr400(characterNameBody, req.body);
     const accountId = callerOf(res).account.id;
     const [existing] = await runtime.characters.ofAccount(accountId);
     try {

@@ -1,5 +1,13 @@
-import type { z } from "zod";
+import { z } from "zod";
+import { CHARACTER_NAME } from "../auth/accounts.js";
 import { ApiError } from "./errors.js";
+
+/** A body that names a character (a rename, a new agent). */
+export const characterNameBody = z.object({
+  name: z
+    .string()
+    .regex(CHARACTER_NAME, "3 to 12 letters, digits or spaces, not starting or ending with a space"),
+});
 
 /** The parsed value, or a 400 `bad_request` whose details name each offending field. */
 export function parseOr400<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
