@@ -63,25 +63,25 @@ function record(stage: string, ms: number): void {
 }
 
 /**
- * Wraps the method `name` of `prototype` so that `timed` gets the milliseconds of each call and, when
- * `readOffCore` (not for per-client methods: reading it costs microseconds), its time off the core.
+ * Wraps the method `name` of `prototype` so that `timed` gets the milliseconds of each call and its
+ * time off the core. Only for methods called once or twice a tick: reading the time off the core costs
+ * microseconds.
  */
 function timeCalls(
   prototype: object,
   name: string,
   timed: (ms: number, started: number, offCore: number) => void,
-  readOffCore = false,
 ): void {
   const target = prototype as Record<string, (...args: unknown[]) => unknown>;
   const original = target[name];
   if (typeof original !== "function") throw new Error(`no method ${name} to time`);
   target[name] = function (this: unknown, ...args: unknown[]) {
     const started = performance.now();
-    const waited = readOffCore ? offCoreMs() : 0;
+    const waited = offCoreMs();
     try {
       return original.apply(this, args);
     } finally {
-      timed(performance.now() - started, started, readOffCore ? offCoreMs() - waited : 0);
+      timed(performance.now() - started, started, offCoreMs() - waited);
     }
   };
 }
@@ -91,17 +91,12 @@ const tickWindows: Array<[number, number]> = [];
 
 /** Times every call of `name` on `prototype` as `stage`, adding it to the tick's total. */
 function timeMethod(prototype: object, name: string, stage: string): void {
-  timeCalls(
-    prototype,
-    name,
-    (ms, started, offCore) => {
-      record(stage, ms);
-      tickWork += ms;
-      tickOffCore += offCore;
-      if (measuring) tickWindows.push([started, started + ms]);
-    },
-    true,
-  );
+  timeCalls(prototype, name, (ms, started, offCore) => {
+    record(stage, ms);
+    tickWork += ms;
+    tickOffCore += offCore;
+    if (measuring) tickWindows.push([started, started + ms]);
+  });
 }
 
 /** Stages within another, summed over the tick. */
