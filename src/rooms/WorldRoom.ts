@@ -1,5 +1,14 @@
 import { performance } from "node:perf_hooks";
-import { type AuthContext, type Client, CloseCode, type Deferred, matchMaker, Room } from "@colyseus/core";
+import {
+  type AuthContext,
+  type Client,
+  CloseCode,
+  type Deferred,
+  matchMaker,
+  Room,
+  SchemaSerializer,
+  type Serializer,
+} from "@colyseus/core";
 import { type AgentReply, type AgentRequest, answerAgentRequest } from "../agents/requests.js";
 import { clientKey } from "../api/rate-limits.js";
 import { countAttempt } from "../auth/verify.js";
@@ -28,6 +37,7 @@ import {
   worldMessages,
 } from "./messages.js";
 import { deliverEvents } from "./outgoing-events.js";
+import { PatchScopes, ScopedSchemaSerializer } from "./patch-scopes.js";
 import { authenticatePlayer, type PlayerAuth } from "./room-auth.js";
 import { signTrade, type TradeRoom, type TradeRoomOptions } from "./TradeRoom.js";
 import { collectTickGarbage } from "./tick-garbage.js";
@@ -74,6 +84,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   protected runtime!: Runtime;
   override autoDispose = false;
   override state = new WorldRoomState();
+  /** What each SDK client's update listed, which its state patch is encoded from (see PatchScopes). */
+  private readonly patchScopes = new PatchScopes();
 
   private world!: World;
   private interest!: Interest;
@@ -113,7 +125,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     this.lease = await WorldLease.claim(runtime.database.db);
     // What lay on the ground when the world last stopped lies there again.
     this.world.restoreGroundItems(await runtime.worldStore.loadGround(this.world.tick));
-    this.interest = new Interest(this.world, this.state);
+    this.interest = new Interest(this.world, this.state, this.patchScopes);
     this.saves = new TickSaves(this.world);
     this.persistence = new WorldPersistence(runtime.worldStore, runtime.logger, {
       fence: this.lease,
@@ -146,6 +158,13 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     runtime.logger.info(
       { roomId: this.roomId, epoch: this.lease.epoch, groundItems: this.world.counts().items },
       `world opened in this process (lease epoch ${this.lease.epoch})`,
+    );
+  }
+
+  /** Setting the state makes a SchemaSerializer: the world's encodes each SDK client's patch from its scope. */
+  override setSerializer(serializer: Serializer<WorldRoomState>): void {
+    super.setSerializer(
+      serializer instanceof SchemaSerializer ? new ScopedSchemaSerializer(this.patchScopes) : serializer,
     );
   }
 

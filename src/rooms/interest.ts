@@ -13,6 +13,7 @@ import type { World } from "../game/world.js";
 import type { TickReport } from "../game/world-types.js";
 import { EntityState, type WorldRoomState } from "../schema/WorldRoomState.js";
 import { EncodedJson } from "./encoded-json.js";
+import type { PatchScopes } from "./patch-scopes.js";
 
 /** What one client has been sent. */
 interface ClientView {
@@ -73,6 +74,8 @@ export class Interest {
   constructor(
     private readonly world: World,
     private readonly state: WorldRoomState,
+    /** Where SDK clients' listings are recorded for their state patches, when the state is encoded. */
+    private readonly patchScopes?: PatchScopes,
   ) {
     // Ticks report what changes; what is there from the start (trees, rocks, monsters) is placed now.
     const everything = new Set(world.entities().map((entity) => entity.id));
@@ -89,6 +92,7 @@ export class Interest {
       this.unprojected.delete(id);
     }
     this.state.tick = report.tick;
+    this.patchScopes?.clear();
     // A view in step that missed the tick just published is listed while the index can still say what
     // its cell saw: after this advance, it could not.
     for (const view of this.views.values()) {
@@ -305,6 +309,7 @@ export class Interest {
   }
 
   private updateStateView(client: Client, change: ViewChange): void {
+    if (client.view) this.patchScopes?.scope(client.view, change);
     for (const { id } of change.added) {
       const current = this.unprojected.delete(id) ? undefined : this.state.entities.get(id);
       const projected = current ?? this.project(id);
@@ -347,8 +352,12 @@ export class Interest {
       return undefined;
     }
     // Without SDK clients nobody reads the schema state: what an SDK client adds later is projected then.
-    if (this.sdkClients > 0) this.project(id, entity);
-    else this.unprojected.add(id);
+    if (this.sdkClients > 0) {
+      const projected = this.project(id, entity);
+      if (projected) this.patchScopes?.cover(id, projected);
+    } else {
+      this.unprojected.add(id);
+    }
     // Its JSON is made now, once for every view that lists it until it changes again, and while it is
     // still there: a player may log out between a tick and the sending of the views that list it.
     return {

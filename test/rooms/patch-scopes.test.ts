@@ -1,0 +1,132 @@
+import assert from "node:assert/strict";
+import { type Client, ClientState, SchemaSerializer, type Serializer } from "@colyseus/core";
+import { seededRandom } from "../../src/game/random.js";
+import type { World } from "../../src/game/world.js";
+import { Interest } from "../../src/rooms/interest.js";
+import { PatchScopes, ScopedSchemaSerializer } from "../../src/rooms/patch-scopes.js";
+import { WorldRoomState } from "../../src/schema/WorldRoomState.js";
+import { character, makeWorld } from "../game/world-fixture.js";
+
+/** An SDK client as the serializer sees it: it is sent its full state at its join, then its patches. */
+interface SdkClient {
+  readonly client: Client;
+  readonly frames: Buffer[];
+}
+
+/**
+ * A world, its replicated state and its interest, with SDK clients, published tick by tick as WorldRoom
+ * does: the views, then the patch. `scoped` encodes with the room's serializer; otherwise with Colyseus's.
+ */
+class SdkWorld {
+  readonly world: World;
+  private readonly interest: Interest;
+  private readonly state = new WorldRoomState();
+  private readonly serializer: Serializer<WorldRoomState>;
+  private readonly clients = new Map<string, SdkClient>();
+  private clock = 0;
+
+  constructor(scoped: boolean) {
+    const tick = () => this.clock;
+    this.world = makeWorld({ now: tick, wallClock: tick });
+    const scopes = scoped ? new PatchScopes() : undefined;
+    this.serializer = scopes ? new ScopedSchemaSerializer(scopes) : new SchemaSerializer();
+    this.serializer.reset(this.state);
+    this.interest = new Interest(this.world, this.state, scopes);
+  }
+
+  join(playerId: string, x: number, z: number): void {
+    this.world.join(character(playerId, { position: { x, z } }));
+    const frames: Buffer[] = [];
+    const client = {
+      sessionId: `session-${playerId}`,
+      state: ClientState.JOINED,
+      raw: (bytes: Uint8Array) => frames.push(Buffer.from(bytes)),
+    } as unknown as Client;
+    this.clients.set(playerId, { client, frames });
+    this.interest.open(client, playerId);
+    this.interest.update(client);
+    frames.push(Buffer.from(this.serializer.getFullState(client)));
+  }
+
+  leave(playerId: string): void {
+    const { client } = this.clients.get(playerId)!;
+    this.interest.close(client);
+    this.clients.delete(playerId);
+    this.world.leave(playerId);
+  }
+
+  /** One tick; only the views of the players `updated` lets through are brought up to date. */
+  step(updated: (playerId: string) => boolean): void {
+    this.clock += 600;
+    const report = this.world.step();
+    this.interest.applyTick(report, new Set(report.changedEntities));
+    for (const [playerId, { client }] of this.clients) if (updated(playerId)) this.interest.update(client);
+    this.serializer.applyPatches(
+      [...this.clients.values()].map(({ client }) => client),
+      this.state,
+    );
+  }
+
+  /** Every frame each client was sent, by player. */
+  sent(): Map<string, Buffer[]> {
+    return new Map([...this.clients].map(([playerId, { frames }]) => [playerId, frames]));
+  }
+}
+
+/** The same seeded session of joins, leaves, moves, drops and missed updates, played on `world`. */
+function play(world: SdkWorld): void {
+  const random = seededRandom(11);
+  const tile = () => ({ x: Math.floor(random() * 55), z: Math.floor(random() * 45) });
+  const online = new Set<string>();
+  let next = 0;
+  const join = () => {
+    const id = `p${next++}`;
+    const { x, z } = tile();
+    world.join(id, x, z);
+    online.add(id);
+  };
+  for (let i = 0; i < 12; i++) join();
+  for (let tick = 0; tick < 150; tick++) {
+    for (const id of [...online]) {
+      const roll = random();
+      if (roll < 0.3) {
+        const { x, z } = tile();
+        world.world.submit(id, { type: "move", x, z });
+      } else if (roll < 0.35) {
+        const { x, z } = tile();
+        world.world.submit(id, { type: "teleport", x, z });
+      } else if (roll < 0.4) {
+        const coins = world.world.inventory(id).find((entry) => entry.itemId === "coins");
+        if (coins) world.world.submit(id, { type: "action", action: "drop", inventorySlot: coins.slot });
+      } else if (roll < 0.403) {
+        world.leave(id);
+        online.delete(id);
+      }
+    }
+    if (random() < 0.1) join();
+    // One view in ten misses its tick's update: its patch is then encoded from the whole queue.
+    const updated = new Set([...online].filter(() => random() >= 0.1));
+    world.step((id) => updated.has(id));
+  }
+}
+
+describe("PatchScopes: each SDK client's patch encoded from what it sees", () => {
+  it("sends every SDK client the very bytes Colyseus's walk over every change sends it", () => {
+    const scoped = new SdkWorld(true);
+    const whole = new SdkWorld(false);
+    play(scoped);
+    play(whole);
+    const expected = whole.sent();
+    const actual = scoped.sent();
+    assert.deepEqual([...actual.keys()], [...expected.keys()]);
+    let patches = 0;
+    for (const [playerId, frames] of expected) {
+      assert.equal(actual.get(playerId)!.length, frames.length, `${playerId}'s frame count`);
+      for (const [i, frame] of frames.entries()) {
+        assert.ok(actual.get(playerId)![i]!.equals(frame), `${playerId}'s frame ${i}`);
+      }
+      patches += frames.length;
+    }
+    assert.ok(patches > 1000, `only ${patches} frames were compared`);
+  });
+});
