@@ -193,12 +193,15 @@ export class Interest {
     const shared =
       view.cell !== NO_CELL && view.tick === tick - 1 ? this.index.diff(view.cell, cell) : undefined;
     let change: ViewChange;
+    // In step: it held what its cell saw, as every client that made the same move did, and is told the same.
+    let inStep = false;
     if (shared) {
       // What the client has is what the shared difference starts from, unless the index is about to
       // list as new its own player or an item of its own it already has.
       const mayOverlap = view.selfPending || view.privateKnown.size > 0;
       change = this.withPrivateItems(view, shared, playerId, cell);
       if (mayOverlap) change = reconcile(this.knownOf(view), change);
+      inStep = !mayOverlap && change === shared;
       if (view.selfPending && this.index.entity(playerId)) view.selfPending = false;
       if (view.known) {
         for (const entity of change.added) view.known.add(entity.id);
@@ -216,7 +219,7 @@ export class Interest {
       view.known = undefined;
     }
     if (!isJsonClient(client)) {
-      this.updateStateView(client, change);
+      this.updateStateView(client, change, inStep);
       return undefined;
     }
     if (change.added.length + change.updated.length + change.removed.length === 0) return undefined;
@@ -308,8 +311,8 @@ export class Interest {
     after.add(view.client);
   }
 
-  private updateStateView(client: Client, change: ViewChange): void {
-    if (client.view) this.patchScopes?.scope(client.view, change);
+  private updateStateView(client: Client, change: ViewChange, inStep: boolean): void {
+    if (client.view) this.patchScopes?.scope(client.view, change, inStep);
     for (const { id } of change.added) {
       const current = this.unprojected.delete(id) ? undefined : this.state.entities.get(id);
       const projected = current ?? this.project(id);

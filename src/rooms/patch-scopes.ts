@@ -34,6 +34,8 @@ export class PatchScopes {
   private covered = new Map<string, ChangeTree>();
   /** Each SDK client's listed entities, since the tick began. */
   private readonly scopes = new Map<StateView, ScopedChange>();
+  /** The views whose listing is shared by every view that holds what they hold: their patches are alike. */
+  private readonly inStep = new Set<StateView>();
   /** The queue built for each listing: a shared difference is one listing for every client that made its move. */
   private queues = new WeakMap<ScopedChange, ChangeQueue>();
   /** This patch's changed trees that no listing accounts for, in queue order (built at its first scoped encode). */
@@ -46,6 +48,7 @@ export class PatchScopes {
   clear(): void {
     this.covered.clear();
     this.scopes.clear();
+    this.inStep.clear();
     this.queues = new WeakMap();
     this.unlisted = undefined;
   }
@@ -56,9 +59,21 @@ export class PatchScopes {
     if (tree) this.covered.set(id, tree);
   }
 
-  /** Records what a client's update listed this tick. */
-  scope(view: StateView, change: ScopedChange): void {
+  /**
+   * Records what a client's update listed this tick. `inStep`: the view held, before this update, exactly
+   * what every other view given the same listing held (the view index's shared difference, made by every
+   * client that stood in the same cell and moved to the same one). Such views hold the same again after
+   * it, and are sent the same patch, which is then encoded once.
+   */
+  scope(view: StateView, change: ScopedChange, inStep: boolean): void {
     this.scopes.set(view, change);
+    if (inStep) this.inStep.add(view);
+    else this.inStep.delete(view);
+  }
+
+  /** The listing every view in step with `view` shares, when it is in step: its patch is theirs too. */
+  sharedPatchOf(view: StateView): ScopedChange | undefined {
+    return this.inStep.has(view) ? this.scopes.get(view) : undefined;
   }
 
   /** The queue to encode `view`'s patch from: its listed trees and the unlisted ones (undefined: the whole queue). */
@@ -148,6 +163,27 @@ class ScopedEncoder<T extends Schema> extends Encoder<T> {
     } finally {
       this.root.changes = all;
     }
+  }
+
+  /** A shared listing's patch, once encoded in this round of patches (the iterator is the round's own). */
+  private sharedPatches = new Map<ScopedChange, Uint8Array>();
+  private round: Iterator | undefined;
+
+  override encodeView(view: StateView, sharedOffset: number, it: Iterator, bytes?: Uint8Array): Uint8Array {
+    if (it !== this.round) {
+      this.round = it;
+      this.sharedPatches = new Map();
+    }
+    const shared = this.scopes.sharedPatchOf(view);
+    const encoded = shared && this.sharedPatches.get(shared);
+    if (encoded) {
+      // What the view was to be sent now (its additions and removals) is in the shared patch.
+      view.changes.clear();
+      return encoded;
+    }
+    const patch = super.encodeView(view, sharedOffset, it, bytes);
+    if (shared) this.sharedPatches.set(shared, patch);
+    return patch;
   }
 
   override discardChanges(): void {

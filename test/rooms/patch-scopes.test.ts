@@ -85,7 +85,7 @@ function play(world: SdkWorld): void {
     world.join(id, x, z);
     online.add(id);
   };
-  for (let i = 0; i < 12; i++) join();
+  for (let i = 0; i < 40; i++) join();
   for (let tick = 0; tick < 150; tick++) {
     for (const id of [...online]) {
       const roll = random();
