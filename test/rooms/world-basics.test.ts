@@ -42,6 +42,26 @@ describe("WorldRoom: joining and moving", function () {
     assert.deepEqual(positions.slice(-5), ["32,32", "32,33", "32,34", "32,35", "32,36"]);
   });
 
+  it("shows a walker to each SDK client standing together, as it walks, leaves their view and comes back", async () => {
+    const walker = await join();
+    await becomeAdmin(walker, "letmein");
+    // Side by side from the start, the two are sent one patch between them.
+    const watchers = [await join(), await join()];
+    for (const watcher of watchers)
+      await waitFor(() => seenEntity(watcher, walker.id) !== undefined, "the walker in view");
+    walker.room.send("player:move", { x: 32, z: 36 });
+    for (const watcher of watchers)
+      await waitFor(() => seenEntity(watcher, walker.id)?.z === 36, "the walker where it stopped");
+    await teleport(walker, 60, 60);
+    for (const watcher of watchers)
+      await waitFor(() => seenEntity(watcher, walker.id) === undefined, "the walker out of view");
+    await teleport(walker, 33, 33);
+    for (const watcher of watchers) {
+      await waitFor(() => seenEntity(watcher, walker.id)?.x === 33, "the walker back in view");
+      assert.equal(seenEntity(watcher, walker.id)?.z, 33);
+    }
+  });
+
   it("writes a walker's position when the walk ends and every 10 ticks on the way, not every tick", async () => {
     const player = await join();
     const stored = new Set<string>();
