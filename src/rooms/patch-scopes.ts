@@ -53,9 +53,9 @@ export class PatchScopes {
     this.unlisted = undefined;
   }
 
-  /** The tick changed this entity and its tree: each client that sees it lists it. */
-  cover(id: string, state: Schema): void {
-    const tree = state[$changes];
+  /** The tick changed this entity and its replicated state: each client that sees it lists it. */
+  cover(id: string, replicated: Schema): void {
+    const tree = replicated[$changes];
     if (tree) this.covered.set(id, tree);
   }
 
@@ -189,6 +189,8 @@ class ScopedEncoder<T extends Schema> extends Encoder<T> {
   override discardChanges(): void {
     super.discardChanges();
     this.scopes.clear();
+    // Sent: held until the next round, they would outlive the young generation's next collection.
+    this.sharedPatches = new Map();
   }
 }
 
