@@ -39,10 +39,25 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options.dataDir);
 }
 
+/**
+ * How long PostgreSQL lets a transaction sit idle before ending it. The server's transactions run their
+ * statements back to back, so one idle this long belongs to a stalled process (one that does not answer
+ * for as long is taken for dead and its world opened elsewhere). Ending it releases its row locks: held,
+ * the world lease's share lock would keep the world that replaces it from opening until the stall ends.
+ */
+const STALLED_TRANSACTION_MS = 5000;
+
 async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
-  // An idle client losing its connection must not crash the process; the next query reports it.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: 5000,
+    idle_in_transaction_session_timeout: STALLED_TRANSACTION_MS,
+  });
+  // A client losing its connection, idle or checked out, must not crash the process: the query under way
+  // or the next one reports it.
   pool.on("error", () => {});
+  pool.on("connect", (client) => client.on("error", () => {}));
   const db = drizzlePg(pool, { schema });
   try {
     await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { performance } from "node:perf_hooks";
+import { sql } from "drizzle-orm";
 import { CharacterRepository } from "../../src/db/characters.js";
 import type { DatabaseHandle } from "../../src/db/database.js";
 import { TradeRepository } from "../../src/db/trades.js";
@@ -114,5 +116,38 @@ for (const backend of backends) {
       WorldSupersededError,
     );
     await handle.db.transaction((tx) => current.check(tx));
+  });
+
+  it("ends the transaction of a world whose process stalled mid-write, so the new world's claim waits for it 5 s at most", async function () {
+    this.timeout(20000);
+    const replaced = await WorldLease.claim(handle.db);
+    let resume!: () => void;
+    const stall = new Promise<void>((resolve) => {
+      resume = resolve;
+    });
+    let checked!: () => void;
+    const fenceChecked = new Promise<void>((resolve) => {
+      checked = resolve;
+    });
+    // A tick's transaction that passed its fence, and then nothing: its process stopped.
+    const write = handle.db.transaction(async (tx) => {
+      await replaced.check(tx);
+      checked();
+      await stall;
+      await tx.execute(sql`select 1`);
+    });
+    await fenceChecked;
+    const started = performance.now();
+    const current = await WorldLease.claim(handle.db);
+    const waited = performance.now() - started;
+    assert.ok(waited > 4000 && waited < 10000, `the claim waited ${Math.round(waited)} ms`);
+    assert.equal(current.epoch, replaced.epoch + 1);
+    // The stalled process goes on: its write fails, and so does its next one, at the fence.
+    resume();
+    await assert.rejects(write);
+    await assert.rejects(
+      handle.db.transaction((tx) => replaced.check(tx)),
+      WorldSupersededError,
+    );
   });
 });
