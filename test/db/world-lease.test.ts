@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import { CharacterRepository } from "../../src/db/characters.js";
-import type { DatabaseHandle } from "../../src/db/database.js";
+import type { DatabaseHandle, Executor } from "../../src/db/database.js";
 import { TradeRepository } from "../../src/db/trades.js";
 import { WorldLease, WorldSupersededError } from "../../src/db/world-lease.js";
 import { WorldStore } from "../../src/db/world-store.js";
@@ -79,36 +79,44 @@ for (const backend of backends) {
   });
   after(() => handle.close());
 
+  /** A world's transaction that passes its fence, then waits for `resume` before doing `rest`. */
+  async function heldWrite(lease: WorldLease, rest: (tx: Executor) => Promise<void>) {
+    let resume!: () => void;
+    const resumed = new Promise<void>((resolve) => {
+      resume = resolve;
+    });
+    let checked!: () => void;
+    const fenceChecked = new Promise<void>((resolve) => {
+      checked = resolve;
+    });
+    const done = handle.db.transaction(async (tx) => {
+      await lease.check(tx);
+      checked();
+      await resumed;
+      await rest(tx);
+    });
+    await fenceChecked;
+    return { resume, done };
+  }
+
   it("makes a new world's claim wait for the replaced world's write under way, then refuses the next", async () => {
     const characters = new CharacterRepository(handle.db);
     await characters.create(null, plainCharacter("alice", { inventory: purse(100) }));
     const replaced = await WorldLease.claim(handle.db);
 
     const order: string[] = [];
-    let releaseWrite!: () => void;
-    const writeHeld = new Promise<void>((resolve) => {
-      releaseWrite = resolve;
-    });
-    let checked!: () => void;
-    const fenceChecked = new Promise<void>((resolve) => {
-      checked = resolve;
-    });
     // A tick's transaction of the old world that has passed its fence and is still writing.
-    const write = handle.db.transaction(async (tx) => {
-      await replaced.check(tx);
-      checked();
-      await writeHeld;
+    const write = await heldWrite(replaced, async () => {
       order.push("old world's write committed");
     });
-    await fenceChecked;
     const claim = WorldLease.claim(handle.db).then((lease) => {
       order.push("new world claimed");
       return lease;
     });
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.deepEqual(order, [], "the claim waits for the write under way");
-    releaseWrite();
-    await write;
+    write.resume();
+    await write.done;
     const current = await claim;
     assert.deepEqual(order, ["old world's write committed", "new world claimed"]);
     await assert.rejects(
@@ -121,30 +129,18 @@ for (const backend of backends) {
   it("ends the transaction of a world whose process stalled mid-write, so the new world's claim waits for it 5 s at most", async function () {
     this.timeout(20000);
     const replaced = await WorldLease.claim(handle.db);
-    let resume!: () => void;
-    const stall = new Promise<void>((resolve) => {
-      resume = resolve;
-    });
-    let checked!: () => void;
-    const fenceChecked = new Promise<void>((resolve) => {
-      checked = resolve;
-    });
     // A tick's transaction that passed its fence, and then nothing: its process stopped.
-    const write = handle.db.transaction(async (tx) => {
-      await replaced.check(tx);
-      checked();
-      await stall;
+    const write = await heldWrite(replaced, async (tx) => {
       await tx.execute(sql`select 1`);
     });
-    await fenceChecked;
     const started = performance.now();
     const current = await WorldLease.claim(handle.db);
     const waited = performance.now() - started;
     assert.ok(waited > 4000 && waited < 10000, `the claim waited ${Math.round(waited)} ms`);
     assert.equal(current.epoch, replaced.epoch + 1);
     // The stalled process goes on: its write fails, and so does its next one, at the fence.
-    resume();
-    await assert.rejects(write);
+    write.resume();
+    await assert.rejects(write.done);
     await assert.rejects(
       handle.db.transaction((tx) => replaced.check(tx)),
       WorldSupersededError,
