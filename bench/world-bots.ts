@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { Client, type Room } from "@colyseus/sdk";
 import { WebSocket } from "ws";
+import type { ViewUpdates } from "../src/rooms/messages.js";
 
 interface Area {
   bounds: { minX: number; minZ: number; maxX: number; maxZ: number };
@@ -67,6 +68,8 @@ export interface BotOptions {
   /** Scatter over every area (true), or stay in the crowd at the starting spawn point. */
   scatter: boolean;
   transport: "ws" | "sdk";
+  /** How SDK bots are sent their view (the room's join option). */
+  updates: ViewUpdates;
 }
 
 /** How a bot talks to the server: the /ws JSON channel, or the Colyseus SDK. */
@@ -114,8 +117,15 @@ interface SeenState {
 class SdkLink implements Link {
   private room: Room | undefined;
 
-  constructor(baseUrl: string, receive: (frame: Incoming) => void, onFailed: (error: Error) => void) {
+  constructor(
+    baseUrl: string,
+    receive: (frame: Incoming) => void,
+    onFailed: (error: Error) => void,
+    private readonly updates: ViewUpdates,
+  ) {
     this.join(baseUrl, receive).catch(onFailed);
+    // Bots sent world:update read entities from it, as /ws bots do.
+    if (updates === "messages") this.forEachEntity = undefined;
   }
 
   get open(): boolean {
@@ -130,18 +140,18 @@ class SdkLink implements Link {
     void this.room?.leave();
   }
 
-  forEachEntity(visit: (entity: EntityDelta) => void): void {
+  forEachEntity?: (visit: (entity: EntityDelta) => void) => void = (visit) => {
     for (const entity of (this.room?.state as SeenState | undefined)?.entities?.values() ?? []) {
       visit({ ...entity, position: { x: entity.x, z: entity.z } });
     }
-  }
+  };
 
   private async join(baseUrl: string, receive: (frame: Incoming) => void): Promise<void> {
     const signIn = await fetch(`${baseUrl}/api/v1/auth/anonymous`, { method: "POST" });
     if (!signIn.ok) throw new Error(`anonymous sign-in: ${signIn.status}`);
     const sdk = new Client(baseUrl);
     sdk.auth.token = ((await signIn.json()) as { token: string }).token;
-    const room = await sdk.joinOrCreate("world");
+    const room = await sdk.joinOrCreate("world", { updates: this.updates });
     this.room = room;
     (room.connection.transport as unknown as { ws: WebSocket }).ws.addEventListener("message", (event) => {
       traffic.bytes += (event.data as ArrayBuffer).byteLength;
@@ -173,8 +183,10 @@ export class Bot {
       this.receive(frame);
       if (first && this.id) onJoined(this);
     };
-    const Transport = options.transport === "sdk" ? SdkLink : WsLink;
-    this.link = new Transport(options.baseUrl, receive, onFailed);
+    this.link =
+      options.transport === "sdk"
+        ? new SdkLink(options.baseUrl, receive, onFailed, options.updates)
+        : new WsLink(options.baseUrl, receive, onFailed);
   }
 
   /** Called often; acts every 2 to 4 seconds. */

@@ -1,8 +1,8 @@
 // The world benchmark: N bot players (on the /ws channel, or with --sdk through the Colyseus SDK) walk,
 // chat, chop and fight in one world while the server (a child process, bench/world-server.ts) times
 // each stage of the room's tick.
-//   npx tsx bench/world.ts [--players 500] [--seconds 60] [--warm-up 15] [--crowd] [--sdk] [--batch 50]
-//                          [--profile DIR] [--database-url postgres://...]
+//   npx tsx bench/world.ts [--players 500] [--seconds 60] [--warm-up 15] [--crowd] [--sdk [--messages]]
+//                          [--batch 50] [--profile DIR] [--database-url postgres://...]
 // --crowd keeps every bot at the starting spawn point instead of scattering them over the world.
 // With 2 or more cores the server runs pinned to core 0 and the bots to core 1 (taskset), so the
 // bots' own work does not count against the server. The server runs as production does: compiled by
@@ -43,6 +43,8 @@ const { values: args } = parseArgs({
     "database-url": { type: "string" },
     /** Bots join through the Colyseus SDK (binary state patches) instead of the /ws JSON channel. */
     sdk: { type: "boolean", default: false },
+    /** SDK bots join with `updates: "messages"`: they are sent world:update messages instead of state patches. */
+    messages: { type: "boolean", default: false },
     /** Writes a CPU profile of the server over the measured seconds (a .cpuprofile file) into this folder. */
     profile: { type: "string" },
   },
@@ -149,6 +151,7 @@ async function connectBots(port: number): Promise<Bot[]> {
             adminCode: ADMIN_CODE,
             scatter: !args.crowd,
             transport: args.sdk ? ("sdk" as const) : ("ws" as const),
+            updates: args.messages ? ("messages" as const) : ("state" as const),
           };
           new Bot(first + i, options, resolve, reject);
         }),
@@ -221,7 +224,7 @@ function print(
   const total = report.stages["tick total"];
   const lines = [
     "",
-    `world bench: ${PLAYERS} ${args.sdk ? "SDK" : "/ws"} players${args.crowd ? " crowded at the spawn point" : " scattered over the world"}, ` +
+    `world bench: ${PLAYERS} ${args.sdk ? `SDK (${args.messages ? "world:update messages" : "state patches"})` : "/ws"} players${args.crowd ? " crowded at the spawn point" : " scattered over the world"}, ` +
       `${args["database-url"] ? "PostgreSQL" : "PGlite in memory"}, ${seconds} s measured, ${report.ticks} ticks, ` +
       (PINNED ? "server on core 0, bots on core 1" : "server and bots sharing cores"),
     "",

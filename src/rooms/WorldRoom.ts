@@ -8,6 +8,7 @@ import {
   Room,
   SchemaSerializer,
   type Serializer,
+  ServerError,
 } from "@colyseus/core";
 import { type AgentReply, type AgentRequest, answerAgentRequest } from "../agents/requests.js";
 import { clientKey } from "../api/rate-limits.js";
@@ -34,6 +35,8 @@ import {
   isWorldMessage,
   type Reply,
   toIntent,
+  type WorldJoinOptions,
+  worldJoinOptions,
   worldMessages,
 } from "./messages.js";
 import { deliverEvents } from "./outgoing-events.js";
@@ -168,11 +171,13 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     );
   }
 
-  override onAuth(_client: Client, options: { characterId?: unknown } | undefined, context: AuthContext) {
-    return authenticatePlayer(this.runtime, context, options?.characterId);
+  override onAuth(_client: Client, options: unknown, context: AuthContext) {
+    const parsed = worldJoinOptions.safeParse(options ?? {});
+    if (!parsed.success) throw new ServerError(400, `join options: ${describeIssues(parsed.error)}`);
+    return authenticatePlayer(this.runtime, context, parsed.data.characterId);
   }
 
-  override async onJoin(client: WorldClient): Promise<void> {
+  override async onJoin(client: WorldClient, options: WorldJoinOptions | undefined): Promise<void> {
     const { characterId } = playerOf(client);
     const flood = isJsonClient(client)
       ? undefined
@@ -195,7 +200,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       if (this.owners.get(characterId) !== client) return;
       this.world.join(character);
     }
-    this.interest.open(client, characterId);
+    this.interest.open(client, characterId, options?.updates);
     client.send("player:sync", this.world.playerSync(characterId));
     this.sendView(client);
   }
@@ -595,5 +600,6 @@ export function defineWorldRoom(runtime: Runtime): typeof WorldRoom {
 }
 
 function sendUpdate(client: Client, update: EncodedJson): void {
-  client.send("world:update", update);
+  if (isJsonClient(client)) client.send("world:update", update);
+  else client.enqueueRaw(update.roomMessage("world:update"));
 }

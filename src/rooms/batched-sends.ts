@@ -1,18 +1,58 @@
 import type { Socket } from "node:net";
 import type { Client } from "@colyseus/core";
+import { WebSocket } from "ws";
+import { binaryFramesLength, writeBinaryFrames } from "../ws/frames.js";
 import { JsonClient } from "../ws/JsonClient.js";
 import { WriteSlab } from "../ws/write-slab.js";
 
-/** Where a publish assembles each /ws connection's frames: one thread, one publish at a time. */
+/** Where a publish assembles each connection's frames: one thread, one publish at a time. */
 const slab = new WriteSlab();
+
+type RawSend = Client["raw"];
+
+/**
+ * An SDK client's Colyseus frames (its state patch, its messages), held for the length of a publish and
+ * then framed by hand into one buffer: `ws` would frame and write each of them on its own.
+ */
+class HeldSdkFrames {
+  private readonly payloads: Uint8Array[] = [];
+  private readonly sent: ((error?: Error) => void)[] = [];
+
+  constructor(
+    private readonly client: Client,
+    private readonly ws: WebSocket,
+    private readonly socket: Socket,
+  ) {
+    // Everything Colyseus sends a client goes through its `raw`; an own property shadows the transport's
+    // method until `write` removes it.
+    const hold: RawSend = (data, _options, cb) => {
+      this.payloads.push(data);
+      if (cb) this.sent.push(cb);
+    };
+    (client as { raw: RawSend }).raw = hold;
+  }
+
+  write(): void {
+    delete (this.client as { raw?: RawSend }).raw;
+    // A socket closing meanwhile takes no more frames, as `ws` would refuse them then.
+    if (this.payloads.length === 0 || this.ws.readyState !== WebSocket.OPEN || this.socket.destroyed) return;
+    const out = writeBinaryFrames(this.payloads, slab.take(binaryFramesLength(this.payloads)));
+    const sent = this.sent;
+    const done = (error?: Error | null) => {
+      for (const cb of sent) cb(error ?? undefined);
+    };
+    this.socket.write(out, sent.length === 0 ? undefined : done);
+    if (this.socket.writableLength > 0) slab.keep(out);
+  }
+}
 
 /**
  * The clients of one publish, holding what they are sent until `write`: a /ws client holds its frames,
- * an SDK client's TCP socket is corked.
+ * an SDK client its Colyseus frames.
  */
 export class SendBatch {
   private readonly held: JsonClient[] = [];
-  private readonly corked: Socket[] = [];
+  private readonly sdk: HeldSdkFrames[] = [];
 
   constructor(clients: Iterable<Client>) {
     for (const client of clients) {
@@ -21,19 +61,19 @@ export class SendBatch {
         this.held.push(client);
         continue;
       }
-      // An SDK client keeps its `ws` WebSocket as `ref`; its TCP socket is `_socket`.
-      const socket = (client.ref as { _socket?: Socket } | undefined)?._socket;
-      if (socket && !socket.destroyed) {
-        socket.cork();
-        this.corked.push(socket);
-      }
+      // An SDK client keeps its `ws` WebSocket as `ref`, and `ws` its TCP socket as `_socket`. Colyseus
+      // negotiates no compression, so a frame's payload goes out as it is.
+      const ws = client.ref as WebSocket | undefined;
+      const socket = (ws as { _socket?: Socket } | undefined)?._socket;
+      if (ws instanceof WebSocket && ws.readyState === WebSocket.OPEN && socket && !socket.destroyed)
+        this.sdk.push(new HeldSdkFrames(client, ws, socket));
     }
   }
 
   /** Writes what each client was sent, in one write per client. */
   write(): void {
     for (const client of this.held) client.flush();
-    for (const socket of this.corked) socket.uncork();
+    for (const frames of this.sdk) frames.write();
     // Now rather than at the next publish: what it framed dies young, before the collection after the tick.
     slab.reset();
   }

@@ -1,3 +1,4 @@
+import { getMessageBytes, Protocol } from "@colyseus/core";
 import type { FramedBytes } from "../ws/frames.js";
 import type { WriteSlab } from "../ws/write-slab.js";
 
@@ -9,10 +10,16 @@ import type { WriteSlab } from "../ws/write-slab.js";
  */
 export class EncodedJson {
   private readonly frames = new Map<string, readonly Buffer[]>();
+  /** Its Colyseus room message (msgpack), made once for every SDK client sent it. */
+  private message: { event: string; bytes: Buffer } | undefined;
   /** Its last frame made in a slab, good while that slab is in the same publish. */
   private slabFrame: { slab: WriteSlab; publish: number; event: string; frame: FramedBytes } | undefined;
 
-  constructor(readonly text: string) {}
+  constructor(
+    readonly text: string,
+    /** Its value as msgpack, when the maker can pack it faster than parsing the text and packing that. */
+    private readonly packValue?: () => Buffer,
+  ) {}
 
   static of(data: unknown): EncodedJson {
     return new EncodedJson(JSON.stringify(data));
@@ -35,6 +42,17 @@ export class EncodedJson {
     const frame = slab.textFrame(frameHead(event), this.text, FRAME_TAIL);
     this.slabFrame = { slab, publish: slab.publish, event, frame };
     return frame;
+  }
+
+  /** The whole Colyseus room message, for SDK clients: built once per event, then shared by them all. */
+  roomMessage(event: string): Buffer {
+    if (this.message?.event !== event) {
+      const bytes = this.packValue
+        ? getMessageBytes.raw(Protocol.ROOM_DATA, event, undefined, this.packValue())
+        : getMessageBytes.raw(Protocol.ROOM_DATA, event, this.decode());
+      this.message = { event, bytes };
+    }
+    return this.message.bytes;
   }
 
   /** For transports that need the value itself (msgpack for SDK clients, frames queued during a join). */

@@ -10,9 +10,11 @@ import {
   ViewIndex,
 } from "../game/view-index.js";
 import type { World } from "../game/world.js";
-import type { TickReport } from "../game/world-types.js";
+import type { TickReport, WorldEntity } from "../game/world-types.js";
 import { EntityState, type WorldRoomState } from "../schema/WorldRoomState.js";
 import { EncodedJson } from "./encoded-json.js";
+import type { ViewUpdates } from "./messages.js";
+import { packEntity, packWorldUpdate } from "./packed-update.js";
 import type { PatchScopes } from "./patch-scopes.js";
 
 /** What one client has been sent. */
@@ -33,14 +35,34 @@ interface ClientView {
   known: Set<string> | undefined;
   /** Its player's owner-only items among them. */
   readonly privateKnown: Set<string>;
+  /** It reads its view from the schema state through a StateView, rather than from world:update. */
+  readonly readsState: boolean;
   /** Its own player was sent before the index placed it: the index will list it as new. */
   selfPending: boolean;
 }
 
-/** An entity a world:update lists: its id, and its JSON once the view index holds it. */
+/**
+ * An entity as views send it: its JSON, made when it changes, and its msgpack, made the first time an
+ * SDK client that reads world:update messages is sent it.
+ */
+class EntityPayload {
+  private packed: Buffer | undefined;
+
+  constructor(
+    readonly json: string,
+    private readonly entity: WorldEntity,
+  ) {}
+
+  get msgpack(): Buffer {
+    this.packed ??= packEntity(this.entity);
+    return this.packed;
+  }
+}
+
+/** An entity a world:update lists: its id, and how it is sent once the view index holds it. */
 interface Listed {
   readonly id: string;
-  readonly payload?: string | undefined;
+  readonly payload?: EntityPayload | undefined;
 }
 
 /** One client's world:update: the entities added and updated, the ids removed. */
@@ -50,21 +72,22 @@ interface ViewChange {
   removed: string[];
 }
 
-/** The view index as the room keeps it: with each entity's JSON, made when it changes. */
-type EntityDiff = ViewDiff<string>;
+/** The view index as the room keeps it: with each entity's payload, made when it changes. */
+type EntityDiff = ViewDiff<EntityPayload>;
 
 /**
  * Interest management: each client is sent the entities of the view cells around its player (see
  * src/game/view-index.ts). Clients that stood in the same cell and still do share one computed
  * difference and one encoded world:update; only a player's own owner-only items are added per client.
- * SDK clients get the same differences through their StateView (Colyseus then sends only those patches).
+ * SDK clients get the same differences through their StateView (Colyseus then sends only those patches),
+ * or as world:update messages if they asked for them.
  */
 export class Interest {
-  private readonly index = new ViewIndex<string>();
+  private readonly index = new ViewIndex<EntityPayload>();
   private readonly views = new Map<string, ClientView>();
-  /** Clients that read the schema state (SDK clients) rather than world:update. */
-  private sdkClients = 0;
-  /** Entities that changed while no SDK client was there: their schema state is stale until projected. */
+  /** Clients that read the schema state (SDK clients by default) rather than world:update. */
+  private stateReaders = 0;
+  /** Entities that changed while no client read the state: their schema state is stale until projected. */
   private readonly unprojected = new Set<string>();
   /** Clients by the cell their view was last brought up to date from: the audience of events there. */
   private readonly viewers = new Map<Cell, Set<Client>>();
@@ -113,10 +136,14 @@ export class Interest {
 
   /**
    * Starts a client's view of `playerId`'s surroundings, empty: its first update lists everything in
-   * view as added. A client has one view; opening another closes the one it had.
+   * view as added. A client has one view; opening another closes the one it had. /ws clients are sent
+   * world:update. An SDK client reads its view from the schema state through a StateView (Colyseus's own
+   * way), unless it joined with `updates: "messages"`: then it is sent world:update as room messages,
+   * which costs the room far less per client (the clients that made the same move share one message).
    */
-  open(client: Client, playerId: string): void {
+  open(client: Client, playerId: string, updates: ViewUpdates = "state"): void {
     this.close(client);
+    const readsState = !isJsonClient(client) && updates === "state";
     this.views.set(client.sessionId, {
       client,
       playerId,
@@ -125,10 +152,11 @@ export class Interest {
       known: undefined,
       privateKnown: new Set(),
       selfPending: false,
+      readsState,
     });
-    if (!isJsonClient(client)) {
+    if (readsState) {
       client.view = new StateView();
-      this.sdkClients++;
+      this.stateReaders++;
     }
   }
 
@@ -146,7 +174,7 @@ export class Interest {
     if (!view) return;
     this.views.delete(client.sessionId);
     this.moveViewer(view, NO_CELL);
-    if (!isJsonClient(client)) this.sdkClients--;
+    if (view.readsState) this.stateReaders--;
   }
 
   /**
@@ -158,8 +186,8 @@ export class Interest {
   }
 
   /**
-   * Brings every open view up to the current tick (see `update`); `send` gets each /ws client's
-   * world:update. Walks the views themselves: a crowded world has thousands, and looking each up again
+   * Brings every open view up to the current tick (see `update`); `send` gets the world:update of each
+   * client that reads them. Walks the views themselves: a crowded world has thousands, and looking each up again
    * by its client would cost as much as some of the work.
    */
   updateAll(send: (client: Client, update: EncodedJson) => void): void {
@@ -174,7 +202,7 @@ export class Interest {
 
   /**
    * Brings the client's view up to the current tick around its player (at its join: everything in view).
-   * SDK clients' StateViews are updated here; for /ws clients the world:update to send is returned
+   * StateViews are updated here; for the clients that read world:update, the update to send is returned
    * (undefined when nothing changed).
    */
   update(client: Client): EncodedJson | undefined {
@@ -218,7 +246,7 @@ export class Interest {
     } else {
       view.known = undefined;
     }
-    if (!isJsonClient(client)) {
+    if (view.readsState) {
       this.updateStateView(client, change, inStep);
       return undefined;
     }
@@ -327,11 +355,12 @@ export class Interest {
   /**
    * CONTRACT's world:update, assembled from each entity's cached JSON. Text, not bytes: an entity that
    * changes costs no buffer of its own each tick, and a publish writes the update's UTF-8 straight into
-   * the frame it sends (EncodedJson.framedIn).
+   * the frame it sends (EncodedJson.framedIn). SDK clients' msgpack is assembled the same way, if asked.
    */
   private encode(tick: number, { added, updated, removed }: ViewChange): EncodedJson {
     return new EncodedJson(
       `{"tick":${tick},"added":[${this.entitiesJson(added)}],"updated":[${this.entitiesJson(updated)}],"removed":${JSON.stringify(removed)}}`,
+      () => packWorldUpdate(tick, this.entitiesMsgpack(added), this.entitiesMsgpack(updated), removed),
     );
   }
 
@@ -341,21 +370,27 @@ export class Interest {
     for (let i = 0; i < entities.length; i++) {
       const entity = entities[i]!;
       // Only a player that joined since the last tick is not in the index yet.
-      const json = entity.payload ?? JSON.stringify(this.world.entity(entity.id) ?? null);
+      const json = entity.payload?.json ?? JSON.stringify(this.world.entity(entity.id) ?? null);
       list = i === 0 ? json : `${list},${json}`;
     }
     return list;
   }
 
-  /** Where a changed entity is; its JSON and (while SDK clients read it) its schema state are refreshed. */
-  private placement(id: string): Placement<string> | undefined {
+  private entitiesMsgpack(entities: readonly Listed[]): Buffer[] {
+    return entities.map(
+      (entity) => entity.payload?.msgpack ?? packEntity(this.world.entity(entity.id) ?? null),
+    );
+  }
+
+  /** Where a changed entity is; its JSON and (while clients read it) its schema state are refreshed. */
+  private placement(id: string): Placement<EntityPayload> | undefined {
     const entity = this.world.entity(id);
     if (!entity) {
       this.unprojected.delete(id);
       return undefined;
     }
-    // Without SDK clients nobody reads the schema state: what an SDK client adds later is projected then.
-    if (this.sdkClients > 0) {
+    // Without clients that read it, nobody reads the schema state: what one adds later is projected then.
+    if (this.stateReaders > 0) {
       const projected = this.project(id, entity);
       if (projected) this.patchScopes?.cover(id, projected);
     } else {
@@ -366,7 +401,7 @@ export class Interest {
     return {
       position: entity.position,
       ownerId: this.world.privateOwner(id),
-      payload: JSON.stringify(entity),
+      payload: new EntityPayload(JSON.stringify(entity), entity),
     };
   }
 

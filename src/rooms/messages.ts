@@ -42,6 +42,18 @@ export const tradeMessages = {
   tradeCancel,
 } as const;
 
+/** How an SDK client is sent its view: see `Interest.open`. */
+export const VIEW_UPDATES = ["state", "messages"] as const;
+export type ViewUpdates = (typeof VIEW_UPDATES)[number];
+
+/** The options a client joins the room `world` with. */
+export const worldJoinOptions = z.object({
+  /** The account's character to play (by default the account's own, created on first sight). */
+  characterId: z.string().max(64).optional(),
+  updates: z.enum(VIEW_UPDATES).optional(),
+});
+export type WorldJoinOptions = z.infer<typeof worldJoinOptions>;
+
 /** Answers one client message (the /ws channel echoes the request's `id` on it). */
 export type Reply = (event: string, data: unknown) => void;
 

@@ -39,12 +39,11 @@ export function tokenOf(context: AuthContext): string | undefined {
 export async function authenticatePlayer(
   runtime: Runtime,
   context: AuthContext,
-  characterId: unknown,
+  characterId: string | undefined,
 ): Promise<PlayerAuth> {
   const identity = verifiedAtUpgrade.get(context) ?? (await verifiedIdentity(runtime, context));
   const account = await resolveAccount(runtime, identity);
-  const id =
-    typeof characterId === "string" && characterId ? characterId : await ensureCharacter(runtime, account);
+  const id = characterId || (await ensureCharacter(runtime, account));
   const character = await runtime.characters.summary(id);
   if (!character) throw new ServerError(404, `no character ${id}`);
   if (character.accountId !== account.id)

@@ -1,6 +1,6 @@
-// The /ws channel's WebSocket framing: unmasked final text frames (RFC 6455 section 5.2). The channel
-// negotiates no compression, so a frame is a header and the payload as it is, and the frames of a tick
-// can be laid out by hand into one buffer and written at once.
+// WebSocket framing by hand: unmasked final frames (RFC 6455 section 5.2), text for the /ws channel and
+// binary for Colyseus's protocol. Neither negotiates compression, so a frame is a header and the payload
+// as it is, and the frames of a tick can be laid out into one buffer and written at once.
 
 /** Bytes framed already: one or more whole frames, one after the other. */
 export class FramedBytes {
@@ -17,9 +17,13 @@ export function headerBytes(payloadLength: number): number {
   return payloadLength < 126 ? 2 : payloadLength < 65536 ? 4 : 10;
 }
 
-/** Writes the header of a final text frame of `payloadLength` bytes at `offset`; returns the offset after it. */
-export function writeHeader(out: Buffer, offset: number, payloadLength: number): number {
-  out[offset++] = 0x81;
+const TEXT = 0x1;
+const BINARY = 0x2;
+const FINAL = 0x80;
+
+/** Writes the header of a final frame (text unless told) of `payloadLength` bytes at `offset`; returns the offset after it. */
+export function writeHeader(out: Buffer, offset: number, payloadLength: number, opcode = TEXT): number {
+  out[offset++] = FINAL | opcode;
   if (payloadLength < 126) {
     out[offset++] = payloadLength;
     return offset;
@@ -55,6 +59,24 @@ export function writeFrames(messages: readonly OutgoingMessage[], out: Buffer): 
     }
     offset = writeHeader(out, offset, piecesLength(message));
     for (const piece of message) offset += piece.copy(out, offset);
+  }
+  return out;
+}
+
+/** The bytes of binary messages of these lengths once framed. */
+export function binaryFramesLength(payloads: readonly Uint8Array[]): number {
+  let length = 0;
+  for (const payload of payloads) length += headerBytes(payload.length) + payload.length;
+  return length;
+}
+
+/** Writes `payloads` into `out` (binaryFramesLength long) as binary frames, one after the other. */
+export function writeBinaryFrames(payloads: readonly Uint8Array[], out: Buffer): Buffer {
+  let offset = 0;
+  for (const payload of payloads) {
+    offset = writeHeader(out, offset, payload.length, BINARY);
+    out.set(payload, offset);
+    offset += payload.length;
   }
   return out;
 }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { worldSuite } from "../support/players.js";
-import { becomeAdmin, seenEntity, teleport, waitFor } from "./world-helpers.js";
+import { joinAsNewPlayer, worldSuite } from "../support/players.js";
+import { connectNewPlayer } from "../support/ws-client.js";
+import { becomeAdmin, seenEntities, seenEntity, teleport, waitFor } from "./world-helpers.js";
 
 describe("WorldRoom: joining and moving", function () {
   this.timeout(30000);
@@ -60,6 +61,46 @@ describe("WorldRoom: joining and moving", function () {
       await waitFor(() => seenEntity(watcher, walker.id)?.x === 33, "the walker back in view");
       assert.equal(seenEntity(watcher, walker.id)?.z, 33);
     }
+  });
+
+  it("sends an SDK client that joined for messages its view as world:update, the same as a /ws client's", async () => {
+    const walker = await join();
+    await becomeAdmin(walker, "letmein");
+    const reader = await join(undefined, { updates: "messages" });
+    const first = await reader.inbox.next("world:update", () => true, 5000, true);
+    assert.ok(
+      first.added.some((entity: { id: string }) => entity.id === reader.id),
+      "itself, at once",
+    );
+    const addsWalker = (update: { added: { id: string }[] }) =>
+      update.added.some(({ id }) => id === walker.id);
+    await reader.inbox.next("world:update", addsWalker, 5000, true);
+    const beside = await connectNewPlayer(server());
+    try {
+      walker.room.send("player:move", { x: 32, z: 36 });
+      const arrived = await reader.inbox.next("world:update", (update) =>
+        update.updated.some((entity: any) => entity.id === walker.id && entity.position.z === 36),
+      );
+      const sameTick = await beside.client.received(
+        (frame) => frame.event === "world:update" && frame.data.tick === arrived.tick,
+      );
+      assert.deepEqual(arrived, sameTick.data);
+      await teleport(walker, 60, 60);
+      await reader.inbox.next("world:update", (update) => update.removed.includes(walker.id), 5000, true);
+      // Its view came as messages only: nothing of it is in its replicated state.
+      assert.equal(seenEntities(reader).length, 0);
+    } finally {
+      await beside.client.close();
+    }
+  });
+
+  it("refuses a join whose options it cannot read, saying which", async () => {
+    const refused = await joinAsNewPlayer(server(), undefined, { updates: "json" } as never).then(
+      () => undefined,
+      (error: { code?: number; message: string }) => error,
+    );
+    assert.equal(refused?.code, 400);
+    assert.match(refused.message, /updates/);
   });
 
   it("writes a walker's position when the walk ends and every 10 ticks on the way, not every tick", async () => {

@@ -1,6 +1,7 @@
 import { Client, type Room } from "@colyseus/sdk";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import type { PlayerSync } from "../../src/game/world-types.js";
+import type { WorldJoinOptions } from "../../src/rooms/messages.js";
 import { startTestServer, type TestServer } from "./server.js";
 
 /** Every message a room sent, by event name, with a way to wait for the next matching one. */
@@ -64,13 +65,17 @@ export interface SdkPlayer {
   sdk: Client;
 }
 
-/** A fresh anonymous player joined to the world through the Colyseus SDK. */
-export async function joinAsNewPlayer(server: TestServer, token?: string): Promise<SdkPlayer> {
+/** A fresh anonymous player joined to the world through the Colyseus SDK (with the join's `options`). */
+export async function joinAsNewPlayer(
+  server: TestServer,
+  token?: string,
+  options?: WorldJoinOptions,
+): Promise<SdkPlayer> {
   const bearer = token ?? (await issueAnonymousToken(server.runtime.jwtSecret)).token;
   const sdk = new Client(server.baseUrl);
   sdk.auth.token = bearer;
   const inbox = new Inbox();
-  const room = await sdk.joinOrCreate("world");
+  const room = await sdk.joinOrCreate("world", options);
   room.onMessage("*", (event, data) => inbox.push(String(event), data));
   const sync = await inbox.next<PlayerSync>("player:sync", () => true, 5000, true);
   return { room, inbox, token: bearer, id: sync.id, sync, sdk };
@@ -101,7 +106,7 @@ export async function leave(room: Room | undefined): Promise<void> {
  */
 export function worldSuite(env: Record<string, string>): {
   server: () => TestServer;
-  join: (token?: string) => Promise<SdkPlayer>;
+  join: (token?: string, options?: WorldJoinOptions) => Promise<SdkPlayer>;
 } {
   let server: TestServer | undefined;
   const players: SdkPlayer[] = [];
@@ -118,8 +123,8 @@ export function worldSuite(env: Record<string, string>): {
   };
   return {
     server: running,
-    join: async (token) => {
-      const player = await joinAsNewPlayer(running(), token);
+    join: async (token, options) => {
+      const player = await joinAsNewPlayer(running(), token, options);
       players.push(player);
       return player;
     },

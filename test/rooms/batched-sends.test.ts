@@ -1,0 +1,103 @@
+import assert from "node:assert/strict";
+import type { AddressInfo } from "node:net";
+import { type Client, ClientState } from "@colyseus/core";
+import { WebSocketClient } from "@colyseus/ws-transport";
+import { WebSocket, WebSocketServer } from "ws";
+import { withBatchedSends } from "../../src/rooms/batched-sends.js";
+
+/** An SDK client as the room sees it (Colyseus's own WebSocketClient) and what its far end receives. */
+interface Connection {
+  client: Client;
+  /** The server's end of the socket: its TCP writes are counted. */
+  writes: () => number;
+  received: Buffer[];
+  far: WebSocket;
+}
+
+describe("withBatchedSends: an SDK client's frames of a publish", () => {
+  let server: WebSocketServer;
+  const connections: Connection[] = [];
+
+  before(async () => {
+    server = new WebSocketServer({ port: 0, host: "127.0.0.1", perMessageDeflate: false });
+    await new Promise((resolve) => server.once("listening", resolve));
+  });
+  afterEach(() => {
+    for (const { far } of connections.splice(0)) far.terminate();
+  });
+  after(() => new Promise((resolve) => server.close(resolve)));
+
+  async function connect(): Promise<Connection> {
+    const accepted = new Promise<WebSocket>((resolve) => server.once("connection", resolve));
+    const far = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const received: Buffer[] = [];
+    far.on("message", (data: Buffer, isBinary) => {
+      assert.ok(isBinary, "Colyseus frames are binary");
+      received.push(Buffer.from(data));
+    });
+    await new Promise((resolve) => far.once("open", resolve));
+    const ws = await accepted;
+    const tcp = (ws as unknown as { _socket: { write: (...args: unknown[]) => boolean } })._socket;
+    let writes = 0;
+    const write = tcp.write.bind(tcp);
+    tcp.write = (...args) => {
+      writes++;
+      return write(...args);
+    };
+    const client = new WebSocketClient("session", ws) as unknown as Client;
+    client.state = ClientState.JOINED;
+    const connection = { client, writes: () => writes, received, far };
+    connections.push(connection);
+    return connection;
+  }
+
+  const arrived = (connection: Connection, count: number) =>
+    new Promise<void>((resolve, reject) => {
+      const deadline = Date.now() + 5000;
+      const poll = () => {
+        if (connection.received.length >= count) resolve();
+        else if (Date.now() > deadline)
+          reject(new Error(`${connection.received.length} of ${count} arrived`));
+        else setTimeout(poll, 5);
+      };
+      poll();
+    });
+
+  it("writes them in one write, each frame intact and in order, whatever its length", async () => {
+    const connection = await connect();
+    // Lengths around each size of frame header: 1, 3 and 9 bytes of length.
+    const payloads = [0, 1, 125, 126, 65535, 65536, 70000].map((length, i) => Buffer.alloc(length, i + 1));
+    let sentCallbacks = 0;
+    withBatchedSends([connection.client], () => {
+      for (const payload of payloads) connection.client.enqueueRaw(payload);
+      connection.client.raw(Buffer.from([42]), undefined, () => sentCallbacks++);
+    });
+    assert.equal(connection.writes(), 1);
+    await arrived(connection, payloads.length + 1);
+    assert.deepEqual(connection.received, [...payloads, Buffer.from([42])]);
+    assert.equal(sentCallbacks, 1, "a sender's callback is called once its frame is written");
+  });
+
+  it("leaves the client to send on its own after the publish", async () => {
+    const connection = await connect();
+    withBatchedSends([connection.client], () => connection.client.enqueueRaw(Buffer.from("held")));
+    connection.client.enqueueRaw(Buffer.from("alone"));
+    assert.equal(Object.hasOwn(connection.client, "raw"), false, "the transport's own raw again");
+    await arrived(connection, 2);
+    assert.deepEqual(connection.received.map(String), ["held", "alone"]);
+  });
+
+  it("drops what was held for a connection that closed meanwhile, and writes the others'", async () => {
+    const [closing, staying] = [await connect(), await connect()];
+    const closed = new Promise((resolve) => closing.far.once("close", resolve));
+    withBatchedSends([closing.client, staying.client], () => {
+      closing.client.enqueueRaw(Buffer.from("lost"));
+      closing.client.leave(1000);
+      staying.client.enqueueRaw(Buffer.from("kept"));
+    });
+    await arrived(staying, 1);
+    assert.deepEqual(staying.received.map(String), ["kept"]);
+    await closed;
+    assert.deepEqual(closing.received, []);
+  });
+});
