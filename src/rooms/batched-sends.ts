@@ -17,23 +17,24 @@ type RawSend = Client["raw"];
 class HeldSdkFrames {
   private readonly payloads: Uint8Array[] = [];
   private readonly sent: ((error?: Error) => void)[] = [];
+  /** The client's own `raw`, put back by `write` (assigned, not deleted: deleting would slow the object down). */
+  private readonly send: RawSend;
 
   constructor(
     private readonly client: Client,
     private readonly ws: WebSocket,
     private readonly socket: Socket,
   ) {
-    // Everything Colyseus sends a client goes through its `raw`; an own property shadows the transport's
-    // method until `write` removes it.
-    const hold: RawSend = (data, _options, cb) => {
+    // Everything Colyseus sends a client goes through its `raw`.
+    this.send = client.raw;
+    client.raw = (data, _options, cb) => {
       this.payloads.push(data);
       if (cb) this.sent.push(cb);
     };
-    (client as { raw: RawSend }).raw = hold;
   }
 
   write(): void {
-    delete (this.client as { raw?: RawSend }).raw;
+    this.client.raw = this.send;
     // A socket closing meanwhile takes no more frames, as `ws` would refuse them then.
     if (this.payloads.length === 0 || this.ws.readyState !== WebSocket.OPEN || this.socket.destroyed) return;
     const out = writeBinaryFrames(this.payloads, slab.take(binaryFramesLength(this.payloads)));

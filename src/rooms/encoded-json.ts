@@ -17,8 +17,11 @@ export class EncodedJson {
 
   constructor(
     readonly text: string,
-    /** Its value as msgpack, when the maker can pack it faster than parsing the text and packing that. */
-    private readonly packValue?: () => Buffer,
+    /**
+     * Its value as msgpack after `head`, when the maker can pack it faster than parsing the text and
+     * packing that.
+     */
+    private readonly packValue?: (head: Buffer) => Buffer,
   ) {}
 
   static of(data: unknown): EncodedJson {
@@ -48,7 +51,7 @@ export class EncodedJson {
   roomMessage(event: string): Buffer {
     if (this.message?.event !== event) {
       const bytes = this.packValue
-        ? getMessageBytes.raw(Protocol.ROOM_DATA, event, undefined, this.packValue())
+        ? this.packValue(roomMessageHead(event))
         : getMessageBytes.raw(Protocol.ROOM_DATA, event, this.decode());
       this.message = { event, bytes };
     }
@@ -62,6 +65,17 @@ export class EncodedJson {
 }
 
 const FRAME_TAIL = Buffer.from("}");
+const roomMessageHeads = new Map<string, Buffer>();
+
+/** What comes before a Colyseus room message's msgpack: its protocol code and its type. */
+function roomMessageHead(event: string): Buffer {
+  let head = roomMessageHeads.get(event);
+  if (!head) {
+    head = getMessageBytes.raw(Protocol.ROOM_DATA, event);
+    if (roomMessageHeads.size < 64) roomMessageHeads.set(event, head);
+  }
+  return head;
+}
 const frameHeads = new Map<string, Buffer>();
 
 function frameHead(event: string): Buffer {

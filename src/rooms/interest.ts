@@ -360,7 +360,8 @@ export class Interest {
   private encode(tick: number, { added, updated, removed }: ViewChange): EncodedJson {
     return new EncodedJson(
       `{"tick":${tick},"added":[${this.entitiesJson(added)}],"updated":[${this.entitiesJson(updated)}],"removed":${JSON.stringify(removed)}}`,
-      () => packWorldUpdate(tick, this.entitiesMsgpack(added), this.entitiesMsgpack(updated), removed),
+      (head) =>
+        packWorldUpdate(head, tick, this.entitiesMsgpack(added), this.entitiesMsgpack(updated), removed),
     );
   }
 

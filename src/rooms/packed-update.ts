@@ -28,9 +28,11 @@ const KEYS = {
 
 /**
  * CONTRACT's world:update `{tick, added, updated, removed}` as msgpack, from the entities' own msgpack:
- * the same value, key for key, that unpacking it or parsing the update's JSON gives.
+ * the same value, key for key, that unpacking it or parsing the update's JSON gives. It comes after
+ * `head` (a room message's own header), in one buffer.
  */
 export function packWorldUpdate(
+  head: Uint8Array,
   tick: number,
   added: readonly Uint8Array[],
   updated: readonly Uint8Array[],
@@ -39,6 +41,7 @@ export function packWorldUpdate(
   const tickBytes = packr.pack(tick);
   const removedBytes = packr.pack(removed);
   const length =
+    head.length +
     1 +
     KEYS.tick.length +
     tickBytes.length +
@@ -49,8 +52,9 @@ export function packWorldUpdate(
     KEYS.removed.length +
     removedBytes.length;
   const out = Buffer.allocUnsafe(length);
-  out[0] = MAP_OF_FOUR;
-  let offset = 1;
+  out.set(head, 0);
+  let offset = head.length;
+  out[offset++] = MAP_OF_FOUR;
   offset += KEYS.tick.copy(out, offset);
   out.set(tickBytes, offset);
   offset += tickBytes.length;

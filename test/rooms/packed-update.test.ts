@@ -59,13 +59,17 @@ describe("packed world:update (SDK clients' messages)", () => {
         updated: Array.from({ length: updated }, (_, i) => entity(i + 1000)),
         removed: Array.from({ length: removed }, (_, i) => `item:${i}`),
       };
+      const head = Buffer.from([13, 1, 2]);
       const packed = packWorldUpdate(
+        head,
         value.tick,
         value.added.map(packEntity),
         value.updated.map(packEntity),
         value.removed,
       );
-      assert.deepEqual(unpack(packed), asJson(value), `tick ${tick}, ${added}/${updated}/${removed}`);
+      assert.deepEqual(packed.subarray(0, head.length), head);
+      const unpacked = unpack(packed.subarray(head.length));
+      assert.deepEqual(unpacked, asJson(value), `tick ${tick}, ${added}/${updated}/${removed}`);
     }
   });
 });
