@@ -187,8 +187,8 @@ export class Interest {
 
   /**
    * Brings every open view up to the current tick (see `update`); `send` gets the world:update of each
-   * client that reads them. Walks the views themselves: a crowded world has thousands, and looking each up again
-   * by its client would cost as much as some of the work.
+   * client that reads them. Walks the views themselves: a crowded world has thousands, and looking each
+   * up again by its client would cost as much as some of the work.
    */
   updateAll(send: (client: Client, update: EncodedJson) => void): void {
     for (const view of this.views.values()) {
@@ -377,6 +377,7 @@ export class Interest {
     return list;
   }
 
+  /** The entities' msgpack, each packed once however many updates list it. */
   private entitiesMsgpack(entities: readonly Listed[]): Buffer[] {
     return entities.map(
       (entity) => entity.payload?.msgpack ?? packEntity(this.world.entity(entity.id) ?? null),
