@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { joinAsNewPlayer, worldSuite } from "../support/players.js";
 import { connectNewPlayer } from "../support/ws-client.js";
-import { becomeAdmin, seenEntities, seenEntity, teleport, waitFor } from "./world-helpers.js";
+import { becomeAdmin, seenEntities, seenEntity, slotOf, teleport, waitFor } from "./world-helpers.js";
 
 describe("WorldRoom: joining and moving", function () {
   this.timeout(30000);
@@ -87,6 +87,20 @@ describe("WorldRoom: joining and moving", function () {
       assert.deepEqual(arrived, sameTick.data);
       await teleport(walker, 60, 60);
       await reader.inbox.next("world:update", (update) => update.removed.includes(walker.id), 5000, true);
+      // What it drops is its own to see for a while: its update alone lists it.
+      reader.room.send("player:action", { action: "drop", inventorySlot: slotOf(reader.sync, "coins") });
+      const dropped = await reader.inbox.next("world:update", (update) =>
+        update.added.some((entity: any) => entity.kind === "item"),
+      );
+      const { id, ...coins } = dropped.added.find((entity: any) => entity.kind === "item");
+      assert.match(id, /^item:/);
+      assert.deepEqual(coins, {
+        kind: "item",
+        type: "coins",
+        name: "Coins",
+        position: { x: 32, z: 32 },
+        quantity: 25,
+      });
       // Its view came as messages only: nothing of it is in its replicated state.
       assert.equal(seenEntities(reader).length, 0);
     } finally {
