@@ -1,12 +1,15 @@
 // One autonomous agent: an ordinary Colyseus client of the world room that plays its own character,
-// deciding every other tick with the rules of src/agents/brain.ts.
+// deciding every other tick with the rules of src/agents/brain.ts. It reads its surroundings from
+// world:update messages (the join option `updates: "messages"`): agents run in the server's process,
+// where decoding a state patch for each of them would take from the tick's core.
 import { randomUUID } from "node:crypto";
 import { Client, type Room } from "@colyseus/sdk";
 import type { AgentRow } from "../db/agents.js";
 import type { WorldMap } from "../game/map.js";
 import type { GameData, SkillName } from "../game/types.js";
-import type { PlayerSync } from "../game/world-types.js";
+import type { PlayerSync, WorldUpdate } from "../game/world-types.js";
 import type { Logger } from "../logger.js";
+import type { WorldJoinOptions } from "../rooms/messages.js";
 import { CLOSE_REPLACED } from "../rooms/WorldRoom.js";
 import {
   type AgentView,
@@ -84,6 +87,8 @@ const REJOIN_MAX_DELAY_MS = 60_000;
 export class Agent {
   private room: Room | undefined;
   private sync: PlayerSync | undefined;
+  /** The entities in view, its own player included, as its world:updates listed them. */
+  private readonly seen = new Map<string, SeenEntity & { maxHealth?: number }>();
   private timer: NodeJS.Timeout | undefined;
   /** The target of the action last started, kept at while it is still there. */
   private current: string | undefined;
@@ -153,11 +158,15 @@ export class Agent {
     const internal = new URL(baseUrl);
     const sdk = new Client(baseUrl, { urlBuilder: (url) => throughOwnServer(url, internal) });
     sdk.auth.token = await this.deps.token();
-    const room = await sdk.joinOrCreate("world", { characterId: this.record.characterId });
+    const options: WorldJoinOptions = { characterId: this.record.characterId, updates: "messages" };
+    const room = await sdk.joinOrCreate("world", options);
     if (this.stopped) {
       await room.leave(true).catch(() => {});
       return;
     }
+    // A new session's first update lists everything in view.
+    this.seen.clear();
+    room.onMessage("world:update", (update: WorldUpdate) => this.see(update));
     room.onMessage("player:sync", (sync: PlayerSync) => {
       this.sync = sync;
       // The world took what was asked: a drop command's refusals are counted in a row.
@@ -170,7 +179,7 @@ export class Agent {
       const errand = this.errand;
       if (typeof errand === "object" && event === "player:action") errand.failures++;
     });
-    // Everything else the world says is read from the replicated state, or not needed.
+    // Everything else the world says is not needed.
     room.onMessage("*", () => {});
     room.onLeave((code: number) => {
       if (this.room !== room) return;
@@ -361,14 +370,18 @@ export class Agent {
     if (step.event === "player:action") this.current = typeof targetId === "string" ? targetId : undefined;
   }
 
-  /** What the agent knows now: its latest player:sync and the entities the world replicates to it. */
+  private see({ added, updated, removed }: WorldUpdate): void {
+    for (const { position, ...entity } of [...added, ...updated])
+      this.seen.set(entity.id, { ...entity, x: position.x, z: position.z });
+    for (const id of removed) this.seen.delete(id);
+  }
+
+  /** What the agent knows now: its latest player:sync and the entities in view. */
   private view(): AgentView | undefined {
     const sync = this.sync;
-    const room = this.room;
-    if (!sync || !room) return undefined;
-    const state = room.state as { entities?: Map<string, SeenEntity & { maxHealth?: number }> };
-    const entities = state.entities ? [...state.entities.values()] : [];
-    const self = entities.find((entity) => entity.id === sync.id);
+    if (!sync || !this.room) return undefined;
+    const entities = [...this.seen.values()];
+    const self = this.seen.get(sync.id);
     return {
       self: {
         id: sync.id,

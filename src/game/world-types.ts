@@ -44,6 +44,14 @@ export interface WorldEntity {
   depleted?: boolean;
 }
 
+/** CONTRACT's world:update: the entities that appeared in view, changed, or left it. */
+export interface WorldUpdate {
+  tick: number;
+  added: WorldEntity[];
+  updated: WorldEntity[];
+  removed: string[];
+}
+
 /** CONTRACT's player:sync object. */
 export interface PlayerSync {
   id: string;
