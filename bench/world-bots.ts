@@ -117,6 +117,9 @@ interface SeenState {
 class SdkLink implements Link {
   private room: Room | undefined;
 
+  /** Bots that read the state see entities there; bots sent world:update read it as /ws bots do. */
+  readonly forEachEntity?: (visit: (entity: EntityDelta) => void) => void;
+
   constructor(
     baseUrl: string,
     receive: (frame: Incoming) => void,
@@ -124,8 +127,7 @@ class SdkLink implements Link {
     private readonly updates: ViewUpdates,
   ) {
     this.join(baseUrl, receive).catch(onFailed);
-    // Bots sent world:update read entities from it, as /ws bots do.
-    if (updates === "messages") this.forEachEntity = undefined;
+    if (updates === "state") this.forEachEntity = (visit) => this.visitState(visit);
   }
 
   get open(): boolean {
@@ -140,11 +142,11 @@ class SdkLink implements Link {
     void this.room?.leave();
   }
 
-  forEachEntity?: (visit: (entity: EntityDelta) => void) => void = (visit) => {
+  private visitState(visit: (entity: EntityDelta) => void): void {
     for (const entity of (this.room?.state as SeenState | undefined)?.entities?.values() ?? []) {
       visit({ ...entity, position: { x: entity.x, z: entity.z } });
     }
-  };
+  }
 
   private async join(baseUrl: string, receive: (frame: Incoming) => void): Promise<void> {
     const signIn = await fetch(`${baseUrl}/api/v1/auth/anonymous`, { method: "POST" });
