@@ -3,7 +3,8 @@
 //   npx tsx examples/ws-client.ts [url] [--seconds S]      (default ws://localhost:5555/ws, 5 s)
 import { parseArgs } from "node:util";
 import { WebSocket } from "ws";
-import type { ChatMessage, PlayerSync, WorldEntity } from "../src/game/world-types.js";
+import type { PlayerSync } from "../src/game/world-types.js";
+import { anonymousToken, describe } from "./describe.js";
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -11,52 +12,6 @@ const { positionals, values } = parseArgs({
 });
 const url = positionals[0] ?? "ws://localhost:5555/ws";
 const seconds = Number(values.seconds);
-
-/** A token for a fresh anonymous player, or undefined when the server gives none (the /ws channel then makes one up). */
-async function anonymousToken(wsUrl: string): Promise<string | undefined> {
-  const httpUrl = new URL("/api/v1/auth/anonymous", wsUrl.replace(/^ws/, "http"));
-  const response = await fetch(httpUrl, { method: "POST" });
-  if (!response.ok) {
-    console.log(`anonymous sign-in refused (${response.status}); connecting without a token`);
-    return undefined;
-  }
-  const { token, playerId } = (await response.json()) as { token: string; playerId: string };
-  console.log(`signed in anonymously as player ${playerId}`);
-  return token;
-}
-
-interface WorldUpdate {
-  tick: number;
-  added: WorldEntity[];
-  updated: WorldEntity[];
-  removed: string[];
-}
-
-function describe(event: string, data: unknown): string {
-  switch (event) {
-    case "player:sync": {
-      const me = data as PlayerSync;
-      return `I am ${me.name} at (${me.position.x},${me.position.z}), ${me.health}/${me.maxHealth} hp, ${me.coins} coins`;
-    }
-    case "world:update": {
-      const update = data as WorldUpdate;
-      const moved = update.updated.map(
-        (entity) => `${entity.name}→(${entity.position.x},${entity.position.z})`,
-      );
-      return `tick ${update.tick}: ${update.added.length} appeared, ${update.removed.length} left${moved.length ? `, ${moved.join(" ")}` : ""}`;
-    }
-    case "chat:message": {
-      const chat = data as ChatMessage;
-      return `${chat.fromPlayerName} says: ${chat.message}`;
-    }
-    case "error": {
-      const error = data as { code: string; message: string };
-      return `error ${error.code}: ${error.message}`;
-    }
-    default:
-      return JSON.stringify(data);
-  }
-}
 
 const token = await anonymousToken(url);
 const socket = new WebSocket(url, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
