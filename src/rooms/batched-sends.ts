@@ -35,13 +35,18 @@ class HeldSdkFrames {
 
   write(): void {
     this.client.raw = this.send;
+    if (this.payloads.length === 0) return;
     // A socket closing meanwhile takes no more frames, as `ws` would refuse them then.
-    if (this.payloads.length === 0 || this.ws.readyState !== WebSocket.OPEN || this.socket.destroyed) return;
+    if (this.ws.readyState !== WebSocket.OPEN || this.socket.destroyed) {
+      this.dropped("it is closing");
+      return;
+    }
     const length = binaryFramesLength(this.payloads);
     // Colyseus lets a client that does not read make the server buffer without bound; /ws does not.
     if (this.ws.bufferedAmount + length > MAX_BUFFERED_BYTES) {
       this.ws.close(CLOSE_SLOW_READER, "slow reader");
       this.ws.terminate();
+      this.dropped("it reads too slowly");
       return;
     }
     const out = writeBinaryFrames(this.payloads, slab.take(length));
@@ -51,6 +56,11 @@ class HeldSdkFrames {
     };
     this.socket.write(out, sent.length === 0 ? undefined : done);
     if (this.socket.writableLength > 0) slab.keep(out);
+  }
+
+  /** Tells the senders that asked to know, as `ws` tells those of a send it refuses. */
+  private dropped(why: string): void {
+    for (const cb of this.sent) cb(new Error(`not sent: ${why}`));
   }
 }
 

@@ -91,8 +91,10 @@ describe("withBatchedSends: an SDK client's frames of a publish", () => {
   it("drops what was held for a connection that closed meanwhile, and writes the others'", async () => {
     const [closing, staying] = [await connect(), await connect()];
     const closed = new Promise((resolve) => closing.far.once("close", resolve));
+    const refusals: (Error | undefined)[] = [];
     withBatchedSends([closing.client, staying.client], () => {
       closing.client.enqueueRaw(Buffer.from("lost"));
+      closing.client.raw(Buffer.from("lost too"), undefined, (error) => refusals.push(error));
       closing.client.leave(1000);
       staying.client.enqueueRaw(Buffer.from("kept"));
     });
@@ -100,6 +102,8 @@ describe("withBatchedSends: an SDK client's frames of a publish", () => {
     assert.deepEqual(staying.received.map(String), ["kept"]);
     await closed;
     assert.deepEqual(closing.received, []);
+    assert.equal(refusals.length, 1);
+    assert.ok(refusals[0] instanceof Error, "a sender that asked is told its frame was not sent");
   });
 
   it("disconnects a client that leaves more than 1 MB unread (4008), and goes on writing the others'", async () => {
