@@ -132,8 +132,8 @@ timeMethod(Interest.prototype, "applyTick", "replicate");
 // Private in TypeScript: the events and the per-client view updates of a tick.
 timeMethod(WorldRoom.prototype, "publish", "publish");
 // Within publish: the views (interest, encoding and framing), the SDK clients' state patch, and the
-// write of each connection's frames (SDK clients' as their corked sockets uncork). Timed once a tick
-// each, not once per client: timing thousands of calls would add to what is measured.
+// write of each connection's frames (an SDK client's framed then from what it was held). Timed once a
+// tick each, not once per client: timing thousands of calls would add to what is measured.
 sumMethod(WorldRoom.prototype, "sendViews", "  views");
 sumMethod(WorldRoom.prototype, "broadcastPatch", "  state patch");
 sumMethod(SendBatch.prototype, "write", SOCKET_WRITES);
