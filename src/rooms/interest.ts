@@ -169,12 +169,21 @@ export class Interest {
     this.viewers.get(view.cell)?.add(client);
   }
 
+  /**
+   * Ends a client's view: it has left (for good: a dropped client that may reconnect keeps it), or
+   * another login replaced it. Its StateView lets go at once of its id and of what it made visible, as
+   * Colyseus asks; left to the garbage collector, that would wait for a collection.
+   */
   close(client: Client): void {
     const view = this.views.get(client.sessionId);
     if (!view) return;
     this.views.delete(client.sessionId);
     this.moveViewer(view, NO_CELL);
-    if (view.readsState) this.stateReaders--;
+    if (!view.readsState) return;
+    this.stateReaders--;
+    client.view?.dispose();
+    // A replaced client may be sent one more patch before it is gone: as a client without a view.
+    client.view = undefined;
   }
 
   /**

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { Client } from "@colyseus/core";
+import { $changes, Encoder } from "@colyseus/schema";
 import { seededRandom } from "../../src/game/random.js";
 import { cellOf, sees } from "../../src/game/view-index.js";
 import type { World } from "../../src/game/world.js";
@@ -151,5 +152,27 @@ describe("Interest: what each /ws client is told", () => {
         assert.deepEqual([...pictures.get(id)!].sort(), exact(id), `${id} at tick ${tick}`);
       }
     }
+  });
+});
+
+describe("Interest: an SDK client's StateView", () => {
+  it("is released when its view closes: nothing it was shown stays visible to it", () => {
+    const world = makeWorld();
+    world.join(character("p1"));
+    const state = new WorldRoomState();
+    // The room's state has an encoder; a StateView binds to it on its first add.
+    new Encoder(state);
+    const interest = new Interest(world, state);
+    const client = { sessionId: "session-p1" } as unknown as Client;
+    interest.open(client, "p1");
+    interest.update(client);
+    const view = client.view!;
+    const trees = [...state.entities.values()].map((entity) => entity[$changes]!);
+    assert.ok(trees.length > 1, "it was shown itself and what is around it");
+    assert.ok(trees.every((tree) => view.isVisible(tree)));
+
+    interest.close(client);
+    assert.equal(client.view, undefined);
+    assert.ok(trees.every((tree) => !view.isVisible(tree)));
   });
 });
