@@ -43,7 +43,7 @@ export const tradeMessages = {
 } as const;
 
 /** How an SDK client is sent its view: see `Interest.open`. */
-export const VIEW_UPDATES = ["state", "messages"] as const;
+const VIEW_UPDATES = ["state", "messages"] as const;
 export type ViewUpdates = (typeof VIEW_UPDATES)[number];
 
 /** The options a client joins the room `world` with. */

@@ -14,7 +14,8 @@ const packr = new Packr({ useRecords: false, skipValues: [undefined] } as Option
 
 /** An entity's msgpack (`null` for one gone, as its JSON would be). */
 export function packEntity(entity: WorldEntity | null): Buffer {
-  // msgpackr hands out regions of its working buffer; a copy is the entity's to keep.
+  // msgpackr hands out regions of its working buffer: a copy keeps an entity that stays unchanged for
+  // long from holding that whole buffer in memory.
   return Buffer.from(packr.pack(entity));
 }
 
