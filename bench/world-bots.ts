@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { Client, type Room } from "@colyseus/sdk";
 import { WebSocket } from "ws";
+import type { WorldUpdate } from "../src/game/world-types.js";
 import type { ViewUpdates } from "../src/rooms/messages.js";
 
 interface Area {
@@ -21,6 +22,7 @@ interface Incoming {
   data: unknown;
 }
 
+/** What a bot reads of an entity, from a world:update or (SDK bots reading the state) the state. */
 interface EntityDelta {
   id: string;
   kind: string;
@@ -258,7 +260,7 @@ export class Bot {
         return;
       }
       case "world:update": {
-        const update = data as { added: EntityDelta[]; updated: EntityDelta[]; removed: string[] };
+        const update = data as WorldUpdate;
         for (const entity of [...update.added, ...update.updated]) this.see(entity);
         for (const id of update.removed) {
           this.trees.delete(id);
