@@ -2,7 +2,7 @@ import type { Socket } from "node:net";
 import type { Client } from "@colyseus/core";
 import { WebSocket } from "ws";
 import { binaryFramesLength, writeBinaryFrames } from "../ws/frames.js";
-import { CLOSE_SLOW_READER, JsonClient, MAX_BUFFERED_BYTES } from "../ws/JsonClient.js";
+import { JsonClient } from "../ws/JsonClient.js";
 import { WriteSlab } from "../ws/write-slab.js";
 
 /** Where a publish assembles each connection's frames: one thread, one publish at a time. */
@@ -41,15 +41,7 @@ class HeldSdkFrames {
       this.dropped("it is closing");
       return;
     }
-    const length = binaryFramesLength(this.payloads);
-    // Colyseus lets a client that does not read make the server buffer without bound; /ws does not.
-    if (this.ws.bufferedAmount + length > MAX_BUFFERED_BYTES) {
-      this.ws.close(CLOSE_SLOW_READER, "slow reader");
-      this.ws.terminate();
-      this.dropped("it reads too slowly");
-      return;
-    }
-    const out = writeBinaryFrames(this.payloads, slab.take(length));
+    const out = writeBinaryFrames(this.payloads, slab.take(binaryFramesLength(this.payloads)));
     const sent = this.sent;
     const done = (error?: Error | null) => {
       for (const cb of sent) cb(error ?? undefined);

@@ -18,8 +18,6 @@ import type { WriteSlab } from "./write-slab.js";
 const PROTOCOL_CODE_MASK = 0x1f;
 /** Close code of a connection whose reader fell too far behind. */
 export const CLOSE_SLOW_READER = 4008;
-/** Output a client (of /ws or the SDK) may leave unread before it is disconnected as a slow reader. */
-export const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 export interface JsonClientOptions {
   /** Output buffered on the socket beyond which the reader is too slow and is disconnected. */

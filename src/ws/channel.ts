@@ -18,12 +18,14 @@ import { tokenOf, vouchFor } from "../rooms/room-auth.js";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
 import { openWorld } from "../rooms/world-listing.js";
 import type { Runtime } from "../runtime.js";
-import { JsonClient, MAX_BUFFERED_BYTES } from "./JsonClient.js";
+import { JsonClient } from "./JsonClient.js";
 import { relay } from "./relay.js";
 import { TradeLink } from "./trade-link.js";
 
 /** Largest accepted frame; larger ones are answered with `error` and dropped. */
 export const MAX_FRAME_BYTES = 4096;
+/** Output a client may leave unread before it is disconnected as a slow reader. */
+export const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 interface Envelope {
   event: string;
