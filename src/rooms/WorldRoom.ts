@@ -26,7 +26,7 @@ import type { Intent, OutboundEvent, PlayerSync, TickReport } from "../game/worl
 import type { Runtime } from "../runtime.js";
 import { WorldRoomState } from "../schema/WorldRoomState.js";
 import { withBatchedSends } from "./batched-sends.js";
-import type { EncodedJson } from "./encoded-json.js";
+import type { EncodedUpdate } from "./encoded-json.js";
 import { admitMessage, FloodGuard } from "./flood-guard.js";
 import { Interest, isJsonClient } from "./interest.js";
 import {
@@ -599,7 +599,7 @@ export function defineWorldRoom(runtime: Runtime): typeof WorldRoom {
   };
 }
 
-function sendUpdate(client: Client, update: EncodedJson): void {
+function sendUpdate(client: Client, update: EncodedUpdate): void {
   if (isJsonClient(client)) client.send("world:update", update);
-  else client.enqueueRaw(update.roomMessage("world:update"));
+  else client.enqueueRaw(update.roomMessage());
 }

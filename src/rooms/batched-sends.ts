@@ -36,9 +36,9 @@ class HeldSdkFrames {
   write(): void {
     this.client.raw = this.send;
     if (this.payloads.length === 0) return;
-    // A socket closing meanwhile takes no more frames, as `ws` would refuse them then.
+    // A socket closing meanwhile takes no more frames: as `ws` does, their senders are told so.
     if (this.ws.readyState !== WebSocket.OPEN || this.socket.destroyed) {
-      this.dropped("it is closing");
+      for (const cb of this.sent) cb(new Error("not sent: the connection is closing"));
       return;
     }
     const out = writeBinaryFrames(this.payloads, slab.take(binaryFramesLength(this.payloads)));
@@ -48,11 +48,6 @@ class HeldSdkFrames {
     };
     this.socket.write(out, sent.length === 0 ? undefined : done);
     if (this.socket.writableLength > 0) slab.keep(out);
-  }
-
-  /** Tells the senders that asked to know, as `ws` tells those of a send it refuses. */
-  private dropped(why: string): void {
-    for (const cb of this.sent) cb(new Error(`not sent: ${why}`));
   }
 }
 

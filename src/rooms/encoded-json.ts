@@ -10,19 +10,10 @@ import type { WriteSlab } from "../ws/write-slab.js";
  */
 export class EncodedJson {
   private readonly frames = new Map<string, readonly Buffer[]>();
-  /** Its Colyseus room message (msgpack), made once for every SDK client sent it. */
-  private message: { event: string; bytes: Buffer } | undefined;
   /** Its last frame made in a slab, good while that slab is in the same publish. */
   private slabFrame: { slab: WriteSlab; publish: number; event: string; frame: FramedBytes } | undefined;
 
-  constructor(
-    readonly text: string,
-    /**
-     * Its value as msgpack after `head`, when the maker can pack it faster than parsing the text and
-     * packing that.
-     */
-    private readonly packValue?: (head: Buffer) => Buffer,
-  ) {}
+  constructor(readonly text: string) {}
 
   static of(data: unknown): EncodedJson {
     return new EncodedJson(JSON.stringify(data));
@@ -47,17 +38,6 @@ export class EncodedJson {
     return frame;
   }
 
-  /** The whole Colyseus room message, for SDK clients: built once per event, then shared by them all. */
-  roomMessage(event: string): Buffer {
-    if (this.message?.event !== event) {
-      const bytes = this.packValue
-        ? this.packValue(roomMessageHead(event))
-        : getMessageBytes.raw(Protocol.ROOM_DATA, event, this.decode());
-      this.message = { event, bytes };
-    }
-    return this.message.bytes;
-  }
-
   /** For transports that need the value itself (msgpack for SDK clients, frames queued during a join). */
   decode(): unknown {
     return JSON.parse(this.text);
@@ -65,17 +45,6 @@ export class EncodedJson {
 }
 
 const FRAME_TAIL = Buffer.from("}");
-const roomMessageHeads = new Map<string, Buffer>();
-
-/** What comes before a Colyseus room message's msgpack: its protocol code and its type. */
-function roomMessageHead(event: string): Buffer {
-  let head = roomMessageHeads.get(event);
-  if (!head) {
-    head = getMessageBytes.raw(Protocol.ROOM_DATA, event);
-    if (roomMessageHeads.size < 64) roomMessageHeads.set(event, head);
-  }
-  return head;
-}
 const frameHeads = new Map<string, Buffer>();
 
 function frameHead(event: string): Buffer {
@@ -86,4 +55,28 @@ function frameHead(event: string): Buffer {
     if (frameHeads.size < 64) frameHeads.set(event, head);
   }
   return head;
+}
+
+/** What comes before a world:update room message's msgpack: its protocol code and its type. */
+const WORLD_UPDATE_HEAD = getMessageBytes.raw(Protocol.ROOM_DATA, "world:update");
+
+/**
+ * A world:update, for both kinds of client that read it: its JSON for /ws clients, and for SDK clients
+ * its Colyseus room message, made at most once however many of them it is sent to.
+ */
+export class EncodedUpdate extends EncodedJson {
+  private message: Buffer | undefined;
+
+  constructor(
+    text: string,
+    /** The update's msgpack after `head`, in one buffer. */
+    private readonly packAfter: (head: Buffer) => Buffer,
+  ) {
+    super(text);
+  }
+
+  roomMessage(): Buffer {
+    this.message ??= this.packAfter(WORLD_UPDATE_HEAD);
+    return this.message;
+  }
 }

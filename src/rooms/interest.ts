@@ -12,7 +12,7 @@ import {
 import type { World } from "../game/world.js";
 import type { TickReport, WorldEntity } from "../game/world-types.js";
 import { EntityState, type WorldRoomState } from "../schema/WorldRoomState.js";
-import { EncodedJson } from "./encoded-json.js";
+import { EncodedUpdate } from "./encoded-json.js";
 import type { ViewUpdates } from "./messages.js";
 import { packEntity, packWorldUpdate } from "./packed-update.js";
 import type { PatchScopes } from "./patch-scopes.js";
@@ -92,7 +92,7 @@ export class Interest {
   /** Clients by the cell their view was last brought up to date from: the audience of events there. */
   private readonly viewers = new Map<Cell, Set<Client>>();
   /** This tick's shared world:update of each difference, until forgetSharedUpdates. */
-  private encoded = new WeakMap<EntityDiff, EncodedJson>();
+  private encoded = new WeakMap<EntityDiff, EncodedUpdate>();
 
   constructor(
     private readonly world: World,
@@ -199,7 +199,7 @@ export class Interest {
    * client that reads them. Walks the views themselves: a crowded world has thousands, and looking each
    * up again by its client would cost as much as some of the work.
    */
-  updateAll(send: (client: Client, update: EncodedJson) => void): void {
+  updateAll(send: (client: Client, update: EncodedUpdate) => void): void {
     for (const view of this.views.values()) {
       // A dropped client that may still reconnect has left the room: its view stays as its client last
       // had it, and is compared anew (see `resync`) once the reconnected client takes it over.
@@ -214,12 +214,12 @@ export class Interest {
    * StateViews are updated here; for the clients that read world:update, the update to send is returned
    * (undefined when nothing changed).
    */
-  update(client: Client): EncodedJson | undefined {
+  update(client: Client): EncodedUpdate | undefined {
     const view = this.views.get(client.sessionId);
     return view && this.updateView(view);
   }
 
-  private updateView(view: ClientView): EncodedJson | undefined {
+  private updateView(view: ClientView): EncodedUpdate | undefined {
     const { client, playerId } = view;
     const tick = this.index.currentTick;
     const position = this.world.positionOf(playerId);
@@ -366,8 +366,8 @@ export class Interest {
    * changes costs no buffer of its own each tick, and a publish writes the update's UTF-8 straight into
    * the frame it sends (EncodedJson.framedIn). SDK clients' msgpack is assembled the same way, if asked.
    */
-  private encode(tick: number, { added, updated, removed }: ViewChange): EncodedJson {
-    return new EncodedJson(
+  private encode(tick: number, { added, updated, removed }: ViewChange): EncodedUpdate {
+    return new EncodedUpdate(
       `{"tick":${tick},"added":[${this.entitiesJson(added)}],"updated":[${this.entitiesJson(updated)}],"removed":${JSON.stringify(removed)}}`,
       (head) =>
         packWorldUpdate(head, tick, this.entitiesMsgpack(added), this.entitiesMsgpack(updated), removed),

@@ -109,12 +109,17 @@ describe("WorldRoom: joining and moving", function () {
   });
 
   it("refuses a join whose options it cannot read, saying which", async () => {
-    const refused = await joinAsNewPlayer(server(), undefined, { updates: "json" } as never).then(
-      () => undefined,
-      (error: { code?: number; message: string }) => error,
-    );
+    const refusal = (options: unknown) =>
+      joinAsNewPlayer(server(), undefined, options as never).then(
+        () => undefined,
+        (error: { code?: number; message: string }) => error,
+      );
+    const refused = await refusal({ updates: "json" });
     assert.equal(refused?.code, 400);
     assert.match(refused.message, /updates/);
+    const wrongCharacter = await refusal({ characterId: 5 });
+    assert.equal(wrongCharacter?.code, 400);
+    assert.match(wrongCharacter.message, /characterId/);
   });
 
   it("writes a walker's position when the walk ends and every 10 ticks on the way, not every tick", async () => {
