@@ -28,7 +28,7 @@ export class ApiError extends Error {
   }
 }
 
-function errorBody(code: string, message: string, details?: unknown) {
+export function errorBody(code: string, message: string, details?: unknown) {
   return { error: details === undefined ? { code, message } : { code, message, details } };
 }
 

@@ -1,9 +1,13 @@
 import { Router } from "express";
 import { VERSION } from "../version.js";
+import { errorBody } from "./errors.js";
 
 const PING_TIMEOUT_MS = 2000;
 
-/** GET /health: public; 503 "degraded" when the database does not answer in time. */
+/**
+ * GET /health: public; 503 "degraded" when the database does not answer in time. The 503 carries the
+ * health fields and CONTRACT's error body side by side, so both readers find what they look for.
+ */
 export function healthRouter(ping: () => Promise<void>): Router {
   return Router().get("/health", async (_req, res) => {
     const healthy = await Promise.race([
@@ -13,9 +17,14 @@ export function healthRouter(ping: () => Promise<void>): Router {
       ),
       new Promise<boolean>((resolve) => setTimeout(resolve, PING_TIMEOUT_MS, false).unref()),
     ]);
+    const health = {
+      status: healthy ? "ok" : "degraded",
+      timestamp: new Date().toISOString(),
+      version: VERSION,
+    };
     res
       .status(healthy ? 200 : 503)
       .set("Cache-Control", "no-store")
-      .json({ status: healthy ? "ok" : "degraded", timestamp: new Date().toISOString(), version: VERSION });
+      .json(healthy ? health : { ...health, ...errorBody("unavailable", "the database does not answer") });
   });
 }

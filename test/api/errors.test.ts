@@ -40,6 +40,28 @@ describe("API errors", () => {
     assert.match(error.message, /%ZZ/);
   });
 
+  it("answers JSON that is malformed with 400, and JSON that is no object with 400 naming the body", async () => {
+    const { token } = await signInAnonymously(server);
+    const malformed = await expectError(
+      await request(server, "/api/v1/player", { token, body: '{"name":' }),
+      400,
+      "bad_request",
+    );
+    assert.match(malformed.message, /not valid JSON/);
+    for (const body of ["null", "5", "true", '"Bobby"', "[]"]) {
+      const error = await expectError(
+        await request(server, "/api/v1/player", { token, body }),
+        400,
+        "bad_request",
+      );
+      assert.deepEqual(
+        error.details?.map(({ field }) => field),
+        ["(body)"],
+        `${body}: ${JSON.stringify(error)}`,
+      );
+    }
+  });
+
   for (const encoding of ["gzip", "deflate", "br"]) {
     it(`answers a body that is not valid ${encoding} with 400, not 500`, async () => {
       const { token } = await signInAnonymously(server);

@@ -24,6 +24,11 @@ describe("GET /health", () => {
     await server.runtime.database.close();
     const response = await fetch(`${server.baseUrl}/health`);
     assert.equal(response.status, 503);
-    assert.equal((await response.json()).status, "degraded");
+    const body = await response.json();
+    assert.equal(body.status, "degraded");
+    assert.equal(body.version, version);
+    // Every 5xx carries CONTRACT's error body.
+    assert.equal(body.error.code, "unavailable");
+    assert.match(body.error.message, /database/);
   });
 });

@@ -42,7 +42,7 @@ export async function expectError(response: Response, status: number, code: stri
   const body = await response.json();
   assert.equal(body.error.code, code, JSON.stringify(body));
   assert.equal(typeof body.error.message, "string");
-  return body.error as { code: string; message: string; details?: unknown };
+  return body.error as { code: string; message: string; details?: { field: string; message: string }[] };
 }
 
 /** Plenty of budget for suites that are not about the limits. */
