@@ -33,6 +33,16 @@ export function createApp(runtime: Runtime) {
     },
     initializeTransport: () => {
       const channel = new JsonChannel(runtime);
+      // SDK joins are authenticated at the matchmaker's HTTP route (see defineWorldRoom), where failed
+      // tokens are counted under the client's address: pinned first, as for upgrades. Colyseus puts its
+      // routes' listener first once it listens, so this one goes in front of it just after.
+      runtime.httpServer.once("listening", () =>
+        process.nextTick(() =>
+          runtime.httpServer.prependListener("request", (request) => {
+            if (request.url?.startsWith("/matchmake/")) pinClientAddress(request, runtime.config.TRUST_PROXY);
+          }),
+        ),
+      );
       // Registered before the transport's own listener, so both kinds of connection see the pinned address.
       runtime.httpServer.on("upgrade", (request, socket, head) => {
         pinClientAddress(request, runtime.config.TRUST_PROXY);

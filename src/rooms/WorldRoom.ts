@@ -171,12 +171,6 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     );
   }
 
-  override onAuth(_client: Client, options: unknown, context: AuthContext) {
-    const parsed = worldJoinOptions.safeParse(options ?? {});
-    if (!parsed.success) throw new ServerError(400, `join options: ${describeIssues(parsed.error)}`);
-    return authenticatePlayer(this.runtime, context, parsed.data.characterId);
-  }
-
   override async onJoin(client: WorldClient, options: WorldJoinOptions | undefined): Promise<void> {
     const { characterId } = playerOf(client);
     const flood = isJsonClient(client)
@@ -592,11 +586,31 @@ function playerOf(client: WorldClient): PlayerAuth {
   return client.auth;
 }
 
-/** The WorldRoom class bound to one server's runtime. */
+/**
+ * The WorldRoom class bound to one server's runtime. Joins are checked by the matchmaker, before it
+ * reserves a seat (Colyseus's static onAuth): a request without a valid token, or with options the room
+ * cannot read, gets no seat at all. /ws connections pass there too, with the identity their upgrade
+ * verified.
+ */
 export function defineWorldRoom(runtime: Runtime): typeof WorldRoom {
   return class extends WorldRoom {
     protected override runtime = runtime;
+
+    static override onAuth(_token: string, options: unknown, context: AuthContext): Promise<PlayerAuth> {
+      return authorizeWorldJoin(runtime, options, context);
+    }
   };
+}
+
+/** Who joins the world, and as which character (see `authenticatePlayer`). */
+async function authorizeWorldJoin(
+  runtime: Runtime,
+  options: unknown,
+  context: AuthContext,
+): Promise<PlayerAuth> {
+  const parsed = worldJoinOptions.safeParse(options ?? {});
+  if (!parsed.success) throw new ServerError(400, `join options: ${describeIssues(parsed.error)}`);
+  return authenticatePlayer(runtime, context, parsed.data.characterId);
 }
 
 function sendUpdate(client: Client, update: EncodedUpdate): void {

@@ -103,6 +103,25 @@ describe("rate limits", () => {
       assert.ok(Number(refused.retryAfter) >= 1, "Retry-After, as on the REST API");
     });
 
+    it("count failed SDK join tokens by the connection's address, whatever X-Forwarded-For it claims", async () => {
+      await windowEnds();
+      const forged = (hop: string) =>
+        fetch(`${server.baseUrl}/matchmake/joinOrCreate/world`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            authorization: "Bearer forged",
+            "x-forwarded-for": hop,
+            "x-real-ip": hop,
+          },
+          body: "{}",
+        });
+      for (let i = 0; i < 3; i++) assert.equal((await forged(`203.0.113.${i}`)).status, 401);
+      const refused = await forged("203.0.113.99");
+      assert.equal(refused.status, 429);
+      assert.match((await refused.json()).error, /too many/i);
+    });
+
     it("count the anonymous identity a /ws connection without a token is given, and refuse it past the limit", async () => {
       await windowEnds();
       await signInAnonymously(server);

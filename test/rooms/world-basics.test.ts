@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { joinAsNewPlayer, worldSuite } from "../support/players.js";
 import { connectNewPlayer } from "../support/ws-client.js";
 import { becomeAdmin, seenEntities, seenEntity, slotOf, teleport, waitFor } from "./world-helpers.js";
@@ -120,6 +121,30 @@ describe("WorldRoom: joining and moving", function () {
     const wrongCharacter = await refusal({ characterId: 5 });
     assert.equal(wrongCharacter?.code, 400);
     assert.match(wrongCharacter.message, /characterId/);
+  });
+
+  it("reserves no seat for a join without a valid token, or with options it cannot read", async () => {
+    const seatRequest = (token: string | undefined, options: unknown) =>
+      fetch(`${server().baseUrl}/matchmake/joinOrCreate/world`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(token && { authorization: `Bearer ${token}` }) },
+        body: JSON.stringify(options),
+      });
+    const { token } = await issueAnonymousToken(server().runtime.jwtSecret);
+    const refusals: [string | undefined, unknown, number, RegExp][] = [
+      [undefined, {}, 401, /token/],
+      ["forged", {}, 401, /token/],
+      [token, { updates: 5 }, 400, /updates/],
+    ];
+    for (const [bearer, options, status, message] of refusals) {
+      const response = await seatRequest(bearer, options);
+      const body = await response.json();
+      assert.equal(response.status, status, JSON.stringify(body));
+      assert.equal(body.sessionId, undefined, "no seat");
+      assert.match(body.error, message);
+    }
+    const seat = await (await seatRequest(token, {})).json();
+    assert.equal(typeof seat.sessionId, "string", JSON.stringify(seat));
   });
 
   it("writes a walker's position when the walk ends and every 10 ticks on the way, not every tick", async () => {
