@@ -12,10 +12,11 @@ export type ChatInput =
   | { kind: "teleport"; x: number; z: number }
   | { kind: "heal" };
 
-/** The trimmed message when it has 1..200 characters. */
+/** The trimmed message when it has 1..200 characters (code points: an emoji is one, not two). */
 export function chatText(message: string): string | GameError {
   const text = message.trim();
-  if (text.length === 0 || text.length > MAX_CHAT_LENGTH) {
+  const characters = [...text].length;
+  if (characters === 0 || characters > MAX_CHAT_LENGTH) {
     return gameError("bad_request", `A chat message has 1 to ${MAX_CHAT_LENGTH} characters.`);
   }
   return text;

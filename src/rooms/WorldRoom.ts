@@ -2,6 +2,7 @@ import { performance } from "node:perf_hooks";
 import {
   type AuthContext,
   type Client,
+  ClientState,
   CloseCode,
   type Deferred,
   matchMaker,
@@ -140,7 +141,11 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     }, LEASE_CHECK_MS);
     this.tradeRepository = new TradeRepository(runtime.database.db);
     this.trades = new TradeRequests({
-      isOnline: (id) => this.owners.has(id) && this.world.has(id),
+      // A dropped client keeps its seat for a while, but nothing sent to it arrives: it is not online.
+      isOnline: (id) => {
+        const client = this.owners.get(id);
+        return client !== undefined && client.state !== ClientState.LEAVING && this.world.has(id);
+      },
       nameOf: (id) => this.world.peek(id).name,
       distance: (a, b) => this.world.distance(a, b),
       send: (id, event, data) => this.owners.get(id)?.send(event, data),

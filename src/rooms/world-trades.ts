@@ -67,8 +67,7 @@ export class TradeRequests {
     if (fromId === targetId) return "self_trade";
     if (!this.world.isOnline(targetId)) return "player_offline";
     if (this.started.has(fromId) || this.started.has(targetId)) return "already_trading";
-    if ((this.world.distance(fromId, targetId) ?? Number.POSITIVE_INFINITY) > TRADE_DISTANCE)
-      return "too_far";
+    if (this.tooFar(fromId, targetId)) return "too_far";
     const cause = { playerId: fromId, reply };
     // One outgoing request at a time: a new one replaces the previous.
     for (const trade of this.pending.values()) {
@@ -87,7 +86,10 @@ export class TradeRequests {
     return undefined;
   }
 
-  /** Starts or declines the trade, or returns why the answer is refused. */
+  /**
+   * Starts or declines the trade, or returns why the answer is refused. The players must still be within
+   * TRADE_DISTANCE to start it; a request refused so stays pending, to be accepted from closer.
+   */
   async respond(
     playerId: string,
     tradeId: string,
@@ -101,6 +103,7 @@ export class TradeRequests {
     if (!result.ok) return result.reason;
     const [a, b] = [trade.sides[0].player.id, trade.sides[1].player.id];
     if (accept && (this.started.has(a) || this.started.has(b))) return "already_trading";
+    if (accept && this.tooFar(a, b)) return "too_far";
     const cause = { playerId, reply };
     if (!accept) {
       this.apply(tradeId, result, cause);
@@ -183,6 +186,10 @@ export class TradeRequests {
         this.emit(events);
       }
     }
+  }
+
+  private tooFar(a: string, b: string): boolean {
+    return (this.world.distance(a, b) ?? Number.POSITIVE_INFINITY) > TRADE_DISTANCE;
   }
 
   /** Ends a pending request with the outcome of `result`. */

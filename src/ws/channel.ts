@@ -228,7 +228,12 @@ export class JsonChannel {
     data: RawData,
     isBinary: boolean,
   ): void {
-    if (!admitMessage(flood, client, (error) => client.sendJson("error", error))) return;
+    // The frame over the limit is read after all, so that its refusal is its reply, with its event and id.
+    const refuse = (error: { code: string; message: string }) => {
+      const { event, id } = readEnvelope(data, isBinary);
+      client.sendJson("error", { ...error, event }, id);
+    };
+    if (!admitMessage(flood, client, refuse)) return;
     const envelope = readEnvelope(data, isBinary);
     if ("code" in envelope) {
       const { id, ...error } = envelope;

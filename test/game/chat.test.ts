@@ -17,6 +17,16 @@ describe("chat", () => {
     });
   });
 
+  it("counts characters, not UTF-16 units: 200 emoji are a message, 201 are too long", () => {
+    const emoji = "\u{1F600}";
+    assert.deepEqual(parseChat(emoji.repeat(MAX_CHAT_LENGTH)), {
+      kind: "say",
+      text: emoji.repeat(MAX_CHAT_LENGTH),
+    });
+    const tooLong = parseChat(emoji.repeat(MAX_CHAT_LENGTH + 1));
+    assert.equal("code" in tooLong && tooLong.code, "bad_request");
+  });
+
   it("reads the admin commands", () => {
     assert.deepEqual(parseChat("/admin s3cret"), { kind: "admin", code: "s3cret" });
     assert.deepEqual(parseChat("/give coins 500"), { kind: "give", itemId: "coins", quantity: 500 });

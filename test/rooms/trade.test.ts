@@ -294,6 +294,30 @@ describe("TradeRoom with SDK clients", function () {
     assert.equal((await alice.inbox.next("tradeError")).reason, "too_far");
   });
 
+  it("starts no trade whose players moved apart since the request, and keeps the request for when they are near", async () => {
+    const [alice, bob] = [await join(), await join()];
+    await becomeAdmin(alice, ADMIN_CODE);
+    alice.room.send("tradeRequest", { targetPlayerId: bob.id });
+    const incoming = await bob.inbox.next("tradeIncoming");
+    await teleport(alice, 32, 45);
+    bob.room.send("tradeRequestRespond", { tradeId: incoming.tradeId, accept: true });
+    assert.equal((await bob.inbox.next("tradeError")).reason, "too_far");
+    await teleport(alice, 32, 34);
+    bob.room.send("tradeRequestRespond", { tradeId: incoming.tradeId, accept: true });
+    await alice.inbox.next("tradeStarted", (started) => started.tradeId === incoming.tradeId);
+  });
+
+  it("refuses a request to a player whose connection dropped, though the seat is kept for a reconnection", async () => {
+    const [alice, bob] = [await join(), await join()];
+    // Bob's own request ends when the world learns of his drop: from then on he is not online.
+    bob.room.send("tradeRequest", { targetPlayerId: alice.id });
+    await alice.inbox.next("tradeIncoming");
+    bob.room.connection.close();
+    assert.equal((await alice.inbox.next("tradeCancelled")).reason, "partner_disconnected");
+    alice.room.send("tradeRequest", { targetPlayerId: bob.id });
+    assert.equal((await alice.inbox.next("tradeError")).reason, "player_offline");
+  });
+
   it("refuses to offer an untradeable item", async () => {
     const [alice, bob] = [await join(), await join()];
     await becomeAdmin(alice, ADMIN_CODE);

@@ -108,8 +108,11 @@ describe("/ws: flooding", function () {
   it("answers the first frame over the limit with rate_limited, then closes a client that keeps on with 4429", async () => {
     const { client } = await connectNewPlayer(server);
     const limited = client.next("error", (data) => data.code === "rate_limited");
-    for (let i = 0; i <= LIMIT; i++) client.send("player:move", { x: 32, z: 33 });
-    await limited;
+    for (let i = 0; i <= LIMIT; i++) client.send("player:move", { x: 32, z: 33 }, `move-${i}`);
+    // The refusal is the reply to the frame over the limit.
+    const refusal = await limited;
+    assert.equal(refusal.id, `move-${LIMIT}`);
+    assert.equal(refusal.data.event, "player:move");
     for (let i = 0; i <= LIMIT; i++) client.send("player:move", { x: 32, z: 33 });
     assert.equal((await client.closed).code, 4429);
   });
