@@ -56,6 +56,11 @@ export class TradeRequests {
   private readonly pending = new Map<string, Trade>();
   /** Player id → id of the started trade the player is in. */
   private readonly started = new Map<string, string>();
+  /**
+   * Started trades whose room is still being opened, with the first cancel that came meanwhile (there is
+   * no room to take it yet): it is sent once the room is open.
+   */
+  private readonly opening = new Map<string, { playerId: string; reason: TradeEndReason } | undefined>();
 
   constructor(private readonly world: TradeWorld) {}
 
@@ -112,13 +117,19 @@ export class TradeRequests {
     this.pending.delete(tradeId);
     this.started.set(a, tradeId);
     this.started.set(b, tradeId);
+    this.opening.set(tradeId, undefined);
     try {
       await this.world.openTradeRoom(result.trade);
     } catch (error) {
+      this.opening.delete(tradeId);
       this.ended(tradeId);
       throw error;
     }
+    const cancelledMeanwhile = this.opening.get(tradeId);
+    this.opening.delete(tradeId);
     this.emit(result.events, cause);
+    if (cancelledMeanwhile)
+      this.cancelStarted(tradeId, cancelledMeanwhile.playerId, cancelledMeanwhile.reason);
     // Each player is in one trade at a time: their other requests are void now.
     for (const other of [...this.pending.values()]) {
       const involved = other.sides.find((side) => side.player.id === a || side.player.id === b);
@@ -141,7 +152,7 @@ export class TradeRequests {
       return undefined;
     }
     if (this.started.get(playerId) !== tradeId) return "not_found";
-    this.world.cancelStarted(tradeId, playerId, "cancelled");
+    this.cancelStarted(tradeId, playerId, "cancelled");
     return undefined;
   }
 
@@ -162,7 +173,7 @@ export class TradeRequests {
       }
     }
     const started = this.started.get(playerId);
-    if (started) this.world.cancelStarted(started, playerId, reason);
+    if (started) this.cancelStarted(started, playerId, reason);
   }
 
   /** The world is shutting down: every request and started trade ends now, for both players. */
@@ -172,7 +183,7 @@ export class TradeRequests {
     }
     const cancelled = new Set<string>();
     for (const [playerId, tradeId] of this.started) {
-      if (!cancelled.has(tradeId)) this.world.cancelStarted(tradeId, playerId, "server_shutdown");
+      if (!cancelled.has(tradeId)) this.cancelStarted(tradeId, playerId, "server_shutdown");
       cancelled.add(tradeId);
     }
   }
@@ -186,6 +197,12 @@ export class TradeRequests {
         this.emit(events);
       }
     }
+  }
+
+  /** Cancels a started trade through its room, or once its room is open if it is still opening. */
+  private cancelStarted(tradeId: string, playerId: string, reason: TradeEndReason): void {
+    if (!this.opening.has(tradeId)) this.world.cancelStarted(tradeId, playerId, reason);
+    else if (!this.opening.get(tradeId)) this.opening.set(tradeId, { playerId, reason });
   }
 
   private tooFar(a: string, b: string): boolean {

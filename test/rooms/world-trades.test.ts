@@ -1,0 +1,62 @@
+import assert from "node:assert/strict";
+import type { Trade } from "../../src/game/trade.js";
+import { type TradeEndReason, TradeRequests, type TradeWorld } from "../../src/rooms/world-trades.js";
+
+/** A world of online players standing together, whose trade rooms open when `open` is called. */
+function worldWithSlowRooms() {
+  const log: string[] = [];
+  let open = () => {};
+  const world: TradeWorld = {
+    isOnline: () => true,
+    nameOf: (id) => id.toUpperCase(),
+    distance: () => 1,
+    send: (to, event) => log.push(`${to} ${event}`),
+    openTradeRoom: (_trade: Trade) =>
+      new Promise<void>((resolve) => {
+        open = resolve;
+      }),
+    cancelStarted: (tradeId: string, playerId: string, reason: TradeEndReason) =>
+      log.push(`cancel ${tradeId} for ${playerId}: ${reason}`),
+  };
+  return { world, log, open: () => open() };
+}
+
+/** Alice requests Bob, and Bob accepts: the trade's room is opening until `open`. */
+function acceptedWhileOpening() {
+  const { world, log, open } = worldWithSlowRooms();
+  const trades = new TradeRequests(world);
+  let tradeId = "";
+  trades.request("alice", "bob", 0, (event, data) => {
+    if (event === "tradeRequestSent") tradeId = (data as { tradeId: string }).tradeId;
+  });
+  const accepted = trades.respond("bob", tradeId, true, 1, (event) => log.push(`bob ${event}`));
+  return { trades, log, open, accepted, tradeId };
+}
+
+describe("TradeRequests: a trade whose room is still opening", () => {
+  it("takes a tradeCancel sent meanwhile, and cancels through the room once it is open", async () => {
+    const { trades, log, open, accepted, tradeId } = acceptedWhileOpening();
+    assert.equal(
+      trades.cancel("alice", tradeId, 2, () => {}),
+      undefined,
+    );
+    assert.ok(!log.some((line) => line.startsWith("cancel")), "no room to cancel through yet");
+    open();
+    assert.equal(await accepted, undefined);
+    const started = log.indexOf("alice tradeStarted");
+    const cancelled = log.indexOf(`cancel ${tradeId} for alice: cancelled`);
+    assert.ok(started >= 0 && cancelled > started, log.join("\n"));
+  });
+
+  it("ends it once it is open when a player drops meanwhile, and cancels it once", async () => {
+    const { trades, log, open, accepted, tradeId } = acceptedWhileOpening();
+    trades.playerGone("bob", "partner_disconnected");
+    trades.cancel("alice", tradeId, 2, () => {});
+    open();
+    await accepted;
+    assert.deepEqual(
+      log.filter((line) => line.startsWith("cancel")),
+      [`cancel ${tradeId} for bob: partner_disconnected`],
+    );
+  });
+});
