@@ -18,6 +18,8 @@ import type { WriteSlab } from "./write-slab.js";
 const PROTOCOL_CODE_MASK = 0x1f;
 /** Close code of a connection whose reader fell too far behind. */
 export const CLOSE_SLOW_READER = 4008;
+/** How long a slow reader closed with 4008 has to read up to its close frame before it is cut. */
+const SLOW_READER_GRACE_MS = 5000;
 
 export interface JsonClientOptions {
   /** Output buffered on the socket beyond which the reader is too slow and is disconnected. */
@@ -134,11 +136,16 @@ export class JsonClient implements Omit<Client, "send"> {
     if (tcp.writableLength > 0) slab.keep(out);
   }
 
-  /** A reader that does not keep up would make the server buffer without bound: it is disconnected. */
+  /**
+   * A reader that does not keep up would make the server buffer without bound: it is disconnected. Its
+   * close frame waits behind what it left unread, so a reader that catches up within the grace learns
+   * why (4008); one that does not is cut then, rather than after `ws`'s own 30 s.
+   */
   private overflows(moreBytes: number): boolean {
     if (this.socket.bufferedAmount + moreBytes <= this.options.maxBufferedBytes) return false;
     this.socket.close(CLOSE_SLOW_READER, "slow reader");
-    this.socket.terminate();
+    const cut = setTimeout(() => this.socket.terminate(), SLOW_READER_GRACE_MS);
+    this.socket.once("close", () => clearTimeout(cut));
     return true;
   }
 

@@ -1,29 +1,66 @@
 import assert from "node:assert/strict";
+import type { Socket } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import { WebSocket } from "ws";
-import { startTestServer } from "../support/server.js";
-import { connectNewPlayer } from "../support/ws-client.js";
+import { issueAnonymousToken } from "../../src/auth/tokens.js";
+import { waitForAsync } from "../support/players.js";
+import { startTestServer, type TestServer } from "../support/server.js";
+import { connectNewPlayer, type WsClient } from "../support/ws-client.js";
 
 describe("/ws: slow readers and shutdown", function () {
   this.timeout(30000);
 
-  it("disconnects a client that stops reading instead of buffering for it", async () => {
+  /** Connects a player that stops reading, and makes the server's output to it pile up for 3 s. */
+  async function stopReadingUnderFlood(server: TestServer): Promise<{ client: WsClient; tcp: Socket }> {
+    const { client } = await connectNewPlayer(server);
+    const tcp = (client.socket as unknown as { _socket: Socket })._socket;
+    tcp.pause();
+    const chat = JSON.stringify({ event: "player:chat", data: { message: "x".repeat(200) } });
+    // Each chat comes back to its sender: the server's output to this unread socket keeps growing.
+    const flood = setInterval(() => {
+      for (let i = 0; i < 50 && client.socket.readyState === WebSocket.OPEN; i++) client.socket.send(chat);
+    }, 5);
+    await sleep(3000);
+    clearInterval(flood);
+    return { client, tcp };
+  }
+
+  it("closes a client that stops reading with 4008 instead of buffering for it", async () => {
     const server = await startTestServer({ WORLD_TICK_MS: "50", RATE_LIMIT_WS_PER_SEC: "100000" });
     try {
-      const { client } = await connectNewPlayer(server);
-      // Stop reading: the server's writes pile up in its socket until the slow-reader limit.
-      const tcp = (client.socket as unknown as { _socket: import("node:net").Socket })._socket;
-      tcp.pause();
-      const chat = JSON.stringify({ event: "player:chat", data: { message: "x".repeat(200) } });
-      // Each chat comes back to its sender: the server's output to this unread socket keeps growing.
-      const flood = setInterval(() => {
-        for (let i = 0; i < 50 && client.socket.readyState === WebSocket.OPEN; i++) client.socket.send(chat);
-      }, 5);
-      await new Promise((resolve) => setTimeout(resolve, 3000));
-      clearInterval(flood);
-      // Reading again lets the client see that the server has cut the connection.
+      const { client, tcp } = await stopReadingUnderFlood(server);
+      // Reading again within the grace, the client reads up to the close frame and learns why.
       tcp.resume();
-      const { code } = await client.closed;
-      assert.ok(code === 4008 || code === 1006, `closed with ${code}`);
+      assert.equal((await client.closed).code, 4008);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("cuts a slow reader that does not catch up within the grace, and its player leaves", async () => {
+    // Pings far apart: only the slow-reader grace (5 s) can cut it within the wait.
+    const server = await startTestServer({
+      WORLD_TICK_MS: "50",
+      RATE_LIMIT_WS_PER_SEC: "100000",
+      WS_PING_MS: "60000",
+      // Its seat is let go as soon as the connection is cut.
+      RECONNECT_SECONDS: "0",
+    });
+    try {
+      const { tcp } = await stopReadingUnderFlood(server);
+      const { token } = await issueAnonymousToken(server.runtime.jwtSecret);
+      const playersOnline = async () => {
+        const response = await fetch(`${server.baseUrl}/api/v1/world`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        return ((await response.json()) as { playersOnline: number }).playersOnline;
+      };
+      await waitForAsync(
+        async () => (await playersOnline()) === 0,
+        "the slow reader's player to leave",
+        12000,
+      );
+      tcp.destroy();
     } finally {
       await server.stop();
     }
