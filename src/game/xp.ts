@@ -31,9 +31,13 @@ export function levelForXp(xp: number): number {
   return low;
 }
 
-/** Adds XP (capped at 200 M) and reports the new state and how many levels were gained. */
+/**
+ * Adds XP (capped at 200 M) and reports the new state and how many levels were gained. XP is kept in
+ * tenths, as every gain is: summing them as binary fractions would drift (41 × 1.3 + 11 × 2.7 would
+ * come to 82.99999999999999, one hair short of level 2's 83).
+ */
 export function gainXp(skill: SkillState, amount: number): { skill: SkillState; levelsGained: number } {
-  const xp = Math.min(XP_CAP, skill.xp + Math.max(0, amount));
+  const xp = Math.min(XP_CAP, Math.round((skill.xp + Math.max(0, amount)) * 10) / 10);
   const level = levelForXp(xp);
   return { skill: { level, xp }, levelsGained: level - skill.level };
 }

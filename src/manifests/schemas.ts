@@ -35,6 +35,14 @@ const id = z.string().regex(/^[a-z0-9_]+$/, "ids are lower-case letters, digits 
 const count = z.number().int().nonnegative();
 const positive = z.number().int().positive();
 const level = z.number().int().min(1).max(99);
+/** XP is counted in tenths (see gainXp), so an action's XP is a whole number of tenths. */
+const xp = z
+  .number()
+  .positive()
+  .refine(
+    (value) => Math.abs(value * 10 - Math.round(value * 10)) < 1e-6,
+    "XP is given in tenths (such as 37.5)",
+  );
 const probability = z.number().min(0).max(1);
 const coordinate = z.number().int().nonnegative();
 const skill = z.enum(SKILLS);
@@ -167,7 +175,7 @@ export const gatheringSchema = z
     levelRequired: level,
     toolKind,
     itemId: id,
-    xp: z.number().positive(),
+    xp,
     low: z.number().int().min(0).max(256),
     high: z.number().int().min(0).max(256),
     depleteChance: probability,
@@ -220,14 +228,14 @@ export const cookingSchema = z.strictObject({
   cookedItemId: id,
   burntItemId: id,
   levelRequired: level,
-  xp: z.number().positive(),
+  xp,
   stopBurnLevel: level,
 }) satisfies z.ZodType<CookingRecipe>;
 
 export const firemakingSchema = z.strictObject({
   logItemId: id,
   levelRequired: level,
-  xp: z.number().positive(),
+  xp,
   burnTicks: positive,
 }) satisfies z.ZodType<FiremakingRecipe>;
 
@@ -241,7 +249,7 @@ export const craftingSchema = z.strictObject({
   inputs: z.array(itemQuantitySchema).min(1),
   output: itemQuantitySchema,
   levelRequired: level,
-  xp: z.number().positive(),
+  xp,
   station: stationType,
 }) satisfies z.ZodType<CraftingRecipe>;
 

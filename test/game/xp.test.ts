@@ -36,6 +36,15 @@ describe("gainXp", () => {
     assert.deepEqual(gainXp({ level: 1, xp: 0 }, 174), { skill: { level: 3, xp: 174 }, levelsGained: 2 });
   });
 
+  it("sums tenths exactly: a level is reached when the gains add up to its threshold", () => {
+    // Controlled-style hits: 1 damage gives 1.3 XP, 2 damage 2.7. Summed as binary fractions, 41 of the
+    // first and 11 of the second come to 82.99999999999999, short of level 2's 83.
+    let skill = { level: 1, xp: 0 };
+    for (let i = 0; i < 41; i++) skill = gainXp(skill, 1.3).skill;
+    for (let i = 0; i < 11; i++) skill = gainXp(skill, 2.7).skill;
+    assert.deepEqual(skill, { level: 2, xp: 83 });
+  });
+
   it("caps XP at 200 million", () => {
     const { skill, levelsGained } = gainXp({ level: 99, xp: XP_CAP - 10 }, 1_000);
     assert.deepEqual(skill, { level: 99, xp: XP_CAP });

@@ -163,6 +163,17 @@ describe("manifest validation", () => {
     assert.match(problems[1]?.reason ?? "", /stackble/);
   });
 
+  it("rejects XP that is not a whole number of tenths, as XP is counted", async () => {
+    const problems = await problemsAfter("recipes/cooking.json", (recipes) => {
+      recipes[0].xp = 30.25;
+      recipes[1].xp = 37.5;
+    });
+    assert.deepEqual(
+      problems.map((p) => `${p.file} ${p.path} ${p.reason}`),
+      ["recipes/cooking.json [0].xp XP is given in tenths (such as 37.5)"],
+    );
+  });
+
   it("reports files that are missing or not JSON", async () => {
     const texts = await shippedTexts();
     texts.delete("npcs.json");
