@@ -15,19 +15,21 @@ import {
   type AgentView,
   bankStep,
   DEFAULT_GOAL_XP,
-  type DropCommand,
   describeGoal,
+  type Errand,
+  errandStep,
   GATHERING_GOALS,
   type Goal,
   type GoalType,
   goalXp,
-  nextDrop,
+  newErrand,
   nextStep,
   parseDropCommand,
   pickupStep,
   type SeenEntity,
   type Step,
   trainingStyle,
+  type WorldKnowledge,
 } from "./brain.js";
 import { throughOwnServer } from "./own-server.js";
 
@@ -58,8 +60,11 @@ export function isQuickAction(value: string): value is QuickActionId {
   return (QUICK_ACTIONS as readonly string[]).includes(value);
 }
 
-/** A goal as stored: the XP its skills had when it began, to measure its progress from. */
-export type StoredGoal = Omit<Goal, "progress"> & { baseXp: number };
+/**
+ * A goal as stored: the XP its skills had when it began, to measure its progress from (null until the
+ * agent's first player:sync tells it, for a goal set before).
+ */
+export type StoredGoal = Omit<Goal, "progress"> & { baseXp: number | null };
 
 /** An agent as stored, its goal read back. */
 export interface AgentRecord extends AgentRow {
@@ -67,8 +72,7 @@ export interface AgentRecord extends AgentRow {
 }
 
 export interface AgentDeps {
-  gameData: GameData;
-  map: WorldMap;
+  world: WorldKnowledge;
   /** How often the agent decides. */
   thinkMs: number;
   token(): Promise<string>;
@@ -77,15 +81,13 @@ export interface AgentDeps {
   logger: Logger;
 }
 
-/** A command that runs until it has nothing left to do (picking up, banking, dropping), then leaves the agent idle. */
-type Errand = "pickup" | "bank" | DropCommand;
-
 /** An agent out of the world tries to join again after this long, twice as long after each failure. */
 const REJOIN_FIRST_DELAY_MS = 1000;
 const REJOIN_MAX_DELAY_MS = 60_000;
 
 export class Agent {
   private room: Room | undefined;
+  /** Its latest player:sync; kept while it is out of the world, so that its goal's progress still reads. */
   private sync: PlayerSync | undefined;
   /** The entities in view, its own player included, as its world:updates listed them. */
   private readonly seen = new Map<string, SeenEntity & { maxHealth?: number }>();
@@ -107,6 +109,10 @@ export class Agent {
 
   get online(): boolean {
     return this.room !== undefined && this.sync !== undefined;
+  }
+
+  private get world(): WorldKnowledge {
+    return this.deps.world;
   }
 
   /**
@@ -169,22 +175,23 @@ export class Agent {
     room.onMessage("world:update", (update: WorldUpdate) => this.see(update));
     room.onMessage("player:sync", (sync: PlayerSync) => {
       this.sync = sync;
-      // The world took what was asked: a drop command's refusals are counted in a row.
-      if (typeof this.errand === "object") this.errand.failures = 0;
+      // The world took what was asked: an errand's refusals are counted in a row.
+      if (this.errand) this.errand.failures = 0;
+      this.measureGoalFrom(sync);
     });
     room.onMessage("skill:xp", ({ skill, xp, level }: { skill: SkillName; xp: number; level: number }) => {
       if (this.sync) this.sync.skills[skill] = { xp, level };
     });
-    room.onMessage("error", ({ event }: { event?: string }) => {
-      const errand = this.errand;
-      if (typeof errand === "object" && event === "player:action") errand.failures++;
+    room.onMessage("error", () => {
+      // What it last started was refused: the next think starts afresh rather than wait on it.
+      this.current = undefined;
+      if (this.errand) this.errand.failures++;
     });
     // Everything else the world says is not needed.
     room.onMessage("*", () => {});
     room.onLeave((code: number) => {
       if (this.room !== room) return;
       this.room = undefined;
-      this.sync = undefined;
       this.current = undefined;
       this.style = undefined;
       // Replaced by another session of its character (a second copy of the agent, as while one world
@@ -204,7 +211,7 @@ export class Agent {
     const stored = this.record.goal;
     if (!stored) return null;
     const { baseXp, ...goal } = stored;
-    const gained = this.sync ? goalXp(goal.type, this.sync.skills) - baseXp : 0;
+    const gained = this.sync && baseXp !== null ? goalXp(goal.type, this.sync.skills) - baseXp : 0;
     const progress =
       goal.type === "idle" ? 0 : Math.min(1, Math.max(0, gained / (goal.target ?? DEFAULT_GOAL_XP)));
     return { ...goal, progress };
@@ -217,12 +224,22 @@ export class Agent {
       description: describeGoal(type),
       ...(type === "idle" ? {} : { target: target ?? DEFAULT_GOAL_XP }),
       startedAt: new Date().toISOString(),
-      baseXp: this.sync ? goalXp(type, this.sync.skills) : 0,
+      baseXp: this.sync ? goalXp(type, this.sync.skills) : null,
     };
     this.current = undefined;
     this.errand = undefined;
     await this.deps.save(this.record);
     return this.goal()!;
+  }
+
+  /** A goal set before the agent knew its XP is measured from its first player:sync. */
+  private measureGoalFrom(sync: PlayerSync): void {
+    const goal = this.record.goal;
+    if (!goal || goal.baseXp !== null) return;
+    goal.baseXp = goalXp(goal.type, sync.skills);
+    this.deps.save(this.record).catch((error: unknown) => {
+      this.deps.logger.warn({ err: error, agentId: this.record.id }, "an agent could not store its goal");
+    });
   }
 
   /** Pauses goals: the current path and action stop, the agent stands idle and sets no goal itself. */
@@ -244,11 +261,11 @@ export class Agent {
    */
   async message(text: string): Promise<void> {
     const command = text.trim().toLowerCase();
-    const drop = parseDropCommand(text, this.deps.gameData);
+    const drop = parseDropCommand(text, this.world.data);
     if (isQuickAction(command)) await this.runQuickAction(command);
     else if (drop) {
       this.halt();
-      this.errand = { itemId: drop.itemId, dropped: 0, failures: 0 };
+      this.errand = newErrand("drop", drop.itemId);
     } else this.send({ event: "player:chat", data: { message: text } });
   }
 
@@ -268,7 +285,7 @@ export class Agent {
     if (id === "stop") return this.pauseGoals();
     if (id === "pickup" || id === "bank") {
       this.halt();
-      this.errand = id;
+      this.errand = newErrand(id);
       return;
     }
     if (id === "idle") {
@@ -281,7 +298,7 @@ export class Agent {
       return;
     }
     const view = this.view();
-    const step = view && nextStep(id, view, this.deps.gameData, undefined);
+    const step = view && nextStep(id, view, this.world, undefined);
     if (step) this.send(step);
   }
 
@@ -289,14 +306,16 @@ export class Agent {
     const view = this.view();
     if (!view) return;
     if (this.errand) {
-      const step = this.errandStep(this.errand, view);
-      if (step) this.send(step);
-      else this.errand = undefined;
+      const step = errandStep(this.errand, view, this.world, this.current);
+      if (step === undefined) this.errand = undefined;
+      else if (step !== "wait") this.send(step);
       return;
     }
-    if (this.record.goalsPaused) return;
     const goal = this.goal();
-    if (!goal || goal.progress >= 1) {
+    if (this.record.goalsPaused) {
+      // Paused, it chooses no goal itself; one its owner set since is pursued until reached.
+      if (!goal || goal.progress >= 1) return;
+    } else if (!goal || goal.progress >= 1) {
       this.setGoal(this.chooseGoal(view)).catch((error: unknown) => {
         this.deps.logger.warn(
           { err: error, agentId: this.record.id },
@@ -305,7 +324,7 @@ export class Agent {
       });
       return;
     }
-    const step = nextStep(goal.type, view, this.deps.gameData, this.current);
+    const step = nextStep(goal.type, view, this.world, this.current);
     if (step && goal.type === "combat") this.trainEvenly(view);
     if (step) this.send(step);
   }
@@ -320,29 +339,17 @@ export class Agent {
     return order.sort((a, b) => goalXp(a, view.skills) - goalXp(b, view.skills))[0] ?? "idle";
   }
 
-  private errandStep(errand: Errand, view: AgentView): Step | undefined {
-    if (errand === "pickup") return this.pickupNext(view);
-    if (errand === "bank") return bankStep(view, this.deps.gameData, this.deps.map);
-    return nextDrop(errand, view);
-  }
-
-  private pickupNext(view: AgentView): Step | undefined {
-    if (this.current && view.entities.some((entity) => entity.id === this.current)) return undefined;
-    return pickupStep(view);
-  }
-
   private unavailable(id: QuickActionId, view: AgentView): string | undefined {
-    const { gameData } = this.deps;
     switch (id) {
       case "woodcutting":
       case "mining":
       case "fishing":
       case "combat":
-        return nextStep(id, view, gameData, undefined) ? undefined : "nothing for it in view";
+        return nextStep(id, view, this.world, undefined) ? undefined : "nothing for it within reach";
       case "pickup":
         return pickupStep(view) ? undefined : "no item on the ground in view";
       case "bank":
-        return bankStep(view, gameData, this.deps.map) ? undefined : "nothing to bank";
+        return bankStep(view, this.world) ? undefined : "nothing to bank";
       default:
         return undefined;
     }

@@ -3,6 +3,7 @@
 // the chosen message as any client would.
 import { canReachBank } from "../game/bank.js";
 import type { WorldMap } from "../game/map.js";
+import { MAX_PATH_LENGTH } from "../game/pathfinding.js";
 import { chebyshev, NEIGHBOURS } from "../game/tile.js";
 import type { GameData, GatheringSkill, InventoryEntry, SkillName, Tile } from "../game/types.js";
 import { INVENTORY_SLOTS } from "../game/types.js";
@@ -98,26 +99,33 @@ const GATHERING: Partial<Record<GoalType, GatheringSkill>> = {
 /** The goals of the gathering skills, which an agent chooses among by itself. */
 export const GATHERING_GOALS = Object.keys(GATHERING) as GoalType[];
 
+/** What the agent knows of the world beyond its view: the map and the game data, as a player would. */
+export interface WorldKnowledge {
+  data: GameData;
+  map: WorldMap;
+}
+
 /**
  * The next message towards the goal, or undefined to let the current action run on. `current` is the
  * target of the action last started: while it is still there (and not depleted), the agent keeps at it.
+ * With nothing for the goal in view, it walks towards where the map puts some.
  */
 export function nextStep(
   type: GoalType,
   view: AgentView,
-  data: GameData,
+  world: WorldKnowledge,
   current: string | undefined,
 ): Step | undefined {
   const skill = GATHERING[type];
-  if (skill) return gatherStep(skill, view, data, current);
-  if (type === "combat") return combatStep(view, data, current);
+  if (skill) return gatherStep(skill, view, world, current);
+  if (type === "combat") return combatStep(view, world, current);
   return undefined;
 }
 
 function gatherStep(
   skill: GatheringSkill,
   view: AgentView,
-  data: GameData,
+  { data, map }: WorldKnowledge,
   current: string | undefined,
 ): Step | undefined {
   if (view.inventory.length >= INVENTORY_SLOTS) {
@@ -128,21 +136,37 @@ function gatherStep(
   }
   if (current && view.entities.some((entity) => entity.id === current && !entity.depleted)) return undefined;
   const level = levelForXp(view.skills[skill]?.xp ?? 0);
+  const usable = (resourceId: string) => {
+    const def = data.gathering.get(resourceId);
+    return def?.skill === skill && def.levelRequired <= level;
+  };
   const target = nearest(
     view,
-    view.entities.filter((entity) => {
-      const def = data.gathering.get(entity.type);
-      return (
-        entity.kind === "resource" && !entity.depleted && def?.skill === skill && def.levelRequired <= level
-      );
-    }),
+    view.entities.filter((entity) => entity.kind === "resource" && !entity.depleted && usable(entity.type)),
   );
-  if (!target) return undefined;
+  if (!target) {
+    // Those in view are depleted: the next ones are elsewhere.
+    const seen = new Set(view.entities.map((entity) => `${entity.x},${entity.z}`));
+    const places = data.areas
+      .flatMap((area) => area.resources)
+      .filter((place) => usable(place.resourceId) && !seen.has(`${place.x},${place.z}`));
+    return walkTowards(view, places, map);
+  }
   const action = skill === "woodcutting" ? "chop" : skill === "mining" ? "mine" : "fish";
   return { event: "player:action", data: { action, targetId: target.id } };
 }
 
-function combatStep(view: AgentView, data: GameData, current: string | undefined): Step | undefined {
+/** Monsters a new character can beat, and that leave it alone until it attacks. */
+function isSafeMonster(data: GameData, npcId: string): boolean {
+  const def = data.npcs.get(npcId);
+  return def?.role === "monster" && !def.aggressive && def.combatLevel <= SAFE_MONSTER_LEVEL;
+}
+
+function combatStep(
+  view: AgentView,
+  { data, map }: WorldKnowledge,
+  current: string | undefined,
+): Step | undefined {
   const { health, maxHealth } = view.self;
   if (health < maxHealth * EAT_BELOW) {
     const food = view.inventory.find((entry) => (data.items.get(entry.itemId)?.heals ?? 0) > 0);
@@ -152,18 +176,40 @@ function combatStep(view: AgentView, data: GameData, current: string | undefined
   if (current && view.entities.some((entity) => entity.id === current)) return undefined;
   const target = nearest(
     view,
-    view.entities.filter((entity) => {
-      const def = data.npcs.get(entity.type);
-      return (
-        entity.kind === "npc" &&
-        def?.role === "monster" &&
-        !def.aggressive &&
-        def.combatLevel <= SAFE_MONSTER_LEVEL &&
-        (entity.health ?? 1) > 0
-      );
-    }),
+    view.entities.filter(
+      (entity) => entity.kind === "npc" && isSafeMonster(data, entity.type) && (entity.health ?? 1) > 0,
+    ),
   );
-  return target && { event: "player:action", data: { action: "attack", targetId: target.id } };
+  if (!target) {
+    const spawns = data.areas
+      .flatMap((area) => area.npcSpawns)
+      .filter((spawn) => isSafeMonster(data, spawn.npcId));
+    return walkTowards(view, spawns, map);
+  }
+  return { event: "player:action", data: { action: "attack", targetId: target.id } };
+}
+
+/**
+ * Walks beside the nearest of `places` that one move reaches (SPEC's navigateTo). Undefined when there
+ * is none, or when the agent already stands beside it: it waits there (for a respawn).
+ */
+function walkTowards(view: AgentView, places: readonly Tile[], map: WorldMap): Step | undefined {
+  const from = view.self.position;
+  const tile = nearestTile(
+    from,
+    places
+      .flatMap((place) => besideTiles(place, map))
+      .filter((tile) => chebyshev(tile, from) <= MAX_PATH_LENGTH),
+  );
+  if (!tile || chebyshev(tile, from) === 0) return undefined;
+  return { event: "player:move", data: { x: tile.x, z: tile.z } };
+}
+
+/** The walkable tiles around a place (a booth, a tree: they stand on tiles nobody walks onto). */
+function besideTiles(place: Tile, map: WorldMap): Tile[] {
+  return NEIGHBOURS.map(([dx, dz]) => ({ x: place.x + dx, z: place.z + dz })).filter((tile) =>
+    map.isWalkable(tile.x, tile.z),
+  );
 }
 
 /** The melee styles an agent trains with, each by the skill it trains. */
@@ -194,7 +240,7 @@ export function pickupStep(view: AgentView): Step | undefined {
  * Banking: walk next to the nearest bank booth, then deposit every slot that holds no tool. Undefined
  * once there is nothing left to deposit (or no booth can be reached).
  */
-export function bankStep(view: AgentView, data: GameData, map: WorldMap): Step | undefined {
+export function bankStep(view: AgentView, { data, map }: WorldKnowledge): Step | undefined {
   const deposits = view.inventory.filter((entry) => !data.tools.has(entry.itemId));
   const [entry] = deposits;
   if (!entry) return undefined;
@@ -202,13 +248,7 @@ export function bankStep(view: AgentView, data: GameData, map: WorldMap): Step |
   if (canReachBank(view.self.position, booths)) {
     return { event: "bank:deposit", data: { inventorySlot: entry.slot, quantity: entry.quantity } };
   }
-  const besideBooths = booths.flatMap((booth) =>
-    NEIGHBOURS.map(([dx, dz]) => ({ x: booth.x + dx, z: booth.z + dz })).filter((tile) =>
-      map.isWalkable(tile.x, tile.z),
-    ),
-  );
-  const tile = nearestTile(view.self.position, besideBooths);
-  return tile && { event: "player:move", data: { x: tile.x, z: tile.z } };
+  return walkTowards(view, booths, map);
 }
 
 function nearestTile(from: Tile, tiles: readonly Tile[]): Tile | undefined {
@@ -227,8 +267,25 @@ function nearest(view: AgentView, candidates: readonly SeenEntity[]): SeenEntity
 
 /** SPEC's safety cap: one drop command drops at most this many inventory entries. */
 export const MAX_DROPS_PER_COMMAND = 50;
-/** A drop command gives up after this many refusals in a row (the inventory is not what it looked). */
-export const MAX_DROP_FAILURES = 3;
+/** An errand gives up after this many refusals in a row (the world is not what it looked). */
+export const MAX_ERRAND_FAILURES = 3;
+
+/**
+ * A dashboard command that runs until it has nothing left to do, then leaves the agent idle: picking
+ * up, banking, or dropping (of one item when `itemId` is set, else everything).
+ */
+export interface Errand {
+  kind: "pickup" | "bank" | "drop";
+  itemId?: string;
+  /** Entries dropped so far. */
+  dropped: number;
+  /** Refusals in a row: the agent counts them, and a message the world takes resets them. */
+  failures: number;
+}
+
+export function newErrand(kind: Errand["kind"], itemId?: string): Errand {
+  return { kind, ...(itemId !== undefined && { itemId }), dropped: 0, failures: 0 };
+}
 
 /**
  * The dashboard's drop command: `drop all` (everything), or `drop <item>` / `drop all <item>` (every
@@ -245,23 +302,36 @@ export function parseDropCommand(text: string, data: GameData): { itemId?: strin
   return item ? { itemId: item.id } : undefined;
 }
 
-/** A drop command under way: what it drops, how many it dropped, and its refusals in a row. */
-export interface DropCommand {
-  itemId?: string;
-  dropped: number;
-  failures: number;
-}
-
 /** The next entry to drop (all of them, or those of `itemId`), undefined once none is left. */
 export function dropStep(view: AgentView, itemId: string | undefined): Step | undefined {
   const entry = view.inventory.find((candidate) => itemId === undefined || candidate.itemId === itemId);
   return entry && { event: "player:action", data: { action: "drop", inventorySlot: entry.slot } };
 }
 
-/** The drop command's next drop, counted; undefined once nothing is left, at the cap, or failing. */
-export function nextDrop(command: DropCommand, view: AgentView): Step | undefined {
-  if (command.dropped >= MAX_DROPS_PER_COMMAND || command.failures >= MAX_DROP_FAILURES) return undefined;
-  const step = dropStep(view, command.itemId);
-  if (step) command.dropped++;
-  return step;
+/**
+ * The errand's next message; "wait" while the pickup it started is under way; undefined once it is
+ * done, has dropped SPEC's cap, or has failed MAX_ERRAND_FAILURES times in a row. `current` is the
+ * target of the action last started.
+ */
+export function errandStep(
+  errand: Errand,
+  view: AgentView,
+  world: WorldKnowledge,
+  current: string | undefined,
+): Step | "wait" | undefined {
+  if (errand.failures >= MAX_ERRAND_FAILURES) return undefined;
+  switch (errand.kind) {
+    case "pickup":
+      // Walking to the item, or about to lift it: the pickup under way goes on.
+      if (current && view.entities.some((entity) => entity.id === current)) return "wait";
+      return pickupStep(view);
+    case "bank":
+      return bankStep(view, world);
+    case "drop": {
+      if (errand.dropped >= MAX_DROPS_PER_COMMAND) return undefined;
+      const step = dropStep(view, errand.itemId);
+      if (step) errand.dropped++;
+      return step;
+    }
+  }
 }

@@ -145,8 +145,7 @@ export class AgentManager {
   private spawn(record: AgentRecord): Agent {
     const { agents, gameData, jwtSecret, logger, tickMs } = this.options;
     const agent = new Agent(record, {
-      gameData,
-      map: this.map,
+      world: { data: gameData, map: this.map },
       thinkMs: tickMs * THINK_EVERY_TICKS,
       token: () => issueAgentToken(jwtSecret, record.id),
       save: (changed) => agents.saveControl(changed),

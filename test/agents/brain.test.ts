@@ -3,9 +3,10 @@ import {
   type AgentView,
   bankStep,
   dropStep,
-  MAX_DROP_FAILURES,
+  errandStep,
   MAX_DROPS_PER_COMMAND,
-  nextDrop,
+  MAX_ERRAND_FAILURES,
+  newErrand,
   nextStep,
   parseDropCommand,
   pickupStep,
@@ -14,10 +15,11 @@ import {
 } from "../../src/agents/brain.js";
 import { WorldMap } from "../../src/game/map.js";
 import { INVENTORY_SLOTS, SKILLS } from "../../src/game/types.js";
-import { BOOTH, gameData, SPAWN } from "../game/world-fixture.js";
+import { BOOTH, GOBLIN_SPAWN, gameData, SPAWN } from "../game/world-fixture.js";
 
 const data = gameData();
 const map = new WorldMap(data.areas, data);
+const world = { data, map };
 
 function view(changes: Partial<AgentView> = {}, health = 10): AgentView {
   return {
@@ -41,11 +43,11 @@ const tree = (id: string, x: number, depleted = false): SeenEntity => ({
 describe("agent brain: what an agent does next", () => {
   it("chops the nearest tree that is not depleted, and keeps at it while it stands", () => {
     const entities = [tree("far", SPAWN.x + 9), tree("near", SPAWN.x + 3), tree("stump", SPAWN.x + 1, true)];
-    assert.deepEqual(nextStep("woodcutting", view({ entities }), data, undefined), {
+    assert.deepEqual(nextStep("woodcutting", view({ entities }), world, undefined), {
       event: "player:action",
       data: { action: "chop", targetId: "near" },
     });
-    assert.equal(nextStep("woodcutting", view({ entities }), data, "near"), undefined);
+    assert.equal(nextStep("woodcutting", view({ entities }), world, "near"), undefined);
   });
 
   it("drops what it gathered, never its tools, when the inventory is full", () => {
@@ -60,7 +62,7 @@ describe("agent brain: what an agent does next", () => {
     const step = nextStep(
       "woodcutting",
       view({ inventory, entities: [tree("t", SPAWN.x + 3)] }),
-      data,
+      world,
       undefined,
     );
     assert.deepEqual(step, { event: "player:action", data: { action: "drop", inventorySlot: 1 } });
@@ -75,16 +77,16 @@ describe("agent brain: what an agent does next", () => {
       z: SPAWN.z + 4,
       health: 5,
     };
-    assert.deepEqual(nextStep("combat", view({ entities: [goblin] }), data, undefined), {
+    assert.deepEqual(nextStep("combat", view({ entities: [goblin] }), world, undefined), {
       event: "player:action",
       data: { action: "attack", targetId: "npc:1" },
     });
     const hungry = view({ entities: [goblin], inventory: [{ slot: 3, itemId: "shrimps", quantity: 1 }] }, 3);
-    assert.deepEqual(nextStep("combat", hungry, data, "npc:1"), {
+    assert.deepEqual(nextStep("combat", hungry, world, "npc:1"), {
       event: "inventory:use",
       data: { inventorySlot: 3 },
     });
-    assert.deepEqual(nextStep("combat", view({ entities: [goblin] }, 3), data, "npc:1"), {
+    assert.deepEqual(nextStep("combat", view({ entities: [goblin] }, 3), world, "npc:1"), {
       event: "player:action",
       data: { action: "flee" },
     });
@@ -109,18 +111,16 @@ describe("agent brain: what an agent does next", () => {
     ];
     const away = bankStep(
       view({ inventory, self: { id: "a", position: { x: 30, z: 30 }, health: 10, maxHealth: 10 } }),
-      data,
-      map,
+      world,
     );
     assert.equal(away?.event, "player:move");
     const besideBooth = { x: BOOTH.x - 1, z: BOOTH.z };
     const near = bankStep(
       view({ inventory, self: { id: "a", position: besideBooth, health: 10, maxHealth: 10 } }),
-      data,
-      map,
+      world,
     );
     assert.deepEqual(near, { event: "bank:deposit", data: { inventorySlot: 4, quantity: 1 } });
-    assert.equal(bankStep(view(), data, map), undefined, "nothing but tools: nothing to bank");
+    assert.equal(bankStep(view(), world), undefined, "nothing but tools: nothing to bank");
   });
 
   it("reads the dashboard's drop commands: everything, or every entry of an item named by id or name", () => {
@@ -148,13 +148,69 @@ describe("agent brain: what an agent does next", () => {
   it("drops at most 50 entries a command, and gives up after 3 refusals in a row", () => {
     // A view that never changes: every drop is taken, and the inventory still shows logs.
     const full = view({ inventory: [{ slot: 4, itemId: "logs", quantity: 1 }] });
-    const command = { itemId: "logs", dropped: 0, failures: 0 };
+    const command = newErrand("drop", "logs");
     let drops = 0;
-    while (nextDrop(command, full)) drops++;
+    while (errandStep(command, full, world, undefined)) drops++;
     assert.equal(drops, MAX_DROPS_PER_COMMAND);
-    const failing = { itemId: "logs", dropped: 0, failures: MAX_DROP_FAILURES };
-    assert.equal(nextDrop(failing, full), undefined);
-    assert.equal(nextDrop({ ...failing, failures: MAX_DROP_FAILURES - 1 }, full)?.data.inventorySlot, 4);
+    const failing = { ...newErrand("drop", "logs"), failures: MAX_ERRAND_FAILURES };
+    assert.equal(errandStep(failing, full, world, undefined), undefined);
+    const step = errandStep({ ...failing, failures: MAX_ERRAND_FAILURES - 1 }, full, world, undefined);
+    assert.equal(typeof step === "object" && step.data.inventorySlot, 4);
+  });
+
+  it("gives up banking after 3 refusals in a row (a full bank), as every errand does", () => {
+    const beside = { id: "a", position: { x: BOOTH.x - 1, z: BOOTH.z }, health: 10, maxHealth: 10 };
+    const withLogs = view({ self: beside, inventory: [{ slot: 4, itemId: "logs", quantity: 1 }] });
+    const errand = newErrand("bank");
+    assert.equal(errandStep(errand, withLogs, world, undefined) !== undefined, true);
+    errand.failures = MAX_ERRAND_FAILURES;
+    assert.equal(errandStep(errand, withLogs, world, undefined), undefined);
+  });
+
+  it("waits while the item it walks to pick up is still on the ground, then picks up the next", () => {
+    const items: SeenEntity[] = [
+      { id: "item:1", kind: "item", type: "coins", x: SPAWN.x + 6, z: SPAWN.z },
+      { id: "item:2", kind: "item", type: "logs", x: SPAWN.x + 7, z: SPAWN.z },
+    ];
+    const errand = newErrand("pickup");
+    assert.deepEqual(errandStep(errand, view({ entities: items }), world, undefined), {
+      event: "player:action",
+      data: { action: "pickup", targetId: "item:1" },
+    });
+    assert.equal(errandStep(errand, view({ entities: items }), world, "item:1"), "wait");
+    assert.deepEqual(errandStep(errand, view({ entities: items.slice(1) }), world, "item:1"), {
+      event: "player:action",
+      data: { action: "pickup", targetId: "item:2" },
+    });
+    assert.equal(errandStep(errand, view(), world, "item:2"), undefined, "nothing left: done");
+  });
+
+  it("walks towards the resources or monsters the map places, when none is in view", () => {
+    // Nothing in view: beside the meadow's tree (14,10), the nearest walkable tile from the spawn.
+    const toTree = nextStep("woodcutting", view(), world, undefined);
+    assert.equal(toTree?.event, "player:move");
+    assert.equal(Math.max(Math.abs(Number(toTree?.data.x) - 14), Math.abs(Number(toTree?.data.z) - 10)), 1);
+    // The tree in view is a stump: the map has no other, so the agent waits.
+    const stump = tree("t", 14, true);
+    assert.equal(nextStep("woodcutting", view({ entities: [stump] }), world, undefined), undefined);
+    // No monster in view: to the goblins' spawn point.
+    const toGoblins = nextStep("combat", view(), world, undefined);
+    assert.equal(toGoblins?.event, "player:move");
+    assert.equal(
+      Math.max(
+        Math.abs(Number(toGoblins?.data.x) - GOBLIN_SPAWN.x),
+        Math.abs(Number(toGoblins?.data.z) - GOBLIN_SPAWN.z),
+      ),
+      1,
+    );
+    // Standing beside the spawn point while its goblin is dead: it waits there for the respawn.
+    const atSpawn = {
+      id: "a",
+      position: { x: GOBLIN_SPAWN.x + 1, z: GOBLIN_SPAWN.z },
+      health: 10,
+      maxHealth: 10,
+    };
+    assert.equal(nextStep("combat", view({ self: atSpawn }), world, undefined), undefined);
   });
 
   it("fights in the style that trains its weakest melee skill", () => {

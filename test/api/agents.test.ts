@@ -106,6 +106,22 @@ describe("/api/agents: the server's autonomous agents", function () {
     );
   });
 
+  it("pursues a goal its owner sets while goals are paused, and chooses none itself once it is reached", async () => {
+    const agent = await newAgent("Obedient");
+    await post(`/api/agents/${agent.agentId}/goal/stop`);
+    const set = await (
+      await post(`/api/agents/${agent.agentId}/goal`, { type: "woodcutting", target: 25 })
+    ).json();
+    assert.equal(set.goalsPaused, true);
+    await waitForAsync(async () => (await xp(agent.characterId, "woodcutting")) >= 25, "woodcutting XP");
+    await waitForAsync(
+      async () => (await get(`/api/agents/${agent.agentId}/goal`)).goal.progress === 1,
+      "the goal reached",
+    );
+    await sleep(500);
+    assert.equal((await get(`/api/agents/${agent.agentId}/goal`)).goal.id, set.goal.id, "no goal of its own");
+  });
+
   it("takes a message as a command even while paused, and says anything else in chat", async () => {
     const agent = await newAgent("Listener");
     await post(`/api/agents/${agent.agentId}/goal/stop`);
@@ -255,6 +271,29 @@ describe("/api/agents: the server's autonomous agents", function () {
     await sleep(2500);
     assert.equal(replaced, false, "the other session is not replaced in turn");
     await leave(other.room);
+  });
+
+  it("measures a goal set while the agent is out of the world from the XP it had, not from none", async () => {
+    const agent = await newAgent("Absentee");
+    const [listing] = await matchMaker.query({ name: "world" });
+    const world = matchMaker.getLocalRoomById(listing!.roomId)!;
+    world.clients
+      .find((c) => (c.auth as { characterId?: string })?.characterId === agent.characterId)!
+      .leave(4000, "kicked by the test");
+    await waitForAsync(
+      async () => (await online(agent.agentId)()) === false,
+      "the agent is out of the world",
+    );
+    // A new character has 1,154 constitution XP, which counts towards combat: measured from none, the
+    // goal's 500 XP would be reached, and replaced, as soon as the agent is back.
+    const set = await post(`/api/agents/${agent.agentId}/goal`, { type: "combat" });
+    assert.equal(set.status, 200, await set.clone().text());
+    const { goal } = await set.json();
+    await waitForAsync(online(agent.agentId), "the agent is back in the world");
+    await sleep(500);
+    const now = (await get(`/api/agents/${agent.agentId}/goal`)).goal;
+    assert.equal(now.id, goal.id, "the same goal");
+    assert.ok(now.progress < 0.5, `progress ${now.progress}`);
   });
 });
 
