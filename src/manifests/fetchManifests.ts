@@ -9,7 +9,14 @@ export interface FetchSettings {
 
 export type Download =
   | { reachable: false; reason: string }
-  | { reachable: true; texts: Map<string, string>; unavailable: string[] };
+  | {
+      reachable: true;
+      texts: Map<string, string>;
+      /** Files the host answered 404 or 410 for: it does not have them (any more). */
+      notServed: string[];
+      /** Files whose download failed otherwise (an error status, a timeout): the host may still have them. */
+      failed: string[];
+    };
 
 export async function fetchManifests(host: string, settings: FetchSettings): Promise<Download> {
   const base = host.replace(/\/+$/, "");
@@ -22,19 +29,20 @@ export async function fetchManifests(host: string, settings: FetchSettings): Pro
     return { reachable: false, reason: reasonOf(error) };
   }
   const texts = new Map<string, string>();
-  const unavailable: string[] = [];
+  const notServed: string[] = [];
+  const failed: string[] = [];
   await Promise.all(
     MANIFEST_FILES.map(async (file) => {
       try {
         const response = await get(`/manifests/${file}`);
         if (response.ok) texts.set(file, await response.text());
-        else unavailable.push(file);
+        else (response.status === 404 || response.status === 410 ? notServed : failed).push(file);
       } catch {
-        unavailable.push(file);
+        failed.push(file);
       }
     }),
   );
-  return { reachable: true, texts, unavailable: unavailable.sort() };
+  return { reachable: true, texts, notServed: notServed.sort(), failed: failed.sort() };
 }
 
 function reasonOf(error: unknown): string {

@@ -1,5 +1,6 @@
 // Startup loading of the game data, following SPEC's manifest loading rules:
-//  1. production always fetches `{cdn}/manifests/`, updates only changed files in the cache, and
+//  1. production always fetches `{cdn}/manifests/`, updates only changed files in the cache (and drops
+//     those the host no longer serves), and
 //     falls back to the cache when the host is unreachable (or a downloaded file is corrupt);
 //  2. development skips the fetch when the local manifests exist;
 //  3./4. when required local manifests are missing and the local asset host is down, development
@@ -12,7 +13,7 @@ import { isManifestFile, missingRequiredManifests } from "./files.js";
 import { buildGameData } from "./gameData.js";
 import { parseManifestFile, trustManifests } from "./parse.js";
 import { formatReport } from "./problems.js";
-import { readManifestDir, writeChangedFiles } from "./store.js";
+import { mirrorFiles, readManifestDir, writeChangedFiles } from "./store.js";
 import { validateManifests } from "./validate.js";
 
 export const PRODUCTION_CDN_URL = "https://cdn.tileworld.example";
@@ -76,7 +77,9 @@ async function loadProduction(options: LoadOptions): Promise<LoadedGameData> {
     return { data: validOrThrow(cached, cacheDir, log), dir: cacheDir };
   }
   logDownload(log, cdnUrl, download);
-  const texts = overlay(cached, download.texts, cdnUrl, log);
+  // What the host no longer serves is gone from the data, cached or not: it may have changed its layout.
+  const stillServed = new Map([...cached].filter(([file]) => !download.notServed.includes(file)));
+  const texts = overlay(stillServed, download.texts, cdnUrl, log);
   const data = validOrThrow(texts, cdnUrl, log);
   await saveAndLog(cacheDir, texts, log);
   return { data, dir: cacheDir };
@@ -130,15 +133,15 @@ async function useOrFallBack(
   if (validation.ok) {
     log.info(`manifests: ${texts.size} files valid (${summary(validation.data)})`);
     await writeChangedFiles(dir, texts);
-    await writeChangedFiles(cacheDir, texts);
+    await mirrorFiles(cacheDir, texts);
     return { data: validation.data, dir };
   }
   const report = formatReport(validation.problems);
+  const lastGood = validateManifests(await readManifestDir(cacheDir));
+  if (!lastGood.ok) throw new Error(`${report}\n(and there is no valid last good copy in ${cacheDir})`);
   log.error(
     `manifests: !!! ${dir} has INVALID game data, the server runs on the last good copy !!!\n${report}`,
   );
-  const lastGood = validateManifests(await readManifestDir(cacheDir));
-  if (!lastGood.ok) throw new Error(`${report}\n(and there is no valid last good copy in ${cacheDir})`);
   log.warn(`manifests: using the last good copy in ${cacheDir} (${summary(lastGood.data)})`);
   return { data: lastGood.data, dir: cacheDir };
 }
@@ -150,7 +153,7 @@ function validOrThrow(texts: ReadonlyMap<string, string>, source: string, log: L
   return validation.data;
 }
 
-/** Downloaded files replace the base copies, except corrupt ones, which leave the base copy in place. */
+/** Downloaded files replace the base copies, except corrupt ones, which leave the base copy (if any) in place. */
 function overlay(
   base: ReadonlyMap<string, string>,
   downloaded: ReadonlyMap<string, string>,
@@ -161,27 +164,31 @@ function overlay(
   const corrupt: string[] = [];
   for (const [file, text] of downloaded) {
     const parsed = isManifestFile(file) ? parseManifestFile(file, text) : undefined;
-    if (parsed && !parsed.ok) corrupt.push(`${file} (${parsed.problems[0]?.reason})`);
-    else texts.set(file, text);
+    if (!parsed || parsed.ok) texts.set(file, text);
+    else {
+      const kept = base.has(file) ? "the previous copy kept" : "no previous copy";
+      corrupt.push(`${file} (${parsed.problems[0]?.reason}; ${kept})`);
+    }
   }
   if (corrupt.length > 0)
-    log.warn(
-      `manifests: corrupt downloads from ${host} ignored, kept previous copies: ${corrupt.join(", ")}`,
-    );
+    log.warn(`manifests: corrupt downloads from ${host} ignored: ${corrupt.join(", ")}`);
   return texts;
 }
 
 async function saveAndLog(dir: string, texts: ReadonlyMap<string, string>, log: Logger): Promise<void> {
-  const { changed, unchanged } = await writeChangedFiles(dir, texts);
+  const { changed, unchanged, removed } = await mirrorFiles(dir, texts);
   const which = changed.length > 0 ? ` (${changed.join(", ")})` : "";
+  const gone = removed.length > 0 ? `, ${removed.length} removed (${removed.join(", ")})` : "";
   log.info(
-    `manifests: cache ${dir} updated: ${changed.length} changed${which}, ${unchanged.length} unchanged`,
+    `manifests: cache ${dir} updated: ${changed.length} changed${which}, ${unchanged.length} unchanged${gone}`,
   );
 }
 
 function logDownload(log: Logger, host: string, download: Download & { reachable: true }): void {
-  const missing = download.unavailable.length > 0 ? ` (not served: ${download.unavailable.join(", ")})` : "";
-  log.info(`manifests: fetched ${download.texts.size} files from ${host}${missing}`);
+  const { notServed, failed } = download;
+  const missing = notServed.length > 0 ? `; not served: ${notServed.join(", ")}` : "";
+  const failures = failed.length > 0 ? `; failed, cached copies kept: ${failed.join(", ")}` : "";
+  log.info(`manifests: fetched ${download.texts.size} files from ${host}${missing}${failures}`);
 }
 
 function summary(data: GameData): string {

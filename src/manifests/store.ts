@@ -1,5 +1,5 @@
 // Manifest files on disk: the repository's manifests folder and the fetched cache.
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { MANIFEST_FILES } from "./files.js";
 import { contentHash } from "./hash.js";
@@ -49,4 +49,19 @@ export async function writeChangedFiles(
     changed.push(file);
   }
   return { changed, unchanged };
+}
+
+/**
+ * Makes `dir` hold exactly `texts` among the known manifests: changed files are written (see
+ * writeChangedFiles) and known files that `texts` lacks are removed. A cache kept so never mixes two
+ * layouts of the same data (`items.json` beside the files of `items/`).
+ */
+export async function mirrorFiles(
+  dir: string,
+  texts: ReadonlyMap<string, string>,
+): Promise<{ changed: string[]; unchanged: string[]; removed: string[] }> {
+  const written = await writeChangedFiles(dir, texts);
+  const removed = [...(await readManifestDir(dir)).keys()].filter((file) => !texts.has(file)).sort();
+  for (const file of removed) await rm(join(dir, file), { force: true });
+  return { ...written, removed };
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdir, readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type LoadOptions, loadGameData } from "../../src/manifests/loader.js";
 import {
@@ -125,8 +125,35 @@ describe("manifest loader", () => {
       assert.ok(
         opts.log.lines.some(
           (line) =>
-            line.startsWith("warn") && line.includes("corrupt downloads") && line.includes("items/food.json"),
+            line.startsWith("warn") &&
+            line.includes("corrupt downloads") &&
+            line.includes("items/food.json") &&
+            line.includes("the previous copy kept"),
         ),
+      );
+    });
+
+    it("drops from the cache what the host no longer serves, so a change of layout starts", async () => {
+      // The cache holds the items split in items/*.json; the host now serves them as one items.json.
+      await primeCache();
+      const hostDir = join(work.path, "host");
+      await copyShipped(hostDir);
+      const itemFiles = (await readdir(join(hostDir, "items"))).map((file) => `items/${file}`);
+      const allItems = [];
+      for (const file of itemFiles) allItems.push(...JSON.parse(await readFile(join(hostDir, file), "utf8")));
+      await rm(join(hostDir, "items"), { recursive: true });
+      await writeFile(join(hostDir, "items.json"), JSON.stringify(allItems));
+      const opts = options({ cdnUrl: (await host(undefined, hostDir)).url });
+
+      const loaded = await loadGameData(opts);
+
+      assert.equal(loaded.data.items.size, allItems.length);
+      assert.ok(await readFile(join(cacheDir, "items.json"), "utf8"));
+      for (const file of itemFiles)
+        await assert.rejects(stat(join(cacheDir, file)), { code: "ENOENT" }, `${file} left the cache`);
+      assert.ok(
+        opts.log.lines.some((line) => line.includes(`${itemFiles.length} removed`)),
+        opts.log.lines.join("\n"),
       );
     });
 
@@ -193,6 +220,17 @@ describe("manifest loader", () => {
       await assert.rejects(
         loadGameData(opts),
         /required files missing \(npcs\.json, .*\) and neither .* is reachable/,
+      );
+    });
+
+    it("stops with the report, and claims no last good copy, when local data is invalid and none was kept", async () => {
+      await copyShipped(manifestDir);
+      await writeFile(join(manifestDir, "stores.json"), '[{"id": "general_store"}]');
+      const opts = options({ env: "development" });
+      await assert.rejects(loadGameData(opts), /stores\.json[\s\S]*no valid last good copy/);
+      assert.ok(
+        !opts.log.lines.some((line) => line.includes("runs on the last good copy")),
+        opts.log.lines.join("\n"),
       );
     });
 
