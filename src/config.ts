@@ -42,13 +42,25 @@ const list = (fallback: string[]) =>
 
 const optionalUrl = optionalString.pipe(z.url().optional());
 
+/** An empty value counts as unset, as for the string variables: `PORT=` is the default port. */
+const unsetIfEmpty = (value: unknown) =>
+  typeof value === "string" && value.trim() === "" ? undefined : value;
+
+/** SPEC: the public WebSocket address ends in `/ws`. */
+const webSocketUrl = optionalString.pipe(
+  z
+    .url({ protocol: /^wss?$/, error: "must be a ws:// or wss:// address" })
+    .refine((url) => new URL(url).pathname.replace(/\/+$/, "").endsWith("/ws"), "must end in /ws")
+    .optional(),
+);
+
 const environmentSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(5555),
+  PORT: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(65535).default(5555)),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
   DATABASE_URL: optionalString,
   /** Embedded database and generated secrets live here when DATABASE_URL is unset. */
-  DATA_DIR: z.string().default("data"),
+  DATA_DIR: z.preprocess(unsetIfEmpty, z.string().default("data")),
   /** `memory` keeps the embedded database in memory (tests). */
   PGLITE_STORAGE: z.enum(["disk", "memory"]).default("disk"),
   JWT_SECRET: optionalString,
@@ -60,7 +72,7 @@ const environmentSchema = z.object({
   IDP_ISSUER: optionalString,
   PUBLIC_CDN_URL: optionalUrl,
   PUBLIC_API_URL: optionalUrl,
-  PUBLIC_WS_URL: optionalUrl,
+  PUBLIC_WS_URL: webSocketUrl,
   PUBLIC_APP_URL: optionalUrl,
   /** The asset host used to bootstrap a development checkout that has no manifests. */
   PRODUCTION_CDN_URL: z.url().default("https://cdn.tileworld.example"),
@@ -128,12 +140,28 @@ function withColyseusCloudDefaults(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { TRUST_PROXY: "1", ...(env.REDIS_URI && { REDIS_URL: env.REDIS_URI }), ...env };
 }
 
-/** Reads and validates the environment once; throws a ConfigError naming every problem. */
+/**
+ * Reads and validates the environment once; throws a ConfigError naming every problem: the values that
+ * are malformed and, in production, the variables that are missing, in one message.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = environmentSchema.safeParse(withColyseusCloudDefaults(env));
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration:\n  ${problems.join("\n  ")}`);
+  const source = withColyseusCloudDefaults(env);
+  const parsed = environmentSchema.safeParse(source);
+  const malformed = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+  const missing = source.NODE_ENV?.trim() === "production" ? missingInProduction(source) : [];
+  if (!parsed.success || missing.length > 0) {
+    const problems = [
+      ...(malformed.length > 0 ? [`Invalid configuration:\n  ${malformed.join("\n  ")}`] : []),
+      ...(missing.length > 0
+        ? [
+            `Production needs these environment variables, which are not set: ${missing.join(", ")}. ` +
+              "Set them (see README.md, Production) or run with NODE_ENV=development.",
+          ]
+        : []),
+    ];
+    throw new ConfigError(problems.join("\n"));
   }
   const values = parsed.data;
   const production = values.NODE_ENV === "production";
@@ -141,19 +169,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     values.PUBLIC_IDP_APP_ID && (values.IDP_JWKS_URL || values.IDP_VERIFICATION_KEY),
   );
 
-  if (production) {
-    const missing: string[] = REQUIRED_IN_PRODUCTION.filter((name) => !values[name]);
-    if (!values.IDP_JWKS_URL && !values.IDP_VERIFICATION_KEY)
-      missing.push("IDP_JWKS_URL or IDP_VERIFICATION_KEY");
-    // Production always has a provider, and a provider always needs its issuer (below).
-    if (!values.IDP_ISSUER) missing.push("IDP_ISSUER");
-    if (missing.length > 0) {
-      throw new ConfigError(
-        `Production needs these environment variables, which are not set: ${missing.join(", ")}. ` +
-          "Set them (see README.md, Production) or run with NODE_ENV=development.",
-      );
-    }
-  }
   // Without an expected issuer, a token any other issuer signed for the same application id would pass.
   if (identityProvider && !values.IDP_ISSUER) {
     throw new ConfigError(
@@ -172,4 +187,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     manifestCacheDir: path.resolve(values.MANIFEST_CACHE_DIR ?? path.join(dataDir, "manifest-cache")),
     cdnUrl: values.PUBLIC_CDN_URL ?? LOCAL_CDN_URL,
   };
+}
+
+/** The production variables `env` leaves unset (an empty value is unset). */
+function missingInProduction(env: NodeJS.ProcessEnv): string[] {
+  const isSet = (name: string) => Boolean(env[name]?.trim());
+  const missing: string[] = REQUIRED_IN_PRODUCTION.filter((name) => !isSet(name));
+  if (!isSet("IDP_JWKS_URL") && !isSet("IDP_VERIFICATION_KEY"))
+    missing.push("IDP_JWKS_URL or IDP_VERIFICATION_KEY");
+  // Production always has a provider, and a provider always needs its issuer (see loadConfig).
+  if (!isSet("IDP_ISSUER")) missing.push("IDP_ISSUER");
+  return missing;
 }

@@ -56,6 +56,25 @@ describe("configuration", () => {
     assert.throws(() => loadConfig({ PUBLIC_APP_URL: "not a url" }), /PUBLIC_APP_URL/);
   });
 
+  it("takes an empty PORT or DATA_DIR as unset, as it does the other variables", () => {
+    const config = loadConfig({ PORT: "", DATA_DIR: " " });
+    assert.equal(config.PORT, 5555);
+    assert.equal(config.dataDir, path.resolve("data"));
+  });
+
+  it("takes as PUBLIC_WS_URL only a ws:// or wss:// address ending in /ws", () => {
+    for (const url of ["wss://game.example/ws", "ws://localhost:5555/ws", "wss://game.example/play/ws/"])
+      assert.equal(loadConfig({ PUBLIC_WS_URL: url }).PUBLIC_WS_URL, url);
+    assert.throws(
+      () => loadConfig({ PUBLIC_WS_URL: "https://game.example/ws" }),
+      /PUBLIC_WS_URL: must be a ws/,
+    );
+    assert.throws(
+      () => loadConfig({ PUBLIC_WS_URL: "wss://game.example" }),
+      /PUBLIC_WS_URL: must end in \/ws/,
+    );
+  });
+
   it("needs a key source besides the application id before it calls an identity provider configured", () => {
     assert.equal(loadConfig({ PUBLIC_IDP_APP_ID: "app" }).identityProvider, false);
     assert.equal(
@@ -112,6 +131,15 @@ describe("configuration", () => {
       IDP_ISSUER: "https://idp.test",
     };
     assert.equal(loadConfig(complete).production, true);
+    // A malformed value does not hide the missing ones: both are named, in one message.
+    assert.throws(
+      () => loadConfig({ NODE_ENV: "production", PUBLIC_CDN_URL: "cdn.example.com" }),
+      (error: Error) => {
+        assert.match(error.message, /PUBLIC_CDN_URL: Invalid URL/);
+        for (const name of REQUIRED_IN_PRODUCTION) assert.match(error.message, new RegExp(name));
+        return true;
+      },
+    );
     assert.throws(() => loadConfig({ ...complete, ADMIN_CODE: "" }), /ADMIN_CODE/);
     assert.throws(() => loadConfig({ ...complete, IDP_ISSUER: "" }), /IDP_ISSUER/);
   });
