@@ -147,20 +147,18 @@ function withColyseusCloudDefaults(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const source = withColyseusCloudDefaults(env);
   const parsed = environmentSchema.safeParse(source);
-  const malformed = parsed.success
-    ? []
-    : parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
   const missing = source.NODE_ENV?.trim() === "production" ? missingInProduction(source) : [];
   if (!parsed.success || missing.length > 0) {
-    const problems = [
-      ...(malformed.length > 0 ? [`Invalid configuration:\n  ${malformed.join("\n  ")}`] : []),
-      ...(missing.length > 0
-        ? [
-            `Production needs these environment variables, which are not set: ${missing.join(", ")}. ` +
-              "Set them (see README.md, Production) or run with NODE_ENV=development.",
-          ]
-        : []),
-    ];
+    const problems: string[] = [];
+    if (!parsed.success) {
+      const malformed = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+      problems.push(`Invalid configuration:\n  ${malformed.join("\n  ")}`);
+    }
+    if (missing.length > 0)
+      problems.push(
+        `Production needs these environment variables, which are not set: ${missing.join(", ")}. ` +
+          "Set them (see README.md, Production) or run with NODE_ENV=development.",
+      );
     throw new ConfigError(problems.join("\n"));
   }
   const values = parsed.data;
