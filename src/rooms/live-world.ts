@@ -29,8 +29,18 @@ export const roomLiveWorld: LiveWorld = {
 type WorldMethod = "liveStatus" | "livePlayer" | "renamePlayer" | "answerAgents";
 
 /**
- * Calls the world wherever it runs. When the call fails, the world's process is checked: one found gone
- * has its world unlisted (so that the next request opens it again), and the client gets 503.
+ * How long a call to another process goes unanswered before that process is checked (Colyseus's short
+ * remote-call timeout): a call that may take longer does not wait out its own timeout on a dead one.
+ */
+const CHECK_PROCESS_AFTER_MS = 2000;
+
+const unreachable = () =>
+  new ApiError(503, "unavailable", "the world's server process cannot be reached; retry later");
+
+/**
+ * Calls the world wherever it runs. When the call fails, or goes unanswered while the world's process is
+ * found gone, the process found gone has its world unlisted (so that the next request opens it again),
+ * and the client gets 503.
  */
 async function callWorld<M extends WorldMethod>(
   world: IRoomCache,
@@ -38,11 +48,26 @@ async function callWorld<M extends WorldMethod>(
   args: Parameters<WorldRoom[M]>,
   timeoutMs?: number,
 ): Promise<Awaited<ReturnType<WorldRoom[M]>>> {
+  const call = matchMaker.remoteRoomCall<WorldRoom>(world.roomId, method, args, timeoutMs);
+  if (world.processId === matchMaker.processId) return call;
   try {
-    return await matchMaker.remoteRoomCall<WorldRoom>(world.roomId, method, args, timeoutMs);
+    const long = timeoutMs !== undefined && timeoutMs > CHECK_PROCESS_AFTER_MS;
+    return await (long ? unlessGone(world.processId, call) : call);
   } catch (error) {
-    if (world.processId === matchMaker.processId || (await matchMaker.healthCheckProcessId(world.processId)))
-      throw error;
-    throw new ApiError(503, "unavailable", "the world's server process cannot be reached; retry later");
+    if (error instanceof ApiError || (await matchMaker.healthCheckProcessId(world.processId))) throw error;
+    throw unreachable();
   }
+}
+
+/** The call's outcome, or 503 as soon as its process, unanswering for a while, is found gone. */
+function unlessGone<T>(processId: string, call: Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const check = setTimeout(() => {
+      matchMaker.healthCheckProcessId(processId).then(
+        (alive) => alive || reject(unreachable()),
+        () => {},
+      );
+    }, CHECK_PROCESS_AFTER_MS);
+    call.then(resolve, reject).finally(() => clearTimeout(check));
+  });
 }

@@ -370,13 +370,17 @@ scaleOut(
       servers.push(newcomer);
       const [home] = await worldProcesses();
       await home.stop("SIGKILL");
-      const refused = await fetch(`${newcomer.baseUrl}/api/v1/world`, {
+      // An agent request may take up to 10 s where the world is alive; to a dead process it is not left
+      // to wait that out (the stalled-process test above sees /api/v1/world's 503).
+      const asked = Date.now();
+      const refused = await fetch(`${newcomer.baseUrl}/api/agents`, {
         headers: {
           authorization: `Bearer ${(await issueAnonymousToken(new TextEncoder().encode(secret))).token}`,
         },
       });
       assert.equal(refused.status, 503);
       assert.equal((await refused.json()).error.code, "unavailable");
+      assert.ok(Date.now() - asked < 7000, `answered after ${Date.now() - asked} ms`);
       // Found gone by that request, the old world is unlisted: the agent endpoints open it again here.
       await waitForAsync(() => agentsOnline(newcomer), "both agents in a world on the newcomer");
       assert.equal((await worldProcesses())[0], newcomer);
