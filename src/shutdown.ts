@@ -8,7 +8,7 @@ import type { Runtime } from "./runtime.js";
  */
 export async function stopServer(server: Server, runtime: Runtime): Promise<void> {
   // The agents leave first, as players logging out: none of them then tries to come back.
-  await runtime.agents.stopAll();
+  await runtime.agents.close();
   await server.gracefullyShutdown(false);
   await new Promise<void>((resolve) => {
     runtime.httpServer.close(() => resolve());

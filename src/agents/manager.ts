@@ -41,6 +41,8 @@ export class AgentManager {
   private baseUrl: string | undefined;
   /** Set while this process holds the world: the loading of the stored and configured agents. */
   private hosting: Promise<void> | undefined;
+  /** The server is shutting down: no agent is loaded here again. */
+  private closed = false;
 
   constructor(private readonly options: AgentManagerOptions) {
     this.map = new WorldMap(options.gameData.areas, options.gameData);
@@ -58,6 +60,7 @@ export class AgentManager {
    * here. Resolves once they are loaded; they join the world meanwhile (once the server listens).
    */
   host(): Promise<void> {
+    if (this.closed) return Promise.resolve();
     if (!this.hosting) {
       const loading = this.load();
       this.hosting = loading;
@@ -131,6 +134,17 @@ export class AgentManager {
     this.running.delete(agent.record.id);
     await agent.stop();
     await this.options.agents.delete(agent.record.id);
+  }
+
+  /** The server shuts down: every agent leaves, and none is loaded here again (see `isClosed`). */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.stopAll();
+  }
+
+  /** Agent requests that still reach this process are refused: the world reopens elsewhere. */
+  get isClosed(): boolean {
+    return this.closed;
   }
 
   /** Every agent leaves the world (it closes, or the server shuts down first, so none tries to come back). */

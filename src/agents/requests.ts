@@ -21,7 +21,7 @@ export type AgentRequest =
   | { type: "runQuickAction"; caller: AgentCaller; agentId: string; actionId: QuickActionId };
 
 /** CONTRACT's error codes an agent request can end with; the API gives each its status. */
-export type AgentFailureCode = "not_found" | "forbidden" | "conflict";
+export type AgentFailureCode = "not_found" | "forbidden" | "conflict" | "unavailable";
 
 /** The reply's body (CONTRACT's, for the endpoint that asked), or why the request was refused. */
 export type AgentReply = { ok: true; body: unknown } | { ok: false; code: AgentFailureCode; message: string };
@@ -40,6 +40,8 @@ class Refusal extends Error {
  * the world has just opened, or loading them failed).
  */
 export async function answerAgentRequest(agents: AgentManager, request: AgentRequest): Promise<AgentReply> {
+  if (agents.isClosed)
+    return { ok: false, code: "unavailable", message: "this server is shutting down; retry in a moment" };
   await agents.host();
   try {
     return { ok: true, body: await answer(agents, request) };

@@ -19,7 +19,12 @@ const newGoal = z.object({
 });
 const message = z.object({ text: z.string().min(1).max(200) });
 
-const FAILURE_STATUS: Record<AgentFailureCode, number> = { not_found: 404, forbidden: 403, conflict: 409 };
+const FAILURE_STATUS: Record<AgentFailureCode, number> = {
+  not_found: 404,
+  forbidden: 403,
+  conflict: 409,
+  unavailable: 503,
+};
 
 export function agentsRouter(liveWorld: LiveWorld, authenticated: RequestHandler): Router {
   const router = Router();

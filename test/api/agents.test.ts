@@ -297,6 +297,31 @@ describe("/api/agents: the server's autonomous agents", function () {
   });
 });
 
+describe("/api/agents while the server shuts down", function () {
+  this.timeout(30000);
+
+  it("refuses agent requests with 503 once the agents have left, and loads none again", async () => {
+    const server = await startTestServer({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "50", AGENTS: "Keeper" });
+    try {
+      const { token } = await signInAnonymously(server);
+      await waitForAsync(
+        async () => (await (await request(server, "/api/agents", { token })).json()).agents?.length === 1,
+        "the configured agent runs",
+      );
+      // The first step of a shutdown; a request may still reach the world before it closes.
+      await server.runtime.agents.close();
+      await expectError(await request(server, "/api/agents", { token }), 503, "unavailable");
+      assert.equal(
+        server.runtime.agents.list().length,
+        0,
+        "no agent loaded again in a process that is stopping",
+      );
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 // Needs a database that outlives a server: CI's PostgreSQL.
 const withPostgres = postgresUrl ? describe : describe.skip;
 withPostgres("/api/agents across a restart", function () {
