@@ -61,7 +61,15 @@ export async function mirrorFiles(
   texts: ReadonlyMap<string, string>,
 ): Promise<{ changed: string[]; unchanged: string[]; removed: string[] }> {
   const written = await writeChangedFiles(dir, texts);
-  const removed = [...(await readManifestDir(dir)).keys()].filter((file) => !texts.has(file)).sort();
-  for (const file of removed) await rm(join(dir, file), { force: true });
+  const removed: string[] = [];
+  for (const file of MANIFEST_FILES) {
+    if (texts.has(file)) continue;
+    try {
+      await rm(join(dir, file));
+      removed.push(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+  }
   return { ...written, removed };
 }

@@ -316,6 +316,9 @@ describe("/api/agents while the server shuts down", function () {
         0,
         "no agent loaded again in a process that is stopping",
       );
+      // Nor by a world that opens in it meanwhile (the agents follow the world).
+      await server.runtime.agents.host();
+      assert.equal(server.runtime.agents.list().length, 0);
     } finally {
       await server.stop();
     }

@@ -60,7 +60,12 @@ export interface AssetHost {
 }
 
 /** An asset host serving `/health` and `/manifests/{file}` from `dir`, with per-file overrides. */
-export async function startAssetHost(dir: string, overrides = new Map<string, string>()): Promise<AssetHost> {
+/** Serves `dir`'s manifests (`overrides` instead, where given); `failing` files are answered 500. */
+export async function startAssetHost(
+  dir: string,
+  overrides = new Map<string, string>(),
+  failing = new Set<string>(),
+): Promise<AssetHost> {
   const requests: string[] = [];
   const server = createServer(async (req, res) => {
     const path = req.url ?? "/";
@@ -70,6 +75,10 @@ export async function startAssetHost(dir: string, overrides = new Map<string, st
       return;
     }
     const file = path.startsWith("/manifests/") ? path.slice("/manifests/".length) : undefined;
+    if (file !== undefined && failing.has(file)) {
+      res.writeHead(500).end();
+      return;
+    }
     const body =
       file === undefined
         ? undefined

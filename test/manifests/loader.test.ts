@@ -157,6 +157,20 @@ describe("manifest loader", () => {
       );
     });
 
+    it("keeps the cached copy of a file whose download fails, rather than take it for gone", async () => {
+      await primeCache();
+      const assets = await startAssetHost(SHIPPED_DIR, new Map(), new Set(["items/food.json"]));
+      hosts.push(assets);
+      const opts = options({ cdnUrl: assets.url });
+      const loaded = await loadGameData(opts);
+      assert.equal(loaded.data.items.get("shrimps")?.heals, 3);
+      assert.equal(await rewritten("items/food.json"), false, "the cached copy stays");
+      assert.ok(
+        opts.log.lines.some((line) => line.includes("failed, cached copies kept: items/food.json")),
+        opts.log.lines.join("\n"),
+      );
+    });
+
     it("stops start-up with the report when the data is invalid, leaving the cache alone", async () => {
       await primeCache();
       const stores = JSON.parse(await readFile(join(SHIPPED_DIR, "stores.json"), "utf8"));
