@@ -9,10 +9,13 @@ export interface Percentiles {
   max: number;
 }
 
+/**
+ * Nearest-rank percentiles: p99 is the smallest sample that at least 99% of them do not exceed. Below
+ * 100 samples that is the largest one: a p99 worth the name needs a few hundred.
+ */
 export function percentiles(samples: readonly number[]): Percentiles {
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (fraction: number) =>
-    sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? 0;
+  const at = (fraction: number) => sorted[Math.max(0, Math.ceil(fraction * sorted.length) - 1)] ?? 0;
   return { count: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? 0 };
 }
 
