@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_CHAT_LENGTH } from "../game/chat.js";
 import { COMBAT_STYLES } from "../game/combat.js";
 import { EQUIP_SLOTS, INVENTORY_SLOTS, MAX_STACK } from "../game/types.js";
 import { ACTIONS, type Intent } from "../game/world-types.js";
@@ -25,7 +26,11 @@ export const worldMessages = {
     /** For `combat_style`. */
     style: z.enum(COMBAT_STYLES).optional(),
   }),
-  "player:chat": z.object({ message: z.string().min(1).max(200) }),
+  // Its length is counted by the chat rule (src/game/chat.ts), once trimmed and in characters: zod would
+  // count UTF-16 units before the trim, refusing 101 emoji or 200 letters with a space after them.
+  "player:chat": z.object({
+    message: z.string().min(1).describe(`1 to ${MAX_CHAT_LENGTH} characters once trimmed; an emoji counts as one`),
+  }),
   "inventory:use": z.object({ inventorySlot: slot, targetSlot: slot.optional(), targetId: id.optional() }),
   "inventory:unequip": z.object({ slot: z.enum(EQUIP_SLOTS) }),
   "bank:deposit": z.object({ inventorySlot: slot, quantity }),

@@ -204,6 +204,17 @@ describe("WorldRoom: joining and moving", function () {
     assert.equal(typeof heard.timestamp, "number");
   });
 
+  it("counts a chat message's characters once trimmed, an emoji as one: 200 are said, 201 refused", async () => {
+    const alice = await join();
+    const emoji = "\u{1F600}";
+    alice.room.send("player:chat", { message: `  ${emoji.repeat(200)}  ` });
+    const said = await alice.inbox.next("chat:message", (m) => m.fromPlayerId === alice.id);
+    assert.equal(said.message, emoji.repeat(200));
+    alice.room.send("player:chat", { message: emoji.repeat(201) });
+    const error = await alice.inbox.next("error", (e) => e.code === "bad_request");
+    assert.match(error.message, /1 to 200 characters/);
+  });
+
   it("answers a flood with rate_limited", async () => {
     const player = await join();
     for (let i = 0; i < 70; i++) player.room.send("player:move", { x: 32, z: 33 });
