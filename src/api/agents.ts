@@ -6,6 +6,8 @@ import { type RequestHandler, type Response, Router } from "express";
 import { z } from "zod";
 import { isQuickAction } from "../agents/agent.js";
 import { GOAL_TYPES } from "../agents/brain.js";
+import { chatText, MAX_CHAT_LENGTH } from "../game/chat.js";
+import { XP_CAP } from "../game/xp.js";
 import type { AgentCaller, AgentFailureCode, AgentRequest } from "../agents/requests.js";
 import { callerOf } from "./authenticate.js";
 import { ApiError } from "./errors.js";
@@ -15,9 +17,14 @@ import { characterNameBody, parseOr400 } from "./validate.js";
 const newGoal = z.object({
   type: z.enum(GOAL_TYPES),
   /** XP to gain in the goal's skills. */
-  target: z.number().int().positive().max(200_000_000).optional(),
+  target: z.number().int().positive().max(XP_CAP).optional(),
 });
-const message = z.object({ text: z.string().min(1).max(200) });
+// Said in chat unless it is a command: held to the chat rule's length, in characters once trimmed.
+const message = z.object({
+  text: z
+    .string()
+    .refine((text) => typeof chatText(text) === "string", `1 to ${MAX_CHAT_LENGTH} characters once trimmed`),
+});
 
 const FAILURE_STATUS: Record<AgentFailureCode, number> = {
   not_found: 404,

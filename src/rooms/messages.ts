@@ -26,8 +26,8 @@ export const worldMessages = {
     /** For `combat_style`. */
     style: z.enum(COMBAT_STYLES).optional(),
   }),
-  // Its length is counted by the chat rule (src/game/chat.ts), once trimmed and in characters: zod would
-  // count UTF-16 units before the trim, refusing 101 emoji or 200 letters with a space after them.
+  // Its length is the chat rule's (src/game/chat.ts), counted once trimmed: counted here, before the
+  // trim, 200 letters with a space after them would be refused.
   "player:chat": z.object({
     message: z.string().min(1).describe(`1 to ${MAX_CHAT_LENGTH} characters once trimmed; an emoji counts as one`),
   }),
