@@ -7,6 +7,7 @@ import { type GroundItem, isGroundItemVisible } from "./ground-items.js";
 import { addItem, countItem } from "./inventory.js";
 import { chebyshev } from "./tile.js";
 import type { FiremakingRecipe, GatheringSkill, ItemDef, Tile, ToolDef } from "./types.js";
+import { inViewFrom } from "./view-index.js";
 import type {
   NpcEntity,
   PlayerAction,
@@ -31,8 +32,25 @@ export function hasRoomFor(state: WorldState, player: PlayerEntity, itemId: stri
   return item !== undefined && addItem(player.character.inventory, item, 1).added > 0;
 }
 
-export function attackableNpc(state: WorldState, targetId: string | undefined): NpcEntity | GameError {
-  const npc = targetId === undefined ? undefined : state.npcs.get(targetId);
+/**
+ * The entity the player names, if the player is sent it: what lies out of its view is refused as if it
+ * were not there, before anything is said of it, or a client could map the world by guessing ids.
+ */
+export function seenTarget<T extends { position: Tile }>(
+  player: PlayerEntity,
+  entities: { get(id: string): T | undefined },
+  id: string | undefined,
+): T | undefined {
+  const entity = id === undefined ? undefined : entities.get(id);
+  return entity && inViewFrom(player.position, entity.position) ? entity : undefined;
+}
+
+export function attackableNpc(
+  state: WorldState,
+  player: PlayerEntity,
+  targetId: string | undefined,
+): NpcEntity | GameError {
+  const npc = seenTarget(player, state.npcs, targetId);
   if (!npc) return gameError("not_found", `There is no ${targetId ?? "target"} to attack.`);
   if (!npc.def.combat) return gameError("invalid_target", `You cannot attack ${npc.def.name}.`);
   if (!npc.alive) return gameError("dead", `${npc.def.name} is dead.`);
@@ -92,7 +110,7 @@ export function visibleGroundItem(
   player: PlayerEntity,
   id: string | undefined,
 ): GroundItem | GameError {
-  const item = id === undefined ? undefined : state.groundItems.get(id);
+  const item = seenTarget(player, state.groundItems, id);
   if (!item || !isGroundItemVisible(item, player.id, state.tick)) {
     return gameError("not_found", `There is no ${id ?? "item"} here.`);
   }
@@ -144,12 +162,13 @@ export function cookingProblem(
   return undefined;
 }
 
-/** The fire or range nearest to the player within view distance. */
+/** The fire or range nearest to the player among those it sees. */
 export function nearestCookingStation(state: WorldState, player: PlayerEntity): StationEntity | undefined {
   let nearest: StationEntity | undefined;
   let nearestDistance = Number.POSITIVE_INFINITY;
   state.objectGrid.forEachWithin(player.position, state.viewDistance, (object) => {
     if (object.kind !== "station" || !isCookingStation(object)) return;
+    if (!inViewFrom(player.position, object.position)) return;
     const distance = chebyshev(object.position, player.position);
     if (distance < nearestDistance) {
       nearest = object;

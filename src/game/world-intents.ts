@@ -18,6 +18,7 @@ import {
   gatherProblem,
   isCookingStation,
   nearestCookingStation,
+  seenTarget,
   TINDERBOX_ITEM_ID,
   visibleGroundItem,
 } from "./world-actions.js";
@@ -112,13 +113,13 @@ function planAction(
       return () => state.setStyle(player, style);
     }
     case "attack": {
-      const npc = attackableNpc(state, intent.targetId);
+      const npc = attackableNpc(state, player, intent.targetId);
       return isGameError(npc) ? npc : start(player, { kind: "attack", targetId: npc.id });
     }
     case "chop":
     case "fish":
     case "mine": {
-      const resource = intent.targetId === undefined ? undefined : state.objects.get(intent.targetId);
+      const resource = seenTarget(player, state.objects, intent.targetId);
       if (resource?.kind !== "resource")
         return gameError("not_found", `There is no ${intent.targetId} to gather.`);
       const problem = gatherProblem(state, player, resource, GATHER_SKILLS[intent.action]);
@@ -183,7 +184,7 @@ function planUse(state: WorldState, player: PlayerEntity, intent: Extract<Intent
     return isGameError(recipe) ? recipe : start(player, { kind: "light_fire", logItemId: logs.itemId });
   }
   if (intent.targetId !== undefined) {
-    const station = state.objects.get(intent.targetId);
+    const station = seenTarget(player, state.objects, intent.targetId);
     if (!station) return gameError("not_found", `There is no ${intent.targetId} here.`);
     if (station.kind !== "station" || !isCookingStation(station)) return nothingHappens();
     const problem = cookingProblem(state, player, entry.itemId);

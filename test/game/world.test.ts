@@ -8,7 +8,7 @@ import type { Tile } from "../../src/game/types.js";
 import { World } from "../../src/game/world.js";
 import { EAT_TICKS } from "../../src/game/world-intents.js";
 import { COOK_TICKS } from "../../src/game/world-skills.js";
-import type { OutboundEvent } from "../../src/game/world-types.js";
+import type { Intent, OutboundEvent } from "../../src/game/world-types.js";
 import { XP_CAP } from "../../src/game/xp.js";
 import {
   character,
@@ -220,6 +220,49 @@ describe("World", () => {
       const goblin = world.entities().find((entity) => entity.type === "goblin");
       assert.deepEqual(goblin?.position, GOBLIN_SPAWN);
       assert.equal(goblin?.health, 5);
+    });
+
+    it("are not there for a player that cannot see them: no attacking, gathering, cooking at or picking up", () => {
+      const world = makeWorld();
+      world.join(character("dropper", { position: { ...SPAWN } }));
+      world.join(character("far", { position: { x: 45, z: 10 }, inventory: [] }));
+      world.submit("far", { type: "give", itemId: "raw_shrimps", quantity: 1 });
+      world.submit("dropper", {
+        type: "action",
+        action: "drop",
+        inventorySlot: slotOf(world, "dropper", "coins"),
+      });
+      const coins = world.step().changedEntities.find((id) => id.startsWith("item:"))!;
+      stepUntil(world, () => world.privateOwner(coins) === undefined);
+      const idOf = (type: string) => world.entities().find((entity) => entity.type === type)!.id;
+      const attempts: Intent[] = [
+        { type: "action", action: "attack", targetId: idOf("goblin") },
+        { type: "action", action: "attack", targetId: idOf("banker") },
+        { type: "action", action: "chop", targetId: idOf("tree") },
+        { type: "action", action: "pickup", targetId: coins },
+        { type: "action", action: "cook", inventorySlot: slotOf(world, "far", "raw_shrimps") },
+        { type: "use", inventorySlot: slotOf(world, "far", "raw_shrimps"), targetId: idOf("cooking_range") },
+      ];
+      for (const intent of attempts) {
+        const refusal = world.submit("far", intent);
+        assert.equal(refusal?.code, "not_found", JSON.stringify(intent));
+        assert.doesNotMatch(
+          refusal.message,
+          /Goblin|Banker|Tree|Cooking range|coins/,
+          "nothing is said of it",
+        );
+      }
+      world.submit("far", { type: "teleport", ...SPAWN });
+      world.step();
+      for (const intent of attempts.filter(
+        (attempt) => !("targetId" in attempt && attempt.targetId === idOf("banker")),
+      )) {
+        const refusal = world.submit("far", intent);
+        assert.ok(refusal?.code !== "not_found", `in view: ${JSON.stringify(intent)} → ${refusal?.message}`);
+      }
+      world.submit("far", { type: "teleport", x: 30, z: 28 });
+      world.step();
+      assert.equal(world.submit("far", attempts[1]!)?.code, "invalid_target", "a banker in view is named");
     });
   });
 
