@@ -14,6 +14,7 @@ import { WorldStore } from "./db/world-store.js";
 import type { GameData } from "./game/types.js";
 import type { Logger } from "./logger.js";
 import { loadGameData } from "./manifests/loader.js";
+import { FloodGuards } from "./rooms/flood-guard.js";
 import { LOCAL_MANIFESTS_DIR } from "./paths.js";
 
 /** Everything a server instance holds: opened once at start-up, closed once at shutdown. */
@@ -36,6 +37,8 @@ export interface Runtime {
   tokens: TokenVerifier;
   /** REST and authentication-attempt counters (in Redis when REDIS_URL is set). */
   rateLimits: RateLimits;
+  /** Each player's WebSocket message count, across its connections to this process. */
+  floodGuards: FloodGuards;
   /** The one HTTP server: Express, the Colyseus transport and /ws share it. */
   httpServer: http.Server;
   close(): Promise<void>;
@@ -87,6 +90,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     jwtSecret,
     tokens: createTokenVerifier(config, jwtSecret),
     rateLimits,
+    floodGuards: new FloodGuards(config.RATE_LIMIT_WS_PER_SEC),
     httpServer: http.createServer(),
     close: async () => {
       await rateLimits.close();

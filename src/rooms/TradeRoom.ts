@@ -18,7 +18,7 @@ import {
 } from "../game/trade.js";
 import type { InventoryEntry } from "../game/types.js";
 import type { Runtime } from "../runtime.js";
-import { admitMessage, FloodGuard } from "./flood-guard.js";
+import { admitMessage } from "./flood-guard.js";
 import { type Reply, readTradeMessage, type TradeMessage } from "./messages.js";
 import { authenticatePlayer, type PlayerAuth } from "./room-auth.js";
 import type { TradeCommitOutcome, WorldRoom } from "./WorldRoom.js";
@@ -69,7 +69,6 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
   /** Messages are handled one at a time: each may wait on the world. */
   private queue: Promise<void> = Promise.resolve();
   /** The message limit of SDK clients; /ws clients are limited by their channel, before it forwards here. */
-  private readonly floods = new WeakMap<Client, FloodGuard>();
 
   override onCreate(options: TradeRoomOptions): void {
     if (!isSignedByWorld(this.runtime.jwtSecret, options))
@@ -80,7 +79,8 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
     this.maxClients = 2;
     void this.setPrivate(true);
     this.onMessage("*", (client, type, message) => {
-      if (this.admits(client, String(type))) this.handleMessage(client as TradeClient, String(type), message);
+      const trader = client as TradeClient;
+      if (this.admits(trader, String(type))) this.handleMessage(trader, String(type), message);
     });
     this.clock.setInterval(
       () => this.serially(async () => this.apply(expireTrade(this.trade, Date.now()))),
@@ -145,12 +145,9 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
     void this.serially(async () => this.apply(cancelTrade(this.trade, playerId, reason)));
   }
 
-  private admits(client: Client, type: string): boolean {
-    let flood = this.floods.get(client);
-    if (!flood) {
-      flood = new FloodGuard(this.runtime.config.RATE_LIMIT_WS_PER_SEC);
-      this.floods.set(client, flood);
-    }
+  /** Counts an SDK client's message with the rest of its player's (a /ws client's were counted by its channel). */
+  private admits(client: TradeClient, type: string): boolean {
+    const flood = this.runtime.floodGuards.of(client.auth!.characterId);
     return admitMessage(flood, client, (error) => client.send("error", { ...error, event: type }));
   }
 

@@ -28,7 +28,7 @@ import type { Runtime } from "../runtime.js";
 import { WorldRoomState } from "../schema/WorldRoomState.js";
 import { withBatchedSends } from "./batched-sends.js";
 import type { EncodedUpdate } from "./encoded-json.js";
-import { admitMessage, FloodGuard } from "./flood-guard.js";
+import { admitMessage } from "./flood-guard.js";
 import { Interest, isJsonClient } from "./interest.js";
 import {
   describeIssues,
@@ -60,8 +60,6 @@ const LEASE_CHECK_MS = 5000;
 export const CLOSE_REPLACED = 4409;
 
 interface Session {
-  /** SDK clients only: the /ws channel limits its connections' frames itself, before they get here. */
-  flood?: FloodGuard;
   isAdmin: boolean;
   /** Set while the seat of a dropped client is kept; rejecting it ends the wait. */
   reconnection?: Deferred<Client>;
@@ -178,10 +176,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
 
   override async onJoin(client: WorldClient, options: WorldJoinOptions | undefined): Promise<void> {
     const { characterId } = playerOf(client);
-    const flood = isJsonClient(client)
-      ? undefined
-      : new FloodGuard(this.runtime.config.RATE_LIMIT_WS_PER_SEC);
-    client.userData = { flood, isAdmin: false };
+    client.userData = { isAdmin: false };
     const previous = this.owners.get(characterId);
     this.owners.set(characterId, client);
     if (previous) {
@@ -271,10 +266,13 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     message: unknown,
     reply: Reply = client.send.bind(client),
   ): void {
-    const session = client.userData;
-    if (!session || !this.world.has(playerOf(client).characterId)) return;
+    if (!client.userData) return;
+    const { characterId } = playerOf(client);
+    if (!this.world.has(characterId)) return;
     const refuse = (refusal: Refusal) => reply("error", { ...refusal, event: type });
-    if (session.flood && !admitMessage(session.flood, client, refuse)) return;
+    // The /ws channel counts its connections' frames itself, before they get here.
+    const counted = isJsonClient(client) || admitMessage(this.runtime.floodGuards.of(characterId), client, refuse);
+    if (!counted) return;
     const refusal = this.dispatch(client, type, message, reply);
     if (refusal) refuse(refusal);
   }

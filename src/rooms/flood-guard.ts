@@ -18,7 +18,7 @@ export type FloodVerdict =
 export const RATE_LIMITED = { code: "rate_limited", message: "Too many messages: wait a few seconds." };
 
 /**
- * SPEC's per-connection message limit: more than `perSecond` messages within any one second blocks the
+ * SPEC's message limit: more than `perSecond` messages within any one second blocks the
  * sender for FLOOD_BLOCK_MS; sending another `perSecond` messages during the block closes it.
  */
 export class FloodGuard {
@@ -49,6 +49,41 @@ export class FloodGuard {
     this.recent[this.oldest] = now;
     this.oldest = (this.oldest + 1) % this.perSecond;
     return "accept";
+  }
+
+  /** Neither blocked nor holding a message of the last second: a new guard would judge the same. */
+  isIdle(now: number): boolean {
+    const newest = this.recent[(this.oldest + this.perSecond - 1) % this.perSecond]!;
+    return now >= this.blockedUntil && now - newest >= WINDOW_MS;
+  }
+}
+
+/** How often idle guards are let go. */
+const SWEEP_MS = 10_000;
+
+/**
+ * Each player's guard, whatever connection its messages come through: a client that reconnects (or
+ * logs in again, or opens its trade) is still counted, and still blocked, rather than starting afresh.
+ */
+export class FloodGuards {
+  private readonly guards = new Map<string, FloodGuard>();
+  private lastSweep = 0;
+
+  constructor(private readonly perSecond: number) {}
+
+  of(playerId: string, now = Date.now()): FloodGuard {
+    if (now - this.lastSweep >= SWEEP_MS) this.sweep(now);
+    let guard = this.guards.get(playerId);
+    if (!guard) {
+      guard = new FloodGuard(this.perSecond);
+      this.guards.set(playerId, guard);
+    }
+    return guard;
+  }
+
+  private sweep(now: number): void {
+    this.lastSweep = now;
+    for (const [playerId, guard] of this.guards) if (guard.isIdle(now)) this.guards.delete(playerId);
   }
 }
 

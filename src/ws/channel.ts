@@ -12,9 +12,9 @@ import { type RawData, WebSocket, WebSocketServer } from "ws";
 import { clientKey } from "../api/rate-limits.js";
 import { issueAnonymousToken } from "../auth/tokens.js";
 import { type AuthRefusal, countAttempt, verifyToken } from "../auth/verify.js";
-import { admitMessage, FloodGuard } from "../rooms/flood-guard.js";
+import { admitMessage } from "../rooms/flood-guard.js";
 import { isTradeMessage } from "../rooms/messages.js";
-import { tokenOf, vouchFor } from "../rooms/room-auth.js";
+import { type PlayerAuth, tokenOf, vouchFor } from "../rooms/room-auth.js";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
 import { openWorld } from "../rooms/world-listing.js";
 import type { Runtime } from "../runtime.js";
@@ -198,12 +198,11 @@ export class JsonChannel {
       maxBufferedBytes: MAX_BUFFERED_BYTES,
       onEvent: (event, data) => trades.observe(event, data),
     });
-    const flood = new FloodGuard(this.runtime.config.RATE_LIMIT_WS_PER_SEC);
     // Frames that arrive while joining wait, so none is handled before the first player:sync.
     const early: { data: RawData; isBinary: boolean }[] = [];
     let ready = false;
     ws.on("message", (data: RawData, isBinary: boolean) => {
-      if (ready) this.handleFrame(room, client, trades, flood, data, isBinary);
+      if (ready) this.handleFrame(room, client, trades, data, isBinary);
       // What the flood limit would let through anyway; anything beyond is dropped.
       else if (early.length < this.runtime.config.RATE_LIMIT_WS_PER_SEC) early.push({ data, isBinary });
     });
@@ -217,14 +216,13 @@ export class JsonChannel {
     await client.joined();
     ready = true;
     for (const frame of early.splice(0))
-      this.handleFrame(room, client, trades, flood, frame.data, frame.isBinary);
+      this.handleFrame(room, client, trades, frame.data, frame.isBinary);
   }
 
   private handleFrame(
     room: WorldRoom,
     client: JsonClient,
     trades: TradeLink,
-    flood: FloodGuard,
     data: RawData,
     isBinary: boolean,
   ): void {
@@ -233,7 +231,9 @@ export class JsonChannel {
       const { event, id } = readEnvelope(data, isBinary);
       client.sendJson("error", { ...error, event }, id);
     };
-    if (!admitMessage(flood, client, refuse)) return;
+    // Counted with the player's other connections: reconnecting neither resets the count nor lifts a block.
+    const { characterId } = client.auth as PlayerAuth;
+    if (!admitMessage(this.runtime.floodGuards.of(characterId), client, refuse)) return;
     const envelope = readEnvelope(data, isBinary);
     if ("code" in envelope) {
       const { id, ...error } = envelope;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { FLOOD_BLOCK_MS, FloodGuard } from "../../src/rooms/flood-guard.js";
+import { FLOOD_BLOCK_MS, FloodGuard, FloodGuards } from "../../src/rooms/flood-guard.js";
 
 describe("FloodGuard", () => {
   it("accepts up to the limit within a second, then blocks for the block length", () => {
@@ -34,5 +34,22 @@ describe("FloodGuard", () => {
     assert.equal(guard.check(3), "drop");
     assert.equal(guard.check(4), "drop");
     assert.equal(guard.check(5), "close");
+  });
+});
+
+describe("FloodGuards", () => {
+  it("gives a player the same guard for every connection, until it has been idle for a while", () => {
+    const guards = new FloodGuards(2);
+    const blocked = guards.of("p1", 0);
+    blocked.check(0);
+    blocked.check(1);
+    assert.equal(blocked.check(2), "limited");
+    assert.equal(guards.of("p1", 3_000), blocked, "a new connection is still blocked");
+    assert.equal(guards.of("p1", 3_000).check(3_000), "drop");
+    assert.notEqual(guards.of("p2", 3_000), blocked);
+    // Let go once neither blocked nor counting a message of the last second: a new one judges the same.
+    const later = guards.of("p1", 2 + FLOOD_BLOCK_MS + 10_000);
+    assert.notEqual(later, blocked);
+    assert.equal(later.check(2 + FLOOD_BLOCK_MS + 10_000), "accept");
   });
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
-import { joinAsNewPlayer, worldSuite } from "../support/players.js";
+import { joinAsNewPlayer, sleep, worldSuite } from "../support/players.js";
 import { connectNewPlayer } from "../support/ws-client.js";
 import { becomeAdmin, seenEntities, seenEntity, slotOf, teleport, waitFor } from "./world-helpers.js";
 
@@ -213,6 +213,17 @@ describe("WorldRoom: joining and moving", function () {
     alice.room.send("player:chat", { message: emoji.repeat(201) });
     const error = await alice.inbox.next("error", (e) => e.code === "bad_request");
     assert.match(error.message, /1 to 200 characters/);
+  });
+
+  it("keeps a flooding player blocked when it joins again, through the SDK as through /ws", async () => {
+    const player = await join();
+    for (let i = 0; i < 70; i++) player.room.send("player:move", { x: 32, z: 33 });
+    await player.inbox.next("error", (e) => e.code === "rate_limited");
+    const again = await joinAsNewPlayer(server(), player.token);
+    const closed = new Promise<number>((resolve) => again.room.onLeave((code) => resolve(code)));
+    for (let i = 0; i < 70; i++) again.room.send("player:move", { x: 32, z: 33 });
+    assert.equal(await Promise.race([closed, sleep(5000).then(() => "still open")]), 4429);
+    assert.ok(!again.inbox.all("error").some((e) => e.code === "rate_limited"), "no fresh count to pass");
   });
 
   it("answers a flood with rate_limited", async () => {

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
+import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { sleep } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
-import { connectNewPlayer, type WsPlayer } from "../support/ws-client.js";
+import { connectNewPlayer, WsClient, type WsPlayer } from "../support/ws-client.js";
 
 describe("/ws: frames the server cannot take", function () {
   this.timeout(30000);
@@ -115,6 +116,23 @@ describe("/ws: flooding", function () {
     assert.equal(refusal.data.event, "player:move");
     for (let i = 0; i <= LIMIT; i++) client.send("player:move", { x: 32, z: 33 });
     assert.equal((await client.closed).code, 4429);
+  });
+
+  it("keeps a player's block across a new connection: reconnecting neither resets the count nor lifts it", async () => {
+    const { token } = await issueAnonymousToken(server.runtime.jwtSecret);
+    const first = await WsClient.connect(server.wsUrl, { header: token });
+    await first.received((frame) => frame.event === "player:sync");
+    const limited = first.next("error", (data) => data.code === "rate_limited");
+    for (let i = 0; i <= LIMIT; i++) first.send("player:move", { x: 32, z: 33 });
+    await limited;
+    const second = await WsClient.connect(server.wsUrl, { header: token });
+    await second.received((frame) => frame.event === "player:sync");
+    // Still blocked: its frames are dropped, and flooding on through the block closes it.
+    for (let i = 0; i <= LIMIT; i++) second.send("player:move", { x: 32, z: 33 });
+    const closed = await Promise.race([second.closed, sleep(5000).then(() => ({ code: "still open" }))]);
+    assert.equal(closed.code, 4429);
+    assert.ok(!second.frames.some((frame) => frame.data?.code === "rate_limited"), "no fresh count to pass");
+    await first.close();
   });
 
   it("limits any one second, not each second from the first frame: a burst across its end is refused", async () => {
