@@ -504,6 +504,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     const ids = [a.characterId, b.characterId];
     if (!ids.every((id) => this.world.has(id))) return { ok: false, reason: "player_offline" };
     if (ids.some((id) => this.commits.has(id))) return { ok: false, reason: "already_trading" };
+    // Players may walk while they trade; walking out of range ends the trade, as closing its window would.
+    if (this.trades.tooFar(a.characterId, b.characterId)) return { ok: false, reason: "too_far" };
     for (const id of ids) this.world.setBusy(id, "trade");
     // Queued behind every pending write, so the transaction reads what the world holds now.
     const committing = this.persistence.run(async (): Promise<TradeOutcome> => {

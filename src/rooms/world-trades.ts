@@ -205,7 +205,8 @@ export class TradeRequests {
     else if (!this.opening.get(tradeId)) this.opening.set(tradeId, { playerId, reason });
   }
 
-  private tooFar(a: string, b: string): boolean {
+  /** Whether the two players stand too far apart to trade: to request, to accept, and to complete. */
+  tooFar(a: string, b: string): boolean {
     return (this.world.distance(a, b) ?? Number.POSITIVE_INFINITY) > TRADE_DISTANCE;
   }
 

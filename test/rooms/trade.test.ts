@@ -307,6 +307,22 @@ describe("TradeRoom with SDK clients", function () {
     await alice.inbox.next("tradeStarted", (started) => started.tradeId === incoming.tradeId);
   });
 
+  it("ends a trade whose players walked out of range before the last accept, and moves nothing", async () => {
+    const [alice, bob] = [await join(), await join()];
+    await becomeAdmin(alice, ADMIN_CODE);
+    const tradeId = await startTrade(alice, bob);
+    alice.trade!.send("tradeAddItem", { tradeId, inventorySlot: slotOf(alice, "coins"), quantity: 25 });
+    await bob.tradeInbox.next("tradeUpdated", (u) => u.theirOffer.length === 1);
+    for (const me of [alice, bob]) me.trade!.send("tradeAccept", { tradeId });
+    await alice.tradeInbox.next("tradeConfirmScreen");
+    await teleport(alice, 32, 45);
+    for (const me of [alice, bob]) me.trade!.send("tradeAccept", { tradeId });
+    assert.equal((await bob.tradeInbox.next("tradeError")).reason, "too_far");
+    assert.equal((await bob.tradeInbox.next("tradeCancelled", () => true, 5000, true)).reason, "commit_failed");
+    const stored = await server.runtime.characters.load(bob.id);
+    assert.equal(stored?.inventory.find((e) => e.itemId === "coins")?.quantity, 25, "bob received nothing");
+  });
+
   it("refuses a request to a player whose connection dropped, though the seat is kept for a reconnection", async () => {
     const [alice, bob] = [await join(), await join()];
     // Bob's own request ends when the world learns of his drop: from then on he is not online.
