@@ -14,8 +14,8 @@ import { WorldStore } from "./db/world-store.js";
 import type { GameData } from "./game/types.js";
 import type { Logger } from "./logger.js";
 import { loadGameData } from "./manifests/loader.js";
-import { FloodGuards } from "./rooms/flood-guard.js";
 import { LOCAL_MANIFESTS_DIR } from "./paths.js";
+import { FloodGuards } from "./rooms/flood-guard.js";
 
 /** Everything a server instance holds: opened once at start-up, closed once at shutdown. */
 export interface Runtime {

@@ -5,8 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { Client, type Room } from "@colyseus/sdk";
 import type { AgentRow } from "../db/agents.js";
-import type { WorldMap } from "../game/map.js";
-import type { GameData, SkillName } from "../game/types.js";
+import type { SkillName } from "../game/types.js";
 import type { PlayerSync, WorldUpdate } from "../game/world-types.js";
 import type { Logger } from "../logger.js";
 import type { WorldJoinOptions } from "../rooms/messages.js";

@@ -271,7 +271,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     if (!this.world.has(characterId)) return;
     const refuse = (refusal: Refusal) => reply("error", { ...refusal, event: type });
     // The /ws channel counts its connections' frames itself, before they get here.
-    const counted = isJsonClient(client) || admitMessage(this.runtime.floodGuards.of(characterId), client, refuse);
+    const counted =
+      isJsonClient(client) || admitMessage(this.runtime.floodGuards.of(characterId), client, refuse);
     if (!counted) return;
     const refusal = this.dispatch(client, type, message, reply);
     if (refusal) refuse(refusal);

@@ -29,7 +29,10 @@ export const worldMessages = {
   // Its length is the chat rule's (src/game/chat.ts), counted once trimmed: counted here, before the
   // trim, 200 letters with a space after them would be refused.
   "player:chat": z.object({
-    message: z.string().min(1).describe(`1 to ${MAX_CHAT_LENGTH} characters once trimmed; an emoji counts as one`),
+    message: z
+      .string()
+      .min(1)
+      .describe(`1 to ${MAX_CHAT_LENGTH} characters once trimmed; an emoji counts as one`),
   }),
   "inventory:use": z.object({ inventorySlot: slot, targetSlot: slot.optional(), targetId: id.optional() }),
   "inventory:unequip": z.object({ slot: z.enum(EQUIP_SLOTS) }),

@@ -215,8 +215,7 @@ export class JsonChannel {
     await connectClientToRoom(room, client as never, context, {});
     await client.joined();
     ready = true;
-    for (const frame of early.splice(0))
-      this.handleFrame(room, client, trades, frame.data, frame.isBinary);
+    for (const frame of early.splice(0)) this.handleFrame(room, client, trades, frame.data, frame.isBinary);
   }
 
   private handleFrame(

@@ -134,8 +134,14 @@ describe("/api/agents: the server's autonomous agents", function () {
       assert.equal(chat.message, "hello from the dashboard");
       // Held to the chat rule: characters once trimmed, an emoji counting as one.
       const emoji = "\u{1F600}";
-      assert.equal((await post(`/api/agents/${agent.agentId}/message`, { text: emoji.repeat(150) })).status, 202);
-      const emojiChat = await listener.inbox.next("chat:message", (m) => m.fromPlayerId === agent.characterId);
+      assert.equal(
+        (await post(`/api/agents/${agent.agentId}/message`, { text: emoji.repeat(150) })).status,
+        202,
+      );
+      const emojiChat = await listener.inbox.next(
+        "chat:message",
+        (m) => m.fromPlayerId === agent.characterId,
+      );
       assert.equal(emojiChat.message, emoji.repeat(150));
       for (const text of ["   ", "x".repeat(201)])
         await expectError(await post(`/api/agents/${agent.agentId}/message`, { text }), 400, "bad_request");

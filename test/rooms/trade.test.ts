@@ -318,7 +318,10 @@ describe("TradeRoom with SDK clients", function () {
     await teleport(alice, 32, 45);
     for (const me of [alice, bob]) me.trade!.send("tradeAccept", { tradeId });
     assert.equal((await bob.tradeInbox.next("tradeError")).reason, "too_far");
-    assert.equal((await bob.tradeInbox.next("tradeCancelled", () => true, 5000, true)).reason, "commit_failed");
+    assert.equal(
+      (await bob.tradeInbox.next("tradeCancelled", () => true, 5000, true)).reason,
+      "commit_failed",
+    );
     const stored = await server.runtime.characters.load(bob.id);
     assert.equal(stored?.inventory.find((e) => e.itemId === "coins")?.quantity, 25, "bob received nothing");
   });
