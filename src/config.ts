@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { StartupError } from "./startup-error.js";
 
 /** SPEC: the asset host listens on port 8080 in local development. */
 export const LOCAL_CDN_URL = "http://localhost:8080";
@@ -42,10 +43,6 @@ const list = (fallback: string[]) =>
 
 const optionalUrl = optionalString.pipe(z.url().optional());
 
-/** An empty value counts as unset, as for the string variables: `PORT=` is the default port. */
-const unsetIfEmpty = (value: unknown) =>
-  typeof value === "string" && value.trim() === "" ? undefined : value;
-
 /** SPEC: the public WebSocket address ends in `/ws`. */
 const webSocketUrl = optionalString.pipe(
   z
@@ -55,12 +52,12 @@ const webSocketUrl = optionalString.pipe(
 );
 
 const environmentSchema = z.object({
-  PORT: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(65535).default(5555)),
+  PORT: z.coerce.number().int().min(0).max(65535).default(5555),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
   DATABASE_URL: optionalString,
   /** Embedded database and generated secrets live here when DATABASE_URL is unset. */
-  DATA_DIR: z.preprocess(unsetIfEmpty, z.string().default("data")),
+  DATA_DIR: z.string().default("data"),
   /** `memory` keeps the embedded database in memory (tests). */
   PGLITE_STORAGE: z.enum(["disk", "memory"]).default("disk"),
   JWT_SECRET: optionalString,
@@ -126,7 +123,7 @@ export interface Config extends Environment {
   cdnUrl: string;
 }
 
-export class ConfigError extends Error {
+export class ConfigError extends StartupError {
   override name = "ConfigError";
 }
 
@@ -145,7 +142,7 @@ function withColyseusCloudDefaults(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  * are malformed and, in production, the variables that are missing, in one message.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const source = withColyseusCloudDefaults(env);
+  const source = withColyseusCloudDefaults(withoutBlanks(env));
   const parsed = environmentSchema.safeParse(source);
   const missing = source.NODE_ENV?.trim() === "production" ? missingInProduction(source) : [];
   if (!parsed.success || missing.length > 0) {
@@ -187,9 +184,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-/** The production variables `env` leaves unset (an empty value is unset). */
+/** An empty (or blank) value counts as unset, whatever the variable: `PORT=` is the default port. */
+function withoutBlanks(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([, value]) => value?.trim()));
+}
+
+/** The production variables `env` leaves unset. */
 function missingInProduction(env: NodeJS.ProcessEnv): string[] {
-  const isSet = (name: string) => Boolean(env[name]?.trim());
+  const isSet = (name: string) => env[name] !== undefined;
   const missing: string[] = REQUIRED_IN_PRODUCTION.filter((name) => !isSet(name));
   if (!isSet("IDP_JWKS_URL") && !isSet("IDP_VERIFICATION_KEY"))
     missing.push("IDP_JWKS_URL or IDP_VERIFICATION_KEY");

@@ -5,11 +5,12 @@ globalThis.WebSocket ??= WebSocket as unknown as typeof globalThis.WebSocket;
 
 import { listen } from "@colyseus/tools";
 import { createApp } from "./app.js";
-import { ConfigError, loadConfig } from "./config.js";
+import { loadConfig } from "./config.js";
 import { putHelperThreadsBehindTheTick } from "./helper-threads.js";
 import { createLogger } from "./logger.js";
 import { createRuntime } from "./runtime.js";
 import { exitOnSignals, logProcessFailures, stopServer } from "./shutdown.js";
+import { StartupError } from "./startup-error.js";
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -26,7 +27,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  // Start-up errors say what is wrong and how to fix it; a stack trace adds nothing to a ConfigError.
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(error instanceof StartupError ? error.message : error);
   process.exit(1);
 });

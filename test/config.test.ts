@@ -56,10 +56,23 @@ describe("configuration", () => {
     assert.throws(() => loadConfig({ PUBLIC_APP_URL: "not a url" }), /PUBLIC_APP_URL/);
   });
 
-  it("takes an empty PORT or DATA_DIR as unset, as it does the other variables", () => {
-    const config = loadConfig({ PORT: "", DATA_DIR: " " });
-    assert.equal(config.PORT, 5555);
-    assert.equal(config.dataDir, path.resolve("data"));
+  it("takes an empty or blank value as unset, whatever the variable", () => {
+    const blank = Object.fromEntries(
+      [
+        "PORT",
+        "DATA_DIR",
+        "NODE_ENV",
+        "LOG_LEVEL",
+        "PGLITE_STORAGE",
+        "PRODUCTION_CDN_URL",
+        "RATE_LIMIT_WS_PER_SEC",
+        "WORLD_TICK_MS",
+        "RECONNECT_SECONDS",
+        "CORS_PREVIEW_HOST_SUFFIXES",
+      ].map((name, i) => [name, i % 2 === 0 ? "" : "  "]),
+    );
+    assert.deepEqual(loadConfig(blank), loadConfig({}));
+    assert.equal(loadConfig(blank).RECONNECT_SECONDS, 30);
   });
 
   it("takes as PUBLIC_WS_URL only a ws:// or wss:// address ending in /ws", () => {

@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -53,5 +56,41 @@ describe("failures nothing caught", function () {
     const logged = logLines(output).find((line) => line.msg === "uncaught exception: exiting");
     assert.equal(logged?.err?.message, "boom", output);
     assert.doesNotMatch(output, /still running/);
+  });
+});
+
+describe("start-up failures", function () {
+  this.timeout(30000);
+
+  it("names what to fix, without a stack trace, when production finds no manifests to load", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "startup-"));
+    const unreachable = "http://127.0.0.1:9"; // the discard port: nothing serves there
+    const child = spawn(process.execPath, ["--import", "tsx", "src/index.ts"], {
+      cwd: PROJECT_ROOT,
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: "production",
+        PORT: "0",
+        DATA_DIR: dataDir,
+        PUBLIC_CDN_URL: unreachable,
+        DATABASE_URL: "postgres://nobody@127.0.0.1:9/none",
+        JWT_SECRET: "a-secret-of-at-least-32-characters-long",
+        ADMIN_CODE: "admin",
+        PUBLIC_IDP_APP_ID: "app",
+        IDP_APP_SECRET: "secret",
+        IDP_JWKS_URL: "https://idp.example/jwks",
+        IDP_ISSUER: "https://idp.example",
+      },
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise((resolve) => child.on("exit", resolve));
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, new RegExp(`asset host ${unreachable} is unreachable`));
+    assert.match(stderr, /Set PUBLIC_CDN_URL/);
+    assert.doesNotMatch(stderr, /^\s+at /m, "no stack trace");
+    await rm(dataDir, { recursive: true, force: true });
   });
 });

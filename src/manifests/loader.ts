@@ -8,6 +8,7 @@
 //  5. the files are the startup list of files.ts.
 // A set of files is written to disk only once it validated, so the cache always holds a good copy.
 import type { GameData } from "../game/types.js";
+import { StartupError } from "../startup-error.js";
 import { type Download, type FetchSettings, fetchManifests } from "./fetchManifests.js";
 import { isManifestFile, missingRequiredManifests } from "./files.js";
 import { buildGameData } from "./gameData.js";
@@ -67,8 +68,9 @@ async function loadProduction(options: LoadOptions): Promise<LoadedGameData> {
   const download = await fetchManifests(cdnUrl, fetchSettings(options));
   if (!download.reachable) {
     if (cached.size === 0) {
-      throw new Error(
-        `manifests: asset host ${cdnUrl} is unreachable (${download.reason}) and ${cacheDir} holds no cached copy`,
+      throw new StartupError(
+        `manifests: asset host ${cdnUrl} is unreachable (${download.reason}) and ${cacheDir} holds no cached copy. ` +
+          "Set PUBLIC_CDN_URL to the asset host that serves /manifests/ (or MANIFEST_CACHE_DIR to a folder holding a copy).",
       );
     }
     log.warn(
@@ -116,9 +118,9 @@ async function bootstrapDownload(
   );
   const production = await fetchManifests(productionCdnUrl, fetchSettings(options));
   if (production.reachable) return { host: productionCdnUrl, download: production };
-  throw new Error(
+  throw new StartupError(
     `manifests: required files missing (${missing.join(", ")}) and neither ${cdnUrl} nor ${productionCdnUrl} ` +
-      `is reachable (${production.reason})`,
+      `is reachable (${production.reason}). Put them in ${manifestDir}, or set PUBLIC_CDN_URL to an asset host that serves them.`,
   );
 }
 
@@ -138,7 +140,10 @@ async function useOrFallBack(
   }
   const report = formatReport(validation.problems);
   const lastGood = validateManifests(await readManifestDir(cacheDir));
-  if (!lastGood.ok) throw new Error(`${report}\n(and there is no valid last good copy in ${cacheDir})`);
+  if (!lastGood.ok)
+    throw new StartupError(
+      `${report}\n(and there is no valid last good copy in ${cacheDir}): fix the files named above.`,
+    );
   log.error(
     `manifests: !!! ${dir} has INVALID game data, the server runs on the last good copy !!!\n${report}`,
   );
@@ -148,7 +153,8 @@ async function useOrFallBack(
 
 function validOrThrow(texts: ReadonlyMap<string, string>, source: string, log: Logger): GameData {
   const validation = validateManifests(texts);
-  if (!validation.ok) throw new Error(`manifests from ${source}: ${formatReport(validation.problems)}`);
+  if (!validation.ok)
+    throw new StartupError(`manifests from ${source}: ${formatReport(validation.problems)}`);
   log.info(`manifests: ${texts.size} files valid (${summary(validation.data)})`);
   return validation.data;
 }

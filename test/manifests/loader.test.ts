@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { mkdir, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type LoadOptions, loadGameData } from "../../src/manifests/loader.js";
+import { StartupError } from "../../src/startup-error.js";
 import {
   type AssetHost,
   copyShipped,
@@ -111,6 +112,8 @@ describe("manifest loader", () => {
       const url = await deadUrl();
       await assert.rejects(loadGameData(options({ cdnUrl: url })), (error: Error) => {
         assert.match(error.message, new RegExp(`asset host ${url} is unreachable .* holds no cached copy`));
+        assert.ok(error instanceof StartupError, "printed alone, as what to fix");
+        assert.match(error.message, /Set PUBLIC_CDN_URL/);
         return true;
       });
     });

@@ -1,0 +1,7 @@
+/**
+ * A failure at start-up whose message says what is wrong and how to fix it: it is printed alone, as a
+ * stack trace would add nothing for the person starting the server.
+ */
+export class StartupError extends Error {
+  override name = "StartupError";
+}
