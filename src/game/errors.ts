@@ -1,3 +1,6 @@
+import { MAX_PATH_LENGTH } from "./pathfinding.js";
+import { EAT_TICKS, INVENTORY_SLOTS } from "./types.js";
+
 /** A refusal the player can see: `code` is stable snake_case, `message` is for humans. */
 export interface GameError {
   code: GameErrorCode;
@@ -8,10 +11,10 @@ export interface GameError {
 export const GAME_ERROR_CODES = {
   bad_request: "the request is malformed (empty or too long chat, bad quantity, unknown item id)",
   not_found: "the target entity, player or bank item does not exist or is not visible to the player",
-  invalid_slot: "the inventory slot is outside 0..27 or empty, or the equipment slot is empty",
+  invalid_slot: `the inventory slot is outside 0..${INVENTORY_SLOTS - 1} or empty, or the equipment slot is empty`,
   invalid_target: "the target exists but this action cannot apply to it (chop a rock, eat a sword)",
-  move_too_far: "the move target is more than 200 tiles away (Chebyshev)",
-  no_path: "no walkable path of at most 200 tiles reaches the target",
+  move_too_far: `the move target is more than ${MAX_PATH_LENGTH} tiles away (Chebyshev)`,
+  no_path: `no walkable path of at most ${MAX_PATH_LENGTH} tiles reaches the target`,
   too_far: "the player is not within reach (bank booth or banker) for an action that does not walk",
   inventory_full: "there is no room in the inventory (or the stack would pass the maximum)",
   bank_full: "the bank stack would pass the maximum quantity",
@@ -20,7 +23,7 @@ export const GAME_ERROR_CODES = {
   no_ammo: "a bow is wielded without arrows that fit it in the ammunition slot",
   depleted: "the resource is depleted until it respawns",
   busy: "the player is in a trade commit and cannot change the inventory",
-  too_soon: "the player ate within the last 3 ticks: one food at a time",
+  too_soon: `the player ate within the last ${EAT_TICKS} ticks: one food at a time`,
   dead: "the target is dead",
   cannot_light_here: "a fire already burns on this tile",
 } as const;

@@ -37,6 +37,8 @@ export type EquipSlot = (typeof EQUIP_SLOTS)[number];
 export const INVENTORY_SLOTS = 28;
 /** Largest quantity one stack (inventory slot or bank row) may hold: a signed 32-bit integer. */
 export const MAX_STACK = 2_147_483_647;
+/** Food takes this many ticks to eat (RuneScape's delay): one bite at a time, not a stack in one tick. */
+export const EAT_TICKS = 3;
 
 export interface Tile {
   x: number;

@@ -10,7 +10,7 @@ import { dropSlot } from "./ground-items.js";
 import { addItem, entryAt, removeFromSlot } from "./inventory.js";
 import { findPathNear, MAX_PATH_LENGTH } from "./pathfinding.js";
 import { chebyshev } from "./tile.js";
-import type { GatheringSkill, Tile } from "./types.js";
+import { EAT_TICKS, type GatheringSkill, type Tile } from "./types.js";
 import {
   attackableNpc,
   cookingProblem,
@@ -34,9 +34,6 @@ const GATHER_SKILLS: Record<"chop" | "fish" | "mine", GatheringSkill> = {
   fish: "fishing",
   mine: "mining",
 };
-
-/** Food takes this many ticks to eat (RuneScape's delay): one bite at a time, not a stack in one tick. */
-export const EAT_TICKS = 3;
 
 const nothingHappens = () => gameError("invalid_target", "Nothing interesting happens.");
 

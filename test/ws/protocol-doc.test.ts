@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { currentSchemas, documentedSchemas, PROTOCOL_DOC } from "../../scripts/protocol-doc.js";
+import { GAME_ERROR_CODES } from "../../src/game/errors.js";
 import { tradeMessages, worldMessages } from "../../src/rooms/messages.js";
 
 describe("docs/protocol.md", () => {
@@ -8,6 +9,18 @@ describe("docs/protocol.md", () => {
 
   it("has the JSON Schemas generated from the current zod schemas (else run npx tsx scripts/protocol-doc.ts)", () => {
     assert.deepEqual(documentedSchemas(document), currentSchemas());
+  });
+
+  it("lists every game error code, with the meaning the rules give it", () => {
+    const section = document.slice(
+      document.indexOf("## Error codes"),
+      document.indexOf("from the channel and the rooms"),
+    );
+    const rows = [...section.matchAll(/^\| `([a-z_]+)` +\| (.+?) +\|$/gm)].map(([, code, meaning]) => [
+      code,
+      meaning,
+    ]);
+    assert.deepEqual(Object.fromEntries(rows), GAME_ERROR_CODES);
   });
 
   it("describes every client event", () => {
