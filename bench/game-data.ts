@@ -12,6 +12,7 @@ export async function localGameData(): Promise<GameData> {
     manifestDir: LOCAL_MANIFESTS_DIR,
     cacheDir: os.tmpdir(),
     cdnUrl: LOCAL_CDN_URL,
+    productionCdnUrl: LOCAL_CDN_URL,
     skipManifests: true,
     log: silent,
   });

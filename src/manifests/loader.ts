@@ -17,10 +17,10 @@ import { formatReport } from "./problems.js";
 import { mirrorFiles, readManifestDir, writeChangedFiles } from "./store.js";
 import { validateManifests } from "./validate.js";
 
-export const PRODUCTION_CDN_URL = "https://cdn.tileworld.example";
 const DEFAULT_TIMEOUT_MS = 10_000;
 
-export interface Logger {
+/** Where the loader reports what it did: the server's logger, or a test's recorder. */
+export interface ManifestLog {
   info(message: string): void;
   warn(message: string): void;
   error(message: string): void;
@@ -34,13 +34,13 @@ export interface LoadOptions {
   cacheDir: string;
   /** The asset host (Config's cdnUrl). */
   cdnUrl: string;
-  /** Where development bootstraps from when the local asset host is down. */
-  productionCdnUrl?: string;
+  /** Where development bootstraps from when the local asset host is down (Config's PRODUCTION_CDN_URL). */
+  productionCdnUrl: string;
   /** SKIP_MANIFESTS: no fetch, no validation; the local files are used as they are. */
   skipManifests: boolean;
   fetch?: typeof fetch;
   timeoutMs?: number;
-  log: Logger;
+  log: ManifestLog;
 }
 
 export interface LoadedGameData {
@@ -106,8 +106,7 @@ async function bootstrapDownload(
   missing: string[],
   options: LoadOptions,
 ): Promise<{ host: string; download: Download & { reachable: true } }> {
-  const { cdnUrl, manifestDir, log } = options;
-  const productionCdnUrl = options.productionCdnUrl ?? PRODUCTION_CDN_URL;
+  const { cdnUrl, manifestDir, productionCdnUrl, log } = options;
   log.info(
     `manifests: required files missing in ${manifestDir}: ${missing.join(", ")}; fetching from ${cdnUrl}`,
   );
@@ -151,7 +150,7 @@ async function useOrFallBack(
   return { data: lastGood.data, dir: cacheDir };
 }
 
-function validOrThrow(texts: ReadonlyMap<string, string>, source: string, log: Logger): GameData {
+function validOrThrow(texts: ReadonlyMap<string, string>, source: string, log: ManifestLog): GameData {
   const validation = validateManifests(texts);
   if (!validation.ok)
     throw new StartupError(`manifests from ${source}: ${formatReport(validation.problems)}`);
@@ -164,7 +163,7 @@ function overlay(
   base: ReadonlyMap<string, string>,
   downloaded: ReadonlyMap<string, string>,
   host: string,
-  log: Logger,
+  log: ManifestLog,
 ): Map<string, string> {
   const texts = new Map(base);
   const corrupt: string[] = [];
@@ -181,7 +180,7 @@ function overlay(
   return texts;
 }
 
-async function saveAndLog(dir: string, texts: ReadonlyMap<string, string>, log: Logger): Promise<void> {
+async function saveAndLog(dir: string, texts: ReadonlyMap<string, string>, log: ManifestLog): Promise<void> {
   const { changed, unchanged, removed } = await mirrorFiles(dir, texts);
   const which = changed.length > 0 ? ` (${changed.join(", ")})` : "";
   const gone = removed.length > 0 ? `, ${removed.length} removed (${removed.join(", ")})` : "";
@@ -190,7 +189,7 @@ async function saveAndLog(dir: string, texts: ReadonlyMap<string, string>, log: 
   );
 }
 
-function logDownload(log: Logger, host: string, download: Download & { reachable: true }): void {
+function logDownload(log: ManifestLog, host: string, download: Download & { reachable: true }): void {
   const { notServed, failed } = download;
   const missing = notServed.length > 0 ? `; not served: ${notServed.join(", ")}` : "";
   const failures = failed.length > 0 ? `; failed, cached copies kept: ${failed.join(", ")}` : "";

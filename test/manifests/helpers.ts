@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Logger } from "../../src/manifests/loader.js";
+import type { ManifestLog } from "../../src/manifests/loader.js";
 import { readManifestDir } from "../../src/manifests/store.js";
 
 export const SHIPPED_DIR = fileURLToPath(new URL("../../manifests/", import.meta.url));
@@ -33,7 +33,7 @@ export async function copyShipped(to: string): Promise<void> {
   await cp(SHIPPED_DIR, to, { recursive: true });
 }
 
-export function recordingLogger(): Logger & { lines: string[] } {
+export function recordingLogger(): ManifestLog & { lines: string[] } {
   const lines: string[] = [];
   return {
     lines,
