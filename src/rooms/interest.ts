@@ -12,6 +12,7 @@ import {
 import type { World } from "../game/world.js";
 import type { TickReport, WorldEntity } from "../game/world-types.js";
 import { EntityState, type WorldRoomState } from "../schema/WorldRoomState.js";
+import { JsonClient } from "../ws/JsonClient.js";
 import { EncodedUpdate } from "./encoded-json.js";
 import type { ViewUpdates } from "./messages.js";
 import { packEntity, packWorldUpdate } from "./packed-update.js";
@@ -443,6 +444,6 @@ function reconcile(known: ReadonlySet<string>, change: ViewChange): ViewChange {
 }
 
 /** /ws clients read world:update instead of schema patches. */
-export function isJsonClient(client: Client): boolean {
-  return (client as { jsonChannel?: boolean }).jsonChannel === true;
+export function isJsonClient(client: unknown): client is JsonClient {
+  return client instanceof JsonClient;
 }

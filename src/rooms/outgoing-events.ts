@@ -2,7 +2,6 @@ import { type Client, ClientState, getMessageBytes, Protocol } from "@colyseus/c
 import { blockAround, type Cell, cellOf } from "../game/view-index.js";
 import type { OutboundEvent } from "../game/world-types.js";
 import { FramedBytes, framedLength, writeFrames } from "../ws/frames.js";
-import { JsonClient } from "../ws/JsonClient.js";
 import type { WriteSlab } from "../ws/write-slab.js";
 import { EncodedJson } from "./encoded-json.js";
 import { type Interest, isJsonClient } from "./interest.js";
@@ -28,7 +27,7 @@ export function deliverEvents(
       if (seen.length === 0) return;
       let framed: FramedBytes | undefined;
       for (const client of clients) {
-        if (client instanceof JsonClient && client.state === ClientState.JOINED) {
+        if (isJsonClient(client) && client.state === ClientState.JOINED) {
           framed ??= framedEvents(seen, slab);
           client.sendFramed(framed);
         } else {

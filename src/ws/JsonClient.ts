@@ -39,8 +39,6 @@ export interface JsonClientOptions {
  */
 // `send` is typed loosely: Client's is generic over the room's message map, which this client does not know.
 export class JsonClient implements Omit<Client, "send"> {
-  /** Marks the client for rooms: it reads world:update events, not schema patches. */
-  readonly jsonChannel = true;
   declare "~messages": Record<string, unknown>;
   /** Colyseus listens here for "message" (protocol frames) and "close"; the socket is not exposed to it. */
   readonly ref = new EventEmitter();
