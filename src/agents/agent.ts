@@ -8,8 +8,8 @@ import type { AgentRow } from "../db/agents.js";
 import type { SkillName } from "../game/types.js";
 import type { PlayerSync, WorldUpdate } from "../game/world-types.js";
 import type { Logger } from "../logger.js";
+import { CLOSE_REPLACED } from "../rooms/close-codes.js";
 import type { WorldJoinOptions } from "../rooms/messages.js";
-import { CLOSE_REPLACED } from "../rooms/WorldRoom.js";
 import {
   type AgentView,
   bankStep,

@@ -56,11 +56,7 @@ export function describeGoal(type: GoalType): string {
   return GOAL_DESCRIPTIONS[type];
 }
 
-export function isGoalType(value: unknown): value is GoalType {
-  return (GOAL_TYPES as readonly unknown[]).includes(value);
-}
-
-/** An entity the agent sees, as the replicated state describes it. */
+/** An entity the agent sees, as its world:update messages describe it. */
 export interface SeenEntity {
   id: string;
   kind: string;

@@ -37,10 +37,11 @@ export interface TokenVerifier {
   verify(token: string): Promise<Identity>;
 }
 
-export const ANONYMOUS_ISSUER = "tileworld";
+/** The issuer of the tokens the server signs itself: anonymous players' and its agents'. */
+export const SERVER_ISSUER = "tileworld";
 export const ANONYMOUS_AUDIENCE = "tileworld-anonymous";
-/** Anonymous identities are temporary; a client refreshes its token before this runs out. */
-export const ANONYMOUS_TOKEN_SECONDS = 60 * 60;
+/** The server's own tokens are temporary; a client refreshes its token before this runs out. */
+export const SERVER_TOKEN_SECONDS = 60 * 60;
 /** The server's own agents sign in with tokens of this audience, whether or not a provider is configured. */
 export const AGENT_AUDIENCE = "tileworld-agent";
 
@@ -85,7 +86,7 @@ export function createTokenVerifier(
       if (claimedAudience(token) !== AGENT_AUDIENCE) return users.verify(token);
       const { payload } = await verifyOrExplain(token, jwtSecret, {
         algorithms: ["HS256"],
-        issuer: ANONYMOUS_ISSUER,
+        issuer: SERVER_ISSUER,
         audience: AGENT_AUDIENCE,
       });
       return { subject: `agent:${payload.sub}`, kind: "agent" };
@@ -111,7 +112,7 @@ function userTokenVerifier(
       verify: async (token) => {
         const { payload } = await verifyOrExplain(token, jwtSecret, {
           algorithms: ["HS256"],
-          issuer: ANONYMOUS_ISSUER,
+          issuer: SERVER_ISSUER,
           audience: ANONYMOUS_AUDIENCE,
         });
         return { subject: `anon:${payload.sub}`, kind: "anonymous" };
@@ -151,7 +152,7 @@ export function issueAgentToken(jwtSecret: Uint8Array, agentId: string): Promise
 
 /** When a token the server signs now runs out (whole seconds, as a JWT says it). */
 function serverTokenExpiry(): Date {
-  return new Date((Math.floor(Date.now() / 1000) + ANONYMOUS_TOKEN_SECONDS) * 1000);
+  return new Date((Math.floor(Date.now() / 1000) + SERVER_TOKEN_SECONDS) * 1000);
 }
 
 /** A token the server signs itself (HS256 with JWT_SECRET), for one of its own audiences. */
@@ -164,7 +165,7 @@ function serverToken(
   return new SignJWT({})
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setSubject(subject)
-    .setIssuer(ANONYMOUS_ISSUER)
+    .setIssuer(SERVER_ISSUER)
     .setAudience(audience)
     .setIssuedAt()
     .setExpirationTime(expiresAt)

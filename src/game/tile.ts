@@ -28,7 +28,3 @@ export function chebyshev(a: Tile, b: Tile): number {
 export function sameTile(a: Tile, b: Tile): boolean {
   return a.x === b.x && a.z === b.z;
 }
-
-export function tileFromKey(key: number): Tile {
-  return { x: Math.floor(key / KEY_SPAN) - KEY_OFFSET, z: (key % KEY_SPAN) - KEY_OFFSET };
-}

@@ -118,8 +118,8 @@ export function visibleGroundItem(
   return item;
 }
 
-/** The logs recipe of an inventory item, when the player may light it now. */
-export function firemakingProblem(
+/** The logs recipe of an inventory item, when the player may light it now; else why not. */
+export function firemakingRecipeFor(
   state: WorldState,
   player: PlayerEntity,
   logItemId: string,
@@ -145,7 +145,7 @@ export function isCookingStation(station: StationEntity): boolean {
   return station.def.type === "fire" || station.def.type === "range";
 }
 
-/** The raw food the player may cook now, when it has a recipe and the level allows it. */
+/** Why the player cannot cook `rawItemId` now (no recipe, none carried, too low a level), if anything stops it. */
 export function cookingProblem(
   state: WorldState,
   player: PlayerEntity,

@@ -14,7 +14,7 @@ import { EAT_TICKS, type GatheringSkill, type Tile } from "./types.js";
 import {
   attackableNpc,
   cookingProblem,
-  firemakingProblem,
+  firemakingRecipeFor,
   gatherProblem,
   isCookingStation,
   nearestCookingStation,
@@ -129,7 +129,7 @@ function planAction(
     case "light_fire": {
       const entry = slotEntry();
       if (!entry) return gameError("invalid_slot", "Choose the inventory slot of the logs.");
-      const recipe = firemakingProblem(state, player, entry.itemId);
+      const recipe = firemakingRecipeFor(state, player, entry.itemId);
       return isGameError(recipe) ? recipe : start(player, { kind: "light_fire", logItemId: entry.itemId });
     }
     case "cook": {
@@ -177,7 +177,7 @@ function planUse(state: WorldState, player: PlayerEntity, intent: Extract<Intent
     const logs =
       entry.itemId === TINDERBOX_ITEM_ID ? other : other.itemId === TINDERBOX_ITEM_ID ? entry : undefined;
     if (!logs || !state.data.firemaking.has(logs.itemId)) return nothingHappens();
-    const recipe = firemakingProblem(state, player, logs.itemId);
+    const recipe = firemakingRecipeFor(state, player, logs.itemId);
     return isGameError(recipe) ? recipe : start(player, { kind: "light_fire", logItemId: logs.itemId });
   }
   if (intent.targetId !== undefined) {

@@ -11,7 +11,7 @@ import type { Tile } from "./types.js";
 import {
   ADJACENT,
   cookingProblem,
-  firemakingProblem,
+  firemakingRecipeFor,
   gatheringTool,
   gatherProblem,
 } from "./world-actions.js";
@@ -70,7 +70,7 @@ function gather(state: WorldState, player: PlayerEntity, resourceId: string): vo
 }
 
 function lightFire(state: WorldState, player: PlayerEntity, logItemId: string): void {
-  const recipe = firemakingProblem(state, player, logItemId);
+  const recipe = firemakingRecipeFor(state, player, logItemId);
   if (isGameError(recipe)) {
     stop(state, player, recipe);
     return;

@@ -2,7 +2,6 @@
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { MANIFEST_FILES } from "./files.js";
-import { contentHash } from "./hash.js";
 
 /** The known manifests present in `dir`, by file name. A missing directory is an empty set. */
 export async function readManifestDir(dir: string): Promise<Map<string, string>> {
@@ -38,7 +37,7 @@ export async function writeChangedFiles(
   for (const [file, text] of texts) {
     const path = join(dir, file);
     const current = await readIfExists(path);
-    if (current !== undefined && contentHash(current) === contentHash(text)) {
+    if (current === text) {
       unchanged.push(file);
       continue;
     }

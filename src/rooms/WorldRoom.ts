@@ -27,6 +27,7 @@ import type { Intent, OutboundEvent, PlayerSync, TickReport } from "../game/worl
 import type { Runtime } from "../runtime.js";
 import { WorldRoomState } from "../schema/WorldRoomState.js";
 import { withBatchedSends } from "./batched-sends.js";
+import { CLOSE_REPLACED } from "./close-codes.js";
 import type { EncodedUpdate } from "./encoded-json.js";
 import { admitMessage } from "./flood-guard.js";
 import { Interest, isJsonClient } from "./interest.js";
@@ -55,9 +56,6 @@ import { TradeRequests } from "./world-trades.js";
  * that was taken for dead and comes back lists its rooms again (Colyseus's swept check, 5 s).
  */
 const LEASE_CHECK_MS = 5000;
-
-/** Close code sent to a session that another login of the same character replaced. */
-export const CLOSE_REPLACED = 4409;
 
 interface Session {
   isAdmin: boolean;

@@ -1,7 +1,7 @@
+import { CLOSE_FLOODING } from "./close-codes.js";
+
 /** How long a client that passed the message rate stays blocked. */
 export const FLOOD_BLOCK_MS = 5000;
-/** Close code for a client that keeps flooding through its block. */
-export const CLOSE_FLOODING = 4429;
 const WINDOW_MS = 1000;
 
 export type FloodVerdict =

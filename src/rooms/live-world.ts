@@ -34,8 +34,10 @@ type WorldMethod = "liveStatus" | "livePlayer" | "renamePlayer" | "answerAgents"
  */
 const CHECK_PROCESS_AFTER_MS = 2000;
 
-const unreachable = () =>
-  new ApiError(503, "unavailable", "the world's server process cannot be reached; retry later");
+/** What a client is told when the process running its world does not answer, over REST and /ws alike. */
+export const WORLD_UNREACHABLE_MESSAGE = "the world's server process cannot be reached; retry later";
+
+const unreachable = () => new ApiError(503, "unavailable", WORLD_UNREACHABLE_MESSAGE);
 
 /**
  * Calls the world wherever it runs. When the call fails, or goes unanswered while the world's process is

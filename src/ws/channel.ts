@@ -13,6 +13,7 @@ import { clientKey } from "../api/rate-limits.js";
 import { issueAnonymousToken } from "../auth/tokens.js";
 import { type AuthRefusal, countAttempt, verifyToken } from "../auth/verify.js";
 import { admitMessage } from "../rooms/flood-guard.js";
+import { WORLD_UNREACHABLE_MESSAGE } from "../rooms/live-world.js";
 import { isTradeMessage } from "../rooms/messages.js";
 import { type PlayerAuth, tokenOf, vouchFor } from "../rooms/room-auth.js";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
@@ -291,7 +292,7 @@ function sendFrame(ws: WebSocket, event: string, data: unknown): void {
 const WORLD_UNREACHABLE: AuthRefusal = {
   status: 503,
   code: "unavailable",
-  message: "the world's server process cannot be reached; retry later",
+  message: WORLD_UNREACHABLE_MESSAGE,
 };
 
 /** Refuses an upgrade with an HTTP status and CONTRACT's error body (and Retry-After with a 429). */

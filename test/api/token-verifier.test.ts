@@ -3,12 +3,12 @@ import { randomBytes } from "node:crypto";
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT } from "jose";
 import {
   ANONYMOUS_AUDIENCE,
-  ANONYMOUS_ISSUER,
   createTokenVerifier,
   IdentityProviderUnavailableError,
   InvalidTokenError,
   issueAgentToken,
   issueAnonymousToken,
+  SERVER_ISSUER,
 } from "../../src/auth/tokens.js";
 import { type KeySetServer, startKeySetServer } from "./support.js";
 
@@ -141,7 +141,7 @@ describe("token verifier", () => {
       const otherAudience = await new SignJWT({})
         .setProtectedHeader({ alg: "HS256" })
         .setSubject("x")
-        .setIssuer(ANONYMOUS_ISSUER)
+        .setIssuer(SERVER_ISSUER)
         .setAudience("someone-else")
         .setExpirationTime("5m")
         .sign(secret);
@@ -151,7 +151,7 @@ describe("token verifier", () => {
     it("refuses a token without a subject", async () => {
       const noSubject = await new SignJWT({})
         .setProtectedHeader({ alg: "HS256" })
-        .setIssuer(ANONYMOUS_ISSUER)
+        .setIssuer(SERVER_ISSUER)
         .setAudience(ANONYMOUS_AUDIENCE)
         .setExpirationTime("5m")
         .sign(secret);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { SignJWT } from "jose";
-import { ANONYMOUS_AUDIENCE, ANONYMOUS_ISSUER } from "../../src/auth/tokens.js";
+import { ANONYMOUS_AUDIENCE, SERVER_ISSUER } from "../../src/auth/tokens.js";
 import type { PlayerSync } from "../../src/game/world-types.js";
 import { sleep } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
@@ -222,7 +222,7 @@ describe("/ws: trading between two plain WebSocket clients", function () {
     const token = await new SignJWT({})
       .setProtectedHeader({ alg: "HS256", typ: "JWT" })
       .setSubject(subject)
-      .setIssuer(ANONYMOUS_ISSUER)
+      .setIssuer(SERVER_ISSUER)
       .setAudience(ANONYMOUS_AUDIENCE)
       .setIssuedAt()
       .setExpirationTime(Math.floor(Date.now() / 1000) + 2)
