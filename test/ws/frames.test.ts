@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
-import { sleep } from "../support/players.js";
+import { sleep, waitForAsync } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { connectNewPlayer, WsClient, type WsPlayer } from "../support/ws-client.js";
 
@@ -24,6 +24,23 @@ describe("/ws: frames the server cannot take", function () {
   after(async () => {
     await player?.client.close();
     await server?.stop();
+  });
+
+  it("keeps a dropped player online for its reconnection, where a normal close logs it out at once", async () => {
+    const { token } = await issueAnonymousToken(server.runtime.jwtSecret);
+    const online = async (id: string) => {
+      const response = await fetch(`${server.baseUrl}/api/characters/${id}/position`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return ((await response.json()) as { online: boolean }).online;
+    };
+    const leaving = await connectNewPlayer(server);
+    const dropped = await connectNewPlayer(server);
+    dropped.client.socket.terminate();
+    await leaving.client.close();
+    await waitForAsync(async () => !(await online(leaving.id)), "the player who closed to log out");
+    await sleep(500);
+    assert.equal(await online(dropped.id), true, "the dropped player keeps its seat");
   });
 
   const badFrames: { kind: string; frame: string | Buffer; code: string; event?: string }[] = [
