@@ -1,11 +1,13 @@
 import assert from "node:assert/strict";
 import type { Client } from "@colyseus/core";
 import { $changes, Encoder } from "@colyseus/schema";
+import { OWNER_ONLY_TICKS } from "../../src/game/ground-items.js";
 import { seededRandom } from "../../src/game/random.js";
 import { cellOf, sees } from "../../src/game/view-index.js";
 import type { World } from "../../src/game/world.js";
 import { Interest } from "../../src/rooms/interest.js";
 import { WorldRoomState } from "../../src/schema/WorldRoomState.js";
+import { JsonClient } from "../../src/ws/JsonClient.js";
 import { character, makeWorld, SPAWN } from "../game/world-fixture.js";
 
 interface Update {
@@ -25,7 +27,11 @@ class Viewers {
 
   /** The player's client opens its view; its first update is returned. */
   open(playerId: string): Update | undefined {
-    const client = { sessionId: `session-${playerId}`, jsonChannel: true } as unknown as Client;
+    // A /ws client that is never written to: the test reads what `update` returns for it.
+    const unwritten = {} as ConstructorParameters<typeof JsonClient>[1];
+    const client = new JsonClient(`session-${playerId}`, unwritten, {
+      maxBufferedBytes: 0,
+    }) as unknown as Client;
     this.clients.set(playerId, client);
     this.interest.open(client, playerId);
     return this.update(playerId);
@@ -97,6 +103,26 @@ describe("Interest: what each /ws client is told", () => {
     const itemId = ids(viewers.step().get("owner")?.added).find((id) => id.startsWith("item:"))!;
     world.submit("owner", { type: "teleport", x: SPAWN.x + 40, z: SPAWN.z });
     const away = viewers.step().get("owner");
+    assert.ok(away?.removed.includes(itemId));
+  });
+
+  it("tells the owner its drop is gone when it walks out of view on the tick the drop turns public", () => {
+    const world = makeWorld();
+    const viewers = new Viewers(world);
+    world.join(character("owner"));
+    viewers.open("owner");
+    const slot = world.inventory("owner").find((entry) => entry.itemId === "coins")!.slot;
+    world.submit("owner", { type: "action", action: "drop", inventorySlot: slot });
+    const itemId = ids(viewers.step().get("owner")?.added).find((id) => id.startsWith("item:"))!;
+    for (let tick = 1; tick < OWNER_ONLY_TICKS; tick++) viewers.step();
+    assert.equal(
+      world.privateOwner(itemId),
+      "owner",
+      "still its owner's alone, one tick before it turns public",
+    );
+    world.submit("owner", { type: "teleport", x: SPAWN.x + 40, z: SPAWN.z });
+    const away = viewers.step().get("owner");
+    assert.equal(world.privateOwner(itemId), undefined, "public now");
     assert.ok(away?.removed.includes(itemId));
   });
   it("keeps each client's picture exact, whether it is in step, holds its own drops or missed ticks", () => {
