@@ -36,10 +36,10 @@ import {
   isTradeMessage,
   isWorldMessage,
   type Reply,
+  readWorldMessage,
   toIntent,
   type WorldJoinOptions,
   worldJoinOptions,
-  worldMessages,
 } from "./messages.js";
 import { deliverEvents } from "./outgoing-events.js";
 import { PatchScopes, ScopedSchemaSerializer } from "./patch-scopes.js";
@@ -285,26 +285,24 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   ): GameError | Refusal | undefined {
     if (isTradeMessage(type) && !isWorldMessage(type))
       return { code: "wrong_room", message: "Send trade offers to the trade's room." };
-    if (!isWorldMessage(type))
-      return { code: "unknown_event", message: `There is no event named "${type}".` };
-    const parsed = worldMessages[type].safeParse(message);
-    if (!parsed.success) return { code: "bad_request", message: describeIssues(parsed.error) };
+    const event = readWorldMessage(type, message);
+    if ("error" in event) return event.error;
     const playerId = playerOf(client).characterId;
     const tradeRefusal = (tradeId: string | undefined) => (reason: TradeErrorReason | undefined) => {
       if (reason) reply("tradeError", { tradeId, reason, message: TRADE_ERROR_MESSAGES[reason] });
     };
-    if (type === "tradeRequest") {
-      const { targetPlayerId } = parsed.data as { targetPlayerId: string };
+    if (event.type === "tradeRequest") {
+      const { targetPlayerId } = event.data;
       tradeRefusal(undefined)(this.trades.request(playerId, targetPlayerId, Date.now(), reply));
       return undefined;
     }
-    if (type === "tradeCancel") {
-      const { tradeId } = parsed.data as { tradeId: string };
+    if (event.type === "tradeCancel") {
+      const { tradeId } = event.data;
       tradeRefusal(tradeId)(this.trades.cancel(playerId, tradeId, Date.now(), reply));
       return undefined;
     }
-    if (type === "tradeRequestRespond") {
-      const { tradeId, accept } = parsed.data as { tradeId: string; accept: boolean };
+    if (event.type === "tradeRequestRespond") {
+      const { tradeId, accept } = event.data;
       this.trades
         .respond(playerId, tradeId, accept, Date.now(), reply)
         .then(tradeRefusal(tradeId), (error: unknown) => {
@@ -314,9 +312,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       return undefined;
     }
     const intent =
-      type === "player:chat"
-        ? this.chatIntent(client, parsed.data as { message: string }, reply)
-        : toIntent(type, parsed.data);
+      event.type === "player:chat" ? this.chatIntent(client, event.data, reply) : toIntent(event);
     if (intent && !("type" in intent)) return intent;
     if (!intent) return undefined;
     const ref = this.nextReplyRef++;

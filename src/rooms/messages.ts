@@ -68,6 +68,10 @@ export type Reply = (event: string, data: unknown) => void;
 export type WorldMessageName = keyof typeof worldMessages;
 export type TradeMessageName = keyof typeof tradeMessages;
 export type WorldMessage<K extends WorldMessageName> = z.infer<(typeof worldMessages)[K]>;
+/** A validated world event, its name telling its data apart. */
+export type WorldEvent = {
+  [K in WorldMessageName]: { type: K; data: WorldMessage<K> };
+}[WorldMessageName];
 /** A validated trade event, its name telling its data apart. */
 export type TradeMessage = {
   [K in TradeMessageName]: { type: K; data: z.infer<(typeof tradeMessages)[K]> };
@@ -80,6 +84,12 @@ export interface MessageError {
   event: string;
 }
 
+const unknownEvent = (type: string): MessageError => ({
+  code: "unknown_event",
+  message: `There is no event named "${type}".`,
+  event: type,
+});
+
 export function isWorldMessage(name: string): name is WorldMessageName {
   return Object.hasOwn(worldMessages, name);
 }
@@ -88,10 +98,18 @@ export function isTradeMessage(name: string): name is TradeMessageName {
   return Object.hasOwn(tradeMessages, name);
 }
 
+/** A world event with its data validated, or the error answering it. */
+export function readWorldMessage(type: string, data: unknown): WorldEvent | { error: MessageError } {
+  if (!isWorldMessage(type)) return { error: unknownEvent(type) };
+  const parsed = worldMessages[type].safeParse(data);
+  if (!parsed.success)
+    return { error: { code: "bad_request", message: describeIssues(parsed.error), event: type } };
+  return { type, data: parsed.data } as WorldEvent;
+}
+
 /** A trade event with its data validated, or the error answering it. */
 export function readTradeMessage(type: string, data: unknown): TradeMessage | { error: MessageError } {
-  if (!isTradeMessage(type))
-    return { error: { code: "unknown_event", message: `No event "${type}" here.`, event: type } };
+  if (!isTradeMessage(type)) return { error: unknownEvent(type) };
   const parsed = tradeMessages[type].safeParse(data);
   if (!parsed.success)
     return { error: { code: "bad_request", message: describeIssues(parsed.error), event: type } };
@@ -99,24 +117,24 @@ export function readTradeMessage(type: string, data: unknown): TradeMessage | { 
 }
 
 /** The game intent of a validated world event (trade events are not intents). */
-export function toIntent(name: WorldMessageName, data: unknown): Intent | undefined {
-  switch (name) {
+export function toIntent(event: WorldEvent): Intent | undefined {
+  switch (event.type) {
     case "player:move": {
-      const { x, z, run } = data as WorldMessage<"player:move">;
+      const { x, z, run } = event.data;
       return { type: "move", x, z, run };
     }
     case "player:action":
-      return { type: "action", ...(data as WorldMessage<"player:action">) };
+      return { type: "action", ...event.data };
     case "player:chat":
-      return { type: "chat", message: (data as WorldMessage<"player:chat">).message };
+      return { type: "chat", message: event.data.message };
     case "inventory:use":
-      return { type: "use", ...(data as WorldMessage<"inventory:use">) };
+      return { type: "use", ...event.data };
     case "inventory:unequip":
-      return { type: "unequip", slot: (data as WorldMessage<"inventory:unequip">).slot };
+      return { type: "unequip", slot: event.data.slot };
     case "bank:deposit":
-      return { type: "bankDeposit", ...(data as WorldMessage<"bank:deposit">) };
+      return { type: "bankDeposit", ...event.data };
     case "bank:withdraw":
-      return { type: "bankWithdraw", ...(data as WorldMessage<"bank:withdraw">) };
+      return { type: "bankWithdraw", ...event.data };
     default:
       return undefined;
   }
