@@ -35,6 +35,7 @@ import {
   describeIssues,
   isTradeMessage,
   isWorldMessage,
+  type Refusal,
   type Reply,
   readWorldMessage,
   toIntent,
@@ -64,12 +65,6 @@ interface Session {
 }
 
 type WorldClient = Client<{ auth: PlayerAuth; userData: Session }>;
-
-/** Why a message is refused: CONTRACT's error event carries it. */
-interface Refusal {
-  code: string;
-  message: string;
-}
 
 /** What the world answers a trade's room when asked to commit the swap. */
 export type TradeCommitOutcome = { ok: true } | { ok: false; reason: TradeErrorReason };

@@ -77,10 +77,15 @@ export type TradeMessage = {
   [K in TradeMessageName]: { type: K; data: z.infer<(typeof tradeMessages)[K]> };
 }[TradeMessageName];
 
-/** CONTRACT's `error` answering a message that cannot be read. */
-export interface MessageError {
-  code: "unknown_event" | "bad_request";
+/** An `error` event's data: a stable code and a message for people. */
+export interface Refusal {
+  code: string;
   message: string;
+}
+
+/** The `error` answering a message that cannot be read, naming its event. */
+export interface MessageError extends Refusal {
+  code: "unknown_event" | "bad_request";
   event: string;
 }
 

@@ -14,7 +14,7 @@ import { issueAnonymousToken } from "../auth/tokens.js";
 import { type AuthRefusal, countAttempt, verifyToken } from "../auth/verify.js";
 import { admitMessage } from "../rooms/flood-guard.js";
 import { WORLD_UNREACHABLE_MESSAGE } from "../rooms/live-world.js";
-import { isTradeMessage } from "../rooms/messages.js";
+import { isTradeMessage, type Refusal } from "../rooms/messages.js";
 import { type PlayerAuth, tokenOf, vouchFor } from "../rooms/room-auth.js";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
 import { openWorld } from "../rooms/world-listing.js";
@@ -227,7 +227,7 @@ export class JsonChannel {
     isBinary: boolean,
   ): void {
     // The frame over the limit is read after all, so that its refusal is its reply, with its event and id.
-    const refuse = (error: { code: string; message: string }) => {
+    const refuse = (error: Refusal) => {
       const { event, id } = readEnvelope(data, isBinary);
       client.sendJson("error", { ...error, event }, id);
     };
@@ -264,7 +264,7 @@ const FRAME_SHAPE = 'A frame is an object {"event": string, "data": object, "id"
 function readEnvelope(
   data: RawData,
   isBinary: boolean,
-): Envelope | { code: string; message: string; event?: string; id?: string } {
+): Envelope | (Refusal & { event?: string; id?: string }) {
   if (isBinary)
     return { code: "bad_frame", message: "Frames are JSON text; binary frames are not accepted." };
   const size = Array.isArray(data) ? data.reduce((sum, part) => sum + part.length, 0) : data.byteLength;
