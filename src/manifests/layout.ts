@@ -6,7 +6,7 @@
 import { buildingWalls } from "../game/map.js";
 import type { AreaDef, Bounds, GatheringSkill, Tile } from "../game/types.js";
 import { inViewFrom } from "../game/view-index.js";
-import { AreaGrid, inBounds } from "./areaGrid.js";
+import { AreaGrid, inBounds } from "./area-grid.js";
 import type { Catalog, Report } from "./catalog.js";
 import type { Manifests } from "./files.js";
 

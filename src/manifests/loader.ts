@@ -9,9 +9,9 @@
 // A set of files is written to disk only once it validated, so the cache always holds a good copy.
 import type { GameData } from "../game/types.js";
 import { StartupError } from "../startup-error.js";
-import { type Download, type FetchSettings, fetchManifests } from "./fetchManifests.js";
+import { type Download, type FetchSettings, fetchManifests } from "./fetch-manifests.js";
 import { isManifestFile, missingRequiredManifests } from "./files.js";
-import { buildGameData } from "./gameData.js";
+import { buildGameData } from "./game-data.js";
 import { parseManifestFile, trustManifests } from "./parse.js";
 import { formatReport } from "./problems.js";
 import { mirrorFiles, readManifestDir, writeChangedFiles } from "./store.js";

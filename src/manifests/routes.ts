@@ -4,7 +4,7 @@ import { join, resolve, sep } from "node:path";
 import { type NextFunction, type Request, type Response, Router } from "express";
 import type { GameData } from "../game/types.js";
 import { contentHash } from "./hash.js";
-import { type CachedBody, sendCachedJson, sendNotFound } from "./httpCache.js";
+import { type CachedBody, sendCachedJson, sendNotFound } from "./http-cache.js";
 
 /**
  * Lower-case names in lower-case folders, ending in `.json`. Checked on the raw, still

@@ -2,7 +2,7 @@
 // references and layout, then the indexed GameData.
 import type { GameData } from "../game/types.js";
 import { buildCatalog, collector } from "./catalog.js";
-import { buildGameData } from "./gameData.js";
+import { buildGameData } from "./game-data.js";
 import { checkLayout } from "./layout.js";
 import { parseManifests } from "./parse.js";
 import type { Problem } from "./problems.js";

@@ -2,7 +2,7 @@
 import type { GameData } from "../game/types.js";
 import type { Manifests } from "./files.js";
 import { allItems } from "./items.js";
-import { buildSkillUnlocks } from "./skillUnlocks.js";
+import { buildSkillUnlocks } from "./skill-unlocks.js";
 
 const byKey = <T, K extends keyof T>(list: readonly T[], key: K) =>
   new Map(list.map((entry) => [entry[key], entry]));
