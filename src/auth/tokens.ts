@@ -3,11 +3,12 @@
 import { createPublicKey, type KeyObject, randomUUID } from "node:crypto";
 import { createRemoteJWKSet, decodeJwt, errors, type JWTVerifyGetKey, jwtVerify, SignJWT } from "jose";
 import type { Config } from "../config.js";
+import type { AccountKind } from "../db/accounts.js";
 
 export interface Identity {
   /** `idp:<provider subject>`, `anon:<uuid>` or `agent:<agent id>`: the account's key. */
   subject: string;
-  kind: "idp" | "anonymous" | "agent";
+  kind: AccountKind;
 }
 
 export type InvalidTokenReason =

@@ -6,6 +6,7 @@ import {
   SKILLS,
   type SkillName,
   type SkillState,
+  type Tile,
 } from "../game/types.js";
 import { levelForXp } from "../game/xp.js";
 import type { Database, Executor } from "./database.js";
@@ -23,12 +24,12 @@ export interface CharacterSummary {
   id: string;
   accountId: string | null;
   name: string;
-  position: { x: number; z: number };
+  position: Tile;
 }
 
-/** Which parts of a character a save writes; position includes health. */
-export type CharacterPart = "position" | "inventory" | "bank" | "equipment" | "skills";
-export const ALL_PARTS: readonly CharacterPart[] = ["position", "inventory", "bank", "equipment", "skills"];
+/** The parts of a character a save may write; position includes health. */
+export const ALL_PARTS = ["position", "inventory", "bank", "equipment", "skills"] as const;
+export type CharacterPart = (typeof ALL_PARTS)[number];
 
 export interface CharacterSave {
   state: CharacterState;
