@@ -3,18 +3,12 @@
 import { readFileSync } from "node:fs";
 import { Client, type Room } from "@colyseus/sdk";
 import { WebSocket } from "ws";
+import { chebyshev as distance } from "../src/game/tile.js";
+import type { AreaDef, Tile } from "../src/game/types.js";
 import type { WorldUpdate } from "../src/game/world-types.js";
 import type { ViewUpdates } from "../src/rooms/messages.js";
 
-interface Area {
-  bounds: { minX: number; minZ: number; maxX: number; maxZ: number };
-  spawnPoint: { x: number; z: number };
-}
-
-interface Tile {
-  x: number;
-  z: number;
-}
+type Area = Pick<AreaDef, "bounds" | "spawnPoint">;
 
 /** A /ws frame from the server. */
 interface Incoming {
@@ -44,10 +38,6 @@ function randomInt(min: number, max: number): number {
 function randomTile(): Tile {
   const { bounds } = AREAS[randomInt(0, AREAS.length - 1)]!;
   return { x: randomInt(bounds.minX, bounds.maxX), z: randomInt(bounds.minZ, bounds.maxZ) };
-}
-
-function distance(a: Tile, b: Tile): number {
-  return Math.max(Math.abs(a.x - b.x), Math.abs(a.z - b.z));
 }
 
 function nearest(from: Tile, candidates: Map<string, Tile>): string | undefined {
