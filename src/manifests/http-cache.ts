@@ -10,17 +10,10 @@ export interface CachedBody {
   etag: string;
 }
 
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch.split(",").some((candidate) => {
-    const tag = candidate.trim().replace(/^W\//, "");
-    return tag === "*" || tag === etag;
-  });
-}
-
 export function sendCachedJson(req: Request, res: Response, { body, etag }: CachedBody): void {
   res.set({ "Cache-Control": CACHE_CONTROL, ETag: etag });
-  if (matches(req.get("If-None-Match"), etag)) {
+  // Express compares the request's If-None-Match (lists, weak tags, `*`) with the ETag just set.
+  if (req.fresh) {
     res.status(304).end();
     return;
   }

@@ -53,6 +53,11 @@ describe("manifest routes over HTTP", () => {
       assert.equal(revalidated.headers.etag, etag);
       const stale = await rawGet(base, "/manifests/gathering/fishing.json", { "If-None-Match": '"old"' });
       assert.equal(stale.status, 200);
+      for (const listed of [`W/"old", ${etag}`, `W/${etag}`, "*"]) {
+        const status = (await rawGet(base, "/manifests/gathering/fishing.json", { "If-None-Match": listed }))
+          .status;
+        assert.equal(status, 304, listed);
+      }
     });
 
     it("answers unknown files with the contract's 404 body", async () => {
