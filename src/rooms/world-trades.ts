@@ -69,6 +69,7 @@ export class TradeRequests {
    * tradeId, which cancelling takes), or returns why the request is refused.
    */
   request(fromId: string, targetId: string, now: number, reply: Reply): TradeErrorReason | undefined {
+    // Refused before anything changes (requestTrade refuses it too, but only after the cancel below).
     if (fromId === targetId) return "self_trade";
     if (!this.world.isOnline(targetId)) return "player_offline";
     if (this.started.has(fromId) || this.started.has(targetId)) return "already_trading";
