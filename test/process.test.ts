@@ -4,10 +4,10 @@ import os from "node:os";
 import path from "node:path";
 import { AccountRepository } from "../src/db/accounts.js";
 import { openDatabase } from "../src/db/database.js";
-import { type ServerProcess, startServerProcess } from "./support/processes.js";
+import { PROCESS_PORTS, type ServerProcess, startServerProcess } from "./support/processes.js";
 import { WsClient } from "./support/ws-client.js";
 
-const PORT = 5601;
+const PORT = PROCESS_PORTS.process;
 
 function startServer(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   return startServerProcess(PORT, { DATA_DIR: dataDir, ...env });

@@ -89,13 +89,19 @@ describe("/api/agents: the server's autonomous agents", function () {
 
   it("pauses goals on stop (the agent stands idle) and picks one itself again on resume", async () => {
     const agent = await newAgent("Idler");
-    await post(`/api/agents/${agent.agentId}/goal`, { type: "mining" });
+    // Fishing, not mining: a fishing spot never depletes, so once a catch shows the agent is surely still
+    // at it (a rock depletes with every ore, ending the action by itself, and other agents take rocks).
+    await post(`/api/agents/${agent.agentId}/goal`, { type: "fishing" });
+    await waitForAsync(async () => (await xp(agent.characterId, "fishing")) > 0, "the agent fishing");
+    // Stopping must end the fishing in progress, not just the choice of the next action.
     const stopped = await (await post(`/api/agents/${agent.agentId}/goal/stop`)).json();
     assert.deepEqual([stopped.success, stopped.goal, stopped.goalsPaused], [true, null, true]);
-    await sleep(500);
-    const before = await xp(agent.characterId, "mining");
-    await sleep(1500);
-    assert.equal(await xp(agent.characterId, "mining"), before, "no mining while paused");
+    const before = await xp(agent.characterId, "fishing");
+    // The agent thinks every 2 ticks (100 ms at WORLD_TICK_MS 50) and a fishing spot gets one attempt
+    // a tick (a level-1 catch: 48/256 of them): 20 think intervals, 40 attempts, are time enough for a
+    // catch if it still fished.
+    await sleep(2000);
+    assert.equal(await xp(agent.characterId, "fishing"), before, "no fishing while paused");
     assert.equal((await get(`/api/agents/${agent.agentId}/goal`)).goal, null);
 
     const resumed = await (await post(`/api/agents/${agent.agentId}/goal/resume`)).json();

@@ -19,20 +19,29 @@ describe("/api/v1/player", () => {
       const response = await request(server, "/api/v1/player", { token });
       assert.equal(response.status, 200);
       const player = await response.json();
-      const start = server.runtime.gameData.areas.find(
-        (area) => area.id === server.runtime.gameData.startingAreaId,
-      );
       assert.equal(player.id, playerId);
-      assert.deepEqual(player.position, start?.spawnPoint);
+      // The spawn point of the first area of manifests/world-areas.json, meadowbrook
+      assert.deepEqual(player.position, { x: 32, z: 32 });
       assert.equal(player.health, player.maxHealth);
       assert.deepEqual(player.skills.attack, { level: 1, xp: 0 });
-      const kit = server.runtime.gameData.starterKit;
       const carried = new Map<string, number>();
       for (const { itemId, quantity } of player.inventory as { itemId: string; quantity: number }[]) {
         carried.set(itemId, (carried.get(itemId) ?? 0) + quantity);
       }
-      assert.deepEqual(carried, new Map(kit.map(({ itemId, quantity }) => [itemId, quantity])));
-      assert.equal(player.coins, kit.find((entry) => entry.itemId === "coins")?.quantity);
+      // manifests/starter-kit.json
+      assert.deepEqual(
+        carried,
+        new Map([
+          ["bronze_axe", 1],
+          ["bronze_pickaxe", 1],
+          ["small_fishing_net", 1],
+          ["tinderbox", 1],
+          ["bronze_sword", 1],
+          ["shrimps", 2],
+          ["coins", 25],
+        ]),
+      );
+      assert.equal(player.coins, 25);
       assert.deepEqual(player.equipment, {});
     });
 

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { waitForAsync } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { expectError, GENEROUS_LIMITS, request, signInAnonymously } from "./support.js";
 
@@ -18,37 +19,44 @@ describe("/api/v1/world", () => {
       return response.json();
     };
     const first = await world();
-    const { areas } = server.runtime.gameData;
     assert.equal(first.playersOnline, 0);
-    assert.equal(first.areas, areas.length);
+    // manifests/world-areas.json: meadowbrook, oakwood, stonehill_mines, saltwind_harbor, blackfen_marsh
+    assert.equal(first.areas, 5);
     const { entities } = first;
     assert.equal(entities.players, 0);
-    assert.equal(
-      entities.npcs,
-      areas.reduce((sum, area) => sum + area.npcSpawns.length, 0),
-    );
+    // npcSpawns of the five areas: 36 in all
+    assert.equal(entities.npcs, 36);
     assert.equal(entities.items, 0);
-    // The resources the manifests place, and the world's fixed objects (banks, ranges) beside them.
-    assert.ok(entities.resources >= areas.reduce((sum, area) => sum + area.resources.length, 0));
+    // The 47 resources the manifests place, and their 4 stations beside them (two cooking ranges, a
+    // furnace and an anvil): 47 + 4 = 51.
+    assert.equal(entities.resources, 51);
     assert.ok(Math.abs(Date.parse(first.time) - Date.now()) < 5000);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    assert.ok((await world()).tick > first.tick, "the tick advances with no player in the world");
+    await waitForAsync(
+      async () => (await world()).tick > first.tick,
+      "the tick to advance with no player in the world",
+      5000,
+    );
   });
 
   it("GET /api/v1/world/areas lists every area with its bounds, biome and safety", async () => {
     const response = await request(server, "/api/v1/world/areas", { token });
     assert.equal(response.status, 200);
     const { areas } = await response.json();
-    const first = server.runtime.gameData.areas[0];
-    assert.equal(areas.length, server.runtime.gameData.areas.length);
+    // manifests/world-areas.json, in its order; saltwind_harbor has no level range
+    assert.deepEqual(
+      areas.map((area: { id: string }) => area.id),
+      ["meadowbrook", "oakwood", "stonehill_mines", "saltwind_harbor", "blackfen_marsh"],
+    );
     assert.deepEqual(areas[0], {
-      id: first?.id,
-      name: first?.name,
-      bounds: first?.bounds,
-      biome: first?.biome,
-      safeZone: first?.safeZone,
-      levelRange: first?.levelRange,
+      id: "meadowbrook",
+      name: "Meadowbrook",
+      bounds: { minX: 0, minZ: 0, maxX: 63, maxZ: 63 },
+      biome: "grassland",
+      safeZone: true,
+      levelRange: { min: 1, max: 5 },
     });
+    assert.equal("levelRange" in areas[3], false);
+    assert.equal(areas[3].safeZone, true);
   });
 
   it("needs a token for both", async () => {

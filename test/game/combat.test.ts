@@ -173,6 +173,39 @@ describe("npcCombatant", () => {
     });
   });
 
+  it("uses each of the NPC's levels and bonuses in the matching roll", () => {
+    const npc = {
+      ...GOBLIN,
+      combat: {
+        ...GOBLIN.combat!,
+        attack: 10,
+        strength: 20,
+        defence: 30,
+        attackBonus: 5,
+        strengthBonus: 7,
+        defenceBonus: 9,
+        attackSpeed: 5,
+      },
+    };
+    // attack roll: (10 + 9) * (5 + 64) = 19 * 69 = 1311
+    // defence roll: (30 + 9) * (9 + 64) = 39 * 73 = 2847
+    // max hit: floor(0.5 + (20 + 9) * (7 + 64) / 640) = floor(0.5 + 2059 / 640) = floor(3.72) = 3
+    assert.deepEqual(npcCombatant(npc), {
+      combatType: "melee",
+      attackRoll: 1311,
+      defenceRoll: 2847,
+      maxHit: 3,
+      attackSpeed: 5,
+    });
+    // With these numbers the attack bonus (5) would give the same max hit as the strength bonus (7),
+    // so a larger strength bonus tells them apart:
+    // floor(0.5 + 29 * (40 + 64) / 640) = floor(0.5 + 3016 / 640) = floor(5.21) = 5
+    // (the attack bonus would give floor(0.5 + 29 * 69 / 640) = 3)
+    const strongNpc = { ...npc, combat: { ...npc.combat, strengthBonus: 40 } };
+    assert.equal(npcCombatant(strongNpc).maxHit, 5);
+    assert.equal(npcCombatant(strongNpc).attackRoll, 1311);
+  });
+
   it("refuses an NPC that does not fight", () => {
     assert.throws(() => npcCombatant({ ...GOBLIN, role: "banker", combat: undefined }), RangeError);
   });
@@ -215,7 +248,8 @@ describe("resolveAttack", () => {
         damageCounts[damage]!++;
       }
     }
-    assert.ok(Math.abs(hits / swings - hitChance(768, 640)) < 0.015);
+    // hit chance: 1 - (640 + 2) / (2 * (768 + 1)) = 1 - 642 / 1538 = 896 / 1538 ≈ 0.5826
+    assert.ok(Math.abs(hits / swings - 0.5826) < 0.015);
     for (const count of damageCounts) assert.ok(Math.abs(count / hits - 1 / 6) < 0.015);
   });
 });
@@ -246,5 +280,11 @@ describe("attackSpeed", () => {
   it("uses the weapon's speed, 4 ticks unarmed", () => {
     assert.equal(attackSpeed(undefined, "accurate"), 4);
     assert.equal(attackSpeed({ ...ITEMS.get("shortbow")!, attackSpeed: 5 }, "rapid"), 4);
+  });
+
+  it("never makes a rapid attack faster than one tick", () => {
+    const fastBow = { ...ITEMS.get("shortbow")!, attackSpeed: 1 };
+    assert.equal(attackSpeed(fastBow, "rapid"), 1);
+    assert.equal(attackSpeed({ ...ITEMS.get("shortbow")!, attackSpeed: 2 }, "rapid"), 1);
   });
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { splitOnDeath } from "../../src/game/death.js";
+import { ITEMS_KEPT_ON_DEATH, splitOnDeath } from "../../src/game/death.js";
 import { EQUIP_SLOTS, type Equipment, type InventoryEntry } from "../../src/game/types.js";
 import { ITEMS, inventoryArbitrary, totals } from "./fixtures.js";
 
@@ -22,6 +22,30 @@ describe("splitOnDeath", () => {
         { itemId: "coins", quantity: 100 },
         { itemId: "logs", quantity: 1 },
         { itemId: "shrimp", quantity: 1 },
+      ],
+    });
+  });
+
+  it("keeps three items by default in a safe zone", () => {
+    assert.equal(ITEMS_KEPT_ON_DEATH, 3);
+    const inventory: InventoryEntry[] = [0, 1, 2, 3, 4].map((slot) => ({
+      slot,
+      itemId: "logs",
+      quantity: 1,
+    }));
+    // Five equal logs: the three lowest slots are kept, the other two drop.
+    assert.deepEqual(splitOnDeath(inventory, {}, ITEMS, undefined, true), {
+      kept: {
+        inventory: [
+          { slot: 0, itemId: "logs", quantity: 1 },
+          { slot: 1, itemId: "logs", quantity: 1 },
+          { slot: 2, itemId: "logs", quantity: 1 },
+        ],
+        equipment: {},
+      },
+      dropped: [
+        { itemId: "logs", quantity: 1 },
+        { itemId: "logs", quantity: 1 },
       ],
     });
   });

@@ -28,6 +28,17 @@ describe("inventory", () => {
     assert.equal(addItem(result.inventory, coins, 1).remaining, 1, "a full stack takes nothing");
   });
 
+  it("clamps a new stack at the maximum when more than a stack is added to an empty inventory", () => {
+    assert.equal(MAX_STACK, 2_147_483_647);
+    // 2_147_483_647 + 7 = 2_147_483_654 asked for: one full stack is added, 7 are given back
+    const result = addItem([], coins, 2_147_483_654);
+    assert.deepEqual(result, {
+      inventory: [{ slot: 0, itemId: "coins", quantity: 2_147_483_647 }],
+      added: 2_147_483_647,
+      remaining: 7,
+    });
+  });
+
   it("puts each unstackable item in its own slot, lowest free slot first", () => {
     const result = addItem([{ slot: 0, itemId: "coins", quantity: 1 }], logs, 2);
     assert.deepEqual(

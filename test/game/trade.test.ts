@@ -141,6 +141,17 @@ describe("offers", () => {
     assert.equal(refusal(addToOffer(trade, "alice", 0, 1, ALICE_INVENTORY, ITEMS, T0)), "insufficient_items");
   });
 
+  it("refuses adding to a slot's offer when the slot now holds a different item", () => {
+    const trade = succeeded(addToOffer(started(), "alice", 0, 100, ALICE_INVENTORY, ITEMS, T0)).trade;
+    // Slot 0 held Alice's 500 coins when she offered 100; it now holds 500 feathers instead.
+    const swapped = [
+      { slot: 0, itemId: "feathers", quantity: 500 },
+      { slot: 1, itemId: "iron_sword", quantity: 1 },
+    ];
+    assert.equal(refusal(addToOffer(trade, "alice", 0, 1, swapped, ITEMS, T0)), "insufficient_items");
+    assert.equal(refusal(addToOffer(trade, "alice", 0, 100, swapped, ITEMS, T0)), "insufficient_items");
+  });
+
   it("refuses bad slots, bad quantities and untradeable items", () => {
     const trade = started();
     const add = (slot: number, quantity: number) =>
@@ -324,6 +335,19 @@ describe("cancelling", () => {
     ]);
   });
 
+  it("tells only the partner when a player cancels because they are busy", () => {
+    const { trade, events } = succeeded(cancelTrade(pending(), "alice", "partner_busy"));
+    assert.equal(trade.stage, "cancelled");
+    assert.equal(trade.cancelReason, "partner_busy");
+    assert.deepEqual(events, [
+      { to: "bob", event: "tradeCancelled", data: { tradeId: "t1", reason: "partner_busy" } },
+    ]);
+    const fromBob = succeeded(cancelTrade(pending(), "bob", "partner_busy"));
+    assert.deepEqual(fromBob.events, [
+      { to: "alice", event: "tradeCancelled", data: { tradeId: "t1", reason: "partner_busy" } },
+    ]);
+  });
+
   it("cannot cancel a committing or finished trade", () => {
     assert.equal(refusal(cancelTrade(committing(), "alice")), "wrong_stage");
     assert.equal(refusal(cancelTrade(succeeded(completeTrade(committing())).trade, "alice")), "wrong_stage");
@@ -410,6 +434,28 @@ describe("applyTradeToInventories", () => {
     });
     const swapped = [{ slot: 0, itemId: "feathers", quantity: 500 }];
     assert.equal(applyTradeToInventories(swapped, BOB_INVENTORY, coinsOffer, [], ITEMS).ok, false);
+  });
+
+  it("refuses an offer of a quantity that is not a whole number of at least 1, moving nothing", () => {
+    for (const quantity of [0, -5, 1.5]) {
+      const aliceInventory = [{ slot: 0, itemId: "coins", quantity: 500 }];
+      const bobInventory = [{ slot: 3, itemId: "logs", quantity: 1 }];
+      const badOffer = [{ inventorySlot: 0, itemId: "coins", quantity }];
+      assert.deepEqual(
+        applyTradeToInventories(aliceInventory, bobInventory, badOffer, logOffer, ITEMS),
+        { ok: false, reason: "insufficient_items" },
+        `quantity ${quantity}`,
+      );
+      // The other direction too: the bad offer is Bob's.
+      const badLogOffer = [{ inventorySlot: 3, itemId: "logs", quantity }];
+      assert.deepEqual(
+        applyTradeToInventories(aliceInventory, bobInventory, coinsOffer, badLogOffer, ITEMS),
+        { ok: false, reason: "insufficient_items" },
+        `quantity ${quantity}`,
+      );
+      assert.deepEqual(aliceInventory, [{ slot: 0, itemId: "coins", quantity: 500 }]);
+      assert.deepEqual(bobInventory, [{ slot: 3, itemId: "logs", quantity: 1 }]);
+    }
   });
 
   it("refuses when the receiver has no free slot", () => {

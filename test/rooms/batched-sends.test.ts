@@ -11,6 +11,8 @@ interface Connection {
   /** The server's end of the socket: its TCP writes are counted. */
   writes: () => number;
   received: Buffer[];
+  /** Whether each received frame was binary, in the order of `received`. */
+  binary: boolean[];
   far: WebSocket;
 }
 
@@ -31,9 +33,10 @@ describe("withBatchedSends: an SDK client's frames of a publish", () => {
     const accepted = new Promise<WebSocket>((resolve) => server.once("connection", resolve));
     const far = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`);
     const received: Buffer[] = [];
+    const binary: boolean[] = [];
     far.on("message", (data: Buffer, isBinary) => {
-      assert.ok(isBinary, "Colyseus frames are binary");
       received.push(Buffer.from(data));
+      binary.push(isBinary);
     });
     await new Promise((resolve) => far.once("open", resolve));
     const ws = await accepted;
@@ -46,13 +49,14 @@ describe("withBatchedSends: an SDK client's frames of a publish", () => {
     };
     const client = new WebSocketClient("session", ws) as unknown as Client;
     client.state = ClientState.JOINED;
-    const connection = { client, writes: () => writes, received, far };
+    const connection = { client, writes: () => writes, received, binary, far };
     connections.push(connection);
     return connection;
   }
 
-  const arrived = (connection: Connection, count: number) =>
-    new Promise<void>((resolve, reject) => {
+  /** Waits for `count` frames, then checks every frame that arrived is binary, as Colyseus's are. */
+  const arrived = async (connection: Connection, count: number) => {
+    await new Promise<void>((resolve, reject) => {
       const deadline = Date.now() + 5000;
       const poll = () => {
         if (connection.received.length >= count) resolve();
@@ -62,6 +66,12 @@ describe("withBatchedSends: an SDK client's frames of a publish", () => {
       };
       poll();
     });
+    assert.deepEqual(
+      connection.binary,
+      connection.received.map(() => true),
+      "Colyseus frames are binary",
+    );
+  };
 
   it("writes them in one write, each frame intact and in order, whatever its length", async () => {
     const connection = await connect();

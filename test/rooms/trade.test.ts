@@ -51,8 +51,10 @@ describe("TradeRoom with SDK clients", function () {
 
     alice.trade!.send("tradeAccept", { tradeId });
     bob.trade!.send("tradeAccept", { tradeId });
-    const aliceDone = await alice.tradeInbox.next("tradeCompleted");
-    const bobDone = await bob.tradeInbox.next("tradeCompleted");
+    const [aliceDone, bobDone] = await Promise.all([
+      alice.tradeInbox.next("tradeCompleted", () => true, 5000, true),
+      bob.tradeInbox.next("tradeCompleted", () => true, 5000, true),
+    ]);
     assert.deepEqual(aliceDone.receivedItems, [{ itemId: "bronze_axe", quantity: 1 }]);
     assert.deepEqual(bobDone.receivedItems, [{ itemId: "coins", quantity: 10 }]);
 
@@ -284,6 +286,36 @@ describe("TradeRoom with SDK clients", function () {
     });
     bob.room.send("tradeRequestRespond", { tradeId: fromCarol.tradeId, accept: true });
     assert.equal((await bob.inbox.next("tradeError")).reason, "not_found");
+    // The reason is about bob, so only carol hears it: by bob's later tradeError (same connection,
+    // sent in order) a tradeCancelled for carol's request would have reached him.
+    assert.deepEqual(
+      bob.inbox.all("tradeCancelled").filter((cancel) => cancel.tradeId === fromCarol.tradeId),
+      [],
+    );
+  });
+
+  it("lets players exactly 10 tiles apart (Chebyshev) trade, and refuses 11", async () => {
+    const [alice, bob] = [await join(), await join()];
+    await becomeAdmin(alice, ADMIN_CODE);
+    await becomeAdmin(bob, ADMIN_CODE);
+    await teleport(bob, 32, 32);
+    // dx 7, dz 10: Chebyshev 10 (Euclidean 12.2, Manhattan 17)
+    await teleport(alice, 39, 42);
+    alice.room.send("tradeRequest", { targetPlayerId: bob.id });
+    const incoming = await bob.inbox.next("tradeIncoming");
+    assert.equal(incoming.fromPlayerId, alice.id);
+    alice.room.send("tradeCancel", { tradeId: incoming.tradeId });
+    await bob.inbox.next("tradeCancelled", (cancel) => cancel.tradeId === incoming.tradeId, 5000, true);
+    // dx 7, dz 11: Chebyshev 11
+    await teleport(alice, 39, 43);
+    alice.room.send("tradeRequest", { targetPlayerId: bob.id });
+    assert.equal((await alice.inbox.next("tradeError")).reason, "too_far");
+    // dx 11, dz 0: Chebyshev 11 along the other axis
+    await teleport(alice, 32, 32);
+    await teleport(bob, 43, 32);
+    alice.room.send("tradeRequest", { targetPlayerId: bob.id });
+    assert.equal((await alice.inbox.next("tradeError")).reason, "too_far");
+    assert.equal(bob.inbox.all("tradeIncoming").length, 1, "bob heard only of the request within 10 tiles");
   });
 
   it("refuses a request to a player more than 10 tiles away", async () => {

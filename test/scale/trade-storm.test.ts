@@ -9,9 +9,9 @@ import { seededRandom } from "../../src/game/random.js";
 import type { PlayerSync } from "../../src/game/world-types.js";
 import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
 import { leave, sleep } from "../support/players.js";
-import { type ServerProcess, startServerProcess } from "../support/processes.js";
+import { PROCESS_PORTS, type ServerProcess, startServerProcess } from "../support/processes.js";
 
-const PORT = 5631;
+const PORT = PROCESS_PORTS.tradeStorm;
 const ADMIN_CODE = "storm";
 const PLAYERS = 10;
 const STORM_MS = 6000;

@@ -7,10 +7,12 @@ import { CharacterRepository } from "../../src/db/characters.js";
 import { openDatabase } from "../../src/db/database.js";
 import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
 import { Inbox, leave, waitForAsync } from "../support/players.js";
-import { type ServerProcess, startServerProcess } from "../support/processes.js";
+import { PROCESS_PORTS, type ServerProcess, startServerProcess } from "../support/processes.js";
 import { refusedUpgrade, WsClient } from "../support/ws-client.js";
 
 const redisBase = process.env.TEST_REDIS_URL;
+/** The two processes started first, then a newcomer and a replacement (TEST_PORT + 53..56). */
+const [FIRST_PORT, SECOND_PORT, NEWCOMER_PORT, REPLACEMENT_PORT] = PROCESS_PORTS.scale;
 /** A Redis database of its own, emptied first, so no other suite's keys are in the way. */
 const REDIS_DB = 7;
 
@@ -61,8 +63,8 @@ scaleOut(
       await redis.flushdb();
       database = await freshDatabaseUrl(postgresUrl!);
       // One at a time: both would apply the migrations otherwise.
-      servers.push(await startServerProcess(5621, env(5621)));
-      servers.push(await startServerProcess(5622, env(5622)));
+      servers.push(await startServerProcess(FIRST_PORT, env(FIRST_PORT)));
+      servers.push(await startServerProcess(SECOND_PORT, env(SECOND_PORT)));
     });
     // A test that timed out while a process was stopped (SIGSTOP) would leave it so for the tests after.
     afterEach(() => {
@@ -290,7 +292,7 @@ scaleOut(
       }, "the world listed on the process that is left");
       await waitForAsync(() => agentsOnline(away), "both agents in the world again");
       // Two processes again for the tests that follow.
-      servers.push(await startServerProcess(5624, env(5624)));
+      servers.push(await startServerProcess(REPLACEMENT_PORT, env(REPLACEMENT_PORT)));
     });
 
     it("closes a world whose process stalled and was replaced meanwhile, saving nothing of it", async () => {
@@ -366,7 +368,7 @@ scaleOut(
     });
 
     it("answers the REST API with 503 while the world's process cannot be reached, then opens the world again", async () => {
-      const newcomer = await startServerProcess(5623, env(5623));
+      const newcomer = await startServerProcess(NEWCOMER_PORT, env(NEWCOMER_PORT));
       servers.push(newcomer);
       const [home] = await worldProcesses();
       await home.stop("SIGKILL");
@@ -389,7 +391,7 @@ scaleOut(
     it("opens the world at start when the process that held it died with every other", async () => {
       const [last] = await worldProcesses();
       await last.stop("SIGKILL");
-      const restarted = await startServerProcess(5621, env(5621));
+      const restarted = await startServerProcess(FIRST_PORT, env(FIRST_PORT));
       servers.push(restarted);
       // Listed as soon as the process answers: not left to a player or an agent request.
       assert.equal((await worldProcesses())[0], restarted);

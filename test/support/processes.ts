@@ -1,5 +1,19 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { nodeFlagsOf } from "../../src/node-flags.js";
+import { TEST_PORT } from "./server.js";
+
+/**
+ * Ports of the server processes the tests start, offsets from TEST_PORT (default 2568) as the test
+ * servers' own port is, so checkouts run side by side with different TEST_PORT values do not collide.
+ */
+export const PROCESS_PORTS = {
+  /** test/process.test.ts */
+  process: TEST_PORT + 33,
+  /** test/scale/two-processes.test.ts: the first two processes, a newcomer and a replacement */
+  scale: [TEST_PORT + 53, TEST_PORT + 54, TEST_PORT + 55, TEST_PORT + 56],
+  /** test/scale/trade-storm.test.ts */
+  tradeStorm: TEST_PORT + 63,
+} as const;
 
 export interface ServerProcess {
   child: ChildProcess;
