@@ -32,4 +32,31 @@ describe("the embedded database (PGlite)", () => {
   it("keeps a 32 MB buffer cache, a quarter of PostgreSQL's default (see EMBEDDED_SETTINGS)", async () => {
     assert.equal(await setting("shared_buffers"), "32MB");
   });
+
+  // The suite starts its in-memory databases from a migrated template (test/setup.ts).
+  it("starts each in-memory database empty and migrated, whatever the ones before it hold", async () => {
+    const characters = async (db: DatabaseHandle) =>
+      ((await db.db.execute(sql`select name from characters`)) as unknown as { rows: { name: string }[] })
+        .rows;
+    const first = await openDatabase({});
+    const second = await openDatabase({});
+    try {
+      await first.db.execute(
+        sql`insert into characters (id, name, x, z, health) values ('c1', 'Template', 1, 1, 10)`,
+      );
+      const third = await openDatabase({});
+      try {
+        assert.deepEqual(await characters(second), []);
+        assert.deepEqual(await characters(third), []);
+        await third.db.execute(
+          sql`insert into characters (id, name, x, z, health) values ('c1', 'Fresh', 1, 1, 10)`,
+        );
+        assert.deepEqual(await characters(third), [{ name: "Fresh" }]);
+      } finally {
+        await third.close();
+      }
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
 });
