@@ -27,9 +27,12 @@ const flag = z
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
+/** The list variables' schemas: for these, an empty value is an empty list, not an unset variable. */
+const listSchemas = new WeakSet<z.ZodType>();
+
 /** Comma-separated list; blank entries are dropped. */
-const list = (fallback: string[]) =>
-  z
+const list = (fallback: string[]) => {
+  const schema = z
     .string()
     .optional()
     .transform((value) =>
@@ -40,6 +43,9 @@ const list = (fallback: string[]) =>
             .map((entry) => entry.trim())
             .filter(Boolean),
     );
+  listSchemas.add(schema);
+  return schema;
+};
 
 const optionalUrl = optionalString.pipe(z.url().optional());
 
@@ -184,9 +190,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-/** An empty (or blank) value counts as unset, whatever the variable: `PORT=` is the default port. */
+/** The lists, where an empty value is an empty list: `CORS_PARTNER_ORIGINS=` allows no partner. */
+const LISTS = new Set(
+  Object.entries(environmentSchema.shape)
+    .filter(([, schema]) => listSchemas.has(schema))
+    .map(([name]) => name),
+);
+
+/** An empty (or blank) value counts as unset, except for the lists: `PORT=` is the default port. */
 function withoutBlanks(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([, value]) => value?.trim()));
+  return Object.fromEntries(Object.entries(env).filter(([name, value]) => LISTS.has(name) || value?.trim()));
 }
 
 /** The production variables `env` leaves unset. */

@@ -68,11 +68,16 @@ describe("configuration", () => {
         "RATE_LIMIT_WS_PER_SEC",
         "WORLD_TICK_MS",
         "RECONNECT_SECONDS",
-        "CORS_PREVIEW_HOST_SUFFIXES",
       ].map((name, i) => [name, i % 2 === 0 ? "" : "  "]),
     );
     assert.deepEqual(loadConfig(blank), loadConfig({}));
     assert.equal(loadConfig(blank).RECONNECT_SECONDS, 30);
+  });
+
+  it("takes an empty list as empty, so that a group of origins can be switched off", () => {
+    const config = loadConfig({ CORS_PREVIEW_HOST_SUFFIXES: "", CORS_PARTNER_ORIGINS: " " });
+    assert.deepEqual([config.CORS_PREVIEW_HOST_SUFFIXES, config.CORS_PARTNER_ORIGINS], [[], []]);
+    assert.ok(loadConfig({}).CORS_PREVIEW_HOST_SUFFIXES.length > 0, "the defaults when unset");
   });
 
   it("takes as PUBLIC_WS_URL only a ws:// or wss:// address ending in /ws", () => {
