@@ -40,6 +40,20 @@ export function inViewFrom(viewer: Tile, tile: Tile): boolean {
   return sees(cellOf(viewer), cellOf(tile));
 }
 
+/**
+ * Whether a player standing on `viewer` may name what stands on `tile`: what its view holds, or held a
+ * few ticks ago. A client acts on the last update it was sent, and by the time its click arrives the
+ * player (running two tiles a tick) or the target may have crossed into another cell; one cell more
+ * on every side keeps those clicks good, and the world beyond still unnamed.
+ */
+export function nameableFrom(viewer: Tile, tile: Tile): boolean {
+  const a = cellOf(viewer);
+  const b = cellOf(tile);
+  const dx = Math.floor(a / CELL_SPAN) - Math.floor(b / CELL_SPAN);
+  const dz = (a % CELL_SPAN) - (b % CELL_SPAN);
+  return Math.abs(dx) <= VIEW_RADIUS_CELLS + 1 && Math.abs(dz) <= VIEW_RADIUS_CELLS + 1;
+}
+
 /** The cells a viewer standing in `viewer` sees (none for NO_CELL), kept: views ask for them every tick. */
 export function blockAround(viewer: Cell): readonly Cell[] {
   if (viewer === NO_CELL) return [];

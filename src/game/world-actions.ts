@@ -7,7 +7,7 @@ import { type GroundItem, isGroundItemVisible } from "./ground-items.js";
 import { addItem, countItem } from "./inventory.js";
 import { chebyshev } from "./tile.js";
 import type { FiremakingRecipe, GatheringSkill, ItemDef, Tile, ToolDef } from "./types.js";
-import { inViewFrom } from "./view-index.js";
+import { nameableFrom } from "./view-index.js";
 import type {
   NpcEntity,
   PlayerAction,
@@ -33,8 +33,9 @@ export function hasRoomFor(state: WorldState, player: PlayerEntity, itemId: stri
 }
 
 /**
- * The entity the player names, if the player is sent it: what lies out of its view is refused as if it
- * were not there, before anything is said of it, or a client could map the world by guessing ids.
+ * The entity the player names, if the player is sent it (or was, a moment ago: see nameableFrom): what
+ * lies beyond is refused as if it were not there, before anything is said of it, or a client could map
+ * the world by guessing ids.
  */
 export function seenTarget<T extends { position: Tile }>(
   player: PlayerEntity,
@@ -42,7 +43,7 @@ export function seenTarget<T extends { position: Tile }>(
   id: string | undefined,
 ): T | undefined {
   const entity = id === undefined ? undefined : entities.get(id);
-  return entity && inViewFrom(player.position, entity.position) ? entity : undefined;
+  return entity && nameableFrom(player.position, entity.position) ? entity : undefined;
 }
 
 export function attackableNpc(
@@ -162,13 +163,13 @@ export function cookingProblem(
   return undefined;
 }
 
-/** The fire or range nearest to the player among those it sees. */
+/** The fire or range nearest to the player among those it sees (see nameableFrom). */
 export function nearestCookingStation(state: WorldState, player: PlayerEntity): StationEntity | undefined {
   let nearest: StationEntity | undefined;
   let nearestDistance = Number.POSITIVE_INFINITY;
   state.objectGrid.forEachWithin(player.position, state.viewDistance, (object) => {
     if (object.kind !== "station" || !isCookingStation(object)) return;
-    if (!inViewFrom(player.position, object.position)) return;
+    if (!nameableFrom(player.position, object.position)) return;
     const distance = chebyshev(object.position, player.position);
     if (distance < nearestDistance) {
       nearest = object;

@@ -224,7 +224,8 @@ describe("World", () => {
     it("are not there for a player that cannot see them: no attacking, gathering, cooking at or picking up", () => {
       const world = makeWorld();
       world.join(character("dropper", { position: { ...SPAWN } }));
-      world.join(character("far", { position: { x: 45, z: 10 }, inventory: [] }));
+      // Three view cells or more from everything below: beyond the view and the cell of slack around it.
+      world.join(character("far", { position: { x: 55, z: 2 }, inventory: [] }));
       world.submit("far", { type: "give", itemId: "raw_shrimps", quantity: 1 });
       world.submit("dropper", {
         type: "action",
@@ -262,6 +263,13 @@ describe("World", () => {
       world.submit("far", { type: "teleport", x: 30, z: 28 });
       world.step();
       assert.equal(world.submit("far", attempts[1]!)?.code, "invalid_target", "a banker in view is named");
+    });
+
+    it("stay nameable for a click that arrives after the player ran out of their view cell", () => {
+      // At (29,10) the tree at (14,10) is in view; two tiles east, at (31,10), it is one cell beyond.
+      const world = worldWith({ x: 31, z: 10 });
+      const tree = world.entities().find((entity) => entity.type === "tree")!;
+      assert.equal(world.submit("p1", { type: "action", action: "chop", targetId: tree.id }), undefined);
     });
   });
 
