@@ -8,7 +8,7 @@ import { createApp } from "./app.js";
 import { loadConfig } from "./config.js";
 import { putHelperThreadsBehindTheTick } from "./helper-threads.js";
 import { createLogger } from "./logger.js";
-import { createRuntime } from "./runtime.js";
+import { createRuntime, type Runtime } from "./runtime.js";
 import { exitOnSignals, logProcessFailures, stopServer } from "./shutdown.js";
 import { StartupError } from "./startup-error.js";
 
@@ -18,12 +18,36 @@ async function main(): Promise<void> {
   logProcessFailures(logger);
   const runtime = await createRuntime(config, logger);
   await putHelperThreadsBehindTheTick();
-  const server = await listen(createApp(runtime), config.PORT);
+  const server = await listenOrExplain(runtime, config.PORT);
   exitOnSignals(() => stopServer(server, runtime), logger);
   // Colyseus Cloud has @colyseus/tools listen on a Unix socket of its own choosing, not on PORT.
   const address = runtime.httpServer.address();
   const where = typeof address === "string" ? address : `http://localhost:${address?.port ?? config.PORT}`;
   logger.info(`listening on ${where} (${config.NODE_ENV})`);
+}
+
+/**
+ * Colyseus's listen never settles when the port is taken: the error goes to the HTTP server, where it
+ * would end the process as an uncaught exception. Taken here, it says what to do.
+ */
+async function listenOrExplain(runtime: Runtime, port: number) {
+  let onError: ((error: NodeJS.ErrnoException) => void) | undefined;
+  const failed = new Promise<never>((_resolve, reject) => {
+    onError = (error) =>
+      reject(
+        error.code === "EADDRINUSE"
+          ? new StartupError(
+              `Port ${port} is already in use: stop what listens there, or set PORT to another port.`,
+            )
+          : error,
+      );
+    runtime.httpServer.once("error", onError);
+  });
+  try {
+    return await Promise.race([listen(createApp(runtime), port), failed]);
+  } finally {
+    if (onError) runtime.httpServer.off("error", onError);
+  }
 }
 
 main().catch((error: unknown) => {

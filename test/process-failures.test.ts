@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
+import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -62,35 +63,65 @@ describe("failures nothing caught", function () {
 describe("start-up failures", function () {
   this.timeout(30000);
 
-  it("names what to fix, without a stack trace, when production finds no manifests to load", async () => {
+  /** Starts the server as `npm start` does with `env` alone; resolves with its exit code and stderr. */
+  async function failedStart(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
     const dataDir = await mkdtemp(join(tmpdir(), "startup-"));
-    const unreachable = "http://127.0.0.1:9"; // the discard port: nothing serves there
     const child = spawn(process.execPath, ["--import", "tsx", "src/index.ts"], {
       cwd: PROJECT_ROOT,
-      env: {
-        PATH: process.env.PATH,
-        NODE_ENV: "production",
-        PORT: "0",
-        DATA_DIR: dataDir,
-        PUBLIC_CDN_URL: unreachable,
-        DATABASE_URL: "postgres://nobody@127.0.0.1:9/none",
-        JWT_SECRET: "a-secret-of-at-least-32-characters-long",
-        ADMIN_CODE: "admin",
-        PUBLIC_IDP_APP_ID: "app",
-        IDP_APP_SECRET: "secret",
-        IDP_JWKS_URL: "https://idp.example/jwks",
-        IDP_ISSUER: "https://idp.example",
-      },
+      env: { PATH: process.env.PATH, DATA_DIR: dataDir, PGLITE_STORAGE: "memory", ...env },
     });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();
     });
-    const code = await new Promise((resolve) => child.on("exit", resolve));
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    await rm(dataDir, { recursive: true, force: true });
+    return { code, stderr };
+  }
+
+  /** The discard port: nothing serves there. */
+  const NOTHING_THERE = "127.0.0.1:9";
+
+  it("names what to fix, without a stack trace, when production finds no manifests to load", async () => {
+    const { code, stderr } = await failedStart({
+      NODE_ENV: "production",
+      PORT: "0",
+      PUBLIC_CDN_URL: `http://${NOTHING_THERE}`,
+      DATABASE_URL: `postgres://nobody@${NOTHING_THERE}/none`,
+      JWT_SECRET: "a-secret-of-at-least-32-characters-long",
+      ADMIN_CODE: "admin",
+      PUBLIC_IDP_APP_ID: "app",
+      IDP_APP_SECRET: "secret",
+      IDP_JWKS_URL: "https://idp.example/jwks",
+      IDP_ISSUER: "https://idp.example",
+    });
     assert.equal(code, 1, stderr);
-    assert.match(stderr, new RegExp(`asset host ${unreachable} is unreachable`));
+    assert.match(stderr, new RegExp(`asset host http://${NOTHING_THERE} is unreachable`));
     assert.match(stderr, /Set PUBLIC_CDN_URL/);
     assert.doesNotMatch(stderr, /^\s+at /m, "no stack trace");
-    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("names DATABASE_URL, without a stack trace, when the database does not answer", async () => {
+    const { code, stderr } = await failedStart({
+      PORT: "0",
+      DATABASE_URL: `postgres://nobody@${NOTHING_THERE}/none`,
+    });
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, /Check DATABASE_URL/);
+    assert.doesNotMatch(stderr, /^\s+at /m, "no stack trace");
+  });
+
+  it("says the port is taken, without a stack trace, when something listens on PORT", async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, resolve));
+    const { port } = taken.address() as net.AddressInfo;
+    try {
+      const { code, stderr } = await failedStart({ PORT: String(port) });
+      assert.equal(code, 1, stderr);
+      assert.match(stderr, new RegExp(`Port ${port} is already in use`));
+      assert.doesNotMatch(stderr, /^\s+at /m, "no stack trace");
+    } finally {
+      taken.close();
+    }
   });
 });

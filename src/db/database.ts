@@ -10,6 +10,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { exposedGc } from "../exposed-gc.js";
 import { MIGRATIONS_DIR as MIGRATIONS_FOLDER } from "../paths.js";
+import { StartupError } from "../startup-error.js";
 import * as schema from "./schema.js";
 
 export type Schema = typeof schema;
@@ -63,9 +64,11 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
     await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
   } catch (error) {
     await pool.end();
-    throw new Error(`Cannot prepare the PostgreSQL database at DATABASE_URL: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw new StartupError(
+      `Cannot prepare the PostgreSQL database at DATABASE_URL: ${(error as Error).message}. ` +
+        "Check DATABASE_URL and that its server is running, or unset it to use the embedded database.",
+      { cause: error },
+    );
   }
   return {
     db: db as unknown as Database,
