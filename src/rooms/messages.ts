@@ -89,12 +89,6 @@ export interface MessageError extends Refusal {
   event: string;
 }
 
-const unknownEvent = (type: string): MessageError => ({
-  code: "unknown_event",
-  message: `There is no event named "${type}".`,
-  event: type,
-});
-
 export function isWorldMessage(name: string): name is WorldMessageName {
   return Object.hasOwn(worldMessages, name);
 }
@@ -103,22 +97,29 @@ export function isTradeMessage(name: string): name is TradeMessageName {
   return Object.hasOwn(tradeMessages, name);
 }
 
-/** A world event with its data validated, or the error answering it. */
-export function readWorldMessage(type: string, data: unknown): WorldEvent | { error: MessageError } {
-  if (!isWorldMessage(type)) return { error: unknownEvent(type) };
-  const parsed = worldMessages[type].safeParse(data);
+/** An event of `schemas` with its data validated (`Read` names each event's type), or the error answering it. */
+function readEvent<Read>(
+  schemas: Readonly<Record<string, z.ZodType>>,
+  type: string,
+  data: unknown,
+): Read | { error: MessageError } {
+  const schema = Object.hasOwn(schemas, type) ? schemas[type] : undefined;
+  if (!schema)
+    return { error: { code: "unknown_event", message: `There is no event named "${type}".`, event: type } };
+  const parsed = schema.safeParse(data);
   if (!parsed.success)
     return { error: { code: "bad_request", message: describeIssues(parsed.error), event: type } };
-  return { type, data: parsed.data } as WorldEvent;
+  return { type, data: parsed.data } as Read;
+}
+
+/** A world event with its data validated, or the error answering it. */
+export function readWorldMessage(type: string, data: unknown): WorldEvent | { error: MessageError } {
+  return readEvent<WorldEvent>(worldMessages, type, data);
 }
 
 /** A trade event with its data validated, or the error answering it. */
 export function readTradeMessage(type: string, data: unknown): TradeMessage | { error: MessageError } {
-  if (!isTradeMessage(type)) return { error: unknownEvent(type) };
-  const parsed = tradeMessages[type].safeParse(data);
-  if (!parsed.success)
-    return { error: { code: "bad_request", message: describeIssues(parsed.error), event: type } };
-  return { type, data: parsed.data } as TradeMessage;
+  return readEvent<TradeMessage>(tradeMessages, type, data);
 }
 
 /** The game intent of a validated world event (trade events are not intents). */

@@ -52,6 +52,18 @@ class Viewers {
 
 const ids = (entities: { id: string }[] | undefined) => (entities ?? []).map((entity) => entity.id);
 
+/** A world with one player, "owner", who has just dropped its coins: the drop is its own for now. */
+function ownerWithDrop(): { world: World; viewers: Viewers; itemId: string } {
+  const world = makeWorld();
+  const viewers = new Viewers(world);
+  world.join(character("owner"));
+  viewers.open("owner");
+  const slot = world.inventory("owner").find((entry) => entry.itemId === "coins")!.slot;
+  world.submit("owner", { type: "action", action: "drop", inventorySlot: slot });
+  const itemId = ids(viewers.step().get("owner")?.added).find((id) => id.startsWith("item:"))!;
+  return { world, viewers, itemId };
+}
+
 describe("Interest: what each /ws client is told", () => {
   it("lists the joining player itself at once, then only updates it", () => {
     const viewers = new Viewers(makeWorld());
@@ -94,26 +106,14 @@ describe("Interest: what each /ws client is told", () => {
   });
 
   it("tells the owner its drop is gone when it walks out of view before the drop turns public", () => {
-    const world = makeWorld();
-    const viewers = new Viewers(world);
-    world.join(character("owner"));
-    viewers.open("owner");
-    const slot = world.inventory("owner").find((entry) => entry.itemId === "coins")!.slot;
-    world.submit("owner", { type: "action", action: "drop", inventorySlot: slot });
-    const itemId = ids(viewers.step().get("owner")?.added).find((id) => id.startsWith("item:"))!;
+    const { world, viewers, itemId } = ownerWithDrop();
     world.submit("owner", { type: "teleport", x: SPAWN.x + 40, z: SPAWN.z });
     const away = viewers.step().get("owner");
     assert.ok(away?.removed.includes(itemId));
   });
 
   it("tells the owner its drop is gone when it walks out of view on the tick the drop turns public", () => {
-    const world = makeWorld();
-    const viewers = new Viewers(world);
-    world.join(character("owner"));
-    viewers.open("owner");
-    const slot = world.inventory("owner").find((entry) => entry.itemId === "coins")!.slot;
-    world.submit("owner", { type: "action", action: "drop", inventorySlot: slot });
-    const itemId = ids(viewers.step().get("owner")?.added).find((id) => id.startsWith("item:"))!;
+    const { world, viewers, itemId } = ownerWithDrop();
     for (let tick = 1; tick < OWNER_ONLY_TICKS; tick++) viewers.step();
     assert.equal(
       world.privateOwner(itemId),
