@@ -27,10 +27,14 @@ export function cellOf(tile: Tile): Cell {
 
 /** Whether a viewer standing in cell `viewer` sees cell `cell`. */
 export function sees(viewer: Cell, cell: Cell): boolean {
-  if (viewer === NO_CELL || cell === NO_CELL) return false;
-  const dx = Math.floor(viewer / CELL_SPAN) - Math.floor(cell / CELL_SPAN);
-  const dz = (viewer % CELL_SPAN) - (cell % CELL_SPAN);
-  return Math.abs(dx) <= VIEW_RADIUS_CELLS && Math.abs(dz) <= VIEW_RADIUS_CELLS;
+  return withinCells(viewer, cell, VIEW_RADIUS_CELLS);
+}
+
+function withinCells(a: Cell, b: Cell, radius: number): boolean {
+  if (a === NO_CELL || b === NO_CELL) return false;
+  const dx = Math.floor(a / CELL_SPAN) - Math.floor(b / CELL_SPAN);
+  const dz = (a % CELL_SPAN) - (b % CELL_SPAN);
+  return Math.abs(dx) <= radius && Math.abs(dz) <= radius;
 }
 
 const blocks = new Map<Cell, readonly Cell[]>();
@@ -47,11 +51,7 @@ export function inViewFrom(viewer: Tile, tile: Tile): boolean {
  * on every side keeps those clicks good, and the world beyond still unnamed.
  */
 export function nameableFrom(viewer: Tile, tile: Tile): boolean {
-  const a = cellOf(viewer);
-  const b = cellOf(tile);
-  const dx = Math.floor(a / CELL_SPAN) - Math.floor(b / CELL_SPAN);
-  const dz = (a % CELL_SPAN) - (b % CELL_SPAN);
-  return Math.abs(dx) <= VIEW_RADIUS_CELLS + 1 && Math.abs(dz) <= VIEW_RADIUS_CELLS + 1;
+  return withinCells(cellOf(viewer), cellOf(tile), VIEW_RADIUS_CELLS + 1);
 }
 
 /** The cells a viewer standing in `viewer` sees (none for NO_CELL), kept: views ask for them every tick. */
