@@ -117,7 +117,10 @@ async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> 
   await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
   if (inMemory && keepTemplate && !template) {
     template = client.dumpDataDir("none");
-    await template;
+    // Without a copy, the next in-memory databases start the slow way.
+    await template.catch(() => {
+      template = undefined;
+    });
   }
   // PGlite makes a new database (an in-memory one every time) with a second WebAssembly instance,
   // initdb, and lets go of it on a later turn of the event loop: some 300 MB that V8 would keep until
