@@ -68,7 +68,6 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
   private released?: Promise<unknown>;
   /** Messages are handled one at a time: each may wait on the world. */
   private queue: Promise<void> = Promise.resolve();
-  /** The message limit of SDK clients; /ws clients are limited by their channel, before it forwards here. */
 
   override onCreate(options: TradeRoomOptions): void {
     if (!isSignedByWorld(this.runtime.jwtSecret, options))
