@@ -166,9 +166,9 @@ async function writePart(
       await tx.execute(sql`
         update characters as c
         set x = v.x, z = v.z, health = v.health, combat_style = v.combat_style, updated_at = now()
-        from unnest(${pgArray(ids)}::text[], ${pgArray(states.map((s) => s.position.x))}::int[],
-                    ${pgArray(states.map((s) => s.position.z))}::int[], ${pgArray(states.map((s) => s.health))}::int[],
-                    ${pgArray(states.map((s) => s.combatStyle ?? DEFAULT_STYLE))}::text[])
+        from unnest(${sql.param(ids)}::text[], ${sql.param(states.map((s) => s.position.x))}::int[],
+                    ${sql.param(states.map((s) => s.position.z))}::int[], ${sql.param(states.map((s) => s.health))}::int[],
+                    ${sql.param(states.map((s) => s.combatStyle ?? DEFAULT_STYLE))}::text[])
           as v(id, x, z, health, combat_style)
         where c.id = v.id`);
       return;
@@ -179,8 +179,8 @@ async function writePart(
       if (rows.length === 0) return;
       await tx.execute(sql`
         insert into inventory (character_id, slot, item_id, quantity)
-        select * from unnest(${pgArray(rows.map((r) => r.characterId))}::text[], ${pgArray(rows.map((r) => r.slot))}::smallint[],
-                             ${pgArray(rows.map((r) => r.itemId))}::text[], ${pgArray(rows.map((r) => r.quantity))}::int[])`);
+        select * from unnest(${sql.param(rows.map((r) => r.characterId))}::text[], ${sql.param(rows.map((r) => r.slot))}::smallint[],
+                             ${sql.param(rows.map((r) => r.itemId))}::text[], ${sql.param(rows.map((r) => r.quantity))}::int[])`);
       return;
     }
     case "bank": {
@@ -189,8 +189,8 @@ async function writePart(
       if (rows.length === 0) return;
       await tx.execute(sql`
         insert into bank (character_id, item_id, quantity)
-        select * from unnest(${pgArray(rows.map((r) => r.characterId))}::text[], ${pgArray(rows.map((r) => r.itemId))}::text[],
-                             ${pgArray(rows.map((r) => r.quantity))}::int[])`);
+        select * from unnest(${sql.param(rows.map((r) => r.characterId))}::text[], ${sql.param(rows.map((r) => r.itemId))}::text[],
+                             ${sql.param(rows.map((r) => r.quantity))}::int[])`);
       return;
     }
     case "equipment": {
@@ -212,18 +212,14 @@ async function writePart(
       );
       await tx.execute(sql`
         insert into skills (character_id, skill, xp)
-        select * from unnest(${pgArray(rows.map((r) => r.characterId))}::text[], ${pgArray(rows.map((r) => r.skill))}::text[],
-                             ${pgArray(rows.map((r) => r.xp))}::float8[])
+        select * from unnest(${sql.param(rows.map((r) => r.characterId))}::text[], ${sql.param(rows.map((r) => r.skill))}::text[],
+                             ${sql.param(rows.map((r) => r.xp))}::float8[])
         on conflict (character_id, skill) do update set xp = excluded.xp`);
       return;
     }
   }
 }
 
-/** A PostgreSQL array literal: both drivers pass it as one text parameter, cast by the query. */
-function pgArray(values: readonly (string | number)[]): string {
-  return `{${values.map((value) => (typeof value === "number" ? String(value) : `"${value.replace(/["\\]/g, "\\$&")}"`)).join(",")}}`;
-}
 
 /** Runs `write`; a unique violation on the characters' names is a NameTakenError. */
 async function nameChecked<T>(name: string, write: () => Promise<T>): Promise<T> {

@@ -120,6 +120,21 @@ for (const backend of backends) {
       assert.deepEqual(savedBob?.skills.woodcutting, { level: 2, xp: 83 });
     });
 
+    it("writes any text as it is, quotes, backslashes, commas and braces included", async () => {
+      const awkward = ['say "hi"', "back\\slash", "a,b", "{braces}", "NULL", ""];
+      await charactersRepo.create(null, character("c1", "Alice"));
+      const alice = character("c1", "Alice");
+      alice.inventory = awkward.map((itemId, slot) => ({ slot, itemId, quantity: slot + 1 }));
+      alice.bank = awkward.map((itemId, i) => ({ itemId, quantity: i + 1 }));
+      await worldStore.save({ characters: [{ state: alice, parts: ["inventory", "bank"] }] });
+      const saved = await charactersRepo.load("c1");
+      assert.deepEqual(saved?.inventory, alice.inventory);
+      assert.deepEqual(
+        [...(saved?.bank ?? [])].sort((a, b) => a.quantity - b.quantity),
+        alice.bank,
+      );
+    });
+
     describe("inventory constraints", () => {
       beforeEach(() => charactersRepo.create(null, character("c1", "Alice")));
       const insert = (slot: number, quantity: number) =>
