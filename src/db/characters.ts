@@ -220,7 +220,6 @@ async function writePart(
   }
 }
 
-
 /** Runs `write`; a unique violation on the characters' names is a NameTakenError. */
 async function nameChecked<T>(name: string, write: () => Promise<T>): Promise<T> {
   try {
