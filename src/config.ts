@@ -14,14 +14,11 @@ export const REQUIRED_IN_PRODUCTION = [
   "IDP_APP_SECRET",
 ] as const;
 
-const optionalString = z
-  .string()
-  .trim()
-  .transform((value) => value || undefined)
-  .optional();
+// Blank values never get here (see withoutBlanks): a string is trimmed, and is never empty.
+const optionalString = z.string().trim().optional();
 
 const flag = z
-  .enum(["true", "false", "1", "0", ""])
+  .enum(["true", "false", "1", "0"])
   .optional()
   .transform((value) => value === "true" || value === "1");
 

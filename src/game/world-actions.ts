@@ -163,13 +163,12 @@ export function cookingProblem(
   return undefined;
 }
 
-/** The fire or range nearest to the player among those it sees (see nameableFrom). */
+/** The fire or range nearest to the player within view distance (always nameable: see nameableFrom). */
 export function nearestCookingStation(state: WorldState, player: PlayerEntity): StationEntity | undefined {
   let nearest: StationEntity | undefined;
   let nearestDistance = Number.POSITIVE_INFINITY;
   state.objectGrid.forEachWithin(player.position, state.viewDistance, (object) => {
     if (object.kind !== "station" || !isCookingStation(object)) return;
-    if (!nameableFrom(player.position, object.position)) return;
     const distance = chebyshev(object.position, player.position);
     if (distance < nearestDistance) {
       nearest = object;
