@@ -9,6 +9,7 @@ import { mountApi } from "./api/index.js";
 import { pinClientAddress } from "./client-address.js";
 import { internalAddress } from "./internal-address.js";
 import { manifestRouter } from "./manifests/routes.js";
+import { limitMatchmaking } from "./matchmaking-limit.js";
 import { roomLiveWorld } from "./rooms/live-world.js";
 import { defineTradeRoom } from "./rooms/TradeRoom.js";
 import { defineWorldRoom } from "./rooms/WorldRoom.js";
@@ -33,13 +34,15 @@ export function createApp(runtime: Runtime) {
     },
     initializeTransport: () => {
       const channel = new JsonChannel(runtime);
-      // SDK joins are authenticated at the matchmaker's HTTP route (see defineWorldRoom), where failed
-      // tokens are counted under the client's address: pinned first, as for upgrades. Colyseus puts its
-      // routes' listener first once it listens, so this one goes in front of it just after.
+      // SDK joins are authenticated at the matchmaker's HTTP routes (see defineWorldRoom), which Colyseus
+      // puts in place once the server listens: just after, they go behind the REST limit.
       runtime.httpServer.once("listening", () =>
         process.nextTick(() =>
-          runtime.httpServer.prependListener("request", (request) => {
-            if (request.url?.startsWith("/matchmake/")) pinClientAddress(request, runtime.config.TRUST_PROXY);
+          limitMatchmaking(runtime.httpServer, {
+            requests: runtime.rateLimits.restRequests,
+            trustProxy: runtime.config.TRUST_PROXY,
+            exempt: (request) => runtime.agents.pass.shownBy(request),
+            logger: runtime.logger,
           }),
         ),
       );

@@ -18,11 +18,13 @@ export function clientAddress(request: IncomingMessage, trustedHops: number): st
 /**
  * Makes an upgrade request's address headers say what `clientAddress` found: Colyseus reads the
  * client's address (for rate limits) from `X-Real-IP` first, and would otherwise believe any of them.
+ * Returns the address.
  */
-export function pinClientAddress(request: IncomingMessage, trustedHops: number): void {
+export function pinClientAddress(request: IncomingMessage, trustedHops: number): string | undefined {
   const address = clientAddress(request, trustedHops);
   delete request.headers["x-forwarded-for"];
   delete request.headers["x-client-ip"];
   if (address) request.headers["x-real-ip"] = address;
   else delete request.headers["x-real-ip"];
+  return address;
 }

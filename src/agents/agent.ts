@@ -75,6 +75,8 @@ export interface AgentDeps {
   /** How often the agent decides. */
   thinkMs: number;
   token(): Promise<string>;
+  /** Headers of its matchmaking requests (see OwnAgentPass). */
+  headers: Record<string, string>;
   /** Stores the agent's goal and pause state after a change. */
   save(record: AgentRecord): Promise<void>;
   logger: Logger;
@@ -161,7 +163,10 @@ export class Agent {
 
   private async connect(baseUrl: string): Promise<void> {
     const internal = new URL(baseUrl);
-    const sdk = new Client(baseUrl, { urlBuilder: (url) => throughOwnServer(url, internal) });
+    const sdk = new Client(baseUrl, {
+      headers: this.deps.headers,
+      urlBuilder: (url) => throughOwnServer(url, internal),
+    });
     sdk.auth.token = await this.deps.token();
     const options: WorldJoinOptions = { characterId: this.record.characterId, updates: "messages" };
     const room = await sdk.joinOrCreate("world", options);

@@ -10,6 +10,7 @@ import { WorldMap } from "../game/map.js";
 import type { GameData } from "../game/types.js";
 import type { Logger } from "../logger.js";
 import { Agent, type AgentRecord, type StoredGoal } from "./agent.js";
+import { OwnAgentPass } from "./own-server.js";
 
 /** An agent decides every other tick. */
 const THINK_EVERY_TICKS = 2;
@@ -38,6 +39,8 @@ export interface AgentManagerOptions {
 export class AgentManager {
   private readonly running = new Map<string, Agent>();
   private readonly map: WorldMap;
+  /** Shown by the agents' matchmaking requests, which the REST limit lets through. */
+  readonly pass = new OwnAgentPass();
   private baseUrl: string | undefined;
   /** Set while this process holds the world: the loading of the stored and configured agents. */
   private hosting: Promise<void> | undefined;
@@ -162,6 +165,7 @@ export class AgentManager {
       world: { data: gameData, map: this.map },
       thinkMs: tickMs * THINK_EVERY_TICKS,
       token: () => issueAgentToken(jwtSecret, record.id),
+      headers: this.pass.headers,
       save: (changed) => agents.saveControl(changed),
       logger,
     });

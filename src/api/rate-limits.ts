@@ -13,13 +13,21 @@ export interface AttemptResult {
   retryAfterSeconds: number;
 }
 
+/** A limit's counters, for requests that Express's middleware does not see. */
+export interface AttemptCounter {
+  /** Counts one attempt of the client `key` and says whether it is over the limit. */
+  hit(key: string): Promise<AttemptResult>;
+}
+
 export interface RateLimits {
   /** Every request under /api, per client. */
   rest: RequestHandler;
+  /** The REST limit's counters, for the requests Colyseus answers outside Express: its matchmaker's. */
+  restRequests: AttemptCounter;
   /** Token issuance: one authentication attempt per request. */
   tokenIssuance: RequestHandler;
   /** Attempts counted outside the issuance route: failed token verifications, wrong `/admin` codes. */
-  authAttempts: { hit(key: string): Promise<AttemptResult> };
+  authAttempts: AttemptCounter;
   close(): Promise<void>;
 }
 
@@ -66,22 +74,19 @@ export function createRateLimits(
         warn: (error, message) => logger.warn({ err: error }, message),
       },
     });
-  const rest = limiter(restStore, config.RATE_LIMIT_REST_PER_MIN, "requests");
-  const tokenIssuance = limiter(authStore, config.RATE_LIMIT_AUTH_PER_MIN, "authentication attempts");
-  return {
-    rest,
-    tokenIssuance,
-    // Creating tokenIssuance gave authStore its window, so these hits share the issuance counters.
-    authAttempts: {
-      hit: async (key) => {
-        const { totalHits, resetTime } = await authStore.increment(key);
-        const retryAfterMs = resetTime ? resetTime.getTime() - Date.now() : config.RATE_LIMIT_WINDOW_MS;
-        return {
-          limited: totalHits > config.RATE_LIMIT_AUTH_PER_MIN,
-          retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)),
-        };
-      },
+  // Creating a limiter gives its store its window, so a counter over the same store shares its counts.
+  const counter = (store: Store, limit: number): AttemptCounter => ({
+    hit: async (key) => {
+      const { totalHits, resetTime } = await store.increment(key);
+      const retryAfterMs = resetTime ? resetTime.getTime() - Date.now() : config.RATE_LIMIT_WINDOW_MS;
+      return { limited: totalHits > limit, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
     },
+  });
+  return {
+    rest: limiter(restStore, config.RATE_LIMIT_REST_PER_MIN, "requests"),
+    restRequests: counter(restStore, config.RATE_LIMIT_REST_PER_MIN),
+    tokenIssuance: limiter(authStore, config.RATE_LIMIT_AUTH_PER_MIN, "authentication attempts"),
+    authAttempts: counter(authStore, config.RATE_LIMIT_AUTH_PER_MIN),
     close: async () => {
       await Promise.all([restStore.shutdown?.(), authStore.shutdown?.()]);
       await redis?.quit();

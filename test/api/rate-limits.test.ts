@@ -1,9 +1,12 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import { Client, MatchMakeError } from "@colyseus/sdk";
 import { createRateLimits, type RateLimits } from "../../src/api/rate-limits.js";
+import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
+import { leave, waitForAsync } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { refusedUpgrade, WsClient } from "../support/ws-client.js";
 import { expectError, request, signInAnonymously } from "./support.js";
@@ -13,6 +16,21 @@ const WINDOW_MS = 1500;
 /** Waits for the current window to end (the block lasts until then). */
 const windowEnds = () => sleep(WINDOW_MS + 100);
 
+const ORIGIN = "https://game.example";
+
+/** A seat request as the SDK makes it, from a page of ORIGIN. */
+const askForSeat = (server: TestServer, token: string, headers: Record<string, string> = {}) =>
+  fetch(`${server.baseUrl}/matchmake/joinOrCreate/world`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      authorization: `Bearer ${token}`,
+      origin: ORIGIN,
+      ...headers,
+    },
+    body: "{}",
+  });
+
 describe("rate limits", () => {
   describe("REST API", () => {
     let server: TestServer;
@@ -21,6 +39,7 @@ describe("rate limits", () => {
         RATE_LIMIT_REST_PER_MIN: "3",
         RATE_LIMIT_AUTH_PER_MIN: "1000",
         RATE_LIMIT_WINDOW_MS: String(WINDOW_MS),
+        CORS_ALLOWED_ORIGINS: ORIGIN,
       });
     });
     after(() => server?.stop());
@@ -57,6 +76,62 @@ describe("rate limits", () => {
         assert.equal((await request(server, "/api/data/skill-unlocks")).status, 200);
       await expectError(await request(server, "/api/data/skill-unlocks"), 429, "rate_limited");
       await expectError(await request(server, "/api/v1/world"), 429, "rate_limited");
+    });
+
+    it("counts the SDK's seat requests too, and refuses them past the limit in the matchmaker's error shape", async () => {
+      const { token } = await issueAnonymousToken(server.runtime.jwtSecret);
+      await windowEnds();
+      for (let i = 0; i < 5; i++) {
+        const preflight = await fetch(`${server.baseUrl}/matchmake/joinOrCreate/world`, {
+          method: "OPTIONS",
+          headers: { origin: ORIGIN, "access-control-request-method": "POST" },
+        });
+        assert.equal(preflight.status, 204, "preflights are not counted");
+      }
+      for (let i = 0; i < 3; i++) assert.equal((await askForSeat(server, token)).status, 200);
+
+      const refused = await askForSeat(server, token);
+      assert.equal(refused.status, 429);
+      assert.ok(Number(refused.headers.get("retry-after")) >= 1);
+      assert.equal(refused.headers.get("access-control-allow-origin"), ORIGIN, "a page can read the refusal");
+      assert.deepEqual(await refused.json(), { code: 429, error: "too many requests; retry later" });
+      await expectError(await request(server, "/api/v1/world", { token }), 429, "rate_limited");
+      const sdk = new Client(server.baseUrl);
+      sdk.auth.token = token;
+      await assert.rejects(
+        sdk.joinOrCreate("world"),
+        (error: unknown) =>
+          error instanceof MatchMakeError && error.code === 429 && /too many/.test(error.message),
+        "the SDK reports the refusal with its status",
+      );
+
+      await windowEnds();
+      const room = await sdk.joinOrCreate("world");
+      await leave(room);
+    });
+  });
+
+  describe("the server's own agents", () => {
+    let server: TestServer;
+    before(async () => {
+      // One request a minute from the server's own address, which the agents join from.
+      server = await startTestServer({
+        RATE_LIMIT_REST_PER_MIN: "1",
+        WORLD_TICK_MS: "50",
+        AGENTS: "Ada,Bea,Cid",
+      });
+    });
+    after(() => server?.stop());
+
+    it("join beside any limit on their address, which a request that copies their header does not escape", async () => {
+      await waitForAsync(
+        async () => server.runtime.agents.list().filter((agent) => agent.online).length === 3,
+        "all three agents are in the world",
+      );
+      const token = (await signInAnonymously(server)).token;
+      const forged = { "x-own-agent-pass": "x".repeat(43) };
+      await expectError(await request(server, "/api/v1/world", { token }), 429, "rate_limited");
+      assert.equal((await askForSeat(server, token, forged)).status, 429);
     });
   });
 

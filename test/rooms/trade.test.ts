@@ -155,6 +155,18 @@ describe("TradeRoom with SDK clients", function () {
     assert.equal(error.event, "tradeAccept");
   });
 
+  it("counts a player's trade messages and world messages against one limit", async () => {
+    const [alice, bob] = [await join(), await join()];
+    const tradeId = await startTrade(alice, bob);
+    for (let i = 0; i < 40; i++) alice.room.send("noSuchEvent", { i });
+    const unknown = () => alice.inbox.all("error").filter((e) => e.code === "unknown_event").length;
+    await alice.inbox.next("error", () => unknown() === 40);
+    for (let i = 0; i < 25; i++) alice.trade!.send("tradeAccept", { tradeId });
+    const error = await alice.tradeInbox.next("error", (e) => e.code === "rate_limited");
+    assert.equal(error.event, "tradeAccept");
+    assert.ok(!alice.inbox.all("error").some((e) => e.code === "rate_limited"), "the world took its 40");
+  });
+
   it("refuses a second trade while one is open, and cancels for both on tradeCancel", async () => {
     const [alice, bob, carol] = [await join(), await join(), await join()];
     const tradeId = await startTrade(alice, bob);

@@ -173,6 +173,8 @@ withPostgres("a storm of trades through the server, on PostgreSQL (TEST_DATABASE
     JWT_SECRET: secret,
     ADMIN_CODE,
     WORLD_TICK_MS: "100",
+    // Every bot comes from this address, and drops and joins again many times a minute.
+    RATE_LIMIT_REST_PER_MIN: "100000",
     RATE_LIMIT_WS_PER_SEC: "1000",
     DATA_DIR: `/tmp/tileworld-storm-${PORT}`,
   });
