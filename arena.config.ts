@@ -4,6 +4,11 @@ import { createApp } from "./src/app.js";
 import { loadConfig } from "./src/config.js";
 import { createLogger } from "./src/logger.js";
 import { createRuntime } from "./src/runtime.js";
+import { exitAfterFailedStart } from "./src/startup-error.js";
 
-const config = loadConfig();
-export default createApp(await createRuntime(config, createLogger(config.LOG_LEVEL, config.production)));
+async function app() {
+  const config = loadConfig();
+  return createApp(await createRuntime(config, createLogger(config.LOG_LEVEL, config.production)));
+}
+
+export default await app().catch(exitAfterFailedStart);

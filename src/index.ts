@@ -10,7 +10,7 @@ import { putHelperThreadsBehindTheTick } from "./helper-threads.js";
 import { createLogger } from "./logger.js";
 import { createRuntime, type Runtime } from "./runtime.js";
 import { exitOnSignals, logProcessFailures, stopServer } from "./shutdown.js";
-import { StartupError } from "./startup-error.js";
+import { exitAfterFailedStart, StartupError } from "./startup-error.js";
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -50,7 +50,4 @@ async function listenOrExplain(runtime: Runtime, port: number) {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof StartupError ? error.message : error);
-  process.exit(1);
-});
+main().catch(exitAfterFailedStart);

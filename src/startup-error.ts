@@ -5,3 +5,9 @@
 export class StartupError extends Error {
   override name = "StartupError";
 }
+
+/** Ends a start that failed: a StartupError's message alone, anything else with its stack. */
+export function exitAfterFailedStart(error: unknown): never {
+  console.error(error instanceof StartupError ? error.message : error);
+  process.exit(1);
+}

@@ -63,10 +63,18 @@ describe("failures nothing caught", function () {
 describe("start-up failures", function () {
   this.timeout(30000);
 
-  /** Starts the server as `npm start` does with `env` alone; resolves with its exit code and stderr. */
-  async function failedStart(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  /** How `npm start` starts the server. */
+  const NPM_START = ["src/index.ts"];
+  /** How hosts that use @colyseus/tools' `listen` load the application. */
+  const ARENA_CONFIG = ["--input-type=module", "-e", `await import("./arena.config.ts")`];
+
+  /** Starts the server with `env` alone; resolves with its exit code and stderr. */
+  async function failedStart(
+    env: Record<string, string>,
+    entry = NPM_START,
+  ): Promise<{ code: number | null; stderr: string }> {
     const dataDir = await mkdtemp(join(tmpdir(), "startup-"));
-    const child = spawn(process.execPath, ["--import", "tsx", "src/index.ts"], {
+    const child = spawn(process.execPath, ["--import", "tsx", ...entry], {
       cwd: PROJECT_ROOT,
       env: { PATH: process.env.PATH, DATA_DIR: dataDir, PGLITE_STORAGE: "memory", ...env },
     });
@@ -101,15 +109,20 @@ describe("start-up failures", function () {
     assert.doesNotMatch(stderr, /^\s+at /m, "no stack trace");
   });
 
-  it("names DATABASE_URL, without a stack trace, when the database does not answer", async () => {
-    const { code, stderr } = await failedStart({
-      PORT: "0",
-      DATABASE_URL: `postgres://nobody@${NOTHING_THERE}/none`,
+  for (const [how, entry] of [
+    ["npm start", NPM_START],
+    ["arena.config.ts", ARENA_CONFIG],
+  ] as const) {
+    it(`names DATABASE_URL, without a stack trace, when the database does not answer (${how})`, async () => {
+      const { code, stderr } = await failedStart(
+        { PORT: "0", DATABASE_URL: `postgres://nobody@${NOTHING_THERE}/none` },
+        [...entry],
+      );
+      assert.equal(code, 1, stderr);
+      assert.match(stderr, /Check DATABASE_URL/);
+      assert.doesNotMatch(stderr, /^\s+at /m, "no stack trace");
     });
-    assert.equal(code, 1, stderr);
-    assert.match(stderr, /Check DATABASE_URL/);
-    assert.doesNotMatch(stderr, /^\s+at /m, "no stack trace");
-  });
+  }
 
   it("says the port is taken, without a stack trace, when something listens on PORT", async () => {
     const taken = net.createServer();
