@@ -95,6 +95,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   private superseded = false;
   /** The client currently playing each character. */
   private readonly owners = new Map<string, WorldClient>();
+  /** Characters being loaded for a login: a second login meanwhile waits for the same load. */
+  private readonly arrivals = new Map<string, Promise<void>>();
   /**
    * Trades committing, by player. Ticks wait while any commits and a leaving player waits for its own,
    * so nothing snapshots an inventory that the trade's transaction is about to change.
@@ -178,18 +180,34 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       this.interest.close(previous);
       previous.userData?.reconnection?.reject(new Error("replaced by a new login"));
       previous.leave(CLOSE_REPLACED, "logged in elsewhere");
-    } else if (!this.world.has(characterId)) {
-      // A new session starts from the state its previous session saved, so it waits for that save.
-      // (A player still in the world, whose old session is leaving, is simply taken over.)
-      await this.persistence.settled(characterId);
-      const character = await this.runtime.characters.load(characterId);
-      if (!character) throw new Error(`character ${characterId} vanished`);
+    }
+    // A player still in the world (its old session leaving or just replaced) is simply taken over.
+    if (!this.world.has(characterId)) {
+      await this.arrival(characterId);
       if (this.owners.get(characterId) !== client) return;
-      this.world.join(character);
     }
     this.interest.open(client, characterId, options?.updates);
     client.send("player:sync", this.world.playerSync(characterId));
     this.sendView(client);
+  }
+
+  /**
+   * Loads a character into the world for the logins waiting for it. A new session starts from the state
+   * its previous session saved, so it waits for that save first. A character that no session wants any
+   * more by then stays out.
+   */
+  private arrival(characterId: string): Promise<void> {
+    let arrival = this.arrivals.get(characterId);
+    if (!arrival) {
+      arrival = (async () => {
+        await this.persistence.settled(characterId);
+        const character = await this.runtime.characters.load(characterId);
+        if (!character) throw new Error(`character ${characterId} vanished`);
+        if (this.owners.has(characterId) && !this.world.has(characterId)) this.world.join(character);
+      })().finally(() => this.arrivals.delete(characterId));
+      this.arrivals.set(characterId, arrival);
+    }
+    return arrival;
   }
 
   override onDrop(client: WorldClient): void {

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { Client } from "@colyseus/sdk";
 import { leave, type SdkPlayer, sleep, worldSuite } from "../support/players.js";
 import {
   becomeAdmin,
@@ -168,6 +169,35 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     assert.equal(await closed, 4409);
     second.room.send("player:move", { x: 35, z: 34 });
     await waitFor(() => seenEntity(second, second.id)?.z === 34, "the second session plays");
+  });
+
+  it("lets a second login that comes while the character loads replace the first, and play", async () => {
+    const player = await join();
+    await walkTo(player, { x: 35, z: 30 });
+    await leave(player.room);
+    // A slow database: the first login is still loading the character when the second comes.
+    const { characters } = server().runtime;
+    const load = characters.load;
+    characters.load = async (id) => {
+      await sleep(400);
+      return load.call(characters, id);
+    };
+    try {
+      const sdk = new Client(server().baseUrl);
+      sdk.auth.token = player.token;
+      const first = sdk.joinOrCreate("world").then(
+        (room) => new Promise<number>((resolve) => room.onLeave((code) => resolve(code))),
+        () => "refused",
+      );
+      await sleep(150);
+      const second = await join(player.token);
+      assert.deepEqual(second.sync.position, { x: 35, z: 30 });
+      assert.ok([4409, "refused"].includes(await first), "the first login is replaced");
+      second.room.send("player:move", { x: 35, z: 32 });
+      await waitFor(() => seenEntity(second, second.id)?.z === 32, "the second session plays");
+    } finally {
+      characters.load = load;
+    }
   });
 
   it("persists everything on logout, and a new login starts from it", async () => {
