@@ -129,15 +129,20 @@ export class WorldState {
   readonly fires = new Set<StationEntity>();
 
   events: OutboundEvent[] = [];
-  /** Set while the input phase applies an intent submitted with a reference: its refusals carry it. */
+  /**
+   * Set while the input phase applies an intent submitted with a reference: its refusals carry it, and so
+   * does the player:sync it causes its player.
+   */
   applyingRef: number | undefined;
+  applyingPlayer: PlayerEntity | undefined;
   readonly changedCharacters = new Set<string>();
   readonly bankChanged = new Set<string>();
   readonly changedEntities = new Set<string>();
   readonly removedEntities = new Set<string>();
   /** Players who died this tick (and have respawned). */
   readonly deaths = new Set<string>();
-  readonly needsSync = new Set<PlayerEntity>();
+  /** Players to send a player:sync at the tick's end, with the references of the intents that caused it. */
+  readonly needsSync = new Map<PlayerEntity, number[] | undefined>();
   private readonly counters = { npc: 0, item: 0, res: 0, station: 0, fire: 0 };
 
   constructor(options: WorldOptions) {
@@ -261,14 +266,24 @@ export class WorldState {
   /** Health, inventory, equipment and skill levels are in player:sync, sent once at the tick's end. */
   private synced(player: PlayerEntity): void {
     this.changedCharacters.add(player.id);
-    this.needsSync.add(player);
+    this.syncLater(player);
+  }
+
+  private syncLater(player: PlayerEntity): void {
+    let refs = this.needsSync.get(player);
+    const ref = this.applyingPlayer === player ? this.applyingRef : undefined;
+    if (ref !== undefined && !refs?.includes(ref)) {
+      refs ??= [];
+      refs.push(ref);
+    }
+    this.needsSync.set(player, refs);
   }
 
   /** A new name shows on the player's entity and in their next player:sync. */
   rename(player: PlayerEntity, name: string): void {
     player.character.name = name;
     this.entityChanged(player.id);
-    this.needsSync.add(player);
+    this.syncLater(player);
   }
 
   setInventory(player: PlayerEntity, inventory: InventoryEntry[]): void {

@@ -96,7 +96,8 @@ export type OutboundEvent =
   | { to: Recipient; event: "combat:hit"; data: CombatHit }
   | { to: Recipient; event: "skill:xp"; data: SkillXp }
   | { to: Recipient; event: "chat:message"; data: ChatMessage }
-  | { to: Recipient; event: "player:sync"; data: PlayerSync }
+  /** `refs`: the submitters' references of the intents whose changes it shows (see World.submit). */
+  | { to: Recipient; event: "player:sync"; data: PlayerSync; refs?: readonly number[] }
   /** `ref`: the submitter's reference of the intent refused while the tick applied it (see World.submit). */
   | { to: Recipient; event: "error"; data: GameError; ref?: number };
 

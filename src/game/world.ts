@@ -23,12 +23,14 @@ function applyQueuedIntents(state: WorldState, pending: Set<PlayerEntity>): void
   for (const player of pending) {
     const intents = player.intents;
     player.intents = [];
+    state.applyingPlayer = player;
     for (const { intent, ref } of intents) {
       state.applyingRef = ref;
       applyIntent(state, player, intent);
     }
   }
   state.applyingRef = undefined;
+  state.applyingPlayer = undefined;
   pending.clear();
 }
 
@@ -122,7 +124,8 @@ export class World {
 
   /**
    * Refuses what can be refused now; otherwise queues the intent for the next tick. A refusal found
-   * then (no path to the tile, say) is an `error` event that carries `ref`, so the submitter can answer
+   * then (no path to the tile, say) is an `error` event that carries `ref`, and the player:sync showing
+   * what it changed (a deposit, an item used) lists `ref` in its `refs`, so the submitter can answer
    * the message the intent came from.
    */
   submit(playerId: string, intent: Intent, ref?: number): GameError | undefined {
@@ -149,8 +152,14 @@ export class World {
 
   private report(phaseMs: Record<Phase, number>): TickReport {
     const state = this.state;
-    for (const player of state.needsSync)
-      state.emit(player.id, "player:sync", playerSyncOf(player.character));
+    for (const [player, refs] of state.needsSync) {
+      const data = playerSyncOf(player.character);
+      state.events.push(
+        refs
+          ? { to: player.id, event: "player:sync", data, refs }
+          : { to: player.id, event: "player:sync", data },
+      );
+    }
     const report: TickReport = {
       tick: state.tick,
       events: state.events,

@@ -449,20 +449,38 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
         this.interest,
         (playerId) => this.owners.get(playerId),
         slab,
-        (event) => this.answerWithRefusal(event),
+        (event) => this.answer(event),
       );
     });
     this.interest.forgetSharedUpdates();
   }
 
-  /** Sends a refusal the tick found as the reply to the message it refuses (see waitingReplies). */
-  private answerWithRefusal(event: OutboundEvent): boolean {
-    if (event.event !== "error" || event.ref === undefined) return false;
-    const waiting = this.waitingReplies.get(event.ref);
-    if (!waiting) return false;
-    this.waitingReplies.delete(event.ref);
-    waiting.reply("error", { ...event.data, event: waiting.event });
-    return true;
+  /**
+   * Sends what the tick did for a message as the reply to it (see waitingReplies): the refusal it found,
+   * or the player:sync showing what it changed, once to each message it answers.
+   */
+  private answer(event: OutboundEvent): boolean {
+    if (event.event === "error") {
+      if (event.ref === undefined) return false;
+      const waiting = this.waitingReplies.get(event.ref);
+      if (!waiting) return false;
+      this.waitingReplies.delete(event.ref);
+      waiting.reply("error", { ...event.data, event: waiting.event });
+      return true;
+    }
+    if (event.event !== "player:sync" || !event.refs) return false;
+    // Only /ws replies carry the message's id: an SDK client is sent the state once, whatever it answers.
+    const owner = typeof event.to === "string" ? this.owners.get(event.to) : undefined;
+    const copyPerMessage = owner !== undefined && isJsonClient(owner);
+    let answered = false;
+    for (const ref of event.refs) {
+      const waiting = this.waitingReplies.get(ref);
+      if (!waiting) continue;
+      this.waitingReplies.delete(ref);
+      if (!answered || copyPerMessage) waiting.reply("player:sync", event.data);
+      answered = true;
+    }
+    return answered;
   }
 
   /** Each player's client is sent what changed around it (views are open for the players' clients only). */

@@ -59,6 +59,27 @@ describe("/ws: playing in the world with plain WebSocket clients", function () {
     assert.equal(client.frames.filter((frame) => frame.event === "error").length, 1, "one refusal");
   });
 
+  it("answers each frame with the player:sync that shows what it changed, with the frame's id", async () => {
+    const { client, sync } = await connect();
+    const [shrimp, other] = sync.inventory.filter((entry) => entry.itemId === "shrimps");
+    client.send("inventory:use", { inventorySlot: shrimp!.slot }, "bite");
+    const eaten = await client.next("player:sync");
+    assert.equal(eaten.id, "bite");
+    assert.equal(eaten.data.inventory.filter((entry: any) => entry.itemId === "shrimps").length, 1);
+
+    // Two drops that reach the same tick share one player:sync, which answers each of them.
+    const axe = sync.inventory.find((entry) => entry.itemId === "bronze_axe")!;
+    client.send("player:action", { action: "drop", inventorySlot: other!.slot }, "drop-1");
+    client.send("player:action", { action: "drop", inventorySlot: axe.slot }, "drop-2");
+    const first = await client.received((frame) => frame.id === "drop-1");
+    const second = await client.received((frame) => frame.id === "drop-2");
+    assert.deepEqual([first.event, second.event], ["player:sync", "player:sync"]);
+    const holds = (frame: Frame, itemId: string) =>
+      frame.data.inventory.some((entry: any) => entry.itemId === itemId);
+    assert.ok(!holds(first, "shrimps"));
+    assert.ok(!holds(second, "shrimps") && !holds(second, "bronze_axe"));
+  });
+
   it("takes a combat style by name and refuses an unknown one", async () => {
     const { client } = await connect();
     client.send("player:action", { action: "combat_style", style: "berserk" }, "style-1");
