@@ -14,6 +14,15 @@ const slot = z
 const quantity = z.int().min(1).max(MAX_STACK);
 const tileCoordinate = z.int().min(-1_000_000).max(1_000_000);
 const id = z.string().min(1).max(64);
+// The trade rules judge an offered slot's and quantity's values themselves: a slot that holds nothing
+// or a quantity that is not a whole number of at least 1 is the trade's own refusal (tradeError
+// invalid_slot or invalid_quantity, as CONTRACT lists them); only the wrong type is a malformed message.
+const offeredSlot = z
+  .number()
+  .describe(`an inventory slot, 0 to ${INVENTORY_SLOTS - 1}; any other number is tradeError invalid_slot`);
+const offeredQuantity = z
+  .number()
+  .describe("a whole number of at least 1; any other number is tradeError invalid_quantity");
 // Both rooms take it: a request has no trade room until it is accepted, so the world cancels it.
 const tradeCancel = z.object({ tradeId: id });
 
@@ -44,8 +53,12 @@ export const worldMessages = {
 } as const;
 
 export const tradeMessages = {
-  tradeAddItem: z.object({ tradeId: id, inventorySlot: slot, quantity }),
-  tradeRemoveItem: z.object({ tradeId: id, inventorySlot: slot, quantity: quantity.optional() }),
+  tradeAddItem: z.object({ tradeId: id, inventorySlot: offeredSlot, quantity: offeredQuantity }),
+  tradeRemoveItem: z.object({
+    tradeId: id,
+    inventorySlot: offeredSlot,
+    quantity: offeredQuantity.optional(),
+  }),
   tradeAccept: z.object({ tradeId: id }),
   tradeCancel,
 } as const;

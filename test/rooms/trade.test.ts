@@ -265,8 +265,10 @@ describe("TradeRoom with SDK clients", function () {
   it("answers trade messages with bad data or for another trade with an error", async () => {
     const [alice, bob] = [await join(), await join()];
     const tradeId = await startTrade(alice, bob);
-    alice.trade!.send("tradeAddItem", { tradeId, inventorySlot: 40, quantity: 1 });
+    alice.trade!.send("tradeAddItem", { tradeId, inventorySlot: "0", quantity: 1 });
     assert.equal((await alice.tradeInbox.next("error")).code, "bad_request");
+    alice.trade!.send("tradeAddItem", { tradeId, inventorySlot: 40, quantity: 1 });
+    assert.equal((await alice.tradeInbox.next("tradeError")).reason, "invalid_slot");
     alice.trade!.send("tradeAddItem", { tradeId: "other", inventorySlot: 0, quantity: 1 });
     assert.equal((await alice.tradeInbox.next("tradeError")).reason, "not_found");
     alice.trade!.send("tradeAddItem", { tradeId, inventorySlot: slotOf(alice, "coins"), quantity: 26 });

@@ -198,6 +198,27 @@ describe("/ws: trading between two plain WebSocket clients", function () {
     }
   });
 
+  it("refuses an offer of a slot that holds nothing or a quantity that is not a whole number with tradeError", async () => {
+    const alice = await connect();
+    const bob = await connect();
+    const tradeId = await startTrade(alice, bob);
+    const coins = alice.sync.inventory.find((entry) => entry.itemId === "coins")!.slot;
+    for (const [n, data, reason] of [
+      [1, { inventorySlot: coins, quantity: 0 }, "invalid_quantity"],
+      [2, { inventorySlot: coins, quantity: 1.5 }, "invalid_quantity"],
+      [3, { inventorySlot: coins, quantity: -5 }, "invalid_quantity"],
+      [4, { inventorySlot: 30, quantity: 1 }, "invalid_slot"],
+      [5, { inventorySlot: -1, quantity: 1 }, "invalid_slot"],
+    ] as const) {
+      const refused = alice.client.next("tradeError", (_data, frame) => frame.id === `add-${n}`);
+      alice.client.send("tradeAddItem", { tradeId, ...data }, `add-${n}`);
+      assert.deepEqual((await refused).data, { tradeId, reason, message: (await refused).data.message });
+    }
+    const malformed = alice.client.next("error", (_data, frame) => frame.id === "add-text");
+    alice.client.send("tradeAddItem", { tradeId, inventorySlot: coins, quantity: "10" }, "add-text");
+    assert.equal((await malformed).data.code, "bad_request", "the wrong type is a malformed message");
+  });
+
   it("cancels with partner_disconnected when one client closes mid-trade", async () => {
     const alice = await connect();
     const bob = await connect();
