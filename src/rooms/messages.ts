@@ -2,7 +2,7 @@ import { z } from "zod";
 import { MAX_CHAT_LENGTH } from "../game/chat.js";
 import { COMBAT_STYLES } from "../game/combat.js";
 import { EQUIP_SLOTS, INVENTORY_SLOTS, MAX_STACK } from "../game/types.js";
-import { ACTIONS, type Intent } from "../game/world-types.js";
+import { ACTIONS, type ActionName, type Intent } from "../game/world-types.js";
 
 // The client events of CONTRACT.md, validated the same way for SDK clients and /ws clients.
 // docs/protocol.md's JSON Schemas are generated from these.
@@ -23,18 +23,29 @@ const offeredSlot = z
 const offeredQuantity = z
   .number()
   .describe("a whole number of at least 1; any other number is tradeError invalid_quantity");
+// CONTRACT's player:action: what each action acts on.
+const TARGETED_ACTIONS: readonly ActionName[] = ["attack", "chop", "fish", "mine", "pickup"];
+const SLOT_ACTIONS: readonly ActionName[] = ["light_fire", "cook", "drop"];
+const listed = (actions: readonly string[]) => `${actions.slice(0, -1).join(", ")} and ${actions.at(-1)}`;
 // Both rooms take it: a request has no trade room until it is accepted, so the world cancels it.
 const tradeCancel = z.object({ tradeId: id });
 
 export const worldMessages = {
   "player:move": z.object({ x: tileCoordinate, z: tileCoordinate, run: z.boolean().optional() }),
-  "player:action": z.object({
-    action: z.enum(ACTIONS),
-    targetId: id.optional(),
-    inventorySlot: slot.optional(),
-    /** For `combat_style`. */
-    style: z.enum(COMBAT_STYLES).optional(),
-  }),
+  "player:action": z
+    .object({
+      action: z.enum(ACTIONS),
+      targetId: id.optional().describe(`required by ${listed(TARGETED_ACTIONS)}`),
+      inventorySlot: slot.optional().describe(`required by ${listed(SLOT_ACTIONS)}`),
+      style: z.enum(COMBAT_STYLES).optional().describe("required by combat_style"),
+    })
+    .superRefine(({ action, targetId, inventorySlot, style }, context) => {
+      const missing = (field: string) =>
+        context.addIssue({ code: "custom", path: [field], message: `${action} needs a ${field}` });
+      if (TARGETED_ACTIONS.includes(action) && targetId === undefined) missing("targetId");
+      if (SLOT_ACTIONS.includes(action) && inventorySlot === undefined) missing("inventorySlot");
+      if (action === "combat_style" && style === undefined) missing("style");
+    }),
   // Its length is the chat rule's (src/game/chat.ts), counted once trimmed: counted here, before the
   // trim, 200 letters with a space after them would be refused.
   "player:chat": z.object({

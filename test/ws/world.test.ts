@@ -80,6 +80,23 @@ describe("/ws: playing in the world with plain WebSocket clients", function () {
     assert.ok(!holds(second, "shrimps") && !holds(second, "bronze_axe"));
   });
 
+  it("refuses an action without what it acts on as bad_request, naming the missing field", async () => {
+    const { client } = await connect();
+    for (const [action, field] of [
+      ["chop", "targetId"],
+      ["attack", "targetId"],
+      ["drop", "inventorySlot"],
+      ["cook", "inventorySlot"],
+      ["combat_style", "style"],
+    ]) {
+      const refused = client.next("error", (_data, frame) => frame.id === action);
+      client.send("player:action", { action }, action);
+      const { data } = await refused;
+      assert.equal(data.code, "bad_request", action);
+      assert.match(data.message, new RegExp(`${field}: ${action} needs a ${field}`));
+    }
+  });
+
   it("takes a combat style by name and refuses an unknown one", async () => {
     const { client } = await connect();
     client.send("player:action", { action: "combat_style", style: "berserk" }, "style-1");
