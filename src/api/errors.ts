@@ -37,6 +37,9 @@ export const notFound: RequestHandler = (req) => {
   throw new ApiError(404, "not_found", `no endpoint ${req.method} ${req.baseUrl}${req.path}`);
 };
 
+/** The field name of a `details` entry about the body as a whole. */
+export const WHOLE_BODY = "(body)";
+
 /** body-parser tags its failures with a `type`; all of them are the client's fault. */
 const BODY_PARSER_ERRORS: Record<string, [number, ErrorCode, string]> = {
   "entity.parse.failed": [400, "bad_request", "the body is not valid JSON"],
@@ -89,7 +92,15 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
 function fromBodyParser(error: unknown): ApiError | undefined {
   const type = (error as { type?: unknown } | undefined)?.type;
   const known = typeof type === "string" ? BODY_PARSER_ERRORS[type] : undefined;
-  return known && new ApiError(...known);
+  if (!known) return undefined;
+  const [status, code, message] = known;
+  // CONTRACT's bad_request lists the offending fields: here, the body as a whole.
+  return new ApiError(
+    status,
+    code,
+    message,
+    code === "bad_request" ? [{ field: WHOLE_BODY, message }] : undefined,
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CHARACTER_NAME } from "../auth/accounts.js";
-import { ApiError } from "./errors.js";
+import { ApiError, WHOLE_BODY } from "./errors.js";
 
 /** A body that names a character (a rename, a new agent). */
 export const characterNameBody = z.object({
@@ -14,7 +14,7 @@ export function parseOr400<T extends z.ZodType>(schema: T, value: unknown): z.ou
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const details = result.error.issues.map((issue) => ({
-    field: issue.path.join(".") || "(body)",
+    field: issue.path.join(".") || WHOLE_BODY,
     message: issue.message,
   }));
   throw new ApiError(400, "bad_request", "the request is invalid", details);

@@ -48,6 +48,7 @@ describe("API errors", () => {
       "bad_request",
     );
     assert.match(malformed.message, /not valid JSON/);
+    assert.deepEqual(malformed.details, [{ field: "(body)", message: malformed.message }]);
     for (const body of ["null", "5", "true", '"Bobby"', "[]"]) {
       const error = await expectError(
         await request(server, "/api/v1/player", { token, body }),
