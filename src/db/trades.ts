@@ -109,6 +109,22 @@ export class TradeRepository {
     }
   }
 
+  /**
+   * Whether trade `tradeId` committed (its history row is written in the same transaction), and if so
+   * both characters' inventories as stored: for a swap whose transaction failed with its connection,
+   * which may have committed all the same.
+   */
+  async inventoriesIfCompleted(
+    tradeId: string,
+    idA: string,
+    idB: string,
+  ): Promise<[InventoryEntry[], InventoryEntry[]] | undefined> {
+    return this.db.transaction(async (tx) => {
+      const recorded = await rows(tx, sql`select 1 from trades where id = ${tradeId}`);
+      return recorded.length === 0 ? undefined : readInventories(tx, idA, idB);
+    });
+  }
+
   /** Completed trades the character took part in, oldest first. */
   async history(characterId: string): Promise<CompletedTrade[]> {
     const completed = await this.db

@@ -545,7 +545,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
         committing.catch(() => {}),
       );
     try {
-      const outcome = await committing;
+      const outcome = await committing.catch((error: unknown) => this.outcomeInDoubt(tradeId, a, b, error));
       if (!outcome.ok) {
         const { reason } = outcome;
         return {
@@ -566,6 +566,40 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
         this.tick();
       }
     }
+  }
+
+  /**
+   * A swap whose transaction failed without a refusal (its connection lost at the commit, say) may have
+   * committed all the same: its history row says whether it did, and the stored inventories are then the
+   * world's. When the database cannot say either, the next tick writes both inventories again, in one
+   * transaction: the database then holds the world's (the trade undone, if it had committed), and never
+   * one side's without the other's. Still asked while the tick waits, so nothing else has changed them.
+   */
+  private async outcomeInDoubt(
+    tradeId: string,
+    a: TradeParticipant,
+    b: TradeParticipant,
+    error: unknown,
+  ): Promise<
+    | { ok: true; inventoryA: InventoryEntry[]; inventoryB: InventoryEntry[] }
+    | { ok: false; reason: "conflict" }
+  > {
+    if (error instanceof WorldSupersededError) throw error;
+    this.runtime.logger.error(
+      { err: error, tradeId },
+      "a trade's transaction failed: asking whether it committed",
+    );
+    try {
+      const stored = await this.tradeRepository.inventoriesIfCompleted(tradeId, a.characterId, b.characterId);
+      if (stored) return { ok: true, inventoryA: stored[0], inventoryB: stored[1] };
+    } catch (doubt) {
+      this.runtime.logger.error(
+        { err: doubt, tradeId },
+        "whether a trade committed is unknown: its players' inventories are written again",
+      );
+      this.saves.rewriteInventories([a.characterId, b.characterId]);
+    }
+    return { ok: false, reason: "conflict" };
   }
 
   /**

@@ -48,6 +48,11 @@ export class TickSaves {
     return { characters: this.snapshots(parts), ground: this.groundWrite() };
   }
 
+  /** The next tick writes these players' inventories, whatever it changes, in its one transaction. */
+  rewriteInventories(ids: readonly string[]): void {
+    for (const id of ids) addParts(this.unsavedParts, id, "inventory");
+  }
+
   /** The write failed: what it held goes with the next tick's. */
   failed({ characters, ground }: WorldWrite): void {
     for (const { state, parts = [] } of characters) addParts(this.unsavedParts, state.id, ...parts);

@@ -65,6 +65,21 @@ for (const backend of backends) {
       );
     }
 
+    it("says whether a trade committed, with both inventories as stored when it did", async () => {
+      await given([{ slot: 0, itemId: "coins", quantity: 10 }], [{ slot: 0, itemId: "logs", quantity: 1 }]);
+      assert.equal(await tradesRepo.inventoriesIfCompleted("t-in-doubt", "alice", "bob"), undefined);
+      const done = await tradesRepo.complete(
+        trade("t-in-doubt", [offer(0, "coins", 4)], [offer(0, "logs", 1)]),
+        ITEMS,
+      );
+      assert.ok(done.ok);
+      assert.deepEqual(await tradesRepo.inventoriesIfCompleted("t-in-doubt", "alice", "bob"), [
+        done.inventoryA,
+        done.inventoryB,
+      ]);
+      assert.deepEqual(done.inventoryA, await inventoryOf("alice"));
+    });
+
     it("swaps both offers, merging a received stackable into the existing stack", async () => {
       await given(
         [

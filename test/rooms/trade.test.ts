@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { eq } from "drizzle-orm";
 import { groundItems } from "../../src/db/schema.js";
+import { TradeRepository } from "../../src/db/trades.js";
 import { joinAsNewPlayer, leave, waitForAsync } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { asTrader, startTrade, type Trader } from "./trade-helpers.js";
-import { becomeAdmin, countOf, give, latestSync, teleport, waitFor } from "./world-helpers.js";
+import { becomeAdmin, countOf, give, latestSync, syncWhere, teleport, waitFor } from "./world-helpers.js";
 
 const ADMIN_CODE = "trade-admin";
 
@@ -260,6 +261,59 @@ describe("TradeRoom with SDK clients", function () {
       dropped.map((item) => [item.itemId, item.quantity]),
       [["coins", offered]],
     );
+  });
+
+  describe("when a swap's transaction fails without saying whether it committed", () => {
+    const { complete, inventoriesIfCompleted } = TradeRepository.prototype;
+    afterEach(() => {
+      Object.assign(TradeRepository.prototype, { complete, inventoriesIfCompleted });
+    });
+
+    /** Alice offers all her coins; the swap commits, then its connection is lost before the answer. */
+    async function tradeWithLostAnswer() {
+      const [alice, bob] = [await join(), await join()];
+      const [aliceCoins, bobCoins] = [countOf(alice.sync, "coins"), countOf(bob.sync, "coins")];
+      const tradeId = await startTrade(alice, bob);
+      alice.trade!.send("tradeAddItem", {
+        tradeId,
+        inventorySlot: slotOf(alice, "coins"),
+        quantity: aliceCoins,
+      });
+      await bob.tradeInbox.next("tradeUpdated", (update) => update.theirOffer.length === 1);
+      for (const me of [alice, bob]) me.trade!.send("tradeAccept", { tradeId });
+      await alice.tradeInbox.next("tradeConfirmScreen");
+      TradeRepository.prototype.complete = async function (this: TradeRepository, ...args) {
+        await complete.apply(this, args);
+        throw new Error("Connection terminated unexpectedly");
+      };
+      for (const me of [alice, bob]) me.trade!.send("tradeAccept", { tradeId });
+      const storedCoins = async (id: string) => countOf((await server.runtime.characters.load(id))!, "coins");
+      return { alice, bob, aliceCoins, bobCoins, storedCoins };
+    }
+
+    it("completes it when its history says it committed, and the world takes the stored inventories", async () => {
+      const { alice, bob, aliceCoins, bobCoins, storedCoins } = await tradeWithLostAnswer();
+      const done = await bob.tradeInbox.next("tradeCompleted", () => true, 5000, true);
+      assert.deepEqual(done.receivedItems, [{ itemId: "coins", quantity: aliceCoins }]);
+      await syncWhere(bob, (sync) => countOf(sync, "coins") === bobCoins + aliceCoins);
+      await syncWhere(alice, (sync) => countOf(sync, "coins") === 0);
+      assert.deepEqual([await storedCoins(alice.id), await storedCoins(bob.id)], [0, bobCoins + aliceCoins]);
+    });
+
+    it("undoes it when the database cannot say: the next tick writes both inventories as the world holds them", async () => {
+      TradeRepository.prototype.inventoriesIfCompleted = async () => {
+        throw new Error("Connection terminated unexpectedly");
+      };
+      const { alice, bob, aliceCoins, bobCoins, storedCoins } = await tradeWithLostAnswer();
+      const cancelled = await bob.tradeInbox.next("tradeCancelled", () => true, 5000, true);
+      assert.equal(cancelled.reason, "commit_failed");
+      await waitForAsync(
+        async () => (await storedCoins(alice.id)) === aliceCoins,
+        "alice's coins written back",
+      );
+      assert.equal(await storedCoins(bob.id), bobCoins, "bob's written back in the same transaction");
+      assert.equal(countOf(latestSync(alice), "coins"), aliceCoins);
+    });
   });
 
   it("answers trade messages with bad data or for another trade with an error", async () => {

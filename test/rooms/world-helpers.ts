@@ -48,8 +48,8 @@ export function latestSync(player: SdkPlayer): PlayerSync {
   return player.inbox.last("player:sync") ?? player.sync;
 }
 
-export function countOf(sync: PlayerSync, itemId: string): number {
-  return sync.inventory
+export function countOf(holder: Pick<PlayerSync, "inventory">, itemId: string): number {
+  return holder.inventory
     .filter((entry) => entry.itemId === itemId)
     .reduce((sum, entry) => sum + entry.quantity, 0);
 }
