@@ -127,6 +127,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     this.persistence = new WorldPersistence(runtime.worldStore, runtime.logger, {
       fence: this.lease,
       onSuperseded: (error) => this.closeSuperseded(error),
+      unsaved: this.saves,
     });
     // A replaced world that writes nothing (no one acts in it) still finds out, and closes.
     this.clock.setInterval(() => {

@@ -4,6 +4,13 @@ import { WorldSupersededError, type WriteFence } from "../db/world-lease.js";
 import { isEmptyWrite, type WorldStore, type WorldWrite } from "../db/world-store.js";
 import type { Logger } from "../logger.js";
 
+/** What failed writes left unsaved (TickSaves): its parts as the world holds them now. */
+export interface UnsavedWrites {
+  leftUnsaved(): WorldWrite;
+  /** A write of them failed: they are left unsaved again. */
+  failed(write: WorldWrite): void;
+}
+
 /** Waits between the attempts of a write that must not be lost (a departing player's last state). */
 const FINAL_WRITE_BACKOFF_MS = [250, 1000, 4000, 15000];
 
@@ -29,6 +36,7 @@ export class WorldPersistence {
   private readonly fence: WriteFence | undefined;
   private readonly finalWriteBackoffMs: readonly number[];
   private readonly onSuperseded: (error: WorldSupersededError) => void;
+  private readonly unsaved: UnsavedWrites | undefined;
 
   constructor(
     private readonly store: WorldStore,
@@ -39,8 +47,11 @@ export class WorldPersistence {
       /** Told once, when a transaction finds that another world holds the lease. */
       onSuperseded?: (error: WorldSupersededError) => void;
       finalWriteBackoffMs?: readonly number[];
+      /** Written with each attempt of a departure (see `saveDeparture`). */
+      unsaved?: UnsavedWrites;
     } = {},
   ) {
+    this.unsaved = options.unsaved;
     this.fence = options.fence;
     this.onSuperseded = options.onSuperseded ?? (() => {});
     this.finalWriteBackoffMs = options.finalWriteBackoffMs ?? FINAL_WRITE_BACKOFF_MS;
@@ -107,7 +118,7 @@ export class WorldPersistence {
       return await this.run(() => {
         // Its first attempt closes the departures: what leaves from now on goes into another write.
         if (this.openDepartures?.characters === departures) this.openDepartures = undefined;
-        return this.save({ characters: departures });
+        return this.saveDeparture(departures);
       });
     } catch (error) {
       if (departures.length === 1) return await this.retry(departures, error);
@@ -126,12 +137,27 @@ export class WorldPersistence {
       this.logger.warn({ err: error, retryInMs: delay }, "saving departing characters failed; retrying");
       await sleep(delay);
       try {
-        return await this.run(() => this.save({ characters }));
+        return await this.run(() => this.saveDeparture(characters));
       } catch (next) {
         error = next;
       }
     }
     throw error;
+  }
+
+  /**
+   * Departing players' states, with what failed writes left unsaved, fresh at each attempt. Written
+   * ahead of it, a departure (an inventory without the item its player dropped) could commit while the
+   * item's ground row never did, and a crash then would lose the item.
+   */
+  private async saveDeparture(characters: readonly CharacterSave[]): Promise<void> {
+    const behind = this.unsaved?.leftUnsaved();
+    try {
+      await this.save({ characters: [...characters, ...(behind?.characters ?? [])], ground: behind?.ground });
+    } catch (error) {
+      if (behind) this.unsaved?.failed(behind);
+      throw error;
+    }
   }
 
   /**

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { Client } from "@colyseus/sdk";
-import { leave, type SdkPlayer, sleep, worldSuite } from "../support/players.js";
+import { eq } from "drizzle-orm";
+import { groundItems } from "../../src/db/schema.js";
+import { leave, type SdkPlayer, sleep, waitForAsync, worldSuite } from "../support/players.js";
 import {
   becomeAdmin,
   countOf,
@@ -241,6 +243,43 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     }
     const stored = await characters.load(player.id);
     assert.equal(stored?.inventory.filter((entry) => entry.itemId === "logs").length, 2);
+  });
+
+  it("writes a drop that failed to save with the dropper's final save, so no crash between them loses it", async () => {
+    const player = await join();
+    const coins = countOf(player.sync, "coins");
+    const { worldStore, database } = server().runtime;
+    const save = worldStore.save;
+    // The database takes only departures (whole states, no parts): every tick's write fails, and a
+    // crash would come before any of them is written.
+    let tickWritesFailed = 0;
+    worldStore.save = async (write, fence) => {
+      if (write.characters.some((saved) => saved.parts === undefined))
+        return save.call(worldStore, write, fence);
+      tickWritesFailed++;
+      throw new Error("database unavailable");
+    };
+    try {
+      player.room.send("player:action", { action: "drop", inventorySlot: slotOf(player.sync, "coins") });
+      await player.inbox.next("player:sync", (sync) => countOf(sync, "coins") === 0);
+      await waitFor(() => tickWritesFailed > 0, "the drop's write failed");
+      await leave(player.room);
+      await waitForAsync(
+        async () => countOf((await server().runtime.characters.load(player.id))!, "coins") === 0,
+        "the final save is written",
+      );
+      const onTheGround = await database.db
+        .select()
+        .from(groundItems)
+        .where(eq(groundItems.ownerId, player.id));
+      assert.deepEqual(
+        onTheGround.map((item) => [item.itemId, item.quantity]),
+        [["coins", coins]],
+        "the coins are on the ground, in the same write",
+      );
+    } finally {
+      worldStore.save = save;
+    }
   });
 
   it("goes on publishing while a departing player's final save waits to be tried again", async () => {
