@@ -61,6 +61,29 @@ describe("findPath", () => {
     assert.deepEqual(path.at(-1), { x: 7, z: 3 });
   });
 
+  it("walks diagonally first, then straight, where that way is open", () => {
+    assert.deepEqual(findPath(mapWith(), { x: 2, z: 2 }, { x: 4, z: 6 }), [
+      { x: 3, z: 3 },
+      { x: 4, z: 4 },
+      { x: 4, z: 5 },
+      { x: 4, z: 6 },
+    ]);
+    assert.deepEqual(findPathNear(mapWith(), { x: 2, z: 2 }, { x: 8, z: 2 }, 2), [
+      { x: 3, z: 2 },
+      { x: 4, z: 2 },
+      { x: 5, z: 2 },
+      { x: 6, z: 2 },
+    ]);
+  });
+
+  it("goes around what blocks the direct way, as short as the way around allows", () => {
+    // (4,4) blocked: the diagonal walk from (2,2) meets it; one step aside costs nothing more.
+    const path = findPath(mapWith([{ x: 4, z: 4 }]), { x: 2, z: 2 }, { x: 4, z: 6 })!;
+    assert.equal(path.length, 4);
+    assert.ok(!path.some((tile) => tile.x === 4 && tile.z === 4));
+    assert.deepEqual(path.at(-1), { x: 4, z: 6 });
+  });
+
   it("never cuts a corner past a blocked tile", () => {
     // (1,0) blocked: the diagonal (0,0)->(1,1) would squeeze past its corner.
     const map = mapWith([{ x: 1, z: 0 }]);
