@@ -609,12 +609,10 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    * the write failed would be back in the inventory, and on the ground too). False if it failed again.
    */
   private async catchUpFailedWrites(): Promise<boolean> {
-    const behind = this.saves.leftUnsaved();
     try {
-      await this.persistence.save(behind);
+      await this.persistence.saveCaughtUp();
       return true;
     } catch (error) {
-      this.saves.failed(behind);
       if (error instanceof WorldSupersededError) throw error;
       this.runtime.logger.error(
         { err: error },

@@ -47,7 +47,7 @@ export class WorldPersistence {
       /** Told once, when a transaction finds that another world holds the lease. */
       onSuperseded?: (error: WorldSupersededError) => void;
       finalWriteBackoffMs?: readonly number[];
-      /** Written with each attempt of a departure (see `saveDeparture`). */
+      /** Written with each attempt of a departure (see `saveCaughtUp`). */
       unsaved?: UnsavedWrites;
     } = {},
   ) {
@@ -118,7 +118,7 @@ export class WorldPersistence {
       return await this.run(() => {
         // Its first attempt closes the departures: what leaves from now on goes into another write.
         if (this.openDepartures?.characters === departures) this.openDepartures = undefined;
-        return this.saveDeparture(departures);
+        return this.saveCaughtUp(departures);
       });
     } catch (error) {
       if (departures.length === 1) return await this.retry(departures, error);
@@ -137,7 +137,7 @@ export class WorldPersistence {
       this.logger.warn({ err: error, retryInMs: delay }, "saving departing characters failed; retrying");
       await sleep(delay);
       try {
-        return await this.run(() => this.saveDeparture(characters));
+        return await this.run(() => this.saveCaughtUp(characters));
       } catch (next) {
         error = next;
       }
@@ -146,11 +146,13 @@ export class WorldPersistence {
   }
 
   /**
-   * Departing players' states, with what failed writes left unsaved, fresh at each attempt. Written
-   * ahead of it, a departure (an inventory without the item its player dropped) could commit while the
-   * item's ground row never did, and a crash then would lose the item.
+   * One transaction of `characters` and of what failed writes left unsaved, as the world holds it at
+   * this attempt (left unsaved again if it fails). Departures are written so: ahead of what failed, a
+   * departure (an inventory without the item its player dropped) could commit while the item's ground
+   * row never did, and a crash then would lose the item. Outside this class, only from within a task of
+   * `run` (a trade's catch-up write).
    */
-  private async saveDeparture(characters: readonly CharacterSave[]): Promise<void> {
+  async saveCaughtUp(characters: readonly CharacterSave[] = []): Promise<void> {
     const behind = this.unsaved?.leftUnsaved();
     try {
       await this.save({ characters: [...characters, ...(behind?.characters ?? [])], ground: behind?.ground });
@@ -160,11 +162,8 @@ export class WorldPersistence {
     }
   }
 
-  /**
-   * One transaction of the world's writes, behind its fence. Outside this class, only from within a task
-   * of `run`, which keeps it in turn with the others (a trade's catch-up write).
-   */
-  save(write: WorldWrite): Promise<void> {
+  /** One transaction of the world's writes, behind its fence, in turn with the others when in `run`. */
+  private save(write: WorldWrite): Promise<void> {
     return this.store.save(write, this.fence);
   }
 
