@@ -256,15 +256,13 @@ export function planIntent(state: WorldState, player: PlayerEntity, intent: Inte
     case "chat": {
       const message = chatText(intent.message);
       if (isGameError(message)) return message;
-      return () => {
-        const data = {
+      return () =>
+        state.say(player, {
           fromPlayerId: player.id,
           fromPlayerName: character.name,
           message,
           timestamp: state.wallClock(),
-        };
-        state.emit({ near: { ...player.position } }, "chat:message", data);
-      };
+        });
     }
     case "give": {
       const item = state.data.items.get(intent.itemId);

@@ -19,7 +19,7 @@ import type {
   StationDef,
   Tile,
 } from "./types.js";
-import type { Intent, OutboundEvent, Recipient } from "./world-types.js";
+import type { ChatMessage, Intent, OutboundEvent, Recipient } from "./world-types.js";
 import { gainXp, XP_CAP } from "./xp.js";
 
 /** What a player keeps doing over several ticks, walking into reach first when it has a target. */
@@ -225,6 +225,15 @@ export class WorldState {
 
   emit<E extends OutboundEvent>(to: Recipient, event: E["event"], data: E["data"]): void {
     this.events.push({ to, event, data } as OutboundEvent);
+  }
+
+  /** A chat line, to everyone near its speaker (whose copy answers the message it came from). */
+  say(player: PlayerEntity, data: ChatMessage): void {
+    const to = { near: { ...player.position } };
+    const ref = this.applyingPlayer === player ? this.applyingRef : undefined;
+    this.events.push(
+      ref === undefined ? { to, event: "chat:message", data } : { to, event: "chat:message", data, ref },
+    );
   }
 
   fail(player: PlayerEntity, error: GameError): void {

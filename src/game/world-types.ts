@@ -95,7 +95,8 @@ export type Recipient = string | { near: Tile };
 export type OutboundEvent =
   | { to: Recipient; event: "combat:hit"; data: CombatHit }
   | { to: Recipient; event: "skill:xp"; data: SkillXp }
-  | { to: Recipient; event: "chat:message"; data: ChatMessage }
+  /** `ref`: the submitter's reference of the message that said it, whose reply the sender's copy is. */
+  | { to: Recipient; event: "chat:message"; data: ChatMessage; ref?: number }
   /** `refs`: the submitters' references of the intents whose changes it shows (see World.submit). */
   | { to: Recipient; event: "player:sync"; data: PlayerSync; refs?: readonly number[] }
   /** `ref`: the submitter's reference of the intent refused while the tick applied it (see World.submit). */

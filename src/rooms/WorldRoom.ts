@@ -458,15 +458,17 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
 
   /**
    * Sends what the tick did for a message as the reply to it (see waitingReplies): the refusal it found,
-   * or the player:sync showing what it changed, once to each message it answers.
+   * the speaker's copy of its chat line, or the player:sync showing what it changed, once to each
+   * message it answers.
    */
   private answer(event: OutboundEvent): boolean {
-    if (event.event === "error") {
+    if (event.event === "error" || event.event === "chat:message") {
       if (event.ref === undefined) return false;
       const waiting = this.waitingReplies.get(event.ref);
       if (!waiting) return false;
       this.waitingReplies.delete(event.ref);
-      waiting.reply("error", { ...event.data, event: waiting.event });
+      if (event.event === "error") waiting.reply("error", { ...event.data, event: waiting.event });
+      else waiting.reply("chat:message", event.data);
       return true;
     }
     if (event.event !== "player:sync" || !event.refs) return false;

@@ -9,8 +9,9 @@ import { type Interest, isJsonClient } from "./interest.js";
 /**
  * Sends a tick's events (within a batched publish: see withBatchedSends): the `{near}` ones to the
  * clients that see their tiles, then each player's own, in the tick's order. The joined /ws clients of
- * a view cell all get the same frames of the events around, made once for the cell. `answer` sends a
- * player's own event as the reply to the message that caused it, when it knows that message (true then).
+ * a view cell all get the same frames of the events around, made once for the cell. `answer` sends an
+ * event as the reply to the message that caused it, when it knows that message (true then): a player's
+ * own event, or a /ws speaker's copy of its chat line, which that client is then sent on its own.
  */
 export function deliverEvents(
   events: readonly OutboundEvent[],
@@ -21,17 +22,24 @@ export function deliverEvents(
 ): void {
   const outgoing = events.map((event, order) => new OutgoingEvent(event, order));
   const near = new NearEvents(outgoing);
+  const speakers = answeringSpeakers(events);
   if (!near.isEmpty) {
     interest.forEachViewerCell((cell, clients) => {
       const seen = near.seenFrom(cell);
       if (seen.length === 0) return;
       let framed: FramedBytes | undefined;
       for (const client of clients) {
-        if (isJsonClient(client) && client.state === ClientState.JOINED) {
+        if (!isJsonClient(client) || client.state !== ClientState.JOINED) {
+          for (const event of seen) event.sendTo(client);
+        } else if (speakers.size > 0 && speakers.has(client.auth?.characterId)) {
+          const speaker = client.auth?.characterId;
+          for (const event of seen) {
+            const said = event.event.event === "chat:message" && event.event.data.fromPlayerId === speaker;
+            if (!(said && answer(event.event))) event.sendTo(client);
+          }
+        } else {
           framed ??= framedEvents(seen, slab);
           client.sendFramed(framed);
-        } else {
-          for (const event of seen) event.sendTo(client);
         }
       }
     });
@@ -41,6 +49,14 @@ export function deliverEvents(
     const client = typeof to === "string" ? ownerOf(to) : undefined;
     if (client && !answer(event.event)) event.sendTo(client);
   }
+}
+
+/** The players whose chat lines this tick answer a message of theirs. */
+function answeringSpeakers(events: readonly OutboundEvent[]): Set<string | undefined> {
+  const speakers = new Set<string | undefined>();
+  for (const event of events)
+    if (event.event === "chat:message" && event.ref !== undefined) speakers.add(event.data.fromPlayerId);
+  return speakers;
 }
 
 /** One of a tick's events on its way out, encoded at most once in each form its recipients read. */

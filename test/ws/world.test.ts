@@ -120,15 +120,21 @@ describe("/ws: playing in the world with plain WebSocket clients", function () {
       bob.client.next("world:update", (data) => entityIn(data, alice.id)?.position.z === 35),
       alice.client.next("world:update", (data) => entityIn(data, bob.id)?.position.x === 34),
     ]);
-    alice.client.send("player:chat", { message: "hello bob" });
-    bob.client.send("player:chat", { message: "hi alice" });
-    const [toBob, toAlice] = await Promise.all([
+    const aliceHears = (from: string) =>
+      alice.client.next("chat:message", (data) => data.fromPlayerId === from);
+    const [echo, toBob, toAlice] = [
+      aliceHears(alice.id),
       bob.client.next("chat:message", (data) => data.fromPlayerId === alice.id),
-      alice.client.next("chat:message", (data) => data.fromPlayerId === bob.id),
-    ]);
-    assert.equal(toBob.data.message, "hello bob");
-    assert.equal(toBob.data.fromPlayerName, alice.sync.name);
-    assert.equal(toAlice.data.message, "hi alice");
+      aliceHears(bob.id),
+    ];
+    alice.client.send("player:chat", { message: "hello bob" }, "chat-1");
+    bob.client.send("player:chat", { message: "hi alice" });
+    assert.equal((await toBob).data.message, "hello bob");
+    assert.equal((await toBob).data.fromPlayerName, alice.sync.name);
+    assert.equal((await toBob).id, undefined, "bob's copy answers nothing of his");
+    assert.equal((await toAlice).data.message, "hi alice");
+    // Alice's own copy of her line is the reply to the frame that said it.
+    assert.deepEqual(await echo, { ...(await toBob), id: "chat-1" });
   });
 
   it("shows a client far away neither the moves nor the chat", async () => {
