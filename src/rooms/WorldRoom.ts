@@ -107,7 +107,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    * How to answer the messages whose intents wait for the next tick, by the reference they were
    * submitted with: a refusal the tick finds (no path to the tile) answers its message, with its id.
    */
-  private readonly waitingReplies = new Map<number, { reply: Reply; event: string }>();
+  private readonly waitingReplies = new Map<number, { reply: Reply; event: string; client: WorldClient }>();
   private nextReplyRef = 0;
 
   override async onCreate(): Promise<void> {
@@ -331,7 +331,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     if (!intent) return undefined;
     const ref = this.nextReplyRef++;
     const refusal = this.world.submit(playerId, intent, ref);
-    if (!refusal) this.waitingReplies.set(ref, { reply, event: type });
+    if (!refusal) this.waitingReplies.set(ref, { reply, event: type, client });
     return refusal;
   }
 
@@ -462,28 +462,45 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    * message it answers.
    */
   private answer(event: OutboundEvent): boolean {
-    if (event.event === "error" || event.event === "chat:message") {
-      if (event.ref === undefined) return false;
-      const waiting = this.waitingReplies.get(event.ref);
-      if (!waiting) return false;
-      this.waitingReplies.delete(event.ref);
-      if (event.event === "error") waiting.reply("error", { ...event.data, event: waiting.event });
-      else waiting.reply("chat:message", event.data);
-      return true;
+    switch (event.event) {
+      case "error": {
+        const waiting = this.takeReply(event.ref, typeof event.to === "string" ? event.to : undefined);
+        waiting?.reply("error", { ...event.data, event: waiting.event });
+        return waiting !== undefined;
+      }
+      case "chat:message": {
+        const waiting = this.takeReply(event.ref, event.data.fromPlayerId);
+        waiting?.reply("chat:message", event.data);
+        return waiting !== undefined;
+      }
+      case "player:sync": {
+        const playerId = typeof event.to === "string" ? event.to : undefined;
+        // Only /ws replies carry the message's id: an SDK client is sent the state once, whatever it answers.
+        const owner = playerId === undefined ? undefined : this.owners.get(playerId);
+        const copyPerMessage = owner !== undefined && isJsonClient(owner);
+        let answered = false;
+        for (const ref of event.refs ?? []) {
+          const waiting = this.takeReply(ref, playerId);
+          if (waiting && (!answered || copyPerMessage)) waiting.reply("player:sync", event.data);
+          answered ||= waiting !== undefined;
+        }
+        return answered;
+      }
+      default:
+        return false;
     }
-    if (event.event !== "player:sync" || !event.refs) return false;
-    // Only /ws replies carry the message's id: an SDK client is sent the state once, whatever it answers.
-    const owner = typeof event.to === "string" ? this.owners.get(event.to) : undefined;
-    const copyPerMessage = owner !== undefined && isJsonClient(owner);
-    let answered = false;
-    for (const ref of event.refs) {
-      const waiting = this.waitingReplies.get(ref);
-      if (!waiting) continue;
-      this.waitingReplies.delete(ref);
-      if (!answered || copyPerMessage) waiting.reply("player:sync", event.data);
-      answered = true;
-    }
-    return answered;
+  }
+
+  /**
+   * The reply waiting for message `ref`, taken. None when the client that sent it no longer plays
+   * `playerId` (it reconnected since): what answers it goes to the client that does, as a plain event.
+   */
+  private takeReply(ref: number | undefined, playerId: string | undefined) {
+    if (ref === undefined) return undefined;
+    const waiting = this.waitingReplies.get(ref);
+    if (!waiting) return undefined;
+    this.waitingReplies.delete(ref);
+    return playerId !== undefined && this.owners.get(playerId) === waiting.client ? waiting : undefined;
   }
 
   /** Each player's client is sent what changed around it (views are open for the players' clients only). */

@@ -108,6 +108,7 @@ export interface WsPlayer {
   client: WsClient;
   sync: PlayerSync;
   id: string;
+  token: string;
 }
 
 /** Connects a new anonymous player with a bearer header and waits for its first player:sync. */
@@ -117,7 +118,7 @@ export async function connectNewPlayer(server: TestServer): Promise<WsPlayer> {
   const first = await client.first();
   if (first.event !== "player:sync") throw new Error(`the first frame was ${first.event}, not player:sync`);
   const sync = first.data as PlayerSync;
-  return { client, sync, id: sync.id };
+  return { client, sync, id: sync.id, token };
 }
 
 /** The HTTP status and body with which an upgrade was refused. */

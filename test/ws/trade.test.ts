@@ -250,7 +250,7 @@ describe("/ws: trading between two plain WebSocket clients", function () {
       .sign(server.runtime.jwtSecret);
     const client = await WsClient.connect(server.wsUrl, { header: token });
     const sync = (await client.first()).data as PlayerSync;
-    const alice: WsPlayer = { client, sync, id: sync.id };
+    const alice: WsPlayer = { client, sync, id: sync.id, token };
     players.push(alice);
     const bob = await connect();
     await sleep(3000);

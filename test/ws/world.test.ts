@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { SKILLS } from "../../src/game/types.js";
 import { joinAsNewPlayer, type SdkPlayer, sleep } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
-import { connectNewPlayer, type Frame, type WsPlayer } from "../support/ws-client.js";
+import { connectNewPlayer, type Frame, WsClient, type WsPlayer } from "../support/ws-client.js";
 
 const ADMIN_CODE = "ws-admin";
 
@@ -204,3 +204,27 @@ async function waitUntil(condition: () => boolean, what: string, timeoutMs = 500
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+describe("/ws: replies to a connection that another replaced", function () {
+  this.timeout(30000);
+
+  it("sends what a frame changed to the connection playing when the tick applies it", async () => {
+    // A long tick: the second login comes before the tick that applies the first one's drop.
+    const server = await startTestServer({ WORLD_TICK_MS: "1000" });
+    try {
+      const first = await connectNewPlayer(server);
+      const coins = first.sync.inventory.find((entry) => entry.itemId === "coins")!;
+      first.client.send("player:action", { action: "drop", inventorySlot: coins.slot }, "drop");
+      const second = await WsClient.connect(server.wsUrl, { header: first.token });
+      const dropped = await second.received(
+        (frame) =>
+          frame.event === "player:sync" &&
+          !frame.data.inventory.some((entry: any) => entry.itemId === "coins"),
+      );
+      assert.equal(dropped.id, undefined, "the frame was not this connection's");
+      await second.close();
+    } finally {
+      await server.stop();
+    }
+  });
+});
