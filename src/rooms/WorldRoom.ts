@@ -554,18 +554,29 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     if (this.trades.tooFar(a.characterId, b.characterId)) return { ok: false, reason: "too_far" };
     for (const id of ids) this.world.setBusy(id, "trade");
     // Queued behind every pending write, so the transaction reads what the world holds now.
-    const committing = this.persistence.run(async (): Promise<TradeOutcome> => {
-      // Refused like a conflict (trying again may succeed) while the database cannot be brought up to date.
-      if (!(await this.catchUpFailedWrites())) return { ok: false, reason: "conflict" };
-      return this.tradeRepository.complete({ tradeId, a, b }, this.runtime.gameData.items, this.lease);
-    });
+    const committed = this.persistence
+      .run(async (): Promise<TradeOutcome> => {
+        // Refused like a conflict (trying again may succeed) while the database cannot be brought up to date.
+        if (!(await this.catchUpFailedWrites())) return { ok: false, reason: "conflict" };
+        return this.tradeRepository.complete({ tradeId, a, b }, this.runtime.gameData.items, this.lease);
+      })
+      .catch((error: unknown) => this.outcomeInDoubt(tradeId, a, b, error))
+      .then((outcome) => {
+        if (outcome.ok) {
+          this.world.replaceInventory(a.characterId, outcome.inventoryA);
+          this.world.replaceInventory(b.characterId, outcome.inventoryB);
+        }
+        return outcome;
+      });
+    // What a leaving player waits for (see onLeave): the world holds the trade's outcome by then, so its
+    // final save is written from the inventory the database now has.
     for (const id of ids)
       this.commits.set(
         id,
-        committing.catch(() => {}),
+        committed.catch(() => {}),
       );
     try {
-      const outcome = await committing.catch((error: unknown) => this.outcomeInDoubt(tradeId, a, b, error));
+      const outcome = await committed;
       if (!outcome.ok) {
         const { reason } = outcome;
         return {
@@ -573,8 +584,6 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
           reason: reason === "insufficient_items" || reason === "inventory_full" ? reason : "commit_failed",
         };
       }
-      this.world.replaceInventory(a.characterId, outcome.inventoryA);
-      this.world.replaceInventory(b.characterId, outcome.inventoryB);
       return { ok: true };
     } finally {
       for (const id of ids) {

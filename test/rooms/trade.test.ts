@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { eq } from "drizzle-orm";
 import { groundItems } from "../../src/db/schema.js";
 import { TradeRepository } from "../../src/db/trades.js";
-import { joinAsNewPlayer, leave, waitForAsync } from "../support/players.js";
+import { joinAsNewPlayer, leave, sleep, waitForAsync } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { asTrader, startTrade, type Trader } from "./trade-helpers.js";
 import { becomeAdmin, countOf, give, latestSync, syncWhere, teleport, waitFor } from "./world-helpers.js";
@@ -263,14 +263,19 @@ describe("TradeRoom with SDK clients", function () {
     );
   });
 
-  describe("when a swap's transaction fails without saying whether it committed", () => {
+  describe("swaps the world has to wait for", () => {
     const { complete, inventoriesIfCompleted } = TradeRepository.prototype;
     afterEach(() => {
       Object.assign(TradeRepository.prototype, { complete, inventoriesIfCompleted });
     });
+    const lostAnswer = async function (this: TradeRepository, ...args: Parameters<typeof complete>) {
+      await complete.apply(this, args);
+      throw new Error("Connection terminated unexpectedly");
+    };
+    const storedCoins = async (id: string) => countOf((await server.runtime.characters.load(id))!, "coins");
 
-    /** Alice offers all her coins; the swap commits, then its connection is lost before the answer. */
-    async function tradeWithLostAnswer() {
+    /** Alice offers all her coins to bob; both reach the confirmation screen, and accept once `repository` is patched. */
+    async function tradeAllCoins(repository: Partial<TradeRepository>) {
       const [alice, bob] = [await join(), await join()];
       const [aliceCoins, bobCoins] = [countOf(alice.sync, "coins"), countOf(bob.sync, "coins")];
       const tradeId = await startTrade(alice, bob);
@@ -282,17 +287,13 @@ describe("TradeRoom with SDK clients", function () {
       await bob.tradeInbox.next("tradeUpdated", (update) => update.theirOffer.length === 1);
       for (const me of [alice, bob]) me.trade!.send("tradeAccept", { tradeId });
       await alice.tradeInbox.next("tradeConfirmScreen");
-      TradeRepository.prototype.complete = async function (this: TradeRepository, ...args) {
-        await complete.apply(this, args);
-        throw new Error("Connection terminated unexpectedly");
-      };
+      Object.assign(TradeRepository.prototype, repository);
       for (const me of [alice, bob]) me.trade!.send("tradeAccept", { tradeId });
-      const storedCoins = async (id: string) => countOf((await server.runtime.characters.load(id))!, "coins");
-      return { alice, bob, aliceCoins, bobCoins, storedCoins };
+      return { alice, bob, aliceCoins, bobCoins };
     }
 
-    it("completes it when its history says it committed, and the world takes the stored inventories", async () => {
-      const { alice, bob, aliceCoins, bobCoins, storedCoins } = await tradeWithLostAnswer();
+    it("completes a swap whose answer was lost when its history says it committed", async () => {
+      const { alice, bob, aliceCoins, bobCoins } = await tradeAllCoins({ complete: lostAnswer });
       const done = await bob.tradeInbox.next("tradeCompleted", () => true, 5000, true);
       assert.deepEqual(done.receivedItems, [{ itemId: "coins", quantity: aliceCoins }]);
       await syncWhere(bob, (sync) => countOf(sync, "coins") === bobCoins + aliceCoins);
@@ -300,11 +301,13 @@ describe("TradeRoom with SDK clients", function () {
       assert.deepEqual([await storedCoins(alice.id), await storedCoins(bob.id)], [0, bobCoins + aliceCoins]);
     });
 
-    it("undoes it when the database cannot say: the next tick writes both inventories as the world holds them", async () => {
-      TradeRepository.prototype.inventoriesIfCompleted = async () => {
-        throw new Error("Connection terminated unexpectedly");
-      };
-      const { alice, bob, aliceCoins, bobCoins, storedCoins } = await tradeWithLostAnswer();
+    it("undoes a swap whose answer was lost when the database cannot say: the next tick writes both inventories", async () => {
+      const { alice, bob, aliceCoins, bobCoins } = await tradeAllCoins({
+        complete: lostAnswer,
+        inventoriesIfCompleted: async () => {
+          throw new Error("Connection terminated unexpectedly");
+        },
+      });
       const cancelled = await bob.tradeInbox.next("tradeCancelled", () => true, 5000, true);
       assert.equal(cancelled.reason, "commit_failed");
       await waitForAsync(
@@ -314,6 +317,37 @@ describe("TradeRoom with SDK clients", function () {
       assert.equal(await storedCoins(bob.id), bobCoins, "bob's written back in the same transaction");
       assert.equal(countOf(latestSync(alice), "coins"), aliceCoins);
     });
+
+    const slowly = <A extends unknown[], R>(work: (...args: A) => Promise<R>, started: () => void) =>
+      async function (this: TradeRepository, ...args: A): Promise<R> {
+        started();
+        await sleep(400);
+        return work.apply(this, args);
+      };
+    for (const [what, slowDown] of [
+      ["a slow swap", (started: () => void) => ({ complete: slowly(complete, started) })],
+      [
+        "the slow reading of a lost answer's history",
+        (started: () => void) => ({
+          complete: lostAnswer,
+          inventoriesIfCompleted: slowly(inventoriesIfCompleted, started),
+        }),
+      ],
+    ] as const) {
+      it(`writes the final save of a player who leaves during ${what} from the swap's outcome`, async () => {
+        let started!: () => void;
+        const waiting = new Promise<void>((resolve) => {
+          started = resolve;
+        });
+        const { alice, bob, aliceCoins, bobCoins } = await tradeAllCoins(slowDown(() => started()));
+        await waiting;
+        // Alice closes her game while the world waits.
+        await Promise.all([leave(alice.trade), leave(alice.room)]);
+        await bob.tradeInbox.next("tradeCompleted", () => true, 5000, true);
+        await waitForAsync(async () => (await storedCoins(alice.id)) === 0, "alice's final save", 5000);
+        assert.equal(await storedCoins(bob.id), bobCoins + aliceCoins);
+      });
+    }
   });
 
   it("answers trade messages with bad data or for another trade with an error", async () => {
