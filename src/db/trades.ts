@@ -48,6 +48,12 @@ export interface CompletedTrade {
   completedAt: Date;
 }
 
+/** How long the check of a swap in doubt waits for the swap's own transaction to end. */
+const IN_DOUBT_WAIT_MS = 5000;
+
+/** Thrown to roll back the check of a swap that did not commit (see inventoriesIfCompleted). */
+class NotCompleted extends Error {}
+
 /** Thrown inside the transaction to roll it back; turned into a failed outcome outside. */
 class TradeRefused extends Error {
   constructor(readonly reason: TradeFailureReason) {
@@ -110,19 +116,25 @@ export class TradeRepository {
   }
 
   /**
-   * Whether trade `tradeId` committed (its history row is written in the same transaction), and if so
-   * both characters' inventories as stored: for a swap whose transaction failed with its connection,
-   * which may have committed all the same.
+   * Whether the trade committed, and if so both characters' inventories as stored: for a swap whose
+   * transaction failed with its connection, which may have committed all the same. Its history row is
+   * inserted again, in a transaction that is rolled back: while the swap's own transaction still holds
+   * that id (its commit in flight), the insert waits for it, where a read would not see the row yet. It
+   * waits at most IN_DOUBT_WAIT_MS, then throws.
    */
   async inventoriesIfCompleted(
-    tradeId: string,
-    idA: string,
-    idB: string,
+    trade: TradeCompletion,
   ): Promise<[InventoryEntry[], InventoryEntry[]] | undefined> {
-    return this.db.transaction(async (tx) => {
-      const recorded = await rows(tx, sql`select 1 from trades where id = ${tradeId}`);
-      return recorded.length === 0 ? undefined : readInventories(tx, idA, idB);
-    });
+    try {
+      return await this.db.transaction(async (tx) => {
+        await tx.execute(sql.raw(`set local statement_timeout = ${IN_DOUBT_WAIT_MS}`));
+        if (await recordTrade(tx, trade)) throw new NotCompleted();
+        return readInventories(tx, trade.a.characterId, trade.b.characterId);
+      });
+    } catch (error) {
+      if (error instanceof NotCompleted) return undefined;
+      throw error;
+    }
   }
 
   /** Completed trades the character took part in, oldest first. */

@@ -619,7 +619,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       "a trade's transaction failed: asking whether it committed",
     );
     try {
-      const stored = await this.tradeRepository.inventoriesIfCompleted(tradeId, a.characterId, b.characterId);
+      const stored = await this.tradeRepository.inventoriesIfCompleted({ tradeId, a, b });
       if (stored) return { ok: true, inventoryA: stored[0], inventoryB: stored[1] };
     } catch (doubt) {
       this.runtime.logger.error(

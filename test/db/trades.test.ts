@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { setTimeout as sleep } from "node:timers/promises";
+import { sql } from "drizzle-orm";
 import { CharacterRepository } from "../../src/db/characters.js";
 import type { DatabaseHandle } from "../../src/db/database.js";
 import { type TradeCompletion, TradeRepository } from "../../src/db/trades.js";
@@ -67,18 +69,48 @@ for (const backend of backends) {
 
     it("says whether a trade committed, with both inventories as stored when it did", async () => {
       await given([{ slot: 0, itemId: "coins", quantity: 10 }], [{ slot: 0, itemId: "logs", quantity: 1 }]);
-      assert.equal(await tradesRepo.inventoriesIfCompleted("t-in-doubt", "alice", "bob"), undefined);
-      const done = await tradesRepo.complete(
-        trade("t-in-doubt", [offer(0, "coins", 4)], [offer(0, "logs", 1)]),
-        ITEMS,
-      );
+      const inDoubt = trade("t-in-doubt", [offer(0, "coins", 4)], [offer(0, "logs", 1)]);
+      assert.equal(await tradesRepo.inventoriesIfCompleted(inDoubt), undefined);
+      assert.deepEqual(await tradesRepo.history("alice"), [], "the check leaves no history row");
+      const done = await tradesRepo.complete(inDoubt, ITEMS);
       assert.ok(done.ok);
-      assert.deepEqual(await tradesRepo.inventoriesIfCompleted("t-in-doubt", "alice", "bob"), [
-        done.inventoryA,
-        done.inventoryB,
-      ]);
+      assert.deepEqual(await tradesRepo.inventoriesIfCompleted(inDoubt), [done.inventoryA, done.inventoryB]);
       assert.deepEqual(done.inventoryA, await inventoryOf("alice"));
     });
+
+    // A swap's commit still in flight holds its history row's id; PGlite runs one transaction at a time.
+    if (backend.name === "postgres") {
+      for (const ending of ["commits", "rolls back"] as const) {
+        it(`waits, when asked whether a trade committed, for a swap's transaction that still holds it (${ending})`, async () => {
+          await given([{ slot: 0, itemId: "coins", quantity: 10 }], []);
+          const inDoubt = trade("t-in-flight", [offer(0, "coins", 4)], []);
+          let end!: () => void;
+          const ended = new Promise<void>((resolve) => {
+            end = resolve;
+          });
+          const inFlight = handle.db
+            .transaction(async (tx) => {
+              await tx.execute(
+                sql`insert into trades (id, player_a, player_b, gave_a, gave_b) values ('t-in-flight', 'alice', 'bob', '[]', '[]')`,
+              );
+              await ended;
+              if (ending === "rolls back") throw new Error("rolled back");
+            })
+            .catch(() => {});
+          await sleep(100);
+          let answered = false;
+          const asked = tradesRepo.inventoriesIfCompleted(inDoubt).finally(() => {
+            answered = true;
+          });
+          await sleep(300);
+          assert.equal(answered, false, "no answer while the swap's transaction holds the id");
+          end();
+          await inFlight;
+          if (ending === "commits") assert.ok(await asked, "committed");
+          else assert.equal(await asked, undefined, "not committed");
+        });
+      }
+    }
 
     it("swaps both offers, merging a received stackable into the existing stack", async () => {
       await given(
