@@ -227,17 +227,22 @@ export class WorldState {
     this.events.push({ to, event, data } as OutboundEvent);
   }
 
+  /** The reference of `player`'s intent being applied now, if any: what that intent causes answers it. */
+  private refApplyingFor(player: PlayerEntity): number | undefined {
+    return this.applyingPlayer === player ? this.applyingRef : undefined;
+  }
+
   /** A chat line, to everyone near its speaker (whose copy answers the message it came from). */
   say(player: PlayerEntity, data: ChatMessage): void {
     const to = { near: { ...player.position } };
-    const ref = this.applyingPlayer === player ? this.applyingRef : undefined;
+    const ref = this.refApplyingFor(player);
     this.events.push(
       ref === undefined ? { to, event: "chat:message", data } : { to, event: "chat:message", data, ref },
     );
   }
 
   fail(player: PlayerEntity, error: GameError): void {
-    const ref = this.applyingRef;
+    const ref = this.refApplyingFor(player);
     this.events.push(
       ref === undefined
         ? { to: player.id, event: "error", data: error }
@@ -280,7 +285,7 @@ export class WorldState {
 
   private syncLater(player: PlayerEntity): void {
     let refs = this.needsSync.get(player);
-    const ref = this.applyingPlayer === player ? this.applyingRef : undefined;
+    const ref = this.refApplyingFor(player);
     if (ref !== undefined && !refs?.includes(ref)) {
       refs ??= [];
       refs.push(ref);

@@ -464,7 +464,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   private answer(event: OutboundEvent): boolean {
     switch (event.event) {
       case "error": {
-        const waiting = this.takeReply(event.ref, typeof event.to === "string" ? event.to : undefined);
+        const waiting = this.takeReply(event.ref, playerTo(event));
         waiting?.reply("error", { ...event.data, event: waiting.event });
         return waiting !== undefined;
       }
@@ -474,7 +474,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
         return waiting !== undefined;
       }
       case "player:sync": {
-        const playerId = typeof event.to === "string" ? event.to : undefined;
+        const playerId = playerTo(event);
         // Only /ws replies carry the message's id: an SDK client is sent the state once, whatever it answers.
         const owner = playerId === undefined ? undefined : this.owners.get(playerId);
         const copyPerMessage = owner !== undefined && isJsonClient(owner);
@@ -670,6 +670,11 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     if (hasJsonClient) await matchMaker.handleCreateRoom("trade", options);
     else await matchMaker.createRoom("trade", options);
   }
+}
+
+/** The player an event is for, unless it is for everyone near a tile. */
+function playerTo(event: OutboundEvent): string | undefined {
+  return typeof event.to === "string" ? event.to : undefined;
 }
 
 /** The player of an authenticated client (onAuth always sets it before any other hook runs). */

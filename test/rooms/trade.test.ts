@@ -1,11 +1,19 @@
 import assert from "node:assert/strict";
-import { eq } from "drizzle-orm";
-import { groundItems } from "../../src/db/schema.js";
 import { TradeRepository } from "../../src/db/trades.js";
 import { joinAsNewPlayer, leave, sleep, waitForAsync } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { asTrader, startTrade, type Trader } from "./trade-helpers.js";
-import { becomeAdmin, countOf, give, latestSync, syncWhere, teleport, waitFor } from "./world-helpers.js";
+import {
+  becomeAdmin,
+  countOf,
+  give,
+  latestSync,
+  storedCount,
+  storedGroundOf,
+  syncWhere,
+  teleport,
+  waitFor,
+} from "./world-helpers.js";
 
 const ADMIN_CODE = "trade-admin";
 
@@ -226,7 +234,7 @@ describe("TradeRoom with SDK clients", function () {
     await alice.tradeInbox.next("tradeConfirmScreen");
 
     // The database stops taking the world's writes: alice's drop stays in the world only.
-    const { worldStore, characters } = server.runtime;
+    const { worldStore } = server.runtime;
     const save = worldStore.save;
     let failed = 0;
     worldStore.save = async () => {
@@ -246,21 +254,11 @@ describe("TradeRoom with SDK clients", function () {
     }
 
     // Once the database is back, the world is written as it is: the coins lie on the ground, and only there.
-    const storedCoins = async (id: string) =>
-      (await characters.load(id))!.inventory
-        .filter((entry) => entry.itemId === "coins")
-        .reduce((sum, entry) => sum + entry.quantity, 0);
+    const storedCoins = (id: string) => storedCount(server, id, "coins");
     await waitForAsync(async () => (await storedCoins(alice.id)) === 0, "alice's drop written");
     assert.equal(await storedCoins(bob.id), bobCoins, "bob received nothing");
     assert.equal(countOf(latestSync(bob), "coins"), bobCoins);
-    const dropped = await server.runtime.database.db
-      .select()
-      .from(groundItems)
-      .where(eq(groundItems.ownerId, alice.id));
-    assert.deepEqual(
-      dropped.map((item) => [item.itemId, item.quantity]),
-      [["coins", offered]],
-    );
+    assert.deepEqual(await storedGroundOf(server, alice.id), [["coins", offered]]);
   });
 
   describe("swaps the world has to wait for", () => {
@@ -272,7 +270,7 @@ describe("TradeRoom with SDK clients", function () {
       await complete.apply(this, args);
       throw new Error("Connection terminated unexpectedly");
     };
-    const storedCoins = async (id: string) => countOf((await server.runtime.characters.load(id))!, "coins");
+    const storedCoins = (id: string) => storedCount(server, id, "coins");
 
     /** Alice offers all her coins to bob; both reach the confirmation screen, and accept once `repository` is patched. */
     async function tradeAllCoins(repository: Partial<TradeRepository>) {

@@ -1,7 +1,10 @@
 // What the world room tests do with a joined SDK player: read its replicated view, wait on it,
-// read its latest player:sync, and become an admin.
+// read its latest player:sync, become an admin, and read what the database holds of it.
+import { eq } from "drizzle-orm";
+import { groundItems } from "../../src/db/schema.js";
 import type { PlayerSync } from "../../src/game/world-types.js";
 import type { SdkPlayer } from "../support/players.js";
+import type { TestServer } from "../support/server.js";
 
 /** An entity as the SDK client's replicated state holds it. */
 export interface SeenEntity {
@@ -89,4 +92,18 @@ export async function teleport(player: SdkPlayer, x: number, z: number): Promise
     const self = seenEntity(player, player.id);
     return self?.x === x && self.z === z;
   }, `${player.id} teleported to ${x},${z}`);
+}
+
+/** How many of an item the character's stored inventory holds. */
+export async function storedCount(server: TestServer, characterId: string, itemId: string): Promise<number> {
+  return countOf((await server.runtime.characters.load(characterId))!, itemId);
+}
+
+/** The stored ground items only `ownerId` sees yet, as [item id, quantity]. */
+export async function storedGroundOf(server: TestServer, ownerId: string): Promise<[string, number][]> {
+  const rows = await server.runtime.database.db
+    .select()
+    .from(groundItems)
+    .where(eq(groundItems.ownerId, ownerId));
+  return rows.map((item) => [item.itemId, item.quantity]);
 }

@@ -1,7 +1,5 @@
 import assert from "node:assert/strict";
 import { Client } from "@colyseus/sdk";
-import { eq } from "drizzle-orm";
-import { groundItems } from "../../src/db/schema.js";
 import { leave, type SdkPlayer, sleep, waitForAsync, worldSuite } from "../support/players.js";
 import {
   becomeAdmin,
@@ -11,6 +9,8 @@ import {
   seenEntities,
   seenEntity,
   slotOf,
+  storedCount,
+  storedGroundOf,
   syncWhere,
   teleport,
   waitFor,
@@ -248,7 +248,7 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
   it("writes a drop that failed to save with the dropper's final save, so no crash between them loses it", async () => {
     const player = await join();
     const coins = countOf(player.sync, "coins");
-    const { worldStore, database } = server().runtime;
+    const { worldStore } = server().runtime;
     const save = worldStore.save;
     // The database takes only departures (whole states, no parts): every tick's write fails, and a
     // crash would come before any of them is written.
@@ -265,15 +265,11 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
       await waitFor(() => tickWritesFailed > 0, "the drop's write failed");
       await leave(player.room);
       await waitForAsync(
-        async () => countOf((await server().runtime.characters.load(player.id))!, "coins") === 0,
+        async () => (await storedCount(server(), player.id, "coins")) === 0,
         "the final save is written",
       );
-      const onTheGround = await database.db
-        .select()
-        .from(groundItems)
-        .where(eq(groundItems.ownerId, player.id));
       assert.deepEqual(
-        onTheGround.map((item) => [item.itemId, item.quantity]),
+        await storedGroundOf(server(), player.id),
         [["coins", coins]],
         "the coins are on the ground, in the same write",
       );
