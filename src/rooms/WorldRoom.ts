@@ -1,4 +1,5 @@
 import { performance } from "node:perf_hooks";
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   type AuthContext,
   type Client,
@@ -57,6 +58,8 @@ import { TradeRequests } from "./world-trades.js";
  * that was taken for dead and comes back lists its rooms again (Colyseus's swept check, 5 s).
  */
 const LEASE_CHECK_MS = 5000;
+/** How long a login waits for the write of its character's last session (see lastSessionSaved). */
+const LAST_SESSION_WAIT_MS = 10_000;
 
 interface Session {
   isAdmin: boolean;
@@ -124,10 +127,9 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     this.world.restoreGroundItems(await runtime.worldStore.loadGround(this.world.tick));
     this.interest = new Interest(this.world, this.state, this.patchScopes);
     this.saves = new TickSaves(this.world);
-    this.persistence = new WorldPersistence(runtime.worldStore, runtime.logger, {
+    this.persistence = new WorldPersistence(runtime.worldStore, this.saves, runtime.logger, {
       fence: this.lease,
       onSuperseded: (error) => this.closeSuperseded(error),
-      unsaved: this.saves,
     });
     // A replaced world that writes nothing (no one acts in it) still finds out, and closes.
     this.clock.setInterval(() => {
@@ -201,7 +203,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     let arrival = this.arrivals.get(characterId);
     if (!arrival) {
       arrival = (async () => {
-        await this.persistence.settled(characterId);
+        await this.lastSessionSaved(characterId);
         const character = await this.runtime.characters.load(characterId);
         if (!character) throw new Error(`character ${characterId} vanished`);
         if (this.owners.has(characterId) && !this.world.has(characterId)) this.world.join(character);
@@ -209,6 +211,17 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       this.arrivals.set(characterId, arrival);
     }
     return arrival;
+  }
+
+  /**
+   * Waits for the write of the character's last session (its departure). While the database refuses
+   * it the login is refused too: loaded from what is stored, the character would have its items twice
+   * or not at all.
+   */
+  private async lastSessionSaved(characterId: string): Promise<void> {
+    const saved = this.persistence.settled(characterId).then(() => false);
+    const late = await Promise.race([saved, sleep(LAST_SESSION_WAIT_MS, true, { ref: false })]);
+    if (late) throw new ServerError(503, "this character's last session is not saved yet; try again shortly");
   }
 
   override onDrop(client: WorldClient): void {
@@ -239,8 +252,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     this.trades.playerGone(characterId, "partner_disconnected");
     await this.commits.get(characterId);
     if (!this.world.has(characterId) || this.owners.has(characterId) || this.superseded) return;
-    // A write that failed for good is logged by the persistence; the seat is let go all the same, or the
-    // room would wait for it forever and never close.
+    // A failed write is logged, and the departure goes with the writes that follow until one commits;
+    // the seat is let go all the same.
     await this.persistence.writeFinal([{ state: this.world.leave(characterId) }]).catch(() => {});
   }
 
@@ -267,7 +280,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   override async onDispose(): Promise<void> {
     if (this.superseded) return;
     const remaining = [...this.owners.keys()].filter((id) => this.world.has(id));
-    await this.persistence.writeFinal(remaining.map((id) => ({ state: this.world.leave(id) })));
+    this.persistence.writeFinal(remaining.map((id) => ({ state: this.world.leave(id) }))).catch(() => {});
     await this.persistence.flush();
   }
 
@@ -388,7 +401,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
 
   /**
    * One tick: the world's phases (input, npcs, players, combat, skills, items), then the room's own:
-   * project (into the replicated state), persist (queue the tick's writes), commit (wait for them) and
+   * project (into the replicated state), persist (note the tick's changes, queue a write), commit (wait for it) and
    * publish (events and views). Each phase is timed.
    */
   private tick(): void {
@@ -413,9 +426,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     });
     let saved: Promise<void> = Promise.resolve();
     timed("persist", () => {
-      const saves = this.saves.of(report);
-      saved = this.persistence.write(saves);
-      saved.catch(() => this.saves.failed(saves));
+      this.saves.note(report);
+      saved = this.persistence.write();
     });
     // Events go out once this tick's changes are durable (or the write failed and was logged).
     const waitStarted = performance.now();

@@ -13,14 +13,14 @@ import type { TickReport } from "../game/world-types.js";
 const POSITION_SAVE_TICKS = 10;
 
 /**
- * What each tick writes. Of the characters: position, health and combat style (of a walking player,
- * when its walk ends and at least every POSITION_SAVE_TICKS on the way); the inventory and equipment of those who
- * got a player:sync; skills of those who gained XP; banks that moved. Of the ground: the items that
- * fell, changed or went. Only those are copied and written, and what a failed write left unsaved is
- * written with the next tick.
+ * What the world's writes hold, noted each tick. Of the characters: position, health and combat style
+ * (of a walking player, when its walk ends and at least every POSITION_SAVE_TICKS on the way); the
+ * inventory and equipment of those who got a player:sync; skills of those who gained XP; banks that
+ * moved. Of the ground: the items that fell, changed or went. Only those are copied, when a write takes
+ * them, and what a failed write held is taken again by the next one.
  */
 export class TickSaves {
-  /** Parts a failed tick write left unsaved: the next tick writes them again, from the state it then has. */
+  /** Parts changed and not written yet (or whose write failed), by character. */
   private readonly unsavedParts = new Map<string, Set<CharacterPart>>();
   /** Players whose latest position is not written yet, with the tick since which it is not. */
   private readonly unsavedPositions = new Map<string, number>();
@@ -33,16 +33,17 @@ export class TickSaves {
     this.storedGround = new Set(world.groundItemIds());
   }
 
-  /** The tick's write, with copies of what it writes (the write runs after later ticks may have). */
-  of(report: TickReport): WorldWrite {
-    return { characters: this.characters(report), ground: this.ground(report) };
+  /** Notes what the tick changed that must be written. */
+  note(report: TickReport): void {
+    this.noteCharacters(report);
+    this.noteGround(report);
   }
 
   /**
-   * What failed writes left unsaved, as the world holds it now: written before anything that reads the
-   * database to change it (a trade's swap), which would otherwise undo what happened since.
+   * Everything unsaved, copied as the world holds it now (the world goes on while it is written), and
+   * from then on counted as written.
    */
-  leftUnsaved(): WorldWrite {
+  take(): WorldWrite {
     const parts = new Map(this.unsavedParts);
     this.unsavedParts.clear();
     return { characters: this.snapshots(parts), ground: this.groundWrite() };
@@ -60,10 +61,9 @@ export class TickSaves {
     for (const id of ground?.removed ?? []) this.unsavedGround.add(id);
   }
 
-  private ground(report: TickReport): WorldWrite["ground"] {
+  private noteGround(report: TickReport): void {
     for (const id of report.changedEntities) if (this.world.hasGroundItem(id)) this.unsavedGround.add(id);
     for (const id of report.removedEntities) if (this.storedGround.has(id)) this.unsavedGround.add(id);
-    return this.groundWrite();
   }
 
   private groundWrite(): WorldWrite["ground"] {
@@ -83,10 +83,8 @@ export class TickSaves {
     return { put, removed };
   }
 
-  private characters(report: TickReport): CharacterSave[] {
-    const parts = new Map(this.unsavedParts);
-    this.unsavedParts.clear();
-    const add = (id: string, ...added: CharacterPart[]) => addParts(parts, id, ...added);
+  private noteCharacters(report: TickReport): void {
+    const add = (id: string, ...added: CharacterPart[]) => addParts(this.unsavedParts, id, ...added);
     for (const id of report.changedCharacters)
       if (!this.unsavedPositions.has(id)) this.unsavedPositions.set(id, report.tick);
     for (const [id, since] of this.unsavedPositions) {
@@ -102,7 +100,6 @@ export class TickSaves {
       if (event === "player:sync") add(to, "inventory", "equipment", "skills");
       else if (event === "skill:xp") add(to, "skills");
     }
-    return this.snapshots(parts);
   }
 
   private snapshots(parts: ReadonlyMap<string, ReadonlySet<CharacterPart>>): CharacterSave[] {

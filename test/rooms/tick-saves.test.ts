@@ -15,32 +15,38 @@ function worldWithPlayer() {
   const world = makeWorld();
   world.join(character("p1"));
   const slotOf = (itemId: string) => world.inventory("p1").find((entry) => entry.itemId === itemId)!.slot;
-  return { world, slotOf, saves: new TickSaves(world) };
+  const saves = new TickSaves(world);
+  /** A tick, and a write that takes what is unsaved right after it. */
+  const tickWrite = () => {
+    saves.note(world.step());
+    return saves.take();
+  };
+  return { world, slotOf, saves, tickWrite };
 }
 
-describe("TickSaves: what each tick writes", () => {
+describe("TickSaves: what the world's writes hold", () => {
   it("writes a walker's position on the way only every 10 ticks, and where the walk ends", () => {
-    const { world, saves } = worldWithPlayer();
+    const { world, tickWrite } = worldWithPlayer();
     world.submit("p1", { type: "move", x: SPAWN.x, z: SPAWN.z + 15 });
     const written: string[] = [];
-    for (let tick = 0; tick < 25; tick++) written.push(...positionsIn(saves.of(world.step())));
+    for (let tick = 0; tick < 25; tick++) written.push(...positionsIn(tickWrite()));
     assert.equal(written.length, 2, written.join(" "));
     assert.notEqual(written[0], `${SPAWN.x},${SPAWN.z}`, "a tile on the way");
     assert.equal(written[1], `${SPAWN.x},${SPAWN.z + 15}`);
   });
 
   it("writes a chosen combat style with the character's row, so the next login fights in it", () => {
-    const { world, saves } = worldWithPlayer();
+    const { world, tickWrite } = worldWithPlayer();
     world.submit("p1", { type: "action", action: "combat_style", style: "defensive" });
-    const save = saves.of(world.step()).characters[0]!;
+    const save = tickWrite().characters[0]!;
     assert.deepEqual(save.parts, ["position"]);
     assert.equal(save.state.combatStyle, "defensive");
   });
 
   it("writes a drop as the emptied slot and the item on the ground, in the same write", () => {
-    const { world, slotOf, saves } = worldWithPlayer();
+    const { world, slotOf, tickWrite } = worldWithPlayer();
     world.submit("p1", { type: "action", action: "drop", inventorySlot: slotOf("coins") });
-    const write = saves.of(world.step());
+    const write = tickWrite();
     const save = write.characters[0]!;
     assert.ok(save.parts?.includes("inventory"));
     assert.ok(!save.state.inventory.some((entry) => entry.itemId === "coins"));
@@ -51,32 +57,45 @@ describe("TickSaves: what each tick writes", () => {
   });
 
   it("writes a pickup as the item leaving the ground and the filled slot, in the same write", () => {
-    const { world, slotOf, saves } = worldWithPlayer();
+    const { world, slotOf, tickWrite } = worldWithPlayer();
     world.submit("p1", { type: "action", action: "drop", inventorySlot: slotOf("coins") });
-    const [coins] = saves.of(world.step()).ground!.put;
+    const [coins] = tickWrite().ground!.put;
     world.submit("p1", { type: "action", action: "pickup", targetId: coins!.id });
-    const write = saves.of(world.step());
+    const write = tickWrite();
     assert.deepEqual(write.ground, { put: [], removed: [coins!.id] });
     assert.ok(write.characters[0]?.state.inventory.some((entry) => entry.itemId === "coins"));
   });
 
   it("copies what it writes: later changes do not reach a write still queued", () => {
-    const { world, slotOf, saves } = worldWithPlayer();
+    const { world, slotOf, tickWrite } = worldWithPlayer();
     world.submit("p1", { type: "action", action: "drop", inventorySlot: slotOf("coins") });
-    const write = saves.of(world.step());
+    const write = tickWrite();
     const written = structuredClone(write);
     world.submit("p1", { type: "action", action: "drop", inventorySlot: slotOf("bronze_sword") });
     world.step();
     assert.deepEqual(write, written);
   });
 
-  it("writes again, from the state of the time, what a failed write left unsaved", () => {
+  it("takes what every tick noted since the last write, as the world holds it when the write starts", () => {
     const { world, slotOf, saves } = worldWithPlayer();
     world.submit("p1", { type: "action", action: "drop", inventorySlot: slotOf("coins") });
-    const failed = saves.of(world.step());
-    assert.deepEqual(saves.of(world.step()), { characters: [], ground: { put: [], removed: [] } });
+    saves.note(world.step());
+    world.submit("p1", { type: "action", action: "drop", inventorySlot: slotOf("bronze_sword") });
+    saves.note(world.step());
+    const write = saves.take();
+    const [save] = write.characters;
+    assert.ok(!save?.state.inventory.some(({ itemId }) => itemId === "coins" || itemId === "bronze_sword"));
+    assert.deepEqual(write.ground?.put.map((item) => item.itemId).sort(), ["bronze_sword", "coins"]);
+    assert.deepEqual(saves.take(), { characters: [], ground: { put: [], removed: [] } });
+  });
+
+  it("writes again, from the state of the time, what a failed write left unsaved", () => {
+    const { world, slotOf, saves, tickWrite } = worldWithPlayer();
+    world.submit("p1", { type: "action", action: "drop", inventorySlot: slotOf("coins") });
+    const failed = tickWrite();
+    assert.deepEqual(tickWrite(), { characters: [], ground: { put: [], removed: [] } });
     saves.failed(failed);
-    const retried = saves.of(world.step());
+    const retried = tickWrite();
     assert.deepEqual(partsIn(retried), partsIn(failed));
     assert.deepEqual(retried.ground?.put, failed.ground?.put);
   });

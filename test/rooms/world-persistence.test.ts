@@ -1,20 +1,56 @@
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
-import { CharacterRepository } from "../../src/db/characters.js";
+import { CharacterRepository, type CharacterSave } from "../../src/db/characters.js";
 import type { DatabaseHandle } from "../../src/db/database.js";
 import { WorldStore, type WorldWrite } from "../../src/db/world-store.js";
+import type { GroundItem } from "../../src/game/ground-items.js";
 import { createLogger } from "../../src/logger.js";
-import { WorldPersistence } from "../../src/rooms/world-persistence.js";
+import { type UnsavedWrites, WorldPersistence } from "../../src/rooms/world-persistence.js";
 import { plainCharacter } from "../support/characters.js";
 import { backends, truncateAll } from "../support/databases.js";
 
-/** The real store, with each transaction it was asked for noted (the ids of its characters). */
+/** The real store, with each transaction it was asked for noted, failing while told to. */
 class NotingStore extends WorldStore {
-  readonly transactions: string[][] = [];
+  readonly transactions: { characters: string[]; ground: string[] }[] = [];
+  failuresLeft = 0;
 
   override save(write: WorldWrite): Promise<void> {
-    this.transactions.push(write.characters.map(({ state }) => state.id));
+    this.transactions.push({
+      characters: write.characters.map(({ state }) => state.id),
+      ground: write.ground?.put.map((item) => item.id) ?? [],
+    });
+    if (this.failuresLeft > 0) {
+      this.failuresLeft--;
+      return Promise.reject(new Error("database unavailable"));
+    }
     return super.save(write);
+  }
+}
+
+/** The world's side, as TickSaves keeps it: what changed and is not written, taken whole by each write. */
+class Unsaved implements UnsavedWrites {
+  private characters = new Map<string, CharacterSave>();
+  private put = new Map<string, GroundItem>();
+
+  move(id: string, x: number): void {
+    this.characters.set(id, { state: at(id, x), parts: ["position"] });
+  }
+  drop(id: string): void {
+    this.put.set(id, { id, itemId: "coins", quantity: 5, position: { x: 1, z: 1 }, droppedTick: 1 });
+  }
+  take(): WorldWrite {
+    const write = {
+      characters: [...this.characters.values()],
+      ground: { put: [...this.put.values()], removed: [] },
+    };
+    this.characters.clear();
+    this.put.clear();
+    return write;
+  }
+  failed({ characters, ground }: WorldWrite): void {
+    for (const save of characters)
+      if (!this.characters.has(save.state.id)) this.characters.set(save.state.id, save);
+    for (const item of ground?.put ?? []) if (!this.put.has(item.id)) this.put.set(item.id, item);
   }
 }
 
@@ -25,7 +61,9 @@ for (const backend of backends) {
     let handle: DatabaseHandle;
     let characters: CharacterRepository;
     let store: NotingStore;
+    let unsaved: Unsaved;
     let persistence: WorldPersistence;
+    const positionOf = async (id: string) => (await characters.load(id))?.position.x;
 
     before(async () => {
       handle = await backend.open();
@@ -34,8 +72,9 @@ for (const backend of backends) {
     beforeEach(async () => {
       await truncateAll(handle);
       store = new NotingStore(handle.db);
-      persistence = new WorldPersistence(store, createLogger("silent", false), {
-        finalWriteBackoffMs: [10, 10],
+      unsaved = new Unsaved();
+      persistence = new WorldPersistence(store, unsaved, createLogger("silent", false), {
+        closingWriteBackoffMs: [10, 10],
       });
     });
     after(() => handle.close());
@@ -47,23 +86,61 @@ for (const backend of backends) {
       const busy = persistence.run(() => sleep(50));
       const saved = ids.map((id) => persistence.writeFinal([{ state: at(id, 7) }]));
       await Promise.all([busy, ...saved]);
-      assert.deepEqual(store.transactions, [ids]);
-      for (const id of ids) assert.deepEqual((await characters.load(id))?.position, { x: 7, z: 0 });
+      assert.deepEqual(
+        store.transactions.map((write) => write.characters),
+        [ids],
+      );
+      for (const id of ids) assert.equal(await positionOf(id), 7);
     });
 
-    it("keeps a player's final state over an earlier one queued before it left", async () => {
-      await characters.create(null, at("first", 0));
-      await characters.create(null, at("second", 0));
+    it("makes one write of the ticks that came while the database was busy, as the world then stands", async () => {
+      await characters.create(null, at("walker", 0));
       persistence.run(() => sleep(50));
-      const leaving = persistence.writeFinal([{ state: at("first", 1) }]);
-      // A tick's write, holding the second player as it stood then...
-      const tick = persistence.write({ characters: [{ state: at("second", 2) }] });
-      // ...who then leaves from further on: that final state must be written after the tick's.
-      const leavingLater = persistence.writeFinal([{ state: at("second", 3) }]);
-      await Promise.all([leaving, tick, leavingLater]);
-      assert.deepEqual(store.transactions, [["first"], ["second"], ["second"]]);
-      assert.deepEqual((await characters.load("second"))?.position, { x: 3, z: 0 });
-      assert.deepEqual((await characters.load("first"))?.position, { x: 1, z: 0 });
+      unsaved.move("walker", 1);
+      const first = persistence.write();
+      unsaved.move("walker", 2);
+      const second = persistence.write();
+      assert.equal(second, first);
+      await second;
+      assert.equal(store.transactions.length, 1);
+      assert.equal(await positionOf("walker"), 2);
+    });
+
+    it("writes a departure together with what the world left unsaved", async () => {
+      await characters.create(null, at("dropper", 0));
+      store.failuresLeft = 1;
+      unsaved.drop("coins-1");
+      await assert.rejects(persistence.write());
+      await persistence.writeFinal([{ state: at("dropper", 4) }]);
+      assert.deepEqual(store.transactions.at(-1), { characters: ["dropper"], ground: ["coins-1"] });
+    });
+
+    it("carries a departure it could not write in every following write until one commits", async () => {
+      await characters.create(null, at("leaver", 0));
+      await characters.create(null, at("stayer", 0));
+      store.failuresLeft = 2;
+      await assert.rejects(persistence.writeFinal([{ state: at("leaver", 9) }]));
+      let settled = false;
+      persistence.settled("leaver").then(() => {
+        settled = true;
+      });
+      // The next ticks' writes: one fails, the other commits, each with the departure in it.
+      unsaved.drop("coins-2");
+      await assert.rejects(persistence.write());
+      assert.equal(settled, false, "a returning player still waits");
+      unsaved.move("stayer", 3);
+      await persistence.write();
+      assert.deepEqual(store.transactions, [
+        { characters: ["leaver"], ground: [] },
+        { characters: ["leaver"], ground: ["coins-2"] },
+        { characters: ["leaver", "stayer"], ground: ["coins-2"] },
+      ]);
+      await persistence.settled("leaver");
+      assert.equal(await positionOf("leaver"), 9);
+      // Written, it is carried no more.
+      unsaved.move("stayer", 4);
+      await persistence.write();
+      assert.deepEqual(store.transactions.at(-1), { characters: ["stayer"], ground: [] });
     });
 
     it("lets a returning player load only once its final save is written", async () => {
@@ -73,20 +150,16 @@ for (const backend of backends) {
       persistence.writeFinal([{ state: at("someone-else", 5) }]);
       persistence.writeFinal([{ state: at("returner", 9) }]);
       await persistence.settled("returner");
-      assert.deepEqual((await characters.load("returner"))?.position, { x: 9, z: 0 });
+      assert.equal(await positionOf("returner"), 9);
     });
 
-    it("writes the others of a departure that cannot be written, each on its own", async () => {
-      await characters.create(null, at("saved", 0));
-      persistence.run(() => sleep(50));
-      // A character the database does not have: its write breaks the transaction it is in.
-      const failing = persistence.writeFinal([{ state: at("deleted", 5) }]);
-      const saved = persistence.writeFinal([{ state: at("saved", 6) }]);
-      assert.equal(saved, failing, "one write for both");
-      await assert.rejects(failing);
-      assert.deepEqual((await characters.load("saved"))?.position, { x: 6, z: 0 });
-      assert.deepEqual(store.transactions[0], ["deleted", "saved"]);
-      assert.ok(store.transactions.slice(1).some((ids) => ids.length === 1 && ids[0] === "saved"));
+    it("tries a closing world's last write again while it fails", async () => {
+      await characters.create(null, at("last", 0));
+      store.failuresLeft = 2;
+      persistence.writeFinal([{ state: at("last", 6) }]).catch(() => {});
+      await persistence.flush();
+      assert.equal(store.transactions.length, 3);
+      assert.equal(await positionOf("last"), 6);
     });
   });
 }

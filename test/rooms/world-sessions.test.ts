@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { Client } from "@colyseus/sdk";
+import type { WorldWrite } from "../../src/db/world-store.js";
 import { leave, type SdkPlayer, sleep, waitForAsync, worldSuite } from "../support/players.js";
 import {
   becomeAdmin,
@@ -278,25 +279,47 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     }
   });
 
-  it("goes on publishing while a departing player's final save waits to be tried again", async () => {
+  it("carries a departure the database refused in every write until one commits, and publishes meanwhile", async () => {
     const leaver = await join();
     const stayer = await join();
+    const coins = countOf(leaver.sync, "coins");
     const { worldStore } = server().runtime;
     const save = worldStore.save;
-    let attempts = 0;
-    worldStore.save = async (write) => {
-      if (write.characters.some((saved) => saved.state.id === leaver.id) && ++attempts <= 2)
+    let refusing = true;
+    const committed: WorldWrite[] = [];
+    worldStore.save = async (write, fence) => {
+      if (refusing && write.characters.some((saved) => saved.state.id === leaver.id))
         throw new Error("database unavailable");
-      return save.call(worldStore, write);
+      await save.call(worldStore, write, fence);
+      committed.push(write);
     };
     try {
+      leaver.room.send("player:action", { action: "drop", inventorySlot: slotOf(leaver.sync, "coins") });
+      await leaver.inbox.next("player:sync", (sync) => countOf(sync, "coins") === 0);
       await leave(leaver.room);
-      // The second attempt failed: the next one comes a second later.
-      await waitFor(() => attempts === 2, "two failed attempts");
       stayer.room.send("player:chat", { message: "anyone there?" });
       await stayer.inbox.next("chat:message", (m) => m.fromPlayerId === stayer.id);
-      assert.equal(attempts, 2, "the chat came back before the departing save was tried again");
-      await waitFor(() => attempts === 3, "the third attempt, which is stored");
+      // A login meanwhile waits: what is stored is not the character's last state.
+      let returned = false;
+      const returning = join(leaver.token).then((player) => {
+        returned = true;
+        return player;
+      });
+      await sleep(300);
+      assert.equal(returned, false, "the login waits for the departure's write");
+      refusing = false;
+      const again = await returning;
+      assert.equal(countOf(again.sync, "coins"), 0);
+      assert.deepEqual(await storedGroundOf(server(), leaver.id), [["coins", coins]]);
+      const coinsOnTheGround = committed.filter((write) =>
+        write.ground?.put.some((item) => item.itemId === "coins"),
+      );
+      assert.ok(coinsOnTheGround.length > 0);
+      for (const write of coinsOnTheGround)
+        assert.ok(
+          write.characters.some((saved) => saved.state.id === leaver.id),
+          "the coins' ground row is never written without the leaver's inventory",
+        );
     } finally {
       worldStore.save = save;
     }
