@@ -52,6 +52,13 @@ type TradeClient = Client<{ auth: PlayerAuth }>;
 const EXPIRY_CHECK_MS = 1000;
 /** How long a finished trade's room waits for a player still joining before it closes anyway. */
 const FINAL_LINGER_MS = 10_000;
+/**
+ * How long a trade waits for the world's answer to its commit when the world is on another process.
+ * Colyseus's 2 s would report a swap queued behind slow writes as failed while the world commits it.
+ * The world answers once the outcome is known: after the writes queued ahead of the swap, the swap, and
+ * at worst the 5 s check of a swap whose answer was lost.
+ */
+const COMMIT_ANSWER_MS = 30_000;
 
 /**
  * One trade session between two players, from the offer stage to its end. Its roomId is the tradeId.
@@ -201,11 +208,16 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
     const [a, b] = this.trade.sides;
     let outcome: TradeCommitOutcome;
     try {
-      outcome = await matchMaker.remoteRoomCall<WorldRoom>(this.worldRoomId, "commitTrade", [
-        this.trade.id,
-        { characterId: a.player.id, offer: a.offer },
-        { characterId: b.player.id, offer: b.offer },
-      ]);
+      outcome = await matchMaker.remoteRoomCall<WorldRoom>(
+        this.worldRoomId,
+        "commitTrade",
+        [
+          this.trade.id,
+          { characterId: a.player.id, offer: a.offer },
+          { characterId: b.player.id, offer: b.offer },
+        ],
+        COMMIT_ANSWER_MS,
+      );
     } catch (error) {
       this.runtime.logger.error({ err: error, tradeId: this.trade.id }, "trade commit did not answer");
       outcome = { ok: false, reason: "commit_failed" };

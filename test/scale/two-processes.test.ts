@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { Client, type Room } from "@colyseus/sdk";
+import { sql } from "drizzle-orm";
 import { Redis } from "ioredis";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { CharacterRepository } from "../../src/db/characters.js";
 import { openDatabase } from "../../src/db/database.js";
 import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
-import { Inbox, leave, waitForAsync } from "../support/players.js";
+import { Inbox, leave, sleep, waitForAsync } from "../support/players.js";
 import { PROCESS_PORTS, type ServerProcess, startServerProcess } from "../support/processes.js";
 import { refusedUpgrade, WsClient } from "../support/ws-client.js";
 
@@ -137,12 +138,17 @@ scaleOut(
       await bob.tradeInbox.next("tradeUpdated", (u) => u.theirOffer.length === 1, 10000, true);
       for (const player of [alice, bob]) player.trade!.send("tradeAccept", { tradeId });
       await alice.tradeInbox.next("tradeConfirmScreen", () => true, 10000, true);
-      for (const player of [alice, bob]) player.trade!.send("tradeAccept", { tradeId });
-      const completed = await bob.tradeInbox.next("tradeCompleted", () => true, 10000, true);
-      assert.deepEqual(completed.receivedItems, [{ itemId: "coins", quantity: 5 }]);
-
       const handle = await openDatabase({ url: database.url });
       try {
+        // The database is slow: alice's row stays locked for longer than Colyseus's 2 s between processes.
+        await handle.db.transaction(async (tx) => {
+          await tx.execute(sql`select id from characters where id = ${alice.id} for update`);
+          for (const player of [alice, bob]) player.trade!.send("tradeAccept", { tradeId });
+          await sleep(3000);
+        });
+        const completed = await bob.tradeInbox.next("tradeCompleted", () => true, 10000, true);
+        assert.deepEqual(completed.receivedItems, [{ itemId: "coins", quantity: 5 }]);
+
         const characters = new CharacterRepository(handle.db);
         const coins = async (id: string) =>
           (await characters.load(id))?.inventory.find((e) => e.itemId === "coins")?.quantity;
