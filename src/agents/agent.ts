@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { Client, type Room } from "@colyseus/sdk";
 import type { AgentRow } from "../db/agents.js";
 import type { SkillName } from "../game/types.js";
-import type { PlayerSync, WorldUpdate } from "../game/world-types.js";
+import type { PlayerSync, WorldEntity, WorldUpdate } from "../game/world-types.js";
 import type { Logger } from "../logger.js";
 import { CLOSE_REPLACED } from "../rooms/close-codes.js";
 import type { WorldJoinOptions } from "../rooms/messages.js";
@@ -25,7 +25,6 @@ import {
   nextStep,
   parseDropCommand,
   pickupStep,
-  type SeenEntity,
   type Step,
   trainingStyle,
   type WorldKnowledge,
@@ -91,7 +90,7 @@ export class Agent {
   /** Its latest player:sync; kept while it is out of the world, so that its goal's progress still reads. */
   private sync: PlayerSync | undefined;
   /** The entities in view, its own player included, as its world:updates listed them. */
-  private readonly seen = new Map<string, SeenEntity & { maxHealth?: number }>();
+  private readonly seen = new Map<string, WorldEntity>();
   private timer: NodeJS.Timeout | undefined;
   /** The target of the action last started, kept at while it is still there. */
   private current: string | undefined;
@@ -382,8 +381,7 @@ export class Agent {
   }
 
   private see({ added, updated, removed }: WorldUpdate): void {
-    for (const { position, ...entity } of [...added, ...updated])
-      this.seen.set(entity.id, { ...entity, x: position.x, z: position.z });
+    for (const entity of [...added, ...updated]) this.seen.set(entity.id, entity);
     for (const id of removed) this.seen.delete(id);
   }
 
@@ -396,7 +394,7 @@ export class Agent {
     return {
       self: {
         id: sync.id,
-        position: self ? { x: self.x, z: self.z } : sync.position,
+        position: self?.position ?? sync.position,
         health: self?.health ?? sync.health,
         maxHealth: sync.maxHealth,
       },

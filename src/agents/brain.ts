@@ -7,6 +7,7 @@ import { MAX_PATH_LENGTH } from "../game/pathfinding.js";
 import { chebyshev, NEIGHBOURS } from "../game/tile.js";
 import type { GameData, GatheringSkill, InventoryEntry, SkillName, Tile } from "../game/types.js";
 import { INVENTORY_SLOTS } from "../game/types.js";
+import type { WorldEntity } from "../game/world-types.js";
 import { levelForXp } from "../game/xp.js";
 
 export const GOAL_TYPES = ["woodcutting", "mining", "fishing", "combat", "idle"] as const;
@@ -56,16 +57,8 @@ export function describeGoal(type: GoalType): string {
   return GOAL_DESCRIPTIONS[type];
 }
 
-/** An entity the agent sees, as its world:update messages describe it. */
-export interface SeenEntity {
-  id: string;
-  kind: string;
-  type: string;
-  x: number;
-  z: number;
-  health?: number;
-  depleted?: boolean;
-}
+/** What the agent's rules read of an entity it sees, as its world:update messages describe it. */
+export type SeenEntity = Pick<WorldEntity, "id" | "kind" | "type" | "position" | "health" | "depleted">;
 
 /** What the agent knows when it decides. */
 export interface AgentView {
@@ -142,7 +135,7 @@ function gatherStep(
   );
   if (!target) {
     // Those in view are depleted: the next ones are elsewhere.
-    const seen = new Set(view.entities.map((entity) => `${entity.x},${entity.z}`));
+    const seen = new Set(view.entities.map(({ position }) => `${position.x},${position.z}`));
     const places = data.areas
       .flatMap((area) => area.resources)
       .filter((place) => usable(place.resourceId) && !seen.has(`${place.x},${place.z}`));
@@ -255,7 +248,7 @@ function nearest(view: AgentView, candidates: readonly SeenEntity[]): SeenEntity
   let best: SeenEntity | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const entity of candidates) {
-    const distance = chebyshev(entity, view.self.position);
+    const distance = chebyshev(entity.position, view.self.position);
     if (distance < bestDistance) [best, bestDistance] = [entity, distance];
   }
   return best;

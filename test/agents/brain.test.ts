@@ -35,8 +35,7 @@ const tree = (id: string, x: number, depleted = false): SeenEntity => ({
   id,
   kind: "resource",
   type: "tree",
-  x,
-  z: SPAWN.z,
+  position: { x, z: SPAWN.z },
   depleted,
 });
 
@@ -73,8 +72,7 @@ describe("agent brain: what an agent does next", () => {
       id: "npc:1",
       kind: "npc",
       type: "goblin",
-      x: SPAWN.x,
-      z: SPAWN.z + 4,
+      position: { x: SPAWN.x, z: SPAWN.z + 4 },
       health: 5,
     };
     assert.deepEqual(nextStep("combat", view({ entities: [goblin] }), world, undefined), {
@@ -94,8 +92,8 @@ describe("agent brain: what an agent does next", () => {
 
   it("picks up the nearest item on the ground", () => {
     const items: SeenEntity[] = [
-      { id: "item:2", kind: "item", type: "logs", x: SPAWN.x + 5, z: SPAWN.z },
-      { id: "item:1", kind: "item", type: "coins", x: SPAWN.x + 1, z: SPAWN.z },
+      { id: "item:2", kind: "item", type: "logs", position: { x: SPAWN.x + 5, z: SPAWN.z } },
+      { id: "item:1", kind: "item", type: "coins", position: { x: SPAWN.x + 1, z: SPAWN.z } },
     ];
     assert.deepEqual(pickupStep(view({ entities: items })), {
       event: "player:action",
@@ -169,8 +167,8 @@ describe("agent brain: what an agent does next", () => {
 
   it("waits while the item it walks to pick up is still on the ground, then picks up the next", () => {
     const items: SeenEntity[] = [
-      { id: "item:1", kind: "item", type: "coins", x: SPAWN.x + 6, z: SPAWN.z },
-      { id: "item:2", kind: "item", type: "logs", x: SPAWN.x + 7, z: SPAWN.z },
+      { id: "item:1", kind: "item", type: "coins", position: { x: SPAWN.x + 6, z: SPAWN.z } },
+      { id: "item:2", kind: "item", type: "logs", position: { x: SPAWN.x + 7, z: SPAWN.z } },
     ];
     const errand = newErrand("pickup");
     assert.deepEqual(errandStep(errand, view({ entities: items }), world, undefined), {
