@@ -17,3 +17,12 @@ export function pgError(error: unknown): PgError | undefined {
   }
   return undefined;
 }
+
+/**
+ * Whether the database refused the data itself (SQLSTATE class 22, data exception, or 23, integrity
+ * constraint violation): the same write would be refused again, unlike a lost connection's.
+ */
+export function isDataError(error: unknown): boolean {
+  const code = pgError(error)?.code;
+  return code !== undefined && (code.startsWith("22") || code.startsWith("23"));
+}

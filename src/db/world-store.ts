@@ -2,6 +2,7 @@ import { asc, inArray, sql } from "drizzle-orm";
 import type { GroundItem } from "../game/ground-items.js";
 import { type CharacterSave, writeCharacters } from "./characters.js";
 import type { Database, Executor } from "./database.js";
+import { isDataError } from "./pg-errors.js";
 import { groundItems } from "./schema.js";
 import type { WriteFence } from "./world-lease.js";
 
@@ -29,15 +30,33 @@ export function isEmptyWrite({ characters, ground }: WorldWrite): boolean {
 export class WorldStore {
   constructor(private readonly db: Database) {}
 
-  /** Writes in one transaction; with a `fence`, only while it holds (see WorldLease). */
-  async save(write: WorldWrite, fence?: WriteFence): Promise<void> {
-    if (isEmptyWrite(write)) return;
+  /**
+   * Writes in one transaction; with a `fence`, only while it holds (see WorldLease). Each of `apart` is
+   * written within it on its own (a savepoint): one the database refuses as data (see isDataError) is
+   * left out, and given back, instead of failing the whole transaction.
+   */
+  async save(
+    write: WorldWrite,
+    fence?: WriteFence,
+    apart: readonly CharacterSave[] = [],
+  ): Promise<CharacterSave[]> {
+    const refused: CharacterSave[] = [];
+    if (isEmptyWrite(write) && apart.length === 0) return refused;
     const { characters, ground } = write;
     await this.db.transaction(async (tx) => {
       await fence?.check(tx);
+      for (const save of apart) {
+        try {
+          await tx.transaction((savepoint) => writeCharacters(savepoint, [save]));
+        } catch (error) {
+          if (!isDataError(error)) throw error;
+          refused.push(save);
+        }
+      }
       await writeCharacters(tx, characters);
       if (ground) await writeGround(tx, ground);
     });
+    return refused;
   }
 
   /** Resolves while `fence` holds; rejects as its check does (see WorldLease) once it does not. */

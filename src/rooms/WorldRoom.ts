@@ -221,7 +221,12 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   private async lastSessionSaved(characterId: string): Promise<void> {
     const saved = this.persistence.settled(characterId).then(() => false);
     const late = await Promise.race([saved, sleep(LAST_SESSION_WAIT_MS, true, { ref: false })]);
-    if (late) throw new ServerError(503, "this character's last session is not saved yet; try again shortly");
+    if (!late) return;
+    this.runtime.logger.warn(
+      { characterId },
+      "a login waited too long for its last session's write: refused",
+    );
+    throw new ServerError(503, "this character's last session is not saved yet; try again shortly");
   }
 
   override onDrop(client: WorldClient): void {

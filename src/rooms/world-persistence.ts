@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { CharacterSave } from "../db/characters.js";
+import { isDataError } from "../db/pg-errors.js";
 import { WorldSupersededError, type WriteFence } from "../db/world-lease.js";
 import { isEmptyWrite, type WorldStore, type WorldWrite } from "../db/world-store.js";
 import type { Logger } from "../logger.js";
@@ -36,6 +37,13 @@ export class WorldPersistence {
   private queuedWrite: Promise<void> | undefined;
   /** By character id. */
   private readonly departures = new Map<string, Departure>();
+  /**
+   * The last write carried departures and the database refused its data: the next writes each departure
+   * apart, so that one state it can never take (a character row gone) does not hold up every write.
+   */
+  private departuresRefused = false;
+  /** Writes failed in a row: only the first is logged, and the recovery. */
+  private failedWrites = 0;
 
   /** Set once a write found the world replaced: nothing more is written. */
   private superseded: WorldSupersededError | undefined;
@@ -60,20 +68,14 @@ export class WorldPersistence {
     this.closingWriteBackoffMs = options.closingWriteBackoffMs ?? CLOSING_WRITE_BACKOFF_MS;
   }
 
-  /**
-   * Queues a write of everything unsaved (see the class); resolves once it has committed, rejects if it
-   * failed (logged here).
-   */
+  /** Queues a write of everything unsaved (see the class); resolves once it has committed, rejects if it failed. */
   write(): Promise<void> {
     if (this.queuedWrite) return this.queuedWrite;
     const queued = this.run(() => {
       if (this.queuedWrite === queued) this.queuedWrite = undefined;
       return this.saveCaughtUp();
     });
-    queued.catch((error: unknown) => {
-      if (!(error instanceof WorldSupersededError))
-        this.logger.error({ err: error, departures: this.departures.size }, "saving the world failed");
-    });
+    queued.catch(() => {});
     this.queuedWrite = queued;
     return queued;
   }
@@ -109,15 +111,31 @@ export class WorldPersistence {
     const write = this.unsaved.take();
     const carried = [...this.departures.values()].map((departure) => ({ departure, save: departure.save }));
     if (carried.length === 0 && isEmptyWrite(write)) return;
+    const saves = carried.map(({ save }) => save);
+    const apart = this.departuresRefused;
+    let refused: CharacterSave[];
     try {
-      await this.store.save(
-        { characters: [...carried.map(({ save }) => save), ...write.characters], ground: write.ground },
+      refused = await this.store.save(
+        { characters: apart ? write.characters : [...saves, ...write.characters], ground: write.ground },
         this.fence,
+        apart ? saves : [],
       );
     } catch (error) {
       this.unsaved.failed(write);
+      this.departuresRefused = saves.length > 0 && isDataError(error);
+      if (this.failedWrites++ === 0)
+        this.logger.error({ err: error, departures: saves.length }, "saving the world failed; retrying");
       throw error;
     }
+    this.departuresRefused = false;
+    if (this.failedWrites > 0)
+      this.logger.info({ failedWrites: this.failedWrites }, "saving the world works again");
+    this.failedWrites = 0;
+    for (const save of refused)
+      this.logger.error(
+        { character: save.state },
+        "the database refuses a departed player's last state: it is not kept (logged here in full)",
+      );
     for (const { departure, save } of carried) {
       // A newer state of the same player (it came back and left again meanwhile) still waits for its write.
       if (departure.save !== save) continue;

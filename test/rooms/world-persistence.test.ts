@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
+import { sql } from "drizzle-orm";
 import { CharacterRepository, type CharacterSave } from "../../src/db/characters.js";
 import type { DatabaseHandle } from "../../src/db/database.js";
+import type { WriteFence } from "../../src/db/world-lease.js";
 import { WorldStore, type WorldWrite } from "../../src/db/world-store.js";
 import type { GroundItem } from "../../src/game/ground-items.js";
 import { createLogger } from "../../src/logger.js";
@@ -11,19 +13,20 @@ import { backends, truncateAll } from "../support/databases.js";
 
 /** The real store, with each transaction it was asked for noted, failing while told to. */
 class NotingStore extends WorldStore {
-  readonly transactions: { characters: string[]; ground: string[] }[] = [];
+  readonly transactions: { characters: string[]; ground: string[]; apart?: string[] }[] = [];
   failuresLeft = 0;
 
-  override save(write: WorldWrite): Promise<void> {
+  override save(write: WorldWrite, fence?: WriteFence, apart: readonly CharacterSave[] = []) {
     this.transactions.push({
       characters: write.characters.map(({ state }) => state.id),
       ground: write.ground?.put.map((item) => item.id) ?? [],
+      ...(apart.length > 0 && { apart: apart.map(({ state }) => state.id) }),
     });
     if (this.failuresLeft > 0) {
       this.failuresLeft--;
       return Promise.reject(new Error("database unavailable"));
     }
-    return super.save(write);
+    return super.save(write, fence, apart);
   }
 }
 
@@ -138,6 +141,28 @@ for (const backend of backends) {
       await persistence.settled("leaver");
       assert.equal(await positionOf("leaver"), 9);
       // Written, it is carried no more.
+      unsaved.move("stayer", 4);
+      await persistence.write();
+      assert.deepEqual(store.transactions.at(-1), { characters: ["stayer"], ground: [] });
+    });
+
+    it("leaves out a departure the database refuses as data, and writes the others and the world", async () => {
+      for (const id of ["ghost", "leaver", "stayer"]) await characters.create(null, at(id, 0));
+      // Its row is gone: its inventory breaks any transaction it is in, every time.
+      await handle.db.execute(sql`delete from characters where id = 'ghost'`);
+      const ghost = { ...at("ghost", 1), inventory: [{ slot: 0, itemId: "coins", quantity: 1 }] };
+      await assert.rejects(persistence.writeFinal([{ state: ghost }, { state: at("leaver", 9) }]));
+      unsaved.move("stayer", 3);
+      await persistence.write();
+      await persistence.settled("leaver");
+      assert.equal(await positionOf("leaver"), 9);
+      assert.equal(await positionOf("stayer"), 3);
+      assert.deepEqual(store.transactions.at(-1), {
+        characters: ["stayer"],
+        ground: [],
+        apart: ["ghost", "leaver"],
+      });
+      // Given up, it is carried no more.
       unsaved.move("stayer", 4);
       await persistence.write();
       assert.deepEqual(store.transactions.at(-1), { characters: ["stayer"], ground: [] });

@@ -290,8 +290,9 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     worldStore.save = async (write, fence) => {
       if (refusing && write.characters.some((saved) => saved.state.id === leaver.id))
         throw new Error("database unavailable");
-      await save.call(worldStore, write, fence);
+      const refused = await save.call(worldStore, write, fence);
       committed.push(write);
+      return refused;
     };
     try {
       leaver.room.send("player:action", { action: "drop", inventorySlot: slotOf(leaver.sync, "coins") });
