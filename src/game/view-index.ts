@@ -17,7 +17,9 @@ export type Cell = number;
 export const NO_CELL: Cell = -1;
 
 const CELL_OFFSET = 1 << 12;
-const CELL_SPAN = 1 << 13;
+const CELL_BITS = 13;
+const CELL_SPAN = 1 << CELL_BITS;
+const CELL_MASK = CELL_SPAN - 1;
 
 export function cellOf(tile: Tile): Cell {
   const cx = Math.floor(tile.x / VIEW_CELL_TILES) + CELL_OFFSET;
@@ -32,9 +34,10 @@ export function sees(viewer: Cell, cell: Cell): boolean {
 
 function withinCells(a: Cell, b: Cell, radius: number): boolean {
   if (a === NO_CELL || b === NO_CELL) return false;
-  const dx = Math.floor(a / CELL_SPAN) - Math.floor(b / CELL_SPAN);
-  const dz = (a % CELL_SPAN) - (b % CELL_SPAN);
-  return Math.abs(dx) <= radius && Math.abs(dz) <= radius;
+  // A cell is two non-negative 13-bit coordinates: shifts and masks read them without division.
+  const dx = (a >> CELL_BITS) - (b >> CELL_BITS);
+  const dz = (a & CELL_MASK) - (b & CELL_MASK);
+  return dx <= radius && dx >= -radius && dz <= radius && dz >= -radius;
 }
 
 const blocks = new Map<Cell, readonly Cell[]>();
@@ -210,31 +213,42 @@ export class ViewIndex<Payload = undefined> {
     return diff;
   }
 
-  // Plain loops, one kind of collection each: this runs for every view cell every tick.
+  // Plain loops, one kind of collection each, and no closures: this runs for every view cell every tick.
   private computeDiff(from: Cell, to: Cell): ViewDiff<Payload> {
     const diff: ViewDiff<Payload> = { added: [], updated: [], removed: [] };
-    const news = (entity: TrackedEntity<Payload>) => {
-      if (!sees(from, this.previousCell(entity))) diff.added.push(entity);
-      else if (this.touchedNow(entity)) diff.updated.push(entity);
-    };
     for (const cell of blockAround(to)) {
       // In a cell seen before, only what the tick touched can be news; a newly seen cell is news entirely.
-      if (!sees(from, cell)) this.cells.get(cell)?.forEach(news);
-      else for (const entity of this.touchedIn.get(cell) ?? NOTHING) news(entity);
+      if (!sees(from, cell)) {
+        const entities = this.cells.get(cell);
+        if (entities) for (const entity of entities) this.addNews(diff, from, entity);
+      } else {
+        const touched = this.touchedIn.get(cell);
+        if (touched) for (let i = 0; i < touched.length; i++) this.addNews(diff, from, touched[i]!);
+      }
     }
-    const leftView = (entity: TrackedEntity<Payload>) => {
-      if (sees(from, this.previousCell(entity))) diff.removed.push(entity.id);
-    };
     for (const cell of blockAround(from)) {
       // What left a cell seen before is gone from view unless it went somewhere in view; what stayed in a
       // cell that is no longer seen (or arrived there from view) left the view with the cell.
-      for (const entity of this.departedFrom.get(cell) ?? NOTHING) {
-        const now = publicCell(entity);
-        if (!sees(to, now) && !sees(from, now)) diff.removed.push(entity.id);
+      const departed = this.departedFrom.get(cell);
+      if (departed) {
+        for (let i = 0; i < departed.length; i++) {
+          const entity = departed[i]!;
+          const now = publicCell(entity);
+          if (!sees(to, now) && !sees(from, now)) diff.removed.push(entity.id);
+        }
       }
-      if (!sees(to, cell)) this.cells.get(cell)?.forEach(leftView);
+      if (sees(to, cell)) continue;
+      const entities = this.cells.get(cell);
+      if (!entities) continue;
+      for (const entity of entities) if (sees(from, this.previousCell(entity))) diff.removed.push(entity.id);
     }
     return diff;
+  }
+
+  /** Lists `entity` in `diff` if it is news to a viewer that stood in `from`: new in view, or changed. */
+  private addNews(diff: ViewDiff<Payload>, from: Cell, entity: TrackedEntity<Payload>): void {
+    if (!sees(from, this.previousCell(entity))) diff.added.push(entity);
+    else if (this.touchedNow(entity)) diff.updated.push(entity);
   }
 
   /** Its public cell after the previous tick. */
