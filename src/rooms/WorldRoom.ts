@@ -58,6 +58,11 @@ import { TradeRequests } from "./world-trades.js";
  * that was taken for dead and comes back lists its rooms again (Colyseus's swept check, 5 s).
  */
 const LEASE_CHECK_MS = 5000;
+/** The refusal of messages while the world waits for its database (see waitForDatabase). */
+const WAITING_FOR_DATABASE: Refusal = {
+  code: "unavailable",
+  message: "The world is waiting for its database; try again shortly.",
+};
 /** How long a login waits for the write of its character's last session (see lastSessionSaved). */
 const LAST_SESSION_WAIT_MS = 10_000;
 
@@ -106,6 +111,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    */
   private readonly commits = new Map<string, Promise<unknown>>();
   private tickDeferred = false;
+  /** Ticks whose write failed, not published yet, oldest first (see waitForDatabase). */
+  private readonly unpublished: (() => void)[] = [];
   /**
    * How to answer the messages whose intents wait for the next tick, by the reference they were
    * submitted with: a refusal the tick finds (no path to the tile) answers its message, with its id.
@@ -304,7 +311,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     const counted =
       isJsonClient(client) || admitMessage(this.runtime.floodGuards.of(characterId), client, refuse);
     if (!counted) return;
-    const refusal = this.dispatch(client, type, message, reply);
+    const refusal =
+      this.unpublished.length > 0 ? WAITING_FOR_DATABASE : this.dispatch(client, type, message, reply);
     if (refusal) refuse(refusal);
   }
 
@@ -415,6 +423,10 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       this.tickDeferred = true;
       return;
     }
+    if (this.unpublished.length > 0) {
+      this.waitForDatabase();
+      return;
+    }
     const repliesApplied = this.nextReplyRef;
     const report = this.world.step();
     const changed = new Set(report.changedEntities);
@@ -434,23 +446,44 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       this.saves.note(report);
       saved = this.persistence.write();
     });
-    // Events go out once this tick's changes are durable (or the write failed and was logged).
     const waitStarted = performance.now();
-    saved
-      .catch(() => {})
-      .then(() => {
-        // Nothing of a world that may not write is published: it is closing.
-        if (this.superseded) return;
-        phaseMs.commit = performance.now() - waitStarted;
-        timed("publish", () => this.publish(report));
-        this.timings.record(report.tick, phaseMs);
-        collectTickGarbage();
-        // Later messages wait for the next tick; these were applied by this one, and answered if refused.
-        for (const ref of this.waitingReplies.keys()) {
-          if (ref >= repliesApplied) break;
-          this.waitingReplies.delete(ref);
-        }
-      });
+    const publication = () => {
+      phaseMs.commit = performance.now() - waitStarted;
+      timed("publish", () => this.publish(report));
+      this.timings.record(report.tick, phaseMs);
+      collectTickGarbage();
+      // Later messages wait for the next tick; these were applied by this one, and answered if refused.
+      for (const ref of this.waitingReplies.keys()) {
+        if (ref >= repliesApplied) break;
+        this.waitingReplies.delete(ref);
+      }
+    };
+    // Events go out once this tick's changes are durable; a world that may not write publishes nothing.
+    saved.then(
+      () => {
+        this.publishUnpublished();
+        publication();
+      },
+      () => {
+        if (!this.superseded) this.unpublished.push(publication);
+      },
+    );
+  }
+
+  /**
+   * While ticks' writes fail, the world waits for its database: each tick tries the write again instead
+   * of stepping, and once one commits the ticks it held go out in order. So nothing a player is told
+   * (a deposit acknowledged, loot received) can be undone by a crash, and nothing happens unseen.
+   */
+  private waitForDatabase(): void {
+    this.persistence.write().then(
+      () => this.publishUnpublished(),
+      () => {},
+    );
+  }
+
+  private publishUnpublished(): void {
+    for (const publication of this.unpublished.splice(0)) publication();
   }
 
   /**
@@ -566,6 +599,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   async commitTrade(tradeId: string, a: TradeParticipant, b: TradeParticipant): Promise<TradeCommitOutcome> {
     const ids = [a.characterId, b.characterId];
     if (!ids.every((id) => this.world.has(id))) return { ok: false, reason: "player_offline" };
+    if (this.unpublished.length > 0) return { ok: false, reason: "commit_failed" };
     if (ids.some((id) => this.commits.has(id))) return { ok: false, reason: "already_trading" };
     // Players may walk while they trade; walking out of range ends the trade, as closing its window would.
     if (this.trades.tooFar(a.characterId, b.characterId)) return { ok: false, reason: "too_far" };

@@ -51,9 +51,25 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
   it("deposits and withdraws at a bank booth, committed before the acknowledgement", async () => {
     const player = await join();
     await walkTo(player, BY_THE_BANK);
-    player.room.send("bank:deposit", { inventorySlot: slotOf(latestSync(player), "coins"), quantity: 20 });
-    const deposited = await syncWhere(player, (sync) => sync.coins === 5);
-    assert.deepEqual(deposited.bank, [{ itemId: "coins", quantity: 20 }]);
+    // The deposit's first write fails: the acknowledgement waits for the one that commits.
+    const { worldStore } = server().runtime;
+    const save = worldStore.save;
+    let refused = 0;
+    worldStore.save = async (write, fence) => {
+      if (refused === 0 && write.characters.some(({ parts }) => parts?.includes("bank"))) {
+        refused++;
+        throw new Error("database unavailable");
+      }
+      return save.call(worldStore, write, fence);
+    };
+    try {
+      player.room.send("bank:deposit", { inventorySlot: slotOf(latestSync(player), "coins"), quantity: 20 });
+      const deposited = await syncWhere(player, (sync) => sync.coins === 5);
+      assert.deepEqual(deposited.bank, [{ itemId: "coins", quantity: 20 }]);
+      assert.equal(refused, 1);
+    } finally {
+      worldStore.save = save;
+    }
     // The acknowledgement follows the commit: the database already holds the new bank.
     assert.deepEqual((await server().runtime.characters.load(player.id))?.bank, [
       { itemId: "coins", quantity: 20 },
@@ -262,8 +278,9 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     };
     try {
       player.room.send("player:action", { action: "drop", inventorySlot: slotOf(player.sync, "coins") });
-      await player.inbox.next("player:sync", (sync) => countOf(sync, "coins") === 0);
       await waitFor(() => tickWritesFailed > 0, "the drop's write failed");
+      await sleep(200);
+      assert.equal(countOf(latestSync(player), "coins"), coins, "a drop not written is not acknowledged");
       await leave(player.room);
       await waitForAsync(
         async () => (await storedCount(server(), player.id, "coins")) === 0,
@@ -279,27 +296,32 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     }
   });
 
-  it("carries a departure the database refused in every write until one commits, and publishes meanwhile", async () => {
+  it("waits for its database while a departure is refused, and writes the departure with what depends on it", async () => {
     const leaver = await join();
     const stayer = await join();
     const coins = countOf(leaver.sync, "coins");
     const { worldStore } = server().runtime;
     const save = worldStore.save;
-    let refusing = true;
+    let refused = 0;
     const committed: WorldWrite[] = [];
     worldStore.save = async (write, fence) => {
-      if (refusing && write.characters.some((saved) => saved.state.id === leaver.id))
+      if (refused >= 0 && write.characters.some((saved) => saved.state.id === leaver.id)) {
+        refused++;
         throw new Error("database unavailable");
-      const refused = await save.call(worldStore, write, fence);
+      }
+      const left = await save.call(worldStore, write, fence);
       committed.push(write);
-      return refused;
+      return left;
     };
     try {
       leaver.room.send("player:action", { action: "drop", inventorySlot: slotOf(leaver.sync, "coins") });
-      await leaver.inbox.next("player:sync", (sync) => countOf(sync, "coins") === 0);
-      await leave(leaver.room);
+      await waitFor(() => refused > 0, "the drop's write refused");
+      // The world stands still: nothing it could not write is told, and messages are refused meanwhile.
       stayer.room.send("player:chat", { message: "anyone there?" });
-      await stayer.inbox.next("chat:message", (m) => m.fromPlayerId === stayer.id);
+      const refusal = await stayer.inbox.next("error", (e) => e.event === "player:chat");
+      assert.equal(refusal.code, "unavailable");
+      assert.equal(countOf(latestSync(leaver), "coins"), coins, "the drop is not acknowledged");
+      await leave(leaver.room);
       // A login meanwhile waits: what is stored is not the character's last state.
       let returned = false;
       const returning = join(leaver.token).then((player) => {
@@ -308,7 +330,7 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
       });
       await sleep(300);
       assert.equal(returned, false, "the login waits for the departure's write");
-      refusing = false;
+      refused = -1;
       const again = await returning;
       assert.equal(countOf(again.sync, "coins"), 0);
       assert.deepEqual(await storedGroundOf(server(), leaver.id), [["coins", coins]]);
@@ -321,6 +343,8 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
           write.characters.some((saved) => saved.state.id === leaver.id),
           "the coins' ground row is never written without the leaver's inventory",
         );
+      stayer.room.send("player:chat", { message: "back again" });
+      await stayer.inbox.next("chat:message", (m) => m.message === "back again");
     } finally {
       worldStore.save = save;
     }
