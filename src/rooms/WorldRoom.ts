@@ -111,7 +111,12 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    */
   private readonly commits = new Map<string, Promise<unknown>>();
   private tickDeferred = false;
-  /** Ticks whose write failed, not published yet, oldest first (see waitForDatabase). */
+  /** A tick's write is running: the next tick waits for it. */
+  private writing = false;
+  /**
+   * What waits for the next write to commit, oldest first: the publications of ticks whose write failed,
+   * and what was to be sent meanwhile (see waitForDatabase, whenPublished).
+   */
   private readonly unpublished: (() => void)[] = [];
   /**
    * How to answer the messages whose intents wait for the next tick, by the reference they were
@@ -137,6 +142,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     this.persistence = new WorldPersistence(runtime.worldStore, this.saves, runtime.logger, {
       fence: this.lease,
       onSuperseded: (error) => this.closeSuperseded(error),
+      // Whichever write commits (a tick's, a departure's, a trade's catch-up), what it made durable goes out.
+      onWritten: () => this.publishUnpublished(),
     });
     // A replaced world that writes nothing (no one acts in it) still finds out, and closes.
     this.clock.setInterval(() => {
@@ -197,8 +204,11 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       if (this.owners.get(characterId) !== client) return;
     }
     this.interest.open(client, characterId, options?.updates);
-    client.send("player:sync", this.world.playerSync(characterId));
-    this.sendView(client);
+    this.whenPublished(() => {
+      if (this.owners.get(characterId) !== client) return;
+      client.send("player:sync", this.world.playerSync(characterId));
+      this.sendView(client);
+    });
   }
 
   /**
@@ -253,7 +263,9 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     // Colyseus hands it the previous StateView, which the full state is encoded with; the view and what
     // it has seen carry on as they were.
     this.interest.reattach(client);
-    client.send("player:sync", this.world.playerSync(characterId));
+    this.whenPublished(() => {
+      if (this.world.has(characterId)) client.send("player:sync", this.world.playerSync(characterId));
+    });
   }
 
   override async onLeave(client: WorldClient): Promise<void> {
@@ -423,6 +435,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       this.tickDeferred = true;
       return;
     }
+    // A slow database slows the world: no tick steps ahead of what the last one is still writing.
+    if (this.writing) return;
     if (this.unpublished.length > 0) {
       this.waitForDatabase();
       return;
@@ -444,7 +458,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     let saved: Promise<void> = Promise.resolve();
     timed("persist", () => {
       this.saves.note(report);
-      saved = this.persistence.write();
+      saved = this.writeWorld();
     });
     const waitStarted = performance.now();
     const publication = () => {
@@ -459,15 +473,9 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       }
     };
     // Events go out once this tick's changes are durable; a world that may not write publishes nothing.
-    saved.then(
-      () => {
-        this.publishUnpublished();
-        publication();
-      },
-      () => {
-        if (!this.superseded) this.unpublished.push(publication);
-      },
-    );
+    saved.then(publication, () => {
+      if (!this.superseded) this.unpublished.push(publication);
+    });
   }
 
   /**
@@ -476,10 +484,28 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    * (a deposit acknowledged, loot received) can be undone by a crash, and nothing happens unseen.
    */
   private waitForDatabase(): void {
-    this.persistence.write().then(
-      () => this.publishUnpublished(),
-      () => {},
-    );
+    this.writeWorld().catch(() => {});
+  }
+
+  /**
+   * Sends what shows the world's current state to one client (a login, a reconnection): at once, or,
+   * while the world waits for its database, after the held ticks once a write commits; until then the
+   * current state is not durable.
+   */
+  private whenPublished(send: () => void): void {
+    if (this.unpublished.length > 0) this.unpublished.push(send);
+    else send();
+  }
+
+  /** The ticks' write (see tick), noted while it runs. */
+  private writeWorld(): Promise<void> {
+    this.writing = true;
+    const written = this.persistence.write();
+    const done = () => {
+      this.writing = false;
+    };
+    written.then(done, done);
+    return written;
   }
 
   private publishUnpublished(): void {

@@ -50,6 +50,7 @@ export class WorldPersistence {
   private readonly fence: WriteFence | undefined;
   private readonly closingWriteBackoffMs: readonly number[];
   private readonly onSuperseded: (error: WorldSupersededError) => void;
+  private readonly onWritten: () => void;
 
   constructor(
     private readonly store: WorldStore,
@@ -61,8 +62,11 @@ export class WorldPersistence {
       /** Told once, when a transaction finds that another world holds the lease. */
       onSuperseded?: (error: WorldSupersededError) => void;
       closingWriteBackoffMs?: readonly number[];
+      /** Told each time a write commits: everything the world had noted until it started is durable. */
+      onWritten?: () => void;
     } = {},
   ) {
+    this.onWritten = options.onWritten ?? (() => {});
     this.fence = options.fence;
     this.onSuperseded = options.onSuperseded ?? (() => {});
     this.closingWriteBackoffMs = options.closingWriteBackoffMs ?? CLOSING_WRITE_BACKOFF_MS;
@@ -128,6 +132,7 @@ export class WorldPersistence {
       throw error;
     }
     this.departuresRefused = false;
+    this.onWritten();
     if (this.failedWrites > 0)
       this.logger.info({ failedWrites: this.failedWrites }, "saving the world works again");
     this.failedWrites = 0;

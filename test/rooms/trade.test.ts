@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { TradeRepository } from "../../src/db/trades.js";
+import type { PlayerSync } from "../../src/game/world-types.js";
 import { joinAsNewPlayer, leave, sleep, waitForAsync } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { asTrader, startTrade, type Trader } from "./trade-helpers.js";
@@ -259,6 +260,52 @@ describe("TradeRoom with SDK clients", function () {
     assert.equal(await storedCoins(bob.id), bobCoins, "bob received nothing");
     assert.equal(countOf(latestSync(bob), "coins"), bobCoins);
     assert.deepEqual(await storedGroundOf(server, alice.id), [["coins", offered]]);
+  });
+
+  it("sends a tick held for the database before the trade that followed it completes", async () => {
+    const [alice, bob] = [await join(), await join()];
+    const tradeId = await startTrade(alice, bob);
+    const coins = countOf(alice.sync, "coins");
+    alice.trade!.send("tradeAddItem", { tradeId, inventorySlot: slotOf(alice, "coins"), quantity: coins });
+    await bob.tradeInbox.next("tradeUpdated", (update) => update.theirOffer.length === 1);
+    for (const me of [alice, bob]) me.trade!.send("tradeAccept", { tradeId });
+    await alice.tradeInbox.next("tradeConfirmScreen");
+    const seen: string[] = [];
+    alice.room.onMessage("player:sync", (sync: PlayerSync) =>
+      seen.push(`player:sync with ${countOf(sync, "coins")} coins`),
+    );
+    alice.trade!.onMessage("tradeCompleted", () => seen.push("tradeCompleted"));
+
+    // The drop's write is slow and then fails; the trade, accepted meanwhile, writes it before its swap.
+    const { worldStore } = server.runtime;
+    const save = worldStore.save;
+    let writes = 0;
+    worldStore.save = async (...args) => {
+      if (writes++ === 0) {
+        await sleep(400);
+        throw new Error("database unavailable");
+      }
+      return save.apply(worldStore, args);
+    };
+    try {
+      alice.room.send("player:action", { action: "drop", inventorySlot: slotOf(alice, "bronze_sword") });
+      await waitFor(() => writes > 0, "the drop's write under way");
+      for (const me of [alice, bob]) me.trade!.send("tradeAccept", { tradeId });
+      await waitFor(() => seen.includes("tradeCompleted"), "the trade completed");
+      await sleep(500);
+    } finally {
+      worldStore.save = save;
+    }
+    const completed = seen.indexOf("tradeCompleted");
+    assert.ok(
+      seen.slice(0, completed).includes(`player:sync with ${coins} coins`),
+      "the drop's tick came first",
+    );
+    assert.deepEqual(
+      seen.slice(completed + 1).filter((line) => line === `player:sync with ${coins} coins`),
+      [],
+      "no inventory from before the trade after it",
+    );
   });
 
   describe("swaps the world has to wait for", () => {

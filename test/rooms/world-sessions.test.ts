@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { Client } from "@colyseus/sdk";
 import type { WorldWrite } from "../../src/db/world-store.js";
+import { roomLiveWorld } from "../../src/rooms/live-world.js";
 import { leave, type SdkPlayer, sleep, waitForAsync, worldSuite } from "../support/players.js";
 import {
   becomeAdmin,
@@ -260,6 +261,68 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     }
     const stored = await characters.load(player.id);
     assert.equal(stored?.inventory.filter((entry) => entry.itemId === "logs").length, 2);
+  });
+
+  it("shows a login during the wait for the database the player's state only once it is written", async () => {
+    const player = await join();
+    const { worldStore } = server().runtime;
+    const save = worldStore.save;
+    let failed = 0;
+    worldStore.save = async (write, fence) => {
+      if (failed >= 0) {
+        failed++;
+        throw new Error("database unavailable");
+      }
+      return save.call(worldStore, write, fence);
+    };
+    try {
+      player.room.send("player:action", { action: "drop", inventorySlot: slotOf(player.sync, "coins") });
+      await waitFor(() => failed > 0, "the drop's write failed");
+      // The same character logs in elsewhere, taking over the player still in the world.
+      let synced = false;
+      const second = join(player.token).then((joined) => {
+        synced = true;
+        return joined;
+      });
+      await sleep(300);
+      assert.equal(synced, false, "no player:sync shows the drop while it is not written");
+      failed = -1;
+      const joined = await second;
+      assert.equal(countOf(joined.sync, "coins"), 0);
+      assert.equal(await storedCount(server(), player.id, "coins"), 0);
+    } finally {
+      worldStore.save = save;
+    }
+  });
+
+  it("steps no tick while the last tick's write is still running", async () => {
+    const player = await join();
+    const { worldStore } = server().runtime;
+    const save = worldStore.save;
+    const tick = async () => (await roomLiveWorld.status())!.tick;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let writing = false;
+    worldStore.save = async (write, fence) => {
+      writing = true;
+      await held;
+      return save.call(worldStore, write, fence);
+    };
+    try {
+      player.room.send("player:action", { action: "drop", inventorySlot: slotOf(player.sync, "coins") });
+      await waitFor(() => writing, "the drop's write under way");
+      const before = await tick();
+      await sleep(500);
+      assert.ok((await tick()) <= before + 1, "no tick steps while the write runs");
+    } finally {
+      release();
+      worldStore.save = save;
+    }
+    await player.inbox.next("player:sync", (sync) => countOf(sync, "coins") === 0);
+    const after = await tick();
+    await waitForAsync(async () => (await tick()) > after + 3, "the world steps again");
   });
 
   it("writes a drop that failed to save with the dropper's final save, so no crash between them loses it", async () => {
