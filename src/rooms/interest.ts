@@ -13,7 +13,7 @@ import type { World } from "../game/world.js";
 import type { TickReport, WorldEntity } from "../game/world-types.js";
 import { EntityState, type WorldRoomState } from "../schema/WorldRoomState.js";
 import { JsonClient } from "../ws/JsonClient.js";
-import { EncodedUpdate } from "./encoded-json.js";
+import { type EncodedUpdate, encodedUpdate } from "./encoded-json.js";
 import type { ViewUpdates } from "./messages.js";
 import { packEntity, packWorldUpdate } from "./packed-update.js";
 import type { PatchScopes } from "./patch-scopes.js";
@@ -368,7 +368,7 @@ export class Interest {
    * the frame it sends (EncodedJson.framedIn). SDK clients' msgpack is assembled the same way, if asked.
    */
   private encode(tick: number, { added, updated, removed }: ViewChange): EncodedUpdate {
-    return new EncodedUpdate(
+    return encodedUpdate(
       `{"tick":${tick},"added":[${this.entitiesJson(added)}],"updated":[${this.entitiesJson(updated)}],"removed":${JSON.stringify(removed)}}`,
       (head) =>
         packWorldUpdate(head, tick, this.entitiesMsgpack(added), this.entitiesMsgpack(updated), removed),
