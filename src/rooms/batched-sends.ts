@@ -4,6 +4,7 @@ import { WebSocket } from "ws";
 import { binaryFramesLength, writeBinaryFrames } from "../ws/frames.js";
 import { JsonClient } from "../ws/JsonClient.js";
 import { WriteSlab } from "../ws/write-slab.js";
+import { keepShapeOf } from "./kept-shapes.js";
 
 /** Where a publish assembles each connection's frames: one thread, one publish at a time. */
 const slab = new WriteSlab();
@@ -60,6 +61,7 @@ export class SendBatch {
   private readonly sdk: HeldSdkFrames[] = [];
 
   constructor(clients: Iterable<Client>) {
+    keepShapeOf("batch", this);
     for (const client of clients) {
       if (client instanceof JsonClient) {
         client.hold(slab);

@@ -1,6 +1,7 @@
 import { getMessageBytes, Protocol } from "@colyseus/core";
 import type { FramedBytes } from "../ws/frames.js";
 import type { WriteSlab } from "../ws/write-slab.js";
+import { keepShapeOf } from "./kept-shapes.js";
 
 /**
  * Event data already serialized to JSON. When one entity is seen by hundreds of /ws clients, its JSON
@@ -11,15 +12,18 @@ import type { WriteSlab } from "../ws/write-slab.js";
 export class EncodedJson {
   private readonly frames = new Map<string, readonly Buffer[]>();
   /** Its last frame made in a slab, good while that slab is in the same publish. */
-  private slabFrame: { slab: WriteSlab; publish: number; event: string; frame: FramedBytes } | undefined;
+  private slabFrame: { slab: WriteSlab; publish: number; event: string; frame: FramedBytes } | undefined =
+    undefined;
   /** A world:update's room message, once made (see roomMessage). */
-  private message: Buffer | undefined;
+  private message: Buffer | undefined = undefined;
 
   constructor(
     readonly text: string,
     /** A world:update's msgpack after `head`, in one buffer: only a world:update has a room message. */
     private readonly packAfter?: (head: Buffer) => Buffer,
-  ) {}
+  ) {
+    keepShapeOf("json", this);
+  }
 
   static of(data: unknown): EncodedJson {
     return new EncodedJson(JSON.stringify(data));

@@ -5,6 +5,7 @@ import { FramedBytes, framedLength, writeFrames } from "../ws/frames.js";
 import type { WriteSlab } from "../ws/write-slab.js";
 import { EncodedJson } from "./encoded-json.js";
 import { type Interest, isJsonClient } from "./interest.js";
+import { keepShapeOf } from "./kept-shapes.js";
 
 /**
  * Sends a tick's events (within a batched publish: see withBatchedSends): the `{near}` ones to the
@@ -61,14 +62,16 @@ function answeringSpeakers(events: readonly OutboundEvent[]): Set<string | undef
 
 /** One of a tick's events on its way out, encoded at most once in each form its recipients read. */
 class OutgoingEvent {
-  private json: EncodedJson | undefined;
-  private msgpack: Buffer | undefined;
+  private json: EncodedJson | undefined = undefined;
+  private msgpack: Buffer | undefined = undefined;
 
   constructor(
     readonly event: OutboundEvent,
     /** Its place among the tick's events: the order every recipient gets them in. */
     readonly order: number,
-  ) {}
+  ) {
+    keepShapeOf("event", this);
+  }
 
   /** JSON for /ws clients, msgpack for SDK clients. */
   sendTo(client: Client): void {

@@ -2,9 +2,13 @@
 // binary for Colyseus's protocol. Neither negotiates compression, so a frame is a header and the payload
 // as it is, and the frames of a tick can be laid out into one buffer and written at once.
 
+import { keepShapeOf } from "../rooms/kept-shapes.js";
+
 /** Bytes framed already: one or more whole frames, one after the other. */
 export class FramedBytes {
-  constructor(readonly bytes: Buffer) {}
+  constructor(readonly bytes: Buffer) {
+    keepShapeOf("frames", this);
+  }
 }
 
 /** A message on its way out: its payload as UTF-8 pieces, or frames made earlier. */
