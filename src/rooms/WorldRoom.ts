@@ -426,8 +426,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
 
   /**
    * One tick: the world's phases (input, npcs, players, combat, skills, items), then the room's own:
-   * project (into the replicated state), persist (note the tick's changes, queue a write), commit (wait for it) and
-   * publish (events and views). Each phase is timed.
+   * project (into the replicated state), persist (note the tick's changes, queue a write), commit (wait
+   * for it) and publish (events and views). Each phase is timed.
    */
   private tick(): void {
     if (this.superseded) return;

@@ -132,7 +132,6 @@ export class WorldPersistence {
       throw error;
     }
     this.departuresRefused = false;
-    this.onWritten();
     if (this.failedWrites > 0)
       this.logger.info({ failedWrites: this.failedWrites }, "saving the world works again");
     this.failedWrites = 0;
@@ -147,6 +146,7 @@ export class WorldPersistence {
       this.departures.delete(save.state.id);
       departure.markWritten();
     }
+    this.onWritten();
   }
 
   /** Runs other database work (a trade's swap) in the same order as the writes: after all queued so far. */
