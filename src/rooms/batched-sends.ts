@@ -1,10 +1,10 @@
 import type { Socket } from "node:net";
 import type { Client } from "@colyseus/core";
 import { WebSocket } from "ws";
+import { keepShapeOf } from "../kept-shapes.js";
 import { binaryFramesLength, writeBinaryFrames } from "../ws/frames.js";
 import { JsonClient } from "../ws/JsonClient.js";
 import { WriteSlab } from "../ws/write-slab.js";
-import { keepShapeOf } from "./kept-shapes.js";
 
 /** Where a publish assembles each connection's frames: one thread, one publish at a time. */
 const slab = new WriteSlab();

@@ -1,11 +1,11 @@
 import { type Client, ClientState, getMessageBytes, Protocol } from "@colyseus/core";
 import { blockAround, type Cell, cellOf } from "../game/view-index.js";
 import type { OutboundEvent } from "../game/world-types.js";
+import { keepShapeOf } from "../kept-shapes.js";
 import { FramedBytes, framedLength, writeFrames } from "../ws/frames.js";
 import type { WriteSlab } from "../ws/write-slab.js";
 import { EncodedJson } from "./encoded-json.js";
 import { type Interest, isJsonClient } from "./interest.js";
-import { keepShapeOf } from "./kept-shapes.js";
 
 /**
  * Sends a tick's events (within a batched publish: see withBatchedSends): the `{near}` ones to the

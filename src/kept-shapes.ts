@@ -1,7 +1,7 @@
 /**
  * The last object made of each kind that a tick makes and drops by the end of its publish: kept until
  * the next one of its kind. The room collects the old generation fully between ticks (see
- * tick-garbage.ts), when none of them is alive; V8 then drops their shapes, and with them ("weak
+ * rooms/tick-garbage.ts), when none of them is alive; V8 then drops their shapes, and with them ("weak
  * objects") the optimized code that knew those shapes, which it compiles again in later ticks. At 2,000
  * players the views bench threw away the optimized code of 45 functions that way in 90 ticks (of 7 with
  * one of each kind kept), and its tick p50 was 2 to 3 ms above what it is with V8's own collections.
