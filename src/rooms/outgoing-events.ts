@@ -24,20 +24,29 @@ export function deliverEvents(
   const outgoing = events.map((event, order) => new OutgoingEvent(event, order));
   const near = new NearEvents(outgoing);
   const speakers = answeringSpeakers(events);
+  /** Chat lines their speakers were sent (or answered with) among the events around them. */
+  const heard = new Set<OutgoingEvent>();
+  const noteHeard = (event: OutgoingEvent, speaker: string | undefined) => {
+    const said = event.event.event === "chat:message" && event.event.data.fromPlayerId === speaker;
+    if (said) heard.add(event);
+    return said;
+  };
   if (!near.isEmpty) {
     interest.forEachViewerCell((cell, clients) => {
       const seen = near.seenFrom(cell);
       if (seen.length === 0) return;
       let framed: FramedBytes | undefined;
       for (const client of clients) {
+        const speaker = speakers.size > 0 ? client.auth?.characterId : undefined;
+        const speaks = speaker !== undefined && speakers.has(speaker);
         if (!isJsonClient(client) || client.state !== ClientState.JOINED) {
-          for (const event of seen) event.sendTo(client);
-        } else if (speakers.size > 0 && speakers.has(client.auth?.characterId)) {
-          const speaker = client.auth?.characterId;
           for (const event of seen) {
-            const said = event.event.event === "chat:message" && event.event.data.fromPlayerId === speaker;
-            if (!(said && answer(event.event))) event.sendTo(client);
+            if (speaks) noteHeard(event, speaker);
+            event.sendTo(client);
           }
+        } else if (speaks) {
+          for (const event of seen)
+            if (!(noteHeard(event, speaker) && answer(event.event))) event.sendTo(client);
         } else {
           framed ??= framedEvents(seen, slab);
           client.sendFramed(framed);
@@ -46,17 +55,32 @@ export function deliverEvents(
     });
   }
   for (const event of outgoing) {
-    const to = event.event.to;
-    const client = typeof to === "string" ? ownerOf(to) : undefined;
+    const recipient = ownRecipient(event, heard);
+    const client = recipient === undefined ? undefined : ownerOf(recipient);
     if (client && !answer(event.event)) event.sendTo(client);
   }
 }
 
+/**
+ * The player an event goes to on its own: its addressee, or the speaker of a line that it did not hear
+ * among the events around it (it teleported away in the same tick), which would leave its message
+ * unanswered.
+ */
+function ownRecipient(event: OutgoingEvent, heard: ReadonlySet<OutgoingEvent>): string | undefined {
+  const { to } = event.event;
+  if (typeof to === "string") return to;
+  return isAnsweringLine(event.event) && !heard.has(event) ? event.event.data.fromPlayerId : undefined;
+}
+
+/** A chat line that answers its speaker's message. */
+function isAnsweringLine(event: OutboundEvent): event is OutboundEvent & { event: "chat:message" } {
+  return event.event === "chat:message" && event.ref !== undefined;
+}
+
 /** The players whose chat lines this tick answer a message of theirs. */
-function answeringSpeakers(events: readonly OutboundEvent[]): Set<string | undefined> {
-  const speakers = new Set<string | undefined>();
-  for (const event of events)
-    if (event.event === "chat:message" && event.ref !== undefined) speakers.add(event.data.fromPlayerId);
+function answeringSpeakers(events: readonly OutboundEvent[]): Set<string> {
+  const speakers = new Set<string>();
+  for (const event of events) if (isAnsweringLine(event)) speakers.add(event.data.fromPlayerId);
   return speakers;
 }
 

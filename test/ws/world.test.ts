@@ -166,6 +166,16 @@ describe("/ws: playing in the world with plain WebSocket clients", function () {
     assert.ok(!carolSaw.some((frame) => frame.event === "world:update" && entityIn(frame.data, alice.id)));
   });
 
+  it("answers a chat line whose speaker teleports away in the same tick", async () => {
+    const { client } = await connect();
+    client.send("player:chat", { message: `/admin ${ADMIN_CODE}` });
+    await client.next("chat:message", (data) => data.fromPlayerId === "server");
+    client.send("player:chat", { message: "off I go" }, "say-1");
+    client.send("player:chat", { message: "/tp 60 60" });
+    const line = await client.next("chat:message", (data) => data.message === "off I go");
+    assert.equal(line.id, "say-1");
+  });
+
   it("puts an SDK client and a /ws client in the same world: each sees the other and its chat", async () => {
     const sdk = await joinAsNewPlayer(server);
     sdkPlayers.push(sdk);
