@@ -31,7 +31,7 @@ import { withBatchedSends } from "./batched-sends.js";
 import { CLOSE_REPLACED } from "./close-codes.js";
 import type { EncodedUpdate } from "./encoded-json.js";
 import { admitMessage } from "./flood-guard.js";
-import { Interest, isJsonClient } from "./interest.js";
+import { Interest, isJsonClient, readsTheState } from "./interest.js";
 import {
   describeIssues,
   isTradeMessage,
@@ -203,9 +203,13 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       await this.arrival(characterId);
       if (this.owners.get(characterId) !== client) return;
     }
-    this.interest.open(client, characterId, options?.updates);
+    // A client that reads the state needs its view now: Colyseus sends it the state as it joins. Others
+    // open theirs with the player:sync they are sent first (CONTRACT), after any tick held meanwhile.
+    const readsState = readsTheState(client, options?.updates);
+    if (readsState) this.interest.open(client, characterId, options?.updates);
     this.whenPublished(() => {
       if (this.owners.get(characterId) !== client) return;
+      if (!readsState) this.interest.open(client, characterId, options?.updates);
       client.send("player:sync", this.world.playerSync(characterId));
       this.sendView(client);
     });

@@ -144,7 +144,7 @@ export class Interest {
    */
   open(client: Client, playerId: string, updates: ViewUpdates = "state"): void {
     this.close(client);
-    const readsState = !isJsonClient(client) && updates === "state";
+    const readsState = readsTheState(client, updates);
     this.views.set(client.sessionId, {
       client,
       playerId,
@@ -444,6 +444,11 @@ function reconcile(known: ReadonlySet<string>, change: ViewChange): ViewChange {
 }
 
 /** /ws clients read world:update instead of schema patches. */
+/** Whether a client reads the schema state (an SDK client that did not ask for world:update messages). */
+export function readsTheState(client: Client, updates: ViewUpdates = "state"): boolean {
+  return !isJsonClient(client) && updates === "state";
+}
+
 export function isJsonClient(client: unknown): client is JsonClient {
   return client instanceof JsonClient;
 }

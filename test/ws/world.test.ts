@@ -6,6 +6,7 @@ import { startTestServer, type TestServer } from "../support/server.js";
 import { connectNewPlayer, type Frame, WsClient, type WsPlayer } from "../support/ws-client.js";
 
 const ADMIN_CODE = "ws-admin";
+const slotOfCoins = (sync: PlayerSync) => sync.inventory.find((entry) => entry.itemId === "coins")!.slot;
 
 describe("/ws: playing in the world with plain WebSocket clients", function () {
   this.timeout(30000);
@@ -164,6 +165,29 @@ describe("/ws: playing in the world with plain WebSocket clients", function () {
     const carolSaw = carol.client.since(mark);
     assert.equal(carolSaw.filter((frame) => frame.event === "chat:message").length, 0);
     assert.ok(!carolSaw.some((frame) => frame.event === "world:update" && entityIn(frame.data, alice.id)));
+  });
+
+  it("greets a client that connects while the world waits for its database with player:sync first", async () => {
+    const { client, sync } = await connect();
+    const { worldStore } = server.runtime;
+    const save = worldStore.save;
+    let refused = 0;
+    worldStore.save = async (write, fence) => {
+      if (refused < 0) return save.call(worldStore, write, fence);
+      refused++;
+      throw new Error("database unavailable");
+    };
+    try {
+      client.send("player:action", { action: "drop", inventorySlot: slotOfCoins(sync) });
+      while (refused === 0) await sleep(20);
+      // Held until a write commits: the drop's tick, which the newcomer's view would be sent first.
+      const newcomer = connect();
+      await sleep(300);
+      refused = -1;
+      await newcomer;
+    } finally {
+      worldStore.save = save;
+    }
   });
 
   it("answers a chat line whose speaker teleports away in the same tick", async () => {
