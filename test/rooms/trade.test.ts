@@ -3,6 +3,7 @@ import { TradeRepository } from "../../src/db/trades.js";
 import type { PlayerSync } from "../../src/game/world-types.js";
 import { joinAsNewPlayer, leave, sleep, waitForAsync } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
+import { interceptWorldWrites } from "../support/world-writes.js";
 import { asTrader, startTrade, type Trader } from "./trade-helpers.js";
 import {
   becomeAdmin,
@@ -237,12 +238,11 @@ describe("TradeRoom with SDK clients", function () {
     // The database stops taking the world's writes: alice's drop stays in the world only, and the world
     // waits for its database.
     const { worldStore } = server.runtime;
-    const save = worldStore.save;
     let failed = 0;
-    worldStore.save = async () => {
+    const restoreWrites = interceptWorldWrites(worldStore, async (_write, save) => {
       failed++;
       throw new Error("database unavailable");
-    };
+    });
     try {
       alice.room.send("player:action", { action: "drop", inventorySlot: coinsSlot });
       await waitFor(() => failed > 0, "the drop's write failed");
@@ -251,7 +251,7 @@ describe("TradeRoom with SDK clients", function () {
       assert.equal(cancelled.reason, "commit_failed");
       assert.equal(alice.tradeInbox.last("tradeCompleted"), undefined);
     } finally {
-      worldStore.save = save;
+      restoreWrites();
     }
 
     // Once the database is back, the world is written as it is: the coins lie on the ground, and only there.
@@ -278,15 +278,14 @@ describe("TradeRoom with SDK clients", function () {
 
     // The drop's write is slow and then fails; the trade, accepted meanwhile, writes it before its swap.
     const { worldStore } = server.runtime;
-    const save = worldStore.save;
     let writes = 0;
-    worldStore.save = async (...args) => {
+    const restoreWrites = interceptWorldWrites(worldStore, async (_write, save) => {
       if (writes++ === 0) {
         await sleep(400);
         throw new Error("database unavailable");
       }
-      return save.apply(worldStore, args);
-    };
+      return save();
+    });
     try {
       alice.room.send("player:action", { action: "drop", inventorySlot: slotOf(alice, "bronze_sword") });
       await waitFor(() => writes > 0, "the drop's write under way");
@@ -294,7 +293,7 @@ describe("TradeRoom with SDK clients", function () {
       await waitFor(() => seen.includes("tradeCompleted"), "the trade completed");
       await sleep(500);
     } finally {
-      worldStore.save = save;
+      restoreWrites();
     }
     const completed = seen.indexOf("tradeCompleted");
     assert.ok(

@@ -3,6 +3,7 @@ import { Client } from "@colyseus/sdk";
 import type { WorldWrite } from "../../src/db/world-store.js";
 import { roomLiveWorld } from "../../src/rooms/live-world.js";
 import { leave, type SdkPlayer, sleep, waitForAsync, worldSuite } from "../support/players.js";
+import { interceptWorldWrites } from "../support/world-writes.js";
 import {
   becomeAdmin,
   countOf,
@@ -54,22 +55,21 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     await walkTo(player, BY_THE_BANK);
     // The deposit's first write fails: the acknowledgement waits for the one that commits.
     const { worldStore } = server().runtime;
-    const save = worldStore.save;
     let refused = 0;
-    worldStore.save = async (write, fence) => {
+    const restoreWrites = interceptWorldWrites(worldStore, async (write, save) => {
       if (refused === 0 && write.characters.some(({ parts }) => parts?.includes("bank"))) {
         refused++;
         throw new Error("database unavailable");
       }
-      return save.call(worldStore, write, fence);
-    };
+      return save();
+    });
     try {
       player.room.send("bank:deposit", { inventorySlot: slotOf(latestSync(player), "coins"), quantity: 20 });
       const deposited = await syncWhere(player, (sync) => sync.coins === 5);
       assert.deepEqual(deposited.bank, [{ itemId: "coins", quantity: 20 }]);
       assert.equal(refused, 1);
     } finally {
-      worldStore.save = save;
+      restoreWrites();
     }
     // The acknowledgement follows the commit: the database already holds the new bank.
     assert.deepEqual((await server().runtime.characters.load(player.id))?.bank, [
@@ -246,18 +246,17 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     const player = await join();
     await becomeAdmin(player, ADMIN_CODE);
     const { worldStore, characters } = server().runtime;
-    const save = worldStore.save;
     let failures = 0;
-    worldStore.save = async (write) => {
+    const restoreWrites = interceptWorldWrites(worldStore, async (_write, save) => {
       if (failures++ < 2) throw new Error("database unavailable");
-      return save.call(worldStore, write);
-    };
+      return save();
+    });
     try {
       await give(player, "logs", 2);
       await waitFor(() => failures > 2, "writes resumed");
       await sleep(200);
     } finally {
-      worldStore.save = save;
+      restoreWrites();
     }
     const stored = await characters.load(player.id);
     assert.equal(stored?.inventory.filter((entry) => entry.itemId === "logs").length, 2);
@@ -266,15 +265,14 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
   it("shows a login during the wait for the database the player's state only once it is written", async () => {
     const player = await join();
     const { worldStore } = server().runtime;
-    const save = worldStore.save;
     let failed = 0;
-    worldStore.save = async (write, fence) => {
+    const restoreWrites = interceptWorldWrites(worldStore, async (_write, save) => {
       if (failed >= 0) {
         failed++;
         throw new Error("database unavailable");
       }
-      return save.call(worldStore, write, fence);
-    };
+      return save();
+    });
     try {
       player.room.send("player:action", { action: "drop", inventorySlot: slotOf(player.sync, "coins") });
       await waitFor(() => failed > 0, "the drop's write failed");
@@ -291,25 +289,24 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
       assert.equal(countOf(joined.sync, "coins"), 0);
       assert.equal(await storedCount(server(), player.id, "coins"), 0);
     } finally {
-      worldStore.save = save;
+      restoreWrites();
     }
   });
 
   it("steps no tick while the last tick's write is still running", async () => {
     const player = await join();
     const { worldStore } = server().runtime;
-    const save = worldStore.save;
     const tick = async () => (await roomLiveWorld.status())!.tick;
     let release = () => {};
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
     let writing = false;
-    worldStore.save = async (write, fence) => {
+    const restoreWrites = interceptWorldWrites(worldStore, async (_write, save) => {
       writing = true;
       await held;
-      return save.call(worldStore, write, fence);
-    };
+      return save();
+    });
     try {
       player.room.send("player:action", { action: "drop", inventorySlot: slotOf(player.sync, "coins") });
       await waitFor(() => writing, "the drop's write under way");
@@ -318,7 +315,7 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
       assert.ok((await tick()) <= before + 1, "no tick steps while the write runs");
     } finally {
       release();
-      worldStore.save = save;
+      restoreWrites();
     }
     await player.inbox.next("player:sync", (sync) => countOf(sync, "coins") === 0);
     const after = await tick();
@@ -329,16 +326,14 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     const player = await join();
     const coins = countOf(player.sync, "coins");
     const { worldStore } = server().runtime;
-    const save = worldStore.save;
     // The database takes only departures (whole states, no parts): every tick's write fails, and a
     // crash would come before any of them is written.
     let tickWritesFailed = 0;
-    worldStore.save = async (write, fence) => {
-      if (write.characters.some((saved) => saved.parts === undefined))
-        return save.call(worldStore, write, fence);
+    const restoreWrites = interceptWorldWrites(worldStore, async (write, save) => {
+      if (write.characters.some((saved) => saved.parts === undefined)) return save();
       tickWritesFailed++;
       throw new Error("database unavailable");
-    };
+    });
     try {
       player.room.send("player:action", { action: "drop", inventorySlot: slotOf(player.sync, "coins") });
       await waitFor(() => tickWritesFailed > 0, "the drop's write failed");
@@ -355,7 +350,7 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
         "the coins are on the ground, in the same write",
       );
     } finally {
-      worldStore.save = save;
+      restoreWrites();
     }
   });
 
@@ -364,18 +359,17 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     const stayer = await join();
     const coins = countOf(leaver.sync, "coins");
     const { worldStore } = server().runtime;
-    const save = worldStore.save;
     let refused = 0;
     const committed: WorldWrite[] = [];
-    worldStore.save = async (write, fence) => {
+    const restoreWrites = interceptWorldWrites(worldStore, async (write, save) => {
       if (refused >= 0 && write.characters.some((saved) => saved.state.id === leaver.id)) {
         refused++;
         throw new Error("database unavailable");
       }
-      const left = await save.call(worldStore, write, fence);
+      const left = await save();
       committed.push(write);
       return left;
-    };
+    });
     try {
       leaver.room.send("player:action", { action: "drop", inventorySlot: slotOf(leaver.sync, "coins") });
       await waitFor(() => refused > 0, "the drop's write refused");
@@ -409,7 +403,7 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
       stayer.room.send("player:chat", { message: "back again" });
       await stayer.inbox.next("chat:message", (m) => m.message === "back again");
     } finally {
-      worldStore.save = save;
+      restoreWrites();
     }
   });
 });

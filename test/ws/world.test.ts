@@ -3,6 +3,7 @@ import { SKILLS } from "../../src/game/types.js";
 import type { PlayerSync } from "../../src/game/world-types.js";
 import { joinAsNewPlayer, type SdkPlayer, sleep } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
+import { interceptWorldWrites } from "../support/world-writes.js";
 import { connectNewPlayer, type Frame, WsClient, type WsPlayer } from "../support/ws-client.js";
 
 const ADMIN_CODE = "ws-admin";
@@ -170,13 +171,12 @@ describe("/ws: playing in the world with plain WebSocket clients", function () {
   it("greets a client that connects while the world waits for its database with player:sync first", async () => {
     const { client, sync } = await connect();
     const { worldStore } = server.runtime;
-    const save = worldStore.save;
     let refused = 0;
-    worldStore.save = async (write, fence) => {
-      if (refused < 0) return save.call(worldStore, write, fence);
+    const restoreWrites = interceptWorldWrites(worldStore, async (_write, save) => {
+      if (refused < 0) return save();
       refused++;
       throw new Error("database unavailable");
-    };
+    });
     try {
       client.send("player:action", { action: "drop", inventorySlot: slotOfCoins(sync) });
       while (refused === 0) await sleep(20);
@@ -186,7 +186,7 @@ describe("/ws: playing in the world with plain WebSocket clients", function () {
       refused = -1;
       await newcomer;
     } finally {
-      worldStore.save = save;
+      restoreWrites();
     }
   });
 
