@@ -118,6 +118,10 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    * and what was to be sent meanwhile (see waitForDatabase, whenPublished).
    */
   private readonly unpublished: (() => void)[] = [];
+  /** What was to be sent while a tick's write ran: sent after that tick's publication (see whenPublished). */
+  private readonly afterWrite: (() => void)[] = [];
+  /** Clients sent their player:sync (see greet). */
+  private readonly greeted = new WeakSet<WorldClient>();
   /**
    * How to answer the messages whose intents wait for the next tick, by the reference they were
    * submitted with: a refusal the tick finds (no path to the tile) answers its message, with its id.
@@ -208,10 +212,12 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     const readsState = readsTheState(client, options?.updates);
     if (readsState) this.interest.open(client, characterId, options?.updates);
     this.whenPublished(() => {
-      if (this.owners.get(characterId) !== client) return;
-      if (!readsState) this.interest.open(client, characterId, options?.updates);
-      client.send("player:sync", this.world.playerSync(characterId));
-      this.sendView(client);
+      // The session may have reconnected meanwhile, as a new client object.
+      const current = this.owners.get(characterId);
+      if (current?.sessionId !== client.sessionId) return;
+      if (!readsState) this.interest.open(current, characterId, options?.updates);
+      this.greet(current, characterId);
+      this.sendView(current);
     });
   }
 
@@ -268,7 +274,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     // it has seen carry on as they were.
     this.interest.reattach(client);
     this.whenPublished(() => {
-      if (this.world.has(characterId)) client.send("player:sync", this.world.playerSync(characterId));
+      if (this.owners.get(characterId) === client && this.world.has(characterId))
+        this.greet(client, characterId);
     });
   }
 
@@ -477,9 +484,15 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       }
     };
     // Events go out once this tick's changes are durable; a world that may not write publishes nothing.
-    saved.then(publication, () => {
-      if (!this.superseded) this.unpublished.push(publication);
-    });
+    saved.then(
+      () => {
+        publication();
+        for (const send of this.afterWrite.splice(0)) send();
+      },
+      () => {
+        if (!this.superseded) this.unpublished.push(publication, ...this.afterWrite.splice(0));
+      },
+    );
   }
 
   /**
@@ -492,13 +505,23 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   }
 
   /**
-   * Sends what shows the world's current state to one client (a login, a reconnection): at once, or,
-   * while the world waits for its database, after the held ticks once a write commits; until then the
-   * current state is not durable.
+   * Sends what shows the world's current state to one client (a login, a reconnection) once that state
+   * is durable: at once, after the publication of the tick whose write is running, or, while the world
+   * waits for its database, after the held ticks once a write commits.
    */
   private whenPublished(send: () => void): void {
     if (this.unpublished.length > 0) this.unpublished.push(send);
+    else if (this.writing) this.afterWrite.push(send);
     else send();
+  }
+
+  /**
+   * Sends a client its player:sync, the first thing it is sent: until then it is sent none of the
+   * events around it (see publish), which the sync's state already shows.
+   */
+  private greet(client: WorldClient, characterId: string): void {
+    client.send("player:sync", this.world.playerSync(characterId));
+    this.greeted.add(client);
   }
 
   /** The ticks' write (see tick), noted while it runs. */
@@ -528,7 +551,10 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       deliverEvents(
         report.events,
         this.interest,
-        (playerId) => this.owners.get(playerId),
+        (playerId) => {
+          const owner = this.owners.get(playerId);
+          return owner && this.greeted.has(owner) ? owner : undefined;
+        },
         slab,
         (event) => this.answer(event),
       );

@@ -55,21 +55,15 @@ export function deliverEvents(
     });
   }
   for (const event of outgoing) {
-    const recipient = ownRecipient(event, heard);
-    const client = recipient === undefined ? undefined : ownerOf(recipient);
-    if (client && !answer(event.event)) event.sendTo(client);
+    const to = event.event.to;
+    if (typeof to === "string") {
+      const client = ownerOf(to);
+      if (client && !answer(event.event)) event.sendTo(client);
+    } else if (isAnsweringLine(event.event) && !heard.has(event)) {
+      // Its speaker left the sight of it in the same tick (a teleport): the line still answers its message.
+      answer(event.event);
+    }
   }
-}
-
-/**
- * The player an event goes to on its own: its addressee, or the speaker of a line that it did not hear
- * among the events around it (it teleported away in the same tick), which would leave its message
- * unanswered.
- */
-function ownRecipient(event: OutgoingEvent, heard: ReadonlySet<OutgoingEvent>): string | undefined {
-  const { to } = event.event;
-  if (typeof to === "string") return to;
-  return isAnsweringLine(event.event) && !heard.has(event) ? event.event.data.fromPlayerId : undefined;
 }
 
 /** A chat line that answers its speaker's message. */

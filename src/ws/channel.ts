@@ -195,11 +195,19 @@ export class JsonChannel {
     const trades: TradeLink = new TradeLink(ws, context, this.runtime.logger, (event, data, reply) =>
       room.handleMessage(client as never, event, data, reply),
     );
+    let greeted = () => {};
+    const greeting = new Promise<void>((resolve) => {
+      greeted = resolve;
+    });
     const client = new JsonClient(seat.sessionId, ws, {
       maxBufferedBytes: MAX_BUFFERED_BYTES,
-      onEvent: (event, data) => trades.observe(event, data),
+      onEvent: (event, data) => {
+        if (event === "player:sync") greeted();
+        trades.observe(event, data);
+      },
     });
-    // Frames that arrive while joining wait, so none is handled before the first player:sync.
+    // Frames that arrive while joining wait, so none is handled (nor refused) before the first
+    // player:sync, which may itself wait for the world's database (see WorldRoom.whenPublished).
     const early: { data: RawData; isBinary: boolean }[] = [];
     let ready = false;
     ws.on("message", (data: RawData, isBinary: boolean) => {
@@ -212,9 +220,11 @@ export class JsonChannel {
       const leaveCode = code === 1000 ? CloseCode.CONSENTED : code;
       client.ref.emit("close", leaveCode);
       trades.close(leaveCode);
+      greeted();
     });
     await connectClientToRoom(room, client as never, context, {});
     await client.joined();
+    await greeting;
     ready = true;
     for (const frame of early.splice(0)) this.handleFrame(room, client, trades, frame.data, frame.isBinary);
   }

@@ -1,0 +1,155 @@
+import assert from "node:assert/strict";
+import { Client } from "@colyseus/sdk";
+import { issueAnonymousToken } from "../../src/auth/tokens.js";
+import type { PlayerSync } from "../../src/game/world-types.js";
+import { sleep, waitForAsync } from "../support/players.js";
+import { startTestServer, type TestServer } from "../support/server.js";
+import { interceptWorldWrites } from "../support/world-writes.js";
+import { connectNewPlayer, WsClient, type WsPlayer } from "../support/ws-client.js";
+
+const hasCoins = (sync: PlayerSync) => sync.inventory.some((entry) => entry.itemId === "coins");
+
+describe("Clients that connect while the world's write runs or fails", function () {
+  this.timeout(30000);
+  let server: TestServer;
+  const closers: (() => Promise<unknown>)[] = [];
+  before(async () => {
+    server = await startTestServer({ WORLD_TICK_MS: "100", RECONNECT_SECONDS: "5" });
+  });
+  afterEach(async () => {
+    await Promise.all(closers.splice(0).map((close) => close().catch(() => {})));
+  });
+  after(() => server?.stop());
+
+  const connect = async (token?: string): Promise<WsClient> => {
+    const header = token ?? (await issueAnonymousToken(server.runtime.jwtSecret)).token;
+    const client = await WsClient.connect(server.wsUrl, { header });
+    closers.push(() => client.close());
+    return client;
+  };
+  const player = async (): Promise<WsPlayer> => {
+    const joined = await connectNewPlayer(server);
+    closers.push(() => joined.client.close());
+    return joined;
+  };
+  const dropCoins = ({ client, sync }: WsPlayer) => {
+    const slot = sync.inventory.find((entry) => entry.itemId === "coins")!.slot;
+    client.send("player:action", { action: "drop", inventorySlot: slot });
+  };
+  /** The database refuses every write until `failing` is turned off. */
+  const failingDatabase = () => {
+    const database = { failing: true, failed: 0 };
+    const restore = interceptWorldWrites(server.runtime.worldStore, async (_write, save) => {
+      if (!database.failing) return save();
+      database.failed++;
+      throw new Error("database unavailable");
+    });
+    return { database, restore };
+  };
+  const until = (condition: () => boolean, what: string) => waitForAsync(async () => condition(), what, 5000);
+
+  it("answers a frame sent during the wait only after the player:sync", async () => {
+    const first = await player();
+    const { database, restore } = failingDatabase();
+    try {
+      dropCoins(first);
+      await until(() => database.failed > 0, "a failed write");
+      const late = await connect();
+      late.send("player:chat", { message: "hello" }, "hello-1");
+      await sleep(300);
+      assert.equal(late.frames.length, 0, "nothing, not even a refusal, before the player:sync");
+      database.failing = false;
+      await late.next("chat:message", (data) => data.message === "hello");
+      assert.equal(late.frames[0]?.event, "player:sync");
+    } finally {
+      restore();
+    }
+  });
+
+  it("greets a second login of a player who spoke in the held tick with its player:sync first", async () => {
+    const first = await player();
+    const { database, restore } = failingDatabase();
+    try {
+      dropCoins(first);
+      first.client.send("player:chat", { message: "said before the wait" }, "say-1");
+      await until(() => database.failed > 0, "a failed write");
+      const second = await connect(first.token);
+      await sleep(300);
+      database.failing = false;
+      const greeting = await second.first();
+      assert.equal(greeting.event, "player:sync");
+      assert.equal(hasCoins(greeting.data), false);
+      await second.next("world:update");
+      await sleep(300);
+      assert.deepEqual(
+        second.frames.map((frame) => frame.event).filter((event) => event !== "world:update"),
+        ["player:sync"],
+        "the held tick's own events (its player:sync, the other connection's line) are not sent to it",
+      );
+    } finally {
+      restore();
+    }
+  });
+
+  it("opens the view of an SDK client that joins during the wait and reconnects before it ends", async () => {
+    const other = await player();
+    const { database, restore } = failingDatabase();
+    try {
+      dropCoins(other);
+      await until(() => database.failed > 0, "a failed write");
+      const sdk = new Client(server.baseUrl);
+      sdk.auth.token = (await issueAnonymousToken(server.runtime.jwtSecret)).token;
+      const room = await sdk.joinOrCreate("world", { updates: "messages" });
+      const reconnectionToken = room.reconnectionToken;
+      room.connection.close(4010);
+      await sleep(300);
+      const again = await sdk.reconnect(reconnectionToken);
+      closers.push(() => again.leave());
+      const events: string[] = [];
+      again.onMessage("*", (event) => events.push(String(event)));
+      database.failing = false;
+      await until(() => events.includes("world:update"), "a world:update after the wait");
+    } finally {
+      restore();
+    }
+  });
+
+  it("greets a login made while a tick's write runs with what that write made durable", async () => {
+    const first = await player();
+    let release: (ok: boolean) => void = () => {};
+    let held = false;
+    let failing = false;
+    const restore = interceptWorldWrites(server.runtime.worldStore, async (write, save) => {
+      if (!held && write.characters.some(({ state }) => state.id === first.id)) {
+        held = true;
+        failing = !(await new Promise<boolean>((resolve) => {
+          release = resolve;
+        }));
+      }
+      if (failing) throw new Error("database unavailable");
+      return save();
+    });
+    try {
+      dropCoins(first);
+      await until(() => held, "the drop's write under way");
+      const second = await connect(first.token);
+      await sleep(300);
+      assert.equal(second.frames.length, 0, "no greeting while the drop's write runs");
+      release(false);
+      await sleep(300);
+      assert.equal(second.frames.length, 0, "nor while the world waits for its database");
+      failing = false;
+      const greeting = await second.first();
+      assert.equal(hasCoins(greeting.data), false);
+      const stored = await server.runtime.characters.load(first.id);
+      assert.equal(
+        stored?.inventory.some((entry) => entry.itemId === "coins"),
+        false,
+        "written before told",
+      );
+    } finally {
+      release(false);
+      restore();
+    }
+  });
+});
