@@ -12,7 +12,8 @@ import { type Interest, isJsonClient } from "./interest.js";
  * clients that see their tiles, then each player's own, in the tick's order. The joined /ws clients of
  * a view cell all get the same frames of the events around, made once for the cell. `answer` sends an
  * event as the reply to the message that caused it, when it knows that message (true then): a player's
- * own event, or a /ws speaker's copy of its chat line, which that client is then sent on its own.
+ * own event, or a /ws speaker's copy of its chat line, which that client is then sent on its own (with
+ * its lines, wherever it now stands).
  */
 export function deliverEvents(
   events: readonly OutboundEvent[],
@@ -23,33 +24,33 @@ export function deliverEvents(
 ): void {
   const outgoing = events.map((event, order) => new OutgoingEvent(event, order));
   const near = new NearEvents(outgoing);
-  const speakers = answeringSpeakers(events);
-  /** Chat lines their speakers were sent (or answered with) among the events around them. */
+  const linesBySpeaker = answeringLines(outgoing);
+  /** Answering lines their speakers were sent (or answered with) among the events around them. */
   const heard = new Set<OutgoingEvent>();
-  const noteHeard = (event: OutgoingEvent, speaker: string | undefined) => {
-    const said = event.event.event === "chat:message" && event.event.data.fromPlayerId === speaker;
-    if (said) heard.add(event);
-    return said;
-  };
   if (!near.isEmpty) {
     interest.forEachViewerCell((cell, clients) => {
       const seen = near.seenFrom(cell);
-      if (seen.length === 0) return;
+      if (seen.length === 0 && linesBySpeaker.size === 0) return;
       let framed: FramedBytes | undefined;
       for (const client of clients) {
-        const speaker = speakers.size > 0 ? client.auth?.characterId : undefined;
-        const speaks = speaker !== undefined && speakers.has(speaker);
-        if (!isJsonClient(client) || client.state !== ClientState.JOINED) {
-          for (const event of seen) {
-            if (speaks) noteHeard(event, speaker);
-            event.sendTo(client);
+        const joined = isJsonClient(client) && client.state === ClientState.JOINED;
+        const own = linesBySpeaker.size > 0 ? linesBySpeaker.get(client.auth?.characterId) : undefined;
+        if (own) {
+          // A speaker hears its lines wherever it stands now (it may have teleported away from them), in
+          // the tick's order among the events around it; on /ws each is the reply to its message.
+          for (const event of withOwnLines(seen, own)) {
+            const said = own.includes(event);
+            if (said) heard.add(event);
+            if (!(said && joined && answer(event.event))) event.sendTo(client);
           }
-        } else if (speaks) {
-          for (const event of seen)
-            if (!(noteHeard(event, speaker) && answer(event.event))) event.sendTo(client);
-        } else {
+          continue;
+        }
+        if (seen.length === 0) continue;
+        if (joined) {
           framed ??= framedEvents(seen, slab);
           client.sendFramed(framed);
+        } else {
+          for (const event of seen) event.sendTo(client);
         }
       }
     });
@@ -60,7 +61,7 @@ export function deliverEvents(
       const client = ownerOf(to);
       if (client && !answer(event.event)) event.sendTo(client);
     } else if (isAnsweringLine(event.event) && !heard.has(event)) {
-      // Its speaker left the sight of it in the same tick (a teleport): the line still answers its message.
+      // Its speaker has no view open yet: the line still answers its message.
       answer(event.event);
     }
   }
@@ -71,11 +72,27 @@ function isAnsweringLine(event: OutboundEvent): event is OutboundEvent & { event
   return event.event === "chat:message" && event.ref !== undefined;
 }
 
-/** The players whose chat lines this tick answer a message of theirs. */
-function answeringSpeakers(events: readonly OutboundEvent[]): Set<string> {
-  const speakers = new Set<string>();
-  for (const event of events) if (isAnsweringLine(event)) speakers.add(event.data.fromPlayerId);
-  return speakers;
+/** The tick's chat lines that answer a message of their speaker's, by speaker. */
+function answeringLines(events: readonly OutgoingEvent[]): Map<string, OutgoingEvent[]> {
+  const lines = new Map<string, OutgoingEvent[]>();
+  for (const outgoing of events) {
+    const { event } = outgoing;
+    if (!isAnsweringLine(event)) continue;
+    const speaker = event.data.fromPlayerId;
+    const said = lines.get(speaker);
+    if (said) said.push(outgoing);
+    else lines.set(speaker, [outgoing]);
+  }
+  return lines;
+}
+
+/** The events seen around a speaker, with its own lines that are not among them, in the tick's order. */
+function withOwnLines(
+  seen: readonly OutgoingEvent[],
+  own: readonly OutgoingEvent[],
+): readonly OutgoingEvent[] {
+  const elsewhere = own.filter((line) => !seen.includes(line));
+  return elsewhere.length === 0 ? seen : [...seen, ...elsewhere].sort((a, b) => a.order - b.order);
 }
 
 /** One of a tick's events on its way out, encoded at most once in each form its recipients read. */

@@ -200,6 +200,31 @@ describe("/ws: playing in the world with plain WebSocket clients", function () {
     assert.equal(line.id, "say-1");
   });
 
+  it("gives a speaker who teleports its own line in the tick's order among the lines where it arrives", async () => {
+    const [a, b] = [await connect(), await connect()];
+    for (const { client } of [a, b]) {
+      client.send("player:chat", { message: `/admin ${ADMIN_CODE}` });
+      await client.next("chat:message", (data) => data.fromPlayerId === "server");
+    }
+    b.client.send("player:chat", { message: "/tp 60 60" });
+    await b.client.next("world:update", (data) => entityIn(data, b.id)?.position.x === 60);
+    const mark = a.client.frames.length;
+    // One tick: A speaks, leaves for B's tile, then B speaks there.
+    a.client.send("player:chat", { message: "first, from afar" }, "a-1");
+    a.client.send("player:chat", { message: "/tp 60 60" });
+    b.client.send("player:chat", { message: "second, said here" });
+    await a.client.next("chat:message", (data) => data.message === "second, said here");
+    await sleep(300);
+    const heard = a.client.since(mark).filter((frame) => frame.event === "chat:message");
+    assert.deepEqual(
+      heard.map((frame) => [frame.data.message, frame.id]),
+      [
+        ["first, from afar", "a-1"],
+        ["second, said here", undefined],
+      ],
+    );
+  });
+
   it("puts an SDK client and a /ws client in the same world: each sees the other and its chat", async () => {
     const sdk = await joinAsNewPlayer(server);
     sdkPlayers.push(sdk);
