@@ -162,7 +162,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       },
       nameOf: (id) => this.world.peek(id).name,
       distance: (a, b) => this.world.distance(a, b),
-      send: (id, event, data) => this.owners.get(id)?.send(event, data),
+      send: (id, event, data) => this.sendTo(id, event, data),
       openTradeRoom: (trade) => this.openTradeRoom(trade),
       cancelStarted: (tradeId, playerId, reason) => {
         matchMaker.remoteRoomCall<TradeRoom>(tradeId, "cancelFor", [playerId, reason]).catch(() => {});
@@ -515,6 +515,14 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     else send();
   }
 
+  /** Sends a player's client an event of its own: after its player:sync if that is still to come. */
+  private sendTo(playerId: string, event: string, data: unknown): void {
+    const client = this.owners.get(playerId);
+    if (!client) return;
+    if (this.greeted.has(client)) client.send(event, data);
+    else this.whenPublished(() => this.owners.get(playerId)?.send(event, data));
+  }
+
   /**
    * Sends a client its player:sync, the first thing it is sent: until then it is sent none of the
    * events around it (see publish), which the sync's state already shows.
@@ -548,16 +556,10 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     withBatchedSends(this.clients, (slab) => {
       this.sendViews();
       this.broadcastPatch();
-      deliverEvents(
-        report.events,
-        this.interest,
-        (playerId) => {
-          const owner = this.owners.get(playerId);
-          return owner && this.greeted.has(owner) ? owner : undefined;
-        },
-        slab,
-        (event) => this.answer(event),
-      );
+      deliverEvents(report.events, this.interest, (playerId) => this.owners.get(playerId), slab, {
+        answer: (event) => this.answer(event),
+        isGreeted: (client) => this.greeted.has(client as WorldClient),
+      });
     });
     this.interest.forgetSharedUpdates();
   }

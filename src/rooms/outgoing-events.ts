@@ -20,7 +20,14 @@ export function deliverEvents(
   interest: Interest,
   ownerOf: (playerId: string) => Client | undefined,
   slab: WriteSlab,
-  answer: (event: OutboundEvent) => boolean = () => false,
+  {
+    answer = () => false,
+    isGreeted = () => true,
+  }: {
+    answer?: (event: OutboundEvent) => boolean;
+    /** Whether a client was sent its player:sync: before that it is sent no event (the sync shows them). */
+    isGreeted?: (client: Client) => boolean;
+  } = {},
 ): void {
   const outgoing = events.map((event, order) => new OutgoingEvent(event, order));
   const near = new NearEvents(outgoing);
@@ -33,6 +40,7 @@ export function deliverEvents(
       if (seen.length === 0 && linesBySpeaker.size === 0) return;
       let framed: FramedBytes | undefined;
       for (const client of clients) {
+        if (!isGreeted(client)) continue;
         const joined = isJsonClient(client) && client.state === ClientState.JOINED;
         const own = linesBySpeaker.size > 0 ? linesBySpeaker.get(client.auth?.characterId) : undefined;
         if (own) {
@@ -59,7 +67,7 @@ export function deliverEvents(
     const to = event.event.to;
     if (typeof to === "string") {
       const client = ownerOf(to);
-      if (client && !answer(event.event)) event.sendTo(client);
+      if (client && isGreeted(client) && !answer(event.event)) event.sendTo(client);
     } else if (isAnsweringLine(event.event) && !heard.has(event)) {
       // Its speaker has no view open yet: the line still answers its message.
       answer(event.event);

@@ -46,6 +46,24 @@ describe("Clients that connect while the world's write runs or fails", function 
     });
     return { database, restore };
   };
+  /**
+   * Holds the first write that carries `playerId` until `release`: then it commits, or with
+   * `release(false)` fails, and every write after it, until `failing` is turned off.
+   */
+  const holdFirstWriteOf = (playerId: string) => {
+    const hold = { held: false, failing: false, release: (_ok = true) => {} };
+    const restore = interceptWorldWrites(server.runtime.worldStore, async (write, save) => {
+      if (!hold.held && write.characters.some(({ state }) => state.id === playerId)) {
+        hold.held = true;
+        hold.failing = !(await new Promise<boolean>((resolve) => {
+          hold.release = (ok = true) => resolve(ok);
+        }));
+      }
+      if (hold.failing) throw new Error("database unavailable");
+      return save();
+    });
+    return { hold, restore };
+  };
   const until = (condition: () => boolean, what: string) => waitForAsync(async () => condition(), what, 5000);
 
   it("answers a frame sent during the wait only after the player:sync", async () => {
@@ -116,29 +134,17 @@ describe("Clients that connect while the world's write runs or fails", function 
 
   it("greets a login made while a tick's write runs with what that write made durable", async () => {
     const first = await player();
-    let release: (ok: boolean) => void = () => {};
-    let held = false;
-    let failing = false;
-    const restore = interceptWorldWrites(server.runtime.worldStore, async (write, save) => {
-      if (!held && write.characters.some(({ state }) => state.id === first.id)) {
-        held = true;
-        failing = !(await new Promise<boolean>((resolve) => {
-          release = resolve;
-        }));
-      }
-      if (failing) throw new Error("database unavailable");
-      return save();
-    });
+    const { hold, restore } = holdFirstWriteOf(first.id);
     try {
       dropCoins(first);
-      await until(() => held, "the drop's write under way");
+      await until(() => hold.held, "the drop's write under way");
       const second = await connect(first.token);
       await sleep(300);
       assert.equal(second.frames.length, 0, "no greeting while the drop's write runs");
-      release(false);
+      hold.release(false);
       await sleep(300);
       assert.equal(second.frames.length, 0, "nor while the world waits for its database");
-      failing = false;
+      hold.failing = false;
       const greeting = await second.first();
       assert.equal(hasCoins(greeting.data), false);
       const stored = await server.runtime.characters.load(first.id);
@@ -148,7 +154,51 @@ describe("Clients that connect while the world's write runs or fails", function 
         "written before told",
       );
     } finally {
-      release(false);
+      hold.release(false);
+      restore();
+    }
+  });
+
+  it("sends a trade request to a login made while a tick's write runs after its player:sync", async () => {
+    const [alice, bob] = [await player(), await player()];
+    const { hold, restore } = holdFirstWriteOf(alice.id);
+    try {
+      dropCoins(alice);
+      await until(() => hold.held, "alice's write under way");
+      const bobAgain = await connect(bob.token);
+      await sleep(200);
+      alice.client.send("tradeRequest", { targetPlayerId: bob.id });
+      await sleep(300);
+      hold.release();
+      await bobAgain.next("tradeIncoming");
+      assert.equal(bobAgain.frames[0]?.event, "player:sync");
+    } finally {
+      hold.release();
+      restore();
+    }
+  });
+
+  it("sends an SDK client that joins while a tick's write runs none of that tick's events before its player:sync", async () => {
+    const speaker = await player();
+    const { hold, restore } = holdFirstWriteOf(speaker.id);
+    try {
+      speaker.client.send("player:chat", { message: "said in the held tick" });
+      dropCoins(speaker);
+      await until(() => hold.held, "the speaker's write under way");
+      const sdk = new Client(server.baseUrl);
+      sdk.auth.token = (await issueAnonymousToken(server.runtime.jwtSecret)).token;
+      const room = await sdk.joinOrCreate("world");
+      closers.push(() => room.leave());
+      const events: string[] = [];
+      room.onMessage("*", (type) => events.push(String(type)));
+      await sleep(300);
+      hold.release();
+      await until(() => events.includes("player:sync"), "the SDK client's player:sync");
+      await sleep(200);
+      assert.equal(events[0], "player:sync");
+      assert.ok(!events.includes("chat:message"), "the line said before it joined is not sent to it");
+    } finally {
+      hold.release();
       restore();
     }
   });
