@@ -334,8 +334,9 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     const counted =
       isJsonClient(client) || admitMessage(this.runtime.floodGuards.of(characterId), client, refuse);
     if (!counted) return;
-    const refusal =
-      this.unpublished.length > 0 ? WAITING_FOR_DATABASE : this.dispatch(client, type, message, reply);
+    const refusal = this.waitsForDatabase
+      ? WAITING_FOR_DATABASE
+      : this.dispatch(client, type, message, reply);
     if (refusal) refuse(refusal);
   }
 
@@ -448,7 +449,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     }
     // A slow database slows the world: no tick steps ahead of what the last one is still writing.
     if (this.writing) return;
-    if (this.unpublished.length > 0) {
+    if (this.waitsForDatabase) {
       this.waitForDatabase();
       return;
     }
@@ -500,6 +501,11 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    * of stepping, and once one commits the ticks it held go out in order. So nothing a player is told
    * (a deposit acknowledged, loot received) can be undone by a crash, and nothing happens unseen.
    */
+  private get waitsForDatabase(): boolean {
+    return this.unpublished.length > 0;
+  }
+
+  /** The tick's one attempt, while the world waits, at the write it waits for. */
   private waitForDatabase(): void {
     this.writeWorld().catch(() => {});
   }
@@ -510,7 +516,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    * waits for its database, after the held ticks once a write commits.
    */
   private whenPublished(send: () => void): void {
-    if (this.unpublished.length > 0) this.unpublished.push(send);
+    if (this.waitsForDatabase) this.unpublished.push(send);
     else if (this.writing) this.afterWrite.push(send);
     else send();
   }
@@ -657,7 +663,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   async commitTrade(tradeId: string, a: TradeParticipant, b: TradeParticipant): Promise<TradeCommitOutcome> {
     const ids = [a.characterId, b.characterId];
     if (!ids.every((id) => this.world.has(id))) return { ok: false, reason: "player_offline" };
-    if (this.unpublished.length > 0) return { ok: false, reason: "commit_failed" };
+    if (this.waitsForDatabase) return { ok: false, reason: "commit_failed" };
     if (ids.some((id) => this.commits.has(id))) return { ok: false, reason: "already_trading" };
     // Players may walk while they trade; walking out of range ends the trade, as closing its window would.
     if (this.trades.tooFar(a.characterId, b.characterId)) return { ok: false, reason: "too_far" };

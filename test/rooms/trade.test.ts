@@ -239,7 +239,7 @@ describe("TradeRoom with SDK clients", function () {
     // waits for its database.
     const { worldStore } = server.runtime;
     let failed = 0;
-    const restoreWrites = interceptWorldWrites(worldStore, async (_write, save) => {
+    const restoreWrites = interceptWorldWrites(worldStore, async () => {
       failed++;
       throw new Error("database unavailable");
     });

@@ -36,16 +36,29 @@ describe("Clients that connect while the world's write runs or fails", function 
     const slot = sync.inventory.find((entry) => entry.itemId === "coins")!.slot;
     client.send("player:action", { action: "drop", inventorySlot: slot });
   };
-  /** The database refuses every write until `failing` is turned off. */
-  const failingDatabase = () => {
+  /**
+   * Runs `during` while the world waits for its database: `held` played the tick whose write failed
+   * (by default it dropped its coins), and every write fails until `database.failing` is turned off.
+   */
+  async function duringTheWait(
+    during: (held: WsPlayer, database: { failing: boolean }) => Promise<void>,
+    heldTick: (held: WsPlayer) => void = dropCoins,
+  ): Promise<void> {
+    const held = await player();
     const database = { failing: true, failed: 0 };
     const restore = interceptWorldWrites(server.runtime.worldStore, async (_write, save) => {
       if (!database.failing) return save();
       database.failed++;
       throw new Error("database unavailable");
     });
-    return { database, restore };
-  };
+    try {
+      heldTick(held);
+      await until(() => database.failed > 0, "a failed write");
+      await during(held, database);
+    } finally {
+      restore();
+    }
+  }
   /**
    * Holds the first write that carries `playerId` until `release`: then it commits, or with
    * `release(false)` fails, and every write after it, until `failing` is turned off.
@@ -66,12 +79,8 @@ describe("Clients that connect while the world's write runs or fails", function 
   };
   const until = (condition: () => boolean, what: string) => waitForAsync(async () => condition(), what, 5000);
 
-  it("answers a frame sent during the wait only after the player:sync", async () => {
-    const first = await player();
-    const { database, restore } = failingDatabase();
-    try {
-      dropCoins(first);
-      await until(() => database.failed > 0, "a failed write");
+  it("answers a frame sent during the wait only after the player:sync", () =>
+    duringTheWait(async (_held, database) => {
       const late = await connect();
       late.send("player:chat", { message: "hello" }, "hello-1");
       await sleep(300);
@@ -79,42 +88,33 @@ describe("Clients that connect while the world's write runs or fails", function 
       database.failing = false;
       await late.next("chat:message", (data) => data.message === "hello");
       assert.equal(late.frames[0]?.event, "player:sync");
-    } finally {
-      restore();
-    }
-  });
+    }));
 
-  it("greets a second login of a player who spoke in the held tick with its player:sync first", async () => {
-    const first = await player();
-    const { database, restore } = failingDatabase();
-    try {
-      dropCoins(first);
-      first.client.send("player:chat", { message: "said before the wait" }, "say-1");
-      await until(() => database.failed > 0, "a failed write");
-      const second = await connect(first.token);
-      await sleep(300);
-      database.failing = false;
-      const greeting = await second.first();
-      assert.equal(greeting.event, "player:sync");
-      assert.equal(hasCoins(greeting.data), false);
-      await second.next("world:update");
-      await sleep(300);
-      assert.deepEqual(
-        second.frames.map((frame) => frame.event).filter((event) => event !== "world:update"),
-        ["player:sync"],
-        "the held tick's own events (its player:sync, the other connection's line) are not sent to it",
-      );
-    } finally {
-      restore();
-    }
-  });
+  it("greets a second login of a player who spoke in the held tick with its player:sync first", () =>
+    duringTheWait(
+      async (first, database) => {
+        const second = await connect(first.token);
+        await sleep(300);
+        database.failing = false;
+        const greeting = await second.first();
+        assert.equal(greeting.event, "player:sync");
+        assert.equal(hasCoins(greeting.data), false);
+        await second.next("world:update");
+        await sleep(300);
+        assert.deepEqual(
+          second.frames.map((frame) => frame.event).filter((event) => event !== "world:update"),
+          ["player:sync"],
+          "the held tick's own events (its player:sync, the other connection's line) are not sent to it",
+        );
+      },
+      (first) => {
+        dropCoins(first);
+        first.client.send("player:chat", { message: "said before the wait" }, "say-1");
+      },
+    ));
 
-  it("opens the view of an SDK client that joins during the wait and reconnects before it ends", async () => {
-    const other = await player();
-    const { database, restore } = failingDatabase();
-    try {
-      dropCoins(other);
-      await until(() => database.failed > 0, "a failed write");
+  it("opens the view of an SDK client that joins during the wait and reconnects before it ends", () =>
+    duringTheWait(async (_held, database) => {
       const sdk = new Client(server.baseUrl);
       sdk.auth.token = (await issueAnonymousToken(server.runtime.jwtSecret)).token;
       const room = await sdk.joinOrCreate("world", { updates: "messages" });
@@ -127,10 +127,7 @@ describe("Clients that connect while the world's write runs or fails", function 
       again.onMessage("*", (event) => events.push(String(event)));
       database.failing = false;
       await until(() => events.includes("world:update"), "a world:update after the wait");
-    } finally {
-      restore();
-    }
-  });
+    }));
 
   it("greets a login made while a tick's write runs with what that write made durable", async () => {
     const first = await player();

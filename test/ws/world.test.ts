@@ -3,11 +3,9 @@ import { SKILLS } from "../../src/game/types.js";
 import type { PlayerSync } from "../../src/game/world-types.js";
 import { joinAsNewPlayer, type SdkPlayer, sleep } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
-import { interceptWorldWrites } from "../support/world-writes.js";
 import { connectNewPlayer, type Frame, WsClient, type WsPlayer } from "../support/ws-client.js";
 
 const ADMIN_CODE = "ws-admin";
-const slotOfCoins = (sync: PlayerSync) => sync.inventory.find((entry) => entry.itemId === "coins")!.slot;
 
 describe("/ws: playing in the world with plain WebSocket clients", function () {
   this.timeout(30000);
@@ -166,28 +164,6 @@ describe("/ws: playing in the world with plain WebSocket clients", function () {
     const carolSaw = carol.client.since(mark);
     assert.equal(carolSaw.filter((frame) => frame.event === "chat:message").length, 0);
     assert.ok(!carolSaw.some((frame) => frame.event === "world:update" && entityIn(frame.data, alice.id)));
-  });
-
-  it("greets a client that connects while the world waits for its database with player:sync first", async () => {
-    const { client, sync } = await connect();
-    const { worldStore } = server.runtime;
-    let refused = 0;
-    const restoreWrites = interceptWorldWrites(worldStore, async (_write, save) => {
-      if (refused < 0) return save();
-      refused++;
-      throw new Error("database unavailable");
-    });
-    try {
-      client.send("player:action", { action: "drop", inventorySlot: slotOfCoins(sync) });
-      while (refused === 0) await sleep(20);
-      // Held until a write commits: the drop's tick, which the newcomer's view would be sent first.
-      const newcomer = connect();
-      await sleep(300);
-      refused = -1;
-      await newcomer;
-    } finally {
-      restoreWrites();
-    }
   });
 
   it("answers a chat line whose speaker teleports away in the same tick", async () => {
