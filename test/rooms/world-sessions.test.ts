@@ -354,6 +354,27 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     }
   });
 
+  it("refuses a login whose last session stays unwritten for 10 s, and lets it in once written", async () => {
+    const leaver = await join();
+    let refusing = true;
+    const restoreWrites = interceptWorldWrites(server().runtime.worldStore, async (write, save) => {
+      if (refusing && write.characters.some((saved) => saved.state.id === leaver.id))
+        throw new Error("database unavailable");
+      return save();
+    });
+    try {
+      await leave(leaver.room);
+      const started = Date.now();
+      await assert.rejects(join(leaver.token), /last session is not saved yet/);
+      assert.ok(Date.now() - started >= 9_000, "it waited for the write first");
+      refusing = false;
+      const again = await join(leaver.token);
+      assert.equal(again.id, leaver.id);
+    } finally {
+      restoreWrites();
+    }
+  });
+
   it("waits for its database while a departure is refused, and writes the departure with what depends on it", async () => {
     const leaver = await join();
     const stayer = await join();
