@@ -2,10 +2,11 @@
 // chat, chop and fight in one world while the server (a child process, bench/world-server.ts) times
 // each stage of the room's tick.
 //   npx tsx bench/world.ts [--players 500] [--seconds 180] [--warm-up 15] [--crowd] [--sdk [--messages]]
-//                          [--batch 50] [--profile DIR] [--database-url postgres://...]
+//                          [--batch 50] [--profile DIR] [--database-url postgres://...] [--unsteered]
 // --crowd keeps every bot at the starting spawn point instead of scattering them over the world.
 // With 2 or more cores the server runs pinned to core 0 and the bots to core 1 (taskset), so the
-// bots' own work does not count against the server. The server runs as production does: compiled by
+// bots' own work does not count against the server; run as root on Linux, the kernel's receiving of
+// the bots' packets is moved to core 1 too (see bench/loopback-steering.ts; --unsteered leaves it). The server runs as production does: compiled by
 // tsc (tsconfig.bench.json, into dist/) and started with `npm run start:prod`'s Node flags.
 // The aim: 2,000 players, tick p99 < 50 ms.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
@@ -16,6 +17,7 @@ import { parseArgs } from "node:util";
 import { PHASES } from "../src/game/world-types.js";
 import { nodeFlagsOf } from "../src/node-flags.js";
 import { PROJECT_ROOT } from "../src/paths.js";
+import { steerLoopbackReceiveTo } from "./loopback-steering.js";
 import {
   type FromServer,
   loopLag,
@@ -48,6 +50,8 @@ const { values: args } = parseArgs({
     messages: { type: "boolean", default: false },
     /** Writes a CPU profile of the server over the measured seconds (a .cpuprofile file) into this folder. */
     profile: { type: "string" },
+    /** Leaves the bots' TCP receive processing on the core that sends to them: the server's. */
+    unsteered: { type: "boolean", default: false },
   },
 });
 const PLAYERS = Number(args.players);
@@ -214,6 +218,7 @@ const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 function print(
+  steering: string,
   report: ServerReport,
   botLag: Percentiles,
   before: MemorySample,
@@ -228,6 +233,7 @@ function print(
     `world bench: ${PLAYERS} ${args.sdk ? `SDK (${args.messages ? "world:update messages" : "state patches"})` : "/ws"} players${args.crowd ? " crowded at the spawn point" : " scattered over the world"}, ` +
       `${args["database-url"] ? "PostgreSQL" : "PGlite in memory"}, ${seconds} s measured, ${report.ticks} ticks, ` +
       (PINNED ? "server on core 0, bots on core 1" : "server and bots sharing cores"),
+    steering,
     "",
     `${"stage (ms)".padEnd(16)}${"p50".padStart(8)}${"p99".padStart(8)}${"max".padStart(8)}${"count".padStart(8)}`,
     ...STAGE_ORDER.filter((stage) => report.stages[stage]).map((stage) => row(stage, report.stages[stage]!)),
@@ -255,6 +261,11 @@ async function main(): Promise<void> {
   // Every thread (-a): V8's collector and compiler threads, started with the process, would otherwise
   // go on running on the server's core.
   if (PINNED) spawnSync("taskset", ["-a", "-pc", "1", String(process.pid)], { stdio: "ignore" });
+  const steering =
+    PINNED && !args.unsteered
+      ? steerLoopbackReceiveTo(1)
+      : "loopback receive where Linux puts it: on the sending core";
+  process.stdout.write(`${steering}\n`);
   const server = new ServerProcess(buildServer());
   const port = await server.ready();
   const before = await server.memory();
@@ -276,7 +287,7 @@ async function main(): Promise<void> {
   // full collection run slower (for several seconds at 2,000 players) than the rest.
   const after = await server.memory();
 
-  print(report, loopLag(botLag, LAG_RESOLUTION_MS), before, after, bytes, frames);
+  print(steering, report, loopLag(botLag, LAG_RESOLUTION_MS), before, after, bytes, frames);
   for (const bot of bots) bot.close();
   server.tell({ type: "shutdown" });
   await server.exited();

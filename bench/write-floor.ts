@@ -1,9 +1,14 @@
 // The least a tick's publish can cost on this machine: one socket write to each of N loopback TCP
-// connections (what the world room does once per /ws client per tick), with nothing else around it.
-//   npx tsx bench/write-floor.ts [--connections 2000] [--bytes 5000] [--rounds 20]
+// connections (what the world room does once per /ws client per tick, the same way), with nothing else
+// around it. Run as root on Linux with two cores, the kernel's receiving of those writes is moved to
+// core 1 (see bench/loopback-steering.ts; --unsteered leaves it on the writing core).
+//   taskset -c 0 npx tsx bench/write-floor.ts [--connections 2000] [--bytes 5000] [--rounds 20] [--unsteered]
 import net from "node:net";
+import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
+import { writeToSocket } from "../src/ws/socket-write.js";
+import { steerLoopbackReceiveTo } from "./loopback-steering.js";
 import { percentiles, progress } from "./stats.js";
 
 const { values: args } = parseArgs({
@@ -11,6 +16,7 @@ const { values: args } = parseArgs({
     connections: { type: "string", default: "2000" },
     bytes: { type: "string", default: "5000" },
     rounds: { type: "string", default: "20" },
+    unsteered: { type: "boolean", default: false },
   },
 });
 const CONNECTIONS = Number(args.connections);
@@ -18,6 +24,11 @@ const ROUNDS = Number(args.rounds);
 const payload = Buffer.alloc(Number(args.bytes), "x");
 
 async function main(): Promise<void> {
+  console.log(
+    os.cpus().length >= 2 && !args.unsteered
+      ? steerLoopbackReceiveTo(1)
+      : "loopback receive where Linux puts it: on the writing core",
+  );
   // The readers drain everything, so no write waits on a full socket buffer.
   const server = net.createServer((socket) => socket.resume());
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -34,7 +45,7 @@ async function main(): Promise<void> {
   const rounds: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const started = performance.now();
-    for (const socket of sockets) socket.write(payload);
+    for (const socket of sockets) writeToSocket(socket, payload);
     rounds.push(performance.now() - started);
     progress("writing", round + 1, ROUNDS);
     await new Promise((resolve) => setTimeout(resolve, 200));

@@ -4,6 +4,7 @@ import { WebSocket } from "ws";
 import { keepShapeOf } from "../kept-shapes.js";
 import { binaryFramesLength, writeBinaryFrames } from "../ws/frames.js";
 import { JsonClient } from "../ws/JsonClient.js";
+import { writeToSocket } from "../ws/socket-write.js";
 import { WriteSlab } from "../ws/write-slab.js";
 
 /** Where a publish assembles each connection's frames: one thread, one publish at a time. */
@@ -47,8 +48,7 @@ class HeldSdkFrames {
     const done = (error?: Error | null) => {
       for (const cb of sent) cb(error ?? undefined);
     };
-    this.socket.write(out, sent.length === 0 ? undefined : done);
-    if (this.socket.writableLength > 0) slab.keep(out);
+    if (writeToSocket(this.socket, out, sent.length === 0 ? undefined : done)) slab.keep(out);
   }
 }
 

@@ -13,6 +13,7 @@ import { unpack } from "msgpackr";
 import type { WebSocket } from "ws";
 import { EncodedJson } from "../rooms/encoded-json.js";
 import { type FramedBytes, framedLength, type OutgoingMessage } from "./frames.js";
+import { writeToSocket } from "./socket-write.js";
 import type { WriteSlab } from "./write-slab.js";
 
 const PROTOCOL_CODE_MASK = 0x1f;
@@ -130,8 +131,7 @@ export class JsonClient implements Omit<Client, "send"> {
     const tcp = (this.socket as unknown as { _socket?: Duplex })._socket;
     if (!tcp || tcp.destroyed) return;
     const out = slab.framed(messages, bytes);
-    tcp.write(out);
-    if (tcp.writableLength > 0) slab.keep(out);
+    if (writeToSocket(tcp, out)) slab.keep(out);
   }
 
   /**

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
 import type { AddressInfo } from "node:net";
 import { type Client, ClientState } from "@colyseus/core";
 import { WebSocketClient } from "@colyseus/ws-transport";
@@ -8,7 +10,7 @@ import { withBatchedSends } from "../../src/rooms/batched-sends.js";
 /** An SDK client as the room sees it (Colyseus's own WebSocketClient) and what its far end receives. */
 interface Connection {
   client: Client;
-  /** The server's end of the socket: its TCP writes are counted. */
+  /** The server's end of the socket: its writes are counted, through its stream or to its descriptor. */
   writes: () => number;
   received: Buffer[];
   /** Whether each received frame was binary, in the order of `received`. */
@@ -20,14 +22,28 @@ describe("withBatchedSends: an SDK client's frames of a publish", () => {
   let server: WebSocketServer;
   const connections: Connection[] = [];
 
+  /** Counters of the writes made straight to a socket's descriptor, by descriptor. */
+  const descriptorWrites = new Map<number, () => void>();
+  const writeSync = fs.writeSync;
+
   before(async () => {
+    fs.writeSync = ((fd: number, ...rest: unknown[]) => {
+      descriptorWrites.get(fd)?.();
+      return (writeSync as (...args: unknown[]) => number)(fd, ...rest);
+    }) as typeof fs.writeSync;
+    syncBuiltinESMExports();
     server = new WebSocketServer({ port: 0, host: "127.0.0.1", perMessageDeflate: false });
     await new Promise((resolve) => server.once("listening", resolve));
   });
   afterEach(() => {
     for (const { far } of connections.splice(0)) far.terminate();
   });
-  after(() => new Promise((resolve) => server.close(resolve)));
+  after(async () => {
+    fs.writeSync = writeSync;
+    syncBuiltinESMExports();
+    descriptorWrites.clear();
+    await new Promise((resolve) => server.close(resolve));
+  });
 
   async function connect(): Promise<Connection> {
     const accepted = new Promise<WebSocket>((resolve) => server.once("connection", resolve));
@@ -40,13 +56,16 @@ describe("withBatchedSends: an SDK client's frames of a publish", () => {
     });
     await new Promise((resolve) => far.once("open", resolve));
     const ws = await accepted;
-    const tcp = (ws as unknown as { _socket: { write: (...args: unknown[]) => boolean } })._socket;
+    const tcp = (
+      ws as unknown as { _socket: { write: (...args: unknown[]) => boolean; _handle: { fd: number } } }
+    )._socket;
     let writes = 0;
     const write = tcp.write.bind(tcp);
     tcp.write = (...args) => {
       writes++;
       return write(...args);
     };
+    descriptorWrites.set(tcp._handle.fd, () => writes++);
     const client = new WebSocketClient("session", ws) as unknown as Client;
     client.state = ClientState.JOINED;
     const connection = { client, writes: () => writes, received, binary, far };

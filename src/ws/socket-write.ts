@@ -1,0 +1,56 @@
+import { writeSync } from "node:fs";
+import type { Duplex } from "node:stream";
+
+/** What a plain TCP socket's native handle exposes: its file descriptor (-1 where there is none). */
+interface HandleWithFd {
+  readonly fd?: number;
+}
+
+/**
+ * Writes `bytes` to a connection's TCP socket, the way a tick's publish writes each client's frames.
+ *
+ * A stream write costs Node about 2 µs beyond the kernel's own write (the stream's state, a write
+ * request, a callback scheduled after it): at 2,000 clients a tick, some 4 ms of the tick (2,000
+ * loopback writes of 6.8 kB, pinned to one core: 15.3 ms through the stream, 11.2 ms this way). So when
+ * nothing is queued on the stream ahead of these bytes, they go to the socket's descriptor in one
+ * write(2). The descriptor is non-blocking: whatever the kernel does not take at once (a full send
+ * buffer, a partial write, an error such as a reset) goes through the stream after it, which queues
+ * it in order and reports an error the way it always does. A socket without a descriptor of its own
+ * (TLS, Windows) always takes the stream's way.
+ *
+ * `written`, if given, is called once the bytes are all handed to the kernel (asynchronously either way).
+ * Returns whether the stream still holds some of them, so the caller must not reuse their memory yet.
+ */
+export function writeToSocket(
+  socket: Duplex,
+  bytes: Uint8Array,
+  written?: (error?: Error | null) => void,
+): boolean {
+  const taken = writeDirectly(socket, bytes);
+  if (taken === bytes.length) {
+    if (written) process.nextTick(written);
+    return false;
+  }
+  socket.write(taken === 0 ? bytes : bytes.subarray(taken), written);
+  return socket.writableLength > 0;
+}
+
+/** Bytes the kernel took straight from `bytes` (0 when the socket must take the stream's way). */
+function writeDirectly(socket: Duplex, bytes: Uint8Array): number {
+  const fd = (socket as unknown as { _handle?: HandleWithFd | null })._handle?.fd;
+  if (
+    typeof fd !== "number" ||
+    fd < 0 ||
+    (socket as { encrypted?: boolean }).encrypted ||
+    !socket.writable ||
+    socket.writableLength > 0 ||
+    socket.writableCorked > 0
+  )
+    return 0;
+  try {
+    return writeSync(fd, bytes);
+  } catch {
+    // EAGAIN (the send buffer is full) or the connection's end: the stream queues the bytes or reports it.
+    return 0;
+  }
+}

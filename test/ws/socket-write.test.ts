@@ -1,0 +1,123 @@
+import assert from "node:assert/strict";
+import { once } from "node:events";
+import net from "node:net";
+import { PassThrough } from "node:stream";
+import { writeToSocket } from "../../src/ws/socket-write.js";
+
+/** A connected pair of loopback TCP sockets: `writer` is ours, `reader` the far end. */
+async function connectedPair(): Promise<{ writer: net.Socket; reader: net.Socket; close: () => void }> {
+  const server = net.createServer();
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const accepted = once(server, "connection") as Promise<[net.Socket]>;
+  const writer = net.connect((server.address() as net.AddressInfo).port, "127.0.0.1");
+  await once(writer, "connect");
+  const [reader] = await accepted;
+  return {
+    writer,
+    reader,
+    close: () => {
+      writer.destroy();
+      reader.destroy();
+      server.close();
+    },
+  };
+}
+
+/** Everything the reader receives until it has `length` bytes. */
+async function readExactly(reader: net.Socket, length: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let received = 0;
+  reader.resume();
+  for await (const chunk of reader) {
+    chunks.push(chunk as Buffer);
+    received += (chunk as Buffer).length;
+    if (received >= length) break;
+  }
+  return Buffer.concat(chunks);
+}
+
+/** `length` bytes counting up from `from`, so that a byte out of order shows. */
+const sequence = (from: number, length: number) =>
+  Buffer.from(Array.from({ length }, (_, i) => (from + i) % 251));
+
+describe("writeToSocket", () => {
+  it("hands the bytes to the kernel at once, calls back, and leaves nothing on the stream", async () => {
+    const { writer, reader, close } = await connectedPair();
+    try {
+      const bytes = sequence(0, 5000);
+      let calledBack = false;
+      const held = writeToSocket(writer, bytes, () => {
+        calledBack = true;
+      });
+      assert.equal(held, false);
+      assert.equal(writer.writableLength, 0);
+      assert.deepEqual(await readExactly(reader, bytes.length), bytes);
+      assert.equal(calledBack, true);
+    } finally {
+      close();
+    }
+  });
+
+  it("keeps the order of everything written while the stream drains what the kernel could not take", async () => {
+    const { writer, reader, close } = await connectedPair();
+    try {
+      reader.pause();
+      const pieces: Buffer[] = [];
+      let calledBack = 0;
+      const write = () => {
+        const piece = sequence(pieces.length * 7, 64 * 1024);
+        pieces.push(piece);
+        return writeToSocket(writer, piece, () => calledBack++);
+      };
+      // More than the kernel buffers for a connection that is not read: the stream queues the rest.
+      while (!write()) if (pieces.length > 1000) assert.fail("the kernel took 64 MB without a reader");
+      for (let i = 0; i < 8; i++) write();
+      // While the far end reads, the kernel keeps finding room for what the stream still queues.
+      const expectedLength = (pieces.length + 200) * 64 * 1024;
+      const received = readExactly(reader, expectedLength);
+      for (let i = 0; i < 200; i++) {
+        await new Promise((resolve) => setImmediate(resolve));
+        write();
+      }
+      assert.deepEqual(await received, Buffer.concat(pieces));
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(calledBack, pieces.length);
+    } finally {
+      close();
+    }
+  });
+
+  it("reports a connection the far end reset through the socket, without throwing", async () => {
+    const { writer, reader, close } = await connectedPair();
+    try {
+      reader.resetAndDestroy();
+      await once(writer, "end").catch(() => undefined);
+      const failed = new Promise<Error | null | undefined>((resolve) => {
+        writer.once("error", resolve);
+        writer.once("close", () => resolve(undefined));
+      });
+      // The first write after a reset may still be taken by the kernel; a later one fails.
+      for (let i = 0; i < 5 && !writer.destroyed; i++) {
+        writeToSocket(writer, sequence(0, 1000));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await failed;
+      assert.ok(writer.destroyed, "the socket closed");
+    } finally {
+      close();
+    }
+  });
+
+  it("writes through the stream where there is no descriptor of its own", async () => {
+    const stream = new PassThrough();
+    const bytes = sequence(3, 100);
+    let calledBack = false;
+    writeToSocket(stream, bytes, () => {
+      calledBack = true;
+    });
+    assert.deepEqual(stream.read(), bytes);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(calledBack, true);
+  });
+});
