@@ -12,13 +12,17 @@ const STEERING = "/sys/class/net/lo/queues/rx-0/rps_cpus";
 
 /**
  * Has the loopback's received packets processed on `core`; returns a description of what was done,
- * or why not.
+ * or why not. Only Linux's default (no steering, "0") is changed: any other value was set by hand or
+ * by another run still going (or one that could not put it back), and is left as it is.
  */
 export function steerLoopbackReceiveTo(core: number): string {
+  const mask = (1 << core).toString(16);
   let before: string;
   try {
     before = readFileSync(STEERING, "utf8").trim();
-    writeFileSync(STEERING, (1 << core).toString(16));
+    if (Number.parseInt(before, 16) !== 0)
+      return `loopback receive left as it is: ${STEERING} is ${before}, not Linux's default 0 (another run, or set by hand; \`echo 0 > ${STEERING}\` puts the default back)`;
+    writeFileSync(STEERING, mask);
   } catch (error) {
     return `loopback receive not steered (${(error as NodeJS.ErrnoException).code ?? error}: needs Linux and root)`;
   }
@@ -30,11 +34,12 @@ export function steerLoopbackReceiveTo(core: number): string {
     }
   };
   process.once("exit", restore);
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  // A signal ends the process without "exit": put the setting back, then end as that signal would.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.once(signal, () => {
       restore();
-      process.exit(130);
+      process.kill(process.pid, signal);
     });
   }
-  return `loopback receive steered to core ${core} (${STEERING} ${before} -> ${(1 << core).toString(16)}, put back on exit)`;
+  return `loopback receive steered to core ${core} (${STEERING} ${before} -> ${mask}, put back on exit)`;
 }
