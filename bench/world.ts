@@ -6,8 +6,9 @@
 // --crowd keeps every bot at the starting spawn point instead of scattering them over the world.
 // With 2 or more cores the server runs pinned to core 0 and the bots to core 1 (taskset), so the
 // bots' own work does not count against the server; run as root on Linux, the kernel's receiving of
-// the bots' packets is moved to core 1 too (see bench/loopback-steering.ts; --unsteered leaves it). The server runs as production does: compiled by
-// tsc (tsconfig.bench.json, into dist/) and started with `npm run start:prod`'s Node flags.
+// the bots' packets is moved to core 1 too (see bench/loopback-steering.ts; --unsteered leaves it).
+// The server runs as production does: compiled by tsc (tsconfig.bench.json, into dist/) and started
+// with `npm run start:prod`'s Node flags.
 // The aim: 2,000 players, tick p99 < 50 ms.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import os from "node:os";

@@ -15,8 +15,9 @@ interface HandleWithFd {
  * nothing is queued on the stream ahead of these bytes, they go to the socket's descriptor in one
  * write(2). The descriptor is non-blocking: whatever the kernel does not take at once (a full send
  * buffer, a partial write, an error such as a reset) goes through the stream after it, which queues
- * it in order and reports an error the way it always does. A socket without a descriptor of its own
- * (TLS, Windows) always takes the stream's way.
+ * it in order and reports an error the way it always does. A TLS socket (its bytes must be encrypted
+ * first, though its handle has the TCP descriptor) and a socket without a descriptor (Windows, a
+ * stream wrapped in JavaScript) always take the stream's way.
  *
  * `written`, if given, is called once the bytes are all handed to the kernel (asynchronously either way).
  * Returns whether the stream still holds some of them, so the caller must not reuse their memory yet.
