@@ -110,7 +110,11 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    * so nothing snapshots an inventory that the trade's transaction is about to change.
    */
   private readonly commits = new Map<string, Promise<unknown>>();
-  private tickDeferred = false;
+  /**
+   * A tick that came while trades were committing: it runs once they are done, and a trade that comes
+   * meanwhile waits for it (`ran`), or trades that kept overlapping would hold the world still.
+   */
+  private deferredTick: { ran: Promise<void>; run: () => void } | undefined;
   /** A tick's write is running: the next tick waits for it. */
   private writing = false;
   /**
@@ -444,7 +448,13 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   private tick(): void {
     if (this.superseded) return;
     if (this.commits.size > 0) {
-      this.tickDeferred = true;
+      if (!this.deferredTick) {
+        let run = () => {};
+        const ran = new Promise<void>((resolve) => {
+          run = resolve;
+        });
+        this.deferredTick = { ran, run };
+      }
       return;
     }
     // A slow database slows the world: no tick steps ahead of what the last one is still writing.
@@ -658,9 +668,10 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   /**
    * Swaps the offers in one database transaction. The tick waits meanwhile and both inventories are
    * frozen, so the transaction sees (after the flush) exactly what the world holds; only after the commit
-   * do the world's inventories change.
+   * do the world's inventories change. A tick already waiting for other trades goes first.
    */
   async commitTrade(tradeId: string, a: TradeParticipant, b: TradeParticipant): Promise<TradeCommitOutcome> {
+    while (this.deferredTick) await this.deferredTick.ran;
     const ids = [a.characterId, b.characterId];
     if (!ids.every((id) => this.world.has(id))) return { ok: false, reason: "player_offline" };
     if (this.waitsForDatabase) return { ok: false, reason: "commit_failed" };
@@ -705,10 +716,19 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
         this.commits.delete(id);
         if (this.world.has(id)) this.world.setBusy(id, undefined);
       }
-      if (this.commits.size === 0 && this.tickDeferred) {
-        this.tickDeferred = false;
-        this.tick();
-      }
+      this.runDeferredTick();
+    }
+  }
+
+  /** Once no trade is committing: the tick that waited for them, then the trades that waited for it. */
+  private runDeferredTick(): void {
+    const deferred = this.deferredTick;
+    if (this.commits.size > 0 || !deferred) return;
+    this.deferredTick = undefined;
+    try {
+      this.tick();
+    } finally {
+      deferred.run();
     }
   }
 

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { matchMaker } from "@colyseus/core";
 import { TradeRepository } from "../../src/db/trades.js";
 import type { PlayerSync } from "../../src/game/world-types.js";
+import { roomLiveWorld } from "../../src/rooms/live-world.js";
+import type { WorldRoom } from "../../src/rooms/WorldRoom.js";
+import { findWorld } from "../../src/rooms/world-listing.js";
 import { joinAsNewPlayer, leave, sleep, waitForAsync } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { interceptWorldWrites } from "../support/world-writes.js";
@@ -305,6 +310,54 @@ describe("TradeRoom with SDK clients", function () {
       [],
       "no inventory from before the trade after it",
     );
+  });
+
+  it("keeps the world ticking while trades keep committing, each starting before the last ends", async () => {
+    const pairs = [
+      [await join(), await join()],
+      [await join(), await join()],
+    ] as const;
+    const world = (await findWorld())!;
+    const tick = async () => (await roomLiveWorld.status())!.tick;
+    const commit = ([a, b]: readonly [Trader, Trader]) =>
+      matchMaker.remoteRoomCall<WorldRoom>(
+        world.roomId,
+        "commitTrade",
+        [randomUUID(), { characterId: a.id, offer: [] }, { characterId: b.id, offer: [] }],
+        10_000,
+      );
+    const { complete } = TradeRepository.prototype;
+    // Each swap takes 150 ms: with one pair's trades starting half a swap after the other's, some trade
+    // is always committing.
+    Object.assign(TradeRepository.prototype, {
+      complete: async function (this: TradeRepository, ...args: Parameters<typeof complete>) {
+        await sleep(150);
+        return complete.apply(this, args);
+      },
+    });
+    let trading = true;
+    let completed = 0;
+    const keepTrading = async (pair: readonly [Trader, Trader], startAfterMs: number) => {
+      await sleep(startAfterMs);
+      while (trading) {
+        const outcome = await commit(pair);
+        assert.ok(outcome.ok, `trade refused: ${JSON.stringify(outcome)}`);
+        completed++;
+      }
+    };
+    try {
+      const before = await tick();
+      const traders = [keepTrading(pairs[0], 0), keepTrading(pairs[1], 75)];
+      await sleep(1500);
+      const during = await tick();
+      trading = false;
+      await Promise.all(traders);
+      assert.ok(completed >= 4, `${completed} trades completed`);
+      // At 100 ms ticks 1.5 s is 15 ticks; between two swaps the world takes at least one.
+      assert.ok(during - before >= 4, `the world ticked ${during - before} times in 1.5 s of trades`);
+    } finally {
+      Object.assign(TradeRepository.prototype, { complete });
+    }
   });
 
   describe("swaps the world has to wait for", () => {
