@@ -289,7 +289,9 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     if (this.owners.get(characterId) !== client) return;
     this.owners.delete(characterId);
     this.trades.playerGone(characterId, "partner_disconnected");
-    await this.commits.get(characterId);
+    // Until none is committing: a trade that waited for a tick may have started during the wait.
+    for (let commit = this.commits.get(characterId); commit; commit = this.commits.get(characterId))
+      await commit;
     if (!this.world.has(characterId) || this.owners.has(characterId) || this.superseded) return;
     // A failed write is logged, and the departure goes with the writes that follow until one commits;
     // the seat is let go all the same.

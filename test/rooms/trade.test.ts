@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { matchMaker } from "@colyseus/core";
 import { TradeRepository } from "../../src/db/trades.js";
+import type { TradeOffer } from "../../src/game/trade.js";
 import type { PlayerSync } from "../../src/game/world-types.js";
 import { roomLiveWorld } from "../../src/rooms/live-world.js";
 import type { WorldRoom } from "../../src/rooms/WorldRoom.js";
@@ -312,40 +313,46 @@ describe("TradeRoom with SDK clients", function () {
     );
   });
 
-  it("keeps the world ticking while trades keep committing, each starting before the last ends", async () => {
-    const pairs = [
-      [await join(), await join()],
-      [await join(), await join()],
-    ] as const;
-    const world = (await findWorld())!;
+  describe("trades while the world's tick waits for others", () => {
+    const { complete } = TradeRepository.prototype;
+    afterEach(() => {
+      Object.assign(TradeRepository.prototype, { complete });
+    });
+    /** Makes every swap take `ms` longer. */
+    const slowSwaps = (ms: number) =>
+      Object.assign(TradeRepository.prototype, {
+        complete: async function (this: TradeRepository, ...args: Parameters<typeof complete>) {
+          await sleep(ms);
+          return complete.apply(this, args);
+        },
+      });
     const tick = async () => (await roomLiveWorld.status())!.tick;
-    const commit = ([a, b]: readonly [Trader, Trader]) =>
+    /** Asks the world to swap `a`'s offer for `b`'s, as a trade room does after both final accepts. */
+    const commit = async (a: Trader, b: Trader, offerOfA: TradeOffer[] = []) =>
       matchMaker.remoteRoomCall<WorldRoom>(
-        world.roomId,
+        (await findWorld())!.roomId,
         "commitTrade",
-        [randomUUID(), { characterId: a.id, offer: [] }, { characterId: b.id, offer: [] }],
+        [randomUUID(), { characterId: a.id, offer: offerOfA }, { characterId: b.id, offer: [] }],
         10_000,
       );
-    const { complete } = TradeRepository.prototype;
-    // Each swap takes 150 ms: with one pair's trades starting half a swap after the other's, some trade
-    // is always committing.
-    Object.assign(TradeRepository.prototype, {
-      complete: async function (this: TradeRepository, ...args: Parameters<typeof complete>) {
-        await sleep(150);
-        return complete.apply(this, args);
-      },
-    });
-    let trading = true;
-    let completed = 0;
-    const keepTrading = async (pair: readonly [Trader, Trader], startAfterMs: number) => {
-      await sleep(startAfterMs);
-      while (trading) {
-        const outcome = await commit(pair);
-        assert.ok(outcome.ok, `trade refused: ${JSON.stringify(outcome)}`);
-        completed++;
-      }
-    };
-    try {
+
+    it("keeps the world ticking while trades keep committing, each starting before the last ends", async () => {
+      const pairs = [
+        [await join(), await join()],
+        [await join(), await join()],
+      ] as const;
+      // With one pair's trades starting half a swap after the other's, some trade is always committing.
+      slowSwaps(150);
+      let trading = true;
+      let completed = 0;
+      const keepTrading = async ([a, b]: readonly [Trader, Trader], startAfterMs: number) => {
+        await sleep(startAfterMs);
+        while (trading) {
+          const outcome = await commit(a, b);
+          assert.ok(outcome.ok, `trade refused: ${JSON.stringify(outcome)}`);
+          completed++;
+        }
+      };
       const before = await tick();
       const traders = [keepTrading(pairs[0], 0), keepTrading(pairs[1], 75)];
       await sleep(1500);
@@ -355,9 +362,26 @@ describe("TradeRoom with SDK clients", function () {
       assert.ok(completed >= 4, `${completed} trades completed`);
       // At 100 ms ticks 1.5 s is 15 ticks; between two swaps the world takes at least one.
       assert.ok(during - before >= 4, `the world ticked ${during - before} times in 1.5 s of trades`);
-    } finally {
-      Object.assign(TradeRepository.prototype, { complete });
-    }
+    });
+
+    it("refuses, and moves nothing, a trade whose player left while it waited for the tick", async () => {
+      const [first, second, alice, bob] = [await join(), await join(), await join(), await join()];
+      const [aliceCoins, bobCoins] = [countOf(alice.sync, "coins"), countOf(bob.sync, "coins")];
+      slowSwaps(400);
+      const inFlight = commit(first, second);
+      // A tick comes during the swap and waits for it; alice's trade then waits for that tick.
+      await sleep(200);
+      const waiting = commit(alice, bob, [
+        { inventorySlot: slotOf(alice, "coins"), itemId: "coins", quantity: 5 },
+      ]);
+      await leave(bob.room);
+      assert.deepEqual(await waiting, { ok: false, reason: "player_offline" });
+      assert.equal((await inFlight).ok, true);
+      const storedCoins = (id: string) => storedCount(server, id, "coins");
+      await waitForAsync(async () => (await storedCoins(bob.id)) === bobCoins, "bob's last session written");
+      assert.equal(await storedCoins(alice.id), aliceCoins);
+      assert.equal(countOf(latestSync(alice), "coins"), aliceCoins);
+    });
   });
 
   describe("swaps the world has to wait for", () => {
