@@ -7,6 +7,7 @@ import type { PlayerSync } from "../../src/game/world-types.js";
 import { roomLiveWorld } from "../../src/rooms/live-world.js";
 import type { WorldRoom } from "../../src/rooms/WorldRoom.js";
 import { findWorld } from "../../src/rooms/world-listing.js";
+import { GENEROUS_LIMITS } from "../api/support.js";
 import { joinAsNewPlayer, leave, sleep, waitForAsync } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { interceptWorldWrites } from "../support/world-writes.js";
@@ -40,7 +41,9 @@ describe("TradeRoom with SDK clients", function () {
     trader.sync.inventory.find((e) => e.itemId === itemId)!.slot;
 
   before(async () => {
-    server = await startTestServer({ WORLD_TICK_MS: "100", ADMIN_CODE });
+    // Some 70 players join within a minute from one address, with several requests each: more than the
+    // default REST limit lets through.
+    server = await startTestServer({ WORLD_TICK_MS: "100", ADMIN_CODE, ...GENEROUS_LIMITS });
   });
   afterEach(async () => {
     await Promise.all(traders.splice(0).flatMap((trader) => [leave(trader.trade), leave(trader.room)]));
