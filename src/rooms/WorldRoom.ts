@@ -673,11 +673,14 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    * do the world's inventories change. A tick already waiting for other trades goes first.
    */
   async commitTrade(tradeId: string, a: TradeParticipant, b: TradeParticipant): Promise<TradeCommitOutcome> {
-    while (this.deferredTick) await this.deferredTick.ran;
     const ids = [a.characterId, b.characterId];
+    const alreadyTrading = () => ids.some((id) => this.commits.has(id));
+    // Refused before the wait too: its player's other trade may be what the tick waits for.
+    if (alreadyTrading()) return { ok: false, reason: "already_trading" };
+    while (this.deferredTick) await this.deferredTick.ran;
     if (!ids.every((id) => this.world.has(id))) return { ok: false, reason: "player_offline" };
     if (this.waitsForDatabase) return { ok: false, reason: "commit_failed" };
-    if (ids.some((id) => this.commits.has(id))) return { ok: false, reason: "already_trading" };
+    if (alreadyTrading()) return { ok: false, reason: "already_trading" };
     // Players may walk while they trade; walking out of range ends the trade, as closing its window would.
     if (this.trades.tooFar(a.characterId, b.characterId)) return { ok: false, reason: "too_far" };
     for (const id of ids) this.world.setBusy(id, "trade");

@@ -385,6 +385,23 @@ describe("TradeRoom with SDK clients", function () {
       assert.equal(await storedCoins(alice.id), aliceCoins);
       assert.equal(countOf(latestSync(alice), "coins"), aliceCoins);
     });
+
+    it("refuses a second trade of a player whose first is committing while the tick waits", async () => {
+      const [first, second, third] = [await join(), await join(), await join()];
+      const coins = countOf(first.sync, "coins");
+      const fiveCoins = [{ inventorySlot: slotOf(first, "coins"), itemId: "coins", quantity: 5 }];
+      slowSwaps(400);
+      const inFlight = commit(first, second, fiveCoins);
+      // A tick comes during the swap and waits for it.
+      await sleep(200);
+      assert.deepEqual(await commit(first, third, fiveCoins), { ok: false, reason: "already_trading" });
+      assert.equal((await inFlight).ok, true);
+      await waitForAsync(
+        async () => (await storedCount(server, first.id, "coins")) === coins - 5,
+        "only the first trade's coins moved",
+      );
+      assert.equal(await storedCount(server, third.id, "coins"), countOf(third.sync, "coins"));
+    });
   });
 
   describe("swaps the world has to wait for", () => {
