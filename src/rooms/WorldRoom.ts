@@ -5,7 +5,7 @@ import {
   type Client,
   ClientState,
   CloseCode,
-  type Deferred,
+  Deferred,
   matchMaker,
   Room,
   SchemaSerializer,
@@ -112,9 +112,9 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   private readonly commits = new Map<string, Promise<unknown>>();
   /**
    * A tick that came while trades were committing: it runs once they are done, and a trade that comes
-   * meanwhile waits for it (`ran`), or trades that kept overlapping would hold the world still.
+   * meanwhile waits for it, or trades that kept overlapping would hold the world still.
    */
-  private deferredTick: { ran: Promise<void>; run: () => void } | undefined;
+  private deferredTick: Deferred<void> | undefined;
   /** A tick's write is running: the next tick waits for it. */
   private writing = false;
   /**
@@ -450,13 +450,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   private tick(): void {
     if (this.superseded) return;
     if (this.commits.size > 0) {
-      if (!this.deferredTick) {
-        let run = () => {};
-        const ran = new Promise<void>((resolve) => {
-          run = resolve;
-        });
-        this.deferredTick = { ran, run };
-      }
+      this.deferredTick ??= new Deferred<void>();
       return;
     }
     // A slow database slows the world: no tick steps ahead of what the last one is still writing.
@@ -677,7 +671,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     const alreadyTrading = () => ids.some((id) => this.commits.has(id));
     // Refused before the wait too: its player's other trade may be what the tick waits for.
     if (alreadyTrading()) return { ok: false, reason: "already_trading" };
-    while (this.deferredTick) await this.deferredTick.ran;
+    while (this.deferredTick) await this.deferredTick.promise;
     if (!ids.every((id) => this.world.has(id))) return { ok: false, reason: "player_offline" };
     if (this.waitsForDatabase) return { ok: false, reason: "commit_failed" };
     if (alreadyTrading()) return { ok: false, reason: "already_trading" };
@@ -733,7 +727,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     try {
       this.tick();
     } finally {
-      deferred.run();
+      deferred.resolve();
     }
   }
 

@@ -443,12 +443,12 @@ function reconcile(known: ReadonlySet<string>, change: ViewChange): ViewChange {
   };
 }
 
-/** /ws clients read world:update instead of schema patches. */
 /** Whether a client reads the schema state (an SDK client that did not ask for world:update messages). */
 export function readsTheState(client: Client, updates: ViewUpdates = "state"): boolean {
   return !isJsonClient(client) && updates === "state";
 }
 
+/** /ws clients read world:update instead of schema patches. */
 export function isJsonClient(client: unknown): client is JsonClient {
   return client instanceof JsonClient;
 }

@@ -5,6 +5,7 @@ import {
   CloseCode,
   connectClientToRoom,
   createAuthContext,
+  Deferred,
   type IRoomCache,
   matchMaker,
 } from "@colyseus/core";
@@ -195,14 +196,11 @@ export class JsonChannel {
     const trades: TradeLink = new TradeLink(ws, context, this.runtime.logger, (event, data, reply) =>
       room.handleMessage(client as never, event, data, reply),
     );
-    let greeted = () => {};
-    const greeting = new Promise<void>((resolve) => {
-      greeted = resolve;
-    });
+    const greeting = new Deferred<void>();
     const client = new JsonClient(seat.sessionId, ws, {
       maxBufferedBytes: MAX_BUFFERED_BYTES,
       onEvent: (event, data) => {
-        if (event === "player:sync") greeted();
+        if (event === "player:sync") greeting.resolve();
         trades.observe(event, data);
       },
     });
@@ -220,11 +218,11 @@ export class JsonChannel {
       const leaveCode = code === 1000 ? CloseCode.CONSENTED : code;
       client.ref.emit("close", leaveCode);
       trades.close(leaveCode);
-      greeted();
+      greeting.resolve();
     });
     await connectClientToRoom(room, client as never, context, {});
     await client.joined();
-    await greeting;
+    await greeting.promise;
     ready = true;
     for (const frame of early.splice(0)) this.handleFrame(room, client, trades, frame.data, frame.isBinary);
   }

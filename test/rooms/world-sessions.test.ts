@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { Client } from "@colyseus/sdk";
 import type { WorldWrite } from "../../src/db/world-store.js";
 import { roomLiveWorld } from "../../src/rooms/live-world.js";
-import { leave, type SdkPlayer, sleep, waitForAsync, worldSuite } from "../support/players.js";
+import {
+  leave,
+  type SdkPlayer,
+  sleep,
+  stillWaitingAfter,
+  waitForAsync,
+  worldSuite,
+} from "../support/players.js";
 import { interceptWorldWrites } from "../support/world-writes.js";
 import {
   becomeAdmin,
@@ -277,13 +284,11 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
       player.room.send("player:action", { action: "drop", inventorySlot: slotOf(player.sync, "coins") });
       await waitFor(() => failed > 0, "the drop's write failed");
       // The same character logs in elsewhere, taking over the player still in the world.
-      let synced = false;
-      const second = join(player.token).then((joined) => {
-        synced = true;
-        return joined;
-      });
-      await sleep(300);
-      assert.equal(synced, false, "no player:sync shows the drop while it is not written");
+      const second = join(player.token);
+      assert.ok(
+        await stillWaitingAfter(second, 300),
+        "no player:sync shows the drop while it is not written",
+      );
       failed = -1;
       const joined = await second;
       assert.equal(countOf(joined.sync, "coins"), 0);
@@ -401,13 +406,8 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
       assert.equal(countOf(latestSync(leaver), "coins"), coins, "the drop is not acknowledged");
       await leave(leaver.room);
       // A login meanwhile waits: what is stored is not the character's last state.
-      let returned = false;
-      const returning = join(leaver.token).then((player) => {
-        returned = true;
-        return player;
-      });
-      await sleep(300);
-      assert.equal(returned, false, "the login waits for the departure's write");
+      const returning = join(leaver.token);
+      assert.ok(await stillWaitingAfter(returning, 300), "the login waits for the departure's write");
       refused = -1;
       const again = await returning;
       assert.equal(countOf(again.sync, "coins"), 0);

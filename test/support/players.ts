@@ -94,6 +94,17 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** Whether `promise` is still unsettled after `ms`: something that must wait has not gone ahead. */
+export async function stillWaitingAfter(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let settled = false;
+  const settle = () => {
+    settled = true;
+  };
+  promise.then(settle, settle);
+  await sleep(ms);
+  return !settled;
+}
+
 /** Leaves a room if it is still open; a room the server already closed resolves at once. */
 export async function leave(room: Room | undefined): Promise<void> {
   if (!room?.connection.isOpen) return;
