@@ -17,6 +17,11 @@ export interface TradeCompletion {
   tradeId: string;
   a: TradeParticipant;
   b: TradeParticipant;
+  /**
+   * The `performance.now()` after which the swap must not commit (its caller would have stopped waiting
+   * for the answer): checked last in the transaction, which is then rolled back as `too_late`.
+   */
+  commitBy?: number;
 }
 
 export type TradeFailureReason =
@@ -27,7 +32,9 @@ export type TradeFailureReason =
   | "character_not_found"
   | "self_trade"
   /** The database aborted the transaction (deadlock, serialization failure, a refused row); retrying may succeed. */
-  | "conflict";
+  | "conflict"
+  /** Its `commitBy` had passed when it was about to commit: nothing moved. */
+  | "too_late";
 
 export type TradeOutcome =
   | {
@@ -49,7 +56,7 @@ export interface CompletedTrade {
 }
 
 /** How long the check of a swap in doubt waits for the swap's own transaction to end. */
-const IN_DOUBT_WAIT_MS = 5000;
+export const IN_DOUBT_WAIT_MS = 5000;
 
 /** Thrown to roll back the check of a swap that did not commit (see inventoriesIfCompleted). */
 class NotCompleted extends Error {}
@@ -100,6 +107,8 @@ export class TradeRepository {
           { characterId: a.characterId, before: inventoryA, after: swap.invA },
           { characterId: b.characterId, before: inventoryB, after: swap.invB },
         ]);
+        if (trade.commitBy !== undefined && performance.now() > trade.commitBy)
+          throw new TradeRefused("too_late");
         return {
           ok: true as const,
           inventoryA: swap.invA,

@@ -56,7 +56,8 @@ const FINAL_LINGER_MS = 10_000;
  * How long a trade waits for the world's answer to its commit when the world is on another process.
  * Colyseus's 2 s would report a swap queued behind slow writes as failed while the world commits it.
  * The world answers once the outcome is known: after the writes queued ahead of the swap, the swap, and
- * at worst the 5 s check of a swap whose answer was lost.
+ * at worst the 5 s check of a swap whose answer was lost. The world is told this wait, and refuses a swap
+ * it could no longer answer within it, so what the players are told is what happened.
  */
 const COMMIT_ANSWER_MS = 30_000;
 
@@ -215,6 +216,7 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
           this.trade.id,
           { characterId: a.player.id, offer: a.offer },
           { characterId: b.player.id, offer: b.offer },
+          COMMIT_ANSWER_MS,
         ],
         COMMIT_ANSWER_MS,
       );

@@ -15,7 +15,7 @@ import {
 import { type AgentReply, type AgentRequest, answerAgentRequest } from "../agents/requests.js";
 import { clientKey } from "../api/rate-limits.js";
 import { countAttempt } from "../auth/verify.js";
-import { type TradeOutcome, type TradeParticipant, TradeRepository } from "../db/trades.js";
+import { IN_DOUBT_WAIT_MS, type TradeOutcome, type TradeParticipant, TradeRepository } from "../db/trades.js";
 import { WorldLease, WorldSupersededError } from "../db/world-lease.js";
 import { parseChat } from "../game/chat.js";
 import { type GameError, isGameError } from "../game/errors.js";
@@ -65,6 +65,11 @@ const WAITING_FOR_DATABASE: Refusal = {
 };
 /** How long a login waits for the write of its character's last session (see lastSessionSaved). */
 const LAST_SESSION_WAIT_MS = 10_000;
+/**
+ * What a swap leaves of its caller's wait after it commits: enough for the check of a swap whose answer
+ * was lost (IN_DOUBT_WAIT_MS) and for the answer's way back to a trade room on another process.
+ */
+export const ANSWER_RESERVE_MS = IN_DOUBT_WAIT_MS + 1000;
 
 interface Session {
   isAdmin: boolean;
@@ -665,8 +670,19 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    * Swaps the offers in one database transaction. The tick waits meanwhile and both inventories are
    * frozen, so the transaction sees (after the flush) exactly what the world holds; only after the commit
    * do the world's inventories change. A tick already waiting for other trades goes first.
+   *
+   * The caller stops waiting after `answerWithinMs` and tells its players the trade failed, so the swap
+   * commits only while enough of that is left to answer in (ANSWER_RESERVE_MS), whatever it waited for (the
+   * tick, the writes queued ahead of it, the locks); after that it is rolled back and refused with
+   * `commit_failed`.
    */
-  async commitTrade(tradeId: string, a: TradeParticipant, b: TradeParticipant): Promise<TradeCommitOutcome> {
+  async commitTrade(
+    tradeId: string,
+    a: TradeParticipant,
+    b: TradeParticipant,
+    answerWithinMs: number,
+  ): Promise<TradeCommitOutcome> {
+    const commitBy = performance.now() + answerWithinMs - ANSWER_RESERVE_MS;
     const ids = [a.characterId, b.characterId];
     const alreadyTrading = () => ids.some((id) => this.commits.has(id));
     // Refused before the wait too: its player's other trade may be what the tick waits for.
@@ -683,7 +699,11 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       .run(async (): Promise<TradeOutcome> => {
         // Refused like a conflict (trying again may succeed) while the database cannot be brought up to date.
         if (!(await this.catchUpFailedWrites())) return { ok: false, reason: "conflict" };
-        return this.tradeRepository.complete({ tradeId, a, b }, this.runtime.gameData.items, this.lease);
+        return this.tradeRepository.complete(
+          { tradeId, a, b, commitBy },
+          this.runtime.gameData.items,
+          this.lease,
+        );
       })
       .catch((error: unknown) => this.outcomeInDoubt(tradeId, a, b, error))
       .then((outcome) => {
@@ -703,6 +723,11 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     try {
       const outcome = await committed;
       if (!outcome.ok) {
+        if (outcome.reason === "too_late")
+          this.runtime.logger.warn(
+            { tradeId },
+            "a trade was refused: its room would have stopped waiting for it",
+          );
         const { reason } = outcome;
         return {
           ok: false,

@@ -5,7 +5,7 @@ import { TradeRepository } from "../../src/db/trades.js";
 import type { TradeOffer } from "../../src/game/trade.js";
 import type { PlayerSync } from "../../src/game/world-types.js";
 import { roomLiveWorld } from "../../src/rooms/live-world.js";
-import type { WorldRoom } from "../../src/rooms/WorldRoom.js";
+import { ANSWER_RESERVE_MS, type WorldRoom } from "../../src/rooms/WorldRoom.js";
 import { findWorld } from "../../src/rooms/world-listing.js";
 import { GENEROUS_LIMITS } from "../api/support.js";
 import { joinAsNewPlayer, leave, sleep, waitForAsync } from "../support/players.js";
@@ -316,28 +316,40 @@ describe("TradeRoom with SDK clients", function () {
     );
   });
 
-  describe("trades while the world's tick waits for others", () => {
-    const { complete } = TradeRepository.prototype;
-    afterEach(() => {
-      Object.assign(TradeRepository.prototype, { complete });
+  const { complete } = TradeRepository.prototype;
+  /** Makes every swap (or only those `of` takes part in) take `ms` longer, before its transaction starts. */
+  const slowSwaps = (ms: number, of?: Trader) =>
+    Object.assign(TradeRepository.prototype, {
+      complete: async function (this: TradeRepository, ...args: Parameters<typeof complete>) {
+        const { a, b } = args[0];
+        if (!of || a.characterId === of.id || b.characterId === of.id) await sleep(ms);
+        return complete.apply(this, args);
+      },
     });
-    /** Makes every swap take `ms` longer. */
-    const slowSwaps = (ms: number) =>
-      Object.assign(TradeRepository.prototype, {
-        complete: async function (this: TradeRepository, ...args: Parameters<typeof complete>) {
-          await sleep(ms);
-          return complete.apply(this, args);
-        },
-      });
+  const restoreSwaps = () => Object.assign(TradeRepository.prototype, { complete });
+  /**
+   * Asks the world to swap `a`'s offer for `b`'s, as a trade room does after both final accepts, saying
+   * it waits `answerWithinMs` for the answer.
+   */
+  const commit = async (a: Trader, b: Trader, offerOfA: TradeOffer[] = [], answerWithinMs = 10_000) =>
+    matchMaker.remoteRoomCall<WorldRoom>(
+      (await findWorld())!.roomId,
+      "commitTrade",
+      [
+        randomUUID(),
+        { characterId: a.id, offer: offerOfA },
+        { characterId: b.id, offer: [] },
+        answerWithinMs,
+      ],
+      answerWithinMs,
+    );
+  const fiveCoinsOf = (trader: Trader): TradeOffer[] => [
+    { inventorySlot: slotOf(trader, "coins"), itemId: "coins", quantity: 5 },
+  ];
+
+  describe("trades while the world's tick waits for others", () => {
+    afterEach(restoreSwaps);
     const tick = async () => (await roomLiveWorld.status())!.tick;
-    /** Asks the world to swap `a`'s offer for `b`'s, as a trade room does after both final accepts. */
-    const commit = async (a: Trader, b: Trader, offerOfA: TradeOffer[] = []) =>
-      matchMaker.remoteRoomCall<WorldRoom>(
-        (await findWorld())!.roomId,
-        "commitTrade",
-        [randomUUID(), { characterId: a.id, offer: offerOfA }, { characterId: b.id, offer: [] }],
-        10_000,
-      );
 
     it("keeps the world ticking while trades keep committing, each starting before the last ends", async () => {
       const pairs = [
@@ -374,9 +386,7 @@ describe("TradeRoom with SDK clients", function () {
       const inFlight = commit(first, second);
       // A tick comes during the swap and waits for it; alice's trade then waits for that tick.
       await sleep(200);
-      const waiting = commit(alice, bob, [
-        { inventorySlot: slotOf(alice, "coins"), itemId: "coins", quantity: 5 },
-      ]);
+      const waiting = commit(alice, bob, fiveCoinsOf(alice));
       await leave(bob.room);
       assert.deepEqual(await waiting, { ok: false, reason: "player_offline" });
       assert.equal((await inFlight).ok, true);
@@ -389,7 +399,7 @@ describe("TradeRoom with SDK clients", function () {
     it("refuses a second trade of a player whose first is committing while the tick waits", async () => {
       const [first, second, third] = [await join(), await join(), await join()];
       const coins = countOf(first.sync, "coins");
-      const fiveCoins = [{ inventorySlot: slotOf(first, "coins"), itemId: "coins", quantity: 5 }];
+      const fiveCoins = fiveCoinsOf(first);
       slowSwaps(400);
       const inFlight = commit(first, second, fiveCoins);
       // A tick comes during the swap and waits for it.
@@ -401,6 +411,45 @@ describe("TradeRoom with SDK clients", function () {
         "only the first trade's coins moved",
       );
       assert.equal(await storedCount(server, third.id, "coins"), countOf(third.sync, "coins"));
+    });
+  });
+
+  describe("swaps their trade room would stop waiting for", () => {
+    afterEach(restoreSwaps);
+    const assertCoinsUnmoved = async (...players: Trader[]) => {
+      for (const player of players) {
+        const coins = countOf(player.sync, "coins");
+        assert.equal(await storedCount(server, player.id, "coins"), coins, "stored coins");
+        assert.equal(countOf(latestSync(player), "coins"), coins, "the world's coins");
+      }
+    };
+
+    it("refuses with commit_failed, and moves nothing, a swap that would commit after its room stopped waiting", async () => {
+      const [alice, bob] = [await join(), await join()];
+      slowSwaps(500, alice);
+      const outcome = await commit(alice, bob, fiveCoinsOf(alice), ANSWER_RESERVE_MS + 300);
+      assert.deepEqual(outcome, { ok: false, reason: "commit_failed" });
+      await assertCoinsUnmoved(alice, bob);
+      // With the time to answer in, the same swap goes through.
+      assert.deepEqual(await commit(alice, bob, fiveCoinsOf(alice), ANSWER_RESERVE_MS + 2000), { ok: true });
+      await waitFor(
+        () => countOf(latestSync(alice), "coins") === countOf(alice.sync, "coins") - 5,
+        "alice's coins sent",
+      );
+    });
+
+    it("counts the wait for a tick held by other trades against the time its room waits", async () => {
+      const [first, second, alice, bob] = [await join(), await join(), await join(), await join()];
+      slowSwaps(700, first);
+      const inFlight = commit(first, second, fiveCoinsOf(first));
+      // A tick comes during that swap and waits for it; alice's trade then waits for that tick.
+      await sleep(200);
+      assert.deepEqual(await commit(alice, bob, fiveCoinsOf(alice), ANSWER_RESERVE_MS + 300), {
+        ok: false,
+        reason: "commit_failed",
+      });
+      assert.deepEqual(await inFlight, { ok: true });
+      await assertCoinsUnmoved(alice, bob);
     });
   });
 
