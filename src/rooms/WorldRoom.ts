@@ -256,7 +256,12 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    */
   private async lastSessionSaved(characterId: string): Promise<void> {
     const saved = this.persistence.settled(characterId).then(() => false);
-    const late = await Promise.race([saved, sleep(LAST_SESSION_WAIT_MS, true, { ref: false })]);
+    // The timer goes with the wait: a login storm would otherwise leave one pending per login.
+    const timer = new AbortController();
+    const late = await Promise.race([
+      saved,
+      sleep(LAST_SESSION_WAIT_MS, true, { ref: false, signal: timer.signal }),
+    ]).finally(() => timer.abort());
     if (!late) return;
     this.runtime.logger.warn(
       { characterId },
