@@ -9,10 +9,16 @@ export interface WorldStatus {
   entities: { players: number; npcs: number; items: number; resources: number };
 }
 
+/** The world's answer to a read of a player whose state is not durable within a short wait. */
+export const NOT_DURABLE_YET = "not_durable_yet" as const;
+
 export interface LiveWorld {
   /** The running world's counters, or undefined when no world is running. */
   status(): Promise<WorldStatus | undefined>;
-  /** An online player's live state (CONTRACT's player:sync object), or undefined when offline. */
+  /**
+   * An online player's state (CONTRACT's player:sync object) once durable, or undefined when offline and
+   * its last session is written; 503 `unavailable` when the world cannot say within a short wait.
+   */
   player(characterId: string): Promise<PlayerSync | undefined>;
   /** Tells the world a stored character's new name, so an online player shows it. */
   renamed(characterId: string, name: string): Promise<void>;

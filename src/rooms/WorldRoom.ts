@@ -13,6 +13,7 @@ import {
   ServerError,
 } from "@colyseus/core";
 import { type AgentReply, type AgentRequest, answerAgentRequest } from "../agents/requests.js";
+import { NOT_DURABLE_YET } from "../api/live-world.js";
 import { clientKey } from "../api/rate-limits.js";
 import { countAttempt } from "../auth/verify.js";
 import { IN_DOUBT_WAIT_MS, type TradeOutcome, type TradeParticipant, TradeRepository } from "../db/trades.js";
@@ -63,6 +64,11 @@ const WAITING_FOR_DATABASE: Refusal = {
   code: "unavailable",
   message: "The world is waiting for its database; try again shortly.",
 };
+/**
+ * How long a REST read of a player waits for its state to be durable (see livePlayer): within the 2 s that
+ * Colyseus lets a call to a room on another process take.
+ */
+const LIVE_READ_WAIT_MS = 1500;
 /** How long a login waits for the write of its character's last session (see lastSessionSaved). */
 const LAST_SESSION_WAIT_MS = 10_000;
 /**
@@ -644,9 +650,20 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     if (update) sendUpdate(client, update);
   }
 
-  /** Live state of an online player, for the REST API (undefined when offline). */
-  livePlayer(characterId: string): PlayerSync | undefined {
-    return this.world.has(characterId) ? this.world.playerSync(characterId) : undefined;
+  /**
+   * An online player's state for the REST API, as its client may be shown it: once durable (see
+   * whenPublished), so that no answer shows a change a crash would undo. Undefined when offline, once
+   * its last session is written (the database then holds it). NOT_DURABLE_YET when that takes longer than
+   * a remote call waits (while the world waits for its database, say).
+   */
+  async livePlayer(characterId: string): Promise<PlayerSync | undefined | typeof NOT_DURABLE_YET> {
+    const durable = new Promise<PlayerSync | undefined>((resolve) => {
+      this.whenPublished(() => {
+        if (this.world.has(characterId)) resolve(this.world.playerSync(characterId));
+        else this.persistence.settled(characterId).then(() => resolve(undefined));
+      });
+    });
+    return Promise.race([durable, sleep(LIVE_READ_WAIT_MS, NOT_DURABLE_YET, { ref: false })]);
   }
 
   /** A character was renamed through the REST API: an online player shows the new name from the next tick. */

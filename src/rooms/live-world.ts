@@ -1,6 +1,6 @@
 import { type IRoomCache, matchMaker } from "@colyseus/core";
 import { ApiError } from "../api/errors.js";
-import type { LiveWorld } from "../api/live-world.js";
+import { type LiveWorld, NOT_DURABLE_YET } from "../api/live-world.js";
 import type { WorldRoom } from "./WorldRoom.js";
 import { findWorld, openWorld } from "./world-listing.js";
 
@@ -15,7 +15,10 @@ export const roomLiveWorld: LiveWorld = {
   },
   async player(characterId) {
     const world = await findWorld();
-    return world && callWorld(world, "livePlayer", [characterId]);
+    const player = world && (await callWorld(world, "livePlayer", [characterId]));
+    if (player === NOT_DURABLE_YET)
+      throw new ApiError(503, "unavailable", "the world is waiting for its database; try again shortly");
+    return player;
   },
   async renamed(characterId, name) {
     const world = await findWorld();

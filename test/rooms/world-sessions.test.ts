@@ -33,6 +33,12 @@ const BY_THE_BANK = { x: 31, z: 27 };
 describe("WorldRoom: inventory, bank, admin and sessions", function () {
   this.timeout(30000);
   const { server, join } = worldSuite({ WORLD_TICK_MS: "50", ADMIN_CODE, RECONNECT_SECONDS: "2" });
+  const getPlayer = async (token: string) => {
+    const response = await fetch(`${server().baseUrl}/api/v1/player`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    return { status: response.status, body: await response.json() };
+  };
   const walkTo = async (player: SdkPlayer, tile: { x: number; z: number }) => {
     player.room.send("player:move", tile);
     await waitFor(() => {
@@ -354,6 +360,53 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
         [["coins", coins]],
         "the coins are on the ground, in the same write",
       );
+    } finally {
+      restoreWrites();
+    }
+  });
+
+  it("shows over REST only what is written: 503 while the world waits for its database, then the written drop", async () => {
+    const player = await join();
+    const coins = countOf(player.sync, "coins");
+    let failing = true;
+    const restoreWrites = interceptWorldWrites(server().runtime.worldStore, async (_write, save) => {
+      if (failing) throw new Error("database unavailable");
+      return save();
+    });
+    try {
+      player.room.send("player:action", { action: "drop", inventorySlot: slotOf(player.sync, "coins") });
+      await sleep(300);
+      const waiting = await getPlayer(player.token);
+      assert.equal(waiting.status, 503, "the drop is not written: a crash now would undo it");
+      assert.equal(waiting.body.error.code, "unavailable");
+      assert.equal(await storedCount(server(), player.id, "coins"), coins);
+      failing = false;
+      const written = await getPlayer(player.token);
+      assert.equal(written.status, 200);
+      assert.equal(written.body.coins, 0);
+      assert.equal(await storedCount(server(), player.id, "coins"), 0);
+    } finally {
+      restoreWrites();
+    }
+  });
+
+  it("shows over REST a player who left as its last session left it, once that is written", async () => {
+    const player = await join();
+    let failing = true;
+    const restoreWrites = interceptWorldWrites(server().runtime.worldStore, async (_write, save) => {
+      if (failing) throw new Error("database unavailable");
+      return save();
+    });
+    try {
+      player.room.send("player:action", { action: "drop", inventorySlot: slotOf(player.sync, "coins") });
+      await sleep(300);
+      await leave(player.room);
+      const waiting = await getPlayer(player.token);
+      assert.equal(waiting.status, 503, "not the coins the stored state still holds");
+      failing = false;
+      const written = await getPlayer(player.token);
+      assert.equal(written.status, 200);
+      assert.equal(written.body.coins, 0, "the coins it dropped before leaving");
     } finally {
       restoreWrites();
     }
