@@ -1,4 +1,5 @@
 import { Router } from "express";
+import { within } from "../time-limit.js";
 import { VERSION } from "../version.js";
 import { errorBody } from "./errors.js";
 
@@ -10,13 +11,11 @@ const PING_TIMEOUT_MS = 2000;
  */
 export function healthRouter(ping: () => Promise<void>): Router {
   return Router().get("/health", async (_req, res) => {
-    const healthy = await Promise.race([
-      ping().then(
-        () => true,
-        () => false,
-      ),
-      new Promise<boolean>((resolve) => setTimeout(resolve, PING_TIMEOUT_MS, false).unref()),
-    ]);
+    const answered = ping().then(
+      () => true,
+      () => false,
+    );
+    const healthy = await within(answered, PING_TIMEOUT_MS, false);
     const health = {
       status: healthy ? "ok" : "degraded",
       timestamp: new Date().toISOString(),

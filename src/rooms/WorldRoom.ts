@@ -1,5 +1,4 @@
 import { performance } from "node:perf_hooks";
-import { setTimeout as sleep } from "node:timers/promises";
 import {
   type AuthContext,
   type Client,
@@ -28,6 +27,7 @@ import { World } from "../game/world.js";
 import type { Intent, OutboundEvent, PlayerSync, TickReport } from "../game/world-types.js";
 import type { Runtime } from "../runtime.js";
 import { WorldRoomState } from "../schema/WorldRoomState.js";
+import { within } from "../time-limit.js";
 import { withBatchedSends } from "./batched-sends.js";
 import { CLOSE_REPLACED } from "./close-codes.js";
 import type { EncodedUpdate } from "./encoded-json.js";
@@ -262,13 +262,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    */
   private async lastSessionSaved(characterId: string): Promise<void> {
     const saved = this.persistence.settled(characterId).then(() => false);
-    // The timer goes with the wait: a login storm would otherwise leave one pending per login.
-    const timer = new AbortController();
-    const late = await Promise.race([
-      saved,
-      sleep(LAST_SESSION_WAIT_MS, true, { ref: false, signal: timer.signal }),
-    ]).finally(() => timer.abort());
-    if (!late) return;
+    if (!(await within(saved, LAST_SESSION_WAIT_MS, true))) return;
     this.runtime.logger.warn(
       { characterId },
       "a login waited too long for its last session's write: refused",
@@ -663,7 +657,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
         else this.persistence.settled(characterId).then(() => resolve(undefined));
       });
     });
-    return Promise.race([durable, sleep(LIVE_READ_WAIT_MS, NOT_DURABLE_YET, { ref: false })]);
+    return within(durable, LIVE_READ_WAIT_MS, NOT_DURABLE_YET);
   }
 
   /** A character was renamed through the REST API: an online player shows the new name from the next tick. */
