@@ -416,9 +416,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       case "say":
         return { type: "chat", message: parsed.text };
       case "admin":
-        void this.elevate(client, parsed.code, (refusal) =>
-          reply("error", { ...refusal, event: "player:chat" }),
-        );
+        void this.elevate(client, parsed.code, reply);
         return undefined;
       default:
         if (!client.userData?.isAdmin)
@@ -431,10 +429,12 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
 
   /**
    * `/admin <code>`: every attempt counts against the client's authentication limit, as a token would.
-   * The right code makes the session, and the account, an admin's.
+   * The right code makes the session, and the account, an admin's. Either answer is the reply to the
+   * `/admin` line, with its `id`.
    */
-  private async elevate(client: WorldClient, code: string, fail: (refusal: Refusal) => void): Promise<void> {
+  private async elevate(client: WorldClient, code: string, reply: Reply): Promise<void> {
     const { ADMIN_CODE } = this.runtime.config;
+    const fail = (refusal: Refusal) => reply("error", { ...refusal, event: "player:chat" });
     if (await countAttempt(this.runtime, clientKey(playerOf(client).ip)))
       fail({ code: "rate_limited", message: "Too many attempts: try again later." });
     else if (!ADMIN_CODE) fail({ code: "forbidden", message: "Admin commands are disabled on this server." });
@@ -443,7 +443,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       if (client.userData) client.userData.isAdmin = true;
       // The account stays an admin's: the REST API lets it control the server's own agents.
       await this.runtime.accounts.setAdmin(playerOf(client).accountId, true);
-      client.send("chat:message", {
+      reply("chat:message", {
         fromPlayerId: "server",
         fromPlayerName: "Server",
         message: "Admin commands enabled.",

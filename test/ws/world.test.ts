@@ -166,6 +166,16 @@ describe("/ws: playing in the world with plain WebSocket clients", function () {
     assert.ok(!carolSaw.some((frame) => frame.event === "world:update" && entityIn(frame.data, alice.id)));
   });
 
+  it("answers /admin with the frame's id, whether the code is wrong or right", async () => {
+    const { client } = await connect();
+    client.send("player:chat", { message: "/admin not-the-code" }, "admin-1");
+    const refused = await client.next("error", (data) => data.event === "player:chat");
+    assert.deepEqual([refused.data.code, refused.id], ["forbidden", "admin-1"]);
+    client.send("player:chat", { message: `/admin ${ADMIN_CODE}` }, "admin-2");
+    const enabled = await client.next("chat:message", (data) => data.fromPlayerId === "server");
+    assert.equal(enabled.id, "admin-2");
+  });
+
   it("answers a chat line whose speaker teleports away in the same tick", async () => {
     const { client } = await connect();
     client.send("player:chat", { message: `/admin ${ADMIN_CODE}` });
