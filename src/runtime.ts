@@ -63,6 +63,11 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     { database: database.kind, ms: Date.now() - started },
     `database ready (${database.kind === "postgres" ? "PostgreSQL" : "embedded PGlite"}, migrations applied)`,
   );
+  if (config.PUBLIC_IDP_APP_ID && !config.identityProvider)
+    logger.warn(
+      "PUBLIC_IDP_APP_ID is set without IDP_JWKS_URL or IDP_VERIFICATION_KEY: the server cannot check the " +
+        "provider's tokens, so it runs in anonymous mode and refuses them. Set one of the two to use the provider.",
+    );
   const jwtSecret = resolveJwtSecret(config, logger);
   const rateLimits = createRateLimits(config, logger);
   const accounts = new AccountRepository(database.db);

@@ -191,7 +191,8 @@ async function verifyOrExplain(
   options: { algorithms: string[]; issuer?: string; audience?: string },
 ) {
   try {
-    const result = await jwtVerify(token, key as KeyObject, options);
+    // A token without `exp` would never run out: one that leaked would stay good for ever.
+    const result = await jwtVerify(token, key as KeyObject, { ...options, requiredClaims: ["exp"] });
     if (!result.payload.sub) throw new InvalidTokenError("claims");
     return result;
   } catch (error) {

@@ -15,14 +15,13 @@ import { type KeySetServer, startKeySetServer } from "./support.js";
 const APP_ID = "tileworld-test-app";
 const ISSUER = "https://auth.idp.test";
 
-async function providerToken(privateKey: CryptoKey, alg: string, kid?: string) {
-  return new SignJWT({})
+async function providerToken(privateKey: CryptoKey, alg: string, kid?: string, expires = true) {
+  const token = new SignJWT({})
     .setProtectedHeader(kid ? { alg, kid } : { alg })
     .setSubject("user-1")
     .setIssuer(ISSUER)
-    .setAudience(APP_ID)
-    .setExpirationTime("5m")
-    .sign(privateKey);
+    .setAudience(APP_ID);
+  return (expires ? token.setExpirationTime("5m") : token).sign(privateKey);
 }
 
 async function rejection(promise: Promise<unknown>): Promise<string> {
@@ -51,6 +50,21 @@ describe("token verifier", () => {
         subject: "idp:user-1",
         kind: "idp",
       });
+    });
+
+    it("refuses a provider token that never expires", async () => {
+      const { publicKey, privateKey } = await generateKeyPair("ES256");
+      const verifier = createTokenVerifier(
+        {
+          identityProvider: true,
+          PUBLIC_IDP_APP_ID: APP_ID,
+          IDP_ISSUER: ISSUER,
+          IDP_VERIFICATION_KEY: await exportSPKI(publicKey),
+        },
+        randomBytes(32),
+      );
+      const forever = await providerToken(privateKey, "ES256", undefined, false);
+      assert.equal(await rejection(verifier.verify(forever)), "claims");
     });
 
     it("accepts a JWK given as JSON", async () => {
@@ -156,6 +170,16 @@ describe("token verifier", () => {
         .setExpirationTime("5m")
         .sign(secret);
       assert.equal(await rejection(verifier.verify(noSubject)), "claims");
+    });
+
+    it("refuses a token that never expires", async () => {
+      const forever = await new SignJWT({})
+        .setProtectedHeader({ alg: "HS256" })
+        .setSubject("x")
+        .setIssuer(SERVER_ISSUER)
+        .setAudience(ANONYMOUS_AUDIENCE)
+        .sign(secret);
+      assert.equal(await rejection(verifier.verify(forever)), "claims");
     });
   });
 
