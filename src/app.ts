@@ -4,6 +4,7 @@ import { RedisPresence } from "@colyseus/redis-presence";
 import config from "@colyseus/tools";
 import { WebSocketTransport } from "@colyseus/ws-transport";
 import type express from "express";
+import { errorBody } from "./api/errors.js";
 import { healthRouter } from "./api/health.js";
 import { mountApi } from "./api/index.js";
 import { pinClientAddress } from "./client-address.js";
@@ -67,6 +68,15 @@ export function createApp(runtime: Runtime) {
       app.set("trust proxy", runtime.config.TRUST_PROXY);
       // Public and not counted against the REST limit, which covers /api only: health and game data files.
       app.use(healthRouter(() => runtime.database.ping()));
+      // /ws is a WebSocket: a plain request there (a browser's, say) is told so rather than "not found".
+      app.get("/ws", (_req, res) => {
+        res
+          .status(426)
+          .set("Upgrade", "websocket")
+          .json(
+            errorBody("upgrade_required", "/ws is a WebSocket endpoint: connect with a WebSocket client"),
+          );
+      });
       app.use(
         "/manifests",
         manifestRouter(() => runtime.manifestDir),

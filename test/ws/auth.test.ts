@@ -25,6 +25,13 @@ describe("/ws: authentication at the upgrade", function () {
     });
     after(() => server?.stop());
 
+    it("answers a plain request, not a WebSocket upgrade, with 426 upgrade_required", async () => {
+      const response = await fetch(`${server.baseUrl}/ws`);
+      assert.equal(response.status, 426);
+      assert.equal(response.headers.get("upgrade"), "websocket");
+      assert.equal((await response.json()).error.code, "upgrade_required");
+    });
+
     it("plays the character of a token in the Authorization header", async () => {
       const response = await fetch(`${server.baseUrl}/api/v1/auth/anonymous`, { method: "POST" });
       const { token, playerId } = (await response.json()) as { token: string; playerId: string };
