@@ -11,7 +11,9 @@ export interface GameError {
 export const GAME_ERROR_CODES = {
   bad_request: "the request is malformed (empty or too long chat, bad quantity, unknown item id)",
   not_found: "the target entity, player or bank item does not exist or is not visible to the player",
-  invalid_slot: `the inventory slot is outside 0..${INVENTORY_SLOTS - 1} or empty, or the equipment slot is empty`,
+  invalid_slot:
+    `the inventory slot is outside 0..${INVENTORY_SLOTS - 1} or empty, or the equipment slot is empty, ` +
+    "or a trade put another item in the slot between the message and the tick that would have acted on it",
   invalid_target: "the target exists but this action cannot apply to it (chop a rock, eat a sword)",
   move_too_far: `the move target is more than ${MAX_PATH_LENGTH} tiles away (Chebyshev)`,
   no_path: `no walkable path of at most ${MAX_PATH_LENGTH} tiles reaches the target`,

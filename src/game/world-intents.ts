@@ -22,7 +22,7 @@ import {
   TINDERBOX_ITEM_ID,
   visibleGroundItem,
 } from "./world-actions.js";
-import type { PlayerAction, PlayerEntity, WorldState } from "./world-state.js";
+import type { PlayerAction, PlayerEntity, QueuedIntent, WorldState } from "./world-state.js";
 import type { Intent } from "./world-types.js";
 
 /** The change an accepted intent makes; one that can still fail (no path) reports it itself. */
@@ -290,8 +290,47 @@ export function planIntent(state: WorldState, player: PlayerEntity, intent: Inte
 }
 
 /** Plans and applies one queued intent; a refusal becomes an `error` event to the player. */
-export function applyIntent(state: WorldState, player: PlayerEntity, intent: Intent): void {
-  const plan = planIntent(state, player, intent);
+/** An intent to queue for the next tick, with the items in the slots it names now. */
+export function queuedIntent(player: PlayerEntity, intent: Intent, ref: number | undefined): QueuedIntent {
+  const { inventory } = player.character;
+  return { intent, ref, meantFor: slotsNamedBy(intent).map((slot) => entryAt(inventory, slot)?.itemId) };
+}
+
+/**
+ * Applies a queued intent, planned again against the state now. One whose slot holds another item than
+ * when it was sent is refused: a trade that completed in between may have put what the player received
+ * where what it gave was, and "drop slot 3" would drop the wrong item.
+ */
+export function applyQueuedIntent(
+  state: WorldState,
+  player: PlayerEntity,
+  { intent, meantFor }: QueuedIntent,
+): void {
+  const { inventory } = player.character;
+  const changed = slotsNamedBy(intent).find((slot, index) => {
+    const now = entryAt(inventory, slot)?.itemId;
+    return now !== undefined && now !== meantFor[index];
+  });
+  const plan =
+    changed === undefined
+      ? planIntent(state, player, intent)
+      : gameError("invalid_slot", `The item in inventory slot ${changed} changed before this was done.`);
   if (isGameError(plan)) state.fail(player, plan);
   else plan();
+}
+
+/** The inventory slots an intent acts on. */
+function slotsNamedBy(intent: Intent): number[] {
+  switch (intent.type) {
+    case "action":
+      return intent.inventorySlot === undefined ? [] : [intent.inventorySlot];
+    case "use":
+      return intent.targetSlot === undefined
+        ? [intent.inventorySlot]
+        : [intent.inventorySlot, intent.targetSlot];
+    case "bankDeposit":
+      return [intent.inventorySlot];
+    default:
+      return [];
+  }
 }

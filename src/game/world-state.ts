@@ -49,8 +49,17 @@ export interface PlayerEntity {
   style: CombatStyle;
   /** Set while a trade commits: intents that touch the inventory are refused. */
   busy: string | undefined;
-  /** Queued intents, each with the reference it was submitted with. */
-  intents: { intent: Intent; ref: number | undefined }[];
+  /** Intents waiting for the next input phase, oldest first. */
+  intents: QueuedIntent[];
+}
+
+/** An intent waiting for the input phase. */
+export interface QueuedIntent {
+  intent: Intent;
+  /** The reference it was submitted with. */
+  ref: number | undefined;
+  /** The item in each inventory slot it names (see slotsNamedBy) when it was submitted: what it is for. */
+  meantFor: readonly (string | undefined)[];
 }
 
 export interface NpcEntity {

@@ -7,7 +7,7 @@ import { type GroundItem, isOwnerOnly } from "./ground-items.js";
 import { chebyshev } from "./tile.js";
 import type { CharacterState, InventoryEntry, Tile } from "./types.js";
 import { resolveCombat } from "./world-combat.js";
-import { applyIntent, planIntent } from "./world-intents.js";
+import { applyQueuedIntent, planIntent, queuedIntent } from "./world-intents.js";
 import { updateGroundItems } from "./world-items.js";
 import { movePlayers } from "./world-movement.js";
 import { updateNpcs } from "./world-npcs.js";
@@ -24,9 +24,9 @@ function applyQueuedIntents(state: WorldState, pending: Set<PlayerEntity>): void
     const intents = player.intents;
     player.intents = [];
     state.applyingPlayer = player;
-    for (const { intent, ref } of intents) {
-      state.applyingRef = ref;
-      applyIntent(state, player, intent);
+    for (const queued of intents) {
+      state.applyingRef = queued.ref;
+      applyQueuedIntent(state, player, queued);
     }
   }
   state.applyingRef = undefined;
@@ -133,7 +133,7 @@ export class World {
     if (!player) return gameError("not_found", `Player ${playerId} is not in the world.`);
     const plan = planIntent(this.state, player, intent);
     if (isGameError(plan)) return plan;
-    player.intents.push({ intent, ref });
+    player.intents.push(queuedIntent(player, intent, ref));
     this.pending.add(player);
     return undefined;
   }

@@ -10,6 +10,7 @@ import { COOK_TICKS } from "../../src/game/world-skills.js";
 import type { Intent, OutboundEvent } from "../../src/game/world-types.js";
 import { XP_CAP } from "../../src/game/xp.js";
 import {
+  BOOTH,
   character,
   ENCLOSED,
   GOBLIN_SPAWN,
@@ -615,6 +616,30 @@ describe("World", () => {
       assert.deepEqual(world.inventory("p1"), [{ slot: 5, itemId: "coins", quantity: 100 }]);
       assert.ok(report.changedCharacters.includes("p1"));
       assert.equal(eventsOf([report], "player:sync").length, 1);
+    });
+
+    it("refuses an intent queued before a trade put another item in its slot, which stays", () => {
+      const world = worldWith();
+      const axeSlot = slotOf(world, "p1", "bronze_axe");
+      world.submit("p1", { type: "action", action: "drop", inventorySlot: axeSlot }, 7);
+      // The trade completes before the tick: the axe went to the partner, the logs received took its slot.
+      world.replaceInventory("p1", [{ slot: axeSlot, itemId: "logs", quantity: 1 }]);
+      const report = world.step();
+      assert.deepEqual(world.inventory("p1"), [{ slot: axeSlot, itemId: "logs", quantity: 1 }]);
+      assert.ok(!world.entities().some((entity) => entity.kind === "item"), "nothing dropped");
+      const [refusal] = eventsOf([report], "error");
+      assert.equal(refusal?.data.code, "invalid_slot");
+      assert.equal(refusal?.ref, 7, "the refusal answers the message the intent came from");
+    });
+
+    it("still applies a queued intent whose slot holds the same item, fewer of it", () => {
+      const world = worldWith({ x: BOOTH.x - 1, z: BOOTH.z + 1 });
+      const coinsSlot = slotOf(world, "p1", "coins");
+      const coins = world.inventory("p1").find((entry) => entry.slot === coinsSlot)!.quantity;
+      world.submit("p1", { type: "bankDeposit", inventorySlot: coinsSlot, quantity: 5 });
+      world.replaceInventory("p1", [{ slot: coinsSlot, itemId: "coins", quantity: coins - 10 }]);
+      world.step();
+      assert.deepEqual(world.inventory("p1"), [{ slot: coinsSlot, itemId: "coins", quantity: coins - 15 }]);
     });
 
     it("measures the distance between two players", () => {
