@@ -3,7 +3,7 @@ import type { GroundItem } from "../game/ground-items.js";
 import { type CharacterSave, writeCharacters } from "./characters.js";
 import type { Database, Executor } from "./database.js";
 import { isDataError } from "./pg-errors.js";
-import { groundItems } from "./schema.js";
+import { groundItems, trades } from "./schema.js";
 import type { WriteFence } from "./world-lease.js";
 
 /** The ground items a tick put down or changed, and the ids of those it took away. */
@@ -16,11 +16,16 @@ export interface GroundChanges {
 export interface WorldWrite {
   characters: readonly CharacterSave[];
   ground?: GroundChanges;
+  /**
+   * Trades whose swap this write undoes, should it have committed (see WorldRoom.outcomeInDoubt): their
+   * history rows go with it, so the history holds no trade the inventories do not.
+   */
+  undoneTrades?: readonly string[];
 }
 
 /** Whether a write has nothing to write. */
-export function isEmptyWrite({ characters, ground }: WorldWrite): boolean {
-  return characters.length === 0 && !ground?.put.length && !ground?.removed.length;
+export function isEmptyWrite({ characters, ground, undoneTrades }: WorldWrite): boolean {
+  return characters.length === 0 && !ground?.put.length && !ground?.removed.length && !undoneTrades?.length;
 }
 
 /**
@@ -42,7 +47,7 @@ export class WorldStore {
   ): Promise<CharacterSave[]> {
     const refused: CharacterSave[] = [];
     if (isEmptyWrite(write) && apart.length === 0) return refused;
-    const { characters, ground } = write;
+    const { characters, ground, undoneTrades } = write;
     await this.db.transaction(async (tx) => {
       await fence?.check(tx);
       for (const save of apart) {
@@ -55,6 +60,7 @@ export class WorldStore {
       }
       await writeCharacters(tx, characters);
       if (ground) await writeGround(tx, ground);
+      if (undoneTrades?.length) await tx.delete(trades).where(inArray(trades.id, [...undoneTrades]));
     });
     return refused;
   }

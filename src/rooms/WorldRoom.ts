@@ -776,8 +776,9 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    * A swap whose transaction failed without a refusal (its connection lost at the commit, say) may have
    * committed all the same: its history row says whether it did, and the stored inventories are then the
    * world's. When the database cannot say either, the next tick writes both inventories again, in one
-   * transaction: the database then holds the world's (the trade undone, if it had committed), and never
-   * one side's without the other's. Still asked while the tick waits, so nothing else has changed them.
+   * transaction with the removal of its history row: the database then holds the world's (the trade
+   * undone, if it had committed), and never one side's without the other's. Still asked while the tick
+   * waits, so nothing else has changed them.
    */
   private async outcomeInDoubt(
     tradeId: string,
@@ -801,7 +802,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
         { err: doubt, tradeId },
         "whether a trade committed is unknown: its players' inventories are written again",
       );
-      this.saves.rewriteInventories([a.characterId, b.characterId]);
+      this.saves.undoTrade(tradeId, [a.characterId, b.characterId]);
     }
     return { ok: false, reason: "conflict" };
   }

@@ -26,6 +26,8 @@ export class TickSaves {
   private readonly unsavedPositions = new Map<string, number>();
   /** Ground items whose row may be out of date: written as they are, or deleted when gone. */
   private readonly unsavedGround = new Set<string>();
+  /** Trades undone and not written yet (see undoTrade). */
+  private readonly undoneTrades = new Set<string>();
   /** Ground items that may have a row: when one leaves the world, its row goes too. */
   private readonly storedGround: Set<string>;
 
@@ -46,16 +48,24 @@ export class TickSaves {
   take(): WorldWrite {
     const parts = new Map(this.unsavedParts);
     this.unsavedParts.clear();
-    return { characters: this.snapshots(parts), ground: this.groundWrite() };
+    const undoneTrades = [...this.undoneTrades];
+    this.undoneTrades.clear();
+    return { characters: this.snapshots(parts), ground: this.groundWrite(), undoneTrades };
   }
 
-  /** The next tick writes these players' inventories, whatever it changes, in its one transaction. */
-  rewriteInventories(ids: readonly string[]): void {
-    for (const id of ids) addParts(this.unsavedParts, id, "inventory");
+  /**
+   * A trade the world did not apply, which may have committed all the same: the next tick writes its
+   * players' inventories as the world holds them, whatever it changes, and takes the trade out of the
+   * history, in its one transaction.
+   */
+  undoTrade(tradeId: string, playerIds: readonly string[]): void {
+    for (const id of playerIds) addParts(this.unsavedParts, id, "inventory");
+    this.undoneTrades.add(tradeId);
   }
 
   /** The write failed: what it held goes with the next tick's. */
-  failed({ characters, ground }: WorldWrite): void {
+  failed({ characters, ground, undoneTrades = [] }: WorldWrite): void {
+    for (const tradeId of undoneTrades) this.undoneTrades.add(tradeId);
     for (const { state, parts = [] } of characters) addParts(this.unsavedParts, state.id, ...parts);
     for (const item of ground?.put ?? []) this.unsavedGround.add(item.id);
     for (const id of ground?.removed ?? []) this.unsavedGround.add(id);

@@ -120,7 +120,7 @@ export class WorldPersistence {
     let refused: CharacterSave[];
     try {
       refused = await this.store.save(
-        { characters: apart ? write.characters : [...saves, ...write.characters], ground: write.ground },
+        { ...write, characters: apart ? write.characters : [...saves, ...write.characters] },
         this.fence,
         apart ? saves : [],
       );

@@ -181,6 +181,26 @@ for (const backend of backends) {
       }
     });
 
+    it("undoes a committed swap with the world's write of both inventories, its history row with it", async () => {
+      const [alice, bob] = [
+        [{ slot: 0, itemId: "coins", quantity: 10 }],
+        [{ slot: 3, itemId: "logs", quantity: 1 }],
+      ];
+      await given(alice, bob);
+      assert.equal(
+        (await tradesRepo.complete(trade("t-undone", [offer(0, "coins", 4)], []), ITEMS)).ok,
+        true,
+      );
+      await worldStore.save({
+        characters: [
+          { state: character("alice", alice), parts: ["inventory"] },
+          { state: character("bob", bob), parts: ["inventory"] },
+        ],
+        undoneTrades: ["t-undone"],
+      });
+      await assertNothingMoved(alice, bob);
+    });
+
     it("moves nothing when the receiver has no free slot, but counts the slots the receiver gives away", async () => {
       const alice = [{ slot: 0, itemId: "bronze_sword", quantity: 1 }];
       await given(alice, logsInEverySlot());

@@ -24,6 +24,8 @@ function worldWithPlayer() {
   return { world, slotOf, saves, tickWrite };
 }
 
+const NOTHING: WorldWrite = { characters: [], ground: { put: [], removed: [] }, undoneTrades: [] };
+
 describe("TickSaves: what the world's writes hold", () => {
   it("writes a walker's position on the way only every 10 ticks, and where the walk ends", () => {
     const { world, tickWrite } = worldWithPlayer();
@@ -86,17 +88,29 @@ describe("TickSaves: what the world's writes hold", () => {
     const [save] = write.characters;
     assert.ok(!save?.state.inventory.some(({ itemId }) => itemId === "coins" || itemId === "bronze_sword"));
     assert.deepEqual(write.ground?.put.map((item) => item.itemId).sort(), ["bronze_sword", "coins"]);
-    assert.deepEqual(saves.take(), { characters: [], ground: { put: [], removed: [] } });
+    assert.deepEqual(saves.take(), NOTHING);
   });
 
   it("writes again, from the state of the time, what a failed write left unsaved", () => {
     const { world, slotOf, saves, tickWrite } = worldWithPlayer();
     world.submit("p1", { type: "action", action: "drop", inventorySlot: slotOf("coins") });
     const failed = tickWrite();
-    assert.deepEqual(tickWrite(), { characters: [], ground: { put: [], removed: [] } });
+    assert.deepEqual(tickWrite(), NOTHING);
     saves.failed(failed);
     const retried = tickWrite();
     assert.deepEqual(partsIn(retried), partsIn(failed));
     assert.deepEqual(retried.ground?.put, failed.ground?.put);
+  });
+
+  it("writes an undone trade's inventories as the world holds them and its removal, until a write of them commits", () => {
+    const { world, saves, tickWrite } = worldWithPlayer();
+    saves.undoTrade("t1", ["p1"]);
+    const failed = tickWrite();
+    assert.deepEqual(partsIn(failed), [["p1", ["inventory"]]]);
+    assert.deepEqual(failed.characters[0]?.state.inventory, world.inventory("p1"));
+    assert.deepEqual(failed.undoneTrades, ["t1"]);
+    saves.failed(failed);
+    assert.deepEqual(tickWrite().undoneTrades, ["t1"], "taken again after the failure");
+    assert.deepEqual(tickWrite(), NOTHING);
   });
 });

@@ -506,6 +506,8 @@ describe("TradeRoom with SDK clients", function () {
       );
       assert.equal(await storedCoins(bob.id), bobCoins, "bob's written back in the same transaction");
       assert.equal(countOf(latestSync(alice), "coins"), aliceCoins);
+      const history = new TradeRepository(server.runtime.database.db);
+      assert.deepEqual(await history.history(alice.id), [], "the undone swap is not in the history");
     });
 
     const slowly = <A extends unknown[], R>(work: (...args: A) => Promise<R>, started: () => void) =>
