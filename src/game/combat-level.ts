@@ -1,4 +1,4 @@
-import type { SkillName, SkillState } from "./types.js";
+import type { NpcCombatStats, SkillName, SkillState } from "./types.js";
 
 export const MIN_COMBAT_LEVEL = 3;
 export const MAX_COMBAT_LEVEL = 126;
@@ -12,16 +12,28 @@ export function skillLevels(skills: Readonly<Record<SkillName, SkillState>>): Re
   return Object.fromEntries(entries) as Record<SkillName, number>;
 }
 
-/** RuneScape's combat level; constitution is its hitpoints skill. */
-export function combatLevel(levels: CombatLevels): number {
+/** RuneScape's formula, unclamped; constitution is its hitpoints skill. */
+function combatFormula(levels: CombatLevels): number {
   const base = levels.defence + levels.constitution + Math.floor(levels.prayer / 2);
   const best = Math.max(
     levels.attack + levels.strength,
     Math.floor(1.5 * levels.ranged),
     Math.floor(1.5 * levels.magic),
   );
-  const level = Math.floor(0.25 * base + 0.325 * best);
-  return Math.min(MAX_COMBAT_LEVEL, Math.max(MIN_COMBAT_LEVEL, level));
+  return Math.floor(0.25 * base + 0.325 * best);
+}
+
+/** A player's combat level: RuneScape's formula, between 3 and 126. */
+export function combatLevel(levels: CombatLevels): number {
+  return Math.min(MAX_COMBAT_LEVEL, Math.max(MIN_COMBAT_LEVEL, combatFormula(levels)));
+}
+
+/**
+ * The combat level a monster's stats make: the players' formula, with no prayer or magic and no
+ * floor of 3 (a chicken is level 1).
+ */
+export function npcCombatLevel(stats: NpcCombatStats): number {
+  return combatFormula({ ...stats, magic: 1, prayer: 0 });
 }
 
 export function totalLevel(levels: Readonly<Record<SkillName, number>>): number {

@@ -345,9 +345,12 @@ export class WorldState {
   /** Adds XP up to the cap; `skill:xp` tells what was gained, and nothing is told at the cap. */
   gainXp(player: PlayerEntity, skill: SkillName, amount: number): void {
     const before = player.character.skills[skill];
-    const gained = Math.min(amount, XP_CAP - before.xp);
+    if (amount <= 0 || before.xp >= XP_CAP) return;
+    const result = gainXp(before, amount);
+    // Both totals are whole tenths; their difference in binary is not (0.3 short of the cap
+    // would be told as 0.30000001192092896).
+    const gained = Math.round((result.skill.xp - before.xp) * 10) / 10;
     if (gained <= 0) return;
-    const result = gainXp(before, gained);
     player.character.skills[skill] = result.skill;
     this.changedCharacters.add(player.id);
     this.emit(player.id, "skill:xp", {

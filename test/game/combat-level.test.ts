@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { combatLevel, skillLevels, totalLevel } from "../../src/game/combat-level.js";
-import { FRESH_LEVELS as FRESH, skillsAt } from "./fixtures.js";
+import { combatLevel, npcCombatLevel, skillLevels, totalLevel } from "../../src/game/combat-level.js";
+import { FRESH_LEVELS as FRESH, GOBLIN, skillsAt } from "./fixtures.js";
 
 describe("combatLevel", () => {
   it("is 3 for a fresh character", () => {
@@ -22,6 +22,20 @@ describe("combatLevel", () => {
     assert.equal(combatLevel(ranged), 60);
     // magic 80: 0.325 * 120 = 39 → 65
     assert.equal(combatLevel({ ...ranged, magic: 80 }), 65);
+  });
+});
+
+describe("npcCombatLevel", () => {
+  it("applies the players' formula to a monster's stats, without the floor of 3", () => {
+    // 0.25 * (1 + 5) + 0.325 * (1 + 1) = 2.15
+    assert.equal(npcCombatLevel(GOBLIN.combat!), 2);
+    // 0.25 * (1 + 3) + 0.325 * 2 = 1.65
+    assert.equal(npcCombatLevel({ ...GOBLIN.combat!, constitution: 3 }), 1);
+    // attack 8, strength 7, defence 8, hitpoints 16: 0.25 * 24 + 0.325 * 15 = 10.875
+    const dwarf = { ...GOBLIN.combat!, attack: 8, strength: 7, defence: 8, constitution: 16 };
+    assert.equal(npcCombatLevel(dwarf), 10);
+    // ranged 30 beats melee 2: 0.25 * 6 + 0.325 * 45 = 16.125
+    assert.equal(npcCombatLevel({ ...GOBLIN.combat!, ranged: 30 }), 16);
   });
 });
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { newCharacter } from "../../src/game/character.js";
+import { npcCombatLevel } from "../../src/game/combat-level.js";
 import { seededRandom } from "../../src/game/random.js";
 import type { CharacterState, GameData } from "../../src/game/types.js";
 import { inViewFrom } from "../../src/game/view-index.js";
@@ -14,6 +15,13 @@ describe("World on the shipped manifests", () => {
     const validation = validateManifests(await shippedTexts());
     assert.ok(validation.ok, "the shipped manifests validate");
     data = validation.data;
+  });
+
+  it("gives every monster the combat level its stats make, which aggression compares with", () => {
+    const wrong = [...data.npcs.values()]
+      .filter((npc) => npc.combat !== undefined && npc.combatLevel !== npcCombatLevel(npc.combat))
+      .map((npc) => `${npc.id}: ${npc.combatLevel}, stats make ${npcCombatLevel(npc.combat!)}`);
+    assert.deepEqual(wrong, []);
   });
 
   it("lets a new character chop the nearest tree into logs", () => {

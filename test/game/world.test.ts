@@ -565,6 +565,22 @@ describe("World", () => {
       assert.deepEqual(eventsOf(later, "skill:xp"), [], "nothing gained, nothing told");
     });
 
+    it("tells a gain cut short by the cap in tenths, as XP is kept", () => {
+      // 25 XP a log, 0.3 short of the cap: 0.3 is told, not 200,000,000 - 199,999,999.7 in binary
+      const nearCap = { level: 99, xp: XP_CAP - 0.3 };
+      const world = worldWith(SPAWN, { skills: { ...character("p1").skills, woodcutting: nearCap } });
+      const tree = world.entities().find((entity) => entity.type === "tree")!;
+      world.submit("p1", { type: "action", action: "chop", targetId: tree.id });
+      const gains = eventsOf(
+        stepUntil(world, () => world.character("p1").skills.woodcutting.xp === XP_CAP),
+        "skill:xp",
+      );
+      assert.deepEqual(
+        gains.map((event) => [event.data.gained, event.data.xp]),
+        [[0.3, XP_CAP]],
+      );
+    });
+
     it("tells a cook whose fire burned out, and stops", () => {
       const world = cookBesideFire(10);
       // Late in the fire's life (logs burn 100 ticks): ten shrimps take longer than what is left of it.
