@@ -349,6 +349,39 @@ const withPostgres = postgresUrl ? describe : describe.skip;
 withPostgres("/api/agents across a restart", function () {
   this.timeout(60000);
 
+  it("holds the account's maximum against creations that come at once", async () => {
+    const database = await freshDatabaseUrl(postgresUrl!);
+    try {
+      const server = await startTestServer({
+        ...GENEROUS_LIMITS,
+        WORLD_TICK_MS: "50",
+        DATABASE_URL: database.url,
+        AGENTS_PER_ACCOUNT: "3",
+      });
+      try {
+        const { token } = await signInAnonymously(server);
+        const names = ["Rush", "Rusha", "Rushb", "Rushc", "Rushd", "Rushe"];
+        const statuses = await Promise.all(
+          names.map(
+            async (name) =>
+              (await request(server, "/api/agents", { method: "POST", body: { name }, token })).status,
+          ),
+        );
+        assert.deepEqual(
+          statuses.sort(),
+          [201, 201, 201, 409, 409, 409],
+          "three agents made, the others refused",
+        );
+        const listed = (await (await request(server, "/api/agents", { token })).json()).agents;
+        assert.equal(listed.length, 3);
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      await database.drop();
+    }
+  });
+
   it("brings the stored agents back with the server, with their goals, beside a configured name a player took", async () => {
     const database = await freshDatabaseUrl(postgresUrl!);
     // One secret for both servers, so the first one's token is still good.
