@@ -377,12 +377,23 @@ export class Agent {
     if (!this.room) return;
     this.room.send(step.event, step.data);
     const targetId = step.data.targetId;
-    if (step.event === "player:action") this.current = typeof targetId === "string" ? targetId : undefined;
+    // Walking gives up the action under way, as the world does.
+    if (step.event === "player:action" || step.event === "player:move")
+      this.current = typeof targetId === "string" ? targetId : undefined;
   }
 
   private see({ added, updated, removed }: WorldUpdate): void {
-    for (const entity of [...added, ...updated]) this.seen.set(entity.id, entity);
-    for (const id of removed) this.seen.delete(id);
+    for (const entity of [...added, ...updated]) {
+      this.seen.set(entity.id, entity);
+      // A depleted target ends the action on it: the same resource, respawned, is a new start.
+      if (entity.id === this.current && entity.depleted) this.current = undefined;
+    }
+    for (const id of removed) {
+      this.seen.delete(id);
+      // A target gone from view (a monster killed, an item picked up) ends the action on it: should it
+      // come back with the same id (a monster respawns so), the agent starts afresh rather than wait.
+      if (id === this.current) this.current = undefined;
+    }
   }
 
   /** What the agent knows now: its latest player:sync and the entities in view. */

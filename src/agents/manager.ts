@@ -46,6 +46,11 @@ export class AgentManager {
   private hosting: Promise<void> | undefined;
   /** The server is shutting down: no agent is loaded here again. */
   private closed = false;
+  /**
+   * Creations under way, by owner: they count against the owner's maximum from the start, so that
+   * requests arriving together cannot all pass the check before any of their agents runs.
+   */
+  private readonly creating = new Map<string, number>();
 
   constructor(private readonly options: AgentManagerOptions) {
     this.map = new WorldMap(options.gameData.areas, options.gameData);
@@ -112,24 +117,40 @@ export class AgentManager {
     const { accounts, characters, agents, gameData, perAccount } = this.options;
     if (ownerAccountId !== null) {
       const owned = this.list().filter((agent) => agent.record.ownerAccountId === ownerAccountId).length;
-      if (owned >= perAccount) throw new AgentLimitError(`an account may run ${perAccount} agents at most`);
+      if (owned + this.creatingFor(ownerAccountId, 0) >= perAccount)
+        throw new AgentLimitError(`an account may run ${perAccount} agents at most`);
     }
-    const id = randomUUID();
-    const account = await accounts.findOrCreate(`agent:${id}`, "agent");
-    const character = newCharacter(randomUUID(), name, gameData);
-    await characters.create(account.id, character);
-    const record: AgentRecord = {
-      id,
-      characterId: character.id,
-      name,
-      ownerAccountId,
-      goal: null,
-      goalsPaused: false,
-    };
-    await agents.insert(record);
-    const agent = this.spawn(record);
+    // Counted as the owner's from here until it runs (or could not be made).
+    if (ownerAccountId !== null) this.creatingFor(ownerAccountId, +1);
+    let agent: Agent;
+    try {
+      const id = randomUUID();
+      const account = await accounts.findOrCreate(`agent:${id}`, "agent");
+      const character = newCharacter(randomUUID(), name, gameData);
+      await characters.create(account.id, character);
+      const record: AgentRecord = {
+        id,
+        characterId: character.id,
+        name,
+        ownerAccountId,
+        goal: null,
+        goalsPaused: false,
+      };
+      await agents.insert(record);
+      agent = this.spawn(record);
+    } finally {
+      if (ownerAccountId !== null) this.creatingFor(ownerAccountId, -1);
+    }
     if (join) await this.join(agent);
     return agent;
+  }
+
+  /** The creations under way for an owner, after adding `change`. */
+  private creatingFor(ownerAccountId: string, change: number): number {
+    const count = (this.creating.get(ownerAccountId) ?? 0) + change;
+    if (count > 0) this.creating.set(ownerAccountId, count);
+    else this.creating.delete(ownerAccountId);
+    return count;
   }
 
   /** Stops the agent and forgets it; its character stays. */

@@ -349,6 +349,39 @@ const withPostgres = postgresUrl ? describe : describe.skip;
 withPostgres("/api/agents across a restart", function () {
   this.timeout(60000);
 
+  it("holds the account's maximum against creations that come at once", async () => {
+    const database = await freshDatabaseUrl(postgresUrl!);
+    try {
+      const server = await startTestServer({
+        ...GENEROUS_LIMITS,
+        WORLD_TICK_MS: "50",
+        DATABASE_URL: database.url,
+        AGENTS_PER_ACCOUNT: "3",
+      });
+      try {
+        const { token } = await signInAnonymously(server);
+        const names = ["Rush", "Rusha", "Rushb", "Rushc", "Rushd", "Rushe"];
+        const statuses = await Promise.all(
+          names.map(
+            async (name) =>
+              (await request(server, "/api/agents", { method: "POST", body: { name }, token })).status,
+          ),
+        );
+        assert.deepEqual(
+          statuses.sort(),
+          [201, 201, 201, 409, 409, 409],
+          "three agents made, the others refused",
+        );
+        const listed = (await (await request(server, "/api/agents", { token })).json()).agents;
+        assert.equal(listed.length, 3);
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      await database.drop();
+    }
+  });
+
   it("brings the stored agents back with the server, with their goals, beside a configured name a player took", async () => {
     const database = await freshDatabaseUrl(postgresUrl!);
     // One secret for both servers, so the first one's token is still good.
@@ -401,6 +434,78 @@ withPostgres("/api/agents across a restart", function () {
       }
     } finally {
       await database.drop();
+    }
+  });
+});
+
+describe("an agent fighting where one monster is left", function () {
+  this.timeout(60000);
+
+  it("attacks the monster it killed again once it respawns", async () => {
+    const server = await startTestServer({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "50" });
+    try {
+      const [listing] = await matchMaker.query({ name: "world" });
+      const room = matchMaker.getLocalRoomById(listing!.roomId)!;
+      type Npc = {
+        id: string;
+        alive: boolean;
+        respawnTick: number;
+        targetId?: string;
+        spawn: { x: number; z: number };
+        def: { id: string; role: string };
+      };
+      const state = (room as unknown as { world: { state: Record<string, any> } }).world.state as {
+        tick: number;
+        npcs: Map<string, Npc>;
+        deadNpcs: Set<Npc>;
+        npcGrid: { remove(npc: Npc): void };
+        entityRemoved(id: string): void;
+      };
+      // One chicken is left of the monsters an agent fights: the others die and do not come back.
+      const npcs = [...state.npcs.values()];
+      const left = npcs.find((npc) => npc.def.id === "chicken" && npc.spawn.x === 37 && npc.spawn.z === 36)!;
+      assert.ok(left, "the chicken of 37,36");
+      for (const npc of npcs) {
+        if (npc === left || npc.def.role !== "monster" || !npc.alive) continue;
+        npc.alive = false;
+        npc.targetId = undefined;
+        npc.respawnTick = Number.MAX_SAFE_INTEGER;
+        state.npcGrid.remove(npc);
+        state.deadNpcs.add(npc);
+        state.entityRemoved(npc.id);
+      }
+
+      const { token } = await signInAnonymously(server);
+      const created = await request(server, "/api/agents", {
+        method: "POST",
+        body: { name: "Hunter" },
+        token,
+      });
+      assert.equal(created.status, 201);
+      const agent: AgentSummary = await created.json();
+      const set = await request(server, `/api/agents/${agent.agentId}/goal`, {
+        method: "POST",
+        body: { type: "combat", target: 100000 },
+        token,
+      });
+      assert.equal(set.status, 200);
+      const combatXp = async () => {
+        const { skills } = await (
+          await request(server, `/api/characters/${agent.characterId}/skills`, { token })
+        ).json();
+        return skills.attack.xp + skills.strength.xp + skills.defence.xp;
+      };
+
+      await waitForAsync(async () => !left.alive, "the agent kills the chicken", 20000);
+      await waitForAsync(async () => left.alive, "the chicken respawns", 20000);
+      const before = await combatXp();
+      await waitForAsync(
+        async () => (await combatXp()) > before,
+        "the agent fights the chicken again",
+        15000,
+      );
+    } finally {
+      await server.stop();
     }
   });
 });
