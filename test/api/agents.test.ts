@@ -454,8 +454,16 @@ describe("an agent fighting where one monster is left", function () {
         spawn: { x: number; z: number };
         def: { id: string; role: string };
       };
-      const state = (room as unknown as { world: { state: Record<string, any> } }).world.state as {
+      type Player = { character: { skills: Record<string, { level: number; xp: number }>; health: number } };
+      const world = (room as unknown as { world: { state: Record<string, any> } }).world as {
+        state: Record<string, any>;
+        inventory(id: string): unknown[];
+        replaceInventory(id: string, entries: unknown[]): void;
+      };
+      const state = world.state as {
         tick: number;
+        players: Map<string, Player>;
+        maxHealth(player: Player): number;
         npcs: Map<string, Npc>;
         deadNpcs: Set<Npc>;
         npcGrid: { remove(npc: Npc): void };
@@ -483,9 +491,19 @@ describe("an agent fighting where one monster is left", function () {
       });
       assert.equal(created.status, 201);
       const agent: AgentSummary = await created.json();
+      // Strength and defence far ahead of attack, and health to spare: the agent keeps the style that
+      // trains attack and never eats, so nothing but the chicken's death and return bears on its target.
+      const fighter = state.players.get(agent.characterId)!;
+      const skills = fighter.character.skills;
+      skills.strength = { level: 37, xp: 20_000 };
+      skills.defence = { level: 37, xp: 20_000 };
+      skills.constitution = { level: 40, xp: 37_224 };
+      fighter.character.health = state.maxHealth(fighter);
+      // Sent to the agent with its next player:sync.
+      world.replaceInventory(agent.characterId, world.inventory(agent.characterId));
       const set = await request(server, `/api/agents/${agent.agentId}/goal`, {
         method: "POST",
-        body: { type: "combat", target: 100000 },
+        body: { type: "combat", target: 10_000_000 },
         token,
       });
       assert.equal(set.status, 200);
