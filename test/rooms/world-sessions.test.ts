@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
+import { matchMaker } from "@colyseus/core";
 import { Client } from "@colyseus/sdk";
 import type { WorldWrite } from "../../src/db/world-store.js";
 import { roomLiveWorld } from "../../src/rooms/live-world.js";
+import { findWorld } from "../../src/rooms/world-listing.js";
 import {
   leave,
   type SdkPlayer,
@@ -385,6 +387,26 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
       assert.equal(written.status, 200);
       assert.equal(written.body.coins, 0);
       assert.equal(await storedCount(server(), player.id, "coins"), 0);
+    } finally {
+      restoreWrites();
+    }
+  });
+
+  it("keeps nothing waiting for the REST reads that gave up while the world waits for its database", async () => {
+    const player = await join();
+    const world = matchMaker.getLocalRoomById((await findWorld())!.roomId) as unknown as {
+      unpublished: unknown[];
+    };
+    const restoreWrites = interceptWorldWrites(server().runtime.worldStore, async () => {
+      throw new Error("database unavailable");
+    });
+    try {
+      player.room.send("player:action", { action: "drop", inventorySlot: slotOf(player.sync, "coins") });
+      await sleep(300);
+      const held = world.unpublished.length;
+      const reads = await Promise.all(Array.from({ length: 20 }, () => getPlayer(player.token)));
+      assert.deepEqual(new Set(reads.map(({ status }) => status)), new Set([503]));
+      assert.equal(world.unpublished.length, held, "a read that gave up is not answered later");
     } finally {
       restoreWrites();
     }
