@@ -289,7 +289,6 @@ export function planIntent(state: WorldState, player: PlayerEntity, intent: Inte
   }
 }
 
-/** Plans and applies one queued intent; a refusal becomes an `error` event to the player. */
 /** An intent to queue for the next tick, with the items in the slots it names now. */
 export function queuedIntent(player: PlayerEntity, intent: Intent, ref: number | undefined): QueuedIntent {
   const { inventory } = player.character;
@@ -297,9 +296,10 @@ export function queuedIntent(player: PlayerEntity, intent: Intent, ref: number |
 }
 
 /**
- * Applies a queued intent, planned again against the state now. One whose slot holds another item than
- * when it was sent is refused: a trade that completed in between may have put what the player received
- * where what it gave was, and "drop slot 3" would drop the wrong item.
+ * Applies a queued intent, planned again against the state now; a refusal becomes an `error` event to
+ * the player. One whose slot holds another item than when it was sent is refused: a trade that completed
+ * in between may have put what the player received where what it gave was, and "drop slot 3" would drop
+ * the wrong item.
  */
 export function applyQueuedIntent(
   state: WorldState,
