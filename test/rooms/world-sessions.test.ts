@@ -367,61 +367,46 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     }
   });
 
-  it("shows over REST only what is written: 503 while the world waits for its database, then the written drop", async () => {
-    const player = await join();
-    const coins = countOf(player.sync, "coins");
-    let failing = true;
-    const restoreWrites = interceptWorldWrites(server().runtime.worldStore, async (_write, save) => {
-      if (failing) throw new Error("database unavailable");
-      return save();
-    });
-    try {
+  describe("REST reads of a player while the world waits for its database", () => {
+    let player: SdkPlayer;
+    let failing: boolean;
+    let restoreWrites: () => void;
+    // The player drops its coins while every write fails, until `failing` is cleared.
+    beforeEach(async () => {
+      player = await join();
+      failing = true;
+      restoreWrites = interceptWorldWrites(server().runtime.worldStore, async (_write, save) => {
+        if (failing) throw new Error("database unavailable");
+        return save();
+      });
       player.room.send("player:action", { action: "drop", inventorySlot: slotOf(player.sync, "coins") });
       await sleep(300);
+    });
+    afterEach(() => restoreWrites());
+
+    it("shows only what is written: 503 while the world waits, then the written drop", async () => {
       const waiting = await getPlayer(player.token);
       assert.equal(waiting.status, 503, "the drop is not written: a crash now would undo it");
       assert.equal(waiting.body.error.code, "unavailable");
-      assert.equal(await storedCount(server(), player.id, "coins"), coins);
+      assert.equal(await storedCount(server(), player.id, "coins"), countOf(player.sync, "coins"));
       failing = false;
       const written = await getPlayer(player.token);
       assert.equal(written.status, 200);
       assert.equal(written.body.coins, 0);
       assert.equal(await storedCount(server(), player.id, "coins"), 0);
-    } finally {
-      restoreWrites();
-    }
-  });
-
-  it("keeps nothing waiting for the REST reads that gave up while the world waits for its database", async () => {
-    const player = await join();
-    const world = matchMaker.getLocalRoomById((await findWorld())!.roomId) as unknown as {
-      unpublished: unknown[];
-    };
-    const restoreWrites = interceptWorldWrites(server().runtime.worldStore, async () => {
-      throw new Error("database unavailable");
     });
-    try {
-      player.room.send("player:action", { action: "drop", inventorySlot: slotOf(player.sync, "coins") });
-      await sleep(300);
+
+    it("keeps nothing waiting for the reads that gave up", async () => {
+      const world = matchMaker.getLocalRoomById((await findWorld())!.roomId) as unknown as {
+        unpublished: unknown[];
+      };
       const held = world.unpublished.length;
       const reads = await Promise.all(Array.from({ length: 20 }, () => getPlayer(player.token)));
       assert.deepEqual(new Set(reads.map(({ status }) => status)), new Set([503]));
       assert.equal(world.unpublished.length, held, "a read that gave up is not answered later");
-    } finally {
-      restoreWrites();
-    }
-  });
-
-  it("shows over REST a player who left as its last session left it, once that is written", async () => {
-    const player = await join();
-    let failing = true;
-    const restoreWrites = interceptWorldWrites(server().runtime.worldStore, async (_write, save) => {
-      if (failing) throw new Error("database unavailable");
-      return save();
     });
-    try {
-      player.room.send("player:action", { action: "drop", inventorySlot: slotOf(player.sync, "coins") });
-      await sleep(300);
+
+    it("shows a player who left as its last session left it, once that is written", async () => {
       await leave(player.room);
       const waiting = await getPlayer(player.token);
       assert.equal(waiting.status, 503, "not the coins the stored state still holds");
@@ -429,9 +414,7 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
       const written = await getPlayer(player.token);
       assert.equal(written.status, 200);
       assert.equal(written.body.coins, 0, "the coins it dropped before leaving");
-    } finally {
-      restoreWrites();
-    }
+    });
   });
 
   it("refuses a login whose last session stays unwritten for 10 s, and lets it in once written", async () => {
