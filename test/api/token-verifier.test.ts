@@ -24,6 +24,19 @@ async function providerToken(privateKey: CryptoKey, alg: string, kid?: string, e
   return (expires ? token.setExpirationTime("5m") : token).sign(privateKey);
 }
 
+/** A verifier of the provider's tokens, given its public key as PEM. */
+async function pemKeyVerifier(publicKey: CryptoKey) {
+  return createTokenVerifier(
+    {
+      identityProvider: true,
+      PUBLIC_IDP_APP_ID: APP_ID,
+      IDP_ISSUER: ISSUER,
+      IDP_VERIFICATION_KEY: await exportSPKI(publicKey),
+    },
+    randomBytes(32),
+  );
+}
+
 async function rejection(promise: Promise<unknown>): Promise<string> {
   const error = await promise.then(
     () => assert.fail("the token was accepted"),
@@ -37,15 +50,7 @@ describe("token verifier", () => {
   describe("with a PEM or JWK verification key", () => {
     it("accepts the provider's ES256 tokens from a PEM key and names the identity idp:<sub>", async () => {
       const { publicKey, privateKey } = await generateKeyPair("ES256");
-      const verifier = createTokenVerifier(
-        {
-          identityProvider: true,
-          PUBLIC_IDP_APP_ID: APP_ID,
-          IDP_ISSUER: ISSUER,
-          IDP_VERIFICATION_KEY: await exportSPKI(publicKey),
-        },
-        randomBytes(32),
-      );
+      const verifier = await pemKeyVerifier(publicKey);
       assert.deepEqual(await verifier.verify(await providerToken(privateKey, "ES256")), {
         subject: "idp:user-1",
         kind: "idp",
@@ -54,15 +59,7 @@ describe("token verifier", () => {
 
     it("refuses a provider token that never expires", async () => {
       const { publicKey, privateKey } = await generateKeyPair("ES256");
-      const verifier = createTokenVerifier(
-        {
-          identityProvider: true,
-          PUBLIC_IDP_APP_ID: APP_ID,
-          IDP_ISSUER: ISSUER,
-          IDP_VERIFICATION_KEY: await exportSPKI(publicKey),
-        },
-        randomBytes(32),
-      );
+      const verifier = await pemKeyVerifier(publicKey);
       const forever = await providerToken(privateKey, "ES256", undefined, false);
       assert.equal(await rejection(verifier.verify(forever)), "claims");
     });
