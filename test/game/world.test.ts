@@ -541,19 +541,22 @@ describe("World", () => {
         world.inventory("p1").some((entry) => entry.itemId === "shrimps" || entry.itemId === "burnt_shrimp"),
       );
     });
-    it("tells the XP gained up to the 200M cap, and nothing once there", () => {
-      const nearCap = { level: 99, xp: XP_CAP - 10 };
+    /** A woodcutter `short` XP below the cap chops until it is there: the world, and what it was told. */
+    const chopToCap = (short: number) => {
+      const nearCap = { level: 99, xp: XP_CAP - short };
       const world = worldWith(SPAWN, { skills: { ...character("p1").skills, woodcutting: nearCap } });
       const tree = world.entities().find((entity) => entity.type === "tree")!;
       world.submit("p1", { type: "action", action: "chop", targetId: tree.id });
-      const first = eventsOf(
+      const told = eventsOf(
         stepUntil(world, () => world.character("p1").skills.woodcutting.xp === XP_CAP),
         "skill:xp",
-      );
-      assert.deepEqual(
-        first.map((event) => [event.data.gained, event.data.xp]),
-        [[10, XP_CAP]],
-      );
+      ).map((event) => [event.data.gained, event.data.xp]);
+      return { world, told };
+    };
+
+    it("tells the XP gained up to the 200M cap, and nothing once there", () => {
+      const { world, told } = chopToCap(10);
+      assert.deepEqual(told, [[10, XP_CAP]]);
       const logs = () => world.inventory("p1").filter((entry) => entry.itemId === "logs").length;
       const before = logs();
       // Chops on (at any standing tree: the first may have fallen) until another log comes.
@@ -567,18 +570,7 @@ describe("World", () => {
 
     it("tells a gain cut short by the cap in tenths, as XP is kept", () => {
       // 25 XP a log, 0.3 short of the cap: 0.3 is told, not 200,000,000 - 199,999,999.7 in binary
-      const nearCap = { level: 99, xp: XP_CAP - 0.3 };
-      const world = worldWith(SPAWN, { skills: { ...character("p1").skills, woodcutting: nearCap } });
-      const tree = world.entities().find((entity) => entity.type === "tree")!;
-      world.submit("p1", { type: "action", action: "chop", targetId: tree.id });
-      const gains = eventsOf(
-        stepUntil(world, () => world.character("p1").skills.woodcutting.xp === XP_CAP),
-        "skill:xp",
-      );
-      assert.deepEqual(
-        gains.map((event) => [event.data.gained, event.data.xp]),
-        [[0.3, XP_CAP]],
-      );
+      assert.deepEqual(chopToCap(0.3).told, [[0.3, XP_CAP]]);
     });
 
     it("tells a cook whose fire burned out, and stops", () => {
