@@ -48,11 +48,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
  */
 const STALLED_TRANSACTION_MS = 5000;
 
+/** How long a query waits for a connection of the pool before it fails. */
+export const CONNECTION_WAIT_MS = 5000;
+
 async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
-    connectionTimeoutMillis: 5000,
+    connectionTimeoutMillis: CONNECTION_WAIT_MS,
     idle_in_transaction_session_timeout: STALLED_TRANSACTION_MS,
   });
   // A client losing its connection, idle or checked out, must not crash the process: the query under way

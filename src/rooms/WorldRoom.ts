@@ -15,6 +15,7 @@ import { type AgentReply, type AgentRequest, answerAgentRequest } from "../agent
 import { NOT_DURABLE_YET } from "../api/live-world.js";
 import { clientKey } from "../api/rate-limits.js";
 import { countAttempt } from "../auth/verify.js";
+import { CONNECTION_WAIT_MS } from "../db/database.js";
 import { IN_DOUBT_WAIT_MS, type TradeOutcome, type TradeParticipant, TradeRepository } from "../db/trades.js";
 import { WorldLease, WorldSupersededError } from "../db/world-lease.js";
 import { parseChat } from "../game/chat.js";
@@ -72,10 +73,11 @@ const LIVE_READ_WAIT_MS = 1500;
 /** How long a login waits for the write of its character's last session (see lastSessionSaved). */
 const LAST_SESSION_WAIT_MS = 10_000;
 /**
- * What a swap leaves of its caller's wait after it commits: enough for the check of a swap whose answer
- * was lost (IN_DOUBT_WAIT_MS) and for the answer's way back to a trade room on another process.
+ * What a swap leaves of its caller's wait after its last check: enough for the COMMIT, for the check of
+ * a swap whose answer was lost (a connection of the pool, then IN_DOUBT_WAIT_MS at most) and for the
+ * answer's way back to a trade room on another process.
  */
-export const ANSWER_RESERVE_MS = IN_DOUBT_WAIT_MS + 1000;
+export const ANSWER_RESERVE_MS = CONNECTION_WAIT_MS + IN_DOUBT_WAIT_MS + 2000;
 
 interface Session {
   isAdmin: boolean;

@@ -331,7 +331,12 @@ describe("TradeRoom with SDK clients", function () {
    * Asks the world to swap `a`'s offer for `b`'s, as a trade room does after both final accepts, saying
    * it waits `answerWithinMs` for the answer.
    */
-  const commit = async (a: Trader, b: Trader, offerOfA: TradeOffer[] = [], answerWithinMs = 10_000) =>
+  const commit = async (
+    a: Trader,
+    b: Trader,
+    offerOfA: TradeOffer[] = [],
+    answerWithinMs = ANSWER_RESERVE_MS + 10_000,
+  ) =>
     matchMaker.remoteRoomCall<WorldRoom>(
       (await findWorld())!.roomId,
       "commitTrade",
