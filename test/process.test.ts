@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -39,6 +40,36 @@ describe("server process", function () {
     const found = await new AccountRepository(reopened.db).get(created.id);
     await reopened.close();
     assert.equal(found?.subject, "anon:restart-check");
+  });
+
+  it("refuses a second server on the same DATA_DIR, which would undo what the first one writes", async () => {
+    const first = await startServer(dataDir);
+    try {
+      const second = spawn(process.execPath, ["--import", "tsx", "src/index.ts"], {
+        env: { PATH: process.env.PATH, PORT: "0", DATA_DIR: dataDir },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      second.stdout.on("data", (chunk) => (output += chunk));
+      second.stderr.on("data", (chunk) => (output += chunk));
+      const code = await new Promise<number | null>((resolve) => {
+        const timer = setTimeout(() => second.kill("SIGKILL"), 20000);
+        second.on("exit", (exitCode) => {
+          clearTimeout(timer);
+          resolve(exitCode);
+        });
+      });
+      assert.equal(code, 1, output);
+      assert.match(output, new RegExp(`in use by another server \\(process ${first.child.pid}\\)`));
+      assert.match(output, /another DATA_DIR/);
+      assert.doesNotMatch(output, /^\s+at /m, "no stack trace");
+      assert.equal((await fetch(`${first.baseUrl}/health`)).status, 200);
+    } finally {
+      await first.stop();
+    }
+    // The first one's claim ends with it.
+    const again = await startServer(dataDir);
+    assert.equal(await again.stop(), 0, again.output());
   });
 
   /** Each thread of a process, by id, with its nice value (Linux's /proc/<pid>/task/<tid>/stat, field 19). */

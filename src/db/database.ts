@@ -11,6 +11,7 @@ import pg from "pg";
 import { exposedGc } from "../exposed-gc.js";
 import { MIGRATIONS_DIR as MIGRATIONS_FOLDER } from "../paths.js";
 import { StartupError } from "../startup-error.js";
+import { lockDataDir } from "./data-dir-lock.js";
 import * as schema from "./schema.js";
 
 export type Schema = typeof schema;
@@ -109,6 +110,16 @@ export function startInMemoryDatabasesFromTemplate(): void {
 
 async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> {
   if (dataDir) mkdirSync(path.dirname(dataDir), { recursive: true });
+  const unlock = dataDir ? lockDataDir(dataDir) : () => {};
+  try {
+    return await startPglite(dataDir, unlock);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+}
+
+async function startPglite(dataDir: string | undefined, unlock: () => void): Promise<DatabaseHandle> {
   const inMemory = dataDir === undefined;
   const loadDataDir = inMemory && template ? await template : undefined;
   const client = new PGlite({
@@ -139,6 +150,7 @@ async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> 
     },
     close: async () => {
       if (!client.closed) await client.close();
+      unlock();
     },
   };
 }
