@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { AgentManager } from "./agents/manager.js";
@@ -16,6 +16,7 @@ import type { Logger } from "./logger.js";
 import { loadGameData } from "./manifests/loader.js";
 import { LOCAL_MANIFESTS_DIR } from "./paths.js";
 import { FloodGuards } from "./rooms/flood-guard.js";
+import { StartupError } from "./startup-error.js";
 
 /** Everything a server instance holds: opened once at start-up, closed once at shutdown. */
 export interface Runtime {
@@ -45,6 +46,7 @@ export interface Runtime {
 }
 
 export async function createRuntime(config: Config, logger: Logger): Promise<Runtime> {
+  checkWritableFolders(config);
   const manifests = await loadGameData({
     env: config.production ? "production" : "development",
     manifestDir: LOCAL_MANIFESTS_DIR,
@@ -118,4 +120,28 @@ function resolveJwtSecret(config: Config, logger: Logger): Uint8Array {
     logger.info(`JWT_SECRET is not set: generated a development secret in ${file}`);
   }
   return Buffer.from(readFileSync(file, "utf8").trim(), "base64");
+}
+
+/**
+ * The folders the server writes before it can serve, checked first so that a folder it cannot write
+ * stops it with the variable to change rather than a file system error's stack trace.
+ */
+function checkWritableFolders(config: Config): void {
+  const onDisk = config.PGLITE_STORAGE === "disk";
+  if (onDisk && (!config.DATABASE_URL || !config.JWT_SECRET)) writable(config.dataDir, "DATA_DIR");
+  if (!config.SKIP_MANIFESTS)
+    writable(config.manifestCacheDir, config.MANIFEST_CACHE_DIR ? "MANIFEST_CACHE_DIR" : "DATA_DIR");
+}
+
+function writable(dir: string, variable: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+  } catch (error) {
+    throw new StartupError(
+      `${variable}: the server cannot write to ${dir} (${(error as Error).message}). ` +
+        `Make it a folder the server's user may write to, or set ${variable} to one.`,
+      { cause: error },
+    );
+  }
 }

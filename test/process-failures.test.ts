@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -121,6 +121,23 @@ describe("start-up failures", function () {
       assert.equal(code, 1, stderr);
       assert.match(stderr, /Check DATABASE_URL/);
       assert.doesNotMatch(stderr, /^\s+at /m, "no stack trace");
+    });
+  }
+
+  for (const variable of ["DATA_DIR", "MANIFEST_CACHE_DIR"]) {
+    it(`names ${variable}, without a stack trace, when the server cannot write there`, async () => {
+      const parent = await mkdtemp(join(tmpdir(), "unwritable-"));
+      const notAFolder = join(parent, "a-file");
+      await writeFile(notAFolder, "");
+      try {
+        const { code, stderr } = await failedStart({ PORT: "0", [variable]: notAFolder });
+        assert.equal(code, 1, stderr);
+        assert.match(stderr, new RegExp(`${variable}: the server cannot write to ${notAFolder}`));
+        assert.match(stderr, new RegExp(`or set ${variable} to one`));
+        assert.doesNotMatch(stderr, /^\s+at /m, "no stack trace");
+      } finally {
+        await rm(parent, { recursive: true, force: true });
+      }
     });
   }
 
