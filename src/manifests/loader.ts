@@ -10,7 +10,7 @@
 import type { GameData } from "../game/types.js";
 import { StartupError } from "../startup-error.js";
 import { type Download, type FetchSettings, fetchManifests } from "./fetch-manifests.js";
-import { isManifestFile, missingRequiredManifests } from "./files.js";
+import { isManifestFile, MANIFEST_FILES, missingRequiredManifests } from "./files.js";
 import { buildGameData } from "./game-data.js";
 import { parseManifestFile, trustManifests } from "./parse.js";
 import { formatReport } from "./problems.js";
@@ -65,7 +65,7 @@ export async function loadGameData(options: LoadOptions): Promise<LoadedGameData
 async function loadProduction(options: LoadOptions): Promise<LoadedGameData> {
   const { cacheDir, cdnUrl, log } = options;
   const cached = await readManifestDir(cacheDir);
-  const download = await fetchManifests(cdnUrl, fetchSettings(options));
+  const download = await fetchFrom(cdnUrl, options);
   if (!download.reachable) {
     if (cached.size === 0) {
       throw new StartupError(
@@ -110,12 +110,12 @@ async function bootstrapDownload(
   log.info(
     `manifests: required files missing in ${manifestDir}: ${missing.join(", ")}; fetching from ${cdnUrl}`,
   );
-  const local = await fetchManifests(cdnUrl, fetchSettings(options));
+  const local = await fetchFrom(cdnUrl, options);
   if (local.reachable) return { host: cdnUrl, download: local };
   log.warn(
     `manifests: local asset host ${cdnUrl} is unreachable (${local.reason}); bootstrapping from ${productionCdnUrl}`,
   );
-  const production = await fetchManifests(productionCdnUrl, fetchSettings(options));
+  const production = await fetchFrom(productionCdnUrl, options);
   if (production.reachable) return { host: productionCdnUrl, download: production };
   throw new StartupError(
     `manifests: required files missing (${missing.join(", ")}) and neither ${cdnUrl} nor ${productionCdnUrl} ` +
@@ -198,6 +198,15 @@ function logDownload(log: ManifestLog, host: string, download: Download & { reac
 
 function summary(data: GameData): string {
   return `${data.items.size} items, ${data.npcs.size} NPCs, ${data.areas.length} areas`;
+}
+
+/** Says what it waits for before it does: a host that does not answer holds the start up to twice the timeout. */
+function fetchFrom(host: string, options: LoadOptions): Promise<Download> {
+  const settings = fetchSettings(options);
+  options.log.info(
+    `manifests: fetching ${MANIFEST_FILES.length} files from ${host}/manifests/ (up to ${settings.timeoutMs / 1000} s for its /health, then as long for the files)`,
+  );
+  return fetchManifests(host, settings);
 }
 
 function fetchSettings(options: LoadOptions): FetchSettings {

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { mkdir, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { type LoadOptions, loadGameData } from "../../src/manifests/loader.js";
 import { StartupError } from "../../src/startup-error.js";
@@ -106,6 +108,24 @@ describe("manifest loader", () => {
       assert.ok(
         opts.log.lines.some((line) => line.startsWith("warn") && /unreachable.*cached files/.test(line)),
       );
+    });
+
+    it("says which host it waits for before a host that does not answer holds the start", async () => {
+      await primeCache();
+      const silent = createServer(() => {});
+      await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      try {
+        const opts = options({ cdnUrl: url, timeoutMs: 300 });
+        await loadGameData(opts);
+        const waiting = opts.log.lines.findIndex((line) => line.includes(`fetching`) && line.includes(url));
+        const gaveUp = opts.log.lines.findIndex((line) => /unreachable.*cached files/.test(line));
+        assert.ok(waiting >= 0 && waiting < gaveUp, opts.log.lines.join("\n"));
+        assert.match(opts.log.lines[waiting] ?? "", /^info.*0\.3 s/);
+      } finally {
+        silent.closeAllConnections();
+        silent.close();
+      }
     });
 
     it("fails clearly when the asset host is down and there is no cache", async () => {
