@@ -180,6 +180,27 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     await leave(other.room);
   });
 
+  it("sends a reconnected SDK client no one who left its view while it was away, not even in its first state", async () => {
+    const player = await join();
+    const other = await join();
+    await becomeAdmin(other, ADMIN_CODE);
+    await waitFor(() => seenEntity(player, other.id) !== undefined, "the other player in view");
+    const reconnectionToken = player.room.reconnectionToken;
+    player.room.connection.close(4010);
+    await teleport(other, 70, 70);
+    await sleep(300);
+    const again = await player.sdk.reconnect(reconnectionToken);
+    const sent: string[] = [];
+    again.onStateChange((state: any) => {
+      const seen = state.entities?.get(other.id);
+      if (seen) sent.push(`${seen.x},${seen.z}`);
+    });
+    await waitFor(() => (again.state as any).entities?.get(player.id) !== undefined, "the player itself");
+    await sleep(300);
+    assert.deepEqual(sent, [], "the other player, 38 tiles away, is out of view");
+    await leave(again);
+  });
+
   /**
    * What a client that reads world:update messages draws: what was added, as it was last added or
    * updated, until removed. An update of an entity it was never sent is no entity it can draw.
