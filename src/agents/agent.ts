@@ -176,6 +176,8 @@ export class Agent {
     // A new session's first update lists everything in view.
     this.seen.clear();
     room.onMessage("world:update", (update: WorldUpdate) => this.see(update));
+    // Reconnected, it is sent its whole view again: what was sent while the connection failed may be lost.
+    room.onReconnect(() => this.seen.clear());
     room.onMessage("player:sync", (sync: PlayerSync) => {
       this.sync = sync;
       // The world took what was asked: an errand's refusals are counted in a row.

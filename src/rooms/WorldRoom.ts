@@ -286,12 +286,14 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     const { characterId } = playerOf(client);
     // The reconnected session is a new client object for the same session: it plays from now on.
     if (this.owners.get(characterId)?.sessionId === client.sessionId) this.owners.set(characterId, client);
-    // Colyseus hands it the previous StateView, which the full state is encoded with; the view and what
-    // it has seen carry on as they were.
+    // Colyseus hands it the previous StateView, which the full state is encoded with once this returns:
+    // the view is brought up to date first, so that the state shows nothing that left it meanwhile. A
+    // client that reads world:update is sent its view whole again.
     this.interest.reattach(client);
     this.whenPublished(() => {
-      if (this.owners.get(characterId) === client && this.world.has(characterId))
-        this.greet(client, characterId);
+      if (this.owners.get(characterId) !== client || !this.world.has(characterId)) return;
+      this.greet(client, characterId);
+      this.sendView(client);
     });
   }
 

@@ -40,6 +40,11 @@ interface ClientView {
   readonly readsState: boolean;
   /** Its own player was sent before the index placed it: the index will list it as new. */
   selfPending: boolean;
+  /**
+   * It reads world:update and reconnected: its next update lists everything in view as added (see
+   * `reattach`).
+   */
+  restart: boolean;
 }
 
 /**
@@ -153,6 +158,7 @@ export class Interest {
       known: undefined,
       privateKnown: new Set(),
       selfPending: false,
+      restart: false,
       readsState,
     });
     if (readsState) {
@@ -161,10 +167,18 @@ export class Interest {
     }
   }
 
-  /** A reconnected session's new client object takes over its view. */
+  /**
+   * A reconnected session's new client object takes over its view. A client that reads world:update
+   * has its view sent again whole (everything in view added, what it was sent that is out of view
+   * removed): what was sent to its failing connection may never have arrived, and a client that
+   * reconnected as a new room object holds nothing. One that reads the state is sent it whole by
+   * Colyseus, from its StateView.
+   */
   reattach(client: Client): void {
     const view = this.views.get(client.sessionId);
-    if (!view || view.client === client) return;
+    if (!view) return;
+    if (!view.readsState) view.restart = true;
+    if (view.client === client) return;
     this.viewers.get(view.cell)?.delete(view.client);
     view.client = client;
     this.viewers.get(view.cell)?.add(client);
@@ -224,12 +238,14 @@ export class Interest {
     const { client, playerId } = view;
     const tick = this.index.currentTick;
     const position = this.world.positionOf(playerId);
-    if (view.tick === tick || !position) return undefined;
+    if ((view.tick === tick && !view.restart) || !position) return undefined;
     const cell = cellOf(position);
-    // Shared differences start from last tick's view; a view opened since (or one that missed a tick)
-    // is compared with what its client was sent, entity by entity.
+    // Shared differences start from last tick's view; a view opened since (or one that missed a tick, or
+    // is sent again whole) is compared with what its client was sent, entity by entity.
     const shared =
-      view.cell !== NO_CELL && view.tick === tick - 1 ? this.index.diff(view.cell, cell) : undefined;
+      view.cell !== NO_CELL && view.tick === tick - 1 && !view.restart
+        ? this.index.diff(view.cell, cell)
+        : undefined;
     let change: ViewChange;
     // In step: it held what its cell saw, as every client that made the same move did, and is told the same.
     let inStep = false;
@@ -317,21 +333,30 @@ export class Interest {
     }
     const change: ViewChange = { added: [], updated: [], removed: [] };
     const known = this.knownOf(view);
+    const whole = view.restart;
+    view.restart = false;
     const visibleIds = new Set<string>();
     for (const entity of visible) {
       visibleIds.add(entity.id);
-      (known.has(entity.id) ? change.updated : change.added).push(entity);
+      (known.has(entity.id) && !whole ? change.updated : change.added).push(entity);
     }
     for (const id of known) if (!visibleIds.has(id)) change.removed.push(id);
     view.known = new Set(visibleIds);
     return change;
   }
 
-  /** What the client holds: kept one by one, or (in step) what its cell saw after the previous tick. */
+  /**
+   * What the client holds: kept one by one, or (in step) what its cell saw at its last update: after the
+   * previous tick, or after this one when it was brought up to date since (see `reattach`).
+   */
   private knownOf(view: ClientView): Set<string> {
     if (view.known) return view.known;
     if (view.cell === NO_CELL) return new Set();
-    return new Set(this.index.visibleBefore(view.cell).map(({ id }) => id));
+    const seen =
+      view.tick === this.index.currentTick
+        ? this.index.visibleFrom(view.cell)
+        : this.index.visibleBefore(view.cell);
+    return new Set(seen.map(({ id }) => id));
   }
 
   private moveViewer(view: ClientView, cell: Cell): void {

@@ -180,6 +180,124 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     await leave(other.room);
   });
 
+  it("sends a reconnected SDK client no one who left its view while it was away, not even in its first state", async () => {
+    const player = await join();
+    const other = await join();
+    await becomeAdmin(other, ADMIN_CODE);
+    await waitFor(() => seenEntity(player, other.id) !== undefined, "the other player in view");
+    const reconnectionToken = player.room.reconnectionToken;
+    player.room.connection.close(4010);
+    await teleport(other, 70, 70);
+    await sleep(300);
+    const again = await player.sdk.reconnect(reconnectionToken);
+    const sent: string[] = [];
+    again.onStateChange((state: any) => {
+      const seen = state.entities?.get(other.id);
+      if (seen) sent.push(`${seen.x},${seen.z}`);
+    });
+    await waitFor(() => (again.state as any).entities?.get(player.id) !== undefined, "the player itself");
+    await sleep(300);
+    assert.deepEqual(sent, [], "the other player, 38 tiles away, is out of view");
+    await leave(again);
+  });
+
+  /**
+   * What a client that reads world:update messages draws: what was added, as it was last added or
+   * updated, until removed. An update of an entity it was never sent is no entity it can draw.
+   */
+  class Picture {
+    readonly ids = new Set<string>();
+    see({
+      added,
+      updated,
+      removed,
+    }: {
+      added: { id: string }[];
+      updated: { id: string }[];
+      removed: string[];
+    }) {
+      for (const { id } of added) this.ids.add(id);
+      for (const { id } of updated)
+        assert.ok(this.ids.has(id), `an update of ${id}, which it was never sent`);
+      for (const id of removed) this.ids.delete(id);
+    }
+    /** What never moves (trees, rocks, the bank) among what it draws. */
+    still(): string[] {
+      return [...this.ids].filter((id) => /^(res|station):/.test(id)).sort();
+    }
+  }
+
+  it("sends an SDK client that reads messages its whole view again when it reconnects with its token", async () => {
+    const reader = await join(undefined, { updates: "messages" });
+    const other = await join();
+    const before = new Picture();
+    for (const update of reader.inbox.all("world:update")) before.see(update);
+    reader.room.onMessage("world:update", (update) => before.see(update));
+    await waitFor(() => before.ids.has(other.id), "the other player in the reader's view");
+    const reconnectionToken = reader.room.reconnectionToken;
+    reader.room.connection.close(4010);
+    await sleep(300);
+    // A new room object (a reloaded page, say) holds nothing: it is sent everything in view as added.
+    const again = await reader.sdk.reconnect(reconnectionToken);
+    const after = new Picture();
+    const errors: unknown[] = [];
+    again.onMessage("world:update", (update) => {
+      try {
+        after.see(update);
+      } catch (error) {
+        errors.push(error);
+      }
+    });
+    again.onMessage("*", () => {});
+    await waitFor(() => after.ids.has(reader.id) || errors.length > 0, "the reader sees itself again");
+    assert.deepEqual(errors, []);
+    assert.ok(after.ids.has(other.id), "the reader sees the other player again");
+    assert.ok(before.still().length > 0);
+    assert.deepEqual(after.still(), before.still(), "and what never moves");
+    await leave(again);
+  });
+
+  it("sends an SDK client that reads messages its whole view again when it reconnects after losing updates", async () => {
+    const reader = await join(undefined, { updates: "messages" });
+    const other = await join();
+    await becomeAdmin(other, ADMIN_CODE);
+    let picture = new Picture();
+    const errors: unknown[] = [];
+    const see = (update: any) => {
+      try {
+        picture.see(update);
+      } catch (error) {
+        errors.push(error);
+      }
+    };
+    for (const update of reader.inbox.all("world:update")) see(update);
+    reader.room.onMessage("world:update", see);
+    await waitFor(() => picture.ids.has(other.id), "the other player in the reader's view");
+    const stillBefore = picture.still();
+    // The reader's connection fails without the world's knowing: what it is sent is lost on the way,
+    // the other player's leaving its view included.
+    const socket = (reader.room.connection as any).transport.ws;
+    socket.onmessage = () => {};
+    await teleport(other, 60, 60);
+    await sleep(300);
+    // Then the connection breaks, and the SDK reconnects the same room object. What it drew may be out of
+    // date: it starts afresh from the update that follows the reconnection.
+    reader.room.reconnection.minUptime = 0;
+    const reconnected = new Promise<void>((resolve) =>
+      reader.room.onReconnect(() => {
+        picture = new Picture();
+        resolve();
+      }),
+    );
+    socket.terminate();
+    await reconnected;
+    await waitFor(() => picture.ids.has(reader.id) || errors.length > 0, "the reader sees itself again");
+    assert.deepEqual(errors, []);
+    assert.equal(picture.ids.has(other.id), false, "the other player is out of view");
+    assert.deepEqual(picture.still(), stillBefore);
+    await leave(reader.room);
+  });
+
   it("lets the seat go after the window and saves the player", async () => {
     const player = await join();
     await walkTo(player, { x: 34, z: 34 });
