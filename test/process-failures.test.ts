@@ -5,6 +5,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runToExit } from "./support/processes.js";
 
 const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -74,17 +75,11 @@ describe("start-up failures", function () {
     entry = NPM_START,
   ): Promise<{ code: number | null; stderr: string }> {
     const dataDir = await mkdtemp(join(tmpdir(), "startup-"));
-    const child = spawn(process.execPath, ["--import", "tsx", ...entry], {
-      cwd: PROJECT_ROOT,
-      env: { PATH: process.env.PATH, DATA_DIR: dataDir, PGLITE_STORAGE: "memory", ...env },
-    });
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-    await rm(dataDir, { recursive: true, force: true });
-    return { code, stderr };
+    try {
+      return await runToExit({ DATA_DIR: dataDir, PGLITE_STORAGE: "memory", ...env }, entry);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   }
 
   /** The discard port: nothing serves there. */

@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { AccountRepository } from "../src/db/accounts.js";
 import { openDatabase } from "../src/db/database.js";
-import { PROCESS_PORTS, type ServerProcess, startServerProcess } from "./support/processes.js";
+import { PROCESS_PORTS, runToExit, type ServerProcess, startServerProcess } from "./support/processes.js";
 import { WsClient } from "./support/ws-client.js";
 
 const PORT = PROCESS_PORTS.process;
@@ -45,20 +44,7 @@ describe("server process", function () {
   it("refuses a second server on the same DATA_DIR, which would undo what the first one writes", async () => {
     const first = await startServer(dataDir);
     try {
-      const second = spawn(process.execPath, ["--import", "tsx", "src/index.ts"], {
-        env: { PATH: process.env.PATH, PORT: "0", DATA_DIR: dataDir },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let output = "";
-      second.stdout.on("data", (chunk) => (output += chunk));
-      second.stderr.on("data", (chunk) => (output += chunk));
-      const code = await new Promise<number | null>((resolve) => {
-        const timer = setTimeout(() => second.kill("SIGKILL"), 20000);
-        second.on("exit", (exitCode) => {
-          clearTimeout(timer);
-          resolve(exitCode);
-        });
-      });
+      const { code, stderr: output } = await runToExit({ PORT: "0", DATA_DIR: dataDir });
       assert.equal(code, 1, output);
       assert.match(output, new RegExp(`in use by another server \\(process ${first.child.pid}\\)`));
       assert.match(output, /another DATA_DIR/);

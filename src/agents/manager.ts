@@ -116,12 +116,12 @@ export class AgentManager {
   async create(ownerAccountId: string | null, name: string, { join = true } = {}): Promise<Agent> {
     const { accounts, characters, agents, gameData, perAccount } = this.options;
     if (ownerAccountId !== null) {
-      const owned = this.list().filter((agent) => agent.record.ownerAccountId === ownerAccountId).length;
-      if (owned + this.creatingFor(ownerAccountId, 0) >= perAccount)
+      const running = this.list().filter((agent) => agent.record.ownerAccountId === ownerAccountId).length;
+      if (running + (this.creating.get(ownerAccountId) ?? 0) >= perAccount)
         throw new AgentLimitError(`an account may run ${perAccount} agents at most`);
+      // Counted as the owner's from here until it runs (or could not be made).
+      this.countCreation(ownerAccountId, +1);
     }
-    // Counted as the owner's from here until it runs (or could not be made).
-    if (ownerAccountId !== null) this.creatingFor(ownerAccountId, +1);
     let agent: Agent;
     try {
       const id = randomUUID();
@@ -139,18 +139,16 @@ export class AgentManager {
       await agents.insert(record);
       agent = this.spawn(record);
     } finally {
-      if (ownerAccountId !== null) this.creatingFor(ownerAccountId, -1);
+      if (ownerAccountId !== null) this.countCreation(ownerAccountId, -1);
     }
     if (join) await this.join(agent);
     return agent;
   }
 
-  /** The creations under way for an owner, after adding `change`. */
-  private creatingFor(ownerAccountId: string, change: number): number {
+  private countCreation(ownerAccountId: string, change: number): void {
     const count = (this.creating.get(ownerAccountId) ?? 0) + change;
     if (count > 0) this.creating.set(ownerAccountId, count);
     else this.creating.delete(ownerAccountId);
-    return count;
   }
 
   /** Stops the agent and forgets it; its character stays. */

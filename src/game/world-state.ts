@@ -20,7 +20,7 @@ import type {
   Tile,
 } from "./types.js";
 import type { ChatMessage, Intent, OutboundEvent, Recipient } from "./world-types.js";
-import { gainXp, XP_CAP } from "./xp.js";
+import { gainXp } from "./xp.js";
 
 /** What a player keeps doing over several ticks, walking into reach first when it has a target. */
 export type PlayerAction =
@@ -345,7 +345,6 @@ export class WorldState {
   /** Adds XP up to the cap; `skill:xp` tells what was gained, and nothing is told at the cap. */
   gainXp(player: PlayerEntity, skill: SkillName, amount: number): void {
     const before = player.character.skills[skill];
-    if (amount <= 0 || before.xp >= XP_CAP) return;
     const result = gainXp(before, amount);
     // Both totals are whole tenths; their difference in binary is not (0.3 short of the cap
     // would be told as 0.30000001192092896).

@@ -533,20 +533,23 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   /**
    * Sends what shows the world's current state to one client (a login, a reconnection) once that state
    * is durable: at once, after the publication of the tick whose write is running, or, while the world
-   * waits for its database, after the held ticks once a write commits. Returns what withdraws `send` if
-   * it has not run yet: a wait that gave up leaves nothing behind for as long as the database is down.
+   * waits for its database, after the held ticks once a write commits.
    */
-  private whenPublished(send: () => void): () => void {
+  private whenPublished(send: () => void): void {
     if (this.waitsForDatabase) this.unpublished.push(send);
     else if (this.writing) this.afterWrite.push(send);
     else send();
-    return () => {
-      // Only `send` goes: the held ticks' publications stay in `unpublished`, and the world still waits.
-      for (const waiting of [this.unpublished, this.afterWrite]) {
-        const index = waiting.indexOf(send);
-        if (index >= 0) waiting.splice(index, 1);
-      }
-    };
+  }
+
+  /**
+   * Takes back what `whenPublished` was given and has not run yet: a wait that gave up leaves nothing
+   * behind for as long as the database is down. The held ticks' publications stay, and the world waits.
+   */
+  private withdrawPublication(send: () => void): void {
+    for (const waiting of [this.unpublished, this.afterWrite]) {
+      const index = waiting.indexOf(send);
+      if (index >= 0) waiting.splice(index, 1);
+    }
   }
 
   /** Sends a player's client an event of its own: after its player:sync if that is still to come. */
@@ -663,15 +666,14 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    * a remote call waits (while the world waits for its database, say).
    */
   async livePlayer(characterId: string): Promise<PlayerSync | undefined | typeof NOT_DURABLE_YET> {
-    let withdraw = () => {};
-    const durable = new Promise<PlayerSync | undefined>((resolve) => {
-      withdraw = this.whenPublished(() => {
-        if (this.world.has(characterId)) resolve(this.world.playerSync(characterId));
-        else this.persistence.settled(characterId).then(() => resolve(undefined));
-      });
-    });
-    const answer = await within(durable, LIVE_READ_WAIT_MS, NOT_DURABLE_YET);
-    if (answer === NOT_DURABLE_YET) withdraw();
+    const durable = new Deferred<PlayerSync | undefined>();
+    const read = () => {
+      if (this.world.has(characterId)) durable.resolve(this.world.playerSync(characterId));
+      else this.persistence.settled(characterId).then(() => durable.resolve(undefined));
+    };
+    this.whenPublished(read);
+    const answer = await within(durable.promise, LIVE_READ_WAIT_MS, NOT_DURABLE_YET);
+    if (answer === NOT_DURABLE_YET) this.withdrawPublication(read);
     return answer;
   }
 

@@ -506,6 +506,10 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
       const waiting = await getPlayer(player.token);
       assert.equal(waiting.status, 503, "the drop is not written: a crash now would undo it");
       assert.equal(waiting.body.error.code, "unavailable");
+      const position = await fetch(`${server().baseUrl}/api/characters/${player.id}/position`, {
+        headers: { authorization: `Bearer ${player.token}` },
+      });
+      assert.equal(position.status, 503, "the character endpoints read the player as /api/v1/player does");
       assert.equal(await storedCount(server(), player.id, "coins"), countOf(player.sync, "coins"));
       failing = false;
       const written = await getPlayer(player.token);

@@ -60,3 +60,20 @@ export async function startServerProcess(port: number, env: Record<string, strin
   child.kill("SIGKILL");
   throw new Error(`server on port ${port} did not become healthy:\n${output}`);
 }
+
+/** Runs `npm start`'s entry point (or `entry`) until it exits: its exit code and what it wrote to stderr. */
+export async function runToExit(
+  env: Record<string, string>,
+  entry: readonly string[] = ["src/index.ts"],
+): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", ...entry], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  return { code, stderr };
+}
