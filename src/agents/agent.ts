@@ -187,9 +187,12 @@ export class Agent {
     room.onMessage("skill:xp", ({ skill, xp, level }: { skill: SkillName; xp: number; level: number }) => {
       if (this.sync) this.sync.skills[skill] = { xp, level };
     });
-    room.onMessage("error", () => {
-      // What it last started was refused: the next think starts afresh rather than wait on it.
-      this.current = undefined;
+    room.onMessage("error", ({ event }: { event?: string }) => {
+      // What it last started was refused, or the action under way ended in a failure (an error that
+      // answers no message): the next think starts afresh rather than wait on it. A refused bite or bank
+      // move leaves the action under way alone: the fight it is in is the one it flees from.
+      if (event === undefined || event === "player:action" || event === "player:move")
+        this.current = undefined;
       if (this.errand) this.errand.failures++;
     });
     // Everything else the world says is not needed.

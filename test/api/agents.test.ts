@@ -446,90 +446,133 @@ withPostgres("/api/agents across a restart", function () {
 
 describe("an agent fighting where one monster is left", function () {
   this.timeout(60000);
+  type Npc = {
+    id: string;
+    alive: boolean;
+    health?: number;
+    respawnTick: number;
+    targetId?: string;
+    spawn: { x: number; z: number };
+    def: { id: string; role: string };
+  };
+  type Player = {
+    character: { skills: Record<string, { level: number; xp: number }> };
+    nextEatTick: number;
+  };
+  type Intent = { type: string; action?: string };
+  let server: TestServer;
+  let world: {
+    state: {
+      tick: number;
+      players: Map<string, Player>;
+      maxHealth(player: Player): number;
+      setHealth(player: Player, health: number): void;
+      npcs: Map<string, Npc>;
+      deadNpcs: Set<Npc>;
+      npcGrid: { remove(npc: Npc): void };
+      entityRemoved(id: string): void;
+      fail(player: Player, error: { code: string }): void;
+    };
+    inventory(id: string): unknown[];
+    replaceInventory(id: string, entries: unknown[]): void;
+    submit(playerId: string, intent: Intent, ref?: number): unknown;
+  };
+  /** The chicken of 37,36: the one monster an agent fights that is left alive. */
+  let left: Npc;
+  let token: string;
+
+  beforeEach(async () => {
+    server = await startTestServer({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "50" });
+    const [listing] = await matchMaker.query({ name: "world" });
+    const room = matchMaker.getLocalRoomById(listing!.roomId)!;
+    world = (room as unknown as { world: typeof world }).world;
+    const { state } = world;
+    // The others die and do not come back.
+    const npcs = [...state.npcs.values()];
+    left = npcs.find((npc) => npc.def.id === "chicken" && npc.spawn.x === 37 && npc.spawn.z === 36)!;
+    assert.ok(left, "the chicken of 37,36");
+    for (const npc of npcs) {
+      if (npc === left || npc.def.role !== "monster" || !npc.alive) continue;
+      npc.alive = false;
+      npc.targetId = undefined;
+      npc.respawnTick = Number.MAX_SAFE_INTEGER;
+      state.npcGrid.remove(npc);
+      state.deadNpcs.add(npc);
+      state.entityRemoved(npc.id);
+    }
+    ({ token } = await signInAnonymously(server));
+  });
+  afterEach(() => server?.stop());
+
+  /**
+   * A new agent whose strength and defence are far ahead of its attack, with health to spare: it keeps
+   * the style that trains attack, and nothing but what a test does bears on its target.
+   */
+  async function fighter(name: string): Promise<{ agent: AgentSummary; player: Player }> {
+    const created = await request(server, "/api/agents", { method: "POST", body: { name }, token });
+    assert.equal(created.status, 201);
+    const agent: AgentSummary = await created.json();
+    const player = world.state.players.get(agent.characterId)!;
+    const skills = player.character.skills;
+    skills.strength = { level: 37, xp: 20_000 };
+    skills.defence = { level: 37, xp: 20_000 };
+    skills.constitution = { level: 40, xp: 37_224 };
+    // Sent to the agent with its next player:sync and world:update.
+    world.state.setHealth(player, world.state.maxHealth(player));
+    const set = await request(server, `/api/agents/${agent.agentId}/goal`, {
+      method: "POST",
+      body: { type: "combat", target: 10_000_000 },
+      token,
+    });
+    assert.equal(set.status, 200);
+    return { agent, player };
+  }
 
   it("attacks the monster it killed again once it respawns", async () => {
-    const server = await startTestServer({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "50" });
-    try {
-      const [listing] = await matchMaker.query({ name: "world" });
-      const room = matchMaker.getLocalRoomById(listing!.roomId)!;
-      type Npc = {
-        id: string;
-        alive: boolean;
-        respawnTick: number;
-        targetId?: string;
-        spawn: { x: number; z: number };
-        def: { id: string; role: string };
-      };
-      type Player = { character: { skills: Record<string, { level: number; xp: number }>; health: number } };
-      const world = (room as unknown as { world: { state: Record<string, any> } }).world as {
-        state: Record<string, any>;
-        inventory(id: string): unknown[];
-        replaceInventory(id: string, entries: unknown[]): void;
-      };
-      const state = world.state as {
-        tick: number;
-        players: Map<string, Player>;
-        maxHealth(player: Player): number;
-        npcs: Map<string, Npc>;
-        deadNpcs: Set<Npc>;
-        npcGrid: { remove(npc: Npc): void };
-        entityRemoved(id: string): void;
-      };
-      // One chicken is left of the monsters an agent fights: the others die and do not come back.
-      const npcs = [...state.npcs.values()];
-      const left = npcs.find((npc) => npc.def.id === "chicken" && npc.spawn.x === 37 && npc.spawn.z === 36)!;
-      assert.ok(left, "the chicken of 37,36");
-      for (const npc of npcs) {
-        if (npc === left || npc.def.role !== "monster" || !npc.alive) continue;
-        npc.alive = false;
-        npc.targetId = undefined;
-        npc.respawnTick = Number.MAX_SAFE_INTEGER;
-        state.npcGrid.remove(npc);
-        state.deadNpcs.add(npc);
-        state.entityRemoved(npc.id);
-      }
+    const { agent } = await fighter("Hunter");
+    const combatXp = async () => {
+      const { skills } = await (
+        await request(server, `/api/characters/${agent.characterId}/skills`, { token })
+      ).json();
+      return skills.attack.xp + skills.strength.xp + skills.defence.xp;
+    };
 
-      const { token } = await signInAnonymously(server);
-      const created = await request(server, "/api/agents", {
-        method: "POST",
-        body: { name: "Hunter" },
-        token,
-      });
-      assert.equal(created.status, 201);
-      const agent: AgentSummary = await created.json();
-      // Strength and defence far ahead of attack, and health to spare: the agent keeps the style that
-      // trains attack and never eats, so nothing but the chicken's death and return bears on its target.
-      const fighter = state.players.get(agent.characterId)!;
-      const skills = fighter.character.skills;
-      skills.strength = { level: 37, xp: 20_000 };
-      skills.defence = { level: 37, xp: 20_000 };
-      skills.constitution = { level: 40, xp: 37_224 };
-      fighter.character.health = state.maxHealth(fighter);
-      // Sent to the agent with its next player:sync.
-      world.replaceInventory(agent.characterId, world.inventory(agent.characterId));
-      const set = await request(server, `/api/agents/${agent.agentId}/goal`, {
-        method: "POST",
-        body: { type: "combat", target: 10_000_000 },
-        token,
-      });
-      assert.equal(set.status, 200);
-      const combatXp = async () => {
-        const { skills } = await (
-          await request(server, `/api/characters/${agent.characterId}/skills`, { token })
-        ).json();
-        return skills.attack.xp + skills.strength.xp + skills.defence.xp;
-      };
+    await waitForAsync(async () => !left.alive, "the agent kills the chicken", 20000);
+    await waitForAsync(async () => left.alive, "the chicken respawns", 20000);
+    const before = await combatXp();
+    await waitForAsync(async () => (await combatXp()) > before, "the agent fights the chicken again", 15000);
+  });
 
-      await waitForAsync(async () => !left.alive, "the agent kills the chicken", 20000);
-      await waitForAsync(async () => left.alive, "the chicken respawns", 20000);
-      const before = await combatXp();
-      await waitForAsync(
-        async () => (await combatXp()) > before,
-        "the agent fights the chicken again",
-        15000,
-      );
-    } finally {
-      await server.stop();
-    }
+  it("flees the fight it is in once its bite is refused and no food is left", async () => {
+    // The chicken outlives the fight.
+    left.health = 100_000;
+    const { agent, player } = await fighter("Runner");
+    await waitForAsync(
+      async () => left.targetId === agent.characterId,
+      "the chicken fights the agent",
+      20000,
+    );
+
+    const { state } = world;
+    const refusedBites: unknown[] = [];
+    const fail = state.fail.bind(state);
+    state.fail = (failing, error) => {
+      if (failing === player && error.code === "too_soon") refusedBites.push(error);
+      fail(failing, error);
+    };
+    const flights: Intent[] = [];
+    const submit = world.submit.bind(world);
+    world.submit = (playerId, intent, ref) => {
+      if (playerId === agent.characterId && intent.action === "flee") flights.push(intent);
+      return submit(playerId, intent, ref);
+    };
+    // Low on health with one shrimp it may not eat yet: its bite is refused.
+    player.nextEatTick = Number.MAX_SAFE_INTEGER;
+    state.setHealth(player, Math.floor(state.maxHealth(player) / 2) - 1);
+    world.replaceInventory(agent.characterId, [{ slot: 0, itemId: "shrimps", quantity: 1 }]);
+    await waitForAsync(async () => refusedBites.length > 0, "the agent's bite is refused", 10000);
+
+    world.replaceInventory(agent.characterId, []);
+    await waitForAsync(async () => flights.length > 0, "the agent flees the chicken", 10000);
   });
 });
