@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { AccountRepository } from "../src/db/accounts.js";
@@ -56,6 +57,36 @@ describe("server process", function () {
     // The first one's claim ends with it.
     const again = await startServer(dataDir);
     assert.equal(await again.stop(), 0, again.output());
+  });
+
+  it("starts where the claim left behind names a process id another program has since taken", async function () {
+    if (process.platform !== "linux") this.skip();
+    const other = spawn("sleep", ["60"]);
+    try {
+      writeFileSync(`${dataDir}/pglite.lock`, String(other.pid));
+      const server = await startServer(dataDir);
+      assert.equal(await server.stop(), 0, server.output());
+    } finally {
+      other.kill();
+    }
+  });
+
+  it("runs one of two servers started at once on the same DATA_DIR, over a claim left by a crash", async () => {
+    const gone = spawn(process.execPath, ["-e", ""]);
+    await new Promise((resolve) => gone.on("exit", resolve));
+    writeFileSync(`${dataDir}/pglite.lock`, String(gone.pid));
+    const started = await Promise.allSettled([
+      startServer(dataDir),
+      startServerProcess(PROCESS_PORTS.processBeside, { DATA_DIR: dataDir }),
+    ]);
+    const running = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+    try {
+      assert.equal(running.length, 1, `${running.length} servers run on one DATA_DIR`);
+      const refused = started.find((result) => result.status === "rejected");
+      assert.match(String(refused?.reason), /in use by another server/);
+    } finally {
+      await Promise.all(running.map((server) => server.stop()));
+    }
   });
 
   /** Each thread of a process, by id, with its nice value (Linux's /proc/<pid>/task/<tid>/stat, field 19). */

@@ -110,7 +110,7 @@ export function startInMemoryDatabasesFromTemplate(): void {
 
 async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> {
   if (dataDir) mkdirSync(path.dirname(dataDir), { recursive: true });
-  const unlock = dataDir ? lockDataDir(dataDir) : () => {};
+  const unlock = dataDir ? await lockDataDir(dataDir) : () => {};
   try {
     return await startPglite(dataDir, unlock);
   } catch (error) {
