@@ -5,6 +5,16 @@ import { MAX_STACK } from "./types.js";
 
 export const MAX_CHAT_LENGTH = 200;
 
+/**
+ * Who server notices come from. No character may take this name (in any case): its lines would pass
+ * for the server's wherever a client shows the speaker's name.
+ */
+export const SERVER_SPEAKER = { id: "server", name: "Server" } as const;
+
+export function isServerName(name: string): boolean {
+  return name.toLowerCase() === SERVER_SPEAKER.name.toLowerCase();
+}
+
 export type ChatInput =
   | { kind: "say"; text: string }
   | { kind: "admin"; code: string }
