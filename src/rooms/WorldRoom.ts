@@ -216,6 +216,9 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       // A character is in the world once: the newer login takes over the same player, and is the only
       // one sent its surroundings from now on.
       this.interest.close(previous);
+      // The replaced session has logged out: its trade ends, or its own connection to the trade's room
+      // (an SDK client's is apart from the world's) could finish it behind the new session's back.
+      this.trades.playerGone(characterId, "partner_disconnected");
       previous.userData?.reconnection?.reject(new Error("replaced by a new login"));
       previous.leave(CLOSE_REPLACED, "logged in elsewhere");
     }
