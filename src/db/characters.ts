@@ -1,4 +1,5 @@
 import { asc, eq, inArray, sql } from "drizzle-orm";
+import { isServerName } from "../game/chat.js";
 import { DEFAULT_STYLE, isCombatStyle } from "../game/combat.js";
 import {
   type CharacterState,
@@ -220,8 +221,9 @@ async function writePart(
   }
 }
 
-/** Runs `write`; a unique violation on the characters' names is a NameTakenError. */
+/** Runs `write`; a unique violation on the characters' names, or the server's own name, is a NameTakenError. */
 async function nameChecked<T>(name: string, write: () => Promise<T>): Promise<T> {
+  if (isServerName(name)) throw new NameTakenError(name);
   try {
     return await write();
   } catch (error) {

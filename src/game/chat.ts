@@ -5,6 +5,16 @@ import { MAX_STACK } from "./types.js";
 
 export const MAX_CHAT_LENGTH = 200;
 
+/**
+ * Who server notices come from. No character may take this name (in any case): its lines would pass
+ * for the server's wherever a client shows the speaker's name.
+ */
+export const SERVER_SPEAKER = { id: "server", name: "Server" } as const;
+
+export function isServerName(name: string): boolean {
+  return name.toLowerCase() === SERVER_SPEAKER.name.toLowerCase();
+}
+
 export type ChatInput =
   | { kind: "say"; text: string }
   | { kind: "admin"; code: string }
@@ -12,12 +22,22 @@ export type ChatInput =
   | { kind: "teleport"; x: number; z: number }
   | { kind: "heal" };
 
+/**
+ * Control characters, line breaks and text-direction overrides: a line holding them could show as a
+ * line of someone else's (a server notice after a line break) or read backwards. Joiners inside emoji
+ * are not among them.
+ */
+const FORGING_CHARACTERS = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+
 /** The trimmed message when it has 1..200 characters (code points: an emoji is one, not two). */
 export function chatText(message: string): string | GameError {
   const text = message.trim();
   const characters = [...text].length;
   if (characters === 0 || characters > MAX_CHAT_LENGTH) {
     return gameError("bad_request", `A chat message has 1 to ${MAX_CHAT_LENGTH} characters.`);
+  }
+  if (FORGING_CHARACTERS.test(text)) {
+    return gameError("bad_request", "A chat message cannot hold control or text-direction characters.");
   }
   return text;
 }

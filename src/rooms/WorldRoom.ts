@@ -18,7 +18,7 @@ import { countAttempt } from "../auth/verify.js";
 import { CONNECTION_WAIT_MS } from "../db/database.js";
 import { IN_DOUBT_WAIT_MS, type TradeOutcome, type TradeParticipant, TradeRepository } from "../db/trades.js";
 import { WorldLease, WorldSupersededError } from "../db/world-lease.js";
-import { parseChat } from "../game/chat.js";
+import { parseChat, SERVER_SPEAKER } from "../game/chat.js";
 import { type GameError, isGameError } from "../game/errors.js";
 import { seededRandom } from "../game/random.js";
 import type { Trade, TradeErrorReason } from "../game/trade.js";
@@ -216,6 +216,9 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       // A character is in the world once: the newer login takes over the same player, and is the only
       // one sent its surroundings from now on.
       this.interest.close(previous);
+      // The replaced session has logged out: its trade ends, or its own connection to the trade's room
+      // (an SDK client's is apart from the world's) could finish it behind the new session's back.
+      this.trades.playerGone(characterId, "partner_disconnected");
       previous.userData?.reconnection?.reject(new Error("replaced by a new login"));
       previous.leave(CLOSE_REPLACED, "logged in elsewhere");
     }
@@ -448,8 +451,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       // The account stays an admin's: the REST API lets it control the server's own agents.
       await this.runtime.accounts.setAdmin(playerOf(client).accountId, true);
       reply("chat:message", {
-        fromPlayerId: "server",
-        fromPlayerName: "Server",
+        fromPlayerId: SERVER_SPEAKER.id,
+        fromPlayerName: SERVER_SPEAKER.name,
         message: "Admin commands enabled.",
         timestamp: Date.now(),
       });

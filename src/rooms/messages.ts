@@ -52,7 +52,9 @@ export const worldMessages = {
     message: z
       .string()
       .min(1)
-      .describe(`1 to ${MAX_CHAT_LENGTH} characters once trimmed; an emoji counts as one`),
+      .describe(
+        `1 to ${MAX_CHAT_LENGTH} characters once trimmed; an emoji counts as one; no control or text-direction characters`,
+      ),
   }),
   "inventory:use": z.object({ inventorySlot: slot, targetSlot: slot.optional(), targetId: id.optional() }),
   "inventory:unequip": z.object({ slot: z.enum(EQUIP_SLOTS) }),

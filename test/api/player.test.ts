@@ -80,6 +80,20 @@ describe("/api/v1/player", () => {
       );
     });
 
+    it("is 409 for the name server notices speak under, in any case, for a new character and a rename", async () => {
+      await expectError(
+        await request(server, "/api/v1/player", { token: await freshToken(), body: { name: "Server" } }),
+        409,
+        "conflict",
+      );
+      const { token } = await signInAnonymously(server);
+      await expectError(
+        await request(server, "/api/v1/player", { token, body: { name: "SERVER" } }),
+        409,
+        "conflict",
+      );
+    });
+
     it("is 400 with the field in details for names outside 3..12 letters, digits and spaces", async () => {
       const { token } = await signInAnonymously(server);
       for (const name of ["ab", "thirteen char", "bad_name", " padded", 42]) {

@@ -27,6 +27,15 @@ describe("chat", () => {
     assert.equal("code" in tooLong && tooLong.code, "bad_request");
   });
 
+  it("refuses control and text-direction characters, but not the joiners inside emoji", () => {
+    for (const forged of ["a\nb", "a\rb", "a\u0085b", "a\u2028b", "\u202Eabc", "a\u2066b"]) {
+      const parsed = parseChat(forged);
+      assert.equal("code" in parsed && parsed.code, "bad_request", JSON.stringify(forged));
+    }
+    const family = "\u{1F469}\u200D\u{1F469}\u200D\u{1F467}";
+    assert.deepEqual(parseChat(family), { kind: "say", text: family });
+  });
+
   it("reads the admin commands", () => {
     assert.deepEqual(parseChat("/admin s3cret"), { kind: "admin", code: "s3cret" });
     assert.deepEqual(parseChat("/give coins 500"), { kind: "give", itemId: "coins", quantity: 500 });

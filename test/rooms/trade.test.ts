@@ -212,6 +212,23 @@ describe("TradeRoom with SDK clients", function () {
     );
   });
 
+  it("cancels at once when a player logs in again elsewhere, so the replaced session cannot finish it", async () => {
+    const [alice, bob] = [await join(), await join()];
+    const tradeId = await startTrade(alice, bob);
+    alice.trade!.send("tradeAddItem", { tradeId, inventorySlot: slotOf(alice, "coins"), quantity: 25 });
+    await bob.tradeInbox.next("tradeUpdated", (u) => u.theirOffer.length === 1);
+    const bobAgain = asTrader(await joinAsNewPlayer(server, bob.token));
+    traders.push(bobAgain);
+    const cancelled = await alice.tradeInbox.next("tradeCancelled", () => true, 5000, true);
+    assert.deepEqual(cancelled, { tradeId, reason: "partner_disconnected" });
+    // The replaced session's connection to the trade accepts in vain: the trade is over.
+    for (const me of [alice, bob, alice, bob]) me.trade!.send("tradeAccept", { tradeId });
+    await sleep(500);
+    assert.equal(bob.tradeInbox.all("tradeCompleted").length, 0);
+    assert.equal(countOf(latestSync(bobAgain), "coins"), 25);
+    assert.equal(await storedCount(server, alice.id, "coins"), 25);
+  });
+
   it("fails the commit and cancels when an offered item was dropped in the meantime", async () => {
     const [alice, bob] = [await join(), await join()];
     const tradeId = await startTrade(alice, bob);

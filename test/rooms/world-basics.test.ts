@@ -215,6 +215,19 @@ describe("WorldRoom: joining and moving", function () {
     assert.match(error.message, /1 to 200 characters/);
   });
 
+  it("refuses chat with control or text-direction characters, which could fake lines of others, and says nothing", async () => {
+    const [alice, bob] = [await join(), await join()];
+    for (const forged of ["gg\nServer: you are muted", "a\u0000b", "tab\tbed", "\u202Ednuof meti"]) {
+      alice.room.send("player:chat", { message: forged });
+      const error = await alice.inbox.next("error", (e) => e.event === "player:chat");
+      assert.equal(error.code, "bad_request", JSON.stringify(forged));
+      assert.match(error.message, /control/);
+    }
+    alice.room.send("player:chat", { message: "plain words" });
+    const heard = await bob.inbox.next("chat:message", (m) => m.fromPlayerId === alice.id);
+    assert.equal(heard.message, "plain words");
+  });
+
   it("keeps a flooding player blocked when it joins again, through the SDK as through /ws", async () => {
     const player = await join();
     for (let i = 0; i < 70; i++) player.room.send("player:move", { x: 32, z: 33 });

@@ -65,6 +65,31 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     await waitFor(() => seenEntity(player, sword.id) === undefined, "the sword gone from the ground");
   });
 
+  it("never lets another player have a dropped untradeable item: it vanishes when a tradeable one turns public", async () => {
+    const [owner, bystander] = [await join(), await join()];
+    await becomeAdmin(owner, ADMIN_CODE);
+    const given = await give(owner, "guild_token", 1);
+    owner.room.send("player:action", { action: "drop", inventorySlot: slotOf(given, "guild_token") });
+    await syncWhere(owner, (sync) => countOf(sync, "guild_token") === 0);
+    const dropped = (type: string) => () =>
+      seenEntities(owner).find((e) => e.kind === "item" && e.type === type);
+    await waitFor(() => dropped("guild_token")() !== undefined, "the token on the ground");
+    const token = dropped("guild_token")()!;
+    // Dropped after the token, so it turns public no earlier than the token's owner-only time ends.
+    owner.room.send("player:action", { action: "drop", inventorySlot: slotOf(owner.sync, "bronze_sword") });
+    await waitFor(
+      () => seenEntities(bystander).some((e) => e.kind === "item" && e.type === "bronze_sword"),
+      "the sword turning public",
+      15000,
+    );
+    await waitFor(() => seenEntity(owner, token.id) === undefined, "the token gone for its owner too");
+    assert.equal(seenEntity(bystander, token.id), undefined);
+    bystander.room.send("player:action", { action: "pickup", targetId: token.id });
+    const refused = await bystander.inbox.next("error", (e) => e.event === "player:action");
+    assert.equal(refused.code, "not_found");
+    assert.equal(countOf(latestSync(bystander), "guild_token"), 0);
+  });
+
   it("deposits and withdraws at a bank booth, committed before the acknowledgement", async () => {
     const player = await join();
     await walkTo(player, BY_THE_BANK);
