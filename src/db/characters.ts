@@ -44,7 +44,7 @@ export class CharacterRepository {
 
   /** Stores a new character with all of its state; NameTakenError when the name is in use in any case. */
   async create(accountId: string | null, state: CharacterState): Promise<void> {
-    await nameChecked(state.name, () => this.db.transaction((tx) => insertCharacter(tx, accountId, state)));
+    await this.db.transaction((tx) => insertNewCharacter(tx, accountId, state));
   }
 
   /**
@@ -221,6 +221,18 @@ async function writePart(
 }
 
 /** Runs `write`; a unique violation on the characters' names is a NameTakenError. */
+/**
+ * Inserts a new character with all of its state, as part of the caller's transaction; NameTakenError
+ * when the name is in use in any case (the transaction is then rolled back).
+ */
+export function insertNewCharacter(
+  tx: Executor,
+  accountId: string | null,
+  state: CharacterState,
+): Promise<void> {
+  return nameChecked(state.name, () => insertCharacter(tx, accountId, state));
+}
+
 async function nameChecked<T>(name: string, write: () => Promise<T>): Promise<T> {
   try {
     return await write();

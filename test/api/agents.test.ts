@@ -336,7 +336,7 @@ describe("/api/agents while the server shuts down", function () {
         "no agent loaded again in a process that is stopping",
       );
       // Nor by a world that opens in it meanwhile (the agents follow the world).
-      await server.runtime.agents.host();
+      await server.runtime.agents.host({ check: async () => {} });
       assert.equal(server.runtime.agents.list().length, 0);
     } finally {
       await server.stop();

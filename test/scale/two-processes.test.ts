@@ -4,6 +4,7 @@ import { Client, type Room } from "@colyseus/sdk";
 import { sql } from "drizzle-orm";
 import { Redis } from "ioredis";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
+import { AgentRepository } from "../../src/db/agents.js";
 import { CharacterRepository } from "../../src/db/characters.js";
 import { openDatabase } from "../../src/db/database.js";
 import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
@@ -99,6 +100,24 @@ scaleOut(
     async function signIn(server: ServerProcess): Promise<string> {
       const response = await fetch(`${server.baseUrl}/api/v1/auth/anonymous`, { method: "POST" });
       return (await response.json()).token;
+    }
+
+    /** An agent endpoint through `server`: a GET, or a POST of `body`. */
+    async function call(server: ServerProcess, token: string, path: string, body?: unknown) {
+      const response = await fetch(`${server.baseUrl}/api/agents${path}`, {
+        method: body === undefined ? "GET" : "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, body: await response.json() };
+    }
+
+    /** Waits until the world is listed once, on `server` (a replaced world is listed again until it closes). */
+    async function onlyWorldOn(server: ServerProcess): Promise<void> {
+      await waitForAsync(async () => {
+        const worlds = await worldListings();
+        return worlds.length === 1 && worlds[0]!.publicAddress === `127.0.0.1:${server.port}`;
+      }, `the world listed on ${server.port} alone`);
     }
 
     async function join(server: ServerProcess): Promise<Player> {
@@ -236,14 +255,6 @@ scaleOut(
 
     it("runs each agent once, beside the world, and answers the agent endpoints alike on both processes", async () => {
       const [home, away] = await worldProcesses();
-      const call = async (server: ServerProcess, token: string, path: string, body?: unknown) => {
-        const response = await fetch(`${server.baseUrl}/api/agents${path}`, {
-          method: body === undefined ? "GET" : "POST",
-          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-        return { status: response.status, body: await response.json() };
-      };
       const owner = await signIn(away);
       const created = await call(away, owner, "", { name: "Forester" });
       assert.equal(created.status, 201, JSON.stringify(created.body));
@@ -274,6 +285,62 @@ scaleOut(
       const refused = await call(away, stranger, `/${agentId}/goal/stop`, {});
       assert.equal(refused.status, 403);
       assert.equal(refused.body.error.code, "forbidden");
+    });
+
+    it("stores nothing for agent requests that reach a world after another replaced it", async () => {
+      const [home, away] = await worldProcesses();
+      const owner = await signIn(away);
+      const created = await call(away, owner, "", { name: "Sprout" });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const { agentId } = created.body;
+
+      home.child.kill("SIGSTOP");
+      let stale: { status: number }[];
+      try {
+        // Sent to the stalled world, which takes them only once it runs again; meanwhile its process is
+        // taken for dead, and the client told so.
+        stale = await within(
+          "the requests to the stalled world",
+          Promise.all([
+            call(away, owner, `/${agentId}/goal`, { type: "woodcutting", target: 30 }),
+            call(away, owner, "", { name: "Sapling" }),
+          ]),
+        );
+        // The world opens on the other process, with the agents as stored, and is told the owner's goal.
+        assert.equal((await call(away, owner, "")).status, 200);
+        const set = await call(away, owner, `/${agentId}/goal`, { type: "mining", target: 40 });
+        assert.equal(set.status, 200, JSON.stringify(set.body));
+      } finally {
+        home.child.kill("SIGCONT");
+      }
+      assert.deepEqual(
+        stale.map(({ status }) => status),
+        [503, 503],
+      );
+      // The stalled world runs the requests it was sent, then finds itself replaced and closes.
+      await sleep(1000);
+      await onlyWorldOn(away);
+
+      // The name the client was told was not taken is free, and the goal stored is the one set last.
+      const retried = await call(away, owner, "", { name: "Sapling" });
+      assert.equal(retried.status, 201, JSON.stringify(retried.body));
+      const handle = await openDatabase({ url: database.url });
+      try {
+        const stored = (await new AgentRepository(handle.db).all()).find((row) => row.id === agentId);
+        assert.ok(stored, "the agent is stored");
+        const { type, target } = stored.goal as { type: string; target: number };
+        assert.deepEqual([type, target], ["mining", 40]);
+      } finally {
+        await handle.close();
+      }
+      // The agents that follow count Keeper and Forester alone.
+      for (const id of [agentId, retried.body.agentId]) {
+        const removed = await fetch(`${away.baseUrl}/api/agents/${id}`, {
+          method: "DELETE",
+          headers: { authorization: `Bearer ${owner}` },
+        });
+        assert.equal(removed.status, 204);
+      }
     });
 
     /** Both agents (Keeper, and Forester made above) online, as the agent endpoints of `server` say. */
