@@ -854,10 +854,11 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   }
 
   private async openTradeRoom(trade: Trade): Promise<void> {
+    const world = { roomId: this.roomId, epoch: this.lease.epoch };
     const options: TradeRoomOptions = {
       trade,
-      worldRoomId: this.roomId,
-      signature: signTrade(this.runtime.jwtSecret, trade, this.roomId),
+      world,
+      signature: signTrade(this.runtime.jwtSecret, trade, world),
     };
     // A /ws client joins its trade from the world's process (its connection is there, relayed or not),
     // so such a trade runs there too; SDK clients may be sent to any process.

@@ -160,6 +160,28 @@ for (const backend of backends) {
     await handle.db.transaction((tx) => current.check(tx));
   });
 
+  it("revokes one world's lease once its write under way is done, and leaves a later world's alone", async () => {
+    const gone = await WorldLease.claim(handle.db);
+    const order: string[] = [];
+    const write = await heldWrite(gone, async () => {
+      order.push("gone world's write committed");
+    });
+    const revoked = WorldLease.revoke(handle.db, gone.epoch).then(() => order.push("revoked"));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.deepEqual(order, [], "the revocation waits for the write under way");
+    write.resume();
+    await Promise.all([write.done, revoked]);
+    assert.deepEqual(order, ["gone world's write committed", "revoked"]);
+    await assert.rejects(
+      handle.db.transaction((tx) => gone.check(tx)),
+      WorldSupersededError,
+    );
+
+    const current = await WorldLease.claim(handle.db);
+    await WorldLease.revoke(handle.db, gone.epoch);
+    await handle.db.transaction((tx) => current.check(tx));
+  });
+
   it("ends the transaction of a world whose process stalled mid-write, so the new world's claim waits for it 5 s at most", async function () {
     this.timeout(20000);
     const replaced = await WorldLease.claim(handle.db);
