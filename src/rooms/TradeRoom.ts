@@ -26,9 +26,10 @@ import { authenticatePlayer, type PlayerAuth } from "./room-auth.js";
 import type { TradeCommitOutcome, WorldRoom } from "./WorldRoom.js";
 import { type Cause, sendTradeEvents, type TradeEndReason } from "./world-trades.js";
 
-/** The world that opened a trade: its room, and the lease epoch it writes under (see WorldLease). */
+/** The world that opened a trade: its room, its process, and the lease epoch it writes under (see WorldLease). */
 export interface TradeWorld {
   roomId: string;
+  processId: string;
   epoch: number;
 }
 
@@ -42,7 +43,8 @@ export interface TradeRoomOptions {
 function isSignedByWorld(secret: Uint8Array, options: Partial<TradeRoomOptions> | undefined): boolean {
   const { trade, world, signature } = options ?? {};
   if (!trade?.sides?.[0] || !trade.sides[1]) return false;
-  if (typeof world?.roomId !== "string" || !Number.isInteger(world.epoch)) return false;
+  if (typeof world?.roomId !== "string" || typeof world.processId !== "string") return false;
+  if (!Number.isInteger(world.epoch)) return false;
   const expected = Buffer.from(signTrade(secret, trade, world));
   const given = Buffer.from(typeof signature === "string" ? signature : "");
   return given.length === expected.length && timingSafeEqual(given, expected);
@@ -52,7 +54,7 @@ function isSignedByWorld(secret: Uint8Array, options: Partial<TradeRoomOptions> 
 export function signTrade(secret: Uint8Array, trade: Trade, world: TradeWorld): string {
   const [a, b] = trade.sides;
   return createHmac("sha256", secret)
-    .update(`${trade.id}:${a.player.id}:${b.player.id}:${world.roomId}:${world.epoch}`)
+    .update(`${trade.id}:${a.player.id}:${b.player.id}:${world.roomId}:${world.processId}:${world.epoch}`)
     .digest("hex");
 }
 
@@ -71,8 +73,8 @@ const FINAL_LINGER_MS = 10_000;
 const COMMIT_ANSWER_MS = 30_000;
 /**
  * How often a trade waiting for the world's answer checks that the world's room still listens, and how
- * many checks in a row must find it gone: its process died or lost Redis, so no answer can come (a
- * Redis that restarts drops every subscription for a moment, and the world subscribes again at once).
+ * many checks in a row must find it gone (a Redis that restarts drops every subscription for a moment,
+ * and the world subscribes again at once) before the world's process is checked as the matchmaker does.
  */
 const WORLD_CHECK_MS = 1000;
 const WORLD_GONE_CHECKS = 2;
@@ -248,8 +250,8 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
   }
 
   /**
-   * While the world's answer is awaited: should the world's room stop listening (its process died), the
-   * outcome is settled without it, so that the players are not kept waiting for an answer that cannot
+   * While the world's answer is awaited: should the world's room stop listening and its process not
+   * answer the matchmaker's health check (it died), the outcome is settled without it, so that the players are not kept waiting for an answer that cannot
    * come. The world's lease is revoked first, which waits for its transactions under way, so the swap
    * can no longer commit; the trade's history row then says whether it did. Undefined once the world
    * answers, or when the database cannot settle it (the world's answer, or its lapse, then does).
@@ -266,7 +268,8 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
       if (answered) return undefined;
       gone = (await this.worldListens().catch(() => true)) ? 0 : gone + 1;
     }
-    if (answered) return undefined;
+    // A world that closed in a process that still answers (a graceful shutdown) answers its trades first.
+    if (answered || (await matchMaker.healthCheckProcessId(this.world.processId))) return undefined;
     const { db } = this.runtime.database;
     try {
       await WorldLease.revoke(db, this.world.epoch);

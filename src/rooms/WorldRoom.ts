@@ -854,7 +854,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   }
 
   private async openTradeRoom(trade: Trade): Promise<void> {
-    const world = { roomId: this.roomId, epoch: this.lease.epoch };
+    const world = { roomId: this.roomId, processId: matchMaker.processId, epoch: this.lease.epoch };
     const options: TradeRoomOptions = {
       trade,
       world,
