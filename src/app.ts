@@ -13,7 +13,7 @@ import { manifestRouter } from "./manifests/routes.js";
 import { limitMatchmaking } from "./matchmaking-limit.js";
 import { roomLiveWorld } from "./rooms/live-world.js";
 import { defineTradeRoom } from "./rooms/TradeRoom.js";
-import { defineWorldRoom } from "./rooms/WorldRoom.js";
+import { defineWorldRoom, type WorldRoom } from "./rooms/WorldRoom.js";
 import { announceWorldClosed, openWorld, reopenWorldWhenClosedElsewhere } from "./rooms/world-listing.js";
 import type { Runtime } from "./runtime.js";
 import { JsonChannel } from "./ws/channel.js";
@@ -90,9 +90,9 @@ export function createApp(runtime: Runtime) {
       // The agents run where the world does: one set of them, however many processes there are.
       server
         .define("world", defineWorldRoom(runtime))
-        .on("create", () => {
+        .on("create", (world: WorldRoom) => {
           runtime.agents
-            .host()
+            .host(world.writeFence)
             .catch((error: unknown) => runtime.logger.error({ err: error }, "starting the agents failed"));
         })
         .on("dispose", () => {

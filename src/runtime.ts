@@ -81,8 +81,6 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     accounts,
     characters,
     agents: new AgentManager({
-      accounts,
-      characters,
       agents: new AgentRepository(database.db),
       gameData: manifests.data,
       jwtSecret,

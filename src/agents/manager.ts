@@ -2,9 +2,9 @@
 // ordinary client of the world room. They are stored, so they come back with the server.
 import { randomUUID } from "node:crypto";
 import { issueAgentToken } from "../auth/tokens.js";
-import type { AccountRepository } from "../db/accounts.js";
 import type { AgentRepository } from "../db/agents.js";
-import { type CharacterRepository, NameTakenError } from "../db/characters.js";
+import { NameTakenError } from "../db/characters.js";
+import type { WriteFence } from "../db/world-lease.js";
 import { newCharacter } from "../game/character.js";
 import { WorldMap } from "../game/map.js";
 import type { GameData } from "../game/types.js";
@@ -20,8 +20,6 @@ export class AgentLimitError extends Error {
 }
 
 export interface AgentManagerOptions {
-  accounts: AccountRepository;
-  characters: CharacterRepository;
   agents: AgentRepository;
   gameData: GameData;
   jwtSecret: Uint8Array;
@@ -44,6 +42,8 @@ export class AgentManager {
   private baseUrl: string | undefined;
   /** Set while this process holds the world: the loading of the stored and configured agents. */
   private hosting: Promise<void> | undefined;
+  /** The lease of the world the agents run beside: their stored rows are written under it. */
+  private fence: WriteFence | undefined;
   /** The server is shutting down: no agent is loaded here again. */
   private closed = false;
   /**
@@ -65,12 +65,14 @@ export class AgentManager {
 
   /**
    * The world opened in this process: the stored agents, and the configured ones not stored yet, run
-   * here. Resolves once they are loaded; they join the world meanwhile (once the server listens).
+   * here, and write under that world's lease (`fence`). Resolves once they are loaded; they join the
+   * world meanwhile (once the server listens).
    */
-  host(): Promise<void> {
+  host(fence: WriteFence): Promise<void> {
     if (this.closed) return Promise.resolve();
     if (!this.hosting) {
-      const loading = this.load();
+      this.fence = fence;
+      const loading = this.load(fence);
       this.hosting = loading;
       loading.then(
         () => this.joinAll(),
@@ -83,9 +85,9 @@ export class AgentManager {
     return this.hosting;
   }
 
-  private async load(): Promise<void> {
+  private async load(fence: WriteFence): Promise<void> {
     const stored = await this.options.agents.all();
-    for (const row of stored) this.spawn({ ...row, goal: (row.goal as StoredGoal | null) ?? null });
+    for (const row of stored) this.spawn({ ...row, goal: (row.goal as StoredGoal | null) ?? null }, fence);
     const names = new Set(stored.map((row) => row.name.toLowerCase()));
     for (const name of this.options.configured) {
       if (names.has(name.toLowerCase())) continue;
@@ -114,7 +116,9 @@ export class AgentManager {
 
   /** A new agent with a new character of that name; NameTakenError or AgentLimitError when it cannot be. */
   async create(ownerAccountId: string | null, name: string, { join = true } = {}): Promise<Agent> {
-    const { accounts, characters, agents, gameData, perAccount } = this.options;
+    const { agents, gameData, perAccount } = this.options;
+    const fence = this.fence;
+    if (!fence) throw new Error("no world hosts the agents in this process");
     if (ownerAccountId !== null) {
       const running = this.list().filter((agent) => agent.record.ownerAccountId === ownerAccountId).length;
       if (running + (this.creating.get(ownerAccountId) ?? 0) >= perAccount)
@@ -124,20 +128,18 @@ export class AgentManager {
     }
     let agent: Agent;
     try {
-      const id = randomUUID();
-      const account = await accounts.findOrCreate(`agent:${id}`, "agent");
       const character = newCharacter(randomUUID(), name, gameData);
-      await characters.create(account.id, character);
       const record: AgentRecord = {
-        id,
+        id: randomUUID(),
         characterId: character.id,
         name,
         ownerAccountId,
         goal: null,
         goalsPaused: false,
       };
-      await agents.insert(record);
-      agent = this.spawn(record);
+      // Fenced: a world replaced meanwhile stores no agent that the world replacing it did not load.
+      await agents.create(record, character, fence);
+      agent = this.spawn(record, fence);
     } finally {
       if (ownerAccountId !== null) this.countCreation(ownerAccountId, -1);
     }
@@ -153,9 +155,11 @@ export class AgentManager {
 
   /** Stops the agent and forgets it; its character stays. */
   async remove(agent: Agent): Promise<void> {
+    // A running agent is one the current world loaded (stopAll lets go of the others).
+    const fence = this.fence!;
     this.running.delete(agent.record.id);
     await agent.stop();
-    await this.options.agents.delete(agent.record.id);
+    await this.options.agents.delete(agent.record.id, fence);
   }
 
   /** The server shuts down: every agent leaves, and none is loaded here again (see `isClosed`). */
@@ -178,14 +182,15 @@ export class AgentManager {
     await Promise.all(agents.map((agent) => agent.stop()));
   }
 
-  private spawn(record: AgentRecord): Agent {
+  /** An agent writes under the lease of the world that loaded it, whichever world runs later. */
+  private spawn(record: AgentRecord, fence: WriteFence): Agent {
     const { agents, gameData, jwtSecret, logger, tickMs } = this.options;
     const agent = new Agent(record, {
       world: { data: gameData, map: this.map },
       thinkMs: tickMs * THINK_EVERY_TICKS,
       token: () => issueAgentToken(jwtSecret, record.id),
       headers: this.pass.headers,
-      save: (changed) => agents.saveControl(changed),
+      save: (changed) => agents.saveControl(changed, fence),
       logger,
     });
     this.running.set(record.id, agent);

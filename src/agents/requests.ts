@@ -1,6 +1,7 @@
 // The agent endpoints' work, as plain JSON requests and replies: agents run beside the world, and a
 // request that reaches another process is carried there (matchMaker.remoteRoomCall) and answered there.
 import { NameTakenError } from "../db/characters.js";
+import { WorldSupersededError, type WriteFence } from "../db/world-lease.js";
 import type { Agent, QuickActionId } from "./agent.js";
 import { availableGoals, type GoalType } from "./brain.js";
 import { AgentLimitError, type AgentManager } from "./manager.js";
@@ -37,16 +38,27 @@ class Refusal extends Error {
 
 /**
  * Answers one request in the world's process, with the agents it hosts (loaded first if they are not yet:
- * the world has just opened, or loading them failed).
+ * the world has just opened, or loading them failed) under the lease of its world (`fence`).
  */
-export async function answerAgentRequest(agents: AgentManager, request: AgentRequest): Promise<AgentReply> {
+export async function answerAgentRequest(
+  agents: AgentManager,
+  fence: WriteFence,
+  request: AgentRequest,
+): Promise<AgentReply> {
   if (agents.isClosed)
     return { ok: false, code: "unavailable", message: "this server is shutting down; retry in a moment" };
-  await agents.host();
+  await agents.host(fence);
   try {
     return { ok: true, body: await answer(agents, request) };
   } catch (error) {
     if (error instanceof Refusal) return { ok: false, code: error.code, message: error.message };
+    // The request reached a world that another has replaced: the agents it asks for run there now.
+    if (error instanceof WorldSupersededError)
+      return {
+        ok: false,
+        code: "unavailable",
+        message: "the world is moving to another server; retry shortly",
+      };
     if (error instanceof NameTakenError || error instanceof AgentLimitError)
       return { ok: false, code: "conflict", message: error.message };
     throw error;

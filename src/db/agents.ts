@@ -1,6 +1,10 @@
 import { eq } from "drizzle-orm";
+import type { CharacterState } from "../game/types.js";
+import { AccountRepository } from "./accounts.js";
+import { insertNewCharacter } from "./characters.js";
 import type { Database } from "./database.js";
 import { agents, characters } from "./schema.js";
+import type { WriteFence } from "./world-lease.js";
 
 /** An agent as stored, with the name of the character it plays (which is the agent's name). */
 export interface AgentRow {
@@ -14,6 +18,13 @@ export interface AgentRow {
   goalsPaused: boolean;
 }
 
+/**
+ * The stored agents. The agents run beside the world, as one set, and the world that loaded them is the
+ * owner of their rows: every write is fenced by that world's lease (see WorldLease), so an agent left
+ * running in a process whose world was replaced (taken for dead, or a request that reached it late)
+ * cannot write over what the agents of the world that replaced it stored since, nor store an agent that
+ * world has not loaded.
+ */
 export class AgentRepository {
   constructor(private readonly db: Database) {}
 
@@ -31,17 +42,35 @@ export class AgentRepository {
       .innerJoin(characters, eq(characters.id, agents.characterId));
   }
 
-  async insert(row: AgentRow): Promise<void> {
-    const { id, characterId, ownerAccountId, goal, goalsPaused } = row;
-    await this.db.insert(agents).values({ id, characterId, ownerAccountId, goal, goalsPaused });
+  /**
+   * Stores a new agent with its account (`agent:<id>`) and its character, all or nothing: NameTakenError
+   * when the character's name is in use.
+   */
+  async create(row: Omit<AgentRow, "characterId" | "name">, character: CharacterState, fence: WriteFence) {
+    const { id, ownerAccountId, goal, goalsPaused } = row;
+    await this.db.transaction(async (tx) => {
+      await fence.check(tx);
+      const account = await new AccountRepository(tx).findOrCreate(`agent:${id}`, "agent");
+      await insertNewCharacter(tx, account.id, character);
+      await tx.insert(agents).values({ id, characterId: character.id, ownerAccountId, goal, goalsPaused });
+    });
   }
 
-  async saveControl({ id, goal, goalsPaused }: Pick<AgentRow, "id" | "goal" | "goalsPaused">): Promise<void> {
-    await this.db.update(agents).set({ goal, goalsPaused }).where(eq(agents.id, id));
+  async saveControl(
+    { id, goal, goalsPaused }: Pick<AgentRow, "id" | "goal" | "goalsPaused">,
+    fence: WriteFence,
+  ): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await fence.check(tx);
+      await tx.update(agents).set({ goal, goalsPaused }).where(eq(agents.id, id));
+    });
   }
 
   /** Forgets the agent; its character stays, with everything it holds. */
-  async delete(id: string): Promise<void> {
-    await this.db.delete(agents).where(eq(agents.id, id));
+  async delete(id: string, fence: WriteFence): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await fence.check(tx);
+      await tx.delete(agents).where(eq(agents.id, id));
+    });
   }
 }

@@ -45,7 +45,7 @@ export class CharacterRepository {
 
   /** Stores a new character with all of its state; NameTakenError when the name is in use in any case. */
   async create(accountId: string | null, state: CharacterState): Promise<void> {
-    await nameChecked(state.name, () => this.db.transaction((tx) => insertCharacter(tx, accountId, state)));
+    await this.db.transaction((tx) => insertNewCharacter(tx, accountId, state));
   }
 
   /**
@@ -219,6 +219,18 @@ async function writePart(
       return;
     }
   }
+}
+
+/**
+ * Inserts a new character with all of its state, as part of the caller's transaction; NameTakenError
+ * when the name is in use in any case (the transaction is then rolled back).
+ */
+export function insertNewCharacter(
+  tx: Executor,
+  accountId: string | null,
+  state: CharacterState,
+): Promise<void> {
+  return nameChecked(state.name, () => insertCharacter(tx, accountId, state));
 }
 
 /** Runs `write`; a unique violation on the characters' names, or the server's own name, is a NameTakenError. */

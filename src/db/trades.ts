@@ -146,6 +146,12 @@ export class TradeRepository {
     }
   }
 
+  /** Whether the trade's swap committed (its history row is there). */
+  async wasCompleted(tradeId: string): Promise<boolean> {
+    const [row] = await this.db.select({ id: trades.id }).from(trades).where(eq(trades.id, tradeId));
+    return row !== undefined;
+  }
+
   /** Completed trades the character took part in, oldest first. */
   async history(characterId: string): Promise<CompletedTrade[]> {
     const completed = await this.db

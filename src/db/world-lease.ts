@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database, Executor } from "./database.js";
 import { worldLease } from "./schema.js";
 
@@ -36,6 +36,19 @@ export class WorldLease implements WriteFence {
       })
       .returning({ epoch: worldLease.epoch });
     return new WorldLease(row!.epoch);
+  }
+
+  /**
+   * Ends the right to write of the world opened with `epoch`, unless a later world already did: for a
+   * process that learns that world's process is gone (see TradeRoom). Like a claim, it waits for that
+   * world's transactions under way; once it returns, nothing of that world commits any more. The world
+   * itself, should it run on, finds out at its next write and closes; the next join opens a new one.
+   */
+  static async revoke(db: Database, epoch: number): Promise<void> {
+    await db
+      .update(worldLease)
+      .set({ epoch: sql`${worldLease.epoch} + 1`, openedAt: sql`now()` })
+      .where(and(eq(worldLease.id, THE_WORLD), eq(worldLease.epoch, epoch)));
   }
 
   /** The first statement of each of the world's transactions: fails once another world holds the lease. */

@@ -1,5 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { type AuthContext, type Client, CloseCode, matchMaker, Room, ServerError } from "@colyseus/core";
+import { TradeRepository } from "../db/trades.js";
+import { WorldLease } from "../db/world-lease.js";
 import {
   acceptTrade,
   addToOffer,
@@ -24,26 +26,35 @@ import { authenticatePlayer, type PlayerAuth } from "./room-auth.js";
 import type { TradeCommitOutcome, WorldRoom } from "./WorldRoom.js";
 import { type Cause, sendTradeEvents, type TradeEndReason } from "./world-trades.js";
 
+/** The world that opened a trade: its room, its process, and the lease epoch it writes under (see WorldLease). */
+export interface TradeWorld {
+  roomId: string;
+  processId: string;
+  epoch: number;
+}
+
 export interface TradeRoomOptions {
   trade: Trade;
-  worldRoomId: string;
+  world: TradeWorld;
   /** Proves the world created this room: clients may ask the matchmaker to create rooms too. */
   signature: string;
 }
 
 function isSignedByWorld(secret: Uint8Array, options: Partial<TradeRoomOptions> | undefined): boolean {
-  const { trade, worldRoomId, signature } = options ?? {};
-  if (!trade?.sides?.[0] || !trade.sides[1] || typeof worldRoomId !== "string") return false;
-  const expected = Buffer.from(signTrade(secret, trade, worldRoomId));
+  const { trade, world, signature } = options ?? {};
+  if (!trade?.sides?.[0] || !trade.sides[1]) return false;
+  if (typeof world?.roomId !== "string" || typeof world.processId !== "string") return false;
+  if (!Number.isInteger(world.epoch)) return false;
+  const expected = Buffer.from(signTrade(secret, trade, world));
   const given = Buffer.from(typeof signature === "string" ? signature : "");
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 /** The signature a world puts on the trades it opens. */
-export function signTrade(secret: Uint8Array, trade: Trade, worldRoomId: string): string {
+export function signTrade(secret: Uint8Array, trade: Trade, world: TradeWorld): string {
   const [a, b] = trade.sides;
   return createHmac("sha256", secret)
-    .update(`${trade.id}:${a.player.id}:${b.player.id}:${worldRoomId}`)
+    .update(`${trade.id}:${a.player.id}:${b.player.id}:${world.roomId}:${world.processId}:${world.epoch}`)
     .digest("hex");
 }
 
@@ -60,6 +71,13 @@ const FINAL_LINGER_MS = 10_000;
  * it could no longer answer within it, so what the players are told is what happened.
  */
 const COMMIT_ANSWER_MS = 30_000;
+/**
+ * How often a trade waiting for the world's answer checks that the world's room still listens, and how
+ * many checks in a row must find it gone (a Redis that restarts drops every subscription for a moment,
+ * and the world subscribes again at once) before the world's process is checked as the matchmaker does.
+ */
+const WORLD_CHECK_MS = 1000;
+const WORLD_GONE_CHECKS = 2;
 
 /**
  * One trade session between two players, from the offer stage to its end. Its roomId is the tradeId.
@@ -70,7 +88,7 @@ const COMMIT_ANSWER_MS = 30_000;
 export class TradeRoom extends Room<{ client: TradeClient }> {
   protected runtime!: Runtime;
   private trade!: Trade;
-  private worldRoomId!: string;
+  private world!: TradeWorld;
   /** The events that ended the trade, for a player whose join was still under way. */
   private finalEvents: TradeEvent[] = [];
   private released?: Promise<unknown>;
@@ -81,7 +99,7 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
     if (!isSignedByWorld(this.runtime.jwtSecret, options))
       throw new ServerError(403, "trades are opened by the world");
     this.trade = options.trade;
-    this.worldRoomId = options.worldRoomId;
+    this.world = options.world;
     this.roomId = options.trade.id;
     this.maxClients = 2;
     void this.setPrivate(true);
@@ -142,7 +160,7 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
   /** Tells the world once, whether the trade ended or the room closed first. */
   private releasePlayers(): Promise<unknown> {
     this.released ??= matchMaker
-      .remoteRoomCall<WorldRoom>(this.worldRoomId, "tradeEnded", [this.trade.id])
+      .remoteRoomCall<WorldRoom>(this.world.roomId, "tradeEnded", [this.trade.id])
       .catch(() => {});
     return this.released;
   }
@@ -206,11 +224,16 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
   }
 
   private async commit(cause: Cause): Promise<void> {
+    const answer = this.askWorldToCommit();
+    const outcome = (await this.settleIfWorldGone(answer)) ?? (await answer);
+    this.apply(outcome.ok ? completeTrade(this.trade) : failTradeCommit(this.trade, outcome.reason), cause);
+  }
+
+  private async askWorldToCommit(): Promise<TradeCommitOutcome> {
     const [a, b] = this.trade.sides;
-    let outcome: TradeCommitOutcome;
     try {
-      outcome = await matchMaker.remoteRoomCall<WorldRoom>(
-        this.worldRoomId,
+      return await matchMaker.remoteRoomCall<WorldRoom>(
+        this.world.roomId,
         "commitTrade",
         [
           this.trade.id,
@@ -222,9 +245,53 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
       );
     } catch (error) {
       this.runtime.logger.error({ err: error, tradeId: this.trade.id }, "trade commit did not answer");
-      outcome = { ok: false, reason: "commit_failed" };
+      return { ok: false, reason: "commit_failed" };
     }
-    this.apply(outcome.ok ? completeTrade(this.trade) : failTradeCommit(this.trade, outcome.reason), cause);
+  }
+
+  /**
+   * While the world's answer is awaited: should the world's room stop listening and its process not
+   * answer the matchmaker's health check (it died), the outcome is settled without it, so that the players are not kept waiting for an answer that cannot
+   * come. The world's lease is revoked first, which waits for its transactions under way, so the swap
+   * can no longer commit; the trade's history row then says whether it did. Undefined once the world
+   * answers, or when the database cannot settle it (the world's answer, or its lapse, then does).
+   */
+  private async settleIfWorldGone(answer: Promise<unknown>): Promise<TradeCommitOutcome | undefined> {
+    // A world in this very process is not gone while this room runs.
+    if (matchMaker.getLocalRoomById(this.world.roomId)) return undefined;
+    let answered = false;
+    void answer.finally(() => {
+      answered = true;
+    });
+    for (let gone = 0; gone < WORLD_GONE_CHECKS; ) {
+      await Promise.race([answer, new Promise((resolve) => setTimeout(resolve, WORLD_CHECK_MS))]);
+      if (answered) return undefined;
+      gone = (await this.worldListens().catch(() => true)) ? 0 : gone + 1;
+    }
+    // A world that closed in a process that still answers (a graceful shutdown) answers its trades first.
+    if (answered || (await matchMaker.healthCheckProcessId(this.world.processId))) return undefined;
+    const { db } = this.runtime.database;
+    try {
+      await WorldLease.revoke(db, this.world.epoch);
+      const completed = await new TradeRepository(db).wasCompleted(this.trade.id);
+      this.runtime.logger.warn(
+        { tradeId: this.trade.id, epoch: this.world.epoch, completed },
+        "the trade's world is gone: its lease is revoked and the trade settled from the database",
+      );
+      return completed ? { ok: true } : { ok: false, reason: "commit_failed" };
+    } catch (error) {
+      this.runtime.logger.error(
+        { err: error, tradeId: this.trade.id },
+        "the trade's world is gone, and the database could not settle the trade: waiting for the answer",
+      );
+      return undefined;
+    }
+  }
+
+  /** Whether the world's room is subscribed to its channel in Redis (@colyseus/core's getRoomChannel). */
+  private async worldListens(): Promise<boolean> {
+    const channel = `$${this.world.roomId}`;
+    return (await matchMaker.presence.channels(channel)).includes(channel);
   }
 
   /**
@@ -240,7 +307,7 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
   }
 
   private async inventoryOf(playerId: string): Promise<InventoryEntry[] | undefined> {
-    return matchMaker.remoteRoomCall<WorldRoom>(this.worldRoomId, "inventoryOf", [playerId]);
+    return matchMaker.remoteRoomCall<WorldRoom>(this.world.roomId, "inventoryOf", [playerId]);
   }
 
   private clientOf(playerId: string): TradeClient | undefined {

@@ -110,7 +110,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   private trades!: TradeRequests;
   private tradeRepository!: TradeRepository;
   private timings!: TickTimings;
-  /** This opening's right to write (see WorldLease). */
+  /** This opening's right to write (see WorldLease); the agents beside it write under it too. */
   private lease!: WorldLease;
   /** Set when a write found that another world holds the lease: the room is closing. */
   private superseded = false;
@@ -690,9 +690,14 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     return { tick: this.world.tick, playersOnline: this.owners.size, entities: this.world.counts() };
   }
 
+  /** This opening's right to write: the agents it hosts store their rows under it (see app.ts). */
+  get writeFence(): WorldLease {
+    return this.lease;
+  }
+
   /** The agent endpoints' requests: the agents run in the world's process (see app.ts). */
   answerAgents(request: AgentRequest): Promise<AgentReply> {
-    return answerAgentRequest(this.runtime.agents, request);
+    return answerAgentRequest(this.runtime.agents, this.lease, request);
   }
 
   // --- trades: called by TradeRooms through matchMaker.remoteRoomCall ---
@@ -852,10 +857,11 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   }
 
   private async openTradeRoom(trade: Trade): Promise<void> {
+    const world = { roomId: this.roomId, processId: matchMaker.processId, epoch: this.lease.epoch };
     const options: TradeRoomOptions = {
       trade,
-      worldRoomId: this.roomId,
-      signature: signTrade(this.runtime.jwtSecret, trade, this.roomId),
+      world,
+      signature: signTrade(this.runtime.jwtSecret, trade, world),
     };
     // A /ws client joins its trade from the world's process (its connection is there, relayed or not),
     // so such a trade runs there too; SDK clients may be sent to any process.

@@ -4,6 +4,7 @@ import { issueAgentToken } from "../../src/auth/tokens.js";
 import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
 import { joinAsNewPlayer, leave, sleep, waitForAsync } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
+import { interceptWorldWrites } from "../support/world-writes.js";
 import { expectError, GENEROUS_LIMITS, request, signInAnonymously } from "./support.js";
 
 const ADMIN_CODE = "agent-admin";
@@ -270,6 +271,30 @@ describe("/api/agents: the server's autonomous agents", function () {
     assert.ok(rejoined && rejoined !== client, "a new session of the agent");
   });
 
+  it("starts an agent created while the world waits for its database once the world's writes commit", async () => {
+    const failing = { on: true, failed: 0 };
+    const restore = interceptWorldWrites(server.runtime.worldStore, async (_write, save) => {
+      if (!failing.on) return save();
+      failing.failed++;
+      throw new Error("database unavailable");
+    });
+    try {
+      // The configured agent acts, so a tick's write fails and the world waits.
+      await waitForAsync(async () => failing.failed > 0, "a failed write");
+      const response = await post("/api/agents", { name: "Patient" });
+      assert.equal(response.status, 201, await response.clone().text());
+      const agent: AgentSummary = await response.json();
+      // It joins, and is greeted with the ticks the world held: it plays once they are durable.
+      await sleep(1500);
+      assert.equal(await online(agent.agentId)(), false, "not playing while the world waits");
+      failing.on = false;
+      // Well within the agent's first delay before joining again, had its join been refused.
+      await waitForAsync(online(agent.agentId), "the agent is in the world", 900);
+    } finally {
+      restore();
+    }
+  });
+
   it("stays out when another session of its character replaces it, instead of taking it back", async () => {
     const agent = await newAgent("Yielder");
     // What a copy of the same agent run by another server process would do: join as its character.
@@ -336,7 +361,7 @@ describe("/api/agents while the server shuts down", function () {
         "no agent loaded again in a process that is stopping",
       );
       // Nor by a world that opens in it meanwhile (the agents follow the world).
-      await server.runtime.agents.host();
+      await server.runtime.agents.host({ check: async () => {} });
       assert.equal(server.runtime.agents.list().length, 0);
     } finally {
       await server.stop();

@@ -30,8 +30,9 @@ describe("REST API over a running world (LiveWorld)", () => {
       const player = online.get(id);
       if (player) online.set(id, { ...player, name });
     },
-    // No world here, so no agents beside it: the agent endpoints are tested with a real world.
-    agents: (request) => answerAgentRequest(runtime.agents, request),
+    // No world here, so no agents beside it nor a lease to fence them: the agent endpoints are tested
+    // with a real world.
+    agents: (request) => answerAgentRequest(runtime.agents, { check: async () => {} }, request),
   };
 
   before(async () => {

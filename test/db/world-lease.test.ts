@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
+import { AgentRepository } from "../../src/db/agents.js";
 import { CharacterRepository } from "../../src/db/characters.js";
 import type { DatabaseHandle, Executor } from "../../src/db/database.js";
 import { TradeRepository } from "../../src/db/trades.js";
@@ -68,6 +69,39 @@ for (const backend of backends) {
       await store.save(spend(80), current);
       assert.equal(await coins("alice"), 80);
     });
+
+    it("refuses the agent writes of the world it replaced: a goal, a new agent, a removal", async () => {
+      const agents = new AgentRepository(handle.db);
+      const agent = { id: "a1", ownerAccountId: null, goal: null, goalsPaused: false };
+      const replaced = await WorldLease.claim(handle.db);
+      await agents.create(agent, plainCharacter("sprout"), replaced);
+      await agents.saveControl({ id: "a1", goal: { type: "mining" }, goalsPaused: false }, replaced);
+
+      const current = await WorldLease.claim(handle.db);
+      await assert.rejects(
+        agents.saveControl({ id: "a1", goal: { type: "fishing" }, goalsPaused: true }, replaced),
+        WorldSupersededError,
+      );
+      await assert.rejects(
+        agents.create({ ...agent, id: "a2" }, plainCharacter("sapling"), replaced),
+        WorldSupersededError,
+      );
+      await assert.rejects(agents.delete("a1", replaced), WorldSupersededError);
+      const stored = await agents.all();
+      assert.deepEqual(
+        stored.map(({ id, goal, goalsPaused }) => ({ id, goal, goalsPaused })),
+        [{ id: "a1", goal: { type: "mining" }, goalsPaused: false }],
+      );
+      assert.equal(await characters.load("sapling"), undefined, "nor its character");
+
+      // The world holding the lease may store a character of that name, so nothing of it was left.
+      await agents.create({ ...agent, id: "a2" }, plainCharacter("sapling"), current);
+      await agents.delete("a1", current);
+      assert.deepEqual(
+        (await agents.all()).map(({ id }) => id),
+        ["a2"],
+      );
+    });
   });
 }
 
@@ -123,6 +157,28 @@ for (const backend of backends) {
       handle.db.transaction((tx) => replaced.check(tx)),
       WorldSupersededError,
     );
+    await handle.db.transaction((tx) => current.check(tx));
+  });
+
+  it("revokes one world's lease once its write under way is done, and leaves a later world's alone", async () => {
+    const gone = await WorldLease.claim(handle.db);
+    const order: string[] = [];
+    const write = await heldWrite(gone, async () => {
+      order.push("gone world's write committed");
+    });
+    const revoked = WorldLease.revoke(handle.db, gone.epoch).then(() => order.push("revoked"));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.deepEqual(order, [], "the revocation waits for the write under way");
+    write.resume();
+    await Promise.all([write.done, revoked]);
+    assert.deepEqual(order, ["gone world's write committed", "revoked"]);
+    await assert.rejects(
+      handle.db.transaction((tx) => gone.check(tx)),
+      WorldSupersededError,
+    );
+
+    const current = await WorldLease.claim(handle.db);
+    await WorldLease.revoke(handle.db, gone.epoch);
     await handle.db.transaction((tx) => current.check(tx));
   });
 

@@ -4,6 +4,7 @@ import { Client, type Room } from "@colyseus/sdk";
 import { sql } from "drizzle-orm";
 import { Redis } from "ioredis";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
+import { AgentRepository } from "../../src/db/agents.js";
 import { CharacterRepository } from "../../src/db/characters.js";
 import { openDatabase } from "../../src/db/database.js";
 import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
@@ -12,8 +13,8 @@ import { PROCESS_PORTS, type ServerProcess, startServerProcess } from "../suppor
 import { refusedUpgrade, WsClient } from "../support/ws-client.js";
 
 const redisBase = process.env.TEST_REDIS_URL;
-/** The two processes started first, then a newcomer and a replacement (TEST_PORT + 53..56). */
-const [FIRST_PORT, SECOND_PORT, NEWCOMER_PORT, REPLACEMENT_PORT] = PROCESS_PORTS.scale;
+/** The two processes started first, then a newcomer and two replacements (TEST_PORT + 53..57). */
+const [FIRST_PORT, SECOND_PORT, NEWCOMER_PORT, REPLACEMENT_PORT, SPARE_PORT] = PROCESS_PORTS.scale;
 /** A Redis database of its own, emptied first, so no other suite's keys are in the way. */
 const REDIS_DB = 7;
 
@@ -101,6 +102,24 @@ scaleOut(
       return (await response.json()).token;
     }
 
+    /** An agent endpoint through `server`: a GET, or a POST of `body`. */
+    async function call(server: ServerProcess, token: string, path: string, body?: unknown) {
+      const response = await fetch(`${server.baseUrl}/api/agents${path}`, {
+        method: body === undefined ? "GET" : "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, body: await response.json() };
+    }
+
+    /** Waits until the world is listed once, on `server` (a replaced world is listed again until it closes). */
+    async function onlyWorldOn(server: ServerProcess): Promise<void> {
+      await waitForAsync(async () => {
+        const worlds = await worldListings();
+        return worlds.length === 1 && worlds[0]!.publicAddress === `127.0.0.1:${server.port}`;
+      }, `the world listed on ${server.port} alone`);
+    }
+
     async function join(server: ServerProcess): Promise<Player> {
       const sdk = new Client(server.baseUrl);
       sdk.auth.token = (await issueAnonymousToken(new TextEncoder().encode(secret))).token;
@@ -111,11 +130,8 @@ scaleOut(
       return { id: sync.id, world, inbox, sdk, tradeInbox: new Inbox() };
     }
 
-    it("runs a trade whose room lives on the other process than the world", async () => {
-      const alice = await join(servers[0]!);
-      const bob = await join(servers[1]!);
-      assert.equal(bob.world.roomId, alice.world.roomId, "one world, reached through either process");
-
+    /** A trade of two players up to its confirm screen, `alice` offering 5 of her 25 coins: its id. */
+    async function tradeToConfirmScreen(alice: Player, bob: Player): Promise<string> {
       alice.world.send("tradeRequest", { targetPlayerId: bob.id });
       const { tradeId } = await bob.inbox.next("tradeIncoming");
       bob.world.send("tradeRequestRespond", { tradeId, accept: true });
@@ -124,13 +140,6 @@ scaleOut(
         player.trade = await player.sdk.joinById(tradeId);
         player.trade.onMessage("*", (event, data) => player.tradeInbox.push(String(event), data));
       }
-
-      const listings = Object.values(await redis.hgetall("roomcaches")).map((json) => JSON.parse(json));
-      const worldListing = listings.find((room) => room.name === "world");
-      const tradeListing = listings.find((room) => room.roomId === tradeId);
-      assert.ok(worldListing && tradeListing, "both rooms are listed in Redis");
-      assert.notEqual(tradeListing.processId, worldListing.processId, "the trade runs on the other process");
-
       const coinsSlot = (await alice.inbox.next("player:sync", () => true, 5000, true)).inventory.find(
         (e: { itemId: string }) => e.itemId === "coins",
       ).slot;
@@ -138,6 +147,38 @@ scaleOut(
       await bob.tradeInbox.next("tradeUpdated", (u) => u.theirOffer.length === 1, 10000, true);
       for (const player of [alice, bob]) player.trade!.send("tradeAccept", { tradeId });
       await alice.tradeInbox.next("tradeConfirmScreen", () => true, 10000, true);
+      return tradeId;
+    }
+
+    /** The stored coins of each player. */
+    async function storedCoins(...players: Player[]): Promise<(number | undefined)[]> {
+      const handle = await openDatabase({ url: database.url });
+      try {
+        const characters = new CharacterRepository(handle.db);
+        return await Promise.all(
+          players.map(
+            async ({ id }) =>
+              (await characters.load(id))?.inventory.find((e) => e.itemId === "coins")?.quantity,
+          ),
+        );
+      } finally {
+        await handle.close();
+      }
+    }
+
+    it("runs a trade whose room lives on the other process than the world", async () => {
+      const alice = await join(servers[0]!);
+      const bob = await join(servers[1]!);
+      assert.equal(bob.world.roomId, alice.world.roomId, "one world, reached through either process");
+
+      const tradeId = await tradeToConfirmScreen(alice, bob);
+
+      const listings = Object.values(await redis.hgetall("roomcaches")).map((json) => JSON.parse(json));
+      const worldListing = listings.find((room) => room.name === "world");
+      const tradeListing = listings.find((room) => room.roomId === tradeId);
+      assert.ok(worldListing && tradeListing, "both rooms are listed in Redis");
+      assert.notEqual(tradeListing.processId, worldListing.processId, "the trade runs on the other process");
+
       const handle = await openDatabase({ url: database.url });
       try {
         // The database is slow: alice's row stays locked for longer than Colyseus's 2 s between processes.
@@ -146,17 +187,12 @@ scaleOut(
           for (const player of [alice, bob]) player.trade!.send("tradeAccept", { tradeId });
           await sleep(3000);
         });
-        const completed = await bob.tradeInbox.next("tradeCompleted", () => true, 10000, true);
-        assert.deepEqual(completed.receivedItems, [{ itemId: "coins", quantity: 5 }]);
-
-        const characters = new CharacterRepository(handle.db);
-        const coins = async (id: string) =>
-          (await characters.load(id))?.inventory.find((e) => e.itemId === "coins")?.quantity;
-        assert.equal(await coins(alice.id), 20);
-        assert.equal(await coins(bob.id), 30);
       } finally {
         await handle.close();
       }
+      const completed = await bob.tradeInbox.next("tradeCompleted", () => true, 10000, true);
+      assert.deepEqual(completed.receivedItems, [{ itemId: "coins", quantity: 5 }]);
+      assert.deepEqual(await storedCoins(alice, bob), [20, 30]);
       await Promise.all([alice, bob].flatMap((player) => [leave(player.trade), leave(player.world)]));
     });
     it("relays a /ws connection that reached the process without the world to the one with it", async () => {
@@ -236,14 +272,6 @@ scaleOut(
 
     it("runs each agent once, beside the world, and answers the agent endpoints alike on both processes", async () => {
       const [home, away] = await worldProcesses();
-      const call = async (server: ServerProcess, token: string, path: string, body?: unknown) => {
-        const response = await fetch(`${server.baseUrl}/api/agents${path}`, {
-          method: body === undefined ? "GET" : "POST",
-          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-        return { status: response.status, body: await response.json() };
-      };
       const owner = await signIn(away);
       const created = await call(away, owner, "", { name: "Forester" });
       assert.equal(created.status, 201, JSON.stringify(created.body));
@@ -276,6 +304,62 @@ scaleOut(
       assert.equal(refused.body.error.code, "forbidden");
     });
 
+    it("stores nothing for agent requests that reach a world after another replaced it", async () => {
+      const [home, away] = await worldProcesses();
+      const owner = await signIn(away);
+      const created = await call(away, owner, "", { name: "Sprout" });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const { agentId } = created.body;
+
+      home.child.kill("SIGSTOP");
+      let stale: { status: number }[];
+      try {
+        // Sent to the stalled world, which takes them only once it runs again; meanwhile its process is
+        // taken for dead, and the client told so.
+        stale = await within(
+          "the requests to the stalled world",
+          Promise.all([
+            call(away, owner, `/${agentId}/goal`, { type: "woodcutting", target: 30 }),
+            call(away, owner, "", { name: "Sapling" }),
+          ]),
+        );
+        // The world opens on the other process, with the agents as stored, and is told the owner's goal.
+        assert.equal((await call(away, owner, "")).status, 200);
+        const set = await call(away, owner, `/${agentId}/goal`, { type: "mining", target: 40 });
+        assert.equal(set.status, 200, JSON.stringify(set.body));
+      } finally {
+        home.child.kill("SIGCONT");
+      }
+      assert.deepEqual(
+        stale.map(({ status }) => status),
+        [503, 503],
+      );
+      // The stalled world runs the requests it was sent, then finds itself replaced and closes.
+      await sleep(1000);
+      await onlyWorldOn(away);
+
+      // The name the client was told was not taken is free, and the goal stored is the one set last.
+      const retried = await call(away, owner, "", { name: "Sapling" });
+      assert.equal(retried.status, 201, JSON.stringify(retried.body));
+      const handle = await openDatabase({ url: database.url });
+      try {
+        const stored = (await new AgentRepository(handle.db).all()).find((row) => row.id === agentId);
+        assert.ok(stored, "the agent is stored");
+        const { type, target } = stored.goal as { type: string; target: number };
+        assert.deepEqual([type, target], ["mining", 40]);
+      } finally {
+        await handle.close();
+      }
+      // The agents that follow count Keeper and Forester alone.
+      for (const id of [agentId, retried.body.agentId]) {
+        const removed = await fetch(`${away.baseUrl}/api/agents/${id}`, {
+          method: "DELETE",
+          headers: { authorization: `Bearer ${owner}` },
+        });
+        assert.equal(removed.status, 204);
+      }
+    });
+
     /** Both agents (Keeper, and Forester made above) online, as the agent endpoints of `server` say. */
     async function agentsOnline(server: ServerProcess): Promise<boolean> {
       // A token of its own making: signing in on every poll would run into the authentication limit.
@@ -299,6 +383,36 @@ scaleOut(
       await waitForAsync(() => agentsOnline(away), "both agents in the world again");
       // Two processes again for the tests that follow.
       servers.push(await startServerProcess(REPLACEMENT_PORT, env(REPLACEMENT_PORT)));
+    });
+
+    it("fails a trade within seconds when its world's process dies before the swap, and never swaps", async () => {
+      const [home, away] = await worldProcesses();
+      const alice = await join(away);
+      const bob = await join(away);
+      const tradeId = await tradeToConfirmScreen(alice, bob);
+      const listings = Object.values(await redis.hgetall("roomcaches")).map((json) => JSON.parse(json));
+      const trade = listings.find((room) => room.roomId === tradeId);
+      assert.equal(trade?.publicAddress, `127.0.0.1:${away.port}`, "the trade runs away from the world");
+
+      // The swap's request waits, unread, at the world's stopped process; then that process dies.
+      home.child.kill("SIGSTOP");
+      for (const player of [alice, bob]) player.trade!.send("tradeAccept", { tradeId });
+      await sleep(500);
+      await home.stop("SIGKILL");
+      // Told well before the 30 s the trade would wait for an answer.
+      for (const player of [alice, bob]) {
+        const cancelled = await player.tradeInbox.next("tradeCancelled", () => true, 10000, true);
+        assert.equal(cancelled.reason, "commit_failed");
+      }
+      assert.deepEqual(await storedCoins(alice, bob), [25, 25], "nothing moved");
+
+      // The world opens again on the process that is left, with what is stored: nothing moves there either.
+      await waitForAsync(() => agentsOnline(away), "the world and its agents on the process that is left");
+      const [again] = await Promise.all([join(away), leave(alice.trade), leave(bob.trade)]);
+      assert.deepEqual(await storedCoins(alice, bob), [25, 25]);
+      await leave(again.world);
+      // Two processes again for the tests that follow.
+      servers.push(await startServerProcess(SPARE_PORT, env(SPARE_PORT)));
     });
 
     it("closes a world whose process stalled and was replaced meanwhile, saving nothing of it", async () => {

@@ -10,8 +10,8 @@ export const PROCESS_PORTS = {
   /** test/process.test.ts, and a second server started beside it */
   process: TEST_PORT + 33,
   processBeside: TEST_PORT + 34,
-  /** test/scale/two-processes.test.ts: the first two processes, a newcomer and a replacement */
-  scale: [TEST_PORT + 53, TEST_PORT + 54, TEST_PORT + 55, TEST_PORT + 56],
+  /** test/scale/two-processes.test.ts: the first two processes, a newcomer and two replacements */
+  scale: [TEST_PORT + 53, TEST_PORT + 54, TEST_PORT + 55, TEST_PORT + 56, TEST_PORT + 57],
   /** test/scale/trade-storm.test.ts */
   tradeStorm: TEST_PORT + 63,
 } as const;
