@@ -7,6 +7,7 @@ import { type RedisReply, RedisStore } from "rate-limit-redis";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { ApiError } from "./errors.js";
+import { PassingStore } from "./passing-store.js";
 
 export interface AttemptResult {
   limited: boolean;
@@ -48,16 +49,23 @@ export function createRateLimits(
   logger: Logger,
   keyPrefix = DEFAULT_KEY_PREFIX,
 ): RateLimits {
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL) : undefined;
-  const storeFor = (scope: string): Store =>
+  // Without the offline queue, a count fails at once while Redis is away instead of waiting for it.
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { enableOfflineQueue: false }) : undefined;
+  // ioredis reports each failed reconnection as an error event; PassingStore reports the outage once.
+  redis?.on("error", () => {});
+  const storeFor = (scope: string, what: string): Store =>
     redis
-      ? new RedisStore({
-          prefix: `${keyPrefix}${scope}:`,
-          sendCommand: (command, ...args) => redis.call(command, ...args) as Promise<RedisReply>,
-        })
+      ? new PassingStore(
+          new RedisStore({
+            prefix: `${keyPrefix}${scope}:`,
+            sendCommand: (command, ...args) => redis.call(command, ...args) as Promise<RedisReply>,
+          }),
+          logger,
+          what,
+        )
       : new MemoryStore();
-  const restStore = storeFor("rest");
-  const authStore = storeFor("auth");
+  const restStore = storeFor("rest", "REST requests");
+  const authStore = storeFor("auth", "authentication attempts");
   const limiter = (store: Store, limit: number, what: string) =>
     rateLimit({
       store,
@@ -89,7 +97,8 @@ export function createRateLimits(
     authAttempts: counter(authStore, config.RATE_LIMIT_AUTH_PER_MIN),
     close: async () => {
       await Promise.all([restStore.shutdown?.(), authStore.shutdown?.()]);
-      await redis?.quit();
+      // Redis away: nothing to say goodbye to.
+      await redis?.quit().catch(() => redis.disconnect());
     },
   };
 }

@@ -1,0 +1,111 @@
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import type { AddressInfo } from "node:net";
+import { Writable } from "node:stream";
+import express from "express";
+import pino from "pino";
+import { errorHandler } from "../../src/api/errors.js";
+import { createRateLimits, type RateLimits } from "../../src/api/rate-limits.js";
+import { loadConfig } from "../../src/config.js";
+import { waitForAsync } from "../support/players.js";
+import { TEST_PORT } from "../support/server.js";
+
+/** A Redis of the test's own, which it stops and starts again (the suites' shared one stays up). */
+const REDIS_PORT = TEST_PORT + 71;
+const hasRedisServer = spawnSync("redis-server", ["--version"]).status === 0;
+
+function startRedis(): ChildProcess {
+  return spawn(
+    "redis-server",
+    ["--bind", "127.0.0.1", "--port", String(REDIS_PORT), "--save", "", "--appendonly", "no"],
+    { stdio: "ignore" },
+  );
+}
+
+async function stopRedis(redis: ChildProcess): Promise<void> {
+  if (redis.exitCode !== null) return;
+  const exited = new Promise((resolve) => redis.once("exit", resolve));
+  redis.kill("SIGKILL");
+  await exited;
+}
+
+(hasRedisServer ? describe : describe.skip)("rate limits while their Redis is away", function () {
+  this.timeout(30000);
+  let redis: ChildProcess;
+  let limits: RateLimits;
+  let server: ReturnType<ReturnType<typeof express>["listen"]>;
+  let baseUrl: string;
+  const logged: { level: number; msg: string }[] = [];
+
+  before(async () => {
+    redis = startRedis();
+    const logger = pino(
+      { level: "info" },
+      new Writable({
+        write(line, _encoding, done) {
+          logged.push(JSON.parse(String(line)));
+          done();
+        },
+      }),
+    );
+    const config = loadConfig({
+      NODE_ENV: "test",
+      REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}`,
+      RATE_LIMIT_REST_PER_MIN: "3",
+    });
+    limits = createRateLimits(config, logger);
+    const app = express();
+    app.use("/api", limits.rest, (_req, res) => {
+      res.json({ ok: true });
+    });
+    app.use(errorHandler(logger));
+    server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    server?.close();
+    await limits?.close();
+    if (redis) await stopRedis(redis);
+  });
+
+  const statuses = async (count: number) => {
+    const answered: number[] = [];
+    for (let i = 0; i < count; i++) answered.push((await fetch(`${baseUrl}/api/thing`)).status);
+    return answered;
+  };
+
+  /** Sends requests until one is counted as a window's first (RateLimit's r: what is left of the limit). */
+  const firstCounted = () =>
+    waitForAsync(
+      async () => {
+        const response = await fetch(`${baseUrl}/api/thing`);
+        return response.headers.get("ratelimit")?.includes("r=2") ?? false;
+      },
+      "a counted request",
+      10000,
+    );
+
+  it("lets requests through uncounted, at once, and counts them again once Redis is back", async () => {
+    // Counted in Redis once it is up: the fourth request is over the limit.
+    await firstCounted();
+    assert.deepEqual(await statuses(3), [200, 200, 429]);
+
+    await stopRedis(redis);
+    const loggedBefore = logged.length;
+    const started = Date.now();
+    assert.deepEqual(await statuses(5), [200, 200, 200, 200, 200]);
+    assert.ok(Date.now() - started < 2000, `five requests took ${Date.now() - started} ms`);
+    const outage = logged.slice(loggedBefore);
+    assert.deepEqual(
+      outage.map((line) => [line.level, line.msg]),
+      [[40, "REST requests cannot be counted: they pass uncounted until Redis answers"]],
+    );
+
+    // A new Redis knows no counts (nor the store's scripts): counting starts over.
+    redis = startRedis();
+    await firstCounted();
+    assert.deepEqual(await statuses(3), [200, 200, 429]);
+    assert.ok(logged.some((line) => line.msg === "REST requests are counted again"));
+  });
+});
