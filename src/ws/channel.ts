@@ -22,12 +22,11 @@ import { openWorld } from "../rooms/world-listing.js";
 import type { Runtime } from "../runtime.js";
 import { JsonClient } from "./JsonClient.js";
 import { relay } from "./relay.js";
+import { MAX_UNREAD_BYTES } from "./slow-reader.js";
 import { TradeLink } from "./trade-link.js";
 
 /** Largest accepted frame; larger ones are answered with `error` and dropped. */
 export const MAX_FRAME_BYTES = 4096;
-/** Output a client may leave unread before it is disconnected as a slow reader. */
-export const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 interface Envelope {
   event: string;
@@ -122,7 +121,7 @@ export class JsonChannel {
       head,
       { url: target.toString(), headers },
       {
-        maxBufferedBytes: MAX_BUFFERED_BYTES,
+        maxBufferedBytes: MAX_UNREAD_BYTES,
         onOpen: (ws) => this.watch(ws),
         onUnreachable: (unanswered, error) => {
           this.runtime.logger.warn({ err: error, target: target.origin }, "/ws relay to the world failed");
@@ -198,7 +197,7 @@ export class JsonChannel {
     );
     const greeting = new Deferred<void>();
     const client = new JsonClient(seat.sessionId, ws, {
-      maxBufferedBytes: MAX_BUFFERED_BYTES,
+      maxBufferedBytes: MAX_UNREAD_BYTES,
       onEvent: (event, data) => {
         if (event === "player:sync") greeting.resolve();
         trades.observe(event, data);
