@@ -20,7 +20,7 @@ import type { InventoryEntry } from "../game/types.js";
 import type { Runtime } from "../runtime.js";
 import { admitMessage } from "./flood-guard.js";
 import { type Reply, readTradeMessage, type TradeMessage } from "./messages.js";
-import { authenticatePlayer, type PlayerAuth } from "./room-auth.js";
+import { authenticatePlayer, type PlayerAuth, toldSafely } from "./room-auth.js";
 import type { TradeCommitOutcome, WorldRoom } from "./WorldRoom.js";
 import { type Cause, sendTradeEvents, type TradeEndReason } from "./world-trades.js";
 
@@ -96,7 +96,7 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
   }
 
   override async onAuth(_client: Client, _options: unknown, context: AuthContext): Promise<PlayerAuth> {
-    const player = await authenticatePlayer(this.runtime, context, undefined);
+    const player = await toldSafely(this.runtime, () => authenticatePlayer(this.runtime, context, undefined));
     if (!this.sideOf(player.characterId)) throw new ServerError(403, "not a player of this trade");
     return player;
   }

@@ -47,7 +47,7 @@ import {
 } from "./messages.js";
 import { deliverEvents } from "./outgoing-events.js";
 import { PatchScopes, ScopedSchemaSerializer } from "./patch-scopes.js";
-import { authenticatePlayer, type PlayerAuth } from "./room-auth.js";
+import { authenticatePlayer, type PlayerAuth, toldSafely } from "./room-auth.js";
 import { signTrade, type TradeRoom, type TradeRoomOptions } from "./TradeRoom.js";
 import { collectTickGarbage } from "./tick-garbage.js";
 import { TickSaves } from "./tick-saves.js";
@@ -207,7 +207,11 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     );
   }
 
-  override async onJoin(client: WorldClient, options: WorldJoinOptions | undefined): Promise<void> {
+  override onJoin(client: WorldClient, options: WorldJoinOptions | undefined): Promise<void> {
+    return toldSafely(this.runtime, () => this.join(client, options));
+  }
+
+  private async join(client: WorldClient, options: WorldJoinOptions | undefined): Promise<void> {
     const { characterId } = playerOf(client);
     client.userData = { isAdmin: false };
     const previous = this.owners.get(characterId);
@@ -900,7 +904,7 @@ async function authorizeWorldJoin(
 ): Promise<PlayerAuth> {
   const parsed = worldJoinOptions.safeParse(options ?? {});
   if (!parsed.success) throw new ServerError(400, `join options: ${describeIssues(parsed.error)}`);
-  return authenticatePlayer(runtime, context, parsed.data.characterId);
+  return toldSafely(runtime, () => authenticatePlayer(runtime, context, parsed.data.characterId));
 }
 
 function sendUpdate(client: Client, update: EncodedUpdate): void {

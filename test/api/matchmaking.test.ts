@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import http from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
+import { Client, MatchMakeError } from "@colyseus/sdk";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { GENEROUS_LIMITS } from "./support.js";
@@ -50,4 +51,38 @@ describe("the matchmaker's routes (SDK seat requests)", () => {
       req.destroy();
     }
   });
+
+  it("refuse a characterId that no character can have (a NUL byte) as unknown, quoting no query", async () => {
+    const sdk = new Client(server.baseUrl);
+    sdk.auth.token = token;
+    await assert.rejects(
+      sdk.joinOrCreate("world", { characterId: "\0" }),
+      (error: unknown) =>
+        error instanceof MatchMakeError && error.code === 404 && /^no character/.test(error.message),
+    );
+  });
+
+  // Reading the character fails in the room's onAuth (the seat request), loading it in its onJoin.
+  for (const step of ["summary", "load"] as const) {
+    it(`tell a join whose character ${step} fails inside the server only that it failed, not why`, async () => {
+      const sdk = new Client(server.baseUrl);
+      sdk.auth.token = token;
+      const { characters } = server.runtime;
+      const original = characters[step];
+      characters[step] = async () => {
+        throw new Error('Failed query: select "password" from "secrets"');
+      };
+      try {
+        await assert.rejects(
+          sdk.joinOrCreate("world"),
+          (error: unknown) =>
+            error instanceof MatchMakeError &&
+            error.code === 500 &&
+            !/select|password|secrets/i.test(error.message),
+        );
+      } finally {
+        characters[step] = original as never;
+      }
+    });
+  }
 });
