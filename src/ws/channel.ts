@@ -22,6 +22,7 @@ import { openWorld } from "../rooms/world-listing.js";
 import type { Runtime } from "../runtime.js";
 import { JsonClient } from "./JsonClient.js";
 import { relay } from "./relay.js";
+import { relayPass } from "./relay-pass.js";
 import { MAX_UNREAD_BYTES } from "./slow-reader.js";
 import { TradeLink } from "./trade-link.js";
 
@@ -43,8 +44,10 @@ export class JsonChannel {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   private readonly pingTimer: NodeJS.Timeout;
   private readonly alive = new WeakSet<WebSocket>();
+  private readonly relayPass: ReturnType<typeof relayPass>;
 
   constructor(private readonly runtime: Runtime) {
+    this.relayPass = relayPass(runtime.jwtSecret);
     this.pingTimer = setInterval(() => this.pingAll(), runtime.config.WS_PING_MS).unref();
   }
 
@@ -71,7 +74,7 @@ export class JsonChannel {
       token: url.searchParams.get("token"),
       remoteAddress: request.socket.remoteAddress,
     });
-    const refusal = await this.authenticate(context);
+    const refusal = (await this.countUpgrade(request, context)) ?? (await this.authenticate(context));
     if (refusal) return refuse(socket, refusal);
     const world = await openWorld();
     if (world.processId !== matchMaker.processId) {
@@ -110,7 +113,10 @@ export class JsonChannel {
     const target = new URL(`${scheme}://${publicAddress}/ws`);
     const characterId = url.searchParams.get("characterId");
     if (characterId) target.searchParams.set("characterId", characterId);
-    const headers: Record<string, string> = { authorization: `Bearer ${context.token}` };
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${context.token}`,
+      ...this.relayPass.headers,
+    };
     // The client's address as found here (see pinClientAddress), for a world process that trusts this hop.
     const address = request.headers["x-real-ip"];
     if (typeof address === "string") headers["x-forwarded-for"] = address;
@@ -151,6 +157,29 @@ export class JsonChannel {
     clearInterval(this.pingTimer);
     for (const ws of this.wss.clients) ws.close(CloseCode.SERVER_SHUTDOWN, "server shutting down");
     this.wss.close();
+  }
+
+  /**
+   * Counts the upgrade as one REST request of its client, as the matchmaker's seat requests are: each
+   * one verifies a token, reads the database and logs a player in on the thread that runs the tick, and
+   * a client reconnecting without pause would otherwise do that a hundred times a second. A connection
+   * relayed by another process was counted there.
+   */
+  private async countUpgrade(
+    request: IncomingMessage,
+    context: AuthContext,
+  ): Promise<AuthRefusal | undefined> {
+    if (this.relayPass.shownBy(request)) return undefined;
+    const { limited, retryAfterSeconds } = await this.runtime.rateLimits.restRequests.hit(
+      clientKey(context.ip),
+    );
+    if (!limited) return undefined;
+    return {
+      status: 429,
+      code: "rate_limited",
+      message: "too many requests; retry later",
+      retryAfterSeconds,
+    };
   }
 
   /**
