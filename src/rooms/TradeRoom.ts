@@ -21,6 +21,7 @@ import type { Runtime } from "../runtime.js";
 import { admitMessage } from "./flood-guard.js";
 import { type Reply, readTradeMessage, type TradeMessage } from "./messages.js";
 import { authenticatePlayer, type PlayerAuth, toldSafely } from "./room-auth.js";
+import { countSelfAnsweredFrames } from "./self-answered-frames.js";
 import type { TradeCommitOutcome, WorldRoom } from "./WorldRoom.js";
 import { type Cause, sendTradeEvents, type TradeEndReason } from "./world-trades.js";
 
@@ -103,6 +104,8 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
 
   override onJoin(client: TradeClient): void {
     const playerId = client.auth!.characterId;
+    // A /ws client's frames never come this way: its channel counts them.
+    countSelfAnsweredFrames(client, () => this.runtime.floodGuards.of(playerId));
     const missed = this.finalEvents.filter((event) => event.to === playerId);
     // A trade that ended while this player was still joining: they learn how (the messages wait for the
     // end of the join), and the room closes a little later.

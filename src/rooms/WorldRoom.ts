@@ -48,6 +48,7 @@ import {
 import { deliverEvents } from "./outgoing-events.js";
 import { PatchScopes, ScopedSchemaSerializer } from "./patch-scopes.js";
 import { authenticatePlayer, type PlayerAuth, toldSafely } from "./room-auth.js";
+import { countSelfAnsweredFrames } from "./self-answered-frames.js";
 import { signTrade, type TradeRoom, type TradeRoomOptions } from "./TradeRoom.js";
 import { collectTickGarbage } from "./tick-garbage.js";
 import { TickSaves } from "./tick-saves.js";
@@ -213,6 +214,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
 
   private async join(client: WorldClient, options: WorldJoinOptions | undefined): Promise<void> {
     const { characterId } = playerOf(client);
+    this.countFramesOf(client);
     client.userData = { isAdmin: false };
     const previous = this.owners.get(characterId);
     this.owners.set(characterId, client);
@@ -287,6 +289,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
 
   override onReconnect(client: WorldClient): void {
     if (client.userData) client.userData.reconnection = undefined;
+    this.countFramesOf(client);
     const { characterId } = playerOf(client);
     // The reconnected session is a new client object for the same session: it plays from now on.
     if (this.owners.get(characterId)?.sessionId === client.sessionId) this.owners.set(characterId, client);
@@ -341,6 +344,13 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     const remaining = [...this.owners.keys()].filter((id) => this.world.has(id));
     this.persistence.writeFinal(remaining.map((id) => ({ state: this.world.leave(id) }))).catch(() => {});
     await this.persistence.flush();
+  }
+
+  /** An SDK connection's frames that reach no handler count too; the /ws channel counts its own frames. */
+  private countFramesOf(client: WorldClient): void {
+    if (isJsonClient(client)) return;
+    const { characterId } = playerOf(client);
+    countSelfAnsweredFrames(client, () => this.runtime.floodGuards.of(characterId));
   }
 
   /** The one entry point of client messages, for SDK clients and /ws clients alike. */
