@@ -22,7 +22,7 @@ import { openWorld } from "../rooms/world-listing.js";
 import type { Runtime } from "../runtime.js";
 import { JsonClient } from "./JsonClient.js";
 import { relay } from "./relay.js";
-import { relayPass } from "./relay-pass.js";
+import { type RelayPass, relayPass } from "./relay-pass.js";
 import { MAX_UNREAD_BYTES } from "./slow-reader.js";
 import { TradeLink } from "./trade-link.js";
 
@@ -44,7 +44,7 @@ export class JsonChannel {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   private readonly pingTimer: NodeJS.Timeout;
   private readonly alive = new WeakSet<WebSocket>();
-  private readonly relayPass: ReturnType<typeof relayPass>;
+  private readonly relayPass: RelayPass;
 
   constructor(private readonly runtime: Runtime) {
     this.relayPass = relayPass(runtime.jwtSecret);
