@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { matchMaker } from "@colyseus/core";
+import { BODY_LIMIT_BYTES } from "./api/index.js";
 import { type AttemptCounter, clientKey } from "./api/rate-limits.js";
 import { pinClientAddress } from "./client-address.js";
 import type { Logger } from "./logger.js";
@@ -17,12 +18,13 @@ export interface MatchmakingLimitOptions {
 }
 
 /**
- * Puts the REST limit in front of Colyseus's matchmaking routes (`/matchmake/...`). Each seat request
- * verifies a token and reads the database on the thread that runs the world's tick, so a client
- * asking for seats without pause would slow the world for everyone. Colyseus answers these routes
- * from its own request listeners, outside Express and its /api limiter: they are wrapped here, as
- * Colyseus wraps them itself to pre-read bodies. Call once they are in place (just after the server
- * starts listening).
+ * Puts the REST limits in front of Colyseus's matchmaking routes (`/matchmake/...`): the request count
+ * and the body size. Each seat request verifies a token and reads the database on the thread that runs
+ * the world's tick, so a client asking for seats without pause would slow the world for everyone; and
+ * Colyseus reads a body whole, however large, before it looks at it (a chunked one has no length for it
+ * to hold it to). Colyseus answers these routes from its own request listeners, outside Express and its
+ * /api limiter: they are wrapped here, as Colyseus wraps them itself to pre-read bodies. Call once they
+ * are in place (just after the server starts listening).
  *
  * A refusal is in Colyseus's error shape, `{code, error}`, which its SDK reads into a `ServerError`.
  */
@@ -39,16 +41,54 @@ export function limitMatchmaking(server: Server, options: MatchmakingLimitOption
     if (request.method === "OPTIONS" || options.exempt(request)) return handle(request, response);
     options.requests.hit(clientKey(address)).then(
       ({ limited, retryAfterSeconds }) => {
-        if (!limited) return handle(request, response);
-        refuse(request, response, 429, "too many requests; retry later", {
-          "retry-after": String(retryAfterSeconds),
-        });
+        if (limited) {
+          refuse(request, response, 429, "too many requests; retry later", {
+            "retry-after": String(retryAfterSeconds),
+          });
+          return;
+        }
+        readBody(request, BODY_LIMIT_BYTES).then(
+          (body) => {
+            // Colyseus takes a body already read from here rather than from the request stream.
+            if (body !== undefined) (request as IncomingMessage & { body?: string }).body = body;
+            handle(request, response);
+          },
+          // What is left of the body is not read: the connection closes after the answer.
+          () => refuse(request, response, 413, "the body is too large", { connection: "close" }),
+        );
       },
       (error: unknown) => {
         options.logger.error({ err: error }, "counting a matchmaking request failed");
         refuse(request, response, 500, "internal error");
       },
     );
+  });
+}
+
+/**
+ * The request's body as text, once all of it has come; undefined when it has none. Rejects as soon as
+ * more than `maxBytes` have come, without waiting for the rest.
+ */
+function readBody(request: IncomingMessage, maxBytes: number): Promise<string | undefined> {
+  const hasBody =
+    request.headers["transfer-encoding"] !== undefined || Number(request.headers["content-length"]) > 0;
+  if (!hasBody) return Promise.resolve(undefined);
+  if (Number(request.headers["content-length"]) > maxBytes) return Promise.reject(new Error("too large"));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) chunks.push(chunk);
+      else {
+        request.off("data", onData);
+        request.pause();
+        reject(new Error("too large"));
+      }
+    };
+    request.on("data", onData);
+    request.once("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    request.once("error", reject);
   });
 }
 

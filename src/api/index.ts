@@ -13,8 +13,11 @@ import type { LiveWorld } from "./live-world.js";
 import { playerRouter } from "./player.js";
 import { worldRouter } from "./world.js";
 
-/** No endpoint takes more than a name or a short message; anything larger is refused with 413. */
-const BODY_LIMIT = "16kb";
+/**
+ * No endpoint takes more than a name or a short message; anything larger is refused with 413. The
+ * matchmaker's routes hold bodies to it too (see src/matchmaking-limit.ts).
+ */
+export const BODY_LIMIT_BYTES = 16 * 1024;
 
 /**
  * /env.js (uncounted), then everything under /api behind the REST limit, then the JSON 404 of whatever
@@ -29,7 +32,7 @@ export function mountApi(app: express.Application, runtime: Runtime, liveWorld: 
   // SPEC's REST limit covers all of /api, the public skill-unlock map included. Any JSON value is parsed
   // (not only objects and arrays), so that `null` or `5` fails validation, naming what is wrong, rather
   // than being called malformed.
-  api.use(runtime.rateLimits.rest, express.json({ limit: BODY_LIMIT, strict: false }));
+  api.use(runtime.rateLimits.rest, express.json({ limit: BODY_LIMIT_BYTES, strict: false }));
   api.use(
     "/data/skill-unlocks",
     skillUnlocksRouter(() => runtime.gameData),

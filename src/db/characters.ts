@@ -37,6 +37,12 @@ export interface CharacterSave {
   parts?: readonly CharacterPart[];
 }
 
+/**
+ * Ids come from clients (paths, join options). PostgreSQL text cannot hold a NUL byte, and refuses a
+ * query that holds one, so no stored id has one: such an id is unknown, not a failure.
+ */
+const couldBeStored = (id: string) => !id.includes("\0");
+
 /** The unique index on lower(name); a driver that names no constraint is taken to mean this one. */
 const NAME_CONSTRAINT = "characters_name_lower_unique";
 
@@ -76,6 +82,7 @@ export class CharacterRepository {
   }
 
   async summary(id: string): Promise<CharacterSummary | undefined> {
+    if (!couldBeStored(id)) return undefined;
     const [row] = await this.db.select().from(characters).where(eq(characters.id, id));
     return row && toSummary(row);
   }
@@ -90,6 +97,7 @@ export class CharacterRepository {
   }
 
   async load(id: string): Promise<CharacterState | undefined> {
+    if (!couldBeStored(id)) return undefined;
     return loadCharacter(this.db, id);
   }
 }

@@ -22,7 +22,8 @@ import type { InventoryEntry } from "../game/types.js";
 import type { Runtime } from "../runtime.js";
 import { admitMessage } from "./flood-guard.js";
 import { type Reply, readTradeMessage, type TradeMessage } from "./messages.js";
-import { authenticatePlayer, type PlayerAuth } from "./room-auth.js";
+import { authenticatePlayer, type PlayerAuth, toldSafely } from "./room-auth.js";
+import { countSelfAnsweredFrames } from "./self-answered-frames.js";
 import type { TradeCommitOutcome, WorldRoom } from "./WorldRoom.js";
 import { type Cause, sendTradeEvents, type TradeEndReason } from "./world-trades.js";
 
@@ -114,13 +115,15 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
   }
 
   override async onAuth(_client: Client, _options: unknown, context: AuthContext): Promise<PlayerAuth> {
-    const player = await authenticatePlayer(this.runtime, context, undefined);
+    const player = await toldSafely(this.runtime, () => authenticatePlayer(this.runtime, context, undefined));
     if (!this.sideOf(player.characterId)) throw new ServerError(403, "not a player of this trade");
     return player;
   }
 
   override onJoin(client: TradeClient): void {
     const playerId = client.auth!.characterId;
+    // A /ws client's frames never come this way: its channel counts them.
+    countSelfAnsweredFrames(client, () => this.runtime.floodGuards.of(playerId));
     const missed = this.finalEvents.filter((event) => event.to === playerId);
     // A trade that ended while this player was still joining: they learn how (the messages wait for the
     // end of the join), and the room closes a little later.

@@ -47,7 +47,8 @@ import {
 } from "./messages.js";
 import { deliverEvents } from "./outgoing-events.js";
 import { PatchScopes, ScopedSchemaSerializer } from "./patch-scopes.js";
-import { authenticatePlayer, type PlayerAuth } from "./room-auth.js";
+import { authenticatePlayer, type PlayerAuth, toldSafely } from "./room-auth.js";
+import { countSelfAnsweredFrames } from "./self-answered-frames.js";
 import { signTrade, type TradeRoom, type TradeRoomOptions } from "./TradeRoom.js";
 import { collectTickGarbage } from "./tick-garbage.js";
 import { TickSaves } from "./tick-saves.js";
@@ -207,8 +208,13 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     );
   }
 
-  override async onJoin(client: WorldClient, options: WorldJoinOptions | undefined): Promise<void> {
+  override onJoin(client: WorldClient, options: WorldJoinOptions | undefined): Promise<void> {
+    return toldSafely(this.runtime, () => this.join(client, options));
+  }
+
+  private async join(client: WorldClient, options: WorldJoinOptions | undefined): Promise<void> {
     const { characterId } = playerOf(client);
+    this.countFramesOf(client);
     client.userData = { isAdmin: false };
     const previous = this.owners.get(characterId);
     this.owners.set(characterId, client);
@@ -286,6 +292,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
 
   override onReconnect(client: WorldClient): void {
     if (client.userData) client.userData.reconnection = undefined;
+    this.countFramesOf(client);
     const { characterId } = playerOf(client);
     // The reconnected session is a new client object for the same session: it plays from now on.
     if (this.owners.get(characterId)?.sessionId === client.sessionId) this.owners.set(characterId, client);
@@ -340,6 +347,13 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     const remaining = [...this.owners.keys()].filter((id) => this.world.has(id));
     this.persistence.writeFinal(remaining.map((id) => ({ state: this.world.leave(id) }))).catch(() => {});
     await this.persistence.flush();
+  }
+
+  /** An SDK connection's frames that reach no handler count too; the /ws channel counts its own frames. */
+  private countFramesOf(client: WorldClient): void {
+    if (isJsonClient(client)) return;
+    const { characterId } = playerOf(client);
+    countSelfAnsweredFrames(client, () => this.runtime.floodGuards.of(characterId));
   }
 
   /** The one entry point of client messages, for SDK clients and /ws clients alike. */
@@ -909,7 +923,7 @@ async function authorizeWorldJoin(
 ): Promise<PlayerAuth> {
   const parsed = worldJoinOptions.safeParse(options ?? {});
   if (!parsed.success) throw new ServerError(400, `join options: ${describeIssues(parsed.error)}`);
-  return authenticatePlayer(runtime, context, parsed.data.characterId);
+  return toldSafely(runtime, () => authenticatePlayer(runtime, context, parsed.data.characterId));
 }
 
 function sendUpdate(client: Client, update: EncodedUpdate): void {

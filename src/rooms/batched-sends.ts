@@ -4,6 +4,7 @@ import { WebSocket } from "ws";
 import { keepShapeOf } from "../kept-shapes.js";
 import { binaryFramesLength, writeBinaryFrames } from "../ws/frames.js";
 import { JsonClient } from "../ws/JsonClient.js";
+import { closeIfSlowReader } from "../ws/slow-reader.js";
 import { writeToSocket } from "../ws/socket-write.js";
 import { WriteSlab } from "../ws/write-slab.js";
 
@@ -43,7 +44,12 @@ class HeldSdkFrames {
       for (const cb of this.sent) cb(new Error("not sent: the connection is closing"));
       return;
     }
-    const out = writeBinaryFrames(this.payloads, slab.take(binaryFramesLength(this.payloads)));
+    const length = binaryFramesLength(this.payloads);
+    if (closeIfSlowReader(this.ws, length)) {
+      for (const cb of this.sent) cb(new Error("not sent: the client does not read what it is sent"));
+      return;
+    }
+    const out = writeBinaryFrames(this.payloads, slab.take(length));
     const sent = this.sent;
     const done = (error?: Error | null) => {
       for (const cb of sent) cb(error ?? undefined);

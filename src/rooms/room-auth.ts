@@ -51,6 +51,20 @@ export async function authenticatePlayer(
   return { accountId: account.id, characterId: character.id, characterName: character.name, ip: context.ip };
 }
 
+/**
+ * Runs a step of a join whose failure the client is told: a ServerError as it is, anything else (a
+ * database's, whose message may quote SQL) logged and told only as an internal error.
+ */
+export async function toldSafely<T>(runtime: Pick<Runtime, "logger">, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof ServerError) throw error;
+    runtime.logger.error({ err: error }, "a join failed");
+    throw new ServerError(500, "internal error: the join failed, try again");
+  }
+}
+
 async function verifiedIdentity(runtime: Runtime, context: AuthContext): Promise<Identity> {
   const token = tokenOf(context);
   if (!token) throw new ServerError(401, "a bearer token is required");

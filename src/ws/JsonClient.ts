@@ -13,14 +13,11 @@ import { unpack } from "msgpackr";
 import type { WebSocket } from "ws";
 import { EncodedJson } from "../rooms/encoded-json.js";
 import { type FramedBytes, framedLength, type OutgoingMessage } from "./frames.js";
+import { closeIfSlowReader } from "./slow-reader.js";
 import { writeToSocket } from "./socket-write.js";
 import type { WriteSlab } from "./write-slab.js";
 
 const PROTOCOL_CODE_MASK = 0x1f;
-/** Close code of a connection whose reader fell too far behind. */
-export const CLOSE_SLOW_READER = 4008;
-/** How long a slow reader closed with 4008 has to read up to its close frame before it is cut. */
-const SLOW_READER_GRACE_MS = 5000;
 
 export interface JsonClientOptions {
   /** Output buffered on the socket beyond which the reader is too slow and is disconnected. */
@@ -134,17 +131,9 @@ export class JsonClient implements Omit<Client, "send"> {
     if (writeToSocket(tcp, out)) slab.keep(out);
   }
 
-  /**
-   * A reader that does not keep up would make the server buffer without bound: it is disconnected. Its
-   * close frame waits behind what it left unread, so a reader that catches up within the grace learns
-   * why (4008); one that does not is cut then, rather than after `ws`'s own 30 s.
-   */
+  /** A reader that does not keep up is disconnected rather than buffered for (see closeIfSlowReader). */
   private overflows(moreBytes: number): boolean {
-    if (this.socket.bufferedAmount + moreBytes <= this.options.maxBufferedBytes) return false;
-    this.socket.close(CLOSE_SLOW_READER, "slow reader");
-    const cut = setTimeout(() => this.socket.terminate(), SLOW_READER_GRACE_MS);
-    this.socket.once("close", () => clearTimeout(cut));
-    return true;
+    return closeIfSlowReader(this.socket, moreBytes, this.options.maxBufferedBytes);
   }
 
   send(type: string | number, message?: unknown, options?: ISendOptions): void {

@@ -22,12 +22,12 @@ import { openWorld } from "../rooms/world-listing.js";
 import type { Runtime } from "../runtime.js";
 import { JsonClient } from "./JsonClient.js";
 import { relay } from "./relay.js";
+import { type RelayPass, relayPass } from "./relay-pass.js";
+import { MAX_UNREAD_BYTES } from "./slow-reader.js";
 import { TradeLink } from "./trade-link.js";
 
 /** Largest accepted frame; larger ones are answered with `error` and dropped. */
 export const MAX_FRAME_BYTES = 4096;
-/** Output a client may leave unread before it is disconnected as a slow reader. */
-export const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 interface Envelope {
   event: string;
@@ -44,8 +44,10 @@ export class JsonChannel {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   private readonly pingTimer: NodeJS.Timeout;
   private readonly alive = new WeakSet<WebSocket>();
+  private readonly relayPass: RelayPass;
 
   constructor(private readonly runtime: Runtime) {
+    this.relayPass = relayPass(runtime.jwtSecret);
     this.pingTimer = setInterval(() => this.pingAll(), runtime.config.WS_PING_MS).unref();
   }
 
@@ -72,7 +74,7 @@ export class JsonChannel {
       token: url.searchParams.get("token"),
       remoteAddress: request.socket.remoteAddress,
     });
-    const refusal = await this.authenticate(context);
+    const refusal = (await this.countUpgrade(request, context)) ?? (await this.authenticate(context));
     if (refusal) return refuse(socket, refusal);
     const world = await openWorld();
     if (world.processId !== matchMaker.processId) {
@@ -111,7 +113,10 @@ export class JsonChannel {
     const target = new URL(`${scheme}://${publicAddress}/ws`);
     const characterId = url.searchParams.get("characterId");
     if (characterId) target.searchParams.set("characterId", characterId);
-    const headers: Record<string, string> = { authorization: `Bearer ${context.token}` };
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${context.token}`,
+      ...this.relayPass.headers,
+    };
     // The client's address as found here (see pinClientAddress), for a world process that trusts this hop.
     const address = request.headers["x-real-ip"];
     if (typeof address === "string") headers["x-forwarded-for"] = address;
@@ -122,7 +127,7 @@ export class JsonChannel {
       head,
       { url: target.toString(), headers },
       {
-        maxBufferedBytes: MAX_BUFFERED_BYTES,
+        maxBufferedBytes: MAX_UNREAD_BYTES,
         onOpen: (ws) => this.watch(ws),
         onUnreachable: (unanswered, error) => {
           this.runtime.logger.warn({ err: error, target: target.origin }, "/ws relay to the world failed");
@@ -152,6 +157,29 @@ export class JsonChannel {
     clearInterval(this.pingTimer);
     for (const ws of this.wss.clients) ws.close(CloseCode.SERVER_SHUTDOWN, "server shutting down");
     this.wss.close();
+  }
+
+  /**
+   * Counts the upgrade as one REST request of its client, as the matchmaker's seat requests are: each
+   * one verifies a token, reads the database and logs a player in on the thread that runs the tick, and
+   * a client reconnecting without pause would otherwise do that a hundred times a second. A connection
+   * relayed by another process was counted there.
+   */
+  private async countUpgrade(
+    request: IncomingMessage,
+    context: AuthContext,
+  ): Promise<AuthRefusal | undefined> {
+    if (this.relayPass.shownBy(request)) return undefined;
+    const { limited, retryAfterSeconds } = await this.runtime.rateLimits.restRequests.hit(
+      clientKey(context.ip),
+    );
+    if (!limited) return undefined;
+    return {
+      status: 429,
+      code: "rate_limited",
+      message: "too many requests; retry later",
+      retryAfterSeconds,
+    };
   }
 
   /**
@@ -198,7 +226,7 @@ export class JsonChannel {
     );
     const greeting = new Deferred<void>();
     const client = new JsonClient(seat.sessionId, ws, {
-      maxBufferedBytes: MAX_BUFFERED_BYTES,
+      maxBufferedBytes: MAX_UNREAD_BYTES,
       onEvent: (event, data) => {
         if (event === "player:sync") greeting.resolve();
         trades.observe(event, data);

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import { startTestServer, type TestServer } from "../support/server.js";
 
 const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
@@ -18,6 +19,27 @@ describe("GET /health", () => {
     assert.equal(body.status, "ok");
     assert.equal(body.version, version);
     assert.equal(new Date(body.timestamp).toISOString(), body.timestamp);
+  });
+
+  it("asks the database once for all the requests that come while it answers, however many", async () => {
+    // A slow database: 50 health checks at once would otherwise take 50 of its connections.
+    const { database } = server.runtime;
+    const ping = database.ping;
+    let pings = 0;
+    database.ping = async () => {
+      pings++;
+      await sleep(300);
+      return ping.call(database);
+    };
+    try {
+      const responses = await Promise.all(
+        Array.from({ length: 50 }, () => fetch(`${server.baseUrl}/health`)),
+      );
+      assert.deepEqual(new Set(responses.map((response) => response.status)), new Set([200]));
+      assert.ok(pings <= 2, `${pings} pings`);
+    } finally {
+      database.ping = ping;
+    }
   });
 
   it("reports degraded with 503 once the database stops answering", async () => {

@@ -6,6 +6,7 @@ import { createRateLimits, type RateLimits } from "../../src/api/rate-limits.js"
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
+import { relayPass } from "../../src/ws/relay-pass.js";
 import { leave, waitForAsync } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { refusedUpgrade, WsClient } from "../support/ws-client.js";
@@ -108,6 +109,30 @@ describe("rate limits", () => {
       await windowEnds();
       const room = await sdk.joinOrCreate("world");
       await leave(room);
+    });
+
+    it("counts /ws upgrades too, and refuses them past the limit with 429 and Retry-After", async () => {
+      const { token } = await issueAnonymousToken(server.runtime.jwtSecret);
+      await windowEnds();
+      for (let i = 0; i < 3; i++) {
+        const client = await WsClient.connect(server.wsUrl, { header: token });
+        assert.equal((await client.first()).event, "player:sync");
+        await client.close();
+      }
+      const refused = await refusedUpgrade(server.wsUrl, { header: token });
+      assert.equal(refused.status, 429);
+      assert.equal(JSON.parse(refused.body).error.code, "rate_limited");
+      assert.ok(Number(refused.retryAfter) >= 1, `Retry-After ${refused.retryAfter}`);
+      await expectError(await request(server, "/api/v1/world", { token }), 429, "rate_limited");
+
+      // A connection relayed by another process of the server was counted where it arrived.
+      const relayed = await WsClient.connect(
+        server.wsUrl,
+        { header: token },
+        relayPass(server.runtime.jwtSecret).headers,
+      );
+      assert.equal((await relayed.first()).event, "player:sync");
+      await relayed.close();
     });
   });
 

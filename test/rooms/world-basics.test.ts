@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { Protocol } from "@colyseus/core";
+import type { WebSocket } from "ws";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { joinAsNewPlayer, sleep, worldSuite } from "../support/players.js";
 import { connectNewPlayer } from "../support/ws-client.js";
@@ -244,6 +246,19 @@ describe("WorldRoom: joining and moving", function () {
     for (let i = 0; i < 70; i++) player.room.send("player:move", { x: 32, z: 33 });
     const error = await player.inbox.next("error", (e) => e.code === "rate_limited");
     assert.match(error.message, /Too many/);
+  });
+
+  it("counts the frames Colyseus answers itself (requests, pings) against the message limit too", async () => {
+    const player = await join();
+    const ws = (player.room.connection.transport as unknown as { ws: WebSocket }).ws;
+    const closed = new Promise<number>((resolve) => player.room.onLeave((code) => resolve(code)));
+    // A request for a handler the room does not have, and a latency ping: neither reaches the game.
+    const request = Uint8Array.from([Protocol.ROOM_REQUEST, 1, 0xa1, 0x78]);
+    const ping = Uint8Array.from([Protocol.PING]);
+    for (let i = 0; i < 70; i++) ws.send(i % 2 === 0 ? request : ping);
+    await player.inbox.next("error", (e) => e.code === "rate_limited");
+    for (let i = 0; i < 70; i++) ws.send(request);
+    assert.equal(await Promise.race([closed, sleep(5000).then(() => "still open")]), 4429);
   });
 
   it("lets clients join the world but not create rooms: no second world, no forged trade", async () => {

@@ -237,6 +237,27 @@ scaleOut(
       await left;
       await Promise.all([local.close(), leave(opener.world)]);
     });
+    it("counts a relayed /ws connection once against its client's REST limit, where it arrived", async () => {
+      const opener = await join(servers[0]!);
+      const [, away] = await worldProcesses();
+      const restCounts = async () => {
+        const keys = await redis.keys("tileworld:rate-limit:rest:*");
+        const counts = keys.length > 0 ? await redis.mget(keys) : [];
+        return counts.reduce((sum, count) => sum + Number(count), 0);
+      };
+      // The world's process sees the relayed connections come from the relaying process's address, which
+      // here is the client's own: counted there too, each would count twice.
+      const keys = await redis.keys("tileworld:rate-limit:rest:*");
+      if (keys.length > 0) await redis.del(...keys);
+      const clients: WsClient[] = [];
+      for (let i = 0; i < 3; i++) {
+        const client = await WsClient.connect(`ws://127.0.0.1:${away.port}/ws`);
+        clients.push(client);
+        assert.equal((await client.first()).event, "player:sync");
+      }
+      assert.equal(await restCounts(), 3);
+      await Promise.all([...clients.map((client) => client.close()), leave(opener.world)]);
+    });
     it("lets two /ws players, one through each process, trade", async () => {
       const opener = await join(servers[0]!);
       const token = () => issueAnonymousToken(new TextEncoder().encode(secret)).then(({ token }) => token);

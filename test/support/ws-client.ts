@@ -33,8 +33,14 @@ export class WsClient {
   }
 
   /** Opens a connection; rejects when the upgrade is refused. */
-  static async connect(url: string, token: TokenPlacement = "none"): Promise<WsClient> {
-    const client = new WsClient(new WebSocket(withToken(url, token), { headers: headersFor(token) }));
+  static async connect(
+    url: string,
+    token: TokenPlacement = "none",
+    headers: Record<string, string> = {},
+  ): Promise<WsClient> {
+    const client = new WsClient(
+      new WebSocket(withToken(url, token), { headers: { ...headersFor(token), ...headers } }),
+    );
     await new Promise<void>((resolve, reject) => {
       client.socket.once("open", resolve);
       client.socket.once("error", reject);

@@ -90,6 +90,35 @@ describe("/ws: authentication at the upgrade", function () {
       assert.equal((await other.closed).code, 4002);
     });
 
+    it("refuses a ?characterId= that no character can have (a NUL byte) as unknown, quoting no query", async () => {
+      const { token } = await issueAnonymousToken(server.runtime.jwtSecret);
+      const client = await connect(`${server.wsUrl}?characterId=%00`, { header: token });
+      const refusal = await client.first();
+      assert.deepEqual([refusal.event, refusal.data.code], ["error", "join_failed"]);
+      assert.match(refusal.data.message, /^no character/);
+      assert.equal((await client.closed).code, 4002);
+    });
+
+    // Reading the character fails in the room's onAuth, loading it in its onJoin.
+    for (const step of ["summary", "load"] as const) {
+      it(`tells a join whose character ${step} fails inside the server only that it failed, not why`, async () => {
+        const { token } = await issueAnonymousToken(server.runtime.jwtSecret);
+        const { characters } = server.runtime;
+        const original = characters[step];
+        characters[step] = async () => {
+          throw new Error('Failed query: select "password" from "secrets"');
+        };
+        try {
+          const client = await connect(server.wsUrl, { header: token });
+          const refusal = await client.first();
+          assert.deepEqual([refusal.event, refusal.data.code], ["error", "join_failed"]);
+          assert.doesNotMatch(refusal.data.message, /select|password|secrets/i);
+        } finally {
+          characters[step] = original as never;
+        }
+      });
+    }
+
     it("refuses an invalid token with HTTP 401", async () => {
       const refused = await refusedUpgrade(server.wsUrl, { header: "not.a.token" });
       assert.equal(refused.status, 401);
