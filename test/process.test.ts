@@ -71,24 +71,6 @@ describe("server process", function () {
     }
   });
 
-  it("runs one of two servers started at once on the same DATA_DIR, over a claim left by a crash", async () => {
-    const gone = spawn(process.execPath, ["-e", ""]);
-    await new Promise((resolve) => gone.on("exit", resolve));
-    writeFileSync(`${dataDir}/pglite.lock`, String(gone.pid));
-    const started = await Promise.allSettled([
-      startServer(dataDir),
-      startServerProcess(PROCESS_PORTS.processBeside, { DATA_DIR: dataDir }),
-    ]);
-    const running = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
-    try {
-      assert.equal(running.length, 1, `${running.length} servers run on one DATA_DIR`);
-      const refused = started.find((result) => result.status === "rejected");
-      assert.match(String(refused?.reason), /in use by another server/);
-    } finally {
-      await Promise.all(running.map((server) => server.stop()));
-    }
-  });
-
   /** Each thread of a process, by id, with its nice value (Linux's /proc/<pid>/task/<tid>/stat, field 19). */
   function threadNiceness(pid: number): Map<number, number> {
     const niceness = new Map<number, number>();

@@ -7,9 +7,8 @@ import { TEST_PORT } from "./server.js";
  * servers' own port is, so checkouts run side by side with different TEST_PORT values do not collide.
  */
 export const PROCESS_PORTS = {
-  /** test/process.test.ts, and a second server started beside it */
+  /** test/process.test.ts */
   process: TEST_PORT + 33,
-  processBeside: TEST_PORT + 34,
   /** test/scale/two-processes.test.ts: the first two processes, a newcomer and two replacements */
   scale: [TEST_PORT + 53, TEST_PORT + 54, TEST_PORT + 55, TEST_PORT + 56, TEST_PORT + 57],
   /** test/scale/trade-storm.test.ts */
