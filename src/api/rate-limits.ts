@@ -74,8 +74,14 @@ export function createRateLimits(
       standardHeaders: "draft-8",
       legacyHeaders: false,
       keyGenerator: (req) => clientKey(req.ip),
-      // clientKey applies ipKeyGenerator; the library's check only reads this function's source text.
-      validate: { keyGeneratorIpFallback: false },
+      validate: {
+        // clientKey applies ipKeyGenerator; the library's check only reads this function's source text.
+        keyGeneratorIpFallback: false,
+        // A request that PassingStore could not count (Redis away) has no hits and no reset time: the
+        // library would take that for a broken store and log it as an error, on top of the outage.
+        positiveHits: false,
+        headersResetTime: false,
+      },
       handler: (_req, _res, next) => next(new ApiError(429, "rate_limited", `too many ${what}; retry later`)),
       logger: {
         error: (error, message) => logger.error({ err: error }, message),
