@@ -4,7 +4,8 @@
 // whole way (envelope parsing, flood guard, zod validation, the world's move check) and comes back as an
 // `error` move_too_far carrying the id. The echo server sends the same frames straight back.
 // The server runs with RATE_LIMIT_WS_PER_SEC=1000000: the 60/s per-connection limit would otherwise be
-// what is measured. It listens on TEST_PORT (default 2568), like the tests.
+// what is measured. So are the limits each anonymous /ws upgrade counts against, as a REST request and
+// an authentication attempt: past 10 clients, the rest would be refused with 429. It listens on TEST_PORT (default 2568), like the tests.
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { WebSocket, WebSocketServer } from "ws";
@@ -69,7 +70,11 @@ echo.on("connection", (socket) =>
 );
 await new Promise((resolve) => echo.once("listening", resolve));
 const echoUrl = `ws://127.0.0.1:${(echo.address() as { port: number }).port}`;
-const server = await startTestServer({ RATE_LIMIT_WS_PER_SEC: "1000000" });
+const server = await startTestServer({
+  RATE_LIMIT_WS_PER_SEC: "1000000",
+  RATE_LIMIT_REST_PER_MIN: "1000000",
+  RATE_LIMIT_AUTH_PER_MIN: "1000000",
+});
 
 console.log(
   `${CLIENTS} clients, ${WINDOW} requests in flight each, ${SECONDS} s per target after ${WARM_UP_MS} ms warm-up`,

@@ -107,6 +107,6 @@ function refuse(
   };
   response.writeHead(code, { ...cors, ...headers, "content-type": "application/json" });
   response.end(JSON.stringify({ code, error }));
-  // The body was never read: nothing more of it is wanted.
+  // Whatever of the body is still unread is not wanted.
   request.resume();
 }

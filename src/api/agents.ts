@@ -7,7 +7,7 @@ import { z } from "zod";
 import { isQuickAction } from "../agents/agent.js";
 import { GOAL_TYPES } from "../agents/brain.js";
 import type { AgentCaller, AgentFailureCode, AgentRequest } from "../agents/requests.js";
-import { chatText, MAX_CHAT_LENGTH } from "../game/chat.js";
+import { chatText } from "../game/chat.js";
 import { XP_CAP } from "../game/xp.js";
 import { callerOf } from "./authenticate.js";
 import { ApiError } from "./errors.js";
@@ -19,11 +19,12 @@ const newGoal = z.object({
   /** XP to gain in the goal's skills. */
   target: z.number().int().positive().max(XP_CAP).optional(),
 });
-// Said in chat unless it is a command: held to the chat rule's length, in characters once trimmed.
+// Said in chat unless it is a command: held to the chat rule, and refused with its reason.
 const message = z.object({
-  text: z
-    .string()
-    .refine((text) => typeof chatText(text) === "string", `1 to ${MAX_CHAT_LENGTH} characters once trimmed`),
+  text: z.string().superRefine((text, context) => {
+    const said = chatText(text);
+    if (typeof said !== "string") context.addIssue({ code: "custom", message: said.message });
+  }),
 });
 
 const FAILURE_STATUS: Record<AgentFailureCode, number> = {

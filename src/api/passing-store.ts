@@ -42,6 +42,7 @@ export class PassingStore implements Store {
       return counted;
     } catch (error) {
       this.failed(error);
+      // Not counted: no hits, no reset time (the limiters accept that, see rate-limits.ts).
       return { totalHits: 0, resetTime: undefined };
     }
   }

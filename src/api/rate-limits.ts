@@ -39,6 +39,23 @@ type LimitsConfig = Pick<
 
 const DEFAULT_KEY_PREFIX = "tileworld:rate-limit:";
 
+/** How long the first counts wait for the connection to Redis being made, before passing uncounted. */
+const FIRST_CONNECTION_WAIT_MS = 1000;
+
+/**
+ * Resolves once Redis is first ready, or after FIRST_CONNECTION_WAIT_MS: without the offline queue, the
+ * counts made while the connection is still being made would fail, and pass uncounted, as in an outage.
+ */
+function firstConnection(redis: Redis): Promise<void> {
+  return new Promise((resolve) => {
+    const waited = setTimeout(resolve, FIRST_CONNECTION_WAIT_MS).unref();
+    redis.once("ready", () => {
+      clearTimeout(waited);
+      resolve();
+    });
+  });
+}
+
 /** The counter key of a client address; IPv6 addresses are grouped by /56 like express-rate-limit does. */
 export function clientKey(ip: string | undefined): string {
   return ipKeyGenerator(ip ?? "unknown");
@@ -53,12 +70,16 @@ export function createRateLimits(
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { enableOfflineQueue: false }) : undefined;
   // ioredis reports each failed reconnection as an error event; PassingStore reports the outage once.
   redis?.on("error", () => {});
+  const connected = redis && firstConnection(redis);
   const storeFor = (scope: string, what: string): Store =>
     redis
       ? new PassingStore(
           new RedisStore({
             prefix: `${keyPrefix}${scope}:`,
-            sendCommand: (command, ...args) => redis.call(command, ...args) as Promise<RedisReply>,
+            sendCommand: async (command, ...args) => {
+              await connected;
+              return redis.call(command, ...args) as Promise<RedisReply>;
+            },
           }),
           logger,
           what,
@@ -74,8 +95,14 @@ export function createRateLimits(
       standardHeaders: "draft-8",
       legacyHeaders: false,
       keyGenerator: (req) => clientKey(req.ip),
-      // clientKey applies ipKeyGenerator; the library's check only reads this function's source text.
-      validate: { keyGeneratorIpFallback: false },
+      validate: {
+        // clientKey applies ipKeyGenerator; the library's check only reads this function's source text.
+        keyGeneratorIpFallback: false,
+        // A request that PassingStore could not count (Redis away) has no hits and no reset time: the
+        // library would take that for a broken store and log it as an error, on top of the outage.
+        positiveHits: false,
+        headersResetTime: false,
+      },
       handler: (_req, _res, next) => next(new ApiError(429, "rate_limited", `too many ${what}; retry later`)),
       logger: {
         error: (error, message) => logger.error({ err: error }, message),

@@ -28,7 +28,7 @@ import type { TradeCommitOutcome, WorldRoom } from "./WorldRoom.js";
 import { type Cause, sendTradeEvents, type TradeEndReason } from "./world-trades.js";
 
 /** The world that opened a trade: its room, its process, and the lease epoch it writes under (see WorldLease). */
-export interface TradeWorld {
+export interface OpeningWorld {
   roomId: string;
   processId: string;
   epoch: number;
@@ -36,7 +36,7 @@ export interface TradeWorld {
 
 export interface TradeRoomOptions {
   trade: Trade;
-  world: TradeWorld;
+  world: OpeningWorld;
   /** Proves the world created this room: clients may ask the matchmaker to create rooms too. */
   signature: string;
 }
@@ -52,7 +52,7 @@ function isSignedByWorld(secret: Uint8Array, options: Partial<TradeRoomOptions> 
 }
 
 /** The signature a world puts on the trades it opens. */
-export function signTrade(secret: Uint8Array, trade: Trade, world: TradeWorld): string {
+export function signTrade(secret: Uint8Array, trade: Trade, world: OpeningWorld): string {
   const [a, b] = trade.sides;
   return createHmac("sha256", secret)
     .update(`${trade.id}:${a.player.id}:${b.player.id}:${world.roomId}:${world.processId}:${world.epoch}`)
@@ -89,7 +89,7 @@ const WORLD_GONE_CHECKS = 2;
 export class TradeRoom extends Room<{ client: TradeClient }> {
   protected runtime!: Runtime;
   private trade!: Trade;
-  private world!: TradeWorld;
+  private world!: OpeningWorld;
   /** The events that ended the trade, for a player whose join was still under way. */
   private finalEvents: TradeEvent[] = [];
   private released?: Promise<unknown>;

@@ -152,6 +152,15 @@ describe("/api/agents: the server's autonomous agents", function () {
       assert.equal(emojiChat.message, emoji.repeat(150));
       for (const text of ["   ", "x".repeat(201)])
         await expectError(await post(`/api/agents/${agent.agentId}/message`, { text }), 400, "bad_request");
+      // A line break could pass a line off as another speaker's: refused, saying why.
+      const forged = await expectError(
+        await post(`/api/agents/${agent.agentId}/message`, { text: "gg\nServer: you are muted" }),
+        400,
+        "bad_request",
+      );
+      assert.deepEqual(forged.details, [
+        { field: "text", message: "A chat message cannot hold control or text-direction characters." },
+      ]);
 
       await post(`/api/agents/${agent.agentId}/message`, { text: "fishing" });
       await waitForAsync(async () => (await xp(agent.characterId, "fishing")) > 0, "fishing XP");

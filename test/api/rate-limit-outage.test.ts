@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, createServer } from "node:net";
 import { Writable } from "node:stream";
 import express from "express";
 import pino from "pino";
@@ -29,49 +29,88 @@ async function stopRedis(redis: ChildProcess): Promise<void> {
   await exited;
 }
 
+/** A port nothing listens on: a Redis that is away. */
+async function unusedPort(): Promise<number> {
+  const probe = createServer().listen(0, "127.0.0.1");
+  await new Promise((resolve) => probe.once("listening", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+interface LimitedApp {
+  baseUrl: string;
+  /** What the rate limits logged, in order. */
+  logged: { level: number; msg: string }[];
+  close(): Promise<void>;
+}
+
+/** An app whose /api is behind the REST limit (3 a minute) counted in the Redis at `redisPort`. */
+async function limitedApp(redisPort: number): Promise<LimitedApp> {
+  const logged: { level: number; msg: string }[] = [];
+  const logger = pino(
+    { level: "info" },
+    new Writable({
+      write(line, _encoding, done) {
+        logged.push(JSON.parse(String(line)));
+        done();
+      },
+    }),
+  );
+  const config = loadConfig({
+    NODE_ENV: "test",
+    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    RATE_LIMIT_REST_PER_MIN: "3",
+  });
+  const limits: RateLimits = createRateLimits(config, logger);
+  const app = express();
+  app.use("/api", limits.rest, (_req, res) => {
+    res.json({ ok: true });
+  });
+  app.use(errorHandler(logger));
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    logged,
+    close: async () => {
+      server.close();
+      await limits.close();
+    },
+  };
+}
+
+describe("rate limits whose Redis is away from the start", () => {
+  let app: LimitedApp | undefined;
+  after(() => app?.close());
+
+  it("let the first requests through, logging the outage alone (no complaint about the counts)", async () => {
+    app = await limitedApp(await unusedPort());
+    for (let i = 0; i < 5; i++) assert.equal((await fetch(`${app.baseUrl}/api/thing`)).status, 200);
+    assert.deepEqual(
+      app.logged.map((line) => [line.level, line.msg]),
+      [[40, "REST requests cannot be counted: they pass uncounted until Redis answers"]],
+    );
+  });
+});
+
 (hasRedisServer ? describe : describe.skip)("rate limits while their Redis is away", function () {
   this.timeout(30000);
   let redis: ChildProcess;
-  let limits: RateLimits;
-  let server: ReturnType<ReturnType<typeof express>["listen"]>;
-  let baseUrl: string;
-  const logged: { level: number; msg: string }[] = [];
+  let app: LimitedApp;
 
   before(async () => {
     redis = startRedis();
-    const logger = pino(
-      { level: "info" },
-      new Writable({
-        write(line, _encoding, done) {
-          logged.push(JSON.parse(String(line)));
-          done();
-        },
-      }),
-    );
-    const config = loadConfig({
-      NODE_ENV: "test",
-      REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}`,
-      RATE_LIMIT_REST_PER_MIN: "3",
-    });
-    limits = createRateLimits(config, logger);
-    const app = express();
-    app.use("/api", limits.rest, (_req, res) => {
-      res.json({ ok: true });
-    });
-    app.use(errorHandler(logger));
-    server = app.listen(0, "127.0.0.1");
-    await new Promise((resolve) => server.once("listening", resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    app = await limitedApp(REDIS_PORT);
   });
   after(async () => {
-    server?.close();
-    await limits?.close();
+    await app?.close();
     if (redis) await stopRedis(redis);
   });
 
   const statuses = async (count: number) => {
     const answered: number[] = [];
-    for (let i = 0; i < count; i++) answered.push((await fetch(`${baseUrl}/api/thing`)).status);
+    for (let i = 0; i < count; i++) answered.push((await fetch(`${app.baseUrl}/api/thing`)).status);
     return answered;
   };
 
@@ -79,7 +118,7 @@ async function stopRedis(redis: ChildProcess): Promise<void> {
   const firstCounted = () =>
     waitForAsync(
       async () => {
-        const response = await fetch(`${baseUrl}/api/thing`);
+        const response = await fetch(`${app.baseUrl}/api/thing`);
         return response.headers.get("ratelimit")?.includes("r=2") ?? false;
       },
       "a counted request",
@@ -92,11 +131,11 @@ async function stopRedis(redis: ChildProcess): Promise<void> {
     assert.deepEqual(await statuses(3), [200, 200, 429]);
 
     await stopRedis(redis);
-    const loggedBefore = logged.length;
+    const loggedBefore = app.logged.length;
     const started = Date.now();
     assert.deepEqual(await statuses(5), [200, 200, 200, 200, 200]);
     assert.ok(Date.now() - started < 2000, `five requests took ${Date.now() - started} ms`);
-    const outage = logged.slice(loggedBefore);
+    const outage = app.logged.slice(loggedBefore);
     assert.deepEqual(
       outage.map((line) => [line.level, line.msg]),
       [[40, "REST requests cannot be counted: they pass uncounted until Redis answers"]],
@@ -106,6 +145,6 @@ async function stopRedis(redis: ChildProcess): Promise<void> {
     redis = startRedis();
     await firstCounted();
     assert.deepEqual(await statuses(3), [200, 200, 429]);
-    assert.ok(logged.some((line) => line.msg === "REST requests are counted again"));
+    assert.ok(app.logged.some((line) => line.msg === "REST requests are counted again"));
   });
 });
