@@ -51,6 +51,9 @@ export async function authenticatePlayer(
   return { accountId: account.id, characterId: character.id, characterName: character.name, ip: context.ip };
 }
 
+/** What a client is told of a join that failed inside the server: only that it did. */
+export const INTERNAL_JOIN_FAILURE = "internal error: the join failed, try again";
+
 /**
  * Runs a step of a join whose failure the client is told: a ServerError as it is, anything else (a
  * database's, whose message may quote SQL) logged and told only as an internal error.
@@ -61,7 +64,7 @@ export async function toldSafely<T>(runtime: Pick<Runtime, "logger">, step: () =
   } catch (error) {
     if (error instanceof ServerError) throw error;
     runtime.logger.error({ err: error }, "a join failed");
-    throw new ServerError(500, "internal error: the join failed, try again");
+    throw new ServerError(500, INTERNAL_JOIN_FAILURE);
   }
 }
 

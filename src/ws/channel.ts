@@ -8,6 +8,7 @@ import {
   Deferred,
   type IRoomCache,
   matchMaker,
+  ServerError,
 } from "@colyseus/core";
 import { type RawData, WebSocket, WebSocketServer } from "ws";
 import { clientKey } from "../api/rate-limits.js";
@@ -16,7 +17,7 @@ import { type AuthRefusal, countAttempt, verifyToken } from "../auth/verify.js";
 import { admitMessage } from "../rooms/flood-guard.js";
 import { WORLD_UNREACHABLE_MESSAGE } from "../rooms/live-world.js";
 import { isTradeMessage, type Refusal } from "../rooms/messages.js";
-import { type PlayerAuth, tokenOf, vouchFor } from "../rooms/room-auth.js";
+import { INTERNAL_JOIN_FAILURE, type PlayerAuth, tokenOf, vouchFor } from "../rooms/room-auth.js";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
 import { openWorld } from "../rooms/world-listing.js";
 import type { Runtime } from "../runtime.js";
@@ -84,8 +85,12 @@ export class JsonChannel {
       this.watch(ws);
       const characterId = url.searchParams.get("characterId") ?? undefined;
       this.open(ws, context, world.roomId, characterId).catch((error: unknown) => {
-        this.runtime.logger.warn({ err: error }, "/ws join failed");
-        sendFrame(ws, "error", { code: "join_failed", message: (error as Error).message });
+        // A ServerError is meant for the client (no such character, the world closed); anything else is
+        // the server's own failure, whose message (a query, an address) is not the client's business.
+        const told = error instanceof ServerError;
+        this.runtime.logger[told ? "warn" : "error"]({ err: error }, "/ws join failed");
+        const message = told ? error.message : INTERNAL_JOIN_FAILURE;
+        sendFrame(ws, "error", { code: "join_failed", message });
         ws.close(CloseCode.WITH_ERROR, "join failed");
       });
     });
@@ -220,7 +225,7 @@ export class JsonChannel {
     const room = matchMaker.getLocalRoomById(seat.roomId) as WorldRoom | undefined;
     // The world closed between its lookup and the seat (a shutdown, a replacement): connecting again
     // finds the world where it runs now.
-    if (!room) throw new Error("the world closed meanwhile: connect again");
+    if (!room) throw new ServerError(503, "the world closed meanwhile: connect again");
     const trades: TradeLink = new TradeLink(ws, context, this.runtime.logger, (event, data, reply) =>
       room.handleMessage(client as never, event, data, reply),
     );

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { once } from "node:events";
 import net from "node:net";
+import { matchMaker } from "@colyseus/core";
 import { exportSPKI, generateKeyPair, SignJWT } from "jose";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { startTestServer, TEST_PORT, type TestServer } from "../support/server.js";
@@ -118,6 +119,26 @@ describe("/ws: authentication at the upgrade", function () {
         }
       });
     }
+
+    it("tells a join that fails in the matchmaker only that it failed, not why", async () => {
+      const { token } = await issueAnonymousToken(server.runtime.jwtSecret);
+      const { driver } = matchMaker;
+      const findOne = driver.findOne;
+      // The seat's lookup of the world by id (the world's own lookup, by name, still works).
+      driver.findOne = async (conditions, ...rest) => {
+        if ("roomId" in conditions) throw new Error('Failed query: select "password" from "secrets"');
+        return findOne.call(driver, conditions, ...rest);
+      };
+      try {
+        const client = await connect(server.wsUrl, { header: token });
+        const refusal = await client.first();
+        assert.deepEqual([refusal.event, refusal.data.code], ["error", "join_failed"]);
+        assert.doesNotMatch(refusal.data.message, /select|password|secrets/i);
+        assert.equal((await client.closed).code, 4002);
+      } finally {
+        driver.findOne = findOne;
+      }
+    });
 
     it("refuses an invalid token with HTTP 401", async () => {
       const refused = await refusedUpgrade(server.wsUrl, { header: "not.a.token" });
