@@ -365,7 +365,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   ): void {
     if (!client.userData) return;
     const { characterId } = playerOf(client);
-    if (!this.world.has(characterId)) return;
+    // A session a second login replaced may still have frames on the way: the player is the new one's.
+    if (this.owners.get(characterId) !== client || !this.world.has(characterId)) return;
     const refuse = (refusal: Refusal) => reply("error", { ...refusal, event: type });
     // The /ws channel counts its connections' frames itself, before they get here.
     const counted =

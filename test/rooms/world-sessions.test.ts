@@ -349,6 +349,24 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     await waitFor(() => seenEntity(second, second.id)?.z === 34, "the second session plays");
   });
 
+  it("takes nothing more from a session a second login replaced, whatever of it arrives late", async () => {
+    const first = await join();
+    await walkTo(first, { x: 35, z: 32 });
+    const room = matchMaker.getLocalRoomById(first.room.roomId) as unknown as {
+      clients: { sessionId: string }[];
+      handleMessage(client: unknown, type: string, message: unknown): void;
+    };
+    const replaced = room.clients.find((client) => client.sessionId === first.room.sessionId)!;
+    const closed = new Promise<number>((resolve) => first.room.onLeave((code) => resolve(code)));
+    const second = await join(first.token);
+    assert.equal(await closed, 4409);
+    // A frame of the first session's that reached the room after the second login took over.
+    room.handleMessage(replaced, "player:move", { x: 35, z: 36 });
+    await sleep(500);
+    const self = seenEntity(second, second.id);
+    assert.deepEqual({ x: self?.x, z: self?.z }, { x: 35, z: 32 }, "the player stays where it was");
+  });
+
   it("lets a second login that comes while the character loads replace the first, and play", async () => {
     const player = await join();
     await walkTo(player, { x: 35, z: 30 });
