@@ -1,5 +1,7 @@
 // Items lying on the ground. A dropped item (or a kill's loot) is seen only by its owner for
 // OWNER_ONLY_TICKS (60 s), then by everyone, and vanishes DESPAWN_TICKS (3 minutes) after it fell.
+// An untradeable item is its owner's alone for as long as it lies: another player picking it up
+// would have been handed it.
 import { type GameError, gameError } from "./errors.js";
 import { addItem, entryAt, removeFromSlot, type Stacking } from "./inventory.js";
 import type { InventoryEntry, ItemQuantity, Tile } from "./types.js";
@@ -14,12 +16,15 @@ export interface GroundItem {
   position: Tile;
   /** Who sees it during the first OWNER_ONLY_TICKS; absent = everyone from the start. */
   ownerId?: string;
+  /** Seen by its owner alone until it vanishes (an untradeable item), not only for OWNER_ONLY_TICKS. */
+  keptForOwner?: boolean;
   droppedTick: number;
 }
 
 /** Whether only its owner may see the item yet. */
 export function isOwnerOnly(item: GroundItem, tick: number): boolean {
-  return item.ownerId !== undefined && tick < item.droppedTick + OWNER_ONLY_TICKS;
+  if (item.ownerId === undefined) return false;
+  return item.keptForOwner === true || tick < item.droppedTick + OWNER_ONLY_TICKS;
 }
 
 export function isGroundItemVisible(item: GroundItem, viewerId: string, tick: number): boolean {
@@ -71,7 +76,7 @@ export class GroundItemStore {
 
   add(item: GroundItem): void {
     this.items.set(item.id, item);
-    if (item.ownerId !== undefined) this.becomingPublic.push(item);
+    if (item.ownerId !== undefined && !item.keptForOwner) this.becomingPublic.push(item);
     this.despawning.push(item);
   }
 

@@ -1,6 +1,5 @@
 // The items phase: players standing on the item they walked to pick it up, then ground items
-// turn public after their owner-only window and vanish when they expire. An untradeable item never
-// turns public: dropping it for another player to pick up would trade it.
+// turn public after their owner-only window (an untradeable one never does) and vanish when they expire.
 import { isGameError } from "./errors.js";
 import { pickUp } from "./ground-items.js";
 import { sameTile } from "./tile.js";
@@ -14,10 +13,7 @@ export function updateGroundItems(state: WorldState): void {
   }
   state.groundItems.advance(
     state.tick,
-    (item) => {
-      if (state.data.items.get(item.itemId)?.tradeable === true) state.entityChanged(item.id);
-      else state.removeGroundItem(item);
-    },
+    (item) => state.entityChanged(item.id),
     (item) => state.removeGroundItem(item),
   );
 }

@@ -407,10 +407,17 @@ export class WorldState {
       droppedTick: this.tick,
       ...(ownerId === undefined ? {} : { ownerId }),
     };
+    this.keepUntradeableForOwner(item);
     this.groundItems.add(item);
     this.itemGrid.insert(item);
     this.entityChanged(item.id);
     return item;
+  }
+
+  /** An untradeable item another player picked up would have been traded: it stays its owner's. */
+  private keepUntradeableForOwner(item: GroundItem): void {
+    if (item.ownerId !== undefined && this.data.items.get(item.itemId)?.tradeable !== true)
+      item.keptForOwner = true;
   }
 
   /**
@@ -421,6 +428,7 @@ export class WorldState {
     const oldestFirst = [...items].sort((a, b) => a.droppedTick - b.droppedTick);
     for (const restored of oldestFirst) {
       const item: GroundItem = { ...restored, position: { ...restored.position } };
+      this.keepUntradeableForOwner(item);
       this.groundItems.add(item);
       this.itemGrid.insert(item);
       const number = Number(/^item:(\d+)$/.exec(item.id)?.[1] ?? 0);

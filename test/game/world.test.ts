@@ -304,6 +304,31 @@ describe("World", () => {
       assert.equal(world.tick, DESPAWN_TICKS - 40);
     });
 
+    it("stay their owner's alone until they despawn when untradeable, restored after a restart too", () => {
+      const world = makeWorld();
+      world.restoreGroundItems([
+        {
+          id: "item:3",
+          itemId: "guild_token",
+          quantity: 1,
+          position: { x: 11, z: 10 },
+          ownerId: "owner",
+          droppedTick: 0,
+        },
+      ]);
+      world.join(character("owner"));
+      world.submit("owner", {
+        type: "action",
+        action: "drop",
+        inventorySlot: slotOf(world, "owner", "coins"),
+      });
+      world.step();
+      stepUntil(world, () => world.privateOwner("item:4") === undefined);
+      assert.equal(world.privateOwner("item:3"), "owner", "the token is still its owner's alone");
+      stepUntil(world, () => world.entity("item:3") === undefined);
+      assert.equal(world.tick, DESPAWN_TICKS);
+    });
+
     it("are seen only by their owner for 100 ticks, then by everyone, then despawn after 300", () => {
       const world = makeWorld();
       world.join(character("owner"));

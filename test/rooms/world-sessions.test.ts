@@ -65,7 +65,7 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     await waitFor(() => seenEntity(player, sword.id) === undefined, "the sword gone from the ground");
   });
 
-  it("never lets another player have a dropped untradeable item: it vanishes when a tradeable one turns public", async () => {
+  it("never lets another player have a dropped untradeable item: it stays its owner's when a tradeable one turns public", async () => {
     const [owner, bystander] = [await join(), await join()];
     await becomeAdmin(owner, ADMIN_CODE);
     const given = await give(owner, "guild_token", 1);
@@ -82,12 +82,15 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
       "the sword turning public",
       15000,
     );
-    await waitFor(() => seenEntity(owner, token.id) === undefined, "the token gone for its owner too");
     assert.equal(seenEntity(bystander, token.id), undefined);
     bystander.room.send("player:action", { action: "pickup", targetId: token.id });
     const refused = await bystander.inbox.next("error", (e) => e.event === "player:action");
     assert.equal(refused.code, "not_found");
     assert.equal(countOf(latestSync(bystander), "guild_token"), 0);
+    // Its owner still sees it, and may take it back.
+    assert.ok(seenEntity(owner, token.id), "the token still on the ground for its owner");
+    owner.room.send("player:action", { action: "pickup", targetId: token.id });
+    await syncWhere(owner, (sync) => countOf(sync, "guild_token") === 1);
   });
 
   it("deposits and withdraws at a bank booth, committed before the acknowledgement", async () => {
