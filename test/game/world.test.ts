@@ -275,10 +275,18 @@ describe("World", () => {
   });
 
   describe("ground items", () => {
-    it("lie again where they lay after a restart, with the time they had left, under their own ids", () => {
+    it("lie again where they lay after a restart, with the time they had left, under their own ids and rules", () => {
       const world = makeWorld();
       // Dropped 40 ticks before the newest item (which fell on the loading world's tick 0).
       world.restoreGroundItems([
+        {
+          id: "item:3",
+          itemId: "guild_token",
+          quantity: 1,
+          position: { x: 11, z: 10 },
+          ownerId: "owner",
+          droppedTick: 0,
+        },
         {
           id: "item:9",
           itemId: "coins",
@@ -300,31 +308,9 @@ describe("World", () => {
 
       stepUntil(world, () => world.privateOwner("item:9") === undefined);
       assert.equal(world.tick, OWNER_ONLY_TICKS);
+      assert.equal(world.privateOwner("item:3"), "owner", "an untradeable item stays its owner's alone");
       stepUntil(world, () => world.entity("item:4") === undefined);
       assert.equal(world.tick, DESPAWN_TICKS - 40);
-    });
-
-    it("stay their owner's alone until they despawn when untradeable, restored after a restart too", () => {
-      const world = makeWorld();
-      world.restoreGroundItems([
-        {
-          id: "item:3",
-          itemId: "guild_token",
-          quantity: 1,
-          position: { x: 11, z: 10 },
-          ownerId: "owner",
-          droppedTick: 0,
-        },
-      ]);
-      world.join(character("owner"));
-      world.submit("owner", {
-        type: "action",
-        action: "drop",
-        inventorySlot: slotOf(world, "owner", "coins"),
-      });
-      world.step();
-      stepUntil(world, () => world.privateOwner("item:4") === undefined);
-      assert.equal(world.privateOwner("item:3"), "owner", "the token is still its owner's alone");
       stepUntil(world, () => world.entity("item:3") === undefined);
       assert.equal(world.tick, DESPAWN_TICKS);
     });
