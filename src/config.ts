@@ -102,6 +102,13 @@ const environmentSchema = z.object({
   CORS_PARTNER_ORIGINS: list(["https://www.crazygames.com", "https://html5.gamedistribution.com"]),
   /** Identity provider domains whose https subdomains may call the API. */
   CORS_IDP_HOST_SUFFIXES: list([".privy.io"]),
+  /**
+   * A client must send a request's headers within this, and the whole request (its body included)
+   * within the next; past either, its connection is answered 408 and closed. Node's own defaults (60 s
+   * and 300 s) let a client that sends a byte now and then hold a connection for minutes.
+   */
+  HTTP_HEADERS_TIMEOUT_MS: positiveInt(20_000),
+  HTTP_REQUEST_TIMEOUT_MS: positiveInt(60_000),
   /** Length of the world's tick; RuneScape's 600 ms. Shorter only for tests and load experiments. */
   WORLD_TICK_MS: z.coerce.number().int().min(10).max(5000).default(600),
   /** How often /ws connections are pinged; one that missed the previous ping is closed as dead. */
@@ -162,6 +169,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(problems.join("\n"));
   }
   const values = parsed.data;
+  if (values.HTTP_HEADERS_TIMEOUT_MS > values.HTTP_REQUEST_TIMEOUT_MS)
+    throw new ConfigError(
+      `HTTP_HEADERS_TIMEOUT_MS (${values.HTTP_HEADERS_TIMEOUT_MS}) is longer than HTTP_REQUEST_TIMEOUT_MS ` +
+        `(${values.HTTP_REQUEST_TIMEOUT_MS}): the headers are part of the request. Lower the first or raise the second.`,
+    );
   const production = values.NODE_ENV === "production";
   const identityProvider = Boolean(
     values.PUBLIC_IDP_APP_ID && (values.IDP_JWKS_URL || values.IDP_VERIFICATION_KEY),

@@ -96,12 +96,25 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     tokens: createTokenVerifier(config, jwtSecret),
     rateLimits,
     floodGuards: new FloodGuards(config.RATE_LIMIT_WS_PER_SEC),
-    httpServer: http.createServer(),
+    httpServer: createHttpServer(config),
     close: async () => {
       await rateLimits.close();
       await database.close();
     },
   };
+}
+
+/**
+ * The HTTP server with the configured request timeouts. Node checks them every 30 s by default, which
+ * would let a slow client overstay them by as much; a second is close enough and cheap (upgraded
+ * WebSocket connections are not checked).
+ */
+function createHttpServer(config: Config): http.Server {
+  return http.createServer({
+    headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
+    requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+    connectionsCheckingInterval: Math.min(1000, config.HTTP_HEADERS_TIMEOUT_MS),
+  });
 }
 
 /**

@@ -1,0 +1,94 @@
+import assert from "node:assert/strict";
+import net from "node:net";
+import { loadConfig } from "../../src/config.js";
+import { joinAsNewPlayer, leave, sleep } from "../support/players.js";
+import { startTestServer, TEST_PORT, type TestServer } from "../support/server.js";
+import { connectNewPlayer } from "../support/ws-client.js";
+
+const HEADERS_MS = 400;
+const REQUEST_MS = 800;
+
+/**
+ * A raw connection that `feed` writes to; resolves with what the server answered and how long after
+ * the connection it closed it (or gave up after `giveUpMs`, with `closedAfterMs` undefined).
+ */
+function slowClient(feed: (socket: net.Socket) => void, giveUpMs = 4000) {
+  return new Promise<{ answer: string; closedAfterMs?: number }>((resolve) => {
+    const started = Date.now();
+    const socket = net.connect(TEST_PORT, "127.0.0.1");
+    let answer = "";
+    const trickle = setInterval(() => socket.writable && socket.write("a"), 100);
+    const giveUp = setTimeout(() => {
+      socket.destroy();
+      resolve({ answer });
+    }, giveUpMs);
+    socket.on("data", (bytes) => {
+      answer += bytes.toString();
+    });
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      clearInterval(trickle);
+      clearTimeout(giveUp);
+      resolve({ answer, closedAfterMs: Date.now() - started });
+    });
+    feed(socket);
+  });
+}
+
+describe("slow HTTP clients", () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({
+      HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_MS),
+      HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_MS),
+    });
+  });
+  after(() => server?.stop());
+
+  it("answers 408 and closes a connection whose headers trickle in past the headers timeout", async () => {
+    // A byte every 100 ms: each keeps the socket busy, so only the headers timeout can end it.
+    const { answer, closedAfterMs } = await slowClient((socket) =>
+      socket.write("GET /health HTTP/1.1\r\nX-Slow: "),
+    );
+    assert.match(answer, /^HTTP\/1\.1 408 /);
+    assert.ok(
+      closedAfterMs !== undefined && closedAfterMs < HEADERS_MS + 1500,
+      `closed after ${closedAfterMs} ms`,
+    );
+  });
+
+  it("answers 408 and closes a connection whose body trickles in past the request timeout", async () => {
+    const { answer, closedAfterMs } = await slowClient((socket) =>
+      socket.write(
+        "POST /api/v1/auth/anonymous HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n",
+      ),
+    );
+    assert.match(answer, /^HTTP\/1\.1 408 /);
+    assert.ok(
+      closedAfterMs !== undefined && closedAfterMs < REQUEST_MS + 1500,
+      `closed after ${closedAfterMs} ms`,
+    );
+  });
+
+  it("leaves open WebSocket connections alone, on /ws and through the SDK, however long they last", async () => {
+    const wsPlayer = await connectNewPlayer(server);
+    const sdkPlayer = await joinAsNewPlayer(server);
+    try {
+      await sleep(3 * REQUEST_MS);
+      wsPlayer.client.send("player:chat", { message: "still here" });
+      await wsPlayer.client.next("chat:message", (data) => data.message === "still here");
+      sdkPlayer.room.send("player:chat", { message: "me too" });
+      await sdkPlayer.inbox.next("chat:message", (data: { message: string }) => data.message === "me too");
+    } finally {
+      await wsPlayer.client.close();
+      await leave(sdkPlayer.room);
+    }
+  });
+
+  it("refuses a headers timeout longer than the request timeout, naming both", () => {
+    assert.throws(
+      () => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: "5000", HTTP_REQUEST_TIMEOUT_MS: "1000" }),
+      /HTTP_HEADERS_TIMEOUT_MS \(5000\) is longer than HTTP_REQUEST_TIMEOUT_MS \(1000\)/,
+    );
+  });
+});
