@@ -1,6 +1,4 @@
 import { matchMaker } from "@colyseus/core";
-import { RedisDriver } from "@colyseus/redis-driver";
-import { RedisPresence } from "@colyseus/redis-presence";
 import config from "@colyseus/tools";
 import { WebSocketTransport } from "@colyseus/ws-transport";
 import type express from "express";
@@ -8,6 +6,7 @@ import { errorBody } from "./api/errors.js";
 import { healthRouter } from "./api/health.js";
 import { mountApi } from "./api/index.js";
 import { pinClientAddress } from "./client-address.js";
+import { colyseusLogger } from "./colyseus-logger.js";
 import { internalAddress } from "./internal-address.js";
 import { manifestRouter } from "./manifests/routes.js";
 import { limitMatchmaking } from "./matchmaking-limit.js";
@@ -16,6 +15,7 @@ import { defineTradeRoom } from "./rooms/TradeRoom.js";
 import { defineWorldRoom, type WorldRoom } from "./rooms/WorldRoom.js";
 import { announceWorldClosed, openWorld, reopenWorldWhenClosedElsewhere } from "./rooms/world-listing.js";
 import type { Runtime } from "./runtime.js";
+import { scaleOutThrough } from "./scale-out.js";
 import { JsonChannel } from "./ws/channel.js";
 
 /** The Colyseus application of one server: transport, HTTP routes and rooms, built over a runtime. */
@@ -26,11 +26,9 @@ export function createApp(runtime: Runtime) {
       // Signals are handled by src/index.ts, which also closes the database after the rooms have saved.
       gracefullyShutdown: false,
       greet: false,
+      logger: colyseusLogger(runtime.logger),
       // Scaled out, processes share room listings and messages through Redis; alone, everything is local.
-      ...(runtime.config.REDIS_URL && {
-        presence: new RedisPresence(runtime.config.REDIS_URL),
-        driver: new RedisDriver(runtime.config.REDIS_URL),
-      }),
+      ...(runtime.config.REDIS_URL && scaleOutThrough(runtime.config.REDIS_URL, runtime.logger)),
       publicAddress: runtime.config.PUBLIC_ADDRESS,
     },
     initializeTransport: () => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { type AddressInfo, createServer } from "node:net";
 import { Writable } from "node:stream";
 import express from "express";
@@ -8,26 +8,11 @@ import { errorHandler } from "../../src/api/errors.js";
 import { createRateLimits, type RateLimits } from "../../src/api/rate-limits.js";
 import { loadConfig } from "../../src/config.js";
 import { waitForAsync } from "../support/players.js";
+import { hasRedisServer, startRedis, stopRedis } from "../support/redis-server.js";
 import { TEST_PORT } from "../support/server.js";
 
 /** A Redis of the test's own, which it stops and starts again (the suites' shared one stays up). */
 const REDIS_PORT = TEST_PORT + 71;
-const hasRedisServer = spawnSync("redis-server", ["--version"]).status === 0;
-
-function startRedis(): ChildProcess {
-  return spawn(
-    "redis-server",
-    ["--bind", "127.0.0.1", "--port", String(REDIS_PORT), "--save", "", "--appendonly", "no"],
-    { stdio: "ignore" },
-  );
-}
-
-async function stopRedis(redis: ChildProcess): Promise<void> {
-  if (redis.exitCode !== null) return;
-  const exited = new Promise((resolve) => redis.once("exit", resolve));
-  redis.kill("SIGKILL");
-  await exited;
-}
 
 /** A port nothing listens on: a Redis that is away. */
 async function unusedPort(): Promise<number> {
@@ -100,7 +85,7 @@ describe("rate limits whose Redis is away from the start", () => {
   let app: LimitedApp;
 
   before(async () => {
-    redis = startRedis();
+    redis = startRedis(REDIS_PORT);
     app = await limitedApp(REDIS_PORT);
   });
   after(async () => {
@@ -142,7 +127,7 @@ describe("rate limits whose Redis is away from the start", () => {
     );
 
     // A new Redis knows no counts (nor the store's scripts): counting starts over.
-    redis = startRedis();
+    redis = startRedis(REDIS_PORT);
     await firstCounted();
     assert.deepEqual(await statuses(3), [200, 200, 429]);
     assert.ok(app.logged.some((line) => line.msg === "REST requests are counted again"));

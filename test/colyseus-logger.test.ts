@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { Writable } from "node:stream";
+import { pino } from "pino";
+import { colyseusLogger } from "../src/colyseus-logger.js";
+
+describe("Colyseus's log lines", () => {
+  const linesOf = () => {
+    const lines: { level: number; msg: string; err?: { message: string } }[] = [];
+    const logger = pino(
+      { level: "trace" },
+      new Writable({
+        write(line, _encoding, done) {
+          lines.push(JSON.parse(String(line)));
+          done();
+        },
+      }),
+    );
+    return { lines, colyseus: colyseusLogger(logger) };
+  };
+
+  it("are JSON lines of the server's log, at their level, with every argument in the message", () => {
+    const { lines, colyseus } = linesOf();
+    colyseus.warn("RedisPresence: sub connection error:", "connect ECONNREFUSED");
+    colyseus.info(`room "%s" has been disposed`, "abc");
+    colyseus.debug("a count:", 3);
+    assert.deepEqual(
+      lines.map(({ level, msg }) => [level, msg]),
+      [
+        [40, "RedisPresence: sub connection error: connect ECONNREFUSED"],
+        [30, 'room "abc" has been disposed'],
+        [20, "a count: 3"],
+      ],
+    );
+  });
+
+  it("carry an error as the line's err, with its stack, and its message when nothing else is said", () => {
+    const { lines, colyseus } = linesOf();
+    colyseus.error("onMessage failed:", new Error("boom"));
+    colyseus.error(new Error("alone"));
+    assert.deepEqual(
+      lines.map(({ level, msg, err }) => [level, msg, err?.message]),
+      [
+        [50, "onMessage failed:", "boom"],
+        [50, "alone", "alone"],
+      ],
+    );
+  });
+});
