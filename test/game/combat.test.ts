@@ -41,6 +41,32 @@ describe("combat formulas", () => {
     assert.equal(rangedMaxHit(38, 7), 4);
   });
 
+  it("reaches 11 at strength 99 with nothing worn, 12 from a strength bonus of 5", () => {
+    // aggressive: 99 + 3 + 8 = 110; 110 * 64 / 640 = 11 → floor(11.5) = 11
+    assert.equal(maxHit(effectiveLevel(99, 3), 0), 11);
+    // 110 * 69 / 640 = 11.86 → floor(12.36) = 12
+    assert.equal(maxHit(effectiveLevel(99, 3), 5), 12);
+  });
+
+  it("never gives a negative max hit, however negative the strength bonus", () => {
+    // 9 * (-64 + 64) / 640 = 0 → floor(0.5) = 0
+    assert.equal(maxHit(9, -64), 0);
+    // 9 * (-200 + 64) / 640 = -1.91 → floor(-1.41) would be -2: a hit that heals
+    assert.equal(maxHit(9, -200), 0);
+    // an NPC of strength 1 with strength bonus -200: 10 * -136 / 640 = -2.125 → floor(-1.625) would be
+    // -2, and a hit of 0..-2 would give health back
+    const feeble = { ...GOBLIN, combat: { ...GOBLIN.combat!, strengthBonus: -200 } };
+    assert.equal(npcCombatant(feeble).maxHit, 0);
+    const defender = npcCombatant(GOBLIN);
+    assert.deepEqual(
+      resolveAttack(npcCombatant(feeble), { ...defender, defenceRoll: 0 }, sequence(0, 0.99)),
+      {
+        hit: true,
+        damage: 0,
+      },
+    );
+  });
+
   it("multiplies effective level by bonus + 64 for both rolls", () => {
     assert.equal(attackRoll(12, 0), 768);
     assert.equal(defenceRoll(48, 10), 3552);
