@@ -97,6 +97,27 @@ describe("World skills", () => {
     assert.deepEqual(world.character("p1").skills.woodcutting, { level: 2, xp: 83 });
   });
 
+  it("shows others a player's new maximum health when its constitution levels up", () => {
+    // Level 11 is 1,358 XP. An unarmed blow of 1 (strength 1: 9 * 64 / 640 = 0.9 → floor(1.4) = 1) gives
+    // 1.33 → 1.3 constitution XP, which 1,356.7 needs. The rolls: the player's sure hit, its damage of 1,
+    // then the goblin's miss, so nothing but the level changes the player as others draw it.
+    const world = new World({ data: gameData(), random: sequence(0, 0.99, 0.99) });
+    const constitution = { level: 10, xp: 1_356.7 };
+    world.join(
+      character("p1", {
+        position: { x: GOBLIN_SPAWN.x, z: GOBLIN_SPAWN.z - 1 },
+        skills: withSkills({}, { constitution }),
+      }),
+    );
+    world.step();
+    const goblin = world.entities().find((entity) => entity.type === "goblin")!.id;
+    world.submit("p1", { type: "action", action: "attack", targetId: goblin });
+    const report = world.step();
+    assert.deepEqual(world.character("p1").skills.constitution, { level: 11, xp: 1_358 });
+    assert.ok(report.changedEntities.includes("p1"), "the player is drawn anew");
+    assert.equal(world.entity("p1")?.maxHealth, 11);
+  });
+
   it("lets a fire burn for its logs' burn time, then go out", () => {
     const world = worldWithTree({});
     world.join(character("p1", { position: { x: 10, z: 30 } }));
