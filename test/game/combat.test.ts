@@ -125,6 +125,26 @@ describe("playerCombatant", () => {
     });
   });
 
+  it("raises defence alone by three with the defensive style", () => {
+    // attack 1 + 8 = 9 → 9 * 64; defence 1 + 3 + 8 = 12 → 12 * 64; strength 9 → max hit 1
+    assert.deepEqual(playerCombatant(FRESH, {}, "defensive", ITEMS), {
+      combatType: "melee",
+      attackRoll: 576,
+      defenceRoll: 768,
+      maxHit: 1,
+      attackSpeed: 4,
+    });
+  });
+
+  it("hits harder by the controlled style's one strength level where it crosses a half", () => {
+    const levels = { ...FRESH, strength: 41 };
+    const sword = { weapon: "iron_sword" };
+    // controlled: 41 + 1 + 8 = 50; 50 * 71 / 640 = 5.55 → floor(6.05) = 6
+    assert.equal(playerCombatant(levels, sword, "controlled", ITEMS).maxHit, 6);
+    // accurate: 41 + 8 = 49; 49 * 71 / 640 = 5.44 → floor(5.94) = 5
+    assert.equal(playerCombatant(levels, sword, "accurate", ITEMS).maxHit, 5);
+  });
+
   it("raises every melee level by one with the controlled style", () => {
     const accurate = playerCombatant(FRESH, {}, "accurate", ITEMS);
     const controlled = playerCombatant(FRESH, {}, "controlled", ITEMS);
