@@ -93,8 +93,12 @@ export function hitChance(attackRoll: number, defenceRoll: number): number {
     : attackRoll / (2 * (defenceRoll + 1));
 }
 
+/**
+ * REFERENCE's formula, never below 0: a strength bonus under -64 would make it negative, and a hit of
+ * 0..-2 would give the defender health back.
+ */
 export function maxHit(effectiveStrength: number, strengthBonus: number): number {
-  return Math.floor(0.5 + (effectiveStrength * (strengthBonus + BONUS_OFFSET)) / 640);
+  return Math.max(0, Math.floor(0.5 + (effectiveStrength * (strengthBonus + BONUS_OFFSET)) / 640));
 }
 
 /** Ranged uses the melee formula with the effective ranged level and the ranged strength bonus. */

@@ -359,6 +359,8 @@ export class WorldState {
       level: result.skill.level,
     });
     if (result.levelsGained > 0) this.synced(player);
+    // Constitution's level is the player's maximum health, which everyone in view draws.
+    if (result.levelsGained > 0 && skill === "constitution") this.entityChanged(player.id);
   }
 
   // --- objects and ground items ---

@@ -41,6 +41,32 @@ describe("combat formulas", () => {
     assert.equal(rangedMaxHit(38, 7), 4);
   });
 
+  it("reaches 11 at strength 99 with nothing worn, 12 from a strength bonus of 5", () => {
+    // aggressive: 99 + 3 + 8 = 110; 110 * 64 / 640 = 11 → floor(11.5) = 11
+    assert.equal(maxHit(effectiveLevel(99, 3), 0), 11);
+    // 110 * 69 / 640 = 11.86 → floor(12.36) = 12
+    assert.equal(maxHit(effectiveLevel(99, 3), 5), 12);
+  });
+
+  it("never gives a negative max hit, however negative the strength bonus", () => {
+    // 9 * (-64 + 64) / 640 = 0 → floor(0.5) = 0
+    assert.equal(maxHit(9, -64), 0);
+    // 9 * (-200 + 64) / 640 = -1.91 → floor(-1.41) would be -2: a hit that heals
+    assert.equal(maxHit(9, -200), 0);
+    // an NPC of strength 1 with strength bonus -200: 10 * -136 / 640 = -2.125 → floor(-1.625) would be
+    // -2, and a hit of 0..-2 would give health back
+    const feeble = { ...GOBLIN, combat: { ...GOBLIN.combat!, strengthBonus: -200 } };
+    assert.equal(npcCombatant(feeble).maxHit, 0);
+    const defender = npcCombatant(GOBLIN);
+    assert.deepEqual(
+      resolveAttack(npcCombatant(feeble), { ...defender, defenceRoll: 0 }, sequence(0, 0.99)),
+      {
+        hit: true,
+        damage: 0,
+      },
+    );
+  });
+
   it("multiplies effective level by bonus + 64 for both rolls", () => {
     assert.equal(attackRoll(12, 0), 768);
     assert.equal(defenceRoll(48, 10), 3552);
@@ -97,6 +123,26 @@ describe("playerCombatant", () => {
       maxHit: 6,
       attackSpeed: 4,
     });
+  });
+
+  it("raises defence alone by three with the defensive style", () => {
+    // attack 1 + 8 = 9 → 9 * 64; defence 1 + 3 + 8 = 12 → 12 * 64; strength 9 → max hit 1
+    assert.deepEqual(playerCombatant(FRESH, {}, "defensive", ITEMS), {
+      combatType: "melee",
+      attackRoll: 576,
+      defenceRoll: 768,
+      maxHit: 1,
+      attackSpeed: 4,
+    });
+  });
+
+  it("hits harder by the controlled style's one strength level where it crosses a half", () => {
+    const levels = { ...FRESH, strength: 41 };
+    const sword = { weapon: "iron_sword" };
+    // controlled: 41 + 1 + 8 = 50; 50 * 71 / 640 = 5.55 → floor(6.05) = 6
+    assert.equal(playerCombatant(levels, sword, "controlled", ITEMS).maxHit, 6);
+    // accurate: 41 + 8 = 49; 49 * 71 / 640 = 5.44 → floor(5.94) = 5
+    assert.equal(playerCombatant(levels, sword, "accurate", ITEMS).maxHit, 5);
   });
 
   it("raises every melee level by one with the controlled style", () => {

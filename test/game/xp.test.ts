@@ -9,6 +9,14 @@ describe("xp table", () => {
     assert.equal(xpForLevel(MAX_LEVEL), 13_034_431);
   });
 
+  it("matches the published table in the middle and near the top, where rounding errors would pile up", () => {
+    // Hitpoints start at level 10; 50 and 92 are the table's landmarks (92 is half of 99's XP).
+    assert.equal(xpForLevel(10), 1_154);
+    assert.equal(xpForLevel(50), 101_333);
+    assert.equal(xpForLevel(92), 6_517_253);
+    assert.equal(xpForLevel(98), 11_805_606);
+  });
+
   it("rejects levels outside 1..99", () => {
     assert.throws(() => xpForLevel(0), RangeError);
     assert.throws(() => xpForLevel(100), RangeError);

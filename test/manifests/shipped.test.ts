@@ -72,6 +72,51 @@ describe("shipped manifests", () => {
     for (const log of ["logs", "oak_logs", "willow_logs"]) assert.ok(data.firemaking.has(log), log);
   });
 
+  it("order each kind of tool: a higher tier never needs a lower level, and no two share a tier", () => {
+    const kinds = new Set([...data.tools.values()].map((tool) => tool.kind));
+    for (const kind of kinds) {
+      const tools = [...data.tools.values()]
+        .filter((tool) => tool.kind === kind)
+        .sort((a, b) => a.tier - b.tier);
+      for (const [lower, higher] of tools.slice(0, -1).map((tool, i) => [tool, tools[i + 1]!] as const)) {
+        assert.ok(higher.tier > lower.tier, `${lower.itemId} and ${higher.itemId} share tier ${lower.tier}`);
+        assert.ok(
+          higher.levelRequired >= lower.levelRequired,
+          `${higher.itemId} (tier ${higher.tier}) needs level ${higher.levelRequired}, below ${lower.itemId}'s`,
+        );
+      }
+    }
+  });
+
+  it("put each monster in an area whose level range holds its combat level", () => {
+    for (const area of data.areas) {
+      if (!area.levelRange) continue;
+      const { min, max } = area.levelRange;
+      for (const spawn of area.npcSpawns) {
+        const npc = data.npcs.get(spawn.npcId)!;
+        if (npc.role !== "monster") continue;
+        assert.ok(
+          npc.combatLevel >= min && npc.combatLevel <= max,
+          `${npc.id} (level ${npc.combatLevel}) in ${area.id} (${min}..${max})`,
+        );
+      }
+    }
+  });
+
+  it("let every raw food that is gathered or dropped be cooked, and every log gathered be lit", () => {
+    const obtained = new Set([
+      ...[...data.gathering.values()].map((def) => def.itemId),
+      ...[...data.npcs.values()].flatMap((npc) => npc.drops.map((drop) => drop.itemId)),
+    ]);
+    for (const itemId of obtained) {
+      if (itemId.startsWith("raw_")) assert.ok(data.cooking.has(itemId), `${itemId} has no cooking recipe`);
+    }
+    for (const def of data.gathering.values()) {
+      if (def.skill === "woodcutting")
+        assert.ok(data.firemaking.has(def.itemId), `${def.itemId} cannot be lit`);
+    }
+  });
+
   it("list every skill's unlocks sorted by level", () => {
     assert.deepEqual(Object.keys(data.skillUnlocks).sort(), [...SKILLS].sort());
     for (const skill of SKILLS) {
