@@ -109,6 +109,11 @@ const environmentSchema = z.object({
    */
   HTTP_HEADERS_TIMEOUT_MS: positiveInt(20_000),
   HTTP_REQUEST_TIMEOUT_MS: positiveInt(60_000),
+  /**
+   * Connections one client address may hold open at once (0: no limit). Applied only when the server
+   * faces clients itself (TRUST_PROXY=0): behind a proxy every connection comes from the proxy.
+   */
+  MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(256),
   /** Length of the world's tick; RuneScape's 600 ms. Shorter only for tests and load experiments. */
   WORLD_TICK_MS: z.coerce.number().int().min(10).max(5000).default(600),
   /** How often /ws connections are pinged; one that missed the previous ping is closed as dead. */

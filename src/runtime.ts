@@ -6,6 +6,7 @@ import { AgentManager } from "./agents/manager.js";
 import { createRateLimits, type RateLimits } from "./api/rate-limits.js";
 import { createTokenVerifier, type TokenVerifier } from "./auth/tokens.js";
 import type { Config } from "./config.js";
+import { capConnectionsPerAddress } from "./connection-cap.js";
 import { AccountRepository } from "./db/accounts.js";
 import { AgentRepository } from "./db/agents.js";
 import { CharacterRepository } from "./db/characters.js";
@@ -96,7 +97,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     tokens: createTokenVerifier(config, jwtSecret),
     rateLimits,
     floodGuards: new FloodGuards(config.RATE_LIMIT_WS_PER_SEC),
-    httpServer: createHttpServer(config),
+    httpServer: createHttpServer(config, logger),
     close: async () => {
       await rateLimits.close();
       await database.close();
@@ -105,16 +106,19 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
 }
 
 /**
- * The HTTP server with the configured request timeouts. Node checks them every 30 s by default, which
- * would let a slow client overstay them by as much; a second is close enough and cheap (upgraded
- * WebSocket connections are not checked).
+ * The HTTP server with the configured request timeouts and connection limit. Node checks the timeouts
+ * every 30 s by default, which would let a slow client overstay them by as much; a second is close
+ * enough and cheap (upgraded WebSocket connections are not checked).
  */
-function createHttpServer(config: Config): http.Server {
-  return http.createServer({
+function createHttpServer(config: Config, logger: Logger): http.Server {
+  const server = http.createServer({
     headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
     requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
     connectionsCheckingInterval: Math.min(1000, config.HTTP_HEADERS_TIMEOUT_MS),
   });
+  if (config.TRUST_PROXY === 0 && config.MAX_CONNECTIONS_PER_ADDRESS > 0)
+    capConnectionsPerAddress(server, config.MAX_CONNECTIONS_PER_ADDRESS, logger);
+  return server;
 }
 
 /**

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import net from "node:net";
+import os from "node:os";
 import { loadConfig } from "../../src/config.js";
 import { joinAsNewPlayer, leave, sleep } from "../support/players.js";
 import { startTestServer, TEST_PORT, type TestServer } from "../support/server.js";
@@ -90,5 +91,51 @@ describe("slow HTTP clients", () => {
       () => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: "5000", HTTP_REQUEST_TIMEOUT_MS: "1000" }),
       /HTTP_HEADERS_TIMEOUT_MS \(5000\) is longer than HTTP_REQUEST_TIMEOUT_MS \(1000\)/,
     );
+  });
+});
+
+/** An address of this machine other than the loopback: connections from it count as a client's. */
+const outsideAddress = Object.values(os.networkInterfaces())
+  .flat()
+  .find((info) => info && info.family === "IPv4" && !info.internal)?.address;
+
+/** A keep-alive connection from `address` that has been answered once (so the server holds it), or why not. */
+async function heldConnection(address: string): Promise<{ socket: net.Socket; answered: boolean }> {
+  const socket = net.connect({ host: address, port: TEST_PORT, localAddress: address });
+  socket.on("error", () => {});
+  const answered = await new Promise<boolean>((resolve) => {
+    socket.once("data", (bytes) => resolve(bytes.toString().startsWith("HTTP/1.1 200")));
+    socket.once("close", () => resolve(false));
+    socket.write("GET /health HTTP/1.1\r\nHost: x\r\n\r\n");
+  });
+  return { socket, answered };
+}
+
+(outsideAddress ? describe : describe.skip)("connections per client address", () => {
+  const LIMIT = 3;
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ MAX_CONNECTIONS_PER_ADDRESS: String(LIMIT) });
+  });
+  after(() => server?.stop());
+
+  it("closes a client's connection past the limit unanswered, and takes one again once another closes", async () => {
+    const held = await Promise.all(Array.from({ length: LIMIT }, () => heldConnection(outsideAddress!)));
+    assert.deepEqual(
+      held.map(({ answered }) => answered),
+      [true, true, true],
+    );
+    const refused = await heldConnection(outsideAddress!);
+    assert.equal(refused.answered, false);
+    // The machine's own connections (its agents, a proxy beside it) are not counted.
+    assert.equal((await fetch(`${server.baseUrl}/health`)).status, 200);
+
+    const closed = new Promise((resolve) => held[0]!.socket.once("close", resolve));
+    held[0]!.socket.destroy();
+    await closed;
+    await sleep(100);
+    const again = await heldConnection(outsideAddress!);
+    assert.equal(again.answered, true);
+    for (const { socket } of [...held, again]) socket.destroy();
   });
 });
