@@ -1,5 +1,5 @@
 import { MAX_PATH_LENGTH } from "./pathfinding.js";
-import { EAT_TICKS, INVENTORY_SLOTS } from "./types.js";
+import { BURY_TICKS, EAT_TICKS, INVENTORY_SLOTS } from "./types.js";
 
 /** A refusal the player can see: `code` is stable snake_case, `message` is for humans. */
 export interface GameError {
@@ -25,7 +25,7 @@ export const GAME_ERROR_CODES = {
   no_ammo: "a bow is wielded without arrows that fit it in the ammunition slot",
   depleted: "the resource is depleted until it respawns",
   busy: "the player is in a trade commit and cannot change the inventory",
-  too_soon: `the player ate within the last ${EAT_TICKS} ticks: one food at a time`,
+  too_soon: `the player ate within the last ${EAT_TICKS} ticks, or buried bones within the last ${BURY_TICKS}: one at a time`,
   dead: "the target is dead",
   cannot_light_here: "a fire already burns on this tile",
 } as const;

@@ -39,6 +39,8 @@ export const INVENTORY_SLOTS = 28;
 export const MAX_STACK = 2_147_483_647;
 /** Food takes this many ticks to eat (RuneScape's delay): one bite at a time, not a stack in one tick. */
 export const EAT_TICKS = 3;
+/** Ticks a burial takes: bones go one at a time, as food does. */
+export const BURY_TICKS = 2;
 
 export interface Tile {
   x: number;
@@ -78,6 +80,8 @@ export interface ItemDef {
   requirements?: LevelRequirements;
   /** Hitpoints restored when eaten (food only). */
   heals?: number;
+  /** Prayer XP for burying it (bones). */
+  buryXp?: number;
   /** Weapons: ticks between attacks, and whether they fire ammunition. */
   attackSpeed?: number;
   combatType?: "melee" | "ranged";

@@ -10,7 +10,7 @@ import { dropSlot } from "./ground-items.js";
 import { addItem, entryAt, removeFromSlot } from "./inventory.js";
 import { findPathNear, MAX_PATH_LENGTH } from "./pathfinding.js";
 import { chebyshev } from "./tile.js";
-import { EAT_TICKS, type GatheringSkill, type Tile } from "./types.js";
+import { BURY_TICKS, EAT_TICKS, type GatheringSkill, type Tile } from "./types.js";
 import {
   attackableNpc,
   cookingProblem,
@@ -167,7 +167,7 @@ function planFlee(state: WorldState, player: PlayerEntity): Plan {
   };
 }
 
-/** Use an item: on another item (logs with a tinderbox), on a fire or range (raw food), or alone (eat or wear). */
+/** Use an item: on another item (logs with a tinderbox), on a fire or range (raw food), or alone (eat, bury or wear). */
 function planUse(state: WorldState, player: PlayerEntity, intent: Extract<Intent, { type: "use" }>): Plan {
   const entry = entryAt(player.character.inventory, intent.inventorySlot);
   if (!entry) return gameError("invalid_slot", `Inventory slot ${intent.inventorySlot} is empty.`);
@@ -199,6 +199,18 @@ function planUse(state: WorldState, player: PlayerEntity, intent: Extract<Intent
       player.nextEatTick = state.tick + EAT_TICKS;
       state.setInventory(player, removeFromSlot(player.character.inventory, entry.slot, 1).inventory);
       state.setHealth(player, player.character.health + heals);
+    };
+  }
+  if (item?.buryXp !== undefined) {
+    const xp = item.buryXp;
+    return () => {
+      if (state.tick < player.nextBuryTick) {
+        state.fail(player, gameError("too_soon", "You are still burying."));
+        return;
+      }
+      player.nextBuryTick = state.tick + BURY_TICKS;
+      state.setInventory(player, removeFromSlot(player.character.inventory, entry.slot, 1).inventory);
+      state.gainXp(player, "prayer", xp);
     };
   }
   const outfit = equip(

@@ -46,6 +46,8 @@ export interface PlayerEntity {
   nextCookTick: number;
   /** The first tick it may eat again. */
   nextEatTick: number;
+  /** The first tick it may bury bones again. */
+  nextBuryTick: number;
   style: CombatStyle;
   /** Set while a trade commits: intents that touch the inventory are refused. */
   busy: string | undefined;

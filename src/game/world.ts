@@ -78,6 +78,7 @@ export class World {
       nextAttackTick: 0,
       nextCookTick: 0,
       nextEatTick: 0,
+      nextBuryTick: 0,
       style: copy.combatStyle ?? DEFAULT_STYLE,
       busy: undefined,
       intents: [],

@@ -77,6 +77,7 @@ export const itemSchema = z.strictObject({
     .optional(),
   requirements: levelRequirements.optional(),
   heals: positive.optional(),
+  buryXp: xp.optional(),
   attackSpeed: positive.optional(),
   combatType: z.enum(["melee", "ranged"]).optional(),
   description: z.string().optional(),

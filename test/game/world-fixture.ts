@@ -30,7 +30,7 @@ const items = [
   item({ id: "raw_shrimps", type: "food" }),
   item({ id: "shrimps", type: "food", heals: 3 }),
   item({ id: "burnt_shrimp", type: "food" }),
-  item({ id: "bones" }),
+  item({ id: "bones", buryXp: 4.5 }),
   item({ id: "tinderbox", type: "tool" }),
   item({ id: "small_fishing_net", type: "tool" }),
   item({ id: "bronze_pickaxe", type: "tool", equipSlot: "weapon" }),

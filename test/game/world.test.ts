@@ -204,6 +204,50 @@ describe("World", () => {
     });
   });
 
+  describe("burying bones", () => {
+    const withBones = () =>
+      worldWith(SPAWN, {
+        inventory: [
+          { slot: 0, itemId: "bones", quantity: 1 },
+          { slot: 1, itemId: "bones", quantity: 1 },
+        ],
+      });
+    const bury = (world: World, slot: number) =>
+      assert.equal(world.submit("p1", { type: "use", inventorySlot: slot }), undefined);
+    const refusals = (report: { events: OutboundEvent[] }) =>
+      eventsOf([report], "error").map((event) => event.data.code);
+
+    it("takes the bones and gives their prayer XP, told in skill:xp", () => {
+      const world = withBones();
+      bury(world, 0);
+      const report = world.step();
+      assert.deepEqual(
+        eventsOf([report], "skill:xp").map((event) => event.data),
+        [{ skill: "prayer", xp: 4.5, gained: 4.5, level: 1 }],
+      );
+      assert.deepEqual(world.character("p1").skills.prayer, { level: 1, xp: 4.5 });
+      assert.deepEqual(
+        world.inventory("p1").map((entry) => entry.slot),
+        [1],
+      );
+    });
+
+    it("buries one at a time: another within 2 ticks is refused and nothing is buried", () => {
+      const world = withBones();
+      bury(world, 0);
+      bury(world, 1);
+      assert.deepEqual(refusals(world.step()), ["too_soon"], "the second of one tick");
+      bury(world, 1);
+      assert.deepEqual(refusals(world.step()), ["too_soon"], "the next tick");
+      assert.equal(world.character("p1").skills.prayer.xp, 4.5);
+      assert.equal(world.inventory("p1").length, 1);
+      bury(world, 1);
+      assert.deepEqual(refusals(world.step()), [], "two ticks later");
+      assert.equal(world.character("p1").skills.prayer.xp, 9);
+      assert.deepEqual(world.inventory("p1"), []);
+    });
+  });
+
   describe("entities", () => {
     it("describes resources and NPCs in CONTRACT's shape", () => {
       const world = makeWorld();

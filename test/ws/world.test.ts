@@ -176,6 +176,26 @@ describe("/ws: playing in the world with plain WebSocket clients", function () {
     assert.equal(enabled.id, "admin-2");
   });
 
+  it("buries bones for prayer XP, answering the frame with the player:sync that shows it", async () => {
+    const { client } = await connect();
+    client.send("player:chat", { message: `/admin ${ADMIN_CODE}` });
+    await client.next("chat:message", (data) => data.fromPlayerId === "server");
+    client.send("player:chat", { message: "/give big_bones" });
+    const given = await client.next("player:sync", (data) =>
+      data.inventory.some((entry: any) => entry.itemId === "big_bones"),
+    );
+    const slot = given.data.inventory.find((entry: any) => entry.itemId === "big_bones").slot;
+    client.send("inventory:use", { inventorySlot: slot }, "bury");
+    const buried = await client.next("player:sync", (_data, frame) => frame.id === "bury");
+    assert.deepEqual(buried.data.skills.prayer, { level: 1, xp: 15 });
+    assert.equal(
+      buried.data.inventory.some((entry: any) => entry.itemId === "big_bones"),
+      false,
+    );
+    const told = await client.received((frame) => frame.event === "skill:xp");
+    assert.deepEqual(told.data, { skill: "prayer", xp: 15, gained: 15, level: 1 });
+  });
+
   it("answers a chat line whose speaker teleports away in the same tick", async () => {
     const { client } = await connect();
     client.send("player:chat", { message: `/admin ${ADMIN_CODE}` });
