@@ -112,7 +112,11 @@ export function createApp(runtime: Runtime) {
   });
 }
 
-/** The /ws JSON channel has its own upgrade handler; every other upgrade goes to Colyseus. */
+/**
+ * The /ws JSON channel has its own upgrade handler; every other upgrade goes to Colyseus. `/ws/` is the
+ * channel too: PUBLIC_WS_URL may be written so (and /env.js publishes it as written), and Colyseus would
+ * take it for its latency probe, opening the socket only to close it a second later without a word.
+ */
 export function isJsonChannel(url: string | undefined): boolean {
-  return (url ?? "").split("?")[0] === "/ws";
+  return (url ?? "").split("?")[0]!.replace(/\/+$/, "") === "/ws";
 }

@@ -14,6 +14,11 @@ export type CorsConfig = Pick<
 
 const ALLOWED_METHODS = "GET, PUT, POST, DELETE, OPTIONS, PATCH";
 const ALLOWED_HEADERS = "Content-Type, Authorization, X-Requested-With";
+/**
+ * A browser lets a cross-origin page read only a few response headers (Content-Type among them) unless
+ * told otherwise: without these, the game client on its own origin would see a 429 but not when to retry.
+ */
+const EXPOSED_HEADERS = "Retry-After, RateLimit, RateLimit-Policy";
 
 /**
  * The CORS headers for a request from `origin`: none at all when the origin is absent or not allowed,
@@ -31,6 +36,7 @@ export function corsHeadersFor(
     "Access-Control-Allow-Credentials": "true",
     "Access-Control-Allow-Methods": ALLOWED_METHODS,
     "Access-Control-Allow-Headers": ALLOWED_HEADERS,
+    "Access-Control-Expose-Headers": EXPOSED_HEADERS,
     Vary: "Origin",
   };
 }

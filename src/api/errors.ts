@@ -39,6 +39,8 @@ export const notFound: RequestHandler = (req) => {
 
 /** The field name of a `details` entry about the body as a whole. */
 export const WHOLE_BODY = "(body)";
+/** The field name of a `details` entry about the request's path (a parameter that does not decode). */
+const PATH = "(path)";
 
 /** body-parser tags its failures with a `type`; all of them are the client's fault. */
 const BODY_PARSER_ERRORS: Record<string, [number, ErrorCode, string]> = {
@@ -118,9 +120,11 @@ function fromHttpError(error: unknown): ClientError | undefined {
   if (typeof httpStatus !== "number" || httpStatus < 400 || httpStatus > 499 || expose === false)
     return undefined;
   const reason = STATUS_CODES[httpStatus] ?? "Bad Request";
-  return {
-    status: httpStatus,
-    code: CLIENT_ERROR_CODES[httpStatus] ?? reason.toLowerCase().replace(/\W+/g, "_"),
-    message: error.message || reason,
-  };
+  const code = CLIENT_ERROR_CODES[httpStatus] ?? reason.toLowerCase().replace(/\W+/g, "_");
+  const message = error.message || reason;
+  if (code !== "bad_request") return { status: httpStatus, code, message };
+  // CONTRACT's bad_request lists the offending fields: the router's URIError is about a path parameter
+  // that does not decode; anything else of this kind is a body that does not inflate.
+  const field = error instanceof URIError ? PATH : WHOLE_BODY;
+  return { status: httpStatus, code, message, details: [{ field, message }] };
 }

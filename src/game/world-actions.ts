@@ -16,6 +16,7 @@ import type {
   StationEntity,
   WorldState,
 } from "./world-state.js";
+import { describeEntity } from "./world-view.js";
 
 export const TINDERBOX_ITEM_ID = "tinderbox";
 /** Reach of a ranged weapon, in tiles. Melee, gathering and cooking need an adjacent tile. */
@@ -46,13 +47,37 @@ export function seenTarget<T extends { position: Tile }>(
   return entity && nameableFrom(player.position, entity.position) ? entity : undefined;
 }
 
+/**
+ * The refusal of an action whose target is not of a kind it applies to: `invalid_target`, naming it, when
+ * the player sees an entity of that id (attacking a tree, chopping a banker); `not_found` with `missing`
+ * otherwise, which says nothing of what the player does not see.
+ */
+export function unfitTarget(
+  state: WorldState,
+  player: PlayerEntity,
+  id: string | undefined,
+  verb: string,
+  missing: string,
+): GameError {
+  const entity = id === undefined ? undefined : describeEntity(state, id);
+  const item = id === undefined ? undefined : state.groundItems.get(id);
+  const seen =
+    entity !== undefined &&
+    nameableFrom(player.position, entity.position) &&
+    (item === undefined || isGroundItemVisible(item, player.id, state.tick));
+  return seen
+    ? gameError("invalid_target", `You cannot ${verb} ${entity.name}.`)
+    : gameError("not_found", missing);
+}
+
 export function attackableNpc(
   state: WorldState,
   player: PlayerEntity,
   targetId: string | undefined,
 ): NpcEntity | GameError {
   const npc = seenTarget(player, state.npcs, targetId);
-  if (!npc) return gameError("not_found", `There is no ${targetId ?? "target"} to attack.`);
+  if (!npc)
+    return unfitTarget(state, player, targetId, "attack", `There is no ${targetId ?? "target"} to attack.`);
   if (!npc.def.combat) return gameError("invalid_target", `You cannot attack ${npc.def.name}.`);
   if (!npc.alive) return gameError("dead", `${npc.def.name} is dead.`);
   return npc;
@@ -113,7 +138,7 @@ export function visibleGroundItem(
 ): GroundItem | GameError {
   const item = seenTarget(player, state.groundItems, id);
   if (!item || !isGroundItemVisible(item, player.id, state.tick)) {
-    return gameError("not_found", `There is no ${id ?? "item"} here.`);
+    return unfitTarget(state, player, id, "pick up", `There is no ${id ?? "item"} here.`);
   }
   if (!hasRoomFor(state, player, item.itemId)) return gameError("inventory_full", "Your inventory is full.");
   return item;

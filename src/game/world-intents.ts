@@ -20,6 +20,7 @@ import {
   nearestCookingStation,
   seenTarget,
   TINDERBOX_ITEM_ID,
+  unfitTarget,
   visibleGroundItem,
 } from "./world-actions.js";
 import type { PlayerAction, PlayerEntity, QueuedIntent, WorldState } from "./world-state.js";
@@ -118,7 +119,13 @@ function planAction(
     case "mine": {
       const resource = seenTarget(player, state.objects, intent.targetId);
       if (resource?.kind !== "resource")
-        return gameError("not_found", `There is no ${intent.targetId} to gather.`);
+        return unfitTarget(
+          state,
+          player,
+          intent.targetId,
+          intent.action,
+          `There is no ${intent.targetId} to gather.`,
+        );
       const problem = gatherProblem(state, player, resource, GATHER_SKILLS[intent.action]);
       return problem ?? start(player, { kind: "gather", resourceId: resource.id });
     }
@@ -182,7 +189,14 @@ function planUse(state: WorldState, player: PlayerEntity, intent: Extract<Intent
   }
   if (intent.targetId !== undefined) {
     const station = seenTarget(player, state.objects, intent.targetId);
-    if (!station) return gameError("not_found", `There is no ${intent.targetId} here.`);
+    if (!station)
+      return unfitTarget(
+        state,
+        player,
+        intent.targetId,
+        "use that on",
+        `There is no ${intent.targetId} here.`,
+      );
     if (station.kind !== "station" || !isCookingStation(station)) return nothingHappens();
     const problem = cookingProblem(state, player, entry.itemId);
     return problem ?? start(player, { kind: "cook", rawItemId: entry.itemId, stationId: station.id });

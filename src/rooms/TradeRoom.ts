@@ -21,7 +21,13 @@ import {
 import type { InventoryEntry } from "../game/types.js";
 import type { Runtime } from "../runtime.js";
 import { admitMessage } from "./flood-guard.js";
-import { type Reply, readTradeMessage, type TradeMessage } from "./messages.js";
+import {
+  isTradeMessage,
+  isWorldMessage,
+  type Reply,
+  readTradeMessage,
+  type TradeMessage,
+} from "./messages.js";
 import { authenticatePlayer, type PlayerAuth, toldSafely } from "./room-auth.js";
 import { countSelfAnsweredFrames } from "./self-answered-frames.js";
 import type { TradeCommitOutcome, WorldRoom } from "./WorldRoom.js";
@@ -192,6 +198,11 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
     const playerId = client.auth!.characterId;
     const refuse = (reason: TradeErrorReason) =>
       reply("tradeError", { tradeId: this.trade.id, reason, message: TRADE_ERROR_MESSAGES[reason] });
+    // A world event sent here is refused as the world refuses a trade event sent to it, not as unknown.
+    if (isWorldMessage(type) && !isTradeMessage(type)) {
+      reply("error", { code: "wrong_room", message: "Send this to the world's room.", event: type });
+      return;
+    }
     const read = readTradeMessage(type, message);
     if ("error" in read) reply("error", read.error);
     else if (read.data.tradeId !== this.trade.id) refuse("not_found");

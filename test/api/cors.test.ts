@@ -8,6 +8,7 @@ const CORS_HEADERS = {
   "access-control-allow-credentials": "true",
   "access-control-allow-methods": "GET, PUT, POST, DELETE, OPTIONS, PATCH",
   "access-control-allow-headers": "Content-Type, Authorization, X-Requested-With",
+  "access-control-expose-headers": "Retry-After, RateLimit, RateLimit-Policy",
 };
 
 function corsOf(response: Response): Record<string, string> {
@@ -68,7 +69,7 @@ describe("cross-origin requests", () => {
     }
   });
 
-  it("answers the preflight of an allowed origin with 204 and the four headers", async () => {
+  it("answers the preflight of an allowed origin with 204 and the CORS headers", async () => {
     const response = await request(server, "/api/v1/player", {
       method: "OPTIONS",
       headers: {

@@ -30,7 +30,7 @@ describe("API errors", () => {
     }
   });
 
-  it("answers a path parameter that is not valid percent-encoding with 400, not 500", async () => {
+  it("answers a path parameter that is not valid percent-encoding with 400 naming the path, not 500", async () => {
     const { token } = await signInAnonymously(server);
     const error = await expectError(
       await request(server, "/api/characters/%ZZ/skills", { token }),
@@ -38,6 +38,8 @@ describe("API errors", () => {
       "bad_request",
     );
     assert.match(error.message, /%ZZ/);
+    // CONTRACT: a bad_request lists the offending fields, here the path.
+    assert.deepEqual(error.details, [{ field: "(path)", message: error.message }]);
   });
 
   it("answers JSON that is malformed with 400, and JSON that is no object with 400 naming the body", async () => {
@@ -64,14 +66,15 @@ describe("API errors", () => {
   });
 
   for (const encoding of ["gzip", "deflate", "br"]) {
-    it(`answers a body that is not valid ${encoding} with 400, not 500`, async () => {
+    it(`answers a body that is not valid ${encoding} with 400 naming the body, not 500`, async () => {
       const { token } = await signInAnonymously(server);
       const response = await request(server, "/api/v1/player", {
         token,
         body: '{"name":"Not Compressed"}',
         headers: { "content-encoding": encoding },
       });
-      await expectError(response, 400, "bad_request");
+      const error = await expectError(response, 400, "bad_request");
+      assert.deepEqual(error.details, [{ field: "(body)", message: error.message }]);
     });
   }
 

@@ -71,6 +71,24 @@ describe("rate limits", () => {
       await expectError(await request(server, "/api/v1/world"), 401, "unauthorized");
     });
 
+    it("lets a page of an allowed origin read Retry-After and the RateLimit headers of a 429", async () => {
+      await windowEnds();
+      const headers = { origin: ORIGIN };
+      for (let i = 0; i < 3; i++) await request(server, "/api/v1/world", { headers });
+      const limited = await request(server, "/api/v1/world", { headers });
+      await expectError(limited, 429, "rate_limited");
+      assert.equal(limited.headers.get("access-control-allow-origin"), ORIGIN);
+      // A browser hides every response header a cross-origin page is not told it may read, beyond a few
+      // such as Content-Type: without this list the page would see the 429 but not when to retry.
+      const exposed = (limited.headers.get("access-control-expose-headers") ?? "")
+        .split(",")
+        .map((name) => name.trim().toLowerCase());
+      for (const name of ["retry-after", "ratelimit", "ratelimit-policy"])
+        assert.ok(exposed.includes(name), `${name} is exposed: ${exposed.join(", ")}`);
+      for (const name of ["retry-after", "ratelimit", "ratelimit-policy"])
+        assert.ok(limited.headers.get(name), `the 429 carries ${name}`);
+    });
+
     it("counts the skill-unlock map like the rest of /api", async () => {
       await windowEnds();
       for (let i = 0; i < 3; i++)

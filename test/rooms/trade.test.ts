@@ -577,6 +577,26 @@ describe("TradeRoom with SDK clients", function () {
     assert.equal((await alice.tradeInbox.next("tradeError")).reason, "insufficient_items");
   });
 
+  it("answers an event sent to the other room with wrong_room, naming it, and changes nothing", async () => {
+    const [alice, bob] = [await join(), await join()];
+    const tradeId = await startTrade(alice, bob);
+    alice.room.send("tradeAddItem", { tradeId, inventorySlot: slotOf(alice, "coins"), quantity: 1 });
+    assert.deepEqual(await alice.inbox.next("error", (error) => error.event === "tradeAddItem"), {
+      code: "wrong_room",
+      message: "Send trade offers to the trade's room.",
+      event: "tradeAddItem",
+    });
+    alice.trade!.send("player:move", { x: 33, z: 33 });
+    const refused = await alice.tradeInbox.next("error", (error) => error.event === "player:move");
+    assert.equal(refused.code, "wrong_room", JSON.stringify(refused));
+    alice.trade!.send("tradeRequestRespond", { tradeId, accept: true });
+    const respond = await alice.tradeInbox.next("error", (error) => error.event === "tradeRequestRespond");
+    assert.equal(respond.code, "wrong_room", JSON.stringify(respond));
+    const updated = bob.tradeInbox.next("tradeUpdated", (view) => view.theirOffer.length === 1);
+    alice.trade!.send("tradeAddItem", { tradeId, inventorySlot: slotOf(alice, "coins"), quantity: 2 });
+    assert.equal((await updated).theirOffer[0].quantity, 2, "only the offer sent to the trade counts");
+  });
+
   it("replaces a pending request with a new one from the same player", async () => {
     const [alice, bob, carol] = [await join(), await join(), await join()];
     alice.room.send("tradeRequest", { targetPlayerId: bob.id });

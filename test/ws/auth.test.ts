@@ -42,6 +42,14 @@ describe("/ws: authentication at the upgrade", function () {
       assert.equal(first.data.id, playerId);
     });
 
+    it("serves the channel at /ws/ too, as PUBLIC_WS_URL may be written and /env.js then publishes it", async () => {
+      const { token } = await issueAnonymousToken(server.runtime.jwtSecret);
+      const client = await connect(`${server.wsUrl}/`, { header: token });
+      const first = await client.first();
+      assert.equal(first.event, "player:sync");
+      await client.close();
+    });
+
     it("takes the token from ?token= too; a second login of the same character replaces the first (4409)", async () => {
       const { token } = await issueAnonymousToken(server.runtime.jwtSecret);
       const first = await connect(server.wsUrl, { query: token });

@@ -36,11 +36,15 @@ describe("/ws: frames the server cannot take", function () {
     };
     const leaving = await connectNewPlayer(server);
     const dropped = await connectNewPlayer(server);
+    // A browser closes with 1001 when its page goes away: a drop like any close but 1000, not a logout.
+    const goneAway = await connectNewPlayer(server);
     dropped.client.socket.terminate();
+    goneAway.client.socket.close(1001);
     await leaving.client.close();
     await waitForAsync(async () => !(await online(leaving.id)), "the player who closed to log out");
     await sleep(500);
     assert.equal(await online(dropped.id), true, "the dropped player keeps its seat");
+    assert.equal(await online(goneAway.id), true, "the player whose page went away keeps its seat");
   });
 
   const badFrames: { kind: string; frame: string | Buffer; code: string; event?: string }[] = [

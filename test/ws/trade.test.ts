@@ -91,6 +91,41 @@ describe("/ws: trading between two plain WebSocket clients", function () {
     assert.equal(bobSync?.data.coins, bob.sync.coins + 10);
   });
 
+  it("tells both who has accepted on the confirm screen with tradeUpdated, the offers as they were frozen", async () => {
+    const alice = await connect();
+    const bob = await connect();
+    const coins = alice.sync.inventory.find((entry) => entry.itemId === "coins")!;
+    const tradeId = await startTrade(alice, bob);
+    const offer = [{ inventorySlot: coins.slot, itemId: "coins", quantity: 3 }];
+    const offered = bob.client.next("tradeUpdated", (data) => data.theirOffer.length === 1);
+    alice.client.send("tradeAddItem", { tradeId, inventorySlot: coins.slot, quantity: 3 });
+    await offered;
+    const confirm = [alice, bob].map((player) => player.client.next("tradeConfirmScreen"));
+    alice.client.send("tradeAccept", { tradeId });
+    bob.client.send("tradeAccept", { tradeId });
+    await Promise.all(confirm);
+
+    const updated = [alice, bob].map((player) => player.client.next("tradeUpdated"));
+    alice.client.send("tradeAccept", { tradeId }, "confirm-1");
+    const [toAlice, toBob] = await Promise.all(updated);
+    assert.deepEqual(toAlice, {
+      event: "tradeUpdated",
+      data: { tradeId, myOffer: offer, theirOffer: [], myAccepted: true, theirAccepted: false },
+      id: "confirm-1",
+    });
+    assert.deepEqual(toBob, {
+      event: "tradeUpdated",
+      data: { tradeId, myOffer: [], theirOffer: offer, myAccepted: false, theirAccepted: true },
+    });
+    // Still the confirm screen: the offers cannot change, and bob's accept completes the trade.
+    const refused = alice.client.next("tradeError");
+    alice.client.send("tradeAddItem", { tradeId, inventorySlot: coins.slot, quantity: 1 });
+    assert.equal((await refused).data.reason, "wrong_stage");
+    const completed = bob.client.next("tradeCompleted");
+    bob.client.send("tradeAccept", { tradeId });
+    assert.deepEqual((await completed).data, { tradeId, receivedItems: [{ itemId: "coins", quantity: 3 }] });
+  });
+
   it("tells both players tradeCancelled when one cancels, and they may trade again", async () => {
     const alice = await connect();
     const bob = await connect();

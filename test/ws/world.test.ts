@@ -98,6 +98,38 @@ describe("/ws: playing in the world with plain WebSocket clients", function () {
     }
   });
 
+  it("refuses an action aimed at something in view that it cannot apply to as invalid_target, naming it", async () => {
+    const { client, sync } = await connect();
+    const other = await connect();
+    const { data: view } = await client.received((frame) => frame.event === "world:update");
+    const inView = (test: (entity: any) => boolean) => view.added.find(test);
+    const tree = inView((entity) => entity.type === "tree");
+    const shopkeeper = inView((entity) => entity.kind === "npc" && entity.health === undefined);
+    const shrimps = sync.inventory.find((entry) => entry.itemId === "shrimps")!;
+    const attempts: [string, string, unknown, RegExp][] = [
+      ["player:action", "attack-tree", { action: "attack", targetId: tree.id }, /Tree/],
+      ["player:action", "attack-player", { action: "attack", targetId: other.id }, /./],
+      ["player:action", "chop-npc", { action: "chop", targetId: shopkeeper.id }, new RegExp(shopkeeper.name)],
+      ["player:action", "pickup-tree", { action: "pickup", targetId: tree.id }, /Tree/],
+      [
+        "inventory:use",
+        "cook-on-npc",
+        { inventorySlot: shrimps.slot, targetId: shopkeeper.id },
+        new RegExp(shopkeeper.name),
+      ],
+    ];
+    for (const [event, id, data, named] of attempts) {
+      const refused = client.next("error", (_data, frame) => frame.id === id);
+      client.send(event, data, id);
+      const { data: refusal } = await refused;
+      assert.equal(refusal.code, "invalid_target", `${id}: ${refusal.message}`);
+      assert.match(refusal.message, named, id);
+    }
+    const missing = client.next("error", (_data, frame) => frame.id === "attack-nothing");
+    client.send("player:action", { action: "attack", targetId: "npc:99999" }, "attack-nothing");
+    assert.equal((await missing).data.code, "not_found", "what does not exist is not found");
+  });
+
   it("takes a combat style by name and refuses an unknown one", async () => {
     const { client } = await connect();
     client.send("player:action", { action: "combat_style", style: "berserk" }, "style-1");
