@@ -103,9 +103,10 @@ export function gatherProblem(
     );
   }
   if (!gatheringTool(state, player, resource)) {
+    const tool = gathering.toolKind.replace("_", " ");
     return gameError(
       "no_tool",
-      `You need a ${gathering.toolKind.replace("_", " ")} for ${resource.def.name}.`,
+      `You need ${/^[aeiou]/.test(tool) ? "an" : "a"} ${tool} for ${resource.def.name}.`,
     );
   }
   if (!hasRoomFor(state, player, gathering.itemId))

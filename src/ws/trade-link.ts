@@ -54,7 +54,7 @@ export class TradeLink {
     if (trade) {
       void trade.joined.then((joined) => {
         if (joined) joined.room.handleMessage(joined.client as never, event, data, reply);
-        else reply("tradeError", { tradeId, reason: "not_found", message: "The trade has ended." });
+        else reply("tradeError", { tradeId, reason: "not_found", message: TRADE_ERROR_MESSAGES.not_found });
       });
     } else if (read.type === "tradeCancel") this.toWorld(event, data, reply);
     else reply("tradeError", { tradeId, reason: "not_found", message: TRADE_ERROR_MESSAGES.not_found });

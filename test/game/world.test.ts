@@ -560,10 +560,10 @@ describe("World", () => {
         world.submit("p1", { type: "action", action: "mine", targetId: tree.id })?.code,
         "invalid_target",
       );
-      assert.equal(
-        world.submit("p1", { type: "action", action: "chop", targetId: tree.id })?.code,
-        "no_tool",
-      );
+      assert.deepEqual(world.submit("p1", { type: "action", action: "chop", targetId: tree.id }), {
+        code: "no_tool",
+        message: "You need an axe for Tree.",
+      });
       assert.equal(
         world.submit("p1", { type: "action", action: "chop", targetId: "res:999" })?.code,
         "not_found",
