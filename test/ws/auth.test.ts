@@ -4,6 +4,7 @@ import net from "node:net";
 import { matchMaker } from "@colyseus/core";
 import { exportSPKI, generateKeyPair, SignJWT } from "jose";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
+import { GENEROUS_LIMITS } from "../api/support.js";
 import { startTestServer, TEST_PORT, type TestServer } from "../support/server.js";
 import { refusedUpgrade, WsClient } from "../support/ws-client.js";
 
@@ -22,7 +23,8 @@ describe("/ws: authentication at the upgrade", function () {
   describe("anonymous mode", () => {
     let server: TestServer;
     before(async () => {
-      server = await startTestServer({ WORLD_TICK_MS: "100" });
+      // Each upgrade here counts as an authentication attempt: more than the default 10 a minute.
+      server = await startTestServer({ WORLD_TICK_MS: "100", ...GENEROUS_LIMITS });
     });
     after(() => server?.stop());
 
@@ -151,6 +153,7 @@ describe("/ws: authentication at the upgrade", function () {
     it("refuses an invalid token with HTTP 401", async () => {
       const refused = await refusedUpgrade(server.wsUrl, { header: "not.a.token" });
       assert.equal(refused.status, 401);
+      assert.equal(refused.challenge, "Bearer");
       assert.equal(JSON.parse(refused.body).error.code, "unauthorized");
     });
   });
