@@ -76,6 +76,9 @@ interface ClientError {
  * anything else a logged 500 whose body says nothing about the cause (no stack, SQL or configuration
  * reaches the client).
  */
+/** HTTP's challenge, which a 401 must carry (RFC 9110): the scheme the server takes, a bearer token. */
+export const BEARER_CHALLENGE = "Bearer";
+
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, next) => {
     // A response already under way cannot change its status: Express's own handler closes the connection.
@@ -83,6 +86,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const known: ClientError | undefined =
       error instanceof ApiError ? error : (fromBodyParser(error) ?? fromHttpError(error));
     if (known) {
+      if (known.status === 401) res.set("WWW-Authenticate", BEARER_CHALLENGE);
       res.status(known.status).json(errorBody(known.code, known.message, known.details));
       return;
     }

@@ -11,6 +11,7 @@ import {
   ServerError,
 } from "@colyseus/core";
 import { type RawData, WebSocket, WebSocketServer } from "ws";
+import { BEARER_CHALLENGE } from "../api/errors.js";
 import { clientKey } from "../api/rate-limits.js";
 import { issueAnonymousToken } from "../auth/tokens.js";
 import { type AuthRefusal, countAttempt, verifyToken } from "../auth/verify.js";
@@ -341,8 +342,9 @@ function refuse(socket: Duplex, { status, code, message, retryAfterSeconds }: Au
   const body = JSON.stringify({ error: { code, message } });
   const reason = STATUS_CODES[status] ?? "Error";
   const retryAfter = retryAfterSeconds === undefined ? "" : `Retry-After: ${retryAfterSeconds}\r\n`;
+  const challenge = status === 401 ? `WWW-Authenticate: ${BEARER_CHALLENGE}\r\n` : "";
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `${retryAfter}Connection: close\r\n\r\n${body}`,
+      `${retryAfter}${challenge}Connection: close\r\n\r\n${body}`,
   );
 }

@@ -39,6 +39,8 @@ export async function signInAnonymously(server: TestServer): Promise<{ token: st
 /** Asserts CONTRACT's error body and returns it. */
 export async function expectError(response: Response, status: number, code: string) {
   assert.equal(response.status, status);
+  // HTTP asks a 401 to name the scheme that would be accepted.
+  if (status === 401) assert.equal(response.headers.get("www-authenticate"), "Bearer");
   const body = await response.json();
   assert.equal(body.error.code, code, JSON.stringify(body));
   assert.equal(typeof body.error.message, "string");

@@ -132,7 +132,7 @@ export function refusedUpgrade(
   url: string,
   token: TokenPlacement = "none",
   headers: Record<string, string> = {},
-): Promise<{ status: number; body: string; retryAfter?: string }> {
+): Promise<{ status: number; body: string; retryAfter?: string; challenge?: string }> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(withToken(url, token), { headers: { ...headersFor(token), ...headers } });
     socket.once("open", () => {
@@ -147,7 +147,8 @@ export function refusedUpgrade(
       response.on("end", () => {
         request.destroy();
         const retryAfter = response.headers["retry-after"];
-        resolve({ status: response.statusCode ?? 0, body, retryAfter });
+        const challenge = response.headers["www-authenticate"];
+        resolve({ status: response.statusCode ?? 0, body, retryAfter, challenge });
       });
     });
     socket.once("error", () => {});
