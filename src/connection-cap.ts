@@ -13,23 +13,26 @@ import type { Logger } from "./logger.js";
  */
 export function capConnectionsPerAddress(server: Server, limit: number, logger: Logger): void {
   const open = new Map<string, number>();
+  /** Addresses told about in the log since they last went under the limit: once each, not per refusal. */
+  const reported = new Set<string>();
   server.on("connection", (socket: net.Socket) => {
     const address = socket.remoteAddress;
     if (!address || isLoopback(address)) return;
     const key = clientKey(address);
     const count = open.get(key) ?? 0;
     if (count >= limit) {
-      if (count === limit)
+      if (!reported.has(key))
         logger.warn({ address: key, limit }, "a client address reached its connection limit");
-      open.set(key, limit + 1);
+      reported.add(key);
       socket.destroy();
       return;
     }
     open.set(key, count + 1);
     socket.once("close", () => {
-      const left = Math.min(open.get(key) ?? 1, limit) - 1;
+      const left = (open.get(key) ?? 1) - 1;
       if (left > 0) open.set(key, left);
       else open.delete(key);
+      reported.delete(key);
     });
   });
 }

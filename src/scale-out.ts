@@ -6,10 +6,10 @@ import type { Logger } from "./logger.js";
 
 /**
  * Logs a Redis connection's outage once when it begins and once when it ends. Left alone, ioredis
- * reports every failed reconnection (some every two seconds) as an error event, which Colyseus's own
- * clients print to the console as plain text, or not at all.
+ * reports every failed reconnection (up to one every two seconds) as an error event, which Colyseus's
+ * clients printed to the console as plain text, a line or two each.
  */
-export function logRedisOutages(client: Redis | Cluster, logger: Logger, what: string): void {
+function logRedisOutages(client: Redis | Cluster, logger: Logger, what: string): void {
   let down = false;
   client.on("error", (error: Error) => {
     if (down) return;
