@@ -41,6 +41,7 @@ const { values: args } = parseArgs({
      * players the first 5 seconds' ticks take up to 1.5 times as long as the ones after.
      */
     "warm-up": { type: "string", default: "15" },
+    /** Bots that connect at once; the next batch connects when this one has joined. */
     batch: { type: "string", default: "50" },
     crowd: { type: "boolean", default: false },
     /** A PostgreSQL database for the server (its tables are created if missing); PGlite in memory otherwise. */
@@ -49,7 +50,10 @@ const { values: args } = parseArgs({
     sdk: { type: "boolean", default: false },
     /** SDK bots join with `updates: "messages"`: they are sent world:update messages instead of state patches. */
     messages: { type: "boolean", default: false },
-    /** Writes a CPU profile of the server over the measured seconds (a .cpuprofile file) into this folder. */
+    /**
+     * Writes a CPU profile and an allocation profile of the server over the measured seconds (.cpuprofile,
+     * .heapprofile) into this folder.
+     */
     profile: { type: "string" },
     /** Leaves the bots' TCP receive processing on the core that sends to them: the server's. */
     unsteered: { type: "boolean", default: false },

@@ -8,8 +8,8 @@ const LOWEST_PRIORITY = 19;
 /**
  * Puts this process's helper threads (V8's garbage-collection and compiler workers, libuv's pool)
  * behind its main thread, which runs the world's tick. With a core to spare they run beside the tick
- * as before; where the server has one core, they used to take turns with it, holding a tick up by
- * 30 ms or more (bench/world.ts, "off the core"); behind it they use the time the tick leaves idle.
+ * either way; where the server has one core, at the same priority they take turns with it, holding a
+ * tick up by 30 ms or more (bench/world.ts, "off the core"); behind it they use the time it leaves idle.
  * Linux only, where a thread's priority is set by its id.
  */
 export async function putHelperThreadsBehindTheTick(): Promise<void> {

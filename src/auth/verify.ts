@@ -23,7 +23,7 @@ export async function countAttempt(runtime: AuthRuntime, client: string): Promis
   return {
     status: 429,
     code: "rate_limited",
-    message: "too many failed authentication attempts; retry later",
+    message: "too many authentication attempts; retry later",
     retryAfterSeconds: attempt.retryAfterSeconds,
   };
 }
