@@ -23,11 +23,13 @@ export type ChatInput =
   | { kind: "heal" };
 
 /**
- * Control characters, line breaks and text-direction overrides: a line holding them could show as a
- * line of someone else's (a server notice after a line break) or read backwards. Joiners inside emoji
- * are not among them.
+ * Control characters, line breaks and text-direction characters (Unicode's Bidi_Control: overrides,
+ * isolates and marks): a line holding them could show as a line of someone else's (a server notice
+ * after a line break) or read backwards. Unpaired surrogates too, which are no character at all: an SDK
+ * client (msgpack's UTF-8) would be sent U+FFFD where a /ws client gets the raw escape. Joiners inside
+ * emoji are not among them.
  */
-const FORGING_CHARACTERS = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+const FORGING_CHARACTERS = /[\p{Cc}\p{Cs}\p{Bidi_Control}\u2028\u2029]/u;
 
 /** The trimmed message when it has 1..200 characters (code points: an emoji is one, not two). */
 export function chatText(message: string): string | GameError {

@@ -288,6 +288,24 @@ describe("/ws: playing in the world with plain WebSocket clients", function () {
       "the SDK client sees the /ws player walk",
     );
   });
+
+  it("refuses chat with bidi marks or unpaired surrogates, which would read differently for SDK and /ws clients", async () => {
+    const sdk = await joinAsNewPlayer(server);
+    sdkPlayers.push(sdk);
+    const ws = await connect();
+    // A right-to-left mark reorders what follows it; an unpaired surrogate is no character at all: an SDK
+    // client is sent U+FFFD in its place (msgpack carries UTF-8), a /ws client the raw escape.
+    const odd = ["\u200F12-34", "\u200Eabc", "\u061Cx", "a\uD800b", "\uDC00"];
+    for (const [index, message] of odd.entries()) {
+      ws.client.send("player:chat", { message }, `odd-${index}`);
+      const answer = await ws.client.received((frame) => frame.id === `odd-${index}`);
+      assert.equal(answer.event, "error", JSON.stringify(message));
+      assert.equal(answer.data.code, "bad_request");
+    }
+    ws.client.send("player:chat", { message: "plain words" });
+    const heard = await sdk.inbox.next("chat:message", (data) => data.fromPlayerId === ws.id);
+    assert.equal(heard.message, "plain words", "nothing odd was said before it");
+  });
 });
 
 /** The entity `id` among those a world:update added or updated. */
