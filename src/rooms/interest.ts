@@ -273,7 +273,7 @@ export class Interest {
       view.known = undefined;
     }
     if (view.readsState) {
-      this.updateStateView(client, change, inStep);
+      this.updateStateView(client, change, inStep, shared === undefined);
       return undefined;
     }
     if (change.added.length + change.updated.length + change.removed.length === 0) return undefined;
@@ -374,12 +374,26 @@ export class Interest {
     after.add(view.client);
   }
 
-  private updateStateView(client: Client, change: ViewChange, inStep: boolean): void {
+  /**
+   * `resynced`: the view was compared entity by entity with what its client was sent (see `resync`). An
+   * entity it still lists may then be another replicated instance than the one its StateView holds: a
+   * player who logged out and back in while this client was away (its view stood still meanwhile, see
+   * `updateAll`) is drawn anew. The StateView is given the current one, or the client would never be
+   * sent that player again, and be sent changes of an instance it does not have.
+   */
+  private updateStateView(client: Client, change: ViewChange, inStep: boolean, resynced: boolean): void {
     if (client.view) this.patchScopes?.scope(client.view, change, inStep);
     for (const { id } of change.added) {
       const current = this.unprojected.delete(id) ? undefined : this.state.entities.get(id);
       const projected = current ?? this.project(id);
       if (projected) client.view?.add(projected);
+    }
+    if (resynced && client.view) {
+      for (const { id } of change.updated) {
+        const current = this.unprojected.delete(id) ? undefined : this.state.entities.get(id);
+        const projected = current ?? this.project(id);
+        if (projected && !client.view.has(projected)) client.view.add(projected);
+      }
     }
     for (const id of change.removed) {
       const projected = this.state.entities.get(id);

@@ -229,6 +229,27 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     await leave(again);
   });
 
+  it("shows a reconnected SDK client a player who logged out and back in while it was away", async () => {
+    const player = await join();
+    const other = await join();
+    await waitFor(() => seenEntity(player, other.id) !== undefined, "the other player in view");
+    const reconnectionToken = player.room.reconnectionToken;
+    player.room.connection.close(4010);
+    // While it is away, the other player logs out and comes back some ticks later: the same player in a
+    // new session, which the world draws anew.
+    await leave(other.room);
+    await sleep(300);
+    const otherAgain = await join(other.token);
+    await sleep(300);
+    const again = await player.sdk.reconnect(reconnectionToken);
+    otherAgain.room.send("player:move", { x: 33, z: 35 });
+    await waitFor(() => {
+      const seen = (again.state as any).entities?.get(other.id);
+      return seen?.x === 33 && seen.z === 35;
+    }, "the reconnected player sees the other one walk");
+    await leave(again);
+  });
+
   /**
    * What a client that reads world:update messages draws: what was added, as it was last added or
    * updated, until removed. An update of an entity it was never sent is no entity it can draw.
