@@ -4,7 +4,7 @@ import path from "node:path";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
 import { createApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
-import { createLogger } from "../../src/logger.js";
+import { createLogger, type Logger } from "../../src/logger.js";
 import { createRuntime, type Runtime } from "../../src/runtime.js";
 import { stopServer } from "../../src/shutdown.js";
 
@@ -19,11 +19,23 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
+export interface TestServerOptions {
+  /** The server's log (a test that reads what the server logged passes its own); TEST_LOG_LEVEL's otherwise. */
+  logger?: Logger;
+  /** Runs on the runtime before the server boots (and opens the world): a test's changes to the game data. */
+  beforeBoot?: (runtime: Runtime) => void;
+}
+
 /** Boots the real application (in-memory embedded database unless DATABASE_URL is given) on TEST_PORT. */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: TestServerOptions = {},
+): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "tileworld-test-"));
   const config = loadConfig({ NODE_ENV: "test", PGLITE_STORAGE: "memory", DATA_DIR: dataDir, ...env });
-  const runtime = await createRuntime(config, createLogger(process.env.TEST_LOG_LEVEL ?? "silent", false));
+  const logger = options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? "silent", false);
+  const runtime = await createRuntime(config, logger);
+  options.beforeBoot?.(runtime);
   const colyseus = await boot(createApp(runtime), TEST_PORT);
   return {
     colyseus,
