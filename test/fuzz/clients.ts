@@ -56,6 +56,8 @@ export class FuzzClient {
   readonly sent: string[] = [];
   /** What the SDK's state decoder could not read: a patch the client's state cannot take. */
   readonly stateProblems: string[] = [];
+  /** Whether the server refused a frame over the message limit: what followed may have been dropped. */
+  rateLimited = false;
   /** Sessions the client has begun to close. */
   private readonly closing = new Set<number>();
   session = 0;
@@ -114,7 +116,10 @@ export class FuzzClient {
       };
       follow();
       ws.socket.on("message", follow);
-      void ws.closed.then(() => this.endSession(session));
+      void ws.closed.then(({ code }) => {
+        this.sent.push(`${this.clock()} session ${session} closed with ${code}`);
+        this.endSession(session);
+      });
       await this.waitForSync(session);
       return;
     }
@@ -135,7 +140,10 @@ export class FuzzClient {
         this.stateProblems.push(`session ${session} at ${this.clock()}: ${problem}`);
     });
     room.onMessage("*", (event, data) => this.receive(String(event), data, undefined, "world", session));
-    room.onLeave(() => this.endSession(session));
+    room.onLeave((code) => {
+      this.sent.push(`${this.clock()} session ${session} closed with ${code}`);
+      this.endSession(session);
+    });
   }
 
   private async waitForSync(session: number): Promise<void> {
@@ -153,6 +161,8 @@ export class FuzzClient {
 
   private receive(event: string, data: any, id: string | undefined, from: Route, session: number): void {
     this.received.push({ event, data, id, from, session });
+    // Past the message limit, frames are dropped unanswered for a while (docs/protocol.md, Limits).
+    if (event === "error" && data?.code === "rate_limited") this.rateLimited = true;
     if (session !== this.session) return;
     switch (event) {
       case "player:sync":
@@ -251,6 +261,18 @@ export class FuzzClient {
     }
   }
 
+  /** Whether the current connection is open. */
+  get connected(): boolean {
+    return !this.sessionEnds.has(this.session);
+  }
+
+  /** Connects again when the server closed the connection (one that kept flooding, say). */
+  async ensureConnected(): Promise<void> {
+    if (this.connected) return;
+    this.sent.push(`${this.clock()} connects again (session ${this.session} was closed)`);
+    await this.connect();
+  }
+
   /** No more steps nor answers: what is under way is let finish. */
   async stop(): Promise<void> {
     this.stopping = true;
@@ -284,6 +306,11 @@ export class FuzzClient {
       case "rawFrame":
         this.sendRaw(step.frame);
         return;
+      case "burst": {
+        const frame = this.resolve(step.base);
+        if (frame) for (let i = 0; i < step.count; i++) this.sendFrame(frame, true);
+        return;
+      }
       case "malformed": {
         const base = this.resolve(step.base);
         if (base) this.sendFrame({ ...base, data: mutate(base.data, step.mutation) }, true);

@@ -66,6 +66,7 @@ export type Step =
   | { kind: "tradeAccept"; viaWorld: boolean }
   | { kind: "tradeCancel"; trade: number; viaWorld: boolean }
   | { kind: "malformed"; base: Step; mutation: Mutation }
+  | { kind: "burst"; base: Step; count: number }
   | { kind: "unknownEvent"; name: string }
   | { kind: "rawFrame"; frame: RawFrame }
   | { kind: "reconnect"; how: "logout" | "drop" | "replace"; awayMs: number }
@@ -246,6 +247,15 @@ export const step: fc.Arbitrary<Step> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("rawFrame" as const), frame: rawFrame }) },
+  {
+    // The same frame many times at once: past the message limit where it is the default one.
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("burst" as const),
+      base: wellFormed,
+      count: fc.integer({ min: 10, max: 80 }),
+    }),
+  },
   {
     weight: 1,
     arbitrary: fc.record({
