@@ -34,6 +34,8 @@ export interface Expectation {
   code: string;
   id?: string;
   route: "world" | "trade";
+  /** The trade's room it was sent to (an SDK client's): it closes when the trade ends. */
+  tradeRoom?: Room;
   /** Written down for a failure's report. */
   frame: string;
 }
@@ -58,6 +60,8 @@ export class FuzzClient {
   readonly stateProblems: string[] = [];
   /** Whether the server refused a frame over the message limit: what followed may have been dropped. */
   rateLimited = false;
+  /** When each trade's room the client joined closed. */
+  private readonly tradeRoomEnds = new Map<Room, number>();
   /** Sessions the client has begun to close. */
   private readonly closing = new Set<number>();
   session = 0;
@@ -231,6 +235,7 @@ export class FuzzClient {
         this.tradeRoom = room;
         room.onMessage("*", (event, data) => this.receive(String(event), data, undefined, "trade", session));
         room.onLeave(() => {
+          this.tradeRoomEnds.set(room, Date.now());
           if (this.tradeRoom === room) this.tradeRoom = undefined;
         });
       })
@@ -259,6 +264,17 @@ export class FuzzClient {
       await sleep(delayMs);
       await this.take(step);
     }
+  }
+
+  /**
+   * When the connection a frame was sent through closed (undefined while open): a trade's room closes
+   * when the trade ends, and a frame on its way then is not read.
+   */
+  closedAfter(expectation: Expectation): number | undefined {
+    const tradeEnd = expectation.tradeRoom && this.tradeRoomEnds.get(expectation.tradeRoom);
+    const sessionEnd = this.sessionEnds.get(expectation.session);
+    if (tradeEnd === undefined) return sessionEnd;
+    return Math.min(tradeEnd, sessionEnd ?? Number.POSITIVE_INFINITY);
   }
 
   /** Whether the current connection is open. */
@@ -583,7 +599,15 @@ export class FuzzClient {
     }
     // The server reads an SDK message of type "" as one without a type (its error names "undefined").
     if (code && frame.event !== "")
-      this.expectations.push({ session, sentAt, event: frame.event, code, route, frame: description });
+      this.expectations.push({
+        session,
+        sentAt,
+        event: frame.event,
+        code,
+        route,
+        tradeRoom: route === "trade" ? room : undefined,
+        frame: description,
+      });
   }
 
   private sendRaw(frame: RawFrame): void {

@@ -22,7 +22,7 @@ import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
 import { sleep } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { connectNewPlayer } from "../support/ws-client.js";
-import { FuzzClient } from "./clients.js";
+import { type Expectation, FuzzClient } from "./clients.js";
 import { type ClientPlan, runPlan } from "./steps.js";
 
 const ADMIN_CODE = "fuzz-admin";
@@ -290,9 +290,9 @@ for (const { backend, messageLimit } of VARIANTS)
       if (client.rateLimited) return;
       // A frame sent just before its connection closed may never have been read: only those whose
       // connection stayed open a while after them are counted.
-      const settled = (session: number, sentAt: number) =>
-        (client.sessionEnds.get(session) ?? Number.POSITIVE_INFINITY) - sentAt >= 1500;
-      const checked = client.expectations.filter((e) => settled(e.session, e.sentAt));
+      const settled = (expectation: Expectation) =>
+        (client.closedAfter(expectation) ?? Number.POSITIVE_INFINITY) - expectation.sentAt >= 1500;
+      const checked = client.expectations.filter(settled);
       if (client.channel === "ws") {
         for (const expectation of checked.filter((e) => e.id !== undefined)) {
           const replies = client.received.filter(
