@@ -204,28 +204,19 @@ function planUse(state: WorldState, player: PlayerEntity, intent: Extract<Intent
   const item = state.data.items.get(entry.itemId);
   if (item?.heals !== undefined) {
     const heals = item.heals;
-    return () => {
-      // Checked as the tick applies it: a bite queued during the last one is refused then.
-      if (state.tick < player.nextEatTick) {
-        state.fail(player, gameError("too_soon", "You are still eating."));
-        return;
-      }
-      player.nextEatTick = state.tick + EAT_TICKS;
-      state.setInventory(player, removeFromSlot(player.character.inventory, entry.slot, 1).inventory);
-      state.setHealth(player, player.character.health + heals);
-    };
+    return useUp(state, player, entry.slot, { pace: "nextEatTick", ticks: EAT_TICKS, doing: "eating" }, () =>
+      state.setHealth(player, player.character.health + heals),
+    );
   }
   if (item?.buryXp !== undefined) {
     const xp = item.buryXp;
-    return () => {
-      if (state.tick < player.nextBuryTick) {
-        state.fail(player, gameError("too_soon", "You are still burying."));
-        return;
-      }
-      player.nextBuryTick = state.tick + BURY_TICKS;
-      state.setInventory(player, removeFromSlot(player.character.inventory, entry.slot, 1).inventory);
-      state.gainXp(player, "prayer", xp);
-    };
+    return useUp(
+      state,
+      player,
+      entry.slot,
+      { pace: "nextBuryTick", ticks: BURY_TICKS, doing: "burying" },
+      () => state.gainXp(player, "prayer", xp),
+    );
   }
   const outfit = equip(
     player.character.inventory,
@@ -235,6 +226,33 @@ function planUse(state: WorldState, player: PlayerEntity, intent: Extract<Intent
     state.levels(player),
   );
   return isGameError(outfit) ? outfit : () => state.setOutfit(player, outfit);
+}
+
+/** How often an item may be used up: once every `ticks`, the next tick kept on the player under `pace`. */
+interface UsePace {
+  pace: "nextEatTick" | "nextBuryTick";
+  ticks: number;
+  doing: string;
+}
+
+/** Takes one of the slot's item and applies `effect`, at the item's pace: one at a time. */
+function useUp(
+  state: WorldState,
+  player: PlayerEntity,
+  slot: number,
+  { pace, ticks, doing }: UsePace,
+  effect: () => void,
+): Change {
+  return () => {
+    // Checked as the tick applies it: a use queued during the last one is refused then.
+    if (state.tick < player[pace]) {
+      state.fail(player, gameError("too_soon", `You are still ${doing}.`));
+      return;
+    }
+    player[pace] = state.tick + ticks;
+    state.setInventory(player, removeFromSlot(player.character.inventory, slot, 1).inventory);
+    effect();
+  };
 }
 
 function nearBank(state: WorldState, player: PlayerEntity): boolean {
