@@ -31,11 +31,17 @@ export type ChatInput =
  */
 const FORGING_CHARACTERS = /[\p{Cc}\p{Cs}\p{Bidi_Control}\u2028\u2029]/u;
 
-/** The trimmed message when it has 1..200 characters (code points: an emoji is one, not two). */
+/** What shows nothing: spaces of every kind and the invisible format characters (zero-width ones). */
+const INVISIBLE = /[\p{Z}\p{Cf}\s]/gu;
+
+/**
+ * The trimmed message when it has 1..200 characters (code points: an emoji is one, not two), one of
+ * them at least visible: a line of zero-width spaces would be an empty line that passed as one.
+ */
 export function chatText(message: string): string | GameError {
   const text = message.trim();
   const characters = [...text].length;
-  if (characters === 0 || characters > MAX_CHAT_LENGTH) {
+  if (characters === 0 || characters > MAX_CHAT_LENGTH || text.replace(INVISIBLE, "") === "") {
     return gameError("bad_request", `A chat message has 1 to ${MAX_CHAT_LENGTH} characters.`);
   }
   if (FORGING_CHARACTERS.test(text)) {

@@ -11,10 +11,14 @@ describe("chat", () => {
     });
     const tooLong = parseChat("x".repeat(MAX_CHAT_LENGTH + 1));
     assert.equal("code" in tooLong && tooLong.code, "bad_request");
-    assert.deepEqual(parseChat("   "), {
-      code: "bad_request",
-      message: "A chat message has 1 to 200 characters.",
-    });
+    for (const blank of ["   ", "\u200B\u200B", "\u2060 \uFEFF", "\u3000"]) {
+      assert.deepEqual(
+        parseChat(blank),
+        { code: "bad_request", message: "A chat message has 1 to 200 characters." },
+        JSON.stringify(blank),
+      );
+    }
+    assert.deepEqual(parseChat("\u200Bhi"), { kind: "say", text: "\u200Bhi" });
   });
 
   it("counts characters, not UTF-16 units: 200 emoji are a message, 201 are too long", () => {
