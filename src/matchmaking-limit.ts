@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { matchMaker } from "@colyseus/core";
+import getRawBody from "raw-body";
 import { BODY_LIMIT_BYTES } from "./api/index.js";
 import { type AttemptCounter, clientKey } from "./api/rate-limits.js";
 import { pinClientAddress } from "./client-address.js";
@@ -67,29 +68,13 @@ export function limitMatchmaking(server: Server, options: MatchmakingLimitOption
 
 /**
  * The request's body as text, once all of it has come; undefined when it has none. Rejects as soon as
- * more than `maxBytes` have come, without waiting for the rest.
+ * more than `maxBytes` have come, without waiting for the rest (raw-body, which body-parser reads with).
  */
 function readBody(request: IncomingMessage, maxBytes: number): Promise<string | undefined> {
   const hasBody =
     request.headers["transfer-encoding"] !== undefined || Number(request.headers["content-length"]) > 0;
   if (!hasBody) return Promise.resolve(undefined);
-  if (Number(request.headers["content-length"]) > maxBytes) return Promise.reject(new Error("too large"));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBytes) chunks.push(chunk);
-      else {
-        request.off("data", onData);
-        request.pause();
-        reject(new Error("too large"));
-      }
-    };
-    request.on("data", onData);
-    request.once("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    request.once("error", reject);
-  });
+  return getRawBody(request, { limit: maxBytes, encoding: "utf8" });
 }
 
 function refuse(

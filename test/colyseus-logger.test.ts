@@ -1,20 +1,10 @@
 import assert from "node:assert/strict";
-import { Writable } from "node:stream";
-import { pino } from "pino";
 import { colyseusLogger } from "../src/colyseus-logger.js";
+import { recordingLogger } from "./support/recording-logger.js";
 
 describe("Colyseus's log lines", () => {
   const linesOf = () => {
-    const lines: { level: number; msg: string; err?: { message: string } }[] = [];
-    const logger = pino(
-      { level: "trace" },
-      new Writable({
-        write(line, _encoding, done) {
-          lines.push(JSON.parse(String(line)));
-          done();
-        },
-      }),
-    );
+    const { logger, lines } = recordingLogger("trace");
     return { lines, colyseus: colyseusLogger(logger) };
   };
 

@@ -37,6 +37,9 @@ export const notFound: RequestHandler = (req) => {
   throw new ApiError(404, "not_found", `no endpoint ${req.method} ${req.baseUrl}${req.path}`);
 };
 
+/** HTTP's challenge, which a 401 must carry (RFC 9110): the scheme the server takes, a bearer token. */
+export const BEARER_CHALLENGE = "Bearer";
+
 /** The field name of a `details` entry about the body as a whole. */
 export const WHOLE_BODY = "(body)";
 /** The field name of a `details` entry about the request's path (a parameter that does not decode). */
@@ -76,9 +79,6 @@ interface ClientError {
  * anything else a logged 500 whose body says nothing about the cause (no stack, SQL or configuration
  * reaches the client).
  */
-/** HTTP's challenge, which a 401 must carry (RFC 9110): the scheme the server takes, a bearer token. */
-export const BEARER_CHALLENGE = "Bearer";
-
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, next) => {
     // A response already under way cannot change its status: Express's own handler closes the connection.

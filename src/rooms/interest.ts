@@ -384,14 +384,12 @@ export class Interest {
   private updateStateView(client: Client, change: ViewChange, inStep: boolean, resynced: boolean): void {
     if (client.view) this.patchScopes?.scope(client.view, change, inStep);
     for (const { id } of change.added) {
-      const current = this.unprojected.delete(id) ? undefined : this.state.entities.get(id);
-      const projected = current ?? this.project(id);
+      const projected = this.projectedNow(id);
       if (projected) client.view?.add(projected);
     }
     if (resynced && client.view) {
       for (const { id } of change.updated) {
-        const current = this.unprojected.delete(id) ? undefined : this.state.entities.get(id);
-        const projected = current ?? this.project(id);
+        const projected = this.projectedNow(id);
         if (projected && !client.view.has(projected)) client.view.add(projected);
       }
     }
@@ -454,6 +452,12 @@ export class Interest {
       ownerId: this.world.privateOwner(id),
       payload: new EntityPayload(JSON.stringify(entity), entity),
     };
+  }
+
+  /** The entity's replicated state as of now: projected first if it was not (see `unprojected`). */
+  private projectedNow(id: string): EntityState | undefined {
+    const current = this.unprojected.delete(id) ? undefined : this.state.entities.get(id);
+    return current ?? this.project(id);
   }
 
   private project(id: string, entity = this.world.entity(id)): EntityState | undefined {

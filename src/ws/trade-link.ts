@@ -50,14 +50,16 @@ export class TradeLink {
       return;
     }
     const { tradeId } = read.data;
+    const notFound = () =>
+      reply("tradeError", { tradeId, reason: "not_found", message: TRADE_ERROR_MESSAGES.not_found });
     const trade = this.current?.tradeId === tradeId ? this.current : undefined;
     if (trade) {
       void trade.joined.then((joined) => {
         if (joined) joined.room.handleMessage(joined.client as never, event, data, reply);
-        else reply("tradeError", { tradeId, reason: "not_found", message: TRADE_ERROR_MESSAGES.not_found });
+        else notFound();
       });
     } else if (read.type === "tradeCancel") this.toWorld(event, data, reply);
-    else reply("tradeError", { tradeId, reason: "not_found", message: TRADE_ERROR_MESSAGES.not_found });
+    else notFound();
   }
 
   close(code: number): void {

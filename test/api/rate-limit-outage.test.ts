@@ -1,13 +1,12 @@
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
 import { type AddressInfo, createServer } from "node:net";
-import { Writable } from "node:stream";
 import express from "express";
-import pino from "pino";
 import { errorHandler } from "../../src/api/errors.js";
 import { createRateLimits, type RateLimits } from "../../src/api/rate-limits.js";
 import { loadConfig } from "../../src/config.js";
 import { waitForAsync } from "../support/players.js";
+import { type LogLine, recordingLogger } from "../support/recording-logger.js";
 import { hasRedisServer, startRedis, stopRedis } from "../support/redis-server.js";
 import { TEST_PORT } from "../support/server.js";
 
@@ -26,22 +25,13 @@ async function unusedPort(): Promise<number> {
 interface LimitedApp {
   baseUrl: string;
   /** What the rate limits logged, in order. */
-  logged: { level: number; msg: string }[];
+  logged: LogLine[];
   close(): Promise<void>;
 }
 
 /** An app whose /api is behind the REST limit (3 a minute) counted in the Redis at `redisPort`. */
 async function limitedApp(redisPort: number): Promise<LimitedApp> {
-  const logged: { level: number; msg: string }[] = [];
-  const logger = pino(
-    { level: "info" },
-    new Writable({
-      write(line, _encoding, done) {
-        logged.push(JSON.parse(String(line)));
-        done();
-      },
-    }),
-  );
+  const { logger, lines: logged } = recordingLogger("info");
   const config = loadConfig({
     NODE_ENV: "test",
     REDIS_URL: `redis://127.0.0.1:${redisPort}`,

@@ -9,7 +9,6 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { matchMaker } from "@colyseus/core";
 import fc from "fast-check";
-import { pino } from "pino";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { groundItems } from "../../src/db/schema.js";
 import { type CharacterState, MAX_STACK } from "../../src/game/types.js";
@@ -21,6 +20,7 @@ import { GENEROUS_LIMITS } from "../api/support.js";
 import { plainCharacter } from "../support/characters.js";
 import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
 import { sleep } from "../support/players.js";
+import { recordingLogger } from "../support/recording-logger.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { connectNewPlayer } from "../support/ws-client.js";
 import { type Expectation, FuzzClient } from "./clients.js";
@@ -115,12 +115,6 @@ function summary(clients: readonly FuzzClient[]): string {
     .join(" ")}`;
 }
 
-interface LogLine {
-  level: number;
-  msg?: string;
-  err?: unknown;
-}
-
 /** docs/protocol.md's server events. */
 const SERVER_EVENTS = new Set([
   "player:sync",
@@ -154,7 +148,7 @@ const VARIANTS = [
 for (const { backend, messageLimit } of VARIANTS)
   describe(`protocol fuzzing through real /ws and SDK connections (${backend}, ${messageLimit} message limit)`, function () {
     this.timeout(120_000);
-    const logLines: LogLine[] = [];
+    const { logger, lines: logLines } = recordingLogger("warn");
     const uncaught: unknown[] = [];
     const recordUncaught = (error: unknown) => uncaught.push(error);
     let server: TestServer;
@@ -166,10 +160,6 @@ for (const { backend, messageLimit } of VARIANTS)
 
     before(async () => {
       if (backend === "PostgreSQL") database = await freshDatabaseUrl(postgresUrl!);
-      const logger = pino(
-        { level: "warn", base: null },
-        { write: (line: string) => logLines.push(JSON.parse(line) as LogLine) },
-      );
       server = await startTestServer(
         {
           WORLD_TICK_MS: "50",
