@@ -139,3 +139,20 @@ async function heldConnection(address: string): Promise<{ socket: net.Socket; an
     for (const { socket } of [...held, again]) socket.destroy();
   });
 });
+
+(outsideAddress ? describe : describe.skip)("connections per address behind a proxy", () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ MAX_CONNECTIONS_PER_ADDRESS: "2", TRUST_PROXY: "1" });
+  });
+  after(() => server?.stop());
+
+  it("are not limited: every client's connection comes from the proxy's address", async () => {
+    const held = await Promise.all(Array.from({ length: 3 }, () => heldConnection(outsideAddress!)));
+    assert.deepEqual(
+      held.map(({ answered }) => answered),
+      [true, true, true],
+    );
+    for (const { socket } of held) socket.destroy();
+  });
+});
