@@ -21,7 +21,9 @@ export const GAME_ERROR_CODES = {
   inventory_full: "there is no room in the inventory (or the stack would pass the maximum)",
   bank_full: "the bank stack would pass the maximum quantity",
   level_too_low: "a skill level below the item's, resource's or recipe's requirement",
-  no_tool: "the required tool (axe, pickaxe, fishing tool, tinderbox) is not carried",
+  no_tool: "the required tool (axe, pickaxe, fishing tool, tinderbox, hammer) is not carried",
+  missing_materials:
+    "a recipe's materials are not all carried (the tin for a bronze bar, the five bars for a platebody)",
   no_ammo: "a bow is wielded without arrows that fit it in the ammunition slot",
   depleted: "the resource is depleted until it respawns",
   busy: "the player is in a trade commit and cannot change the inventory",

@@ -5,6 +5,7 @@ import { type GameError, gameError } from "./errors.js";
 import { bestTool } from "./gathering.js";
 import { type GroundItem, isGroundItemVisible } from "./ground-items.js";
 import { addItem, countItem } from "./inventory.js";
+import type { Maker } from "./smithing.js";
 import { chebyshev } from "./tile.js";
 import type { FiremakingRecipe, GatheringSkill, ItemDef, Tile, ToolDef } from "./types.js";
 import { nameableFrom } from "./view-index.js";
@@ -189,6 +190,15 @@ export function cookingProblem(
   return undefined;
 }
 
+/** The player as a smithing recipe sees it. */
+export function makerOf(state: WorldState, player: PlayerEntity): Maker {
+  return {
+    level: player.character.skills.smithing.level,
+    inventory: player.character.inventory,
+    nameOf: (itemId) => itemName(state, itemId),
+  };
+}
+
 /** The fire or range nearest to the player within view distance (always nameable: see nameableFrom). */
 export function nearestCookingStation(state: WorldState, player: PlayerEntity): StationEntity | undefined {
   let nearest: StationEntity | undefined;
@@ -220,7 +230,8 @@ export function actionTarget(state: WorldState, player: PlayerEntity, action: Pl
       return npc?.alive ? { position: npc.position, reach: weaponReach(state, player) } : "gone";
     }
     case "gather":
-    case "cook": {
+    case "cook":
+    case "smith": {
       const object = state.objects.get(action.kind === "gather" ? action.resourceId : action.stationId);
       return object ? { position: object.position, reach: ADJACENT } : "gone";
     }

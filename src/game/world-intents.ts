@@ -9,6 +9,7 @@ import { attackersOf, fleePath } from "./fleeing.js";
 import { dropSlot } from "./ground-items.js";
 import { addItem, entryAt, removeFromSlot } from "./inventory.js";
 import { findPathNear, MAX_PATH_LENGTH } from "./pathfinding.js";
+import { chooseMetalRecipe, isMetalStation, metalworkProblem } from "./smithing.js";
 import { chebyshev } from "./tile.js";
 import { BURY_TICKS, EAT_TICKS, type GatheringSkill, type Tile } from "./types.js";
 import {
@@ -17,6 +18,7 @@ import {
   firemakingRecipeFor,
   gatherProblem,
   isCookingStation,
+  makerOf,
   nearestCookingStation,
   seenTarget,
   TINDERBOX_ITEM_ID,
@@ -174,7 +176,10 @@ function planFlee(state: WorldState, player: PlayerEntity): Plan {
   };
 }
 
-/** Use an item: on another item (logs with a tinderbox), on a fire or range (raw food), or alone (eat, bury or wear). */
+/**
+ * Use an item: on another item (logs with a tinderbox), on a fire or range (raw food), on a furnace
+ * (ore) or an anvil (bars), or alone (eat, bury or wear).
+ */
 function planUse(state: WorldState, player: PlayerEntity, intent: Extract<Intent, { type: "use" }>): Plan {
   const entry = entryAt(player.character.inventory, intent.inventorySlot);
   if (!entry) return gameError("invalid_slot", `Inventory slot ${intent.inventorySlot} is empty.`);
@@ -197,6 +202,15 @@ function planUse(state: WorldState, player: PlayerEntity, intent: Extract<Intent
         "use that on",
         `There is no ${intent.targetId} here.`,
       );
+    if (station.kind === "station" && isMetalStation(station.def.type)) {
+      const maker = makerOf(state, player);
+      const recipes = [...state.data.smelting, ...state.data.smithing];
+      const recipe = chooseMetalRecipe(recipes, station.def.type, entry.itemId, intent.productId, maker);
+      if (isGameError(recipe)) return recipe;
+      return (
+        metalworkProblem(recipe, maker) ?? start(player, { kind: "smith", recipe, stationId: station.id })
+      );
+    }
     if (station.kind !== "station" || !isCookingStation(station)) return nothingHappens();
     const problem = cookingProblem(state, player, entry.itemId);
     return problem ?? start(player, { kind: "cook", rawItemId: entry.itemId, stationId: station.id });

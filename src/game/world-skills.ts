@@ -1,11 +1,12 @@
 // The skills phase: resources grow back and fires burn out, then every player standing in reach
-// of their gathering, firemaking or cooking target makes one attempt.
+// of their gathering, firemaking, cooking or metalwork target makes one attempt.
 import { cook } from "./cooking.js";
 import type { GameError } from "./errors.js";
 import { isGameError } from "./errors.js";
 import { attemptLight } from "./firemaking.js";
 import { attemptGather } from "./gathering.js";
 import { addItem, removeItem } from "./inventory.js";
+import { makeOnce, metalworkProblem } from "./smithing.js";
 import { chebyshev } from "./tile.js";
 import type { Tile } from "./types.js";
 import {
@@ -14,14 +15,17 @@ import {
   firemakingRecipeFor,
   gatheringTool,
   gatherProblem,
+  makerOf,
 } from "./world-actions.js";
 import type { PlayerAction, PlayerEntity, WorldState } from "./world-state.js";
 
 /** Ticks between two cooked items, RuneScape's pace. */
 export const COOK_TICKS = 4;
+/** Ticks between two bars smelted or two items smithed, RuneScape's pace. */
+export const SMITH_TICKS = 4;
 
-/** Codes that mean the job is simply done (tree felled, food all cooked): stop without an error. */
-const FINISHED = new Set<GameError["code"]>(["depleted", "invalid_slot"]);
+/** Codes that mean the job is simply done (tree felled, food all cooked, bars all used): stop without an error. */
+const FINISHED = new Set<GameError["code"]>(["depleted", "invalid_slot", "missing_materials"]);
 
 export function runSkills(state: WorldState): void {
   for (const resource of state.depletedResources) {
@@ -37,6 +41,7 @@ export function runSkills(state: WorldState): void {
     if (action.kind === "gather") gather(state, player, action.resourceId);
     else if (action.kind === "light_fire") lightFire(state, player, action.logItemId);
     else if (action.kind === "cook") cookNext(state, player, action);
+    else if (action.kind === "smith") smithNext(state, player, action);
   }
 }
 
@@ -108,7 +113,7 @@ function cookNext(
 ): void {
   const station = state.objects.get(action.stationId);
   if (station?.kind !== "station") return;
-  if (chebyshev(player.position, station.position) > ADJACENT || state.tick < player.nextCookTick) return;
+  if (chebyshev(player.position, station.position) > ADJACENT || state.tick < player.nextMakeTick) return;
   const problem = cookingProblem(state, player, action.rawItemId);
   if (problem) {
     stop(state, player, problem);
@@ -126,5 +131,30 @@ function cookNext(
   }
   state.setInventory(player, cooked.inventory);
   if (result.xp > 0) state.gainXp(player, "cooking", result.xp);
-  player.nextCookTick = state.tick + COOK_TICKS;
+  player.nextMakeTick = state.tick + COOK_TICKS;
+}
+
+function smithNext(
+  state: WorldState,
+  player: PlayerEntity,
+  action: Extract<PlayerAction, { kind: "smith" }>,
+): void {
+  const station = state.objects.get(action.stationId);
+  if (station?.kind !== "station") return;
+  if (chebyshev(player.position, station.position) > ADJACENT || state.tick < player.nextMakeTick) return;
+  const { recipe } = action;
+  const problem = metalworkProblem(recipe, makerOf(state, player));
+  if (problem) {
+    stop(state, player, problem);
+    return;
+  }
+  const product = state.data.items.get(recipe.output.itemId)!;
+  const made = makeOnce(player.character.inventory, recipe, product);
+  if (!made) {
+    stop(state, player, { code: "inventory_full", message: "Your inventory is full." });
+    return;
+  }
+  state.setInventory(player, made);
+  state.gainXp(player, "smithing", recipe.xp);
+  player.nextMakeTick = state.tick + SMITH_TICKS;
 }

@@ -10,6 +10,7 @@ import type { Random } from "./random.js";
 import { SpatialGrid } from "./spatial.js";
 import type {
   CharacterState,
+  CraftingRecipe,
   GameData,
   GatheringDef,
   InventoryEntry,
@@ -28,7 +29,8 @@ export type PlayerAction =
   | { kind: "gather"; resourceId: string }
   | { kind: "pickup"; itemId: string }
   | { kind: "light_fire"; logItemId: string }
-  | { kind: "cook"; rawItemId: string; stationId: string };
+  | { kind: "cook"; rawItemId: string; stationId: string }
+  | { kind: "smith"; recipe: CraftingRecipe; stationId: string };
 
 export interface PlayerEntity {
   readonly kind: "player";
@@ -42,8 +44,8 @@ export interface PlayerEntity {
   action: PlayerAction | undefined;
   nextAttackTick: number;
   // Paces are kept on the player, not on its action: sending the command again must not make it come sooner.
-  /** The first tick it may cook again. */
-  nextCookTick: number;
+  /** The first tick it may cook or work metal again: making things shares one pace. */
+  nextMakeTick: number;
   /** The first tick it may eat again. */
   nextEatTick: number;
   /** The first tick it may bury bones again. */

@@ -22,7 +22,7 @@ export type ActionName = (typeof ACTIONS)[number];
 export type Intent =
   | { type: "move"; x: number; z: number; run?: boolean }
   | { type: "action"; action: ActionName; targetId?: string; inventorySlot?: number; style?: CombatStyle }
-  | { type: "use"; inventorySlot: number; targetSlot?: number; targetId?: string }
+  | { type: "use"; inventorySlot: number; targetSlot?: number; targetId?: string; productId?: string }
   | { type: "unequip"; slot: EquipSlot }
   | { type: "bankDeposit"; inventorySlot: number; quantity: number }
   | { type: "bankWithdraw"; itemId: string; quantity: number }

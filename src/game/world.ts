@@ -76,7 +76,7 @@ export class World {
       running: false,
       action: undefined,
       nextAttackTick: 0,
-      nextCookTick: 0,
+      nextMakeTick: 0,
       nextEatTick: 0,
       nextBuryTick: 0,
       style: copy.combatStyle ?? DEFAULT_STYLE,

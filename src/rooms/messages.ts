@@ -56,7 +56,16 @@ export const worldMessages = {
         `1 to ${MAX_CHAT_LENGTH} characters once trimmed; an emoji counts as one; no control or text-direction characters`,
       ),
   }),
-  "inventory:use": z.object({ inventorySlot: slot, targetSlot: slot.optional(), targetId: id.optional() }),
+  "inventory:use": z.object({
+    inventorySlot: slot,
+    targetSlot: slot.optional(),
+    targetId: id.optional(),
+    productId: id
+      .optional()
+      .describe(
+        "at a furnace or an anvil, the item to make; by default the first the player can make from the used item",
+      ),
+  }),
   "inventory:unequip": z.object({ slot: z.enum(EQUIP_SLOTS) }),
   "bank:deposit": z.object({ inventorySlot: slot, quantity }),
   "bank:withdraw": z.object({ itemId: id, quantity }),

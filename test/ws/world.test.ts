@@ -228,6 +228,48 @@ describe("/ws: playing in the world with plain WebSocket clients", function () {
     assert.deepEqual(told.data, { skill: "prayer", xp: 15, gained: 15, level: 1 });
   });
 
+  it("smelts a bar at the mines' furnace, naming the bar, with smithing XP for it", async () => {
+    const { client } = await connect();
+    client.send("player:chat", { message: `/admin ${ADMIN_CODE}` });
+    await client.next("chat:message", (data) => data.fromPlayerId === "server");
+    client.send("player:chat", { message: "/tp 28 72" });
+    const furnace = await client.received(
+      (frame) =>
+        frame.event === "world:update" && frame.data.added.some((entity: any) => entity.type === "furnace"),
+    );
+    const furnaceId = furnace.data.added.find((entity: any) => entity.type === "furnace").id;
+    client.send("player:chat", { message: "/give copper_ore" });
+    client.send("player:chat", { message: "/give tin_ore" });
+    const given = await client.next("player:sync", (data) =>
+      data.inventory.some((entry: any) => entry.itemId === "tin_ore"),
+    );
+    const copper = given.data.inventory.find((entry: any) => entry.itemId === "copper_ore").slot;
+    const mark = client.frames.length;
+    client.send(
+      "inventory:use",
+      { inventorySlot: copper, targetId: furnaceId, productId: "bronze_bar" },
+      "smelt",
+    );
+    const smelted = await client.next("player:sync", (data) =>
+      data.inventory.some((entry: any) => entry.itemId === "bronze_bar"),
+    );
+    assert.deepEqual(
+      smelted.data.inventory
+        .filter((entry: any) => /_ore$|_bar$/.test(entry.itemId))
+        .map((entry: any) => entry.itemId),
+      ["bronze_bar"],
+    );
+    assert.deepEqual(smelted.data.skills.smithing, { level: 1, xp: 6.2 });
+    const told = await client.received(
+      (frame) => frame.event === "skill:xp" && frame.data.skill === "smithing",
+    );
+    assert.deepEqual(told.data, { skill: "smithing", xp: 6.2, gained: 6.2, level: 1 });
+    assert.deepEqual(
+      client.since(mark).filter((frame) => frame.event === "error"),
+      [],
+    );
+  });
+
   it("answers a chat line whose speaker teleports away in the same tick", async () => {
     const { client } = await connect();
     client.send("player:chat", { message: `/admin ${ADMIN_CODE}` });
