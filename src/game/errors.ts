@@ -29,7 +29,7 @@ export const GAME_ERROR_CODES = {
   busy: "the player is in a trade commit and cannot change the inventory",
   too_soon: `the player ate within the last ${EAT_TICKS} ticks, or buried bones within the last ${BURY_TICKS}: one at a time`,
   dead: "the target is dead",
-  cannot_light_here: "a fire already burns on this tile",
+  cannot_light_here: "a fire already burns on this tile, or the tile is in a town (a safe zone)",
 } as const;
 
 export type GameErrorCode = keyof typeof GAME_ERROR_CODES;

@@ -169,6 +169,15 @@ export function firemakingRecipeFor(
   return recipe;
 }
 
+/** Why no fire may be lit where the player stands, if one may not: in a town (a safe zone), or on a fire. */
+export function firePlaceProblem(state: WorldState, player: PlayerEntity): GameError | undefined {
+  const { x, z } = player.position;
+  if (state.map.areaAt(x, z)?.safeZone)
+    return gameError("cannot_light_here", "You cannot light a fire in town: light it outside.");
+  if (state.fireAt(player.position)) return gameError("cannot_light_here", "A fire already burns here.");
+  return undefined;
+}
+
 export function isCookingStation(station: StationEntity): boolean {
   return station.def.type === "fire" || station.def.type === "range";
 }

@@ -16,6 +16,7 @@ import {
   attackableNpc,
   cookingProblem,
   firemakingRecipeFor,
+  firePlaceProblem,
   gatherProblem,
   isCookingStation,
   makerOf,
@@ -138,8 +139,7 @@ function planAction(
     case "light_fire": {
       const entry = slotEntry();
       if (!entry) return gameError("invalid_slot", "Choose the inventory slot of the logs.");
-      const recipe = firemakingRecipeFor(state, player, entry.itemId);
-      return isGameError(recipe) ? recipe : start(player, { kind: "light_fire", logItemId: entry.itemId });
+      return planLight(state, player, entry.itemId);
     }
     case "cook": {
       const entry = slotEntry();
@@ -159,6 +159,13 @@ function planAction(
       };
     }
   }
+}
+
+/** Light logs where the player stands. */
+function planLight(state: WorldState, player: PlayerEntity, logItemId: string): Plan {
+  const recipe = firemakingRecipeFor(state, player, logItemId);
+  if (isGameError(recipe)) return recipe;
+  return firePlaceProblem(state, player) ?? start(player, { kind: "light_fire", logItemId });
 }
 
 /** Run from the monsters fighting the player, giving up its own attack. */
@@ -189,8 +196,7 @@ function planUse(state: WorldState, player: PlayerEntity, intent: Extract<Intent
     const logs =
       entry.itemId === TINDERBOX_ITEM_ID ? other : other.itemId === TINDERBOX_ITEM_ID ? entry : undefined;
     if (!logs || !state.data.firemaking.has(logs.itemId)) return nothingHappens();
-    const recipe = firemakingRecipeFor(state, player, logs.itemId);
-    return isGameError(recipe) ? recipe : start(player, { kind: "light_fire", logItemId: logs.itemId });
+    return planLight(state, player, logs.itemId);
   }
   if (intent.targetId !== undefined) {
     const station = seenTarget(player, state.objects, intent.targetId);

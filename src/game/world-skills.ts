@@ -13,6 +13,7 @@ import {
   ADJACENT,
   cookingProblem,
   firemakingRecipeFor,
+  firePlaceProblem,
   gatheringTool,
   gatherProblem,
   makerOf,
@@ -80,8 +81,9 @@ function lightFire(state: WorldState, player: PlayerEntity, logItemId: string): 
     stop(state, player, recipe);
     return;
   }
-  if (state.fireAt(player.position)) {
-    stop(state, player, { code: "cannot_light_here", message: "A fire already burns here." });
+  const misplaced = firePlaceProblem(state, player);
+  if (misplaced) {
+    stop(state, player, misplaced);
     return;
   }
   const result = attemptLight(player.character.skills.firemaking.level, recipe, state.random);

@@ -596,6 +596,53 @@ describe("World", () => {
         world.inventory("p1").some((entry) => entry.itemId === "shrimps" || entry.itemId === "burnt_shrimp"),
       );
     });
+    it("lights no fire in a town, that is in a safe zone, and no fire on a fire", () => {
+      const data = gameData();
+      const town = new World({
+        data: { ...data, areas: data.areas.map((area) => ({ ...area, safeZone: true })) },
+        random: seededRandom(7),
+      });
+      town.join(character("p1", { position: { x: 10, z: 30 } }));
+      town.submit("p1", { type: "give", itemId: "logs", quantity: 1 });
+      town.step();
+      const light: Intent = {
+        type: "action",
+        action: "light_fire",
+        inventorySlot: slotOf(town, "p1", "logs"),
+      };
+      assert.deepEqual(town.submit("p1", light), {
+        code: "cannot_light_here",
+        message: "You cannot light a fire in town: light it outside.",
+      });
+      for (let tick = 0; tick < 10; tick++) town.step();
+      assert.equal(town.entities().filter((entity) => entity.type === "fire").length, 0);
+      assert.ok(
+        town.inventory("p1").some((entry) => entry.itemId === "logs"),
+        "the logs are kept",
+      );
+
+      const world = worldWith({ x: 10, z: 30 });
+      world.submit("p1", { type: "give", itemId: "logs", quantity: 2 });
+      world.step();
+      world.submit("p1", {
+        type: "action",
+        action: "light_fire",
+        inventorySlot: slotOf(world, "p1", "logs"),
+      });
+      stepUntil(world, () => world.entities().some((entity) => entity.type === "fire"));
+      world.submit("p1", { type: "teleport", x: 10, z: 30 });
+      world.step();
+      assert.equal(
+        world.submit("p1", {
+          type: "action",
+          action: "light_fire",
+          inventorySlot: slotOf(world, "p1", "logs"),
+        })?.code,
+        "cannot_light_here",
+        "a fire already burns on the tile",
+      );
+    });
+
     /** A woodcutter `short` XP below the cap chops until it is there: the world, and what it was told. */
     const chopToCap = (short: number) => {
       const nearCap = { level: 99, xp: XP_CAP - short };

@@ -11,6 +11,7 @@ import {
   seenEntity,
   slotOf,
   syncWhere,
+  teleport,
   waitFor,
 } from "./world-helpers.js";
 
@@ -75,11 +76,17 @@ describe("WorldRoom: gathering, firemaking and cooking with real clients", funct
     assert.equal(error.code, "no_tool");
   });
 
-  it("lights a fire with logs and a tinderbox, steps off it, and cooks raw shrimps on it", async () => {
+  it("lights a fire with logs and a tinderbox outside town, steps off it, and cooks raw shrimps on it", async () => {
     const player = await join();
     await becomeAdmin(player, ADMIN_CODE);
     await give(player, "logs", 1);
     const stocked = await give(player, "raw_shrimps", 10);
+    player.room.send("player:action", { action: "light_fire", inventorySlot: slotOf(stocked, "logs") });
+    const refused = await player.inbox.next("error", (event) => event.event === "player:action");
+    assert.equal(refused.code, "cannot_light_here", "no fires in Meadowbrook, a town");
+
+    // Oakwood, east of the town.
+    await teleport(player, 70, 32);
     const { x, z } = seenEntity(player, player.id)!;
 
     player.room.send("player:action", { action: "light_fire", inventorySlot: slotOf(stocked, "logs") });
