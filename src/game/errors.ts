@@ -17,9 +17,12 @@ export const GAME_ERROR_CODES = {
   invalid_target: "the target exists but this action cannot apply to it (chop a rock, eat a sword)",
   move_too_far: `the move target is more than ${MAX_PATH_LENGTH} tiles away (Chebyshev)`,
   no_path: `no walkable path of at most ${MAX_PATH_LENGTH} tiles reaches the target`,
-  too_far: "the player is not within reach (bank booth or banker) for an action that does not walk",
+  too_far:
+    "the player is not within reach (bank booth, banker or shopkeeper) for an action that does not walk",
   inventory_full: "there is no room in the inventory (or the stack would pass the maximum)",
   bank_full: "the bank stack would pass the maximum quantity",
+  out_of_stock: "the store has none of the item left until it restocks",
+  not_enough_coins: "the player's coins do not pay for one of the item",
   level_too_low: "a skill level below the item's, resource's or recipe's requirement",
   no_tool: "the required tool (axe, pickaxe, fishing tool, tinderbox, hammer) is not carried",
   missing_materials:

@@ -35,6 +35,8 @@ export const EQUIP_SLOTS = [
 export type EquipSlot = (typeof EQUIP_SLOTS)[number];
 
 export const INVENTORY_SLOTS = 28;
+/** The money item: player:sync's `coins` totals it, stores take and pay it. */
+export const COINS_ITEM_ID = "coins";
 /** Largest quantity one stack (inventory slot or bank row) may hold: a signed 32-bit integer. */
 export const MAX_STACK = 2_147_483_647;
 /** Food takes this many ticks to eat (RuneScape's delay): one bite at a time, not a stack in one tick. */

@@ -27,6 +27,7 @@ import {
   visibleGroundItem,
 } from "./world-actions.js";
 import type { PlayerAction, PlayerEntity, QueuedIntent, WorldState } from "./world-state.js";
+import { planStore } from "./world-stores.js";
 import type { Intent } from "./world-types.js";
 
 /** The change an accepted intent makes; one that can still fail (no path) reports it itself. */
@@ -50,6 +51,7 @@ function touchesInventory(intent: Intent): boolean {
     case "chat":
     case "teleport":
     case "heal":
+    case "storeOpen":
       return false;
     case "action":
       return !INVENTORY_FREE_ACTIONS.has(intent.action);
@@ -317,6 +319,10 @@ export function planIntent(state: WorldState, player: PlayerEntity, intent: Inte
       const moved = withdraw(character.inventory, character.bank, item, intent.quantity);
       return isGameError(moved) ? moved : () => state.setBanked(player, moved);
     }
+    case "storeOpen":
+    case "storeBuy":
+    case "storeSell":
+      return planStore(state, player, intent);
     case "chat": {
       const message = chatText(intent.message);
       if (isGameError(message)) return message;
@@ -393,6 +399,7 @@ function slotsNamedBy(intent: Intent): number[] {
         ? [intent.inventorySlot]
         : [intent.inventorySlot, intent.targetSlot];
     case "bankDeposit":
+    case "storeSell":
       return [intent.inventorySlot];
     default:
       return [];

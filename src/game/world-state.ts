@@ -8,6 +8,7 @@ import { type GroundItem, GroundItemStore } from "./ground-items.js";
 import { WorldMap } from "./map.js";
 import type { Random } from "./random.js";
 import { SpatialGrid } from "./spatial.js";
+import { openShelf, type StoreShelf, type StoreStock } from "./stores.js";
 import type {
   CharacterState,
   CraftingRecipe,
@@ -140,6 +141,8 @@ export class WorldState {
   readonly deadNpcs = new Set<NpcEntity>();
   readonly depletedResources = new Set<ResourceEntity>();
   readonly fires = new Set<StationEntity>();
+  /** Each store's live stock, by its shopkeeper's NPC id. */
+  readonly stores: ReadonlyMap<string, StoreShelf>;
 
   events: OutboundEvent[] = [];
   /**
@@ -164,6 +167,7 @@ export class WorldState {
     this.viewDistance = options.viewDistance ?? DEFAULT_VIEW_DISTANCE;
     this.wallClock = options.wallClock ?? (() => 0);
     this.map = new WorldMap(options.data.areas, options.data);
+    this.stores = new Map([...options.data.stores.values()].map((def) => [def.npcId, openShelf(def)]));
     this.populate();
     // The room projects the initial world through World.entities(); reports carry changes only.
     this.clearChanges();
@@ -251,6 +255,16 @@ export class WorldState {
     const ref = this.refApplyingFor(player);
     this.events.push(
       ref === undefined ? { to, event: "chat:message", data } : { to, event: "chat:message", data, ref },
+    );
+  }
+
+  /** A store's stock, to the player at its counter; `answering` the store:open being applied. */
+  showStore(player: PlayerEntity, data: StoreStock, answering: boolean): void {
+    const ref = answering ? this.refApplyingFor(player) : undefined;
+    this.events.push(
+      ref === undefined
+        ? { to: player.id, event: "store:stock", data }
+        : { to: player.id, event: "store:stock", data, ref },
     );
   }
 

@@ -1,6 +1,7 @@
 // The World's public vocabulary: what the room submits, and what each tick reports back.
 import type { CombatStyle } from "./combat.js";
 import type { GameError } from "./errors.js";
+import type { StoreStock } from "./stores.js";
 import type { EquipSlot, SkillName, Tile } from "./types.js";
 
 export const ACTIONS = [
@@ -26,6 +27,9 @@ export type Intent =
   | { type: "unequip"; slot: EquipSlot }
   | { type: "bankDeposit"; inventorySlot: number; quantity: number }
   | { type: "bankWithdraw"; itemId: string; quantity: number }
+  | { type: "storeOpen"; targetId: string }
+  | { type: "storeBuy"; targetId: string; itemId: string; quantity: number }
+  | { type: "storeSell"; targetId: string; inventorySlot: number; quantity: number }
   | { type: "chat"; message: string }
   | { type: "give"; itemId: string; quantity: number }
   | { type: "teleport"; x: number; z: number }
@@ -100,15 +104,17 @@ export type OutboundEvent =
   /** `refs`: the submitters' references of the intents whose changes it shows (see World.submit). */
   | { to: Recipient; event: "player:sync"; data: PlayerSync; refs?: readonly number[] }
   /** `ref`: the submitter's reference of the intent refused while the tick applied it (see World.submit). */
-  | { to: Recipient; event: "error"; data: GameError; ref?: number };
+  | { to: Recipient; event: "error"; data: GameError; ref?: number }
+  /** `ref`: the submitter's reference of the store:open it answers. */
+  | { to: Recipient; event: "store:stock"; data: StoreStock; ref?: number };
 
 /**
  * The tick's phases, in the order they run:
  * input (queued intents, re-checked then applied), npcs (respawn, aggression, chase and leash,
  * wander), players (walk into reach of the action's target, 1 tile walking / 2 running; health
  * regeneration), combat (swings at attack speed, retaliation, deaths, loot), skills (resource
- * respawn, fires burning out, gathering / firemaking / cooking attempts), items (pick-ups, then
- * ground items turning public and despawning).
+ * respawn, fires burning out, gathering / firemaking / cooking / metalwork attempts), items (pick-ups,
+ * then ground items turning public and despawning, then stores restocking).
  */
 export const PHASES = ["input", "npcs", "players", "combat", "skills", "items"] as const;
 export type Phase = (typeof PHASES)[number];

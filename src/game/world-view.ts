@@ -4,11 +4,9 @@
 import { maxHealth } from "./character.js";
 import type { GroundItem } from "./ground-items.js";
 import { countItem } from "./inventory.js";
-import type { CharacterState } from "./types.js";
+import { type CharacterState, COINS_ITEM_ID } from "./types.js";
 import type { NpcEntity, PlayerEntity, WorldObject, WorldState } from "./world-state.js";
 import type { PlayerSync, WorldEntity } from "./world-types.js";
-
-export const COINS_ITEM_ID = "coins";
 
 export function describePlayer(state: WorldState, player: PlayerEntity): WorldEntity {
   return {

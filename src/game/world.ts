@@ -13,6 +13,7 @@ import { movePlayers } from "./world-movement.js";
 import { updateNpcs } from "./world-npcs.js";
 import { runSkills } from "./world-skills.js";
 import { type PlayerEntity, type WorldOptions, WorldState } from "./world-state.js";
+import { restockStores } from "./world-stores.js";
 import type { Intent, Phase, PlayerSync, TickReport, WorldEntity } from "./world-types.js";
 import { PHASES } from "./world-types.js";
 import { allEntities, describeEntity, playerSyncOf } from "./world-view.js";
@@ -50,7 +51,10 @@ export class World {
       players: movePlayers,
       combat: resolveCombat,
       skills: runSkills,
-      items: updateGroundItems,
+      items: (state) => {
+        updateGroundItems(state);
+        restockStores(state);
+      },
     };
   }
 

@@ -631,6 +631,11 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
         waiting?.reply("error", { ...event.data, event: waiting.event });
         return waiting !== undefined;
       }
+      case "store:stock": {
+        const waiting = this.takeReply(event.ref, playerTo(event));
+        waiting?.reply("store:stock", event.data);
+        return waiting !== undefined;
+      }
       case "chat:message": {
         const waiting = this.takeReply(event.ref, event.data.fromPlayerId);
         waiting?.reply("chat:message", event.data);

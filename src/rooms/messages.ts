@@ -69,6 +69,9 @@ export const worldMessages = {
   "inventory:unequip": z.object({ slot: z.enum(EQUIP_SLOTS) }),
   "bank:deposit": z.object({ inventorySlot: slot, quantity }),
   "bank:withdraw": z.object({ itemId: id, quantity }),
+  "store:open": z.object({ targetId: id }),
+  "store:buy": z.object({ targetId: id, itemId: id, quantity }),
+  "store:sell": z.object({ targetId: id, inventorySlot: slot, quantity }),
   tradeRequest: z.object({ targetPlayerId: id }),
   tradeRequestRespond: z.object({ tradeId: id, accept: z.boolean() }),
   tradeCancel,
@@ -176,6 +179,12 @@ export function toIntent(event: WorldEvent): Intent | undefined {
       return { type: "bankDeposit", ...event.data };
     case "bank:withdraw":
       return { type: "bankWithdraw", ...event.data };
+    case "store:open":
+      return { type: "storeOpen", ...event.data };
+    case "store:buy":
+      return { type: "storeBuy", ...event.data };
+    case "store:sell":
+      return { type: "storeSell", ...event.data };
     default:
       return undefined;
   }

@@ -123,6 +123,7 @@ const SERVER_EVENTS = new Set([
   "skill:xp",
   "chat:message",
   "error",
+  "store:stock",
   "tradeRequestSent",
   "tradeIncoming",
   "tradeStarted",

@@ -31,6 +31,8 @@ import {
 const ADMIN_CODE = "open-sesame";
 /** Next to the starting area's bank booth at (30,26). */
 const BY_THE_BANK = { x: 31, z: 27 };
+/** Next to Meadowbrook's shopkeeper at (22,30). */
+const BY_THE_SHOP = { x: 23, z: 30 };
 
 describe("WorldRoom: inventory, bank, admin and sessions", function () {
   this.timeout(30000);
@@ -137,6 +139,50 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     await sleep(200);
     assert.equal(latestSync(player).coins, 25);
     assert.deepEqual(latestSync(player).bank ?? [], []);
+  });
+
+  it("buys a hammer from the shopkeeper and sells a sword back, stored with the tick", async () => {
+    const player = await join();
+    await walkTo(player, BY_THE_SHOP);
+    const keeper = seenEntities(player).find((entity) => entity.type === "general_store_keeper")!;
+    player.room.send("store:open", { targetId: keeper.id });
+    const stock = await player.inbox.next("store:stock", () => true);
+    assert.deepEqual(
+      stock.items.find((offer: { itemId: string }) => offer.itemId === "hammer"),
+      { itemId: "hammer", stock: 5, price: 1 },
+    );
+
+    player.room.send("store:buy", { targetId: keeper.id, itemId: "hammer", quantity: 1 });
+    const bought = await syncWhere(player, (sync) => countOf(sync, "hammer") === 1);
+    assert.equal(bought.coins, 24);
+    // Sent in the same tick as the player:sync, before it.
+    const after = player.inbox.all("store:stock").at(-1);
+    assert.equal(after.items.find((offer: { itemId: string }) => offer.itemId === "hammer").stock, 4);
+
+    // A bronze sword is worth 26: the store pays 40 %, 10 coins.
+    player.room.send("store:sell", {
+      targetId: keeper.id,
+      inventorySlot: slotOf(bought, "bronze_sword"),
+      quantity: 1,
+    });
+    const sold = await syncWhere(player, (sync) => countOf(sync, "bronze_sword") === 0);
+    assert.equal(sold.coins, 34);
+    await waitForAsync(
+      async () => (await storedCount(server(), player.id, "coins")) === 34,
+      "the coins are stored",
+    );
+    assert.equal(await storedCount(server(), player.id, "hammer"), 1);
+    assert.equal(await storedCount(server(), player.id, "bronze_sword"), 0);
+  });
+
+  it("refuses to trade away from the shopkeeper, and changes nothing", async () => {
+    const player = await join();
+    const keeper = seenEntities(player).find((entity) => entity.type === "general_store_keeper");
+    assert.ok(keeper, "the shopkeeper is in view of the spawn point");
+    player.room.send("store:buy", { targetId: keeper.id, itemId: "hammer", quantity: 1 });
+    assert.equal((await player.inbox.next("error", (e) => e.event === "store:buy")).code, "too_far");
+    await sleep(200);
+    assert.equal(latestSync(player).coins, 25);
   });
 
   it("runs admin commands only after the right code", async () => {

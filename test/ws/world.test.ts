@@ -270,6 +270,32 @@ describe("/ws: playing in the world with plain WebSocket clients", function () {
     );
   });
 
+  it("answers store:open with the stock and a purchase with the player:sync that shows it", async () => {
+    const { client, id } = await connect();
+    client.send("player:chat", { message: `/admin ${ADMIN_CODE}` });
+    await client.next("chat:message", (data) => data.fromPlayerId === "server");
+    client.send("player:chat", { message: "/tp 22 31" });
+    await client.next("world:update", (data) =>
+      [...data.added, ...data.updated].some(
+        (entity: any) => entity.id === id && entity.position.x === 22 && entity.position.z === 31,
+      ),
+    );
+    const seen = await client.received(
+      (frame) =>
+        frame.event === "world:update" &&
+        frame.data.added.some((entity: any) => entity.type === "general_store_keeper"),
+    );
+    const keeper = seen.data.added.find((entity: any) => entity.type === "general_store_keeper").id;
+    client.send("store:open", { targetId: keeper }, "look");
+    const stock = await client.next("store:stock", (_data, frame) => frame.id === "look");
+    assert.equal(stock.data.name, "Meadowbrook General Store");
+    const bread = stock.data.items.find((offer: any) => offer.itemId === "bread");
+    client.send("store:buy", { targetId: keeper, itemId: "bread", quantity: 5 }, "buy");
+    const bought = await client.next("player:sync", (_data, frame) => frame.id === "buy");
+    assert.equal(bought.data.coins, 25 - 2 * bread.price, "the coins pay for two loaves of the five asked");
+    assert.equal(bought.data.inventory.filter((entry: any) => entry.itemId === "bread").length, 2);
+  });
+
   it("answers a chat line whose speaker teleports away in the same tick", async () => {
     const { client } = await connect();
     client.send("player:chat", { message: `/admin ${ADMIN_CODE}` });

@@ -1,0 +1,130 @@
+// Stores: a shopkeeper sells its store's items for coins, from a stock that runs down as players buy
+// and grows back over time, and buys tradeable items for part of their value.
+import { type GameError, gameError } from "./errors.js";
+import { addItem, countItem, entryAt, removeFromSlot, removeItem, type Stacking } from "./inventory.js";
+import {
+  COINS_ITEM_ID,
+  INVENTORY_SLOTS,
+  type InventoryEntry,
+  type ItemDef,
+  MAX_STACK,
+  type StoreDef,
+} from "./types.js";
+
+const COINS: Stacking = { id: COINS_ITEM_ID, stackable: true };
+/** What a store pays for an item: this share of its manifest value, rounded down (RuneScape's general stores pay 40 %). */
+export const SELL_SHARE = 0.4;
+/** Every this many ticks (a minute) each item's stock moves one unit back towards the store's own. */
+export const RESTOCK_TICKS = 100;
+
+/** A store's live stock, by item id. */
+export interface StoreShelf {
+  readonly def: StoreDef;
+  readonly stock: Map<string, number>;
+}
+
+/** The `store:stock` event's data: what the store sells now, how many and at what price. */
+export interface StoreStock {
+  targetId: string;
+  storeId: string;
+  name: string;
+  items: { itemId: string; stock: number; price: number }[];
+}
+
+export function openShelf(def: StoreDef): StoreShelf {
+  return { def, stock: new Map(def.items.map((item) => [item.itemId, item.stock])) };
+}
+
+export function shelfView(shelf: StoreShelf, targetId: string): StoreStock {
+  return {
+    targetId,
+    storeId: shelf.def.id,
+    name: shelf.def.name,
+    items: shelf.def.items.map(({ itemId, price }) => ({
+      itemId,
+      stock: shelf.stock.get(itemId) ?? 0,
+      price,
+    })),
+  };
+}
+
+/** One unit back towards each item's own stock: bought-out items return, sold-in surplus goes. */
+export function restock(shelf: StoreShelf): void {
+  for (const { itemId, stock: own } of shelf.def.items) {
+    const now = shelf.stock.get(itemId) ?? 0;
+    if (now !== own) shelf.stock.set(itemId, now + Math.sign(own - now));
+  }
+}
+
+export function sellPrice(item: Pick<ItemDef, "value">): number {
+  return Math.floor(item.value * SELL_SHARE);
+}
+
+/** A purchase or a sale worked out, not yet made: the player's inventory and the shelf after it. */
+export interface Deal {
+  inventory: InventoryEntry[];
+  /** Units of the item that changed hands. */
+  units: number;
+  coins: number;
+  /** The item's stock on the shelf after the deal (none when the store does not keep the item). */
+  shelved: { itemId: string; stock: number } | undefined;
+}
+
+export function closeDeal(shelf: StoreShelf, deal: Deal): void {
+  if (deal.shelved) shelf.stock.set(deal.shelved.itemId, deal.shelved.stock);
+}
+
+/** Buys up to `quantity` of `item`: as many as the stock, the player's coins and the inventory's room allow. */
+export function buyFrom(
+  shelf: StoreShelf,
+  inventory: readonly InventoryEntry[],
+  item: ItemDef,
+  quantity: number,
+): Deal | GameError {
+  const offer = shelf.def.items.find((candidate) => candidate.itemId === item.id);
+  if (!offer) return gameError("not_found", `${shelf.def.name} does not sell ${item.name}.`);
+  const stock = shelf.stock.get(item.id) ?? 0;
+  if (stock === 0) return gameError("out_of_stock", `${shelf.def.name} has no ${item.name} left.`);
+  const affordable = offer.price === 0 ? stock : Math.floor(countItem(inventory, COINS.id) / offer.price);
+  if (affordable === 0)
+    return gameError("not_enough_coins", `You need ${offer.price} coins to buy ${item.name}.`);
+  // Paying may empty the coins' slot, making room for one more item: try the most first.
+  let units = Math.min(quantity, stock, affordable, item.stackable ? MAX_STACK : INVENTORY_SLOTS);
+  for (; units > 0; units--) {
+    const paid = removeItem(inventory, COINS.id, units * offer.price).inventory;
+    const bought = addItem(paid, item, units);
+    if (bought.added === units) {
+      const shelved = { itemId: item.id, stock: stock - units };
+      return { inventory: bought.inventory, units, coins: units * offer.price, shelved };
+    }
+  }
+  return gameError("inventory_full", "Your inventory is full.");
+}
+
+/**
+ * Sells up to `quantity` of the item in `slot` (an unstackable item from as many slots, as a bank
+ * deposit takes it) for its sell price each. Items the store sells go back on its shelf.
+ */
+export function sellTo(
+  shelf: StoreShelf,
+  inventory: readonly InventoryEntry[],
+  slot: number,
+  quantity: number,
+  item: ItemDef,
+): Deal | GameError {
+  const entry = entryAt(inventory, slot);
+  if (!entry) return gameError("invalid_slot", `Inventory slot ${slot} is empty.`);
+  const price = sellPrice(item);
+  if (item.id === COINS.id || !item.tradeable || price === 0)
+    return gameError("invalid_target", `${shelf.def.name} will not buy ${item.name}.`);
+  const units = Math.min(quantity, item.stackable ? entry.quantity : countItem(inventory, item.id));
+  const sold = item.stackable
+    ? removeFromSlot(inventory, slot, units).inventory
+    : removeItem(inventory, item.id, units).inventory;
+  const paid = addItem(sold, COINS, units * price);
+  if (paid.remaining > 0) return gameError("inventory_full", "You have no room for the coins.");
+  const stock = shelf.stock.get(item.id);
+  const shelved =
+    stock === undefined ? undefined : { itemId: item.id, stock: Math.min(MAX_STACK, stock + units) };
+  return { inventory: paid.inventory, units, coins: units * price, shelved };
+}

@@ -1,0 +1,282 @@
+// Stores: buying within stock, coins and room; selling for part of the value; restocking.
+import assert from "node:assert/strict";
+import { type GameError, isGameError } from "../../src/game/errors.js";
+import { seededRandom } from "../../src/game/random.js";
+import {
+  buyFrom,
+  closeDeal,
+  type Deal,
+  openShelf,
+  RESTOCK_TICKS,
+  restock,
+  sellPrice,
+  sellTo,
+} from "../../src/game/stores.js";
+import type { InventoryEntry, ItemDef, StoreDef } from "../../src/game/types.js";
+import { World } from "../../src/game/world.js";
+import { character, gameData, SPAWN } from "./world-fixture.js";
+
+const item = (id: string, value: number, stackable = false, tradeable = true): ItemDef => ({
+  id,
+  name: id,
+  type: "misc",
+  value,
+  stackable,
+  tradeable,
+});
+const HAMMER = item("hammer", 1);
+const AXE = item("bronze_axe", 16);
+const FEATHER = item("feather", 2, true);
+const TOKEN = item("guild_token", 100, false, false);
+const COINS = item("coins", 1, true);
+
+const STORE: StoreDef = {
+  id: "general_store",
+  name: "General Store",
+  npcId: "keeper",
+  items: [
+    { itemId: "hammer", stock: 5, price: 1 },
+    { itemId: "bronze_axe", stock: 2, price: 16 },
+    { itemId: "feather", stock: 500, price: 2 },
+  ],
+};
+
+function holding(...held: [string, number][]): InventoryEntry[] {
+  return held.map(([itemId, quantity], slot) => ({ slot, itemId, quantity }));
+}
+
+/** `count` slots of rocks after the given entries: an inventory with little room. */
+function crowded(room: number, ...held: [string, number][]): InventoryEntry[] {
+  const rocks = Array.from({ length: 28 - room - held.length }, () => ["rock", 1] as [string, number]);
+  return holding(...held, ...rocks);
+}
+
+function deal(result: Deal | GameError): Deal {
+  assert.ok(!isGameError(result), isGameError(result) ? result.message : "");
+  return result;
+}
+
+function coinsIn(inventory: readonly InventoryEntry[]): number {
+  return inventory
+    .filter((entry) => entry.itemId === "coins")
+    .reduce((sum, entry) => sum + entry.quantity, 0);
+}
+
+describe("Store rules", () => {
+  it("sells as many as the stock, the coins and the inventory's room allow, for the price each", () => {
+    const shelf = openShelf(STORE);
+    const axes = deal(buyFrom(shelf, holding(["coins", 100]), AXE, 5));
+    assert.deepEqual([axes.units, axes.coins, coinsIn(axes.inventory)], [2, 32, 68], "the stock of 2");
+    const poor = deal(buyFrom(shelf, holding(["coins", 40]), AXE, 5));
+    assert.equal(poor.units, 2, "40 coins pay for two axes");
+    const cramped = deal(buyFrom(shelf, crowded(1, ["coins", 100]), AXE, 2));
+    assert.equal(cramped.units, 1, "one free slot");
+    const feathers = deal(buyFrom(shelf, crowded(0, ["coins", 100], ["feather", 3]), FEATHER, 20));
+    assert.deepEqual(feathers.inventory.slice(0, 2), [
+      { slot: 0, itemId: "coins", quantity: 60 },
+      { slot: 1, itemId: "feather", quantity: 23 },
+    ]);
+    assert.deepEqual(feathers.shelved, { itemId: "feather", stock: 480 });
+  });
+
+  it("counts the slot the coins leave when they are all spent", () => {
+    const shelf = openShelf(STORE);
+    const spent = deal(buyFrom(shelf, crowded(0, ["coins", 16]), AXE, 1));
+    assert.deepEqual(spent.inventory[0], { slot: 0, itemId: "bronze_axe", quantity: 1 });
+    assert.equal(coinsIn(spent.inventory), 0);
+  });
+
+  it("takes nothing from the shelf until the deal is closed", () => {
+    const shelf = openShelf(STORE);
+    const bought = deal(buyFrom(shelf, holding(["coins", 10]), HAMMER, 3));
+    assert.equal(shelf.stock.get("hammer"), 5);
+    closeDeal(shelf, bought);
+    assert.equal(shelf.stock.get("hammer"), 2);
+  });
+
+  it("refuses what it does not sell, what it has run out of, what the coins do not pay and what does not fit", () => {
+    const shelf = openShelf(STORE);
+    const code = (result: Deal | GameError) => (isGameError(result) ? result.code : "sold");
+    assert.equal(code(buyFrom(shelf, holding(["coins", 100]), TOKEN, 1)), "not_found");
+    assert.equal(code(buyFrom(shelf, holding(["coins", 15]), AXE, 1)), "not_enough_coins");
+    assert.equal(code(buyFrom(shelf, holding(), HAMMER, 1)), "not_enough_coins");
+    assert.equal(code(buyFrom(shelf, crowded(0, ["coins", 100]), AXE, 1)), "inventory_full");
+    closeDeal(shelf, deal(buyFrom(shelf, holding(["coins", 100]), AXE, 2)));
+    assert.deepEqual(buyFrom(shelf, holding(["coins", 100]), AXE, 1), {
+      code: "out_of_stock",
+      message: "General Store has no bronze_axe left.",
+    });
+  });
+
+  it("buys tradeable items for 40 % of their value, rounded down, shelving those it sells", () => {
+    assert.deepEqual([sellPrice(AXE), sellPrice(item("x", 2)), sellPrice(item("y", 3))], [6, 0, 1]);
+    const shelf = openShelf(STORE);
+    const axes = deal(sellTo(shelf, holding(["bronze_axe", 1], ["coins", 5], ["bronze_axe", 1]), 0, 5, AXE));
+    assert.deepEqual(axes.inventory, [{ slot: 1, itemId: "coins", quantity: 17 }], "both axes, 6 coins each");
+    assert.deepEqual(axes.shelved, { itemId: "bronze_axe", stock: 4 });
+    const logs = item("logs", 4);
+    const sold = deal(sellTo(shelf, holding(["logs", 1], ["logs", 1]), 1, 1, logs));
+    assert.deepEqual([sold.units, coinsIn(sold.inventory), sold.shelved], [1, 1, undefined]);
+    const feathers = deal(sellTo(shelf, holding(["feather", 100]), 0, 40, item("feather", 5, true)));
+    assert.deepEqual(feathers.inventory, [
+      { slot: 0, itemId: "feather", quantity: 60 },
+      { slot: 1, itemId: "coins", quantity: 80 },
+    ]);
+  });
+
+  it("will not buy coins, untradeable or worthless items, nor leave coins with nowhere to go", () => {
+    const shelf = openShelf(STORE);
+    const code = (inventory: InventoryEntry[], sold: ItemDef) =>
+      (sellTo(shelf, inventory, 0, 1, sold) as GameError).code;
+    assert.equal(code(holding(["coins", 10]), COINS), "invalid_target");
+    assert.equal(code(holding(["guild_token", 1]), TOKEN), "invalid_target");
+    assert.equal(code(holding(["feather", 10]), FEATHER), "invalid_target", "2 coins' value pays 0");
+    assert.equal(code(holding(), AXE), "invalid_slot");
+    // Selling one of a stack frees no slot, and there is none for the coins.
+    const stackOfSwords = item("sword_pile", 50, true);
+    assert.equal(code(crowded(0, ["sword_pile", 5]), stackOfSwords), "inventory_full");
+  });
+
+  it("restocks one unit at a time towards the store's own stock, from below and from above", () => {
+    const shelf = openShelf(STORE);
+    shelf.stock.set("hammer", 3);
+    shelf.stock.set("bronze_axe", 4);
+    restock(shelf);
+    assert.deepEqual([shelf.stock.get("hammer"), shelf.stock.get("bronze_axe")], [4, 3]);
+    restock(shelf);
+    restock(shelf);
+    assert.deepEqual([shelf.stock.get("hammer"), shelf.stock.get("bronze_axe")], [5, 2]);
+  });
+});
+
+const KEEPER_AT = { x: 11, z: 10 };
+
+/** The fixture world with a shopkeeper beside the spawn point, keeping STORE, and its items. */
+function storeWorld(): World {
+  const data = gameData();
+  const keeper = {
+    ...data.npcs.get("banker")!,
+    id: "keeper",
+    name: "Shopkeeper",
+    role: "shopkeeper" as const,
+  };
+  return new World({
+    data: {
+      ...data,
+      items: new Map([...data.items, ...[HAMMER, AXE, FEATHER].map((def) => [def.id, def] as const)]),
+      npcs: new Map([...data.npcs, ["keeper", keeper]]),
+      areas: data.areas.map((area) => ({
+        ...area,
+        npcSpawns: [...area.npcSpawns, { npcId: "keeper", ...KEEPER_AT }],
+      })),
+      stores: new Map([[STORE.id, STORE]]),
+    },
+    random: seededRandom(3),
+  });
+}
+
+function keeperId(world: World): string {
+  return world.entities().find((entity) => entity.type === "keeper")!.id;
+}
+
+function stockEvents(world: World, playerId: string, ticks = 1) {
+  return Array.from({ length: ticks }, () => world.step()).flatMap((report) =>
+    report.events.flatMap((event) => (event.event === "store:stock" && event.to === playerId ? [event] : [])),
+  );
+}
+
+describe("Stores in the world", () => {
+  it("shows the stock to a player at the counter, and sells from it to one player after another", () => {
+    const world = storeWorld();
+    world.join(character("p1", { position: { ...SPAWN }, inventory: holding(["coins", 30]) }));
+    world.join(character("p2", { position: { x: 12, z: 11 }, inventory: holding(["coins", 30]) }));
+    const keeper = keeperId(world);
+    world.submit("p1", { type: "storeOpen", targetId: keeper }, 7);
+    const [shown] = stockEvents(world, "p1");
+    assert.equal(shown?.ref, 7, "the stock answers the store:open");
+    assert.deepEqual(shown?.data, {
+      targetId: keeper,
+      storeId: "general_store",
+      name: "General Store",
+      items: [
+        { itemId: "hammer", stock: 5, price: 1 },
+        { itemId: "bronze_axe", stock: 2, price: 16 },
+        { itemId: "feather", stock: 500, price: 2 },
+      ],
+    });
+    assert.equal(
+      world.submit("p1", { type: "storeBuy", targetId: keeper, itemId: "bronze_axe", quantity: 1 }),
+      undefined,
+    );
+    const [after] = stockEvents(world, "p1");
+    assert.equal(after?.ref, undefined, "a purchase is answered by its player:sync");
+    assert.equal(after?.data.items[1]?.stock, 1);
+    assert.deepEqual(world.playerSync("p1").coins, 14);
+    world.submit("p2", { type: "storeBuy", targetId: keeper, itemId: "bronze_axe", quantity: 5 });
+    world.step();
+    assert.equal(
+      world.inventory("p2").filter((entry) => entry.itemId === "bronze_axe").length,
+      1,
+      "one was left",
+    );
+    assert.equal(
+      world.submit("p1", { type: "storeBuy", targetId: keeper, itemId: "bronze_axe", quantity: 1 })?.code,
+      "out_of_stock",
+    );
+  });
+
+  it("serves only a player next to the shopkeeper, and refuses a store:sell of another item than the slot held", () => {
+    const world = storeWorld();
+    world.join(character("p1", { position: { x: 14, z: 14 }, inventory: holding(["coins", 30]) }));
+    const keeper = keeperId(world);
+    assert.deepEqual(world.submit("p1", { type: "storeOpen", targetId: keeper }), {
+      code: "too_far",
+      message: "You need to stand next to Shopkeeper.",
+    });
+    assert.equal(world.submit("p1", { type: "storeOpen", targetId: "npc:999" })?.code, "not_found");
+    world.submit("p1", { type: "teleport", x: 12, z: 10 });
+    world.step();
+    // A trade that completes between the message and the tick puts another item in the slot.
+    world.replaceInventory("p1", holding(["coins", 30], ["bronze_axe", 1]));
+    world.submit("p1", { type: "storeSell", targetId: keeper, inventorySlot: 1, quantity: 1 });
+    world.replaceInventory("p1", holding(["coins", 30], ["hammer", 1]));
+    const refused = world.step().events.find((event) => event.event === "error");
+    assert.equal(refused?.data.code, "invalid_slot");
+    assert.deepEqual(world.inventory("p1"), holding(["coins", 30], ["hammer", 1]), "the hammer is not sold");
+    world.setBusy("p1", "trade");
+    assert.equal(
+      world.submit("p1", { type: "storeSell", targetId: keeper, inventorySlot: 1, quantity: 1 })?.code,
+      "busy",
+    );
+    assert.equal(
+      world.submit("p1", { type: "storeOpen", targetId: keeper }),
+      undefined,
+      "looking changes nothing",
+    );
+    world.setBusy("p1", undefined);
+
+    const banker = world.entities().find((entity) => entity.type === "banker")!;
+    world.submit("p1", { type: "teleport", x: 30, z: 31 });
+    world.step();
+    assert.equal(world.submit("p1", { type: "storeOpen", targetId: banker.id })?.code, "invalid_target");
+  });
+
+  it("restocks what was bought one unit a minute", () => {
+    const world = storeWorld();
+    world.join(character("p1", { position: { ...SPAWN }, inventory: holding(["coins", 30]) }));
+    const keeper = keeperId(world);
+    world.submit("p1", { type: "storeBuy", targetId: keeper, itemId: "hammer", quantity: 3 });
+    world.step();
+    const stockOfHammers = () => {
+      world.submit("p1", { type: "storeOpen", targetId: keeper });
+      return stockEvents(world, "p1")[0]!.data.items[0]!.stock;
+    };
+    assert.equal(stockOfHammers(), 2);
+    while (world.tick % RESTOCK_TICKS !== RESTOCK_TICKS - 2) world.step();
+    assert.equal(stockOfHammers(), 2, "not before the minute is up");
+    world.step();
+    assert.equal(stockOfHammers(), 3);
+    for (let tick = 0; tick < RESTOCK_TICKS; tick++) world.step();
+    assert.equal(stockOfHammers(), 4);
+  });
+});
