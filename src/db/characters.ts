@@ -28,7 +28,7 @@ export interface CharacterSummary {
   position: Tile;
 }
 
-/** The parts of a character a save may write; position includes health. */
+/** The parts of a character a save may write; position includes health, combat style and prayer points. */
 export const ALL_PARTS = ["position", "inventory", "bank", "equipment", "skills"] as const;
 export type CharacterPart = (typeof ALL_PARTS)[number];
 
@@ -153,6 +153,7 @@ export async function loadCharacter(db: Executor, id: string): Promise<Character
     bank: bankRows.map(({ itemId, quantity }) => ({ itemId, quantity })),
     equipment: Object.fromEntries(equipmentRows.map((entry) => [entry.slot as EquipSlot, entry.itemId])),
     combatStyle: isCombatStyle(row.combatStyle) ? row.combatStyle : DEFAULT_STYLE,
+    ...(row.prayerPoints === null ? {} : { prayerPoints: row.prayerPoints }),
   };
 }
 
@@ -170,15 +171,17 @@ async function writePart(
 ): Promise<void> {
   const ids = states.map((state) => state.id);
   switch (part) {
-    // The character's own row: position, health and combat style.
+    // The character's own row: position, health, combat style and prayer points.
     case "position": {
       await tx.execute(sql`
         update characters as c
-        set x = v.x, z = v.z, health = v.health, combat_style = v.combat_style, updated_at = now()
+        set x = v.x, z = v.z, health = v.health, combat_style = v.combat_style,
+            prayer_points = v.prayer_points, updated_at = now()
         from unnest(${sql.param(ids)}::text[], ${sql.param(states.map((s) => s.position.x))}::int[],
                     ${sql.param(states.map((s) => s.position.z))}::int[], ${sql.param(states.map((s) => s.health))}::int[],
-                    ${sql.param(states.map((s) => s.combatStyle ?? DEFAULT_STYLE))}::text[])
-          as v(id, x, z, health, combat_style)
+                    ${sql.param(states.map((s) => s.combatStyle ?? DEFAULT_STYLE))}::text[],
+                    ${sql.param(states.map((s) => s.prayerPoints ?? null))}::int[])
+          as v(id, x, z, health, combat_style, prayer_points)
         where c.id = v.id`);
       return;
     }
@@ -263,6 +266,7 @@ async function insertCharacter(tx: Executor, accountId: string | null, state: Ch
     z: state.position.z,
     health: state.health,
     combatStyle: state.combatStyle ?? DEFAULT_STYLE,
+    prayerPoints: state.prayerPoints ?? null,
   });
   await writeParts(tx, [state], ["inventory", "bank", "equipment", "skills"]);
 }

@@ -36,12 +36,15 @@ export const characters = pgTable(
     z: integer("z").notNull(),
     health: integer("health").notNull(),
     combatStyle: text("combat_style").notNull().default("accurate"),
+    /** Null: as many as the prayer level (see prayerPoints). */
+    prayerPoints: integer("prayer_points"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     uniqueIndex("characters_name_lower_unique").on(sql`lower(${table.name})`),
     check("characters_health_non_negative", sql`${table.health} >= 0`),
+    check("characters_prayer_points_non_negative", sql`${table.prayerPoints} >= 0`),
   ],
 );
 

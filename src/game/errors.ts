@@ -21,6 +21,7 @@ export const GAME_ERROR_CODES = {
     "the player is not within reach (bank booth, banker or shopkeeper) for an action that does not walk",
   inventory_full: "there is no room in the inventory (or the stack would pass the maximum)",
   bank_full: "the bank stack would pass the maximum quantity",
+  no_prayer_points: "the player has no prayer points left to switch a prayer on with",
   out_of_stock: "the store has none of the item left until it restocks",
   not_enough_coins: "the player's coins do not pay for one of the item",
   level_too_low: "a skill level below the item's, resource's or recipe's requirement",

@@ -390,4 +390,6 @@ export interface CharacterState {
   equipment: Equipment;
   /** The combat style the player chose last; absent: accurate. */
   combatStyle?: CombatStyle;
+  /** Prayer points left; absent: as many as the prayer level (a full recharge). */
+  prayerPoints?: number;
 }

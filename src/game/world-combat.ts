@@ -26,7 +26,14 @@ function fittingAmmo(state: WorldState, player: PlayerEntity): AmmunitionDef | u
 
 function combatantOf(state: WorldState, player: PlayerEntity, ammo = fittingAmmo(state, player)) {
   const { equipment } = player.character;
-  return playerCombatant(state.levels(player), equipment, player.style, state.data.items, [], ammo);
+  return playerCombatant(
+    state.levels(player),
+    equipment,
+    player.style,
+    state.data.items,
+    player.prayers,
+    ammo,
+  );
 }
 
 /**
@@ -141,6 +148,7 @@ function die(state: WorldState, player: PlayerEntity): void {
   });
   player.action = undefined;
   player.path = [];
+  state.setPrayers(player, []);
   state.moveTo(player, area.spawnPoint);
   state.setHealth(player, state.maxHealth(player));
   state.deaths.add(player.id);

@@ -26,6 +26,7 @@ import {
   unfitTarget,
   visibleGroundItem,
 } from "./world-actions.js";
+import { planPrayer } from "./world-prayer.js";
 import type { PlayerAction, PlayerEntity, QueuedIntent, WorldState } from "./world-state.js";
 import { planStore } from "./world-stores.js";
 import type { Intent } from "./world-types.js";
@@ -52,6 +53,7 @@ function touchesInventory(intent: Intent): boolean {
     case "teleport":
     case "heal":
     case "storeOpen":
+    case "pray":
       return false;
     case "action":
       return !INVENTORY_FREE_ACTIONS.has(intent.action);
@@ -323,6 +325,8 @@ export function planIntent(state: WorldState, player: PlayerEntity, intent: Inte
     case "storeBuy":
     case "storeSell":
       return planStore(state, player, intent);
+    case "pray":
+      return planPrayer(state, player, intent);
     case "chat": {
       const message = chatText(intent.message);
       if (isGameError(message)) return message;

@@ -16,6 +16,7 @@ import type {
   GatheringDef,
   InventoryEntry,
   NpcDef,
+  PrayerDef,
   ResourceDef,
   SkillName,
   StationDef,
@@ -52,6 +53,10 @@ export interface PlayerEntity {
   /** The first tick it may bury bones again. */
   nextBuryTick: number;
   style: CombatStyle;
+  /** The prayers switched on (all off at login and at death). */
+  prayers: PrayerDef[];
+  /** Prayer drain owed towards the next point, in points a minute (see drainOneTick). */
+  prayerDrain: number;
   /** Set while a trade commits: intents that touch the inventory are refused. */
   busy: string | undefined;
   /** Intents waiting for the next input phase, oldest first. */
@@ -329,6 +334,19 @@ export class WorldState {
 
   setInventory(player: PlayerEntity, inventory: InventoryEntry[]): void {
     player.character.inventory = inventory;
+    this.synced(player);
+  }
+
+  /** Prayers switched on or off show in the player's next player:sync. */
+  setPrayers(player: PlayerEntity, prayers: PrayerDef[]): void {
+    player.prayers = prayers;
+    if (prayers.length === 0) player.prayerDrain = 0;
+    this.syncLater(player);
+  }
+
+  /** Written with the character's row, as health is, and shown in player:sync. */
+  setPrayerPoints(player: PlayerEntity, points: number): void {
+    player.character.prayerPoints = points;
     this.synced(player);
   }
 

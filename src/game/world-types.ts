@@ -31,6 +31,7 @@ export type Intent =
   | { type: "storeBuy"; targetId: string; itemId: string; quantity: number }
   | { type: "storeSell"; targetId: string; inventorySlot: number; quantity: number }
   | { type: "chat"; message: string }
+  | { type: "pray"; prayerId: string; active: boolean }
   | { type: "give"; itemId: string; quantity: number }
   | { type: "teleport"; x: number; z: number }
   | { type: "heal" };
@@ -69,6 +70,8 @@ export interface PlayerSync {
   coins: number;
   /** Beyond CONTRACT's fields: the bank's contents, so a client can show what it may withdraw. */
   bank: { itemId: string; quantity: number }[];
+  /** Beyond CONTRACT's fields: prayer points left, and the ids of the prayers switched on. */
+  prayer: { points: number; active: string[] };
 }
 
 export interface CombatHit {
@@ -112,7 +115,7 @@ export type OutboundEvent =
  * The tick's phases, in the order they run:
  * input (queued intents, re-checked then applied), npcs (respawn, aggression, chase and leash,
  * wander), players (walk into reach of the action's target, 1 tile walking / 2 running; health
- * regeneration), combat (swings at attack speed, retaliation, deaths, loot), skills (resource
+ * regeneration; prayer drain and recharge), combat (swings at attack speed, retaliation, deaths, loot), skills (resource
  * respawn, fires burning out, gathering / firemaking / cooking / metalwork attempts), items (pick-ups,
  * then ground items turning public and despawning, then stores restocking).
  */

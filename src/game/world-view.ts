@@ -4,7 +4,8 @@
 import { maxHealth } from "./character.js";
 import type { GroundItem } from "./ground-items.js";
 import { countItem } from "./inventory.js";
-import { type CharacterState, COINS_ITEM_ID } from "./types.js";
+import { prayerPoints } from "./prayer.js";
+import { type CharacterState, COINS_ITEM_ID, type PrayerDef } from "./types.js";
 import type { NpcEntity, PlayerEntity, WorldObject, WorldState } from "./world-state.js";
 import type { PlayerSync, WorldEntity } from "./world-types.js";
 
@@ -80,7 +81,10 @@ export function allEntities(state: WorldState): WorldEntity[] {
 }
 
 /** CONTRACT's player:sync object of a character (online or stored): copies, safe to send later. */
-export function playerSyncOf(character: CharacterState): PlayerSync {
+export function playerSyncOf(
+  character: CharacterState,
+  activePrayers: readonly PrayerDef[] = [],
+): PlayerSync {
   return {
     id: character.id,
     name: character.name,
@@ -92,5 +96,6 @@ export function playerSyncOf(character: CharacterState): PlayerSync {
     equipment: { ...character.equipment },
     coins: countItem(character.inventory, COINS_ITEM_ID),
     bank: character.bank.map((entry) => ({ ...entry })),
+    prayer: { points: prayerPoints(character), active: activePrayers.map((prayer) => prayer.id) },
   };
 }

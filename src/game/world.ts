@@ -11,6 +11,7 @@ import { applyQueuedIntent, planIntent, queuedIntent } from "./world-intents.js"
 import { updateGroundItems } from "./world-items.js";
 import { movePlayers } from "./world-movement.js";
 import { updateNpcs } from "./world-npcs.js";
+import { tendPrayers } from "./world-prayer.js";
 import { runSkills } from "./world-skills.js";
 import { type PlayerEntity, type WorldOptions, WorldState } from "./world-state.js";
 import { restockStores } from "./world-stores.js";
@@ -48,7 +49,10 @@ export class World {
     this.phases = {
       input: (state) => applyQueuedIntents(state, this.pending),
       npcs: updateNpcs,
-      players: movePlayers,
+      players: (state) => {
+        movePlayers(state);
+        tendPrayers(state);
+      },
       combat: resolveCombat,
       skills: runSkills,
       items: (state) => {
@@ -83,6 +87,8 @@ export class World {
       nextMakeTick: 0,
       nextEatTick: 0,
       nextBuryTick: 0,
+      prayers: [],
+      prayerDrain: 0,
       style: copy.combatStyle ?? DEFAULT_STYLE,
       busy: undefined,
       intents: [],
@@ -158,7 +164,7 @@ export class World {
   private report(phaseMs: Record<Phase, number>): TickReport {
     const state = this.state;
     for (const [player, refs] of state.needsSync) {
-      const data = playerSyncOf(player.character);
+      const data = playerSyncOf(player.character, player.prayers);
       state.events.push(
         refs
           ? { to: player.id, event: "player:sync", data, refs }
@@ -195,7 +201,8 @@ export class World {
   }
 
   playerSync(playerId: string): PlayerSync {
-    return playerSyncOf(this.player(playerId).character);
+    const player = this.player(playerId);
+    return playerSyncOf(player.character, player.prayers);
   }
 
   /** Entity counts, for the world status endpoint. */

@@ -69,6 +69,7 @@ export const worldMessages = {
   "inventory:unequip": z.object({ slot: z.enum(EQUIP_SLOTS) }),
   "bank:deposit": z.object({ inventorySlot: slot, quantity }),
   "bank:withdraw": z.object({ itemId: id, quantity }),
+  "prayer:toggle": z.object({ prayerId: id, active: z.boolean() }),
   "store:open": z.object({ targetId: id }),
   "store:buy": z.object({ targetId: id, itemId: id, quantity }),
   "store:sell": z.object({ targetId: id, inventorySlot: slot, quantity }),
@@ -179,6 +180,8 @@ export function toIntent(event: WorldEvent): Intent | undefined {
       return { type: "bankDeposit", ...event.data };
     case "bank:withdraw":
       return { type: "bankWithdraw", ...event.data };
+    case "prayer:toggle":
+      return { type: "pray", ...event.data };
     case "store:open":
       return { type: "storeOpen", ...event.data };
     case "store:buy":

@@ -132,6 +132,7 @@ export class TickSaves {
       bank: parts.has("bank") ? live.bank.map((entry) => ({ ...entry })) : [],
       equipment: parts.has("equipment") ? { ...live.equipment } : {},
       combatStyle: live.combatStyle,
+      ...(live.prayerPoints === undefined ? {} : { prayerPoints: live.prayerPoints }),
     };
   }
 }

@@ -101,6 +101,7 @@ for (const backend of backends) {
       const alice = character("c1", "Alice");
       alice.position = { x: 40, z: 41 };
       alice.combatStyle = "aggressive";
+      alice.prayerPoints = 3;
       alice.inventory = [{ slot: 27, itemId: "logs", quantity: 1 }];
       const bob = character("c2", "Bob");
       bob.inventory = [];
@@ -114,6 +115,9 @@ for (const backend of backends) {
       const savedAlice = await charactersRepo.load("c1");
       assert.deepEqual(savedAlice?.position, { x: 40, z: 41 });
       assert.equal(savedAlice?.combatStyle, "aggressive", "written with the position");
+      assert.equal(savedAlice?.prayerPoints, 3, "written with the position");
+      const untouched = await charactersRepo.load("c2");
+      assert.equal(untouched?.prayerPoints, undefined, "none stored: a full recharge");
       assert.deepEqual(savedAlice?.inventory, character("c1", "Alice").inventory, "inventory not written");
       const savedBob = await charactersRepo.load("c2");
       assert.deepEqual(savedBob?.inventory, []);

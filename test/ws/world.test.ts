@@ -296,6 +296,23 @@ describe("/ws: playing in the world with plain WebSocket clients", function () {
     assert.equal(bought.data.inventory.filter((entry: any) => entry.itemId === "bread").length, 2);
   });
 
+  it("switches a prayer on, answered by the player:sync that shows it, until its points run out", async () => {
+    const { client } = await connect();
+    client.send("prayer:toggle", { prayerId: "bark_skin", active: true }, "pray");
+    const on = await client.next("player:sync", (_data, frame) => frame.id === "pray");
+    assert.deepEqual(on.data.prayer, { points: 1, active: ["bark_skin"] });
+    // Bark Skin drains 5 points a minute: a new character's one point lasts 20 ticks (2 s here).
+    const out = await client.next("error", (data) => data.code === "no_prayer_points");
+    assert.equal(out.data.message, "You have run out of prayer points.");
+    const off = await client.received(
+      (frame) => frame.event === "player:sync" && frame.data.prayer.points === 0,
+    );
+    assert.deepEqual(off.data.prayer, { points: 0, active: [] }, "switched off as the last point went");
+    client.send("prayer:toggle", { prayerId: "stone_skin", active: true }, "again");
+    const refused = await client.next("error", (_data, frame) => frame.id === "again");
+    assert.equal(refused.data.code, "level_too_low");
+  });
+
   it("answers a chat line whose speaker teleports away in the same tick", async () => {
     const { client } = await connect();
     client.send("player:chat", { message: `/admin ${ADMIN_CODE}` });

@@ -1,0 +1,2 @@
+ALTER TABLE "characters" ADD COLUMN "prayer_points" integer;--> statement-breakpoint
+ALTER TABLE "characters" ADD CONSTRAINT "characters_prayer_points_non_negative" CHECK ("characters"."prayer_points" >= 0);

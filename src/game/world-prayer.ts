@@ -1,0 +1,44 @@
+// Prayers in the world: switching them on and off, their drain, and the points' slow recharge.
+import { type GameError, gameError } from "./errors.js";
+import { drainOneTick, PRAYER_REGEN_TICKS, prayerPoints, prayerProblem, switchOn } from "./prayer.js";
+import type { PlayerEntity, WorldState } from "./world-state.js";
+import type { Intent } from "./world-types.js";
+
+export function planPrayer(
+  state: WorldState,
+  player: PlayerEntity,
+  { prayerId, active }: Extract<Intent, { type: "pray" }>,
+): (() => void) | GameError {
+  const prayer = state.data.prayers.get(prayerId);
+  if (!prayer) return gameError("not_found", `There is no prayer ${prayerId}.`);
+  if (!active)
+    return () =>
+      state.setPrayers(
+        player,
+        player.prayers.filter((other) => other !== prayer),
+      );
+  const { character } = player;
+  const problem = prayerProblem(prayer, character.skills.prayer.level, prayerPoints(character));
+  return problem ?? (() => state.setPrayers(player, switchOn(player.prayers, prayer)));
+}
+
+/** Active prayers drain their points, every switched off when none are left; idle points recharge. */
+export function tendPrayers(state: WorldState): void {
+  const recharges = state.tick % PRAYER_REGEN_TICKS === 0;
+  for (const player of state.players.values()) {
+    const { character } = player;
+    const points = prayerPoints(character);
+    if (player.prayers.length === 0) {
+      if (recharges && points < character.skills.prayer.level) state.setPrayerPoints(player, points + 1);
+      continue;
+    }
+    const drained = drainOneTick(points, player.prayerDrain, player.prayers);
+    player.prayerDrain = drained.carried;
+    if (drained.points === points) continue;
+    state.setPrayerPoints(player, drained.points);
+    if (drained.points === 0) {
+      state.setPrayers(player, []);
+      state.fail(player, gameError("no_prayer_points", "You have run out of prayer points."));
+    }
+  }
+}
