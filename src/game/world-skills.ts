@@ -18,7 +18,7 @@ import {
   gatherProblem,
   makerOf,
 } from "./world-actions.js";
-import type { PlayerAction, PlayerEntity, WorldState } from "./world-state.js";
+import type { PlayerAction, PlayerEntity, StationEntity, WorldState } from "./world-state.js";
 
 /** Ticks between two cooked items, RuneScape's pace. */
 export const COOK_TICKS = 4;
@@ -108,14 +108,21 @@ function stepAside(state: WorldState, player: PlayerEntity): void {
   if (free) state.moveTo(player, free);
 }
 
+/** The station a making action works at, once the player stands at it and its pace allows one more. */
+function readyStation(state: WorldState, player: PlayerEntity, stationId: string): StationEntity | undefined {
+  const station = state.objects.get(stationId);
+  if (station?.kind !== "station") return undefined;
+  const ready = chebyshev(player.position, station.position) <= ADJACENT && state.tick >= player.nextMakeTick;
+  return ready ? station : undefined;
+}
+
 function cookNext(
   state: WorldState,
   player: PlayerEntity,
   action: Extract<PlayerAction, { kind: "cook" }>,
 ): void {
-  const station = state.objects.get(action.stationId);
-  if (station?.kind !== "station") return;
-  if (chebyshev(player.position, station.position) > ADJACENT || state.tick < player.nextMakeTick) return;
+  const station = readyStation(state, player, action.stationId);
+  if (!station) return;
   const problem = cookingProblem(state, player, action.rawItemId);
   if (problem) {
     stop(state, player, problem);
@@ -141,9 +148,7 @@ function smithNext(
   player: PlayerEntity,
   action: Extract<PlayerAction, { kind: "smith" }>,
 ): void {
-  const station = state.objects.get(action.stationId);
-  if (station?.kind !== "station") return;
-  if (chebyshev(player.position, station.position) > ADJACENT || state.tick < player.nextMakeTick) return;
+  if (!readyStation(state, player, action.stationId)) return;
   const { recipe } = action;
   const problem = metalworkProblem(recipe, makerOf(state, player));
   if (problem) {

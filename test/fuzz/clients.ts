@@ -486,6 +486,11 @@ export class FuzzClient {
         const held = banked.find((row) => row.itemId === itemId)?.quantity ?? 1;
         return world("bank:withdraw", { itemId, quantity: step.quantity || held });
       }
+      case "pray": {
+        // A new character may use the first; the others are above its level, or no prayer at all.
+        const ids = ["bark_skin", "ember_strength", "iron_skin", "nothing_such", "__proto__"];
+        return world("prayer:toggle", { prayerId: ids[step.prayer % ids.length], active: step.active });
+      }
       case "tradeRequest": {
         const ids = [...this.others().map((other) => other.id), this.id, "nobody"];
         return world("tradeRequest", { targetPlayerId: ids[step.target % ids.length] });

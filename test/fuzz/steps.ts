@@ -59,6 +59,7 @@ export type Step =
   | { kind: "unequip"; slot: string }
   | { kind: "deposit"; slot: number; quantity: number }
   | { kind: "withdraw"; item: number; quantity: number }
+  | { kind: "pray"; prayer: number; active: boolean }
   | { kind: "tradeRequest"; target: number }
   | { kind: "tradeRespond"; trade: number; accept: boolean }
   | { kind: "tradeAdd"; slot: number; quantity: number; viaWorld: boolean }
@@ -198,6 +199,10 @@ const wellFormed: fc.Arbitrary<Step> = fc.oneof(
   },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("deposit" as const), slot: pick, quantity }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("withdraw" as const), item: pick, quantity }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant("pray" as const), prayer: pick, active: fc.boolean() }),
+  },
   { weight: 5, arbitrary: fc.record({ kind: fc.constant("tradeRequest" as const), target: pick }) },
   {
     weight: 2,
