@@ -1,6 +1,7 @@
 // The server side of bench/world.ts, run as its child process (pinned to its own core): the real
 // application on an in-memory database, with the world room's tick stages timed from outside by
 // wrapping their methods. Talks to the parent over IPC (bench/stats.ts's ToServer / FromServer).
+import "../src/quiet-env-files.js";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import os from "node:os";

@@ -1,3 +1,4 @@
+import "./quiet-env-files.js";
 import { matchMaker } from "@colyseus/core";
 import config from "@colyseus/tools";
 import { WebSocketTransport } from "@colyseus/ws-transport";

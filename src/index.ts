@@ -1,3 +1,4 @@
+import "./quiet-env-files.js";
 import { WebSocket } from "ws";
 
 // Node 20 has no global WebSocket, and Colyseus's reconnection path needs one.

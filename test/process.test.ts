@@ -27,6 +27,7 @@ describe("server process", function () {
     first.child.kill("SIGTERM");
     assert.equal(await first.exited, 0, first.output());
     assert.match(first.output(), /shutdown complete/);
+    assert.doesNotMatch(first.output(), /injected env/, "dotenv's plain-text notice is off");
 
     const handle = await openDatabase({ dataDir: path.join(dataDir, "pglite") });
     const created = await new AccountRepository(handle.db).findOrCreate("anon:restart-check", "anonymous");
