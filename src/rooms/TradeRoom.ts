@@ -26,6 +26,7 @@ import {
   isWorldMessage,
   type Reply,
   readTradeMessage,
+  sdkEventName,
   type TradeMessage,
 } from "./messages.js";
 import { authenticatePlayer, type PlayerAuth, toldSafely } from "./room-auth.js";
@@ -112,7 +113,8 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
     void this.setPrivate(true);
     this.onMessage("*", (client, type, message) => {
       const trader = client as TradeClient;
-      if (this.admits(trader, String(type))) this.handleMessage(trader, String(type), message);
+      const event = sdkEventName(type);
+      if (this.admits(trader, event)) this.handleMessage(trader, event, message);
     });
     this.clock.setInterval(
       () => this.serially(async () => this.apply(expireTrade(this.trade, Date.now()))),

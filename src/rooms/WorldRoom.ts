@@ -41,6 +41,7 @@ import {
   type Refusal,
   type Reply,
   readWorldMessage,
+  sdkEventName,
   toIntent,
   type WorldJoinOptions,
   worldJoinOptions,
@@ -193,7 +194,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     // No patches on a timer of their own: each tick's publish sends its patch (see publish).
     this.patchRate = null;
     this.onMessage("*", (client, type, message) =>
-      this.handleMessage(client as WorldClient, String(type), message),
+      this.handleMessage(client as WorldClient, sdkEventName(type), message),
     );
     runtime.logger.info(
       { roomId: this.roomId, epoch: this.lease.epoch, groundItems: this.world.counts().items },

@@ -128,6 +128,14 @@ export interface MessageError extends Refusal {
   event: string;
 }
 
+/**
+ * The event name of an SDK message's type: Colyseus hands an empty type over as undefined, which must
+ * be answered as the "" it was, not as an event named "undefined"; a numeric type is read as its digits.
+ */
+export function sdkEventName(type: string | number | undefined): string {
+  return type === undefined ? "" : String(type);
+}
+
 export function isWorldMessage(name: string): name is WorldMessageName {
   return Object.hasOwn(worldMessages, name);
 }

@@ -602,8 +602,7 @@ export class FuzzClient {
       // The SDK refuses to encode some frames itself (a type of hundreds of characters): none was sent.
       return;
     }
-    // The server reads an SDK message of type "" as one without a type (its error names "undefined").
-    if (code && frame.event !== "")
+    if (code)
       this.expectations.push({
         session,
         sentAt,

@@ -187,6 +187,12 @@ describe("WorldRoom: joining and moving", function () {
     assert.equal((await player.inbox.next("error")).code, "bad_request");
     player.room.send("teleport:me", {});
     assert.equal((await player.inbox.next("error")).code, "unknown_event");
+    player.room.send("", {});
+    assert.deepEqual(await player.inbox.next("error"), {
+      code: "unknown_event",
+      message: 'There is no event named "".',
+      event: "",
+    });
     player.room.send("bank:deposit", { inventorySlot: 99, quantity: 1 });
     assert.equal((await player.inbox.next("error")).code, "bad_request");
     player.room.send("player:chat", { message: "still here" });
