@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { WorldWrite } from "../../src/db/world-store.js";
 import { TickSaves } from "../../src/rooms/tick-saves.js";
-import { character, makeWorld, SPAWN } from "../game/world-fixture.js";
+import { character, gameData, makeWorld, SPAWN } from "../game/world-fixture.js";
 
 const positionsIn = ({ characters }: WorldWrite) =>
   characters
@@ -43,6 +43,21 @@ describe("TickSaves: what the world's writes hold", () => {
     const save = tickWrite().characters[0]!;
     assert.deepEqual(save.parts, ["position"]);
     assert.equal(save.state.combatStyle, "defensive");
+  });
+
+  it("writes the prayer points a prayer drained with the character's row, so a relog does not recharge them", () => {
+    const skin = { id: "bark_skin", name: "Bark Skin", level: 1, drain: 5, defence: 1.05 };
+    const world = makeWorld({ data: gameData({ prayers: new Map([[skin.id, skin]]) }) });
+    world.join(character("p1"));
+    const saves = new TickSaves(world);
+    world.submit("p1", { type: "pray", prayerId: skin.id, active: true });
+    const written: (number | undefined)[] = [];
+    for (let tick = 0; tick < 25; tick++) {
+      saves.note(world.step());
+      for (const save of saves.take().characters)
+        if (save.parts?.includes("position")) written.push(save.state.prayerPoints);
+    }
+    assert.deepEqual(written, [0], "the one point, gone after 20 ticks");
   });
 
   it("writes a drop as the emptied slot and the item on the ground, in the same write", () => {
