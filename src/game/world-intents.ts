@@ -356,10 +356,14 @@ export function planIntent(state: WorldState, player: PlayerEntity, intent: Inte
         state.moveTo(player, intent);
         player.path = [];
         player.action = undefined;
+        state.showSelf(player);
       };
     }
     case "heal":
-      return () => state.setHealth(player, state.maxHealth(player));
+      return () => {
+        state.setHealth(player, state.maxHealth(player));
+        state.showSelf(player);
+      };
   }
 }
 

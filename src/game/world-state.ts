@@ -315,6 +315,14 @@ export class WorldState {
     this.syncLater(player);
   }
 
+  /**
+   * A player:sync of the player at the tick's end even when nothing it shows changed: the answer to an
+   * admin command (/tp, /heal at full health), which would otherwise go unanswered.
+   */
+  showSelf(player: PlayerEntity): void {
+    this.syncLater(player);
+  }
+
   private syncLater(player: PlayerEntity): void {
     let refs = this.needsSync.get(player);
     const ref = this.refApplyingFor(player);

@@ -208,6 +208,18 @@ describe("/ws: playing in the world with plain WebSocket clients", function () {
     assert.equal(enabled.id, "admin-2");
   });
 
+  it("answers /tp and /heal with the player:sync that shows them, even when /heal finds full health", async () => {
+    const { client } = await connect();
+    client.send("player:chat", { message: `/admin ${ADMIN_CODE}` });
+    await client.next("chat:message", (data) => data.fromPlayerId === "server");
+    client.send("player:chat", { message: "/tp 40 40" }, "tp");
+    const moved = await client.next("player:sync", (_data, frame) => frame.id === "tp");
+    assert.deepEqual(moved.data.position, { x: 40, z: 40 });
+    client.send("player:chat", { message: "/heal" }, "heal");
+    const healed = await client.next("player:sync", (_data, frame) => frame.id === "heal");
+    assert.equal(healed.data.health, healed.data.maxHealth);
+  });
+
   it("buries bones for prayer XP, answering the frame with the player:sync that shows it", async () => {
     const { client } = await connect();
     client.send("player:chat", { message: `/admin ${ADMIN_CODE}` });
