@@ -88,9 +88,12 @@ export function buyFrom(
   const affordable = offer.price === 0 ? stock : Math.floor(countItem(inventory, COINS.id) / offer.price);
   if (affordable === 0)
     return gameError("not_enough_coins", `You need ${offer.price} coins to buy ${item.name}.`);
-  // Paying may empty the coins' slot, making room for one more item: try the most first.
-  let units = Math.min(quantity, stock, affordable, item.stackable ? MAX_STACK : INVENTORY_SLOTS);
-  for (; units > 0; units--) {
+  // Paying for the most may empty the coins' slot, making room for one more item: they are tried first.
+  // Fewer leave the coins their slot, so then as many fit as fit beside the coins as they are: worked out
+  // at once, as trying one fewer at a time would copy the inventory once per unit of a big stock.
+  const most = Math.min(quantity, stock, affordable, item.stackable ? MAX_STACK : INVENTORY_SLOTS);
+  for (const units of [most, addItem(inventory, item, most - 1).added]) {
+    if (units === 0) continue;
     const paid = removeItem(inventory, COINS.id, units * offer.price).inventory;
     const bought = addItem(paid, item, units);
     if (bought.added === units) {

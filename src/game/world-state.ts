@@ -345,10 +345,12 @@ export class WorldState {
     this.synced(player);
   }
 
-  /** Prayers switched on or off show in the player's next player:sync. */
+  /**
+   * Prayers switched on or off show in the player's next player:sync. The part of a point owed stays
+   * owed: forgiven at every switch-off, prayers switched off and on again in one tick would never drain.
+   */
   setPrayers(player: PlayerEntity, prayers: PrayerDef[]): void {
     player.prayers = prayers;
-    if (prayers.length === 0) player.prayerDrain = 0;
     this.syncLater(player);
   }
 

@@ -109,6 +109,11 @@ export class World {
     return structuredClone(player.character);
   }
 
+  /** Switches every prayer of the player off (a new login taking over a player still in the world). */
+  prayersOff(playerId: string): void {
+    this.state.setPrayers(this.player(playerId), []);
+  }
+
   has(playerId: string): boolean {
     return this.state.players.has(playerId);
   }

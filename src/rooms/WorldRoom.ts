@@ -229,8 +229,10 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       previous.userData?.reconnection?.reject(new Error("replaced by a new login"));
       previous.leave(CLOSE_REPLACED, "logged in elsewhere");
     }
-    // A player still in the world (its old session leaving or just replaced) is simply taken over.
-    if (!this.world.has(characterId)) {
+    // A player still in the world (its old session leaving or just replaced) is simply taken over, its
+    // prayers off as at every login: kept on, they would drain points the new session never switched on.
+    if (this.world.has(characterId)) this.world.prayersOff(characterId);
+    else {
       await this.arrival(characterId);
       if (this.owners.get(characterId) !== client) return;
     }

@@ -102,6 +102,21 @@ describe("Prayers in the world", () => {
     assert.equal(world.playerSync("p1").prayer.points, 2);
   });
 
+  it("drains a prayer switched off and on again in one tick as if it had stayed on", () => {
+    // Switching off must not forgive the part of a point owed: sent together every 19 ticks, the two
+    // would keep Bark Skin (a point every 20 ticks) on without ever spending one.
+    const world = prayingWorld({ skills: skillsAt(10, { constitution: 10 }) });
+    world.submit("p1", { type: "pray", prayerId: "bark_skin", active: true });
+    for (let flick = 0; flick < 10; flick++) {
+      stepFor(world, 19);
+      world.submit("p1", { type: "pray", prayerId: "bark_skin", active: false });
+      world.submit("p1", { type: "pray", prayerId: "bark_skin", active: true });
+    }
+    world.step();
+    // On for 191 ticks: 9 points at 5 a minute.
+    assert.deepEqual(world.playerSync("p1").prayer, { points: 1, active: ["bark_skin"] });
+  });
+
   it("boosts the player's hits while on", () => {
     const maxHitOver = (pray: boolean) => {
       const world = prayingWorld({

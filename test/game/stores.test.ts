@@ -86,6 +86,23 @@ describe("Store rules", () => {
     assert.equal(coinsIn(spent.inventory), 0);
   });
 
+  it("works out what fits at once, not by trying one unit fewer at a time", () => {
+    // A shelf of a million feathers (players' sales shelve what they sell), a rich buyer, no room: tried
+    // down one at a time, a refused purchase took a million inventory copies, seconds of the tick.
+    const shelf = openShelf({ ...STORE, items: [{ itemId: "feather", stock: 1_000_000, price: 1 }] });
+    const started = performance.now();
+    const refused = buyFrom(shelf, crowded(0, ["coins", 2_000_000]), FEATHER, 1_000_000);
+    assert.equal((refused as GameError).code, "inventory_full");
+    const beside = deal(buyFrom(shelf, crowded(0, ["coins", 2_000_000], ["feather", 5]), FEATHER, 1_000_000));
+    assert.equal(beside.units, 1_000_000);
+    const allSpent = deal(buyFrom(shelf, crowded(0, ["coins", 70]), FEATHER, 1_000_000));
+    assert.deepEqual(
+      [allSpent.units, allSpent.inventory[0]],
+      [70, { slot: 0, itemId: "feather", quantity: 70 }],
+    );
+    assert.ok(performance.now() - started < 100, `${performance.now() - started} ms`);
+  });
+
   it("takes nothing from the shelf until the deal is closed", () => {
     const shelf = openShelf(STORE);
     const bought = deal(buyFrom(shelf, holding(["coins", 10]), HAMMER, 3));

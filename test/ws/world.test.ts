@@ -325,6 +325,18 @@ describe("/ws: playing in the world with plain WebSocket clients", function () {
     assert.equal(refused.data.code, "level_too_low");
   });
 
+  it("logs in with every prayer off, even when the login takes over a session still playing", async () => {
+    const { client, token } = await connect();
+    client.send("prayer:toggle", { prayerId: "bark_skin", active: true }, "pray");
+    const on = await client.next("player:sync", (_data, frame) => frame.id === "pray");
+    assert.deepEqual(on.data.prayer.active, ["bark_skin"]);
+    const again = await WsClient.connect(server.wsUrl, { header: token });
+    players.push({ client: again, sync: on.data, id: on.data.id, token });
+    const greeting = await again.first();
+    assert.equal(greeting.event, "player:sync");
+    assert.deepEqual(greeting.data.prayer.active, [], "off at every login (docs/protocol.md)");
+  });
+
   it("answers a chat line whose speaker teleports away in the same tick", async () => {
     const { client } = await connect();
     client.send("player:chat", { message: `/admin ${ADMIN_CODE}` });
