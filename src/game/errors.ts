@@ -10,7 +10,8 @@ export interface GameError {
 /** Every code the rules produce, with when. Clients branch on these. */
 export const GAME_ERROR_CODES = {
   bad_request: "the request is malformed (empty or too long chat, bad quantity, unknown item id)",
-  not_found: "the target entity, player or bank item does not exist or is not visible to the player",
+  not_found:
+    "the target entity, player, bank item, store item or prayer does not exist or is not visible to the player",
   invalid_slot:
     `the inventory slot is outside 0..${INVENTORY_SLOTS - 1} or empty, or the equipment slot is empty, ` +
     "or a trade put another item in the slot between the message and the tick that would have acted on it",

@@ -5,7 +5,7 @@ import type { CharacterState, PrayerDef } from "./types.js";
 
 /** Prayer drains are given in points a minute: a minute is this many ticks. */
 export const TICKS_PER_MINUTE = 100;
-/** With no prayer on, points come back one a minute (there are no altars to recharge them at). */
+/** With no prayer on for a minute, a point comes back (there are no altars to recharge them at). */
 export const PRAYER_REGEN_TICKS = 100;
 
 const BOOSTED_STATS = ["attack", "strength", "defence", "ranged"] as const;

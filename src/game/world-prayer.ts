@@ -22,16 +22,24 @@ export function planPrayer(
   return problem ?? (() => state.setPrayers(player, switchOn(player.prayers, prayer)));
 }
 
-/** Active prayers drain their points, every switched off when none are left; idle points recharge. */
+/**
+ * Active prayers drain their points, every one switched off when none are left. A point comes back for
+ * each PRAYER_REGEN_TICKS in a row with no prayer on: counted per player, so a prayer switched off only
+ * around the moment of a recharge earns nothing.
+ */
 export function tendPrayers(state: WorldState): void {
-  const recharges = state.tick % PRAYER_REGEN_TICKS === 0;
   for (const player of state.players.values()) {
     const { character } = player;
     const points = prayerPoints(character);
     if (player.prayers.length === 0) {
-      if (recharges && points < character.skills.prayer.level) state.setPrayerPoints(player, points + 1);
+      if (points >= character.skills.prayer.level) continue;
+      player.prayerRest += 1;
+      if (player.prayerRest < PRAYER_REGEN_TICKS) continue;
+      player.prayerRest = 0;
+      state.setPrayerPoints(player, points + 1);
       continue;
     }
+    player.prayerRest = 0;
     const drained = drainOneTick(points, player.prayerDrain, player.prayers);
     player.prayerDrain = drained.carried;
     if (drained.points === points) continue;

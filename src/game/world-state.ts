@@ -57,6 +57,8 @@ export interface PlayerEntity {
   prayers: PrayerDef[];
   /** Prayer drain owed towards the next point, in points a minute (see drainOneTick). */
   prayerDrain: number;
+  /** Ticks in a row with no prayer on, towards the next point recharged (see tendPrayers). */
+  prayerRest: number;
   /** Set while a trade commits: intents that touch the inventory are refused. */
   busy: string | undefined;
   /** Intents waiting for the next input phase, oldest first. */

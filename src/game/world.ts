@@ -89,6 +89,7 @@ export class World {
       nextBuryTick: 0,
       prayers: [],
       prayerDrain: 0,
+      prayerRest: 0,
       style: copy.combatStyle ?? DEFAULT_STYLE,
       busy: undefined,
       intents: [],

@@ -96,10 +96,28 @@ describe("Prayers in the world", () => {
       world.submit("p1", { type: "pray", prayerId: "bark_skin", active: true })?.code,
       "no_prayer_points",
     );
-    while (world.tick % PRAYER_REGEN_TICKS !== 0) world.step();
+    const ranOut = reports.find((report) => report.events.some((event) => event.event === "error"))!.tick;
+    while (world.tick < ranOut + PRAYER_REGEN_TICKS - 1) world.step();
+    assert.equal(world.playerSync("p1").prayer.points, 0, "not before a whole minute without prayer");
+    world.step();
     assert.equal(world.playerSync("p1").prayer.points, 1);
     stepFor(world, PRAYER_REGEN_TICKS);
     assert.equal(world.playerSync("p1").prayer.points, 2);
+  });
+
+  it("recharges nothing for a prayer switched off only around the moment of a recharge", () => {
+    const world = prayingWorld({ skills: skillsAt(30, { constitution: 10 }), prayerPoints: 25 });
+    world.submit("p1", { type: "pray", prayerId: "bark_skin", active: true });
+    while (world.tick < 300) {
+      // Off for every hundredth tick only.
+      if ((world.tick + 1) % PRAYER_REGEN_TICKS === 0)
+        world.submit("p1", { type: "pray", prayerId: "bark_skin", active: false });
+      if (world.tick % PRAYER_REGEN_TICKS === 0 && world.tick > 0)
+        world.submit("p1", { type: "pray", prayerId: "bark_skin", active: true });
+      world.step();
+    }
+    // 297 ticks at 5 points a minute drain 14 points (and most of a 15th); the three idle ticks give none back.
+    assert.equal(world.playerSync("p1").prayer.points, 11);
   });
 
   it("drains a prayer switched off and on again in one tick as if it had stayed on", () => {
