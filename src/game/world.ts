@@ -112,7 +112,9 @@ export class World {
 
   /** Switches every prayer of the player off (a new login taking over a player still in the world). */
   prayersOff(playerId: string): void {
-    this.state.setPrayers(this.player(playerId), []);
+    const player = this.player(playerId);
+    // With none on there is nothing to show: no player:sync is owed.
+    if (player.prayers.length > 0) this.state.setPrayers(player, []);
   }
 
   has(playerId: string): boolean {
