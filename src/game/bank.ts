@@ -1,7 +1,7 @@
 // Deposit and withdraw between an inventory and a bank. Everything stacks in the bank: one row
 // per item id, whatever the item's stackability, clamped at MAX_STACK.
 import { type GameError, gameError } from "./errors.js";
-import { addItem, entryAt, removeFromSlot, removeItem, type Stacking } from "./inventory.js";
+import { addItem, entryAt, removeStartingAt, type Stacking } from "./inventory.js";
 import { chebyshev } from "./tile.js";
 import { type InventoryEntry, type ItemQuantity, MAX_STACK, type Tile } from "./types.js";
 
@@ -50,9 +50,7 @@ export function deposit(
   const room = MAX_STACK - banked;
   if (room === 0) return gameError("bank_full", `The bank cannot hold more ${item.id}.`);
   const wanted = Math.min(quantity, room);
-  const taken = item.stackable
-    ? removeFromSlot(inventory, slot, wanted)
-    : removeItem(inventory, item.id, wanted);
+  const taken = removeStartingAt(inventory, slot, wanted);
   return {
     inventory: taken.inventory,
     bank: withBankDelta(bank, item.id, taken.removed),

@@ -103,6 +103,23 @@ export function removeItem(
   return { inventory: next, removed: unitsOf(quantity) - wanted };
 }
 
+/**
+ * Takes up to `quantity` of the item in `slot`: that slot first, then the other slots holding the same
+ * item (an unstackable item takes one slot a unit), lowest first. The slot the player named goes first,
+ * so a copy offered in a trade from another slot is taken only when more is asked for than the rest hold.
+ */
+export function removeStartingAt(
+  inventory: readonly InventoryEntry[],
+  slot: number,
+  quantity: number,
+): { inventory: InventoryEntry[]; removed: number } {
+  const entry = entryAt(inventory, slot);
+  const first = removeFromSlot(inventory, slot, quantity);
+  if (!entry || first.removed === unitsOf(quantity)) return first;
+  const rest = removeItem(first.inventory, entry.itemId, unitsOf(quantity) - first.removed);
+  return { inventory: rest.inventory, removed: first.removed + rest.removed };
+}
+
 /** Moves the entry of `from` to `to`, swapping with whatever `to` held. */
 export function moveSlot(inventory: readonly InventoryEntry[], from: number, to: number): InventoryEntry[] {
   return sorted(

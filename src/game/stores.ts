@@ -1,7 +1,7 @@
 // Stores: a shopkeeper sells its store's items for coins, from a stock that runs down as players buy
 // and grows back over time, and buys tradeable items for part of their value.
 import { type GameError, gameError } from "./errors.js";
-import { addItem, countItem, entryAt, removeFromSlot, removeItem, type Stacking } from "./inventory.js";
+import { addItem, countItem, entryAt, removeItem, removeStartingAt, type Stacking } from "./inventory.js";
 import {
   COINS_ITEM_ID,
   INVENTORY_SLOTS,
@@ -121,9 +121,7 @@ export function sellTo(
   if (item.id === COINS.id || !item.tradeable || price === 0)
     return gameError("invalid_target", `${shelf.def.name} will not buy ${item.name}.`);
   const units = Math.min(quantity, item.stackable ? entry.quantity : countItem(inventory, item.id));
-  const sold = item.stackable
-    ? removeFromSlot(inventory, slot, units).inventory
-    : removeItem(inventory, item.id, units).inventory;
+  const sold = removeStartingAt(inventory, slot, units).inventory;
   const paid = addItem(sold, COINS, units * price);
   if (paid.remaining > 0) return gameError("inventory_full", "You have no room for the coins.");
   const stock = shelf.stock.get(item.id);

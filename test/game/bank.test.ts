@@ -16,6 +16,16 @@ describe("bank", () => {
     assert.deepEqual(result.inventory, []);
   });
 
+  it("deposits the slot named first: a copy of the item offered in a trade from another slot stays", () => {
+    const inventory = addItem([], logs, 3).inventory;
+    const result = deposit(inventory, [], 2, 1, logs);
+    assert.ok(!("code" in result));
+    assert.deepEqual(
+      result.inventory.map((entry) => entry.slot),
+      [0, 1],
+    );
+  });
+
   it("deposits part of a stack", () => {
     const result = deposit([{ slot: 0, itemId: "coins", quantity: 10 }], [], 0, 4, coins);
     assert.ok(!("code" in result));

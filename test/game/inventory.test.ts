@@ -6,6 +6,7 @@ import {
   moveSlot,
   removeFromSlot,
   removeItem,
+  removeStartingAt,
 } from "../../src/game/inventory.js";
 import { INVENTORY_SLOTS, type InventoryEntry, MAX_STACK } from "../../src/game/types.js";
 
@@ -13,6 +14,18 @@ const coins = { id: "coins", stackable: true };
 const logs = { id: "logs", stackable: false };
 
 describe("inventory", () => {
+  it("takes the slot named first, then the same item's other slots, lowest first", () => {
+    const held = [0, 3, 5].map((slot) => ({ slot, itemId: "logs", quantity: 1 }));
+    const slotsLeft = (quantity: number) =>
+      removeStartingAt(held, 3, quantity).inventory.map((entry) => entry.slot);
+    assert.deepEqual(slotsLeft(1), [0, 5]);
+    assert.deepEqual(slotsLeft(2), [5]);
+    assert.deepEqual(slotsLeft(9), []);
+    assert.deepEqual(removeStartingAt(held, 4, 1), { inventory: held, removed: 0 }, "an empty slot");
+    const stack = removeStartingAt([{ slot: 2, itemId: "coins", quantity: 10 }], 2, 4);
+    assert.deepEqual(stack, { inventory: [{ slot: 2, itemId: "coins", quantity: 6 }], removed: 4 });
+  });
+
   it("stacks a stackable item in one slot", () => {
     let inventory = addItem([], coins, 10).inventory;
     inventory = addItem(inventory, coins, 15).inventory;

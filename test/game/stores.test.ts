@@ -134,6 +134,10 @@ describe("Store rules", () => {
     const logs = item("logs", 4);
     const sold = deal(sellTo(shelf, holding(["logs", 1], ["logs", 1]), 1, 1, logs));
     assert.deepEqual([sold.units, coinsIn(sold.inventory), sold.shelved], [1, 1, undefined]);
+    assert.ok(
+      sold.inventory.some((entry) => entry.slot === 0 && entry.itemId === "logs"),
+      "the slot named is sold first",
+    );
     const feathers = deal(sellTo(shelf, holding(["feather", 100]), 0, 40, item("feather", 5, true)));
     assert.deepEqual(feathers.inventory, [
       { slot: 0, itemId: "feather", quantity: 60 },
