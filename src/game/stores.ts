@@ -48,12 +48,16 @@ export function shelfView(shelf: StoreShelf, targetId: string): StoreStock {
   };
 }
 
-/** One unit back towards each item's own stock: bought-out items return, sold-in surplus goes. */
-export function restock(shelf: StoreShelf): void {
+/** One unit back towards each item's own stock: bought-out items return, sold-in surplus goes. Whether any moved. */
+export function restock(shelf: StoreShelf): boolean {
+  let moved = false;
   for (const { itemId, stock: own } of shelf.def.items) {
     const now = shelf.stock.get(itemId) ?? 0;
-    if (now !== own) shelf.stock.set(itemId, now + Math.sign(own - now));
+    if (now === own) continue;
+    shelf.stock.set(itemId, now + Math.sign(own - now));
+    moved = true;
   }
+  return moved;
 }
 
 export function sellPrice(item: Pick<ItemDef, "value">): number {

@@ -59,6 +59,8 @@ export interface PlayerEntity {
   prayerDrain: number;
   /** Ticks in a row with no prayer on, towards the next point recharged (see tendPrayers). */
   prayerRest: number;
+  /** The shopkeeper (NPC id) whose stock the player was last shown: it is shown again as it changes. */
+  browsing: string | undefined;
   /** Set while a trade commits: intents that touch the inventory are refused. */
   busy: string | undefined;
   /** Intents waiting for the next input phase, oldest first. */
@@ -150,6 +152,8 @@ export class WorldState {
   readonly fires = new Set<StationEntity>();
   /** Each store's live stock, by its shopkeeper's NPC id. */
   readonly stores: ReadonlyMap<string, StoreShelf>;
+  /** Stores whose stock changed this tick, to show to the players at their counters. */
+  readonly changedShelves = new Set<StoreShelf>();
 
   events: OutboundEvent[] = [];
   /**

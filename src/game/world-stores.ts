@@ -45,8 +45,11 @@ export function planStore(
   const counter = counterOf(state, player, intent.targetId);
   if (isGameError(counter)) return counter;
   const { keeper, shelf } = counter;
-  const show = (answering: boolean) => state.showStore(player, shelfView(shelf, keeper.id), answering);
-  if (intent.type === "storeOpen") return () => show(true);
+  if (intent.type === "storeOpen")
+    return () => {
+      player.browsing = keeper.id;
+      state.showStore(player, shelfView(shelf, keeper.id), true);
+    };
   const deal =
     intent.type === "storeBuy"
       ? planBuy(state, player, shelf, intent)
@@ -55,7 +58,9 @@ export function planStore(
   return () => {
     closeDeal(shelf, deal);
     state.setInventory(player, deal.inventory);
-    show(false);
+    // Shown, with everyone else at this counter, once the tick's deals and restocking are done.
+    player.browsing = keeper.id;
+    state.changedShelves.add(shelf);
   };
 }
 
@@ -83,8 +88,24 @@ function planSell(
   return sellTo(shelf, inventory, inventorySlot, quantity, item);
 }
 
-/** Every store's stock moves a unit back towards its own each restock interval. */
+/**
+ * Every store's stock moves a unit back towards its own each restock interval; then each player at a
+ * counter whose stock changed this tick (a deal of theirs or another's, a restock) is shown it, so a
+ * store's window never shows what is gone. A player who has walked away from the counter is not.
+ */
 export function restockStores(state: WorldState): void {
-  if (state.tick % RESTOCK_TICKS !== 0) return;
-  for (const shelf of state.stores.values()) restock(shelf);
+  if (state.tick % RESTOCK_TICKS === 0)
+    for (const shelf of state.stores.values()) if (restock(shelf)) state.changedShelves.add(shelf);
+  if (state.changedShelves.size === 0) return;
+  for (const player of state.players.values()) {
+    if (player.browsing === undefined) continue;
+    const keeper = state.npcs.get(player.browsing);
+    const shelf = keeper && state.stores.get(keeper.def.id);
+    if (!keeper || !shelf || chebyshev(player.position, keeper.position) > STORE_REACH) {
+      player.browsing = undefined;
+      continue;
+    }
+    if (state.changedShelves.has(shelf)) state.showStore(player, shelfView(shelf, keeper.id), false);
+  }
+  state.changedShelves.clear();
 }

@@ -90,6 +90,7 @@ export class World {
       prayers: [],
       prayerDrain: 0,
       prayerRest: 0,
+      browsing: undefined,
       style: copy.combatStyle ?? DEFAULT_STYLE,
       busy: undefined,
       intents: [],

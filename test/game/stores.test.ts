@@ -14,6 +14,7 @@ import {
 } from "../../src/game/stores.js";
 import type { InventoryEntry, ItemDef, StoreDef } from "../../src/game/types.js";
 import { World } from "../../src/game/world.js";
+import type { OutboundEvent } from "../../src/game/world-types.js";
 import { character, gameData, SPAWN } from "./world-fixture.js";
 
 const item = (id: string, value: number, stackable = false, tradeable = true): ItemDef => ({
@@ -280,6 +281,36 @@ describe("Stores in the world", () => {
     world.submit("p1", { type: "teleport", x: 30, z: 31 });
     world.step();
     assert.equal(world.submit("p1", { type: "storeOpen", targetId: banker.id })?.code, "invalid_target");
+  });
+
+  it("shows a player at the counter every change of the stock, its own deals, others' and restocking", () => {
+    const world = storeWorld();
+    world.join(character("p1", { position: { ...SPAWN }, inventory: holding(["coins", 30]) }));
+    world.join(character("p2", { position: { x: 12, z: 11 }, inventory: holding(["coins", 30]) }));
+    const keeper = keeperId(world);
+    world.submit("p1", { type: "storeOpen", targetId: keeper });
+    world.step();
+    const hammers = (event: OutboundEvent | undefined) =>
+      event?.event === "store:stock"
+        ? event.data.items.find((offer) => offer.itemId === "hammer")?.stock
+        : undefined;
+
+    world.submit("p2", { type: "storeBuy", targetId: keeper, itemId: "hammer", quantity: 2 });
+    const report = world.step();
+    const shown = (playerId: string) =>
+      report.events.filter((event) => event.event === "store:stock" && event.to === playerId);
+    assert.deepEqual([shown("p1").length, shown("p2").length], [1, 1], "once each, the buyer too");
+    assert.equal(hammers(shown("p1")[0]), 3);
+
+    // Walked away from the counter: nothing more for p1, as for a player who never looked.
+    world.submit("p1", { type: "teleport", x: 20, z: 20 });
+    world.step();
+    world.submit("p2", { type: "storeBuy", targetId: keeper, itemId: "hammer", quantity: 1 });
+    assert.deepEqual(stockEvents(world, "p1"), []);
+    while ((world.tick + 1) % RESTOCK_TICKS !== 0) world.step();
+    const restocked = stockEvents(world, "p2");
+    assert.equal(hammers(restocked[0]), 3, "a restock is shown to who stands at the counter");
+    assert.deepEqual(stockEvents(world, "p1", RESTOCK_TICKS), []);
   });
 
   it("restocks what was bought one unit a minute", () => {
