@@ -337,6 +337,19 @@ describe("/ws: playing in the world with plain WebSocket clients", function () {
     assert.deepEqual(greeting.data.prayer.active, [], "off at every login (docs/protocol.md)");
   });
 
+  it("switches prayers off for a /ws client back in its kept seat after a drop", async () => {
+    const { client, token } = await connect();
+    client.send("prayer:toggle", { prayerId: "bark_skin", active: true }, "pray");
+    const on = await client.next("player:sync", (_data, frame) => frame.id === "pray");
+    client.socket.terminate();
+    await client.closed;
+    const back = await WsClient.connect(server.wsUrl, { header: token });
+    players.push({ client: back, sync: on.data, id: on.data.id, token });
+    const greeting = await back.first();
+    assert.equal(greeting.event, "player:sync");
+    assert.deepEqual(greeting.data.prayer.active, []);
+  });
+
   it("answers a chat line whose speaker teleports away in the same tick", async () => {
     const { client } = await connect();
     client.send("player:chat", { message: `/admin ${ADMIN_CODE}` });
