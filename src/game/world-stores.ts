@@ -89,11 +89,11 @@ function planSell(
 }
 
 /**
- * Every store's stock moves a unit back towards its own each restock interval; then each player at a
- * counter whose stock changed this tick (a deal of theirs or another's, a restock) is shown it, so a
- * store's window never shows what is gone. A player who has walked away from the counter is not.
+ * Stores restock: each stock moves a unit back towards its own every restock interval. Then each
+ * player at a counter whose stock changed this tick (a deal of theirs or another's, a restock) is
+ * shown it, so a store's window never shows what is gone; a player who walked away is not.
  */
-export function restockStores(state: WorldState): void {
+export function tendStores(state: WorldState): void {
   if (state.tick % RESTOCK_TICKS === 0)
     for (const shelf of state.stores.values()) if (restock(shelf)) state.changedShelves.add(shelf);
   if (state.changedShelves.size === 0) return;

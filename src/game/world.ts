@@ -14,7 +14,7 @@ import { updateNpcs } from "./world-npcs.js";
 import { tendPrayers } from "./world-prayer.js";
 import { runSkills } from "./world-skills.js";
 import { type PlayerEntity, type WorldOptions, WorldState } from "./world-state.js";
-import { restockStores } from "./world-stores.js";
+import { tendStores } from "./world-stores.js";
 import type { Intent, Phase, PlayerSync, TickReport, WorldEntity } from "./world-types.js";
 import { PHASES } from "./world-types.js";
 import { allEntities, describeEntity, playerSyncOf } from "./world-view.js";
@@ -57,7 +57,7 @@ export class World {
       skills: runSkills,
       items: (state) => {
         updateGroundItems(state);
-        restockStores(state);
+        tendStores(state);
       },
     };
   }
