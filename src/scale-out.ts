@@ -1,4 +1,4 @@
-import { matchMaker, type Presence } from "@colyseus/core";
+import { type IRoomCache, matchMaker, type Presence, type SortOptions } from "@colyseus/core";
 import { RedisDriver } from "@colyseus/redis-driver";
 import { RedisPresence } from "@colyseus/redis-presence";
 import { type Cluster, Redis } from "ioredis";
@@ -37,6 +37,35 @@ class LoggedRedisPresence extends RedisPresence {
   }
 }
 
+/**
+ * Room listings that, when a lookup finds nothing, list this process's rooms again and look once more.
+ * After a Redis restart that emptied it, a lookup queued during the outage reaches Redis ahead of the
+ * relisting that the reconnection starts (both go out on the same connection, the relisting a round trip
+ * later): the world running here would be taken for gone, and a join would create a second one, whose
+ * lease closes the first with its players. A miss costs one more round trip otherwise.
+ */
+class RelistingRedisDriver extends RedisDriver {
+  override async query(conditions: Partial<IRoomCache>, sortOptions?: SortOptions): Promise<IRoomCache[]> {
+    const found = await super.query(conditions, sortOptions);
+    if (found.length > 0 || !(await relisted())) return found;
+    return super.query(conditions, sortOptions);
+  }
+
+  override async findOne(conditions: Partial<IRoomCache>, sortOptions?: SortOptions): Promise<IRoomCache> {
+    const found = await super.findOne(conditions, sortOptions);
+    if (found || !(await relisted())) return found;
+    return super.findOne(conditions, sortOptions);
+  }
+}
+
+/** Lists this process's rooms that Redis lacks; whether that could be done. */
+function relisted(): Promise<boolean> {
+  return matchMaker.restoreMissingRoomCaches().then(
+    () => true,
+    () => false,
+  );
+}
+
 /** The presence and the driver through which processes that share `url` share rooms and messages. */
 export function scaleOutThrough(url: string, logger: Logger): { presence: Presence; driver: RedisDriver } {
   const listings = new Redis(url);
@@ -51,5 +80,5 @@ export function scaleOutThrough(url: string, logger: Logger): { presence: Presen
         logger.warn({ err: error }, "listing this process's rooms again in Redis failed"),
       );
   });
-  return { presence: new LoggedRedisPresence(url, logger), driver: new RedisDriver(listings) };
+  return { presence: new LoggedRedisPresence(url, logger), driver: new RelistingRedisDriver(listings) };
 }

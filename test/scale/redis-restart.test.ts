@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Client } from "@colyseus/sdk";
+import { Redis } from "ioredis";
 import { Inbox, leave, sleep, waitForAsync } from "../support/players.js";
 import { PROCESS_PORTS, type ServerProcess, startServerProcess } from "../support/processes.js";
 import { accepting, hasRedisServer, startRedis, stopRedis } from "../support/redis-server.js";
@@ -103,5 +104,20 @@ const CONNECTIONS = ["presence (publishing)", "presence (subscriptions)", "room 
         [30, `${what}: Redis is reached again`],
       ]).sort(),
     );
+  });
+
+  it("finds its world again when a lookup misses a listing Redis lost, without waiting for a reconnection", async () => {
+    // The race a restart makes (a lookup answered before the relisting its reconnection starts), made
+    // certain: the listing goes while every connection stays up, so only a missed lookup can restore it.
+    const playing = await WsClient.connect(`ws://127.0.0.1:${PORT}/ws`, { header: await signIn() });
+    await playing.next("player:sync");
+    const flush = new Redis(`redis://127.0.0.1:${REDIS_PORT}`);
+    await flush.flushall();
+    flush.disconnect();
+    const room = await joinWorld(await signIn());
+    room.send("player:chat", { message: "same world" });
+    await playing.next("chat:message", (data) => data.message === "same world");
+    await leave(room);
+    await playing.close();
   });
 });
