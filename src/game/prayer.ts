@@ -1,12 +1,10 @@
 // Prayers: each boosts one combat stat while it is on, and drains prayer points (as many as the
 // prayer level) at its own rate until they run out.
 import { type GameError, gameError } from "./errors.js";
-import type { CharacterState, PrayerDef } from "./types.js";
+import { type CharacterState, type PrayerDef, TICKS_PER_MINUTE } from "./types.js";
 
-/** Prayer drains are given in points a minute: a minute is this many ticks. */
-export const TICKS_PER_MINUTE = 100;
 /** With no prayer on for a minute, a point comes back (there are no altars to recharge them at). */
-export const PRAYER_REGEN_TICKS = 100;
+export const PRAYER_REGEN_TICKS = TICKS_PER_MINUTE;
 
 const BOOSTED_STATS = ["attack", "strength", "defence", "ranged"] as const;
 

@@ -9,13 +9,14 @@ import {
   type ItemDef,
   MAX_STACK,
   type StoreDef,
+  TICKS_PER_MINUTE,
 } from "./types.js";
 
 const COINS: Stacking = { id: COINS_ITEM_ID, stackable: true };
 /** What a store pays for an item: this share of its manifest value, rounded down (RuneScape's general stores pay 40 %). */
 export const SELL_SHARE = 0.4;
 /** Every this many ticks (a minute) each item's stock moves one unit back towards the store's own. */
-export const RESTOCK_TICKS = 100;
+export const RESTOCK_TICKS = TICKS_PER_MINUTE;
 
 /** A store's live stock, by item id. */
 export interface StoreShelf {

@@ -34,6 +34,9 @@ export const EQUIP_SLOTS = [
 ] as const;
 export type EquipSlot = (typeof EQUIP_SLOTS)[number];
 
+/** A tick is 600 ms: a minute is 100 of them (the rates the data gives "a minute" count in these). */
+export const TICKS_PER_MINUTE = 100;
+
 export const INVENTORY_SLOTS = 28;
 /** The money item: player:sync's `coins` totals it, stores take and pay it. */
 export const COINS_ITEM_ID = "coins";

@@ -356,13 +356,13 @@ export function planIntent(state: WorldState, player: PlayerEntity, intent: Inte
         state.moveTo(player, intent);
         player.path = [];
         player.action = undefined;
-        state.showSelf(player);
+        state.syncLater(player);
       };
     }
     case "heal":
       return () => {
         state.setHealth(player, state.maxHealth(player));
-        state.showSelf(player);
+        state.syncLater(player);
       };
   }
 }

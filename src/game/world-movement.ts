@@ -3,11 +3,12 @@
 import { gameError } from "./errors.js";
 import { findPath, findPathNear } from "./pathfinding.js";
 import { chebyshev } from "./tile.js";
+import { TICKS_PER_MINUTE } from "./types.js";
 import { actionTarget } from "./world-actions.js";
 import type { PlayerEntity, WorldState } from "./world-state.js";
 
 /** RuneScape restores one hitpoint a minute. */
-export const HEALTH_REGEN_TICKS = 100;
+export const HEALTH_REGEN_TICKS = TICKS_PER_MINUTE;
 
 export function movePlayers(state: WorldState): void {
   const regenerates = state.tick % HEALTH_REGEN_TICKS === 0;

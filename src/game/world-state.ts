@@ -322,14 +322,10 @@ export class WorldState {
   }
 
   /**
-   * A player:sync of the player at the tick's end even when nothing it shows changed: the answer to an
-   * admin command (/tp, /heal at full health), which would otherwise go unanswered.
+   * A player:sync of the player at the tick's end, answering the intent being applied: also called when
+   * nothing it shows changed (/tp, /heal at full health), which would otherwise go unanswered.
    */
-  showSelf(player: PlayerEntity): void {
-    this.syncLater(player);
-  }
-
-  private syncLater(player: PlayerEntity): void {
+  syncLater(player: PlayerEntity): void {
     let refs = this.needsSync.get(player);
     const ref = this.refApplyingFor(player);
     if (ref !== undefined && !refs?.includes(ref)) {

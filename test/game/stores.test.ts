@@ -220,11 +220,7 @@ describe("Stores in the world", () => {
       targetId: keeper,
       storeId: "general_store",
       name: "General Store",
-      items: [
-        { itemId: "hammer", stock: 5, price: 1 },
-        { itemId: "bronze_axe", stock: 2, price: 16 },
-        { itemId: "feather", stock: 500, price: 2 },
-      ],
+      items: STORE.items.map(({ itemId, stock, price }) => ({ itemId, stock, price })),
     });
     assert.equal(
       world.submit("p1", { type: "storeBuy", targetId: keeper, itemId: "bronze_axe", quantity: 1 }),
