@@ -125,9 +125,15 @@ export function sellTo(
   const price = sellPrice(item);
   if (item.id === COINS.id || !item.tradeable || price === 0)
     return gameError("invalid_target", `${shelf.def.name} will not buy ${item.name}.`);
-  const units = Math.min(quantity, item.stackable ? entry.quantity : countItem(inventory, item.id));
-  const sold = removeStartingAt(inventory, slot, units).inventory;
-  const paid = addItem(sold, COINS, units * price);
+  const sell = (units: number) =>
+    addItem(removeStartingAt(inventory, slot, units).inventory, COINS, units * price);
+  let units = Math.min(quantity, item.stackable ? entry.quantity : countItem(inventory, item.id));
+  let paid = sell(units);
+  // Coins past a full stack cannot be carried: then as many are sold as their coins fit in the stack.
+  if (paid.remaining > 0 && paid.added >= price) {
+    units = Math.floor(paid.added / price);
+    paid = sell(units);
+  }
   if (paid.remaining > 0) return gameError("inventory_full", "You have no room for the coins.");
   const stock = shelf.stock.get(item.id);
   const shelved =

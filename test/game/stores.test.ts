@@ -12,7 +12,7 @@ import {
   sellPrice,
   sellTo,
 } from "../../src/game/stores.js";
-import type { InventoryEntry, ItemDef, StoreDef } from "../../src/game/types.js";
+import { type InventoryEntry, type ItemDef, MAX_STACK, type StoreDef } from "../../src/game/types.js";
 import { World } from "../../src/game/world.js";
 import type { OutboundEvent } from "../../src/game/world-types.js";
 import { character, gameData, SPAWN } from "./world-fixture.js";
@@ -157,6 +157,20 @@ describe("Store rules", () => {
     // Selling one of a stack frees no slot, and there is none for the coins.
     const stackOfSwords = item("sword_pile", 50, true);
     assert.equal(code(crowded(0, ["sword_pile", 5]), stackOfSwords), "inventory_full");
+  });
+
+  it("sells only as many as the coins' stack can take, and none when it is full", () => {
+    const shelf = openShelf(STORE);
+    const swords = item("sword_pile", 50, true);
+    // 20 coins each: 7 coins short of the stack's limit leave room for none, 47 short for two.
+    const nearlyFull = (short: number) => holding(["sword_pile", 5], ["coins", MAX_STACK - short]);
+    assert.equal((sellTo(shelf, nearlyFull(7), 0, 5, swords) as GameError).code, "inventory_full");
+    const two = deal(sellTo(shelf, nearlyFull(47), 0, 5, swords));
+    assert.equal(two.units, 2);
+    assert.deepEqual(two.inventory, [
+      { slot: 0, itemId: "sword_pile", quantity: 3 },
+      { slot: 1, itemId: "coins", quantity: MAX_STACK - 7 },
+    ]);
   });
 
   it("restocks one unit at a time towards the store's own stock, from below and from above", () => {
