@@ -226,6 +226,21 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     await leave(again);
   });
 
+  it("keeps a reconnected SDK client's prayers on: a reconnection is the same session, not a login", async () => {
+    const player = await join();
+    player.room.send("prayer:toggle", { prayerId: "bark_skin", active: true });
+    await player.inbox.next("player:sync", (sync) => sync.prayer.active.includes("bark_skin"));
+    const reconnectionToken = player.room.reconnectionToken;
+    player.room.connection.close(4010);
+    await sleep(300);
+    const again = await player.sdk.reconnect(reconnectionToken);
+    const syncs: any[] = [];
+    again.onMessage("player:sync", (data) => syncs.push(data));
+    await waitFor(() => syncs.length > 0, "player:sync after reconnecting");
+    assert.deepEqual(syncs[0].prayer.active, ["bark_skin"]);
+    await leave(again);
+  });
+
   it("brings a reconnected player's view up to what changed around it while it was away", async () => {
     const player = await join();
     const other = await join();
