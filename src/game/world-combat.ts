@@ -11,6 +11,12 @@ import type { AmmunitionDef, SkillName } from "./types.js";
 import { ADJACENT, weaponReach } from "./world-actions.js";
 import type { NpcEntity, PlayerEntity, WorldState } from "./world-state.js";
 
+/**
+ * A player a monster swung at stays in combat this many ticks (10 seconds, RuneScape's rule): closing the
+ * connection then must not take it out of a fight it is losing, nor its items out of the drop.
+ */
+export const COMBAT_LOGOUT_TICKS = 17;
+
 export function resolveCombat(state: WorldState): void {
   for (const player of state.players.values()) {
     if (player.action?.kind === "attack") playerSwing(state, player, player.action.targetId);
@@ -109,6 +115,7 @@ function npcSwing(state: WorldState, npc: NpcEntity, targetId: string): void {
   const target = state.players.get(targetId);
   if (!target || !npc.def.combat) return;
   if (state.tick < npc.nextAttackTick || chebyshev(npc.position, target.position) > ADJACENT) return;
+  target.lastStruckTick = state.tick;
   const attacker = npcCombatant(npc.def);
   const health = target.character.health;
   const damage = Math.min(health, resolveAttack(attacker, combatantOf(state, target), state.random).damage);
@@ -148,6 +155,7 @@ function die(state: WorldState, player: PlayerEntity): void {
   });
   player.action = undefined;
   player.path = [];
+  player.lastStruckTick = Number.NEGATIVE_INFINITY;
   state.setPrayers(player, []);
   state.moveTo(player, area.spawnPoint);
   state.setHealth(player, state.maxHealth(player));

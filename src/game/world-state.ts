@@ -52,6 +52,8 @@ export interface PlayerEntity {
   nextEatTick: number;
   /** The first tick it may bury bones again. */
   nextBuryTick: number;
+  /** The last tick a monster swung at it (see World.inCombat). */
+  lastStruckTick: number;
   style: CombatStyle;
   /** The prayers switched on (all off at login and at death). */
   prayers: PrayerDef[];

@@ -6,7 +6,7 @@ import { type GameError, gameError, isGameError } from "./errors.js";
 import { type GroundItem, isOwnerOnly } from "./ground-items.js";
 import { chebyshev } from "./tile.js";
 import type { CharacterState, InventoryEntry, Tile } from "./types.js";
-import { resolveCombat } from "./world-combat.js";
+import { COMBAT_LOGOUT_TICKS, resolveCombat } from "./world-combat.js";
 import { applyQueuedIntent, planIntent, queuedIntent } from "./world-intents.js";
 import { updateGroundItems } from "./world-items.js";
 import { movePlayers } from "./world-movement.js";
@@ -87,6 +87,7 @@ export class World {
       nextMakeTick: 0,
       nextEatTick: 0,
       nextBuryTick: 0,
+      lastStruckTick: Number.NEGATIVE_INFINITY,
       prayers: [],
       prayerDrain: 0,
       prayerRest: 0,
@@ -116,6 +117,14 @@ export class World {
     const player = this.player(playerId);
     // With none on there is nothing to show: no player:sync is owed.
     if (player.prayers.length > 0) this.state.setPrayers(player, []);
+  }
+
+  /**
+   * Whether a monster swung at the player in the last COMBAT_LOGOUT_TICKS: a session that ends then leaves
+   * its player in the world until the fight is over.
+   */
+  inCombat(playerId: string): boolean {
+    return this.state.tick - this.player(playerId).lastStruckTick < COMBAT_LOGOUT_TICKS;
   }
 
   has(playerId: string): boolean {

@@ -31,6 +31,7 @@ import { WorldRoomState } from "../schema/WorldRoomState.js";
 import { within } from "../time-limit.js";
 import { withBatchedSends } from "./batched-sends.js";
 import { CLOSE_REPLACED } from "./close-codes.js";
+import { CombatLogouts } from "./combat-logouts.js";
 import type { EncodedUpdate } from "./encoded-json.js";
 import { admitMessage } from "./flood-guard.js";
 import { Interest, isJsonClient, readsTheState } from "./interest.js";
@@ -110,6 +111,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   private persistence!: WorldPersistence;
   private saves!: TickSaves;
   private trades!: TradeRequests;
+  private combatLogouts!: CombatLogouts;
   private tradeRepository!: TradeRepository;
   private timings!: TickTimings;
   /** This opening's right to write (see WorldLease); the agents beside it write under it too. */
@@ -162,6 +164,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     this.world.restoreGroundItems(await runtime.worldStore.loadGround(this.world.tick));
     this.interest = new Interest(this.world, this.state, this.patchScopes);
     this.saves = new TickSaves(this.world);
+    this.combatLogouts = new CombatLogouts(this.world);
     this.persistence = new WorldPersistence(runtime.worldStore, this.saves, runtime.logger, {
       fence: this.lease,
       onSuperseded: (error) => this.closeSuperseded(error),
@@ -319,6 +322,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     // Until none is committing: a trade that waited for a tick may have started during the wait.
     for (let commit = this.commits.get(characterId); commit; commit = this.commits.get(characterId))
       await commit;
+    await this.combatLogouts.whenFree(characterId);
     if (!this.world.has(characterId) || this.owners.has(characterId) || this.superseded) return;
     // A failed write is logged, and the departure goes with the writes that follow until one commits;
     // the seat is let go all the same.
@@ -328,6 +332,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   /** Trades end with `server_shutdown` (not as if each player had dropped), then everyone is let go. */
   override onBeforeShutdown(): void {
     this.trades.shutdown();
+    this.combatLogouts.releaseAll();
     super.onBeforeShutdown();
   }
 
@@ -342,6 +347,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       "another world opened while this one ran: closing it without saving",
     );
     this.superseded = true;
+    this.combatLogouts.releaseAll();
     this.disconnect(CloseCode.SERVER_SHUTDOWN).catch(() => {});
   }
 
@@ -506,6 +512,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     timed("project", () => {
       this.interest.applyTick(report, changed);
       for (const id of report.deaths) this.trades.playerGone(id, "player_died");
+      this.combatLogouts.afterTick();
       this.trades.expire(Date.now());
     });
     let saved: Promise<void> = Promise.resolve();

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { seededRandom } from "../../src/game/random.js";
 import type { GameData, NpcDef, SkillName, Tile } from "../../src/game/types.js";
 import { World } from "../../src/game/world.js";
+import { COMBAT_LOGOUT_TICKS } from "../../src/game/world-combat.js";
 import type { TickReport } from "../../src/game/world-types.js";
 import { skillsAt } from "./fixtures.js";
 import { character, GOBLIN_SPAWN, gameData, stepUntil } from "./world-fixture.js";
@@ -111,5 +112,35 @@ describe("World monsters", () => {
     assert.deepEqual(respawned?.position, GOBLIN_SPAWN);
     assert.equal(respawned?.health, 5);
     assert.equal(respawned?.maxHealth, 5);
+  });
+
+  describe("being in combat (what keeps a player in the world after its session ends)", () => {
+    it("lasts from a monster's swing until 17 ticks after its last one", () => {
+      const world = worldWithGoblin(aggressive);
+      joinAt(world, NEAR_GOBLIN, { attack: 4 });
+      assert.equal(world.inCombat("p1"), false);
+      const goblin = goblinId(world);
+      let lastSwing: number | undefined;
+      const states = new Set<boolean>();
+      for (let tick = 0; tick < 80; tick++) {
+        // Run off past the goblin's leash: its swings stop, and the combat with them.
+        if (tick === 20) world.submit("p1", { type: "move", x: GOBLIN_SPAWN.x, z: GOBLIN_SPAWN.z - 15 });
+        const report = world.step();
+        if (hitsBy([report], goblin).length > 0) lastSwing = report.tick;
+        const expected = lastSwing !== undefined && report.tick - lastSwing < COMBAT_LOGOUT_TICKS;
+        assert.equal(world.inCombat("p1"), expected, `tick ${report.tick}, last swing ${lastSwing}`);
+        states.add(expected);
+      }
+      assert.deepEqual(states, new Set([true, false]), "in combat, then out of it");
+      assert.equal(COMBAT_LOGOUT_TICKS, 17, "10 seconds of 600 ms ticks, rounded up");
+    });
+
+    it("ends at death: the player respawns out of the fight", () => {
+      const world = worldWithGoblin(aggressive);
+      world.join(character("p1", { position: { ...NEAR_GOBLIN }, health: 1 }));
+      const died = stepUntil(world, () => world.character("p1").health === 10, 100);
+      assert.ok(died.some((report) => report.deaths.includes("p1")));
+      assert.equal(world.inCombat("p1"), false);
+    });
   });
 });

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
+import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import type { CombatHit, PlayerSync } from "../../src/game/world-types.js";
-import { leave, type SdkPlayer, worldSuite } from "../support/players.js";
+import { joinAsNewPlayer, leave, type SdkPlayer, sleep, worldSuite } from "../support/players.js";
+import { recordingLogger } from "../support/recording-logger.js";
+import { startTestServer } from "../support/server.js";
 import { asTrader, startTrade } from "./trade-helpers.js";
 import {
   becomeAdmin,
@@ -44,6 +47,25 @@ function healWhenLow(player: SdkPlayer): () => void {
     if (latestSync(player).health <= 3) player.room.send("player:chat", { message: "/heal" });
   }, 100);
   return () => clearInterval(timer);
+}
+
+/** Where Oakwood's goblins (not aggressive, 5 hitpoints, hitting at most 1) wander. */
+const GOBLINS = { x: 80, z: 25 };
+
+/** Every hit the player dealt or took, as `observer` saw them. */
+function fightOf(observer: SdkPlayer, playerId: string): CombatHit[] {
+  return observer.inbox
+    .all("combat:hit")
+    .filter((hit: CombatHit) => hit.attackerId === playerId || hit.targetId === playerId);
+}
+
+/** Attacks the goblin nearest to GOBLINS and waits for it to strike back: the player is then in combat. */
+async function pickFightWithGoblin(player: SdkPlayer): Promise<void> {
+  await becomeAdmin(player, ADMIN_CODE);
+  await teleport(player, GOBLINS.x, GOBLINS.z + 2);
+  const goblin = seenAt(player, "goblin", GOBLINS.x, GOBLINS.z);
+  player.room.send("player:action", { action: "attack", targetId: goblin.id });
+  await player.inbox.next<CombatHit>("combat:hit", (hit) => hit.attackerId === goblin.id, 10000);
 }
 
 function groundItems(player: SdkPlayer): SeenEntity[] {
@@ -126,6 +148,41 @@ describe("WorldRoom: combat, loot and death with real clients", function () {
     assert.ok(dropped[0]!.x >= 128, "in Blackfen Marsh, where the player died");
   });
 
+  it("keeps a player who logs out in a fight in the world, fighting on, until the fight is over", async () => {
+    const player = await join();
+    const bystander = await join();
+    await becomeAdmin(bystander, ADMIN_CODE);
+    await teleport(bystander, GOBLINS.x, GOBLINS.z + 8);
+    await pickFightWithGoblin(player);
+    await leave(player.room);
+    // Some ticks on, a player who had simply left would be gone from every view.
+    await sleep(300);
+    assert.ok(seenEntity(bystander, player.id), "the player is still in the world");
+    const fightSoFar = fightOf(bystander, player.id).length;
+    await waitFor(() => fightOf(bystander, player.id).length > fightSoFar, "the fight goes on");
+    // It ends with the goblin's death (or the player's, or the minute's limit of 100 ticks of 50 ms):
+    // 17 ticks later the player leaves.
+    await waitFor(() => seenEntity(bystander, player.id) === undefined, "the player leaves at last", 20000);
+  });
+
+  it("lets a player who logged out in a fight log in again and play on once the fight is over", async () => {
+    const player = await join();
+    await pickFightWithGoblin(player);
+    await leave(player.room);
+    const again = await join(player.token);
+    assert.equal(again.id, player.id);
+    await becomeAdmin(again, ADMIN_CODE);
+    await teleport(again, MEADOWBROOK_SPAWN.x, MEADOWBROOK_SPAWN.z);
+    // Past the end of the fight the first session left in (17 ticks) and the minute's limit (100 ticks):
+    // its departure must not take the player of the new session out of the world.
+    await sleep(6000);
+    again.room.send("player:move", { x: MEADOWBROOK_SPAWN.x, z: MEADOWBROOK_SPAWN.z + 2 });
+    await waitFor(
+      () => seenEntity(again, again.id)?.z === MEADOWBROOK_SPAWN.z + 2,
+      "the new session plays on",
+    );
+  });
+
   it("dies in a safe zone: keeps the 3 most valuable items and drops the rest", async () => {
     const player = await join();
     await becomeAdmin(player, ADMIN_CODE);
@@ -198,5 +255,36 @@ describe("WorldRoom: combat, loot and death with real clients", function () {
       assert.deepEqual(cancelled, { tradeId, reason: "player_died" });
     }
     await Promise.all([leave(alice.trade), leave(bob.trade)]);
+  });
+});
+
+describe("WorldRoom: shutting down while a player who logged out in a fight is still in the world", function () {
+  this.timeout(30000);
+
+  it("lets that player go at once, and logs no error", async () => {
+    const { logger, lines } = recordingLogger("warn");
+    // 600 ms ticks: a player who logs out in a fight stays at least 17 of them, over 10 s.
+    const server = await startTestServer({ ADMIN_CODE }, { logger });
+    const player = await joinAsNewPlayer(server);
+    await pickFightWithGoblin(player);
+    await leave(player.room);
+    const { token } = await issueAnonymousToken(server.runtime.jwtSecret);
+    const world = await fetch(`${server.baseUrl}/api/v1/world`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const status = (await world.json()) as { playersOnline: number; entities: { players: number } };
+    assert.deepEqual(
+      [status.playersOnline, status.entities.players],
+      [0, 1],
+      "in the world, with no session",
+    );
+
+    const stopping = performance.now();
+    await server.stop();
+    assert.ok(performance.now() - stopping < 5000, "the shutdown did not wait for the fight to end");
+    assert.deepEqual(
+      lines.filter((line) => line.level >= 50).map((line) => line.msg),
+      [],
+    );
   });
 });

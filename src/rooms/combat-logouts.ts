@@ -1,0 +1,55 @@
+import { TICKS_PER_MINUTE } from "../game/types.js";
+import type { World } from "../game/world.js";
+
+/** The longest a player stays in the world after its session ended in a fight. */
+export const COMBAT_LOGOUT_LIMIT_TICKS = TICKS_PER_MINUTE;
+
+interface Lingering {
+  /** The tick it leaves at, in a fight or not. */
+  readonly deadline: number;
+  /** The departures waiting for it (a new session may have come and gone meanwhile). */
+  readonly releases: (() => void)[];
+}
+
+/**
+ * Players whose session ended while a monster fought them: they stay in the world, unseen by their
+ * session and fighting back as an idle player does, until the fight is over (World.inCombat) or a minute
+ * has passed, and only then leave. Logging out must not save a player from a death it was about to die.
+ */
+export class CombatLogouts {
+  private readonly lingering = new Map<string, Lingering>();
+  private closing = false;
+
+  constructor(private readonly world: World) {}
+
+  /** Resolves once the player may be taken out of the world: at once unless it is in a fight. */
+  whenFree(playerId: string): Promise<void> {
+    if (this.closing || !this.world.has(playerId) || !this.world.inCombat(playerId)) return Promise.resolve();
+    return new Promise((release) => {
+      const lingering = this.lingering.get(playerId);
+      if (lingering) lingering.releases.push(release);
+      else
+        this.lingering.set(playerId, {
+          deadline: this.world.tick + COMBAT_LOGOUT_LIMIT_TICKS,
+          releases: [release],
+        });
+    });
+  }
+
+  /** After each world step: lets go of the players out of their fight, or lingering long enough. */
+  afterTick(): void {
+    for (const [playerId, { deadline, releases }] of this.lingering) {
+      const free = !this.world.has(playerId) || !this.world.inCombat(playerId) || this.world.tick >= deadline;
+      if (!free) continue;
+      this.lingering.delete(playerId);
+      for (const release of releases) release();
+    }
+  }
+
+  /** The world is closing: everyone leaves now, and from now on at once. */
+  releaseAll(): void {
+    this.closing = true;
+    for (const { releases } of this.lingering.values()) for (const release of releases) release();
+    this.lingering.clear();
+  }
+}
