@@ -27,6 +27,8 @@ export class WorldMap {
   private readonly depth: number;
   /** Per tile of the areas' bounding box: 0 = not walkable, otherwise its region's number. */
   private readonly regions: Int32Array;
+  /** Tiles that block movement and sight alike: walls, blocked tiles, trees and rocks (water blocks only movement). */
+  private readonly solid: Set<number>;
 
   constructor(
     private readonly areas: readonly AreaDef[],
@@ -38,6 +40,7 @@ export class WorldMap {
     this.depth = Math.max(...areas.map((area) => area.bounds.maxZ)) - this.minZ + 1;
     if (!(this.width * this.depth <= MAX_TILES)) throw new RangeError("the areas span too many tiles");
     const solid = solidTiles(areas, data);
+    this.solid = solid;
     this.regions = new Int32Array(this.width * this.depth);
     for (const area of areas) {
       const { minX, minZ, maxX, maxZ } = area.bounds;
@@ -77,6 +80,32 @@ export class WorldMap {
     if (!this.isWalkable(toX, toZ)) return false;
     if (fromX === toX || fromZ === toZ) return true;
     return this.isWalkable(toX, fromZ) && this.isWalkable(fromX, toZ);
+  }
+
+  /**
+   * Whether nothing solid stands between two tiles (the tiles themselves aside), along the line of tiles
+   * Bresenham's algorithm draws from `from` to `to`: what a shot needs. Water does not block it.
+   */
+  hasClearLine(from: Tile, to: Tile): boolean {
+    const dx = Math.abs(to.x - from.x);
+    const dz = Math.abs(to.z - from.z);
+    const stepX = Math.sign(to.x - from.x);
+    const stepZ = Math.sign(to.z - from.z);
+    let error = dx - dz;
+    let { x, z } = from;
+    while (true) {
+      const twice = 2 * error;
+      if (twice > -dz) {
+        error -= dz;
+        x += stepX;
+      }
+      if (twice < dx) {
+        error += dx;
+        z += stepZ;
+      }
+      if (x === to.x && z === to.z) return true;
+      if (this.solid.has(tileKey(x, z))) return false;
+    }
   }
 
   private index(x: number, z: number): number {

@@ -223,10 +223,16 @@ export function nearestCookingStation(state: WorldState, player: PlayerEntity): 
   return nearest;
 }
 
-export function weaponReach(state: WorldState, player: PlayerEntity): number {
+/**
+ * How near the player must stand to attack a target on `tile`: a bow reaches RANGED_REACH tiles over a
+ * clear line (see WorldMap.hasClearLine); with a wall, a tree or a rock in the way the archer walks on,
+ * until a line clears or it stands next to the target.
+ */
+export function attackReach(state: WorldState, player: PlayerEntity, tile: Tile): number {
   const weaponId = player.character.equipment.weapon;
   const weapon: ItemDef | undefined = weaponId === undefined ? undefined : state.data.items.get(weaponId);
-  return weapon?.combatType === "ranged" ? RANGED_REACH : ADJACENT;
+  if (weapon?.combatType !== "ranged") return ADJACENT;
+  return state.map.hasClearLine(player.position, tile) ? RANGED_REACH : ADJACENT;
 }
 
 export type ActionTarget = { position: Tile; reach: number } | "untargeted" | "gone";
@@ -236,7 +242,7 @@ export function actionTarget(state: WorldState, player: PlayerEntity, action: Pl
   switch (action.kind) {
     case "attack": {
       const npc = state.npcs.get(action.targetId);
-      return npc?.alive ? { position: npc.position, reach: weaponReach(state, player) } : "gone";
+      return npc?.alive ? { position: npc.position, reach: attackReach(state, player, npc.position) } : "gone";
     }
     case "gather":
     case "cook":

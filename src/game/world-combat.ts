@@ -8,7 +8,7 @@ import { gameError } from "./errors.js";
 import { removeItem } from "./inventory.js";
 import { chebyshev } from "./tile.js";
 import type { AmmunitionDef, SkillName } from "./types.js";
-import { ADJACENT, weaponReach } from "./world-actions.js";
+import { ADJACENT, attackReach } from "./world-actions.js";
 import type { NpcEntity, PlayerEntity, WorldState } from "./world-state.js";
 
 /**
@@ -67,7 +67,7 @@ function playerSwing(state: WorldState, player: PlayerEntity, targetId: string):
   }
   if (
     state.tick < player.nextAttackTick ||
-    chebyshev(player.position, npc.position) > weaponReach(state, player)
+    chebyshev(player.position, npc.position) > attackReach(state, player, npc.position)
   ) {
     return;
   }

@@ -26,6 +26,17 @@ describe("map walkability", () => {
     assert.equal(map.isWalkable(10, 10), true);
   });
 
+  it("sees along a line of tiles past water, but not through walls, blocked tiles, trees or rocks", () => {
+    const wall = mapWith([{ x: 5, z: 13 }]);
+    assert.equal(wall.hasClearLine({ x: 5, z: 10 }, { x: 5, z: 16 }), false, "blocked tile");
+    assert.equal(wall.hasClearLine({ x: 5, z: 16 }, { x: 5, z: 10 }), false, "either way");
+    assert.equal(wall.hasClearLine({ x: 6, z: 10 }, { x: 6, z: 16 }), true, "beside it");
+    assert.equal(wall.hasClearLine({ x: 5, z: 12 }, { x: 5, z: 13 }), true, "the tiles themselves aside");
+    assert.equal(map.hasClearLine({ x: 11, z: 10 }, { x: 17, z: 10 }), false, "the tree at (14,10)");
+    assert.equal(map.hasClearLine({ x: 18, z: 3 }, { x: 26, z: 3 }), true, "over the water x 20..25");
+    assert.equal(map.hasClearLine({ x: 38, z: 41 }, { x: 44, z: 41 }), false, "through the house");
+  });
+
   it("keeps a building's door walkable", () => {
     assert.equal(map.isWalkable(41, 40), true);
   });

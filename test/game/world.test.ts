@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import { newCharacter } from "../../src/game/character.js";
 import { equipmentBonuses } from "../../src/game/combat.js";
 import { DESPAWN_TICKS, OWNER_ONLY_TICKS } from "../../src/game/ground-items.js";
+import { WorldMap } from "../../src/game/map.js";
 import { seededRandom } from "../../src/game/random.js";
 import { chebyshev } from "../../src/game/tile.js";
-import { EAT_TICKS, type Tile } from "../../src/game/types.js";
+import { EAT_TICKS, type ItemDef, type Tile } from "../../src/game/types.js";
 import { World } from "../../src/game/world.js";
 import { COOK_TICKS } from "../../src/game/world-skills.js";
 import type { Intent, OutboundEvent } from "../../src/game/world-types.js";
@@ -461,6 +462,66 @@ describe("World", () => {
       const reports = stepUntil(world, () => world.entity(goblin.id) === undefined);
       const trained = new Set(eventsOf(reports, "skill:xp").map((event) => event.data.skill));
       assert.deepEqual([...trained].sort(), ["constitution", "defence"]);
+    });
+
+    it("shoots only over a clear line: an archer behind a wall walks round it first", () => {
+      const wall = Array.from({ length: 11 }, (_, i) => ({
+        x: GOBLIN_SPAWN.x - 5 + i,
+        z: GOBLIN_SPAWN.z - 3,
+      }));
+      const data = gameData();
+      const bow: ItemDef = {
+        id: "shortbow",
+        name: "Shortbow",
+        type: "weapon",
+        value: 50,
+        stackable: false,
+        tradeable: true,
+        equipSlot: "weapon",
+        combatType: "ranged",
+        attackSpeed: 4,
+      };
+      const arrows: ItemDef = {
+        ...bow,
+        id: "bronze_arrow",
+        name: "Bronze arrow",
+        stackable: true,
+        equipSlot: "ammo",
+      };
+      delete arrows.combatType;
+      const walled = gameData({
+        items: new Map([...data.items, [bow.id, bow], [arrows.id, arrows]]),
+        ammunition: new Map([
+          ["bronze_arrow", { itemId: "bronze_arrow", rangedStrength: 7, weapons: ["shortbow"] }],
+        ]),
+        areas: data.areas.map((area) => ({ ...area, blocked: [...area.blocked, ...wall] })),
+      });
+      const world = new World({ data: walled, random: seededRandom(7) });
+      // 6 tiles from the goblin, within a bow's 7, with the wall between them.
+      const behindWall = { x: GOBLIN_SPAWN.x, z: GOBLIN_SPAWN.z - 6 };
+      world.join(
+        character("p1", {
+          position: { ...behindWall },
+          equipment: { weapon: "shortbow", ammo: "bronze_arrow" },
+          inventory: [{ slot: 0, itemId: "bronze_arrow", quantity: 50 }],
+        }),
+      );
+      const goblin = world.entities().find((entity) => entity.type === "goblin")!;
+      world.submit("p1", { type: "action", action: "attack", targetId: goblin.id });
+      let shotFrom: Tile | undefined;
+      let ticks = 0;
+      while (!shotFrom && ticks++ < 50) {
+        const { events } = world.step();
+        if (events.some((event) => event.event === "combat:hit" && event.data.attackerId === "p1"))
+          shotFrom = position(world);
+      }
+      assert.ok(shotFrom, "shot at last");
+      assert.ok(ticks > 1, "no shot through the wall at once");
+      assert.ok(
+        shotFrom.x < wall[0]!.x || shotFrom.x > wall.at(-1)!.x || shotFrom.z > wall[0]!.z,
+        `shot from ${shotFrom.x},${shotFrom.z}, round the wall`,
+      );
+      assert.ok(new WorldMap(walled.areas, walled).hasClearLine(shotFrom, GOBLIN_SPAWN));
     });
 
     it("refuses a style change without a style", () => {
