@@ -80,6 +80,7 @@ function playerSwing(state: WorldState, player: PlayerEntity, targetId: string):
   }
   const damage = Math.min(npc.health, resolveAttack(attacker, npcCombatant(npc.def), state.random).damage);
   npc.health -= damage;
+  if (damage > 0) npc.damageBy.set(player.id, (npc.damageBy.get(player.id) ?? 0) + damage);
   player.nextAttackTick = state.tick + attacker.attackSpeed;
   state.entityChanged(npc.id);
   state.emit({ near: { ...npc.position } }, "combat:hit", {
@@ -98,7 +99,25 @@ function playerSwing(state: WorldState, player: PlayerEntity, targetId: string):
   if (npc.health === 0) killNpc(state, npc, player);
 }
 
+/**
+ * RuneScape's rule: the loot is the player's who dealt the most damage (the first to deal it, on a tie),
+ * so another player cannot take it with a last blow.
+ */
+function lootOwner(npc: NpcEntity, killer: PlayerEntity): string {
+  let owner = killer.id;
+  let most = 0;
+  for (const [playerId, damage] of npc.damageBy) {
+    if (damage > most) {
+      owner = playerId;
+      most = damage;
+    }
+  }
+  return owner;
+}
+
 function killNpc(state: WorldState, npc: NpcEntity, killer: PlayerEntity): void {
+  const owner = lootOwner(npc, killer);
+  npc.damageBy.clear();
   npc.alive = false;
   npc.targetId = undefined;
   npc.respawnTick = state.tick + npc.def.respawnTicks;
@@ -107,7 +126,7 @@ function killNpc(state: WorldState, npc: NpcEntity, killer: PlayerEntity): void 
   state.entityRemoved(npc.id);
   killer.action = undefined;
   for (const drop of rollDrops(npc.def.drops, state.random)) {
-    state.dropOnGround(drop.itemId, drop.quantity, npc.position, killer.id);
+    state.dropOnGround(drop.itemId, drop.quantity, npc.position, owner);
   }
 }
 

@@ -92,6 +92,8 @@ export interface NpcEntity {
   targetId: string | undefined;
   nextAttackTick: number;
   wanderGoal: Tile | undefined;
+  /** The damage each player dealt it in this life: its loot goes to the one who dealt the most. */
+  readonly damageBy: Map<string, number>;
 }
 
 export interface ResourceEntity {
@@ -205,6 +207,7 @@ export class WorldState {
           targetId: undefined,
           nextAttackTick: 0,
           wanderGoal: undefined,
+          damageBy: new Map(),
         };
         this.npcs.set(npc.id, npc);
         this.npcGrid.insert(npc);

@@ -10,6 +10,7 @@ import { World } from "../../src/game/world.js";
 import { COOK_TICKS } from "../../src/game/world-skills.js";
 import type { Intent, OutboundEvent } from "../../src/game/world-types.js";
 import { XP_CAP } from "../../src/game/xp.js";
+import { skillsAt } from "./fixtures.js";
 import {
   BOOTH,
   character,
@@ -427,6 +428,29 @@ describe("World", () => {
         ["coins", 5],
       ]);
       for (const drop of drops) assert.equal(world.privateOwner(drop.id), "killer");
+    });
+
+    it("gives the loot to the player who dealt the most damage, not to the last blow", () => {
+      const world = makeWorld();
+      world.join(character("worker", { position: { x: GOBLIN_SPAWN.x, z: GOBLIN_SPAWN.z - 1 } }));
+      world.join(
+        character("thief", {
+          position: { x: GOBLIN_SPAWN.x + 1, z: GOBLIN_SPAWN.z },
+          skills: skillsAt(1, { constitution: 10, attack: 60, strength: 60 }),
+        }),
+      );
+      const goblin = world.entities().find((entity) => entity.type === "goblin")!;
+      // Unarmed at level 1 the worker hits 1 at most: it takes the goblin from 5 down to 2, then stops.
+      world.submit("worker", { type: "action", action: "attack", targetId: goblin.id });
+      stepUntil(world, () => world.entity(goblin.id)!.health === 2);
+      world.submit("worker", { type: "action", action: "stop" });
+      world.submit("thief", { type: "action", action: "attack", targetId: goblin.id });
+      const reports = stepUntil(world, () => world.entity(goblin.id) === undefined);
+      const blows = eventsOf(reports, "combat:hit").filter((hit) => hit.data.targetId === goblin.id);
+      assert.equal(blows.at(-1)!.data.attackerId, "thief", "the thief struck last");
+      const drops = world.entities().filter((entity) => entity.kind === "item");
+      assert.ok(drops.length > 0);
+      for (const drop of drops) assert.equal(world.privateOwner(drop.id), "worker", drop.type);
     });
 
     it("lets an NPC fight back", () => {
