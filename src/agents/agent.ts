@@ -133,7 +133,7 @@ export class Agent {
     clearTimeout(this.rejoinTimer);
     const room = this.room;
     this.room = undefined;
-    if (room) await room.leave(true).catch(() => {});
+    if (room) await leaveForGood(room);
   }
 
   private async join(): Promise<void> {
@@ -170,7 +170,7 @@ export class Agent {
     const options: WorldJoinOptions = { characterId: this.record.characterId, updates: "messages" };
     const room = await sdk.joinOrCreate("world", options);
     if (this.stopped) {
-      await room.leave(true).catch(() => {});
+      await leaveForGood(room);
       return;
     }
     // A new session's first update lists everything in view.
@@ -419,4 +419,19 @@ export class Agent {
       entities: entities.filter((entity) => entity.id !== sync.id),
     };
   }
+}
+
+/**
+ * Leaves the world for good. A connection that dropped is brought back by the SDK on its own: a leave
+ * sent meanwhile goes nowhere and would be waited on until the SDK gave up, while the reconnection put
+ * the character back in the world with nobody playing it. So nothing reconnects from here on, a
+ * reconnection already under way leaves once it is through, and only a leave that can be sent is
+ * waited for (the world lets go of a dropped seat nobody takes back).
+ */
+async function leaveForGood(room: Room): Promise<void> {
+  room.reconnection.enabled = false;
+  room.onReconnect(() => {
+    room.leave(true).catch(() => {});
+  });
+  if (room.connection.isOpen) await room.leave(true).catch(() => {});
 }

@@ -260,6 +260,27 @@ describe("/api/agents: the server's autonomous agents", function () {
     );
   });
 
+  it("leaves the world on DELETE while its connection is coming back from a drop", async () => {
+    const agent = await newAgent("Flicker");
+    // The SDK reconnects by itself only a connection that has been up for 5 s.
+    await sleep(5200);
+    const [listing] = await matchMaker.query({ name: "world" });
+    const world = matchMaker.getLocalRoomById(listing!.roomId)!;
+    const client = world.clients.find(
+      (c) => (c.auth as { characterId?: string })?.characterId === agent.characterId,
+    )!;
+    // Cut without a close frame, as a failing network does: the SDK tries again within 200 ms.
+    (client.ref as unknown as { terminate(): void }).terminate();
+    await sleep(50);
+    const deleting = request(server, `/api/agents/${agent.agentId}`, { method: "DELETE", token: owner });
+    assert.equal(await Promise.race([deleting.then((r) => r.status), sleep(3000)]), 204, "answered");
+    await waitForAsync(
+      async () => (await get(`/api/characters/${agent.characterId}/position`)).online === false,
+      "the character left the world",
+      5000,
+    );
+  });
+
   it("joins the world again when the world lets it go", async () => {
     const agent = await newAgent("Boomerang");
     const [listing] = await matchMaker.query({ name: "world" });
