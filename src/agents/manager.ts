@@ -153,13 +153,15 @@ export class AgentManager {
     else this.creating.delete(ownerAccountId);
   }
 
-  /** Stops the agent and forgets it; its character stays. */
+  /**
+   * Forgets the agent and stops it; its character stays. Its row goes first: should that fail, the
+   * agent runs on and can be removed again, rather than be gone here until a restart brings it back.
+   */
   async remove(agent: Agent): Promise<void> {
     // A running agent is one the current world loaded (stopAll lets go of the others).
-    const fence = this.fence!;
+    await this.options.agents.delete(agent.record.id, this.fence!);
     this.running.delete(agent.record.id);
     await agent.stop();
-    await this.options.agents.delete(agent.record.id, fence);
   }
 
   /** The server shuts down: every agent leaves, and none is loaded here again (see `isClosed`). */

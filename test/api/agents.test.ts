@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { matchMaker } from "@colyseus/core";
 import { issueAgentToken } from "../../src/auth/tokens.js";
+import type { AgentRepository } from "../../src/db/agents.js";
 import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
 import { joinAsNewPlayer, leave, sleep, waitForAsync } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
@@ -258,6 +259,30 @@ describe("/api/agents: the server's autonomous agents", function () {
       async () => (await get(`/api/characters/${agent.characterId}/position`)).online === false,
       "the character left the world",
     );
+  });
+
+  it("keeps running an agent whose DELETE failed to be stored, so that DELETE can be tried again", async () => {
+    const agent = await newAgent("Stubborn");
+    const repository = (server.runtime.agents as unknown as { options: { agents: AgentRepository } }).options
+      .agents;
+    const remove = repository.delete;
+    repository.delete = async () => {
+      throw new Error("database unavailable");
+    };
+    try {
+      await expectError(
+        await request(server, `/api/agents/${agent.agentId}`, { method: "DELETE", token: owner }),
+        500,
+        "internal",
+      );
+    } finally {
+      repository.delete = remove;
+    }
+    // Still stored: were it not running, it would be back after a restart although no DELETE could reach it.
+    assert.equal(await online(agent.agentId)(), true, "still listed and in the world");
+    const again = await request(server, `/api/agents/${agent.agentId}`, { method: "DELETE", token: owner });
+    assert.equal(again.status, 204);
+    assert.ok(!server.runtime.agents.list().some((a) => a.record.id === agent.agentId));
   });
 
   it("leaves the world on DELETE while its connection is coming back from a drop", async () => {
