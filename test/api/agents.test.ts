@@ -422,6 +422,41 @@ describe("/api/agents while the server shuts down", function () {
       await server.stop();
     }
   });
+
+  it("does not start an agent whose creation was being stored when the agents left", async () => {
+    const server = await startTestServer({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "50" });
+    try {
+      const { token } = await signInAnonymously(server);
+      const repository = (server.runtime.agents as unknown as { options: { agents: AgentRepository } })
+        .options.agents;
+      const store = repository.create.bind(repository);
+      let storing!: () => void;
+      const stored = new Promise<void>((resolve) => {
+        storing = resolve;
+      });
+      let resume!: () => void;
+      const resumed = new Promise<void>((resolve) => {
+        resume = resolve;
+      });
+      repository.create = async (...args) => {
+        await store(...args);
+        storing();
+        await resumed;
+      };
+      const creating = request(server, "/api/agents", { method: "POST", body: { name: "Latecomer" }, token });
+      await stored;
+      await server.runtime.agents.close();
+      resume();
+      const agent: AgentSummary = await (await creating).json();
+      // Stored, it runs with the server's next start; here, nothing would ever stop it.
+      await sleep(1000);
+      assert.equal(server.runtime.agents.list().length, 0, "not running in a process that is stopping");
+      const position = await request(server, `/api/characters/${agent.characterId}/position`, { token });
+      assert.equal((await position.json()).online, false, "not in the world");
+    } finally {
+      await server.stop();
+    }
+  });
 });
 
 // CI's PostgreSQL: a database that outlives a server, and statements that overlap (PGlite runs one at a
