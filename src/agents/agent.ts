@@ -101,6 +101,8 @@ export class Agent {
   private stopped = false;
   private rejoinTimer: NodeJS.Timeout | undefined;
   private rejoinDelayMs = REJOIN_FIRST_DELAY_MS;
+  /** The last write of the goal and pause state (see store). */
+  private storing: Promise<void> = Promise.resolve();
 
   constructor(
     readonly record: AgentRecord,
@@ -236,8 +238,19 @@ export class Agent {
     };
     this.current = undefined;
     this.errand = undefined;
-    await this.deps.save(this.record);
+    await this.store();
     return this.goal()!;
+  }
+
+  /**
+   * Stores the goal and pause state as they are when the write begins, each write after the one before:
+   * writes that overlapped could commit out of order and leave an older state stored, which a restart
+   * would bring back.
+   */
+  private store(): Promise<void> {
+    const write = this.storing.then(() => this.deps.save(this.record));
+    this.storing = write.catch(() => {});
+    return write;
   }
 
   /** A goal set before the agent knew its XP is measured from its first player:sync. */
@@ -245,7 +258,7 @@ export class Agent {
     const goal = this.record.goal;
     if (!goal || goal.baseXp !== null) return;
     goal.baseXp = goalXp(goal.type, sync.skills);
-    this.deps.save(this.record).catch((error: unknown) => {
+    this.store().catch((error: unknown) => {
       this.deps.logger.warn({ err: error, agentId: this.record.id }, "an agent could not store its goal");
     });
   }
@@ -255,12 +268,12 @@ export class Agent {
     this.record.goal = null;
     this.record.goalsPaused = true;
     this.halt();
-    await this.deps.save(this.record);
+    await this.store();
   }
 
   async resumeGoals(): Promise<void> {
     this.record.goalsPaused = false;
-    await this.deps.save(this.record);
+    await this.store();
   }
 
   /**

@@ -114,6 +114,38 @@ describe("/api/agents: the server's autonomous agents", function () {
     );
   });
 
+  it("stores the goal set last when goals are set one right after another", async () => {
+    const agent = await newAgent("Decisive");
+    const repository = (server.runtime.agents as unknown as { options: { agents: AgentRepository } }).options
+      .agents;
+    const save = repository.saveControl;
+    let slowWrites = 1;
+    let writing!: () => void;
+    const written = new Promise<void>((resolve) => {
+      writing = resolve;
+    });
+    // A write of what the agent was told then, that takes longer than the next one (a busy connection).
+    repository.saveControl = async (control, fence) => {
+      const told = { ...control };
+      if (slowWrites-- > 0) {
+        writing();
+        await sleep(300);
+      }
+      return save.call(repository, told, fence);
+    };
+    try {
+      const first = post(`/api/agents/${agent.agentId}/goal`, { type: "mining" });
+      await written;
+      const second = await post(`/api/agents/${agent.agentId}/goal`, { type: "fishing" });
+      assert.equal((await second.json()).goal.type, "fishing");
+      assert.equal((await first).status, 200);
+    } finally {
+      repository.saveControl = save;
+    }
+    const stored = (await repository.all()).find((row) => row.id === agent.agentId);
+    assert.equal((stored?.goal as { type?: string } | null)?.type, "fishing", "what a restart brings back");
+  });
+
   it("pursues a goal its owner sets while goals are paused, and chooses none itself once it is reached", async () => {
     const agent = await newAgent("Obedient");
     await post(`/api/agents/${agent.agentId}/goal/stop`);
