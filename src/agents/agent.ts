@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { Client, type Room } from "@colyseus/sdk";
 import type { AgentRow } from "../db/agents.js";
 import type { SkillName } from "../game/types.js";
-import type { PlayerSync, WorldEntity, WorldUpdate } from "../game/world-types.js";
+import type { CombatHit, PlayerSync, WorldEntity, WorldUpdate } from "../game/world-types.js";
 import type { Logger } from "../logger.js";
 import { CLOSE_REPLACED } from "../rooms/close-codes.js";
 import type { WorldJoinOptions } from "../rooms/messages.js";
@@ -185,6 +185,10 @@ export class Agent {
       // The world took what was asked: an errand's refusals are counted in a row.
       if (this.errand) this.errand.failures = 0;
       this.measureGoalFrom(sync);
+    });
+    room.onMessage("combat:hit", ({ targetId, targetHealth }: CombatHit) => {
+      // Killed: it comes back at a spawn point with nothing under way, though the world says no more.
+      if (targetId === this.sync?.id && targetHealth === 0) this.current = undefined;
     });
     room.onMessage("skill:xp", ({ skill, xp, level }: { skill: SkillName; xp: number; level: number }) => {
       if (this.sync) this.sync.skills[skill] = { xp, level };

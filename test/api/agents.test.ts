@@ -600,9 +600,10 @@ describe("an agent fighting where one monster is left", function () {
     respawnTick: number;
     targetId?: string;
     spawn: { x: number; z: number };
-    def: { id: string; role: string };
+    def: { id: string; role: string; combat?: Record<string, number> };
   };
   type Player = {
+    position: { x: number; z: number };
     character: { skills: Record<string, { level: number; xp: number }> };
     nextEatTick: number;
   };
@@ -616,6 +617,7 @@ describe("an agent fighting where one monster is left", function () {
       setHealth(player: Player, health: number): void;
       npcs: Map<string, Npc>;
       deadNpcs: Set<Npc>;
+      deaths: Set<string>;
       npcGrid: { remove(npc: Npc): void };
       entityRemoved(id: string): void;
       fail(player: Player, error: { code: string }): void;
@@ -721,5 +723,37 @@ describe("an agent fighting where one monster is left", function () {
 
     world.replaceInventory(agent.characterId, []);
     await waitForAsync(async () => flights.length > 0, "the agent flees the chicken", 10000);
+  });
+
+  it("fights again once it has died, the monster that killed it still in view", async () => {
+    // The chicken outlives the fight.
+    left.health = 100_000;
+    const { agent, player } = await fighter("Phoenix");
+    await waitForAsync(
+      async () => left.targetId === agent.characterId,
+      "the chicken fights the agent",
+      20000,
+    );
+    // One of its bites kills, once.
+    const harmless = left.def;
+    left.def = { ...harmless, combat: { ...harmless.combat, attack: 10_000, strength: 10_000 } };
+    const { deaths } = world.state;
+    const died = deaths.add.bind(deaths);
+    let cameBackAt: { x: number; z: number } | undefined;
+    deaths.add = (id) => {
+      if (id === agent.characterId) {
+        left.def = harmless;
+        cameBackAt ??= { ...player.position };
+      }
+      return died(id);
+    };
+    await waitForAsync(async () => cameBackAt !== undefined, "the agent dies", 10000);
+    // Meadowbrook's spawn point, five tiles from the chicken: it comes back within the chicken's view.
+    assert.deepEqual(cameBackAt, { x: 32, z: 32 });
+    await waitForAsync(
+      async () => left.targetId === agent.characterId,
+      "the agent attacks the chicken again",
+      10000,
+    );
   });
 });
