@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { Client, type Room } from "@colyseus/sdk";
 import type { AgentRow } from "../db/agents.js";
 import type { SkillName } from "../game/types.js";
-import type { PlayerSync, WorldEntity, WorldUpdate } from "../game/world-types.js";
+import type { CombatHit, PlayerSync, WorldEntity, WorldUpdate } from "../game/world-types.js";
 import type { Logger } from "../logger.js";
 import { CLOSE_REPLACED } from "../rooms/close-codes.js";
 import type { WorldJoinOptions } from "../rooms/messages.js";
@@ -101,6 +101,8 @@ export class Agent {
   private stopped = false;
   private rejoinTimer: NodeJS.Timeout | undefined;
   private rejoinDelayMs = REJOIN_FIRST_DELAY_MS;
+  /** The last write of the goal and pause state (see store). */
+  private storing: Promise<void> = Promise.resolve();
 
   constructor(
     readonly record: AgentRecord,
@@ -133,7 +135,7 @@ export class Agent {
     clearTimeout(this.rejoinTimer);
     const room = this.room;
     this.room = undefined;
-    if (room) await room.leave(true).catch(() => {});
+    if (room) await leaveForGood(room);
   }
 
   private async join(): Promise<void> {
@@ -170,7 +172,7 @@ export class Agent {
     const options: WorldJoinOptions = { characterId: this.record.characterId, updates: "messages" };
     const room = await sdk.joinOrCreate("world", options);
     if (this.stopped) {
-      await room.leave(true).catch(() => {});
+      await leaveForGood(room);
       return;
     }
     // A new session's first update lists everything in view.
@@ -183,6 +185,10 @@ export class Agent {
       // The world took what was asked: an errand's refusals are counted in a row.
       if (this.errand) this.errand.failures = 0;
       this.measureGoalFrom(sync);
+    });
+    room.onMessage("combat:hit", ({ targetId, targetHealth }: CombatHit) => {
+      // Killed: it comes back at a spawn point with nothing under way, though the world says no more.
+      if (targetId === this.sync?.id && targetHealth === 0) this.current = undefined;
     });
     room.onMessage("skill:xp", ({ skill, xp, level }: { skill: SkillName; xp: number; level: number }) => {
       if (this.sync) this.sync.skills[skill] = { xp, level };
@@ -236,8 +242,19 @@ export class Agent {
     };
     this.current = undefined;
     this.errand = undefined;
-    await this.deps.save(this.record);
+    await this.store();
     return this.goal()!;
+  }
+
+  /**
+   * Stores the goal and pause state as they are when the write begins, each write after the one before:
+   * writes that overlapped could commit out of order and leave an older state stored, which a restart
+   * would bring back.
+   */
+  private store(): Promise<void> {
+    const write = this.storing.then(() => this.deps.save(this.record));
+    this.storing = write.catch(() => {});
+    return write;
   }
 
   /** A goal set before the agent knew its XP is measured from its first player:sync. */
@@ -245,7 +262,7 @@ export class Agent {
     const goal = this.record.goal;
     if (!goal || goal.baseXp !== null) return;
     goal.baseXp = goalXp(goal.type, sync.skills);
-    this.deps.save(this.record).catch((error: unknown) => {
+    this.store().catch((error: unknown) => {
       this.deps.logger.warn({ err: error, agentId: this.record.id }, "an agent could not store its goal");
     });
   }
@@ -255,12 +272,12 @@ export class Agent {
     this.record.goal = null;
     this.record.goalsPaused = true;
     this.halt();
-    await this.deps.save(this.record);
+    await this.store();
   }
 
   async resumeGoals(): Promise<void> {
     this.record.goalsPaused = false;
-    await this.deps.save(this.record);
+    await this.store();
   }
 
   /**
@@ -419,4 +436,19 @@ export class Agent {
       entities: entities.filter((entity) => entity.id !== sync.id),
     };
   }
+}
+
+/**
+ * Leaves the world for good. A connection that dropped is brought back by the SDK on its own: a leave
+ * sent meanwhile goes nowhere and would be waited on until the SDK gave up, while the reconnection put
+ * the character back in the world with nobody playing it. So nothing reconnects from here on, a
+ * reconnection already under way leaves once it is through, and only a leave that can be sent is
+ * waited for (the world lets go of a dropped seat nobody takes back).
+ */
+async function leaveForGood(room: Room): Promise<void> {
+  room.reconnection.enabled = false;
+  room.onReconnect(() => {
+    room.leave(true).catch(() => {});
+  });
+  if (room.connection.isOpen) await room.leave(true).catch(() => {});
 }

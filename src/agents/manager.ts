@@ -42,7 +42,10 @@ export class AgentManager {
   private baseUrl: string | undefined;
   /** Set while this process holds the world: the loading of the stored and configured agents. */
   private hosting: Promise<void> | undefined;
-  /** The lease of the world the agents run beside: their stored rows are written under it. */
+  /**
+   * The lease of the world the agents run beside (their stored rows are written under it); unset once
+   * they have left it.
+   */
   private fence: WriteFence | undefined;
   /** The server is shutting down: no agent is loaded here again. */
   private closed = false;
@@ -87,7 +90,10 @@ export class AgentManager {
 
   private async load(fence: WriteFence): Promise<void> {
     const stored = await this.options.agents.all();
-    for (const row of stored) this.spawn({ ...row, goal: (row.goal as StoredGoal | null) ?? null }, fence);
+    for (const row of stored) {
+      const agent = this.agentFor({ ...row, goal: (row.goal as StoredGoal | null) ?? null }, fence);
+      this.running.set(row.id, agent);
+    }
     const names = new Set(stored.map((row) => row.name.toLowerCase()));
     for (const name of this.options.configured) {
       if (names.has(name.toLowerCase())) continue;
@@ -139,10 +145,14 @@ export class AgentManager {
       };
       // Fenced: a world replaced meanwhile stores no agent that the world replacing it did not load.
       await agents.create(record, character, fence);
-      agent = this.spawn(record, fence);
+      agent = this.agentFor(record, fence);
     } finally {
       if (ownerAccountId !== null) this.countCreation(ownerAccountId, -1);
     }
+    // The agents left while it was stored (their world closed, or the server is stopping): run here, it
+    // would never be stopped. Stored, it runs where the world opens next.
+    if (this.fence !== fence) return agent;
+    this.running.set(agent.record.id, agent);
     if (join) await this.join(agent);
     return agent;
   }
@@ -153,13 +163,15 @@ export class AgentManager {
     else this.creating.delete(ownerAccountId);
   }
 
-  /** Stops the agent and forgets it; its character stays. */
+  /**
+   * Forgets the agent and stops it; its character stays. Its row goes first: should that fail, the
+   * agent runs on and can be removed again, rather than be gone here until a restart brings it back.
+   */
   async remove(agent: Agent): Promise<void> {
     // A running agent is one the current world loaded (stopAll lets go of the others).
-    const fence = this.fence!;
+    await this.options.agents.delete(agent.record.id, this.fence!);
     this.running.delete(agent.record.id);
     await agent.stop();
-    await this.options.agents.delete(agent.record.id, fence);
   }
 
   /** The server shuts down: every agent leaves, and none is loaded here again (see `isClosed`). */
@@ -177,15 +189,16 @@ export class AgentManager {
   async stopAll(): Promise<void> {
     await this.hosting?.catch(() => {});
     this.hosting = undefined;
+    this.fence = undefined;
     const agents = this.list();
     this.running.clear();
     await Promise.all(agents.map((agent) => agent.stop()));
   }
 
   /** An agent writes under the lease of the world that loaded it, whichever world runs later. */
-  private spawn(record: AgentRecord, fence: WriteFence): Agent {
+  private agentFor(record: AgentRecord, fence: WriteFence): Agent {
     const { agents, gameData, jwtSecret, logger, tickMs } = this.options;
-    const agent = new Agent(record, {
+    return new Agent(record, {
       world: { data: gameData, map: this.map },
       thinkMs: tickMs * THINK_EVERY_TICKS,
       token: () => issueAgentToken(jwtSecret, record.id),
@@ -193,8 +206,6 @@ export class AgentManager {
       save: (changed) => agents.saveControl(changed, fence),
       logger,
     });
-    this.running.set(record.id, agent);
-    return agent;
   }
 
   private async join(agent: Agent): Promise<void> {

@@ -45,9 +45,15 @@ export async function answerAgentRequest(
   fence: WriteFence,
   request: AgentRequest,
 ): Promise<AgentReply> {
-  if (agents.isClosed)
-    return { ok: false, code: "unavailable", message: "this server is shutting down; retry in a moment" };
+  const closed: AgentReply = {
+    ok: false,
+    code: "unavailable",
+    message: "this server is shutting down; retry in a moment",
+  };
+  if (agents.isClosed) return closed;
   await agents.host(fence);
+  // It may have begun to shut down while the agents were loading.
+  if (agents.isClosed) return closed;
   try {
     return { ok: true, body: await answer(agents, request) };
   } catch (error) {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { matchMaker } from "@colyseus/core";
 import { issueAgentToken } from "../../src/auth/tokens.js";
+import type { AgentRepository } from "../../src/db/agents.js";
 import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
 import { joinAsNewPlayer, leave, sleep, waitForAsync } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
@@ -111,6 +112,38 @@ describe("/api/agents: the server's autonomous agents", function () {
       async () => (await get(`/api/agents/${agent.agentId}/goal`)).goal !== null,
       "a goal of its own choosing",
     );
+  });
+
+  it("stores the goal set last when goals are set one right after another", async () => {
+    const agent = await newAgent("Decisive");
+    const repository = (server.runtime.agents as unknown as { options: { agents: AgentRepository } }).options
+      .agents;
+    const save = repository.saveControl;
+    let slowWrites = 1;
+    let writing!: () => void;
+    const written = new Promise<void>((resolve) => {
+      writing = resolve;
+    });
+    // A write of what the agent was told then, that takes longer than the next one (a busy connection).
+    repository.saveControl = async (control, fence) => {
+      const told = { ...control };
+      if (slowWrites-- > 0) {
+        writing();
+        await sleep(300);
+      }
+      return save.call(repository, told, fence);
+    };
+    try {
+      const first = post(`/api/agents/${agent.agentId}/goal`, { type: "mining" });
+      await written;
+      const second = await post(`/api/agents/${agent.agentId}/goal`, { type: "fishing" });
+      assert.equal((await second.json()).goal.type, "fishing");
+      assert.equal((await first).status, 200);
+    } finally {
+      repository.saveControl = save;
+    }
+    const stored = (await repository.all()).find((row) => row.id === agent.agentId);
+    assert.equal((stored?.goal as { type?: string } | null)?.type, "fishing", "what a restart brings back");
   });
 
   it("pursues a goal its owner sets while goals are paused, and chooses none itself once it is reached", async () => {
@@ -260,6 +293,51 @@ describe("/api/agents: the server's autonomous agents", function () {
     );
   });
 
+  it("keeps running an agent whose DELETE failed to be stored, so that DELETE can be tried again", async () => {
+    const agent = await newAgent("Stubborn");
+    const repository = (server.runtime.agents as unknown as { options: { agents: AgentRepository } }).options
+      .agents;
+    const remove = repository.delete;
+    repository.delete = async () => {
+      throw new Error("database unavailable");
+    };
+    try {
+      await expectError(
+        await request(server, `/api/agents/${agent.agentId}`, { method: "DELETE", token: owner }),
+        500,
+        "internal",
+      );
+    } finally {
+      repository.delete = remove;
+    }
+    // Still stored: were it not running, it would be back after a restart although no DELETE could reach it.
+    assert.equal(await online(agent.agentId)(), true, "still listed and in the world");
+    const again = await request(server, `/api/agents/${agent.agentId}`, { method: "DELETE", token: owner });
+    assert.equal(again.status, 204);
+    assert.ok(!server.runtime.agents.list().some((a) => a.record.id === agent.agentId));
+  });
+
+  it("leaves the world on DELETE while its connection is coming back from a drop", async () => {
+    const agent = await newAgent("Flicker");
+    // The SDK reconnects by itself only a connection that has been up for 5 s.
+    await sleep(5200);
+    const [listing] = await matchMaker.query({ name: "world" });
+    const world = matchMaker.getLocalRoomById(listing!.roomId)!;
+    const client = world.clients.find(
+      (c) => (c.auth as { characterId?: string })?.characterId === agent.characterId,
+    )!;
+    // Cut without a close frame, as a failing network does: the SDK tries again within 200 ms.
+    (client.ref as unknown as { terminate(): void }).terminate();
+    await sleep(50);
+    const deleting = request(server, `/api/agents/${agent.agentId}`, { method: "DELETE", token: owner });
+    assert.equal(await Promise.race([deleting.then((r) => r.status), sleep(3000)]), 204, "answered");
+    await waitForAsync(
+      async () => (await get(`/api/characters/${agent.characterId}/position`)).online === false,
+      "the character left the world",
+      5000,
+    );
+  });
+
   it("joins the world again when the world lets it go", async () => {
     const agent = await newAgent("Boomerang");
     const [listing] = await matchMaker.query({ name: "world" });
@@ -376,6 +454,41 @@ describe("/api/agents while the server shuts down", function () {
       await server.stop();
     }
   });
+
+  it("does not start an agent whose creation was being stored when the agents left", async () => {
+    const server = await startTestServer({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "50" });
+    try {
+      const { token } = await signInAnonymously(server);
+      const repository = (server.runtime.agents as unknown as { options: { agents: AgentRepository } })
+        .options.agents;
+      const store = repository.create.bind(repository);
+      let storing!: () => void;
+      const stored = new Promise<void>((resolve) => {
+        storing = resolve;
+      });
+      let resume!: () => void;
+      const resumed = new Promise<void>((resolve) => {
+        resume = resolve;
+      });
+      repository.create = async (...args) => {
+        await store(...args);
+        storing();
+        await resumed;
+      };
+      const creating = request(server, "/api/agents", { method: "POST", body: { name: "Latecomer" }, token });
+      await stored;
+      await server.runtime.agents.close();
+      resume();
+      const agent: AgentSummary = await (await creating).json();
+      // Stored, it runs with the server's next start; here, nothing would ever stop it.
+      await sleep(1000);
+      assert.equal(server.runtime.agents.list().length, 0, "not running in a process that is stopping");
+      const position = await request(server, `/api/characters/${agent.characterId}/position`, { token });
+      assert.equal((await position.json()).online, false, "not in the world");
+    } finally {
+      await server.stop();
+    }
+  });
 });
 
 // CI's PostgreSQL: a database that outlives a server, and statements that overlap (PGlite runs one at a
@@ -487,9 +600,10 @@ describe("an agent fighting where one monster is left", function () {
     respawnTick: number;
     targetId?: string;
     spawn: { x: number; z: number };
-    def: { id: string; role: string };
+    def: { id: string; role: string; combat?: Record<string, number> };
   };
   type Player = {
+    position: { x: number; z: number };
     character: { skills: Record<string, { level: number; xp: number }> };
     nextEatTick: number;
   };
@@ -503,6 +617,7 @@ describe("an agent fighting where one monster is left", function () {
       setHealth(player: Player, health: number): void;
       npcs: Map<string, Npc>;
       deadNpcs: Set<Npc>;
+      deaths: Set<string>;
       npcGrid: { remove(npc: Npc): void };
       entityRemoved(id: string): void;
       fail(player: Player, error: { code: string }): void;
@@ -608,5 +723,37 @@ describe("an agent fighting where one monster is left", function () {
 
     world.replaceInventory(agent.characterId, []);
     await waitForAsync(async () => flights.length > 0, "the agent flees the chicken", 10000);
+  });
+
+  it("fights again once it has died, the monster that killed it still in view", async () => {
+    // The chicken outlives the fight.
+    left.health = 100_000;
+    const { agent, player } = await fighter("Phoenix");
+    await waitForAsync(
+      async () => left.targetId === agent.characterId,
+      "the chicken fights the agent",
+      20000,
+    );
+    // One of its bites kills, once.
+    const harmless = left.def;
+    left.def = { ...harmless, combat: { ...harmless.combat, attack: 10_000, strength: 10_000 } };
+    const { deaths } = world.state;
+    const died = deaths.add.bind(deaths);
+    let cameBackAt: { x: number; z: number } | undefined;
+    deaths.add = (id) => {
+      if (id === agent.characterId) {
+        left.def = harmless;
+        cameBackAt ??= { ...player.position };
+      }
+      return died(id);
+    };
+    await waitForAsync(async () => cameBackAt !== undefined, "the agent dies", 10000);
+    // Meadowbrook's spawn point, five tiles from the chicken: it comes back within the chicken's view.
+    assert.deepEqual(cameBackAt, { x: 32, z: 32 });
+    await waitForAsync(
+      async () => left.targetId === agent.characterId,
+      "the agent attacks the chicken again",
+      10000,
+    );
   });
 });
