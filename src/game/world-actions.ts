@@ -242,7 +242,9 @@ export function actionTarget(state: WorldState, player: PlayerEntity, action: Pl
   switch (action.kind) {
     case "attack": {
       const npc = state.npcs.get(action.targetId);
-      return npc?.alive ? { position: npc.position, reach: attackReach(state, player, npc.position) } : "gone";
+      return npc?.alive
+        ? { position: npc.position, reach: attackReach(state, player, npc.position) }
+        : "gone";
     }
     case "gather":
     case "cook":
