@@ -412,8 +412,12 @@ export class WorldState {
       level: result.skill.level,
     });
     if (result.levelsGained > 0) this.synced(player);
-    // Constitution's level is the player's maximum health, which everyone in view draws.
-    if (result.levelsGained > 0 && skill === "constitution") this.entityChanged(player.id);
+    if (result.levelsGained > 0 && skill === "constitution") {
+      // Constitution's level is the player's maximum health, which everyone in view draws; as in
+      // RuneScape, the current health rises with it.
+      this.entityChanged(player.id);
+      this.setHealth(player, player.character.health + result.levelsGained);
+    }
   }
 
   // --- objects and ground items ---

@@ -118,6 +118,24 @@ describe("World skills", () => {
     assert.equal(world.entity("p1")?.maxHealth, 11);
   });
 
+  it("raises a player's current health with each constitution level gained", () => {
+    // As above: a sure hit of 1 takes constitution from 1,356.7 XP to level 11; the goblin misses.
+    const world = new World({ data: gameData(), random: sequence(0, 0.99, 0.99) });
+    world.join(
+      character("p1", {
+        position: { x: GOBLIN_SPAWN.x, z: GOBLIN_SPAWN.z - 1 },
+        skills: withSkills({}, { constitution: { level: 10, xp: 1_356.7 } }),
+        health: 7,
+      }),
+    );
+    world.step();
+    const goblin = world.entities().find((entity) => entity.type === "goblin")!.id;
+    world.submit("p1", { type: "action", action: "attack", targetId: goblin });
+    world.step();
+    assert.equal(world.character("p1").skills.constitution.level, 11);
+    assert.deepEqual([world.entity("p1")?.health, world.entity("p1")?.maxHealth], [8, 11]);
+  });
+
   it("lets a fire burn for its logs' burn time, then go out", () => {
     const world = worldWithTree({});
     world.join(character("p1", { position: { x: 10, z: 30 } }));
