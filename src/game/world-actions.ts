@@ -22,6 +22,8 @@ import { describeEntity } from "./world-view.js";
 export const TINDERBOX_ITEM_ID = "tinderbox";
 /** Reach of a ranged weapon, in tiles. Melee, gathering and cooking need an adjacent tile. */
 export const RANGED_REACH = 7;
+/** The longrange style's extra reach (RuneScape's). */
+export const LONGRANGE_EXTRA_REACH = 2;
 export const ADJACENT = 1;
 
 function itemName(state: WorldState, itemId: string): string {
@@ -224,15 +226,16 @@ export function nearestCookingStation(state: WorldState, player: PlayerEntity): 
 }
 
 /**
- * How near the player must stand to attack a target on `tile`: a bow reaches RANGED_REACH tiles over a
- * clear line (see WorldMap.hasClearLine); with a wall, a tree or a rock in the way the archer walks on,
- * until a line clears or it stands next to the target.
+ * How near the player must stand to attack a target on `tile`: a bow reaches RANGED_REACH tiles (2 more
+ * in the longrange style) over a clear line (see WorldMap.hasClearLine); with a wall, a tree or a rock
+ * in the way the archer walks on, until a line clears or it stands next to the target.
  */
 export function attackReach(state: WorldState, player: PlayerEntity, tile: Tile): number {
   const weaponId = player.character.equipment.weapon;
   const weapon: ItemDef | undefined = weaponId === undefined ? undefined : state.data.items.get(weaponId);
   if (weapon?.combatType !== "ranged") return ADJACENT;
-  return state.map.hasClearLine(player.position, tile) ? RANGED_REACH : ADJACENT;
+  if (!state.map.hasClearLine(player.position, tile)) return ADJACENT;
+  return player.style === "longrange" ? RANGED_REACH + LONGRANGE_EXTRA_REACH : RANGED_REACH;
 }
 
 export type ActionTarget = { position: Tile; reach: number } | "untargeted" | "gone";

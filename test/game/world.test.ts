@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { newCharacter } from "../../src/game/character.js";
+import type { CombatStyle } from "../../src/game/combat.js";
 import { equipmentBonuses } from "../../src/game/combat.js";
 import { DESPAWN_TICKS, OWNER_ONLY_TICKS } from "../../src/game/ground-items.js";
 import { WorldMap } from "../../src/game/map.js";
 import { seededRandom } from "../../src/game/random.js";
 import { chebyshev } from "../../src/game/tile.js";
-import { EAT_TICKS, type ItemDef, type Tile } from "../../src/game/types.js";
+import { EAT_TICKS, type GameData, type ItemDef, type Tile } from "../../src/game/types.js";
 import { World } from "../../src/game/world.js";
 import { COOK_TICKS } from "../../src/game/world-skills.js";
 import type { Intent, OutboundEvent } from "../../src/game/world-types.js";
@@ -51,6 +52,63 @@ function eventsOf<E extends OutboundEvent["event"]>(
   return reports.flatMap((report) =>
     report.events.filter((event): event is Extract<OutboundEvent, { event: E }> => event.event === name),
   );
+}
+
+/** The fixture world with a shortbow and its arrows, a `wall` of blocked tiles, and an archer "p1" at `at`. */
+function archerWorld(
+  at: Tile,
+  { wall = [], combatStyle }: { wall?: Tile[]; combatStyle?: CombatStyle } = {},
+): { world: World; data: GameData } {
+  const fixture = gameData();
+  const bow: ItemDef = {
+    id: "shortbow",
+    name: "Shortbow",
+    type: "weapon",
+    value: 50,
+    stackable: false,
+    tradeable: true,
+    equipSlot: "weapon",
+    combatType: "ranged",
+    attackSpeed: 4,
+  };
+  const arrows: ItemDef = {
+    id: "bronze_arrow",
+    name: "Bronze arrow",
+    type: "weapon",
+    value: 1,
+    stackable: true,
+    tradeable: true,
+    equipSlot: "ammo",
+  };
+  const data = gameData({
+    items: new Map([...fixture.items, [bow.id, bow], [arrows.id, arrows]]),
+    ammunition: new Map([
+      ["bronze_arrow", { itemId: "bronze_arrow", rangedStrength: 7, weapons: ["shortbow"] }],
+    ]),
+    areas: fixture.areas.map((area) => ({ ...area, blocked: [...area.blocked, ...wall] })),
+  });
+  const world = new World({ data, random: seededRandom(7) });
+  world.join(
+    character("p1", {
+      position: { ...at },
+      equipment: { weapon: "shortbow", ammo: "bronze_arrow" },
+      inventory: [{ slot: 0, itemId: "bronze_arrow", quantity: 50 }],
+      ...(combatStyle ? { combatStyle } : {}),
+    }),
+  );
+  return { world, data };
+}
+
+/** Sends the archer "p1" at the goblin: the tick of its first shot and where it stood. */
+function firstShot(world: World): { ticks: number; from: Tile } {
+  const goblin = world.entities().find((entity) => entity.type === "goblin")!;
+  world.submit("p1", { type: "action", action: "attack", targetId: goblin.id });
+  for (let ticks = 1; ticks <= 50; ticks++) {
+    const { events } = world.step();
+    if (events.some((event) => event.event === "combat:hit" && event.data.attackerId === "p1"))
+      return { ticks, from: position(world) };
+  }
+  throw new Error("no shot within 50 ticks");
 }
 
 describe("World", () => {
@@ -493,59 +551,27 @@ describe("World", () => {
         x: GOBLIN_SPAWN.x - 5 + i,
         z: GOBLIN_SPAWN.z - 3,
       }));
-      const data = gameData();
-      const bow: ItemDef = {
-        id: "shortbow",
-        name: "Shortbow",
-        type: "weapon",
-        value: 50,
-        stackable: false,
-        tradeable: true,
-        equipSlot: "weapon",
-        combatType: "ranged",
-        attackSpeed: 4,
-      };
-      const arrows: ItemDef = {
-        ...bow,
-        id: "bronze_arrow",
-        name: "Bronze arrow",
-        stackable: true,
-        equipSlot: "ammo",
-      };
-      delete arrows.combatType;
-      const walled = gameData({
-        items: new Map([...data.items, [bow.id, bow], [arrows.id, arrows]]),
-        ammunition: new Map([
-          ["bronze_arrow", { itemId: "bronze_arrow", rangedStrength: 7, weapons: ["shortbow"] }],
-        ]),
-        areas: data.areas.map((area) => ({ ...area, blocked: [...area.blocked, ...wall] })),
-      });
-      const world = new World({ data: walled, random: seededRandom(7) });
       // 6 tiles from the goblin, within a bow's 7, with the wall between them.
-      const behindWall = { x: GOBLIN_SPAWN.x, z: GOBLIN_SPAWN.z - 6 };
-      world.join(
-        character("p1", {
-          position: { ...behindWall },
-          equipment: { weapon: "shortbow", ammo: "bronze_arrow" },
-          inventory: [{ slot: 0, itemId: "bronze_arrow", quantity: 50 }],
-        }),
-      );
-      const goblin = world.entities().find((entity) => entity.type === "goblin")!;
-      world.submit("p1", { type: "action", action: "attack", targetId: goblin.id });
-      let shotFrom: Tile | undefined;
-      let ticks = 0;
-      while (!shotFrom && ticks++ < 50) {
-        const { events } = world.step();
-        if (events.some((event) => event.event === "combat:hit" && event.data.attackerId === "p1"))
-          shotFrom = position(world);
-      }
-      assert.ok(shotFrom, "shot at last");
+      const { world, data } = archerWorld({ x: GOBLIN_SPAWN.x, z: GOBLIN_SPAWN.z - 6 }, { wall });
+      const { ticks, from } = firstShot(world);
       assert.ok(ticks > 1, "no shot through the wall at once");
       assert.ok(
-        shotFrom.x < wall[0]!.x || shotFrom.x > wall.at(-1)!.x || shotFrom.z > wall[0]!.z,
-        `shot from ${shotFrom.x},${shotFrom.z}, round the wall`,
+        from.x < wall[0]!.x || from.x > wall.at(-1)!.x || from.z > wall[0]!.z,
+        `shot from ${from.x},${from.z}, round the wall`,
       );
-      assert.ok(new WorldMap(walled.areas, walled).hasClearLine(shotFrom, GOBLIN_SPAWN));
+      assert.ok(new WorldMap(data.areas, data).hasClearLine(from, GOBLIN_SPAWN));
+    });
+
+    it("shoots from 2 tiles further in the longrange style", () => {
+      const nineAway = { x: GOBLIN_SPAWN.x, z: GOBLIN_SPAWN.z - 9 };
+      const longrange = firstShot(archerWorld(nineAway, { combatStyle: "longrange" }).world);
+      assert.deepEqual(longrange, { ticks: 1, from: nineAway });
+      const rapid = firstShot(archerWorld(nineAway, { combatStyle: "rapid" }).world);
+      assert.deepEqual(
+        rapid.from,
+        { x: GOBLIN_SPAWN.x, z: GOBLIN_SPAWN.z - 7 },
+        "walked into a bow's 7 tiles",
+      );
     });
 
     it("refuses a style change without a style", () => {
