@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { Client, type Room } from "@colyseus/sdk";
 import type { AgentRow } from "../db/agents.js";
-import type { SkillName } from "../game/types.js";
+import { INVENTORY_SLOTS, type SkillName } from "../game/types.js";
 import type { CombatHit, PlayerSync, WorldEntity, WorldUpdate } from "../game/world-types.js";
 import type { Logger } from "../logger.js";
 import { CLOSE_REPLACED } from "../rooms/close-codes.js";
@@ -13,6 +13,7 @@ import type { WorldJoinOptions } from "../rooms/messages.js";
 import {
   type AgentView,
   bankStep,
+  banksWhenFull,
   DEFAULT_GOAL_XP,
   describeGoal,
   type Errand,
@@ -95,6 +96,8 @@ export class Agent {
   /** The target of the action last started, kept at while it is still there. */
   private current: string | undefined;
   private errand: Errand | undefined;
+  /** It went to bank a full inventory: while that inventory stays full (the bank refused), it drops instead. */
+  private bankedWhenFull = false;
   /** The combat style chosen in this session (the world starts every session at accurate). */
   private style: string | undefined;
   private baseUrl: string | undefined;
@@ -347,6 +350,12 @@ export class Agent {
           "an agent could not store its new goal",
         );
       });
+      return;
+    }
+    if (view.inventory.length < INVENTORY_SLOTS) this.bankedWhenFull = false;
+    else if (!this.bankedWhenFull && banksWhenFull(goal.type, view, this.world)) {
+      this.bankedWhenFull = true;
+      this.errand = newErrand("bank");
       return;
     }
     const step = nextStep(goal.type, view, this.world, this.current);

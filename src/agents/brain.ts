@@ -118,7 +118,8 @@ function gatherStep(
   current: string | undefined,
 ): Step | undefined {
   if (view.inventory.length >= INVENTORY_SLOTS) {
-    // A full inventory: make room by dropping what gathering gives (never the tools).
+    // A full inventory the agent could not bank (see banksWhenFull): make room by dropping what
+    // gathering gives (never the tools).
     const products = new Set([...data.gathering.values()].map((def) => def.itemId));
     const product = view.inventory.find((entry) => products.has(entry.itemId));
     return product && { event: "player:action", data: { action: "drop", inventorySlot: product.slot } };
@@ -184,11 +185,12 @@ function combatStep(
  */
 function walkTowards(view: AgentView, places: readonly Tile[], map: WorldMap): Step | undefined {
   const from = view.self.position;
+  const region = map.regionAt(from.x, from.z);
   const tile = nearestTile(
     from,
     places
       .flatMap((place) => besideTiles(place, map))
-      .filter((tile) => chebyshev(tile, from) <= MAX_PATH_LENGTH),
+      .filter((tile) => chebyshev(tile, from) <= MAX_PATH_LENGTH && map.regionAt(tile.x, tile.z) === region),
   );
   if (!tile || chebyshev(tile, from) === 0) return undefined;
   return { event: "player:move", data: { x: tile.x, z: tile.z } };
@@ -223,6 +225,14 @@ export function pickupStep(view: AgentView): Step | undefined {
     view.entities.filter((entity) => entity.kind === "item"),
   );
   return item && { event: "player:action", data: { action: "pickup", targetId: item.id } };
+}
+
+/**
+ * Whether a gatherer's inventory is full and a bank booth is within reach: it then banks, as a player
+ * would, instead of dropping what it gathered.
+ */
+export function banksWhenFull(type: GoalType, view: AgentView, world: WorldKnowledge): boolean {
+  return GATHERING[type] !== undefined && view.inventory.length >= INVENTORY_SLOTS && !!bankStep(view, world);
 }
 
 /**

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import {
   type AgentView,
   bankStep,
+  banksWhenFull,
   dropStep,
   errandStep,
   MAX_DROPS_PER_COMMAND,
@@ -15,7 +16,7 @@ import {
 } from "../../src/agents/brain.js";
 import { WorldMap } from "../../src/game/map.js";
 import { INVENTORY_SLOTS, SKILLS } from "../../src/game/types.js";
-import { BOOTH, GOBLIN_SPAWN, gameData, SPAWN } from "../game/world-fixture.js";
+import { BOOTH, ENCLOSED, GOBLIN_SPAWN, gameData, SPAWN } from "../game/world-fixture.js";
 
 const data = gameData();
 const map = new WorldMap(data.areas, data);
@@ -49,15 +50,25 @@ describe("agent brain: what an agent does next", () => {
     assert.equal(nextStep("woodcutting", view({ entities }), world, "near"), undefined);
   });
 
+  const fullOfLogs = [
+    { slot: 0, itemId: "bronze_axe", quantity: 1 },
+    ...Array.from({ length: INVENTORY_SLOTS - 1 }, (_, i) => ({ slot: i + 1, itemId: "logs", quantity: 1 })),
+  ];
+
+  it("banks a gatherer's full inventory when a bank booth can be reached", () => {
+    assert.equal(banksWhenFull("woodcutting", view({ inventory: fullOfLogs }), world), true);
+    assert.equal(
+      banksWhenFull("woodcutting", view({ inventory: fullOfLogs.slice(1) }), world),
+      false,
+      "room left",
+    );
+    assert.equal(banksWhenFull("combat", view({ inventory: fullOfLogs }), world), false, "not gathering");
+    const walledIn = view({ inventory: fullOfLogs, self: { ...view().self, position: ENCLOSED } });
+    assert.equal(banksWhenFull("woodcutting", walledIn, world), false, "no way out of the ring to a booth");
+  });
+
   it("drops what it gathered, never its tools, when the inventory is full", () => {
-    const inventory = [
-      { slot: 0, itemId: "bronze_axe", quantity: 1 },
-      ...Array.from({ length: INVENTORY_SLOTS - 1 }, (_, i) => ({
-        slot: i + 1,
-        itemId: "logs",
-        quantity: 1,
-      })),
-    ];
+    const inventory = fullOfLogs;
     const step = nextStep(
       "woodcutting",
       view({ inventory, entities: [tree("t", SPAWN.x + 3)] }),

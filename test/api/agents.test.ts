@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { matchMaker } from "@colyseus/core";
 import { issueAgentToken } from "../../src/auth/tokens.js";
 import type { AgentRepository } from "../../src/db/agents.js";
+import type { World } from "../../src/game/world.js";
 import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
 import { joinAsNewPlayer, leave, sleep, waitForAsync } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
@@ -87,6 +88,28 @@ describe("/api/agents: the server's autonomous agents", function () {
       const { goal } = await get(`/api/agents/${agent.agentId}/goal`);
       return goal.progress === 1 || goal.id !== body.goal.id;
     }, "the goal reached");
+  });
+
+  it("banks what it gathered when its inventory is full, keeping its tools, instead of dropping it", async () => {
+    const agent = await newAgent("Hoarder");
+    const [listing] = await matchMaker.query({ name: "world" });
+    const world = (matchMaker.getLocalRoomById(listing!.roomId) as unknown as { world: World }).world;
+    const full = [
+      { slot: 0, itemId: "bronze_axe", quantity: 1 },
+      ...Array.from({ length: 27 }, (_, i) => ({ slot: i + 1, itemId: "logs", quantity: 1 })),
+    ];
+    world.replaceInventory(agent.characterId, full);
+    assert.equal((await post(`/api/agents/${agent.agentId}/goal`, { type: "woodcutting" })).status, 200);
+    const stored = () => server.runtime.characters.load(agent.characterId);
+    await waitForAsync(
+      async () =>
+        ((await stored())?.bank ?? []).some((entry) => entry.itemId === "logs" && entry.quantity >= 27),
+      "the 27 logs in the bank",
+    );
+    assert.ok(
+      (await stored())!.inventory.some((entry) => entry.itemId === "bronze_axe"),
+      "the axe kept",
+    );
   });
 
   it("pauses goals on stop (the agent stands idle) and picks one itself again on resume", async () => {
