@@ -322,7 +322,14 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     // Until none is committing: a trade that waited for a tick may have started during the wait.
     for (let commit = this.commits.get(characterId); commit; commit = this.commits.get(characterId))
       await commit;
-    await this.combatLogouts.whenFree(characterId);
+    // The client goes now, its player once its fight is over: a client waiting for its leave to be
+    // answered (an SDK's room.leave(), an agent stopped by DELETE or a shutdown) does not wait a minute.
+    const kept = this.combatLogouts.keep(characterId, () => void this.depart(characterId));
+    if (!kept) await this.depart(characterId);
+  }
+
+  /** Takes a player whose session ended out of the world, unless a new session took it over meanwhile. */
+  private async depart(characterId: string): Promise<void> {
     if (!this.world.has(characterId) || this.owners.has(characterId) || this.superseded) return;
     // A failed write is logged, and the departure goes with the writes that follow until one commits;
     // the seat is let go all the same.

@@ -22,18 +22,20 @@ export class CombatLogouts {
 
   constructor(private readonly world: World) {}
 
-  /** Resolves once the player may be taken out of the world: at once unless it is in a fight. */
-  whenFree(playerId: string): Promise<void> {
-    if (this.closing || !this.world.has(playerId) || !this.world.inCombat(playerId)) return Promise.resolve();
-    return new Promise((release) => {
-      const lingering = this.lingering.get(playerId);
-      if (lingering) lingering.releases.push(release);
-      else
-        this.lingering.set(playerId, {
-          deadline: this.world.tick + COMBAT_LOGOUT_LIMIT_TICKS,
-          releases: [release],
-        });
-    });
+  /**
+   * Keeps a player whose session ended in a fight until the fight is over, then runs `leave`. False, and
+   * nothing kept, when it may leave now: it is not in a fight, or the world is closing.
+   */
+  keep(playerId: string, leave: () => void): boolean {
+    if (this.closing || !this.world.has(playerId) || !this.world.inCombat(playerId)) return false;
+    const lingering = this.lingering.get(playerId);
+    if (lingering) lingering.releases.push(leave);
+    else
+      this.lingering.set(playerId, {
+        deadline: this.world.tick + COMBAT_LOGOUT_LIMIT_TICKS,
+        releases: [leave],
+      });
+    return true;
   }
 
   /** After each world step: lets go of the players out of their fight, or lingering long enough. */

@@ -478,6 +478,51 @@ describe("/api/agents while the server shuts down", function () {
     }
   });
 
+  it("lets an agent whose character is in a fight go at once: DELETE and the shutdown do not wait for it", async () => {
+    // 600 ms ticks: a fight keeps a character in the world for 17 of them after the last swing, over 10 s.
+    const server = await startTestServer({ ...GENEROUS_LIMITS, AGENTS: "Scrapper" });
+    try {
+      const { token } = await signInAnonymously(server);
+      const created = await request(server, "/api/agents", {
+        method: "POST",
+        body: { name: "Brawler" },
+        token,
+      });
+      assert.equal(created.status, 201, await created.clone().text());
+      const brawler: AgentSummary = await created.json();
+      await waitForAsync(
+        async () => server.runtime.agents.list().every((agent) => agent.online),
+        "both agents play",
+        20000,
+      );
+      const [listing] = await matchMaker.query({ name: "world" });
+      type Fighters = { tick: number; players: Map<string, { lastStruckTick: number }> };
+      const world = (matchMaker.getLocalRoomById(listing!.roomId) as unknown as { world: World }).world;
+      const { state } = world as unknown as { state: Fighters };
+      // As a monster's swing at each of them does.
+      const struck = () => {
+        for (const agent of server.runtime.agents.list()) {
+          state.players.get(agent.record.characterId)!.lastStruckTick = state.tick;
+        }
+      };
+
+      struck();
+      const deleting = performance.now();
+      const deleted = await request(server, `/api/agents/${brawler.agentId}`, { method: "DELETE", token });
+      assert.equal(deleted.status, 204);
+      assert.ok(performance.now() - deleting < 3000, "DELETE answered without waiting for the fight");
+      assert.ok(world.has(brawler.characterId), "its character fights on");
+
+      struck();
+      const stopping = performance.now();
+      await server.stop();
+      assert.ok(performance.now() - stopping < 5000, "the shutdown did not wait for the fight to end");
+    } catch (error) {
+      await server.stop();
+      throw error;
+    }
+  });
+
   it("does not start an agent whose creation was being stored when the agents left", async () => {
     const server = await startTestServer({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "50" });
     try {
