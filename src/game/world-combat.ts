@@ -101,13 +101,14 @@ function playerSwing(state: WorldState, player: PlayerEntity, targetId: string):
 
 /**
  * RuneScape's rule: the loot is the player's who dealt the most damage (the first to deal it, on a tie),
- * so another player cannot take it with a last blow.
+ * so another player cannot take it with a last blow. Of the players still in the world: loot kept for one
+ * who left would lie unseen by those who fought on.
  */
-function lootOwner(npc: NpcEntity, killer: PlayerEntity): string {
+function lootOwner(state: WorldState, npc: NpcEntity, killer: PlayerEntity): string {
   let owner = killer.id;
   let most = 0;
   for (const [playerId, damage] of npc.damageBy) {
-    if (damage > most) {
+    if (damage > most && state.players.has(playerId)) {
       owner = playerId;
       most = damage;
     }
@@ -116,7 +117,7 @@ function lootOwner(npc: NpcEntity, killer: PlayerEntity): string {
 }
 
 function killNpc(state: WorldState, npc: NpcEntity, killer: PlayerEntity): void {
-  const owner = lootOwner(npc, killer);
+  const owner = lootOwner(state, npc, killer);
   npc.damageBy.clear();
   npc.alive = false;
   npc.targetId = undefined;

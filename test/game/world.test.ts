@@ -511,6 +511,27 @@ describe("World", () => {
       for (const drop of drops) assert.equal(world.privateOwner(drop.id), "worker", drop.type);
     });
 
+    it("gives the loot to the killer when the player who dealt the most damage has left the world", () => {
+      const world = makeWorld();
+      world.join(character("worker", { position: { x: GOBLIN_SPAWN.x, z: GOBLIN_SPAWN.z - 1 } }));
+      world.join(
+        character("finisher", {
+          position: { x: GOBLIN_SPAWN.x + 1, z: GOBLIN_SPAWN.z },
+          skills: skillsAt(1, { constitution: 10, attack: 60, strength: 60 }),
+        }),
+      );
+      const goblin = world.entities().find((entity) => entity.type === "goblin")!;
+      world.submit("worker", { type: "action", action: "attack", targetId: goblin.id });
+      stepUntil(world, () => world.entity(goblin.id)!.health === 2);
+      // The worker logs out: loot kept for it would lie unseen by the finisher for a minute.
+      world.leave("worker");
+      world.submit("finisher", { type: "action", action: "attack", targetId: goblin.id });
+      stepUntil(world, () => world.entity(goblin.id) === undefined);
+      const drops = world.entities().filter((entity) => entity.kind === "item");
+      assert.ok(drops.length > 0);
+      for (const drop of drops) assert.equal(world.privateOwner(drop.id), "finisher", drop.type);
+    });
+
     it("lets an NPC fight back", () => {
       const world = worldWith({ x: GOBLIN_SPAWN.x, z: GOBLIN_SPAWN.z - 1 });
       const goblin = world.entities().find((entity) => entity.type === "goblin")!;
