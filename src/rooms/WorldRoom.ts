@@ -766,7 +766,10 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     // Refused before the wait too: its player's other trade may be what the tick waits for.
     if (alreadyTrading()) return { ok: false, reason: "already_trading" };
     while (this.deferredTick) await this.deferredTick.promise;
-    if (!ids.every((id) => this.world.has(id))) return { ok: false, reason: "player_offline" };
+    // Its session, not only its player: a player kept in the world by a fight (see CombatLogouts) logged
+    // out, and the swap of a trade its logout cancelled may still reach here.
+    if (!ids.every((id) => this.owners.has(id) && this.world.has(id)))
+      return { ok: false, reason: "player_offline" };
     if (this.waitsForDatabase) return { ok: false, reason: "commit_failed" };
     if (alreadyTrading()) return { ok: false, reason: "already_trading" };
     // Players may walk while they trade; walking out of range ends the trade, as closing its window would.

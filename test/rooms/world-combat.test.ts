@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { matchMaker } from "@colyseus/core";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import type { CombatHit, PlayerSync } from "../../src/game/world-types.js";
+import { ANSWER_RESERVE_MS, type WorldRoom } from "../../src/rooms/WorldRoom.js";
+import { findWorld } from "../../src/rooms/world-listing.js";
 import { joinAsNewPlayer, leave, type SdkPlayer, sleep, worldSuite } from "../support/players.js";
 import { recordingLogger } from "../support/recording-logger.js";
 import { startTestServer } from "../support/server.js";
@@ -166,6 +170,33 @@ describe("WorldRoom: combat, loot and death with real clients", function () {
     // It ends with the goblin's death (or the player's, or the minute's limit of 100 ticks of 50 ms):
     // 17 ticks later the player leaves.
     await waitFor(() => seenEntity(bystander, player.id) === undefined, "the player leaves at last", 20000);
+  });
+
+  it("refuses a trade's swap for a player kept in the world by a fight after it logged out", async () => {
+    const player = await join();
+    const partner = await join();
+    await becomeAdmin(partner, ADMIN_CODE);
+    await teleport(partner, GOBLINS.x, GOBLINS.z + 3);
+    await pickFightWithGoblin(player);
+    const given = await give(player, "coins", 25);
+    await player.room.leave();
+    // The trade room asks for the swap just as the logout cancels the trade (its cancellation is on the
+    // way): the player, still fighting, has no session to have accepted anything.
+    const world = (await findWorld())!;
+    const offer = [{ inventorySlot: slotOf(given, "coins"), itemId: "coins", quantity: 25 }];
+    const outcome = await matchMaker.remoteRoomCall<WorldRoom>(world.roomId, "commitTrade", [
+      randomUUID(),
+      { characterId: player.id, offer },
+      { characterId: partner.id, offer: [] },
+      ANSWER_RESERVE_MS + 10_000,
+    ]);
+    assert.deepEqual(outcome, { ok: false, reason: "player_offline" });
+    await sleep(300);
+    assert.equal(
+      countOf(latestSync(partner), "coins"),
+      countOf(partner.sync, "coins"),
+      "nothing changed hands",
+    );
   });
 
   it("lets a player who logged out in a fight log in again and play on once the fight is over", async () => {
