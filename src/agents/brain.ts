@@ -2,6 +2,7 @@
 // entities a client gets, so they can be tested without a server. The agent (src/agents/agent.ts) sends
 // the chosen message as any client would.
 import { canReachBank } from "../game/bank.js";
+import { countItem } from "../game/inventory.js";
 import type { WorldMap } from "../game/map.js";
 import { MAX_PATH_LENGTH } from "../game/pathfinding.js";
 import { chebyshev, NEIGHBOURS } from "../game/tile.js";
@@ -236,8 +237,9 @@ export function banksWhenFull(type: GoalType, view: AgentView, world: WorldKnowl
 }
 
 /**
- * Banking: walk next to the nearest bank booth, then deposit every slot that holds no tool. Undefined
- * once there is nothing left to deposit (or no booth can be reached).
+ * Banking: walk next to the nearest bank booth, then deposit everything that is no tool, an item at a
+ * time (a deposit of an unstackable item takes it from every slot). Undefined once there is nothing left
+ * to deposit (or no booth can be reached).
  */
 export function bankStep(view: AgentView, { data, map }: WorldKnowledge): Step | undefined {
   const deposits = view.inventory.filter((entry) => !data.tools.has(entry.itemId));
@@ -245,7 +247,8 @@ export function bankStep(view: AgentView, { data, map }: WorldKnowledge): Step |
   if (!entry) return undefined;
   const booths = data.areas.flatMap((area) => area.banks);
   if (canReachBank(view.self.position, booths)) {
-    return { event: "bank:deposit", data: { inventorySlot: entry.slot, quantity: entry.quantity } };
+    const quantity = countItem(view.inventory, entry.itemId);
+    return { event: "bank:deposit", data: { inventorySlot: entry.slot, quantity } };
   }
   return walkTowards(view, booths, map);
 }

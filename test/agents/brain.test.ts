@@ -113,10 +113,11 @@ describe("agent brain: what an agent does next", () => {
     assert.equal(pickupStep(view()), undefined);
   });
 
-  it("walks beside a bank booth, then deposits everything but its tools", () => {
+  it("walks beside a bank booth, then deposits everything but its tools, an item at a time", () => {
     const inventory = [
       { slot: 0, itemId: "bronze_axe", quantity: 1 },
       { slot: 4, itemId: "logs", quantity: 1 },
+      { slot: 5, itemId: "logs", quantity: 1 },
     ];
     const away = bankStep(
       view({ inventory, self: { id: "a", position: { x: 30, z: 30 }, health: 10, maxHealth: 10 } }),
@@ -128,7 +129,7 @@ describe("agent brain: what an agent does next", () => {
       view({ inventory, self: { id: "a", position: besideBooth, health: 10, maxHealth: 10 } }),
       world,
     );
-    assert.deepEqual(near, { event: "bank:deposit", data: { inventorySlot: 4, quantity: 1 } });
+    assert.deepEqual(near, { event: "bank:deposit", data: { inventorySlot: 4, quantity: 2 } }, "both logs");
     assert.equal(bankStep(view(), world), undefined, "nothing but tools: nothing to bank");
   });
 
