@@ -24,6 +24,7 @@ import { recordingLogger } from "../support/recording-logger.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { connectNewPlayer } from "../support/ws-client.js";
 import { type Expectation, FuzzClient } from "./clients.js";
+import { ItemLedger } from "./item-ledger.js";
 import { type ClientPlan, runPlan } from "./steps.js";
 
 /** The suite's plan (one seed the fuzzing ran clean with). */
@@ -96,6 +97,14 @@ const sortedInventory = (inventory: CharacterState["inventory"]) =>
   [...inventory].sort((a, b) => a.slot - b.slot);
 const sortedBank = (bank: CharacterState["bank"]) =>
   [...bank].sort((a, b) => a.itemId.localeCompare(b.itemId));
+
+/** The totals of items changed by what came into the count (positive) and left it (negative). */
+function withFlows(totals: Record<string, number>, flows: ReadonlyMap<string, number>) {
+  const changed = new Map(Object.entries(totals));
+  for (const [itemId, units] of flows)
+    if (itemId !== GIVEN_ITEM) changed.set(itemId, (changed.get(itemId) ?? 0) + units);
+  return Object.fromEntries([...changed].filter(([, quantity]) => quantity !== 0));
+}
 
 /** What the clients were answered, by event (and error code): how much of the game a run reached. */
 function summary(clients: readonly FuzzClient[]): string {
@@ -198,8 +207,12 @@ for (const { backend, messageLimit } of VARIANTS)
     };
     const worldOf = (room: WorldRoom) => (room as unknown as { world: World }).world;
 
-    /** Every unit of every item: the characters' inventories, banks and equipment, and the ground. */
-    const storedTotals = async () => {
+    /**
+     * Every unit of every item: the characters' stored inventories, banks and equipment, and the world's
+     * ground items. The ground is read last, in the turn that starts or stops the run's ledger (no tick
+     * comes between), so that an item that despawns is counted either on the ground or as gone.
+     */
+    const itemTotals = async (world: World) => {
       const totals = new Map<string, number>();
       const count = (itemId: string, quantity: number) => {
         if (itemId === GIVEN_ITEM) return;
@@ -213,8 +226,10 @@ for (const { backend, messageLimit } of VARIANTS)
         for (const row of character.bank) count(row.itemId, row.quantity);
         for (const itemId of Object.values(character.equipment)) if (itemId) count(itemId, 1);
       }
-      for (const row of await server.runtime.database.db.select().from(groundItems))
-        count(row.itemId, row.quantity);
+      for (const id of world.groundItemIds()) {
+        const { itemId, quantity } = world.groundItem(id)!;
+        count(itemId, quantity);
+      }
       return Object.fromEntries([...totals].sort(([a], [b]) => a.localeCompare(b)));
     };
 
@@ -334,7 +349,8 @@ for (const { backend, messageLimit } of VARIANTS)
       const room = await worldRoom();
       const world = worldOf(room);
       const players = await createPlayers(plans);
-      const before = await storedTotals();
+      const before = await itemTotals(world);
+      const ledger = new ItemLedger(world);
       const clients: FuzzClient[] = players.map(
         ({ id, token, plan }, index) =>
           new FuzzClient(index, id, token, plan, server, ADMIN_CODE, () =>
@@ -429,10 +445,12 @@ for (const { backend, messageLimit } of VARIANTS)
         }, 5000);
         await Promise.all(players.map(({ id }) => persistence.settled(id)));
         await groundMatchesDatabase(world);
+        const after = await itemTotals(world);
+        ledger.stop();
         assert.deepEqual(
-          await storedTotals(),
-          before,
-          "every item is where the players left it, none made or lost",
+          after,
+          withFlows(before, ledger.flows),
+          "every item is where the players left it or has despawned, none made or lost",
         );
 
         // The server still answers, with the same world.
@@ -450,6 +468,7 @@ for (const { backend, messageLimit } of VARIANTS)
           );
         throw error;
       } finally {
+        ledger.stop();
         await Promise.all(clients.map((client) => client.leave().catch(() => {})));
       }
     }
