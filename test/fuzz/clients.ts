@@ -25,13 +25,16 @@ export interface Received {
 
 /**
  * A frame that breaks the protocol's rules, and the `error` code it must be answered with: by its id
- * on /ws, counted by event on SDK connections (which carry no id).
+ * on /ws, counted by event on SDK connections (which carry no id). On /ws, also a well-formed store
+ * frame, which must be answered with an `error` of any code ("*") or with what it did.
  */
 export interface Expectation {
   session: number;
   sentAt: number;
   event: string;
   code: string;
+  /** The event that answers the frame when the game does what it asks. */
+  answer?: string;
   id?: string;
   route: "world" | "trade";
   /** The trade's room it was sent to (an SDK client's): it closes when the trade ends. */
@@ -48,6 +51,14 @@ interface Outgoing {
 }
 
 const UNKNOWN_IDS = ["nobody", "npc:999999", "item:999999", "res:999999", "__proto__", "🙂"];
+/** What answers a store frame that the game carries out: the stock shown, or the deal's player:sync. */
+const STORE_ANSWERS = new Map([
+  ["store:open", "store:stock"],
+  ["store:buy", "player:sync"],
+  ["store:sell", "player:sync"],
+]);
+/** The starting area's shopkeeper (manifests/world-areas.json), whom the players walk to and deal with. */
+const SHOPKEEPER = "general_store_keeper";
 
 export class FuzzClient {
   readonly received: Received[] = [];
@@ -74,8 +85,12 @@ export class FuzzClient {
   private incoming: string[] = [];
   private requested: string[] = [];
   private trade?: string;
+  /** The items the stores were last seen selling. */
+  private wares: string[] = [];
   private frameNumber = 0;
   private stopping = false;
+  /** When the client stops taking its plan's steps. */
+  private deadline = 0;
   private readonly random: () => number;
   private reactions: Promise<void>[] = [];
 
@@ -177,6 +192,9 @@ export class FuzzClient {
           this.seen.set(entity.id, { kind: entity.kind, type: entity.type, ...entity.position });
         for (const id of data.removed) this.seen.delete(id);
         break;
+      case "store:stock":
+        this.wares = data.items.map((item: { itemId: string }) => item.itemId);
+        break;
       case "tradeIncoming":
         this.incoming.unshift(data.tradeId);
         if (this.plan.eager)
@@ -254,6 +272,7 @@ export class FuzzClient {
 
   /** Takes the plan's steps until the deadline. */
   async play(deadline: number): Promise<void> {
+    this.deadline = deadline;
     if (this.plan.admin)
       this.sendFrame(
         { event: "player:chat", data: { message: `/admin ${this.adminCode}` }, route: "world" },
@@ -333,10 +352,29 @@ export class FuzzClient {
         return;
       }
       default: {
+        if ("walk" in step && step.walk) await this.walkToCounter();
         const frame = this.resolve(step);
         if (frame) this.sendFrame(frame, true);
       }
     }
+  }
+
+  /**
+   * Walks beside the shopkeeper in view and opens its store, as a player who clicks it does before
+   * dealing (stores serve only those beside them); waits to be there, a second at most.
+   */
+  private async walkToCounter(): Promise<void> {
+    const keeper = this.keeper();
+    if (!keeper) return;
+    const beside = () => {
+      const at = this.position();
+      return Math.max(Math.abs(at.x - keeper.x), Math.abs(at.z - keeper.z)) <= 1;
+    };
+    if (beside()) return;
+    this.sendFrame({ event: "player:move", data: { x: keeper.x + 1, z: keeper.z }, route: "world" }, true);
+    const deadline = Math.min(Date.now() + 1000, this.deadline);
+    while (!beside() && Date.now() < deadline) await sleep(20);
+    this.sendFrame({ event: "store:open", data: { targetId: keeper.id }, route: "world" }, true);
   }
 
   /**
@@ -491,6 +529,31 @@ export class FuzzClient {
         const ids = ["bark_skin", "ember_strength", "iron_skin", "nothing_such", "__proto__"];
         return world("prayer:toggle", { prayerId: ids[step.prayer % ids.length], active: step.active });
       }
+      case "storeOpen":
+        return world("store:open", { targetId: this.pickKeeper(step.target) });
+      case "storeBuy": {
+        // Mostly what the store was seen selling; sometimes what the player holds, or no item at all.
+        const held = this.sync?.inventory.map((entry) => entry.itemId) ?? [];
+        const others = [...held, "nothing_such", "__proto__"];
+        const itemId =
+          step.item % 4 === 0 || this.wares.length === 0
+            ? others[step.item % others.length]!
+            : this.wares[step.item % this.wares.length]!;
+        return world("store:buy", {
+          targetId: this.pickKeeper(step.target),
+          itemId,
+          quantity: step.quantity || 1,
+        });
+      }
+      case "storeSell": {
+        const slot = this.pickSlot(step.slot);
+        const held = this.sync?.inventory.find((entry) => entry.slot === slot)?.quantity ?? 1;
+        return world("store:sell", {
+          targetId: this.pickKeeper(step.target),
+          inventorySlot: slot,
+          quantity: step.quantity || held,
+        });
+      }
       case "tradeRequest": {
         const ids = [...this.others().map((other) => other.id), this.id, "nobody"];
         return world("tradeRequest", { targetPlayerId: ids[step.target % ids.length] });
@@ -559,6 +622,17 @@ export class FuzzClient {
     return ids[pick % ids.length]!;
   }
 
+  /** Mostly the shopkeeper in view, sometimes anything else (another NPC, a player, an unknown id). */
+  private pickKeeper(pick: number): string {
+    const keeper = this.keeper();
+    return pick % 4 === 0 || !keeper ? this.pickTarget(pick) : keeper.id;
+  }
+
+  private keeper() {
+    const seen = [...this.seenEntities()].find(([, entity]) => entity.type === SHOPKEEPER);
+    return seen && { id: seen[0], ...seen[1] };
+  }
+
   private pickEntry(pick: number) {
     const inventory = this.sync?.inventory ?? [];
     return inventory.length > 0 ? inventory[pick % inventory.length] : undefined;
@@ -578,12 +652,14 @@ export class FuzzClient {
     if (this.ws) {
       const id = `c${this.index}-${++this.frameNumber}`;
       const code = counted ? expectedRefusal("ws", frame) : undefined;
-      if (code)
+      const answer = counted && !code ? STORE_ANSWERS.get(frame.event) : undefined;
+      if (code || answer)
         this.expectations.push({
           session,
           sentAt,
           event: frame.event,
-          code,
+          code: code ?? "*",
+          answer,
           id,
           route: "world",
           frame: description,

@@ -1,7 +1,8 @@
 // Fuzzes the client protocols through real connections: several /ws and SDK clients at once send random
 // sequences of frames, well-formed ones aimed at real things and ones that break the rules, and drop and
-// come back. The server must log no error, keep answering and keep its world, refuse every broken frame
-// with an `error`, and neither make nor lose an item; and the database must hold what the world holds.
+// come back, and deal at the starting area's store. The server must log no error, keep answering and
+// keep its world, refuse every broken frame with an `error`, and neither make nor lose an item (the
+// stores' deals counted at their prices); and the database must hold what the world holds.
 //
 // Replay a failure with the seed it prints: FUZZ_SEED=<seed> (FUZZ_RUNS=<n> runs more plans);
 // FUZZ_SEED=random draws new plans.
@@ -24,10 +25,11 @@ import { recordingLogger } from "../support/recording-logger.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { connectNewPlayer } from "../support/ws-client.js";
 import { type Expectation, FuzzClient } from "./clients.js";
+import { ItemLedger } from "./item-ledger.js";
 import { type ClientPlan, runPlan } from "./steps.js";
 
-/** The suite's plan (one seed the fuzzing ran clean with). */
-const DEFAULT_SEED = 20261127;
+/** The suite's plan (one seed the fuzzing ran clean with, whose players both buy and sell at the store). */
+const DEFAULT_SEED = 20261175;
 
 const ADMIN_CODE = "fuzz-admin";
 /** How long the clients play in each run. */
@@ -36,11 +38,24 @@ const PLAY_MS = Number(process.env.FUZZ_PLAY_MS ?? 2500);
 const GIVEN_ITEM = "bones";
 /** Beside the starting area's bank booth at (30,26). */
 const BY_THE_BANK = { x: 31, z: 27 };
+/** Beside the starting area's shopkeeper at (22,30), eight tiles away: within trading distance of the bank. */
+const BY_THE_STORE = { x: 23, z: 30 };
+/**
+ * What every store sells here: nothing the fuzzed players could use up or make something of (the
+ * general store's axes, nets and food would become logs and fish, or be eaten), and a helm like theirs,
+ * so that what they sell goes back on a shelf (helms) or nowhere (swords).
+ */
+const WARES = [
+  { itemId: "tinderbox", stock: 30, price: 1 },
+  { itemId: "hammer", stock: 10, price: 1 },
+  { itemId: "bronze_full_helm", stock: 10, price: 20 },
+];
 
 /**
  * Items no action the fuzzed players can take makes or uses up (they carry no tool, food, logs or ore).
  * Some players carry a full inventory, some stacks near the largest a slot or the bank holds: the edges
- * where an unequip, a withdrawal, a pick-up or a trade must refuse rather than lose or make items.
+ * where an unequip, a withdrawal, a pick-up, a trade or a deal must refuse rather than lose or make
+ * items. Every other player starts at the store's counter, so that deals are made from the first steps.
  */
 function fuzzedCharacter(id: string, name: string, index: number): CharacterState {
   const kits: Pick<CharacterState, "inventory" | "bank" | "equipment">[] = [
@@ -61,9 +76,9 @@ function fuzzedCharacter(id: string, name: string, index: number): CharacterStat
       equipment: { weapon: "bronze_sword" },
     },
     {
-      // Every slot taken: nothing more fits but onto the stacks.
+      // Every slot taken: nothing more fits but onto the stacks. Too few coins for a helm from the store.
       inventory: [
-        { slot: 0, itemId: "coins", quantity: 40 },
+        { slot: 0, itemId: "coins", quantity: 15 },
         { slot: 1, itemId: "guild_token", quantity: 2 },
         { slot: 2, itemId: "feather", quantity: 7 },
         ...Array.from({ length: 25 }, (_, i) => ({
@@ -89,13 +104,22 @@ function fuzzedCharacter(id: string, name: string, index: number): CharacterStat
       equipment: {},
     },
   ];
-  return plainCharacter(id, { name, position: BY_THE_BANK, ...kits[index % kits.length]! });
+  const position = index % 2 === 0 ? BY_THE_BANK : BY_THE_STORE;
+  return plainCharacter(id, { name, position, ...kits[index % kits.length]! });
 }
 
 const sortedInventory = (inventory: CharacterState["inventory"]) =>
   [...inventory].sort((a, b) => a.slot - b.slot);
 const sortedBank = (bank: CharacterState["bank"]) =>
   [...bank].sort((a, b) => a.itemId.localeCompare(b.itemId));
+
+/** The totals of items changed by what came into the count (positive) and left it (negative). */
+function withFlows(totals: Record<string, number>, flows: ReadonlyMap<string, number>) {
+  const changed = new Map(Object.entries(totals));
+  for (const [itemId, units] of flows)
+    if (itemId !== GIVEN_ITEM) changed.set(itemId, (changed.get(itemId) ?? 0) + units);
+  return Object.fromEntries([...changed].filter(([, quantity]) => quantity !== 0));
+}
 
 /** What the clients were answered, by event (and error code): how much of the game a run reached. */
 function summary(clients: readonly FuzzClient[]): string {
@@ -172,10 +196,15 @@ for (const { backend, messageLimit } of VARIANTS)
         },
         {
           logger,
-          // Monsters drop nothing here, so that a kill makes no item and every item can be counted.
+          // Monsters drop nothing here, so that a kill makes no item and every item can be counted; stores
+          // sell the WARES.
           beforeBoot: (runtime) => {
-            const npcs = new Map([...runtime.gameData.npcs].map(([id, npc]) => [id, { ...npc, drops: [] }]));
-            runtime.gameData = { ...runtime.gameData, npcs };
+            const { npcs, stores } = runtime.gameData;
+            runtime.gameData = {
+              ...runtime.gameData,
+              npcs: new Map([...npcs].map(([id, npc]) => [id, { ...npc, drops: [] }])),
+              stores: new Map([...stores].map(([id, store]) => [id, { ...store, items: WARES }])),
+            };
           },
         },
       );
@@ -198,8 +227,12 @@ for (const { backend, messageLimit } of VARIANTS)
     };
     const worldOf = (room: WorldRoom) => (room as unknown as { world: World }).world;
 
-    /** Every unit of every item: the characters' inventories, banks and equipment, and the ground. */
-    const storedTotals = async () => {
+    /**
+     * Every unit of every item: the characters' stored inventories, banks and equipment, and the world's
+     * ground items. The ground is read last, in the turn that starts or stops the run's ledger (no tick
+     * comes between), so that an item that despawns is counted either on the ground or as gone.
+     */
+    const itemTotals = async (world: World) => {
       const totals = new Map<string, number>();
       const count = (itemId: string, quantity: number) => {
         if (itemId === GIVEN_ITEM) return;
@@ -213,8 +246,10 @@ for (const { backend, messageLimit } of VARIANTS)
         for (const row of character.bank) count(row.itemId, row.quantity);
         for (const itemId of Object.values(character.equipment)) if (itemId) count(itemId, 1);
       }
-      for (const row of await server.runtime.database.db.select().from(groundItems))
-        count(row.itemId, row.quantity);
+      for (const id of world.groundItemIds()) {
+        const { itemId, quantity } = world.groundItem(id)!;
+        count(itemId, quantity);
+      }
       return Object.fromEntries([...totals].sort(([a], [b]) => a.localeCompare(b)));
     };
 
@@ -279,8 +314,11 @@ for (const { backend, messageLimit } of VARIANTS)
       assert.deepEqual(rows, live, "the stored ground items are the world's");
     }
 
-    /** Every frame that broke the rules was answered with its `error`, and with nothing else. */
-    function brokenFramesRefused(client: FuzzClient): void {
+    /**
+     * Every frame that broke the rules was answered with its `error`, and with nothing else; and on /ws,
+     * every store frame with an `error` or with what it did.
+     */
+    function framesAnswered(client: FuzzClient): void {
       // Frames over the message limit are dropped unanswered, as documented.
       if (client.rateLimited) return;
       // A frame sent just before its connection closed may never have been read: only those whose
@@ -294,10 +332,14 @@ for (const { backend, messageLimit } of VARIANTS)
             (r) => r.session === expectation.session && r.id === expectation.id,
           );
           const codes = replies.map((r) => `${r.event}:${r.data?.code ?? ""}`);
-          const wanted = expectation.code === "*" ? /^error:/ : new RegExp(`^error:${expectation.code}$`);
+          const { code, answer } = expectation;
+          const fits = (reply: string) =>
+            reply === `error:${code}` ||
+            (code === "*" && reply.startsWith("error:")) ||
+            reply === `${answer}:`;
           assert.ok(
-            replies.length === 1 && wanted.test(codes[0]!),
-            `client ${client.index} (/ws): ${expectation.frame} was answered with [${codes.join(", ")}], not one error ${expectation.code}`,
+            replies.length === 1 && fits(codes[0]!),
+            `client ${client.index} (/ws): ${expectation.frame} was answered with [${codes.join(", ")}], not one error ${code}${answer ? ` or ${answer}` : ""}`,
           );
         }
         const withoutId = checked.filter((e) => e.id === undefined);
@@ -334,7 +376,8 @@ for (const { backend, messageLimit } of VARIANTS)
       const room = await worldRoom();
       const world = worldOf(room);
       const players = await createPlayers(plans);
-      const before = await storedTotals();
+      const before = await itemTotals(world);
+      const ledger = new ItemLedger(world);
       const clients: FuzzClient[] = players.map(
         ({ id, token, plan }, index) =>
           new FuzzClient(index, id, token, plan, server, ADMIN_CODE, () =>
@@ -407,7 +450,7 @@ for (const { backend, messageLimit } of VARIANTS)
           );
         }
         for (const client of clients) {
-          brokenFramesRefused(client);
+          framesAnswered(client);
           const strange = client.received
             .filter(({ event }) => !SERVER_EVENTS.has(event))
             .map((r) => r.event);
@@ -420,7 +463,8 @@ for (const { backend, messageLimit } of VARIANTS)
             `client ${client.index} (${client.channel}) could read every patch`,
           );
 
-        if (process.env.FUZZ_VERBOSE) console.log(summary(clients));
+        if (process.env.FUZZ_VERBOSE)
+          console.log(`${summary(clients)}; deals: ${JSON.stringify(Object.fromEntries(ledger.deals))}`);
         await Promise.all(clients.map((client) => client.leave()));
         const persistence = (room as unknown as { persistence: { settled(id: string): Promise<unknown> } })
           .persistence;
@@ -429,10 +473,13 @@ for (const { backend, messageLimit } of VARIANTS)
         }, 5000);
         await Promise.all(players.map(({ id }) => persistence.settled(id)));
         await groundMatchesDatabase(world);
+        const after = await itemTotals(world);
+        ledger.stop();
+        assert.deepEqual(ledger.problems, [], "each store's shelf moved by its deals and restocks only");
         assert.deepEqual(
-          await storedTotals(),
-          before,
-          "every item is where the players left it, none made or lost",
+          after,
+          withFlows(before, ledger.flows),
+          "every item is where the players left it, went to or came from a store at its price or despawned; none made or lost",
         );
 
         // The server still answers, with the same world.
@@ -450,6 +497,7 @@ for (const { backend, messageLimit } of VARIANTS)
           );
         throw error;
       } finally {
+        ledger.stop();
         await Promise.all(clients.map((client) => client.leave().catch(() => {})));
       }
     }

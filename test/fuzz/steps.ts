@@ -60,6 +60,9 @@ export type Step =
   | { kind: "deposit"; slot: number; quantity: number }
   | { kind: "withdraw"; item: number; quantity: number }
   | { kind: "pray"; prayer: number; active: boolean }
+  | { kind: "storeOpen"; walk: boolean; target: number }
+  | { kind: "storeBuy"; walk: boolean; target: number; item: number; quantity: number }
+  | { kind: "storeSell"; walk: boolean; target: number; slot: number; quantity: number }
   | { kind: "tradeRequest"; target: number }
   | { kind: "tradeRespond"; trade: number; accept: boolean }
   | { kind: "tradeAdd"; slot: number; quantity: number; viaWorld: boolean }
@@ -156,6 +159,11 @@ const rawFrame: fc.Arbitrary<RawFrame> = fc.oneof(
 );
 
 const viaWorld = fc.boolean();
+/** Whether a store step walks to the shopkeeper's counter first (mostly), so that deals are made. */
+const walk = fc.oneof(
+  { weight: 3, arbitrary: fc.constant(true) },
+  { weight: 1, arbitrary: fc.constant(false) },
+);
 
 const wellFormed: fc.Arbitrary<Step> = fc.oneof(
   {
@@ -202,6 +210,27 @@ const wellFormed: fc.Arbitrary<Step> = fc.oneof(
   {
     weight: 2,
     arbitrary: fc.record({ kind: fc.constant("pray" as const), prayer: pick, active: fc.boolean() }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("storeOpen" as const), walk, target: pick }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant("storeBuy" as const),
+      walk,
+      target: pick,
+      item: pick,
+      quantity,
+    }),
+  },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant("storeSell" as const),
+      walk,
+      target: pick,
+      slot: pick,
+      quantity,
+    }),
   },
   { weight: 5, arbitrary: fc.record({ kind: fc.constant("tradeRequest" as const), target: pick }) },
   {
@@ -278,7 +307,14 @@ export const step: fc.Arbitrary<Step> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant("sdkOdd" as const),
       how: fc.constantFrom("number" as const, "bytes" as const, "request" as const),
-      event: fc.constantFrom("player:move", "player:chat", "tradeAccept", "bank:deposit", "nothing"),
+      event: fc.constantFrom(
+        "player:move",
+        "player:chat",
+        "tradeAccept",
+        "bank:deposit",
+        "store:sell",
+        "nothing",
+      ),
     }),
   },
 );
