@@ -61,8 +61,8 @@ class KeyHeap {
  * A* over the 8-neighbour grid, because the game moves diagonally in one step (a diagonal costs
  * one tick like a straight step). A diagonal step is refused when either tile beside it is not
  * walkable, so paths never cut a corner past a wall. Returns the steps after `from` ending
- * within `range` tiles (Chebyshev) of `to` on a walkable tile, `[]` when already there, or
- * undefined when no such path of at most `maxLength` steps exists.
+ * within `range` tiles (Chebyshev) of `to` on a walkable tile (one `accepts`, when given), `[]` when
+ * already there, or undefined when no such path of at most `maxLength` steps exists.
  */
 export function findPathNear(
   map: WorldMap,
@@ -70,13 +70,16 @@ export function findPathNear(
   to: Tile,
   range: number,
   maxLength = MAX_PATH_LENGTH,
+  accepts?: (x: number, z: number) => boolean,
 ): Tile[] | undefined {
   const remaining = (x: number, z: number) =>
     Math.max(0, Math.max(Math.abs(x - to.x), Math.abs(z - to.z)) - range);
-  if (remaining(from.x, from.z) === 0) return [];
+  const arrived = (x: number, z: number) => remaining(x, z) === 0 && (accepts?.(x, z) ?? true);
+  if (arrived(from.x, from.z)) return [];
   if (remaining(from.x, from.z) > maxLength) return undefined;
   const direct = directPath(map, from, to, range);
-  if (direct) return direct;
+  const end = direct?.at(-1) ?? from;
+  if (direct && arrived(end.x, end.z)) return direct;
   if (!goalInRegion(map, from, to, range)) return undefined;
 
   // Every tile a search may reach lies within maxLength steps of the start.
@@ -96,7 +99,7 @@ export function findPathNear(
     const x = area.xOf(index);
     const z = area.zOf(index);
     const g = area.costOf(index);
-    if (remaining(x, z) === 0) return area.pathTo(index);
+    if (arrived(x, z)) return area.pathTo(index);
     for (const [dx, dz] of NEIGHBOURS) {
       const nextX = x + dx;
       const nextZ = z + dz;

@@ -225,17 +225,22 @@ export function nearestCookingStation(state: WorldState, player: PlayerEntity): 
   return nearest;
 }
 
-/**
- * How near the player must stand to attack a target on `tile`: a bow reaches RANGED_REACH tiles (2 more
- * in the longrange style) over a clear line (see WorldMap.hasClearLine); with a wall, a tree or a rock
- * in the way the archer walks on, until a line clears or it stands next to the target.
- */
-export function attackReach(state: WorldState, player: PlayerEntity, tile: Tile): number {
+/** How far the player's weapon reaches over a clear line: a bow RANGED_REACH tiles (2 more in the longrange style). */
+export function weaponReach(state: WorldState, player: PlayerEntity): number {
   const weaponId = player.character.equipment.weapon;
   const weapon: ItemDef | undefined = weaponId === undefined ? undefined : state.data.items.get(weaponId);
   if (weapon?.combatType !== "ranged") return ADJACENT;
-  if (!state.map.hasClearLine(player.position, tile)) return ADJACENT;
   return player.style === "longrange" ? RANGED_REACH + LONGRANGE_EXTRA_REACH : RANGED_REACH;
+}
+
+/**
+ * How near the player must stand to attack a target on `tile`: its weapon's reach over a clear line
+ * (see WorldMap.hasClearLine); with a wall, a tree or a rock in the way an archer walks on, until a line
+ * clears or it stands next to the target.
+ */
+export function attackReach(state: WorldState, player: PlayerEntity, tile: Tile): number {
+  const reach = weaponReach(state, player);
+  return reach > ADJACENT && !state.map.hasClearLine(player.position, tile) ? ADJACENT : reach;
 }
 
 export type ActionTarget = { position: Tile; reach: number } | "untargeted" | "gone";

@@ -3,8 +3,8 @@
 import { gameError } from "./errors.js";
 import { findPath, findPathNear } from "./pathfinding.js";
 import { chebyshev } from "./tile.js";
-import { TICKS_PER_MINUTE } from "./types.js";
-import { actionTarget } from "./world-actions.js";
+import { TICKS_PER_MINUTE, type Tile } from "./types.js";
+import { type ActionTarget, actionTarget, weaponReach } from "./world-actions.js";
 import type { PlayerEntity, WorldState } from "./world-state.js";
 
 /** RuneScape restores one hitpoint a minute. */
@@ -38,13 +38,31 @@ function approachTarget(state: WorldState, player: PlayerEntity): void {
   }
   const end = player.path[player.path.length - 1];
   if (end && chebyshev(end, target.position) <= target.reach) return;
-  const path = findPathNear(state.map, player.position, target.position, target.reach);
+  const path = pathWithinReach(state, player, target);
   if (path) {
     player.path = path;
   } else {
     player.action = undefined;
     state.fail(player, gameError("no_path", "You cannot reach that."));
   }
+}
+
+/** An action's target that is there, with how near the player must stand. */
+type ActionReach = Exclude<ActionTarget, "untargeted" | "gone">;
+
+/** How far an archer that cannot walk up to its target searches for a tile with a clear line to it. */
+const SIGHTLINE_SEARCH_STEPS = 20;
+
+function pathWithinReach(state: WorldState, player: PlayerEntity, target: ActionReach): Tile[] | undefined {
+  const path = findPathNear(state.map, player.position, target.position, target.reach);
+  if (path || player.action?.kind !== "attack") return path;
+  // An archer whose line is blocked and who cannot stand next to its target (across water, say) looks
+  // for a tile within its bow's reach with a clear line.
+  const reach = weaponReach(state, player);
+  if (reach <= target.reach) return undefined;
+  return findPathNear(state.map, player.position, target.position, reach, SIGHTLINE_SEARCH_STEPS, (x, z) =>
+    state.map.hasClearLine({ x, z }, target.position),
+  );
 }
 
 function advance(state: WorldState, player: PlayerEntity): void {

@@ -6,7 +6,7 @@ import { DESPAWN_TICKS, OWNER_ONLY_TICKS } from "../../src/game/ground-items.js"
 import { WorldMap } from "../../src/game/map.js";
 import { seededRandom } from "../../src/game/random.js";
 import { chebyshev } from "../../src/game/tile.js";
-import { EAT_TICKS, type GameData, type ItemDef, type Tile } from "../../src/game/types.js";
+import { type Bounds, EAT_TICKS, type GameData, type ItemDef, type Tile } from "../../src/game/types.js";
 import { World } from "../../src/game/world.js";
 import { COOK_TICKS } from "../../src/game/world-skills.js";
 import type { Intent, OutboundEvent } from "../../src/game/world-types.js";
@@ -54,10 +54,13 @@ function eventsOf<E extends OutboundEvent["event"]>(
   );
 }
 
-/** The fixture world with a shortbow and its arrows, a `wall` of blocked tiles, and an archer "p1" at `at`. */
+/**
+ * The fixture world with a shortbow and its arrows, a `wall` of blocked tiles, `water`, and an archer
+ * "p1" at `at`.
+ */
 function archerWorld(
   at: Tile,
-  { wall = [], combatStyle }: { wall?: Tile[]; combatStyle?: CombatStyle } = {},
+  { wall = [], water = [], combatStyle }: { wall?: Tile[]; water?: Bounds[]; combatStyle?: CombatStyle } = {},
 ): { world: World; data: GameData } {
   const fixture = gameData();
   const bow: ItemDef = {
@@ -85,7 +88,11 @@ function archerWorld(
     ammunition: new Map([
       ["bronze_arrow", { itemId: "bronze_arrow", rangedStrength: 7, weapons: ["shortbow"] }],
     ]),
-    areas: fixture.areas.map((area) => ({ ...area, blocked: [...area.blocked, ...wall] })),
+    areas: fixture.areas.map((area) => ({
+      ...area,
+      blocked: [...area.blocked, ...wall],
+      water: [...area.water, ...water],
+    })),
   });
   const world = new World({ data, random: seededRandom(7) });
   world.join(
@@ -582,6 +589,24 @@ describe("World", () => {
         `shot from ${from.x},${from.z}, round the wall`,
       );
       assert.ok(new WorldMap(data.areas, data).hasClearLine(from, GOBLIN_SPAWN));
+    });
+
+    it("finds a tile with a clear line when it cannot walk up to its target", () => {
+      // The goblin stands on an island in a moat, a rock's worth of wall on the archer's straight line.
+      const { x, z } = GOBLIN_SPAWN;
+      const moat: Bounds[] = [
+        { minX: x - 3, maxX: x + 3, minZ: z - 3, maxZ: z - 3 },
+        { minX: x - 3, maxX: x + 3, minZ: z + 3, maxZ: z + 3 },
+        { minX: x - 3, maxX: x - 3, minZ: z - 2, maxZ: z + 2 },
+        { minX: x + 3, maxX: x + 3, minZ: z - 2, maxZ: z + 2 },
+      ];
+      const wall = [{ x, z: z - 4 }];
+      const { world, data } = archerWorld({ x, z: z - 6 }, { wall, water: moat });
+      const { from } = firstShot(world);
+      assert.ok(
+        new WorldMap(data.areas, data).hasClearLine(from, GOBLIN_SPAWN),
+        `shot from ${from.x},${from.z}`,
+      );
     });
 
     it("shoots from 2 tiles further in the longrange style", () => {
