@@ -37,7 +37,7 @@ function approachTarget(state: WorldState, player: PlayerEntity): void {
     return;
   }
   const end = player.path[player.path.length - 1];
-  if (end && chebyshev(end, target.position) <= target.reach) return;
+  if (end && endsInReach(state, player, end, target)) return;
   const path = pathWithinReach(state, player, target);
   if (path) {
     player.path = path;
@@ -49,6 +49,20 @@ function approachTarget(state: WorldState, player: PlayerEntity): void {
 
 /** An action's target that is there, with how near the player must stand. */
 type ActionReach = Exclude<ActionTarget, "untargeted" | "gone">;
+
+/**
+ * Whether a path ending on `end` still brings the player into reach: next to the target, or, for an
+ * archer on its way to a tile with a clear line (see pathWithinReach), within its bow's reach of it.
+ */
+function endsInReach(state: WorldState, player: PlayerEntity, end: Tile, target: ActionReach): boolean {
+  const distance = chebyshev(end, target.position);
+  if (distance <= target.reach) return true;
+  return (
+    player.action?.kind === "attack" &&
+    distance <= weaponReach(state, player) &&
+    state.map.hasClearLine(end, target.position)
+  );
+}
 
 /** How far an archer that cannot walk up to its target searches for a tile with a clear line to it. */
 const SIGHTLINE_SEARCH_STEPS = 20;
