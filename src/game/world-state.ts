@@ -411,13 +411,11 @@ export class WorldState {
       gained,
       level: result.skill.level,
     });
-    if (result.levelsGained > 0) this.synced(player);
-    if (result.levelsGained > 0 && skill === "constitution") {
-      // Constitution's level is the player's maximum health, which everyone in view draws; as in
-      // RuneScape, the current health rises with it.
-      this.entityChanged(player.id);
-      this.setHealth(player, player.character.health + result.levelsGained);
-    }
+    if (result.levelsGained === 0) return;
+    this.synced(player);
+    // Constitution's level is the player's maximum health; as in RuneScape, the current health rises
+    // with it, and setHealth shows both to everyone in view.
+    if (skill === "constitution") this.setHealth(player, player.character.health + result.levelsGained);
   }
 
   // --- objects and ground items ---

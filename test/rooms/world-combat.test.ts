@@ -303,15 +303,16 @@ describe("WorldRoom: shutting down while a player who logged out in a fight is s
     await pickFightWithGoblin(player);
     await leave(player.room);
     const { token } = await issueAnonymousToken(server.runtime.jwtSecret);
-    const world = await fetch(`${server.baseUrl}/api/v1/world`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    const status = (await world.json()) as { playersOnline: number; entities: { players: number } };
+    const get = async (path: string) =>
+      (await fetch(`${server.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } })).json();
+    const status = (await get("/api/v1/world")) as { playersOnline: number; entities: { players: number } };
     assert.deepEqual(
       [status.playersOnline, status.entities.players],
       [0, 1],
       "in the world, with no session",
     );
+    const position = (await get(`/api/characters/${player.id}/position`)) as { online: boolean };
+    assert.equal(position.online, true, "the character endpoints show it online, where it stands");
 
     const stopping = performance.now();
     await server.stop();
