@@ -63,11 +63,20 @@ function fightOf(observer: SdkPlayer, playerId: string): CombatHit[] {
     .filter((hit: CombatHit) => hit.attackerId === playerId || hit.targetId === playerId);
 }
 
-/** Attacks the goblin nearest to GOBLINS and waits for it to strike back: the player is then in combat. */
+/**
+ * Attacks the unhurt goblin nearest to GOBLINS and waits for it to strike back: the player is then in
+ * combat. Unhurt, because an earlier test's fight may have left one a blow from death, too weak to swing.
+ */
 async function pickFightWithGoblin(player: SdkPlayer): Promise<void> {
   await becomeAdmin(player, ADMIN_CODE);
   await teleport(player, GOBLINS.x, GOBLINS.z + 2);
-  const goblin = seenAt(player, "goblin", GOBLINS.x, GOBLINS.z);
+  const distance = (entity: SeenEntity) =>
+    Math.max(Math.abs(entity.x - GOBLINS.x), Math.abs(entity.z - GOBLINS.z));
+  const unhurt = seenEntities(player)
+    .filter((entity) => entity.type === "goblin" && entity.health === entity.maxHealth)
+    .sort((a, b) => distance(a) - distance(b));
+  const goblin = unhurt[0];
+  assert.ok(goblin, "an unhurt goblin is in view");
   player.room.send("player:action", { action: "attack", targetId: goblin.id });
   await player.inbox.next<CombatHit>("combat:hit", (hit) => hit.attackerId === goblin.id, 10000);
 }
