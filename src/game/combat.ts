@@ -10,6 +10,7 @@ import {
   type NpcDef,
   type PrayerDef,
   type SkillName,
+  TICKS_PER_MINUTE,
 } from "./types.js";
 
 export type CombatType = "melee" | "ranged";
@@ -36,6 +37,8 @@ export function isCombatStyle(value: unknown): value is CombatStyle {
 }
 
 export const UNARMED_ATTACK_SPEED = 4;
+/** RuneScape restores one hitpoint a minute, to players and monsters alike. */
+export const HEALTH_REGEN_TICKS = TICKS_PER_MINUTE;
 const PLAYER_LEVEL_BONUS = 8;
 const NPC_LEVEL_BONUS = 9;
 const BONUS_OFFSET = 64;

@@ -1,14 +1,12 @@
 // The players phase: walk into reach of the current action's target, then advance along the
 // path, one tile a tick walking and two running. Health regenerates slowly here too.
+import { HEALTH_REGEN_TICKS } from "./combat.js";
 import { gameError } from "./errors.js";
 import { findPath, findPathNear } from "./pathfinding.js";
 import { chebyshev } from "./tile.js";
-import { TICKS_PER_MINUTE, type Tile } from "./types.js";
+import type { Tile } from "./types.js";
 import { type ActionTarget, actionTarget, weaponReach } from "./world-actions.js";
 import type { PlayerEntity, WorldState } from "./world-state.js";
-
-/** RuneScape restores one hitpoint a minute. */
-export const HEALTH_REGEN_TICKS = TICKS_PER_MINUTE;
 
 export function movePlayers(state: WorldState): void {
   const regenerates = state.tick % HEALTH_REGEN_TICKS === 0;

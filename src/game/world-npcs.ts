@@ -1,6 +1,7 @@
-// The NPC phase: respawn the dead, let aggressive monsters pick a target, chase (up to the
-// leash), and let idle NPCs wander near their spawn. NPCs step greedily towards their goal,
+// The NPC phase: respawn the dead, heal the hurt slowly, let aggressive monsters pick a target,
+// chase (up to the leash), and let idle NPCs wander near their spawn. NPCs step greedily towards their goal,
 // as RuneScape's do, which is cheap enough for thousands of them.
+import { HEALTH_REGEN_TICKS } from "./combat.js";
 import { combatLevel, skillLevels } from "./combat-level.js";
 import { randomInt } from "./random.js";
 import { chebyshev } from "./tile.js";
@@ -12,8 +13,10 @@ const WANDER_CHANCE = 1 / 8;
 
 export function updateNpcs(state: WorldState): void {
   for (const npc of state.deadNpcs) if (state.tick >= npc.respawnTick) respawn(state, npc);
+  const regenerates = state.tick % HEALTH_REGEN_TICKS === 0;
   for (const npc of state.npcs.values()) {
     if (!npc.alive) continue;
+    if (regenerates) regenerate(state, npc);
     if (npc.targetId === undefined && npc.def.aggressive) npc.targetId = findPrey(state, npc)?.id;
     if (npc.targetId !== undefined) chase(state, npc, npc.targetId);
     else wander(state, npc);
@@ -28,6 +31,13 @@ function respawn(state: WorldState, npc: NpcEntity): void {
   npc.position.z = npc.spawn.z;
   npc.wanderGoal = undefined;
   state.npcGrid.insert(npc);
+  state.entityChanged(npc.id);
+}
+
+/** A monster worn down and left alone heals, so it does not stay a blow from death for the next comer. */
+function regenerate(state: WorldState, npc: NpcEntity): void {
+  if (npc.health === undefined || npc.maxHealth === undefined || npc.health >= npc.maxHealth) return;
+  npc.health += 1;
   state.entityChanged(npc.id);
 }
 

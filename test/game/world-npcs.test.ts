@@ -7,7 +7,7 @@ import { World } from "../../src/game/world.js";
 import { COMBAT_LOGOUT_TICKS } from "../../src/game/world-combat.js";
 import type { TickReport } from "../../src/game/world-types.js";
 import { skillsAt } from "./fixtures.js";
-import { character, GOBLIN_SPAWN, gameData, stepUntil } from "./world-fixture.js";
+import { character, GOBLIN_SPAWN, gameData, makeWorld, stepUntil } from "./world-fixture.js";
 
 /** The fixture world with its goblin changed by `changes` and, optionally, its one area made safe. */
 function worldWithGoblin(changes: (goblin: NpcDef) => NpcDef, safeZone = false): World {
@@ -112,6 +112,57 @@ describe("World monsters", () => {
     assert.deepEqual(respawned?.position, GOBLIN_SPAWN);
     assert.equal(respawned?.health, 5);
     assert.equal(respawned?.maxHealth, 5);
+  });
+
+  describe("regaining health (a hitpoint a minute, as in RuneScape)", () => {
+    /** Each tick of `ticks` more on which `health()` changed, with its new value. */
+    function healthChanges(world: World, ticks: number, health: () => number): [number, number][] {
+      const changes: [number, number][] = [];
+      let last = health();
+      for (let step = 0; step < ticks; step++) {
+        const { tick } = world.step();
+        if (health() === last) continue;
+        last = health();
+        changes.push([tick, last]);
+      }
+      return changes;
+    }
+
+    it("heals a monster left hurt by a hitpoint on each 100th tick, drawn anew, up to its maximum", () => {
+      const world = worldWithGoblin((goblin) => ({
+        ...goblin,
+        combat: { ...goblin.combat!, constitution: 7 },
+      }));
+      // Strength 1: blows of 1 at most, so the goblin is worn down without being killed.
+      joinAt(world, { x: GOBLIN_SPAWN.x, z: GOBLIN_SPAWN.z - 1 }, { attack: 60 });
+      const goblin = goblinId(world);
+      const health = () => world.entity(goblin)!.health!;
+      world.submit("p1", { type: "action", action: "attack", targetId: goblin });
+      stepUntil(world, () => health() === 5);
+      // Run off past its leash (10): nobody strikes it any more.
+      world.submit("p1", { type: "move", x: GOBLIN_SPAWN.x, z: GOBLIN_SPAWN.z - 15 });
+      assert.ok(world.tick < 60, "worn down well before the first 100th tick");
+      const healed = healthChanges(world, 500 - world.tick, health);
+      assert.deepEqual(healed, [
+        [100, 6],
+        [200, 7],
+      ]);
+      const drawn = stepUntil(world, () => world.tick === 600)
+        .filter((report) => report.changedEntities.includes(goblin))
+        .map((report) => report.tick);
+      assert.ok(!drawn.includes(600), "no change to draw once whole");
+    });
+
+    it("heals a hurt player by a hitpoint on each 100th tick, up to its maximum", () => {
+      const world = makeWorld();
+      world.join(character("p1", { health: 7 }));
+      const health = () => world.playerSync("p1").health;
+      assert.deepEqual(healthChanges(world, 500, health), [
+        [100, 8],
+        [200, 9],
+        [300, 10],
+      ]);
+    });
   });
 
   describe("being in combat (what keeps a player in the world after its session ends)", () => {

@@ -556,7 +556,11 @@ describe("World", () => {
     });
 
     it("trains the skill of the chosen combat style", () => {
-      const world = worldWith({ x: GOBLIN_SPAWN.x, z: GOBLIN_SPAWN.z - 1 });
+      // Defence 30: a level-1 fighter would as likely lose to the goblin as win.
+      const world = worldWith(
+        { x: GOBLIN_SPAWN.x, z: GOBLIN_SPAWN.z - 1 },
+        { skills: skillsAt(1, { constitution: 10, defence: 30 }) },
+      );
       const goblin = world.entities().find((entity) => entity.type === "goblin")!;
       world.submit("p1", { type: "action", action: "combat_style", style: "aggressive" });
       world.submit("p1", { type: "action", action: "attack", targetId: goblin.id });
