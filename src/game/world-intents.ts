@@ -228,8 +228,16 @@ function planUse(state: WorldState, player: PlayerEntity, intent: Extract<Intent
   const item = state.data.items.get(entry.itemId);
   if (item?.heals !== undefined) {
     const heals = item.heals;
-    return useUp(state, player, entry.slot, { pace: "nextEatTick", ticks: EAT_TICKS, doing: "eating" }, () =>
-      state.setHealth(player, player.character.health + heals),
+    return useUp(
+      state,
+      player,
+      entry.slot,
+      { pace: "nextEatTick", ticks: EAT_TICKS, doing: "eating" },
+      () => {
+        state.setHealth(player, player.character.health + heals);
+        // RuneScape's price for a bite: the next swing comes 3 ticks later, so eating is never free in a fight.
+        player.nextAttackTick = Math.max(player.nextAttackTick, state.tick) + EAT_TICKS;
+      },
     );
   }
   if (item?.buryXp !== undefined) {

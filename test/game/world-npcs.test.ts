@@ -98,6 +98,32 @@ describe("World monsters", () => {
     assert.deepEqual(hitsBy(reports, goblinId(world)), [1, 7, 13]);
   });
 
+  it("puts off a player's next swing by 3 ticks for each bite of food", () => {
+    const world = worldWithGoblin((goblin) => ({
+      ...goblin,
+      combat: { ...goblin.combat!, constitution: 99 },
+    }));
+    world.join(
+      character("p1", {
+        position: { x: GOBLIN_SPAWN.x, z: GOBLIN_SPAWN.z - 1 },
+        skills: skillsAt(1, { constitution: 10, defence: 99 }),
+        inventory: [
+          { slot: 0, itemId: "shrimps", quantity: 1 },
+          { slot: 1, itemId: "shrimps", quantity: 1 },
+        ],
+      }),
+    );
+    world.submit("p1", { type: "action", action: "attack", targetId: goblinId(world) });
+    const reports = steps(world, 6);
+    // Between swings (the next due at 9): it comes at 12.
+    world.submit("p1", { type: "use", inventorySlot: 0 });
+    reports.push(...steps(world, 9));
+    // On the tick the next swing is due (16): it comes at 19.
+    world.submit("p1", { type: "use", inventorySlot: 1 });
+    reports.push(...steps(world, 8));
+    assert.deepEqual(hitsBy(reports, "p1"), [1, 5, 12, 19, 23]);
+  });
+
   it("brings a killed monster back at its spawn with full health after its respawn time", () => {
     const world = worldWithGoblin((goblin) => ({ ...goblin, respawnTicks: 30 }));
     joinAt(world, { x: GOBLIN_SPAWN.x, z: GOBLIN_SPAWN.z - 1 }, { attack: 60, strength: 60 });
