@@ -124,6 +124,11 @@ const environmentSchema = z.object({
   AGENTS: list([]),
   /** How many agents one account may run (POST /api/agents past it is 409 conflict). */
   AGENTS_PER_ACCOUNT: positiveInt(3),
+  /**
+   * How many agents all accounts together may run (POST /api/agents past it is 409 conflict): each one
+   * plays as a client of this process. The agents of AGENTS do not count.
+   */
+  AGENTS_MAX: positiveInt(100),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;

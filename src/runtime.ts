@@ -88,6 +88,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       logger,
       tickMs: config.WORLD_TICK_MS,
       perAccount: config.AGENTS_PER_ACCOUNT,
+      maxOwned: config.AGENTS_MAX,
       configured: config.AGENTS,
     }),
     worldStore: new WorldStore(database.db),

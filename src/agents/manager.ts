@@ -26,6 +26,8 @@ export interface AgentManagerOptions {
   logger: Logger;
   tickMs: number;
   perAccount: number;
+  /** How many agents accounts may run in all (the configured ones aside). */
+  maxOwned: number;
   /** Names of the agents to run from the start, owned by nobody. */
   configured: readonly string[];
 }
@@ -50,8 +52,8 @@ export class AgentManager {
   /** The server is shutting down: no agent is loaded here again. */
   private closed = false;
   /**
-   * Creations under way, by owner: they count against the owner's maximum from the start, so that
-   * requests arriving together cannot all pass the check before any of their agents runs.
+   * Creations under way, by owner: they count against the maximums from the start, so that requests
+   * arriving together cannot all pass the check before any of their agents runs.
    */
   private readonly creating = new Map<string, number>();
 
@@ -122,13 +124,17 @@ export class AgentManager {
 
   /** A new agent with a new character of that name; NameTakenError or AgentLimitError when it cannot be. */
   async create(ownerAccountId: string | null, name: string, { join = true } = {}): Promise<Agent> {
-    const { agents, gameData, perAccount } = this.options;
+    const { agents, gameData, perAccount, maxOwned } = this.options;
     const fence = this.fence;
     if (!fence) throw new Error("no world hosts the agents in this process");
     if (ownerAccountId !== null) {
-      const running = this.list().filter((agent) => agent.record.ownerAccountId === ownerAccountId).length;
+      const owned = this.list().filter((agent) => agent.record.ownerAccountId !== null);
+      const running = owned.filter((agent) => agent.record.ownerAccountId === ownerAccountId).length;
       if (running + (this.creating.get(ownerAccountId) ?? 0) >= perAccount)
         throw new AgentLimitError(`an account may run ${perAccount} agents at most`);
+      const creatingInAll = [...this.creating.values()].reduce((sum, count) => sum + count, 0);
+      if (owned.length + creatingInAll >= maxOwned)
+        throw new AgentLimitError(`this server runs ${maxOwned} agents of accounts at most`);
       // Counted as the owner's from here until it runs (or could not be made).
       this.countCreation(ownerAccountId, +1);
     }
