@@ -84,9 +84,16 @@ export class WorldMap {
 
   /**
    * Whether nothing solid stands between two tiles (the tiles themselves aside), along the line of tiles
-   * Bresenham's algorithm draws from `from` to `to`: what a shot needs. Water does not block it.
+   * Bresenham's algorithm draws between them: what a shot needs. Water does not block it. The line is
+   * drawn both ways, since Bresenham's two directions can pass different tiles, so that two tiles see
+   * each other or neither does.
    */
   hasClearLine(from: Tile, to: Tile): boolean {
+    return this.clearAlong(from, to) && this.clearAlong(to, from);
+  }
+
+  /** A diagonal step between two solid tiles that touch at a corner is blocked: no shot slips through. */
+  private clearAlong(from: Tile, to: Tile): boolean {
     const dx = Math.abs(to.x - from.x);
     const dz = Math.abs(to.z - from.z);
     const stepX = Math.sign(to.x - from.x);
@@ -95,17 +102,24 @@ export class WorldMap {
     let { x, z } = from;
     while (true) {
       const twice = 2 * error;
-      if (twice > -dz) {
+      const movesX = twice > -dz;
+      const movesZ = twice < dx;
+      if (movesX && movesZ && this.isSolid(x + stepX, z) && this.isSolid(x, z + stepZ)) return false;
+      if (movesX) {
         error -= dz;
         x += stepX;
       }
-      if (twice < dx) {
+      if (movesZ) {
         error += dx;
         z += stepZ;
       }
       if (x === to.x && z === to.z) return true;
-      if (this.solid.has(tileKey(x, z))) return false;
+      if (this.isSolid(x, z)) return false;
     }
+  }
+
+  private isSolid(x: number, z: number): boolean {
+    return this.solid.has(tileKey(x, z));
   }
 
   private index(x: number, z: number): number {

@@ -37,6 +37,29 @@ describe("map walkability", () => {
     assert.equal(map.hasClearLine({ x: 38, z: 41 }, { x: 44, z: 41 }), false, "through the house");
   });
 
+  it("lets no shot slip diagonally between two solid tiles that touch at a corner", () => {
+    const corner = mapWith([
+      { x: 6, z: 10 },
+      { x: 5, z: 11 },
+    ]);
+    // The diagonal line (3,8)..(8,13) passes from (5,10) to (6,11), between the two.
+    assert.equal(mapWith().hasClearLine({ x: 3, z: 8 }, { x: 8, z: 13 }), true, "clear without them");
+    assert.equal(corner.hasClearLine({ x: 3, z: 8 }, { x: 8, z: 13 }), false);
+    assert.equal(corner.hasClearLine({ x: 8, z: 13 }, { x: 3, z: 8 }), false, "either way");
+  });
+
+  it("gives the same answer both ways where the two directions' lines pass different tiles", () => {
+    // From (6,10) the line to (8,11) passes (7,10); from (8,11) back, it passes (7,11).
+    const map = mapWith([{ x: 7, z: 11 }]);
+    assert.equal(map.hasClearLine({ x: 6, z: 10 }, { x: 8, z: 11 }), false);
+    assert.equal(map.hasClearLine({ x: 8, z: 11 }, { x: 6, z: 10 }), false);
+    assert.equal(
+      mapWith([{ x: 7, z: 12 }]).hasClearLine({ x: 6, z: 10 }, { x: 8, z: 11 }),
+      true,
+      "a tile off both lines",
+    );
+  });
+
   it("keeps a building's door walkable", () => {
     assert.equal(map.isWalkable(41, 40), true);
   });
