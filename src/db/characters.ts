@@ -154,6 +154,7 @@ export async function loadCharacter(db: Executor, id: string): Promise<Character
     equipment: Object.fromEntries(equipmentRows.map((entry) => [entry.slot as EquipSlot, entry.itemId])),
     combatStyle: isCombatStyle(row.combatStyle) ? row.combatStyle : DEFAULT_STYLE,
     ...(row.prayerPoints === null ? {} : { prayerPoints: row.prayerPoints }),
+    ...(row.runEnergy === null ? {} : { runEnergy: row.runEnergy }),
   };
 }
 
@@ -171,17 +172,18 @@ async function writePart(
 ): Promise<void> {
   const ids = states.map((state) => state.id);
   switch (part) {
-    // The character's own row: position, health, combat style and prayer points.
+    // The character's own row: position, health, combat style, prayer points and run energy.
     case "position": {
       await tx.execute(sql`
         update characters as c
         set x = v.x, z = v.z, health = v.health, combat_style = v.combat_style,
-            prayer_points = v.prayer_points, updated_at = now()
+            prayer_points = v.prayer_points, run_energy = v.run_energy, updated_at = now()
         from unnest(${sql.param(ids)}::text[], ${sql.param(states.map((s) => s.position.x))}::int[],
                     ${sql.param(states.map((s) => s.position.z))}::int[], ${sql.param(states.map((s) => s.health))}::int[],
                     ${sql.param(states.map((s) => s.combatStyle ?? DEFAULT_STYLE))}::text[],
-                    ${sql.param(states.map((s) => s.prayerPoints ?? null))}::int[])
-          as v(id, x, z, health, combat_style, prayer_points)
+                    ${sql.param(states.map((s) => s.prayerPoints ?? null))}::int[],
+                    ${sql.param(states.map((s) => s.runEnergy ?? null))}::int[])
+          as v(id, x, z, health, combat_style, prayer_points, run_energy)
         where c.id = v.id`);
       return;
     }
@@ -267,6 +269,7 @@ async function insertCharacter(tx: Executor, accountId: string | null, state: Ch
     health: state.health,
     combatStyle: state.combatStyle ?? DEFAULT_STYLE,
     prayerPoints: state.prayerPoints ?? null,
+    runEnergy: state.runEnergy ?? null,
   });
   await writeParts(tx, [state], ["inventory", "bank", "equipment", "skills"]);
 }

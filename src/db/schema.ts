@@ -38,6 +38,8 @@ export const characters = pgTable(
     combatStyle: text("combat_style").notNull().default("accurate"),
     /** Null: as many as the prayer level (see prayerPoints). */
     prayerPoints: integer("prayer_points"),
+    /** Null: full (see runEnergy). */
+    runEnergy: integer("run_energy"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -45,6 +47,7 @@ export const characters = pgTable(
     uniqueIndex("characters_name_lower_unique").on(sql`lower(${table.name})`),
     check("characters_health_non_negative", sql`${table.health} >= 0`),
     check("characters_prayer_points_non_negative", sql`${table.prayerPoints} >= 0`),
+    check("characters_run_energy_range", sql`${table.runEnergy} between 0 and 10000`),
   ],
 );
 

@@ -395,4 +395,6 @@ export interface CharacterState {
   combatStyle?: CombatStyle;
   /** Prayer points left; absent: as many as the prayer level (a full recharge). */
   prayerPoints?: number;
+  /** Run energy in hundredths of a percent (see run-energy.ts); absent: full. */
+  runEnergy?: number;
 }

@@ -1,8 +1,10 @@
 // The players phase: walk into reach of the current action's target, then advance along the
-// path, one tile a tick walking and two running. Health regenerates slowly here too.
+// path, one tile a tick walking and two running while run energy lasts. Health regenerates slowly
+// here too, and run energy comes back to those not running.
 import { HEALTH_REGEN_TICKS } from "./combat.js";
 import { gameError } from "./errors.js";
 import { findPath, findPathNear } from "./pathfinding.js";
+import { energyAfterTick, runEnergy } from "./run-energy.js";
 import { chebyshev } from "./tile.js";
 import type { Tile } from "./types.js";
 import { type ActionTarget, actionTarget, weaponReach } from "./world-actions.js";
@@ -15,7 +17,8 @@ export function movePlayers(state: WorldState): void {
       state.setHealth(player, player.character.health + 1);
     }
     if (player.action) approachTarget(state, player);
-    advance(state, player);
+    const ran = advance(state, player);
+    state.setRunEnergy(player, energyAfterTick(runEnergy(player.character), ran));
   }
 }
 
@@ -77,7 +80,11 @@ function pathWithinReach(state: WorldState, player: PlayerEntity, target: Action
   );
 }
 
-function advance(state: WorldState, player: PlayerEntity): void {
+/** Takes the tick's steps along the path; true if the player ran (which spends run energy). */
+function advance(state: WorldState, player: PlayerEntity): boolean {
+  if (player.path.length === 0) return false;
+  // Out of energy, a run goes on at a walk (RuneScape switches running off).
+  if (player.running && runEnergy(player.character) === 0) player.running = false;
   const steps = player.running ? 2 : 1;
   for (let step = 0; step < steps && player.path.length > 0; step++) {
     if (!state.map.canStep(player.position, player.path[0]!)) {
@@ -87,8 +94,9 @@ function advance(state: WorldState, player: PlayerEntity): void {
     const next = player.path.shift();
     if (!next) {
       state.fail(player, gameError("no_path", "Your way is blocked."));
-      return;
+      return step > 0 && player.running;
     }
     state.moveTo(player, next);
   }
+  return player.running;
 }

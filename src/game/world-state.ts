@@ -7,6 +7,7 @@ import type { GameError } from "./errors.js";
 import { type GroundItem, GroundItemStore } from "./ground-items.js";
 import { WorldMap } from "./map.js";
 import type { Random } from "./random.js";
+import { RUN_ENERGY_MAX, runEnergy, runEnergyPercent } from "./run-energy.js";
 import { SpatialGrid } from "./spatial.js";
 import { openShelf, type StoreShelf, type StoreStock } from "./stores.js";
 import type {
@@ -359,6 +360,17 @@ export class WorldState {
   setPrayers(player: PlayerEntity, prayers: PrayerDef[]): void {
     player.prayers = prayers;
     this.syncLater(player);
+  }
+
+  /**
+   * Written with the character's row and shown in player:sync whenever its whole percent changes: a
+   * player running for a minute is not sent a sync on every tick. A crash forgets less than a percent.
+   */
+  setRunEnergy(player: PlayerEntity, energy: number): void {
+    const before = runEnergy(player.character);
+    if (energy === before) return;
+    player.character.runEnergy = energy === RUN_ENERGY_MAX ? undefined : energy;
+    if (runEnergyPercent(energy) !== runEnergyPercent(before)) this.synced(player);
   }
 
   /** Written with the character's row, as health is, and shown in player:sync. */

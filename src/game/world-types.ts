@@ -72,6 +72,8 @@ export interface PlayerSync {
   bank: { itemId: string; quantity: number }[];
   /** Beyond CONTRACT's fields: prayer points left, and the ids of the prayers switched on. */
   prayer: { points: number; active: string[] };
+  /** Beyond CONTRACT's fields: run energy, a whole percent (0..100), what running spends. */
+  runEnergy: number;
 }
 
 export interface CombatHit {

@@ -5,6 +5,7 @@ import { maxHealth } from "./character.js";
 import type { GroundItem } from "./ground-items.js";
 import { countItem } from "./inventory.js";
 import { prayerPoints } from "./prayer.js";
+import { runEnergy, runEnergyPercent } from "./run-energy.js";
 import { type CharacterState, COINS_ITEM_ID, type PrayerDef } from "./types.js";
 import type { NpcEntity, PlayerEntity, WorldObject, WorldState } from "./world-state.js";
 import type { PlayerSync, WorldEntity } from "./world-types.js";
@@ -97,5 +98,6 @@ export function playerSyncOf(
     coins: countItem(character.inventory, COINS_ITEM_ID),
     bank: character.bank.map((entry) => ({ ...entry })),
     prayer: { points: prayerPoints(character), active: activePrayers.map((prayer) => prayer.id) },
+    runEnergy: runEnergyPercent(runEnergy(character)),
   };
 }

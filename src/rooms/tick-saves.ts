@@ -133,6 +133,7 @@ export class TickSaves {
       equipment: parts.has("equipment") ? { ...live.equipment } : {},
       combatStyle: live.combatStyle,
       ...(live.prayerPoints === undefined ? {} : { prayerPoints: live.prayerPoints }),
+      ...(live.runEnergy === undefined ? {} : { runEnergy: live.runEnergy }),
     };
   }
 }

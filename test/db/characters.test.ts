@@ -102,6 +102,7 @@ for (const backend of backends) {
       alice.position = { x: 40, z: 41 };
       alice.combatStyle = "aggressive";
       alice.prayerPoints = 3;
+      alice.runEnergy = 4321;
       alice.inventory = [{ slot: 27, itemId: "logs", quantity: 1 }];
       const bob = character("c2", "Bob");
       bob.inventory = [];
@@ -116,8 +117,10 @@ for (const backend of backends) {
       assert.deepEqual(savedAlice?.position, { x: 40, z: 41 });
       assert.equal(savedAlice?.combatStyle, "aggressive", "written with the position");
       assert.equal(savedAlice?.prayerPoints, 3, "written with the position");
+      assert.equal(savedAlice?.runEnergy, 4321, "written with the position");
       const untouched = await charactersRepo.load("c2");
       assert.equal(untouched?.prayerPoints, undefined, "none stored: a full recharge");
+      assert.equal(untouched?.runEnergy, undefined, "none stored: a full bar");
       assert.deepEqual(savedAlice?.inventory, character("c1", "Alice").inventory, "inventory not written");
       const savedBob = await charactersRepo.load("c2");
       assert.deepEqual(savedBob?.inventory, []);

@@ -5,6 +5,7 @@ import { equipmentBonuses } from "../../src/game/combat.js";
 import { DESPAWN_TICKS, OWNER_ONLY_TICKS } from "../../src/game/ground-items.js";
 import { WorldMap } from "../../src/game/map.js";
 import { seededRandom } from "../../src/game/random.js";
+import { RUN_RESTORE_PER_TICK } from "../../src/game/run-energy.js";
 import { chebyshev } from "../../src/game/tile.js";
 import { type Bounds, EAT_TICKS, type GameData, type ItemDef, type Tile } from "../../src/game/types.js";
 import { World } from "../../src/game/world.js";
@@ -177,6 +178,39 @@ describe("World", () => {
       world.submit("p1", { type: "move", x: 20, z: 30, run: true });
       world.step();
       assert.deepEqual(position(world), { x: 14, z: 30 });
+    });
+
+    it("runs while its run energy lasts, then walks on; energy comes back while it does not run", () => {
+      // 1.50 %: two ticks of running (0.67 % each) and a third that spends the rest.
+      const world = worldWith({ x: 10, z: 30 }, { runEnergy: 150 });
+      world.submit("p1", { type: "move", x: 30, z: 30, run: true });
+      const trail: [number, number][] = [];
+      for (let tick = 0; tick < 5; tick++) {
+        world.step();
+        trail.push([position(world).x, world.playerSync("p1").runEnergy]);
+      }
+      assert.deepEqual(trail, [
+        [12, 0],
+        [14, 0],
+        [16, 0],
+        [17, 0],
+        [18, 0],
+      ]);
+      assert.equal(world.character("p1").runEnergy, 2 * RUN_RESTORE_PER_TICK, "walking restores it");
+      // 1 % is 100: 11 ticks of 8 from 16.
+      for (let tick = 0; tick < 10; tick++) world.step();
+      assert.equal(world.playerSync("p1").runEnergy, 0);
+      world.step();
+      assert.equal(world.playerSync("p1").runEnergy, 1);
+    });
+
+    it("sends a player:sync when its run energy's whole percent changes, not on every tick", () => {
+      const world = worldWith({ x: 10, z: 30 });
+      world.submit("p1", { type: "move", x: 30, z: 30, run: true });
+      const synced = Array.from({ length: 6 }, () => eventsOf([world.step()], "player:sync").length);
+      // 100 → 99.33 → 98.66 → 97.99 → 97.32 → 96.65 → 95.98: the percent changes on ticks 1, 2, 3, 5 and 6.
+      assert.deepEqual(synced, [1, 1, 1, 0, 1, 1]);
+      assert.equal(world.playerSync("p1").runEnergy, 95);
     });
 
     it("reports an error when no path reaches the target", () => {

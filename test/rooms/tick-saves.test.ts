@@ -60,6 +60,18 @@ describe("TickSaves: what the world's writes hold", () => {
     assert.deepEqual(written, [0], "the one point, gone after 20 ticks");
   });
 
+  it("writes the run energy a run spent with the character's row, so a relog does not refill it", () => {
+    const { world, tickWrite } = worldWithPlayer();
+    world.submit("p1", { type: "move", x: SPAWN.x, z: SPAWN.z + 10, run: true });
+    const written: (number | undefined)[] = [];
+    for (let tick = 0; tick < 5; tick++) {
+      for (const save of tickWrite().characters)
+        if (save.parts?.includes("position")) written.push(save.state.runEnergy);
+    }
+    // Five ticks of 0.67 % each; the last write is where the run ends, 5 ticks in.
+    assert.deepEqual(written, [10_000 - 5 * 67]);
+  });
+
   it("writes a drop as the emptied slot and the item on the ground, in the same write", () => {
     const { world, slotOf, tickWrite } = worldWithPlayer();
     world.submit("p1", { type: "action", action: "drop", inventorySlot: slotOf("coins") });

@@ -1,0 +1,2 @@
+ALTER TABLE "characters" ADD COLUMN "run_energy" integer;--> statement-breakpoint
+ALTER TABLE "characters" ADD CONSTRAINT "characters_run_energy_range" CHECK ("characters"."run_energy" between 0 and 10000);
