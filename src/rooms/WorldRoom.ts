@@ -149,6 +149,12 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    */
   private readonly waitingReplies = new Map<number, { reply: Reply; event: string; client: WorldClient }>();
   private nextReplyRef = 0;
+  /**
+   * The messages of a client whose `/admin` attempt is being checked (its count against the limit, the
+   * account's admin flag), in the order they came: they are handled once it is answered, so that a
+   * `/give` sent right after `/admin <code>` is run as an admin's, after the `/admin` answer.
+   */
+  private readonly heldBehindAdmin = new WeakMap<WorldClient, (() => void)[]>();
 
   override async onCreate(): Promise<void> {
     const { runtime } = this;
@@ -388,10 +394,40 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     const counted =
       isJsonClient(client) || admitMessage(this.runtime.floodGuards.of(characterId), client, refuse);
     if (!counted) return;
+    const held = this.heldBehindAdmin.get(client);
+    if (held) held.push(() => this.handleCounted(client, type, message, reply));
+    else this.handleCounted(client, type, message, reply);
+  }
+
+  /** Handles a counted message, now or once the `/admin` attempt it came behind is answered. */
+  private handleCounted(client: WorldClient, type: string, message: unknown, reply: Reply): void {
+    const { characterId } = playerOf(client);
+    // A held message may find its session replaced or gone by now.
+    if (this.owners.get(characterId) !== client || !this.world.has(characterId)) return;
     const refusal = this.waitsForDatabase
       ? WAITING_FOR_DATABASE
       : this.dispatch(client, type, message, reply);
-    if (refusal) refuse(refusal);
+    if (refusal) reply("error", { ...refusal, event: type });
+  }
+
+  /** Holds the client's next messages until `attempt` is answered, then handles them in order. */
+  private holdBehind(client: WorldClient, attempt: Promise<void>): void {
+    const held: (() => void)[] = [];
+    this.heldBehindAdmin.set(client, held);
+    void attempt
+      .catch((error: unknown) => this.runtime.logger.error({ err: error }, "an /admin attempt failed"))
+      .then(() => {
+        this.heldBehindAdmin.delete(client);
+        for (const [index, handle] of held.entries()) {
+          // One of them was another `/admin`: the rest wait for that one in turn.
+          const next = this.heldBehindAdmin.get(client);
+          if (next) {
+            next.push(...held.slice(index));
+            return;
+          }
+          handle();
+        }
+      });
   }
 
   /** Validates a message and hands it to the world or the trade requests; returns why it is refused. */
@@ -454,7 +490,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       case "say":
         return { type: "chat", message: parsed.text };
       case "admin":
-        void this.elevate(client, parsed.code, reply);
+        this.holdBehind(client, this.elevate(client, parsed.code, reply));
         return undefined;
       default:
         if (!client.userData?.isAdmin)

@@ -60,3 +60,35 @@ describe("TradeRequests: a trade whose room is still opening", () => {
     );
   });
 });
+
+describe("TradeRequests: a request nobody answers", () => {
+  it("expires after 30 s for both players, and can then be neither accepted nor cancelled", () => {
+    const { world, log } = worldWithSlowRooms();
+    const reasons: unknown[] = [];
+    const trades = new TradeRequests({
+      ...world,
+      send: (to, event, data) => {
+        world.send(to, event, data);
+        if (event === "tradeCancelled") reasons.push((data as { reason: string }).reason);
+      },
+    });
+    let tradeId = "";
+    trades.request("alice", "bob", 1000, (event, data) => {
+      if (event === "tradeRequestSent") tradeId = (data as { tradeId: string }).tradeId;
+    });
+    trades.expire(1000 + 29_999);
+    assert.deepEqual(log, ["bob tradeIncoming"], "still pending a moment before 30 s");
+    trades.expire(1000 + 30_000);
+    assert.deepEqual(log, ["bob tradeIncoming", "alice tradeCancelled", "bob tradeCancelled"]);
+    assert.deepEqual(reasons, ["expired", "expired"]);
+    assert.equal(
+      trades.cancel("alice", tradeId, 31_001, () => {}),
+      "not_found",
+    );
+    return trades
+      .respond("bob", tradeId, true, 31_001, () => {})
+      .then((refusal) => {
+        assert.equal(refusal, "not_found");
+      });
+  });
+});

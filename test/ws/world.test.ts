@@ -19,7 +19,8 @@ describe("/ws: playing in the world with plain WebSocket clients", function () {
   };
 
   before(async () => {
-    server = await startTestServer({ WORLD_TICK_MS: "100", ADMIN_CODE });
+    // Its tests send /admin more than the default 10 times a minute, each an authentication attempt.
+    server = await startTestServer({ WORLD_TICK_MS: "100", ADMIN_CODE, RATE_LIMIT_AUTH_PER_MIN: "100" });
   });
   afterEach(async () => {
     await Promise.all(players.splice(0).map((player) => player.client.close()));
@@ -206,6 +207,26 @@ describe("/ws: playing in the world with plain WebSocket clients", function () {
     client.send("player:chat", { message: `/admin ${ADMIN_CODE}` }, "admin-2");
     const enabled = await client.next("chat:message", (data) => data.fromPlayerId === "server");
     assert.equal(enabled.id, "admin-2");
+  });
+
+  it("runs admin commands sent right after /admin, without waiting for its answer, in the order sent", async () => {
+    const { client } = await connect();
+    client.send("player:chat", { message: `/admin ${ADMIN_CODE}` }, "admin");
+    client.send("player:chat", { message: "/give logs 2" }, "give");
+    client.send("player:chat", { message: "/tp 40 40" }, "tp");
+    const moved = await client.received((frame) => frame.event === "player:sync" && frame.id === "tp");
+    assert.deepEqual(moved.data.position, { x: 40, z: 40 });
+    const given = await client.received((frame) => frame.event === "player:sync" && frame.id === "give");
+    assert.equal(given.data.inventory.filter((entry: any) => entry.itemId === "logs").length, 2);
+    assert.deepEqual(
+      client.frames.filter((frame) => frame.event === "error"),
+      [],
+      "nothing refused as sent before /admin",
+    );
+    const enabled = client.frames.findIndex(
+      (frame) => frame.event === "chat:message" && frame.id === "admin",
+    );
+    assert.ok(enabled >= 0 && enabled < client.frames.indexOf(given), "/admin is answered first");
   });
 
   it("answers /tp and /heal with the player:sync that shows them, even when /heal finds full health", async () => {
