@@ -3,6 +3,7 @@ import { readFile, stat } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
 import { type NextFunction, type Request, type Response, Router } from "express";
 import type { GameData } from "../game/types.js";
+import { ITEM_FILES } from "./files.js";
 import { contentHash } from "./hash.js";
 import { type CachedBody, sendCachedJson, sendNotFound } from "./http-cache.js";
 
@@ -13,6 +14,8 @@ import { type CachedBody, sendCachedJson, sendNotFound } from "./http-cache.js";
 const MANIFEST_PATH = /^(?:\/[a-z0-9_-]+)+\.json$/;
 
 const etagOf = (body: Buffer) => `"${contentHash(body)}"`;
+
+const SPLIT_ITEM_FILES = ITEM_FILES.filter((file) => file !== "items.json");
 
 /** Serves the JSON files under the folder `getDir()` names (it may change, e.g. to the cache). */
 export function manifestRouter(getDir: () => string): Router {
@@ -29,13 +32,32 @@ export function manifestRouter(getDir: () => string): Router {
     return entry;
   }
 
+  /**
+   * SPEC's startup list names `items.json`, but the items may come split by type under `items/` (rule
+   * 4): a client that asks for the one file is then served all of them as one list, as the server reads them.
+   */
+  let combined: (CachedBody & { from: string }) | undefined;
+  async function combinedItems(dir: string): Promise<CachedBody | undefined> {
+    const parts = (await Promise.all(SPLIT_ITEM_FILES.map((file) => load(join(dir, file))))).filter(
+      (part) => part !== undefined,
+    );
+    if (parts.length === 0) return undefined;
+    const from = parts.map((part) => part.etag).join();
+    if (combined?.from !== from) {
+      const body = Buffer.from(JSON.stringify(parts.flatMap((part) => JSON.parse(part.body.toString()))));
+      combined = { body, etag: etagOf(body), from };
+    }
+    return combined;
+  }
+
   const router = Router();
   // A plain middleware rather than a `/*file` route, so Express never decodes the path for us.
   router.use(async (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     const dir = resolve(getDir());
     const path = join(dir, req.path);
-    const found = MANIFEST_PATH.test(req.path) && path.startsWith(dir + sep) ? await load(path) : undefined;
+    let found = MANIFEST_PATH.test(req.path) && path.startsWith(dir + sep) ? await load(path) : undefined;
+    if (!found && req.path === "/items.json") found = await combinedItems(dir);
     if (found) sendCachedJson(req, res, found);
     else sendNotFound(res, "No such manifest");
   });

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import { readdir, readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
+import { join } from "node:path";
 import express from "express";
 import { SKILLS } from "../../src/game/types.js";
 import { manifestRouter, skillUnlocksRouter } from "../../src/manifests/routes.js";
@@ -42,6 +44,29 @@ describe("manifest routes over HTTP", () => {
       const res = await rawGet(base, "/manifests/items/weapons.json");
       assert.equal(res.status, 200);
       assert.ok(JSON.parse(res.body).some((item: { id: string }) => item.id === "shortbow"));
+    });
+
+    it("serves items.json, which SPEC's startup list names, as every item of the split items/ files", async () => {
+      const res = await rawGet(base, "/manifests/items.json");
+      assert.equal(res.status, 200);
+      assert.equal(res.headers["cache-control"], "public, max-age=300");
+      const split = (await readdir(join(SHIPPED_DIR, "items"))).sort();
+      assert.ok(
+        split.length >= 5 && !(await readdir(SHIPPED_DIR)).includes("items.json"),
+        "the items come split",
+      );
+      const expected = new Set<string>();
+      for (const file of split) {
+        const items: { id: string }[] = JSON.parse(await readFile(join(SHIPPED_DIR, "items", file), "utf8"));
+        for (const item of items) expected.add(item.id);
+      }
+      const served: { id: string }[] = JSON.parse(res.body);
+      assert.equal(served.length, expected.size);
+      assert.deepEqual(new Set(served.map((item) => item.id)), expected);
+      const revalidated = await rawGet(base, "/manifests/items.json", {
+        "If-None-Match": String(res.headers.etag),
+      });
+      assert.equal(revalidated.status, 304);
     });
 
     it("answers 304 to a matching If-None-Match and 200 to a stale one", async () => {
