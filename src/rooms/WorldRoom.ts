@@ -34,6 +34,7 @@ import { CLOSE_REPLACED } from "./close-codes.js";
 import { CombatLogouts } from "./combat-logouts.js";
 import type { EncodedUpdate } from "./encoded-json.js";
 import { admitMessage } from "./flood-guard.js";
+import { HeldMessages } from "./held-messages.js";
 import { Interest, isJsonClient, readsTheState } from "./interest.js";
 import {
   describeIssues,
@@ -149,12 +150,9 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    */
   private readonly waitingReplies = new Map<number, { reply: Reply; event: string; client: WorldClient }>();
   private nextReplyRef = 0;
-  /**
-   * The messages of a client whose `/admin` attempt is being checked (its count against the limit, the
-   * account's admin flag), in the order they came: they are handled once it is answered, so that a
-   * `/give` sent right after `/admin <code>` is run as an admin's, after the `/admin` answer.
-   */
-  private readonly heldBehindAdmin = new WeakMap<WorldClient, (() => void)[]>();
+  private readonly heldBehindAdmin = new HeldMessages<WorldClient>((error) =>
+    this.runtime.logger.error({ err: error }, "an /admin attempt failed"),
+  );
 
   override async onCreate(): Promise<void> {
     const { runtime } = this;
@@ -394,9 +392,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     const counted =
       isJsonClient(client) || admitMessage(this.runtime.floodGuards.of(characterId), client, refuse);
     if (!counted) return;
-    const held = this.heldBehindAdmin.get(client);
-    if (held) held.push(() => this.handleCounted(client, type, message, reply));
-    else this.handleCounted(client, type, message, reply);
+    this.heldBehindAdmin.handle(client, () => this.handleCounted(client, type, message, reply));
   }
 
   /** Handles a counted message, now or once the `/admin` attempt it came behind is answered. */
@@ -408,26 +404,6 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       ? WAITING_FOR_DATABASE
       : this.dispatch(client, type, message, reply);
     if (refusal) reply("error", { ...refusal, event: type });
-  }
-
-  /** Holds the client's next messages until `attempt` is answered, then handles them in order. */
-  private holdBehind(client: WorldClient, attempt: Promise<void>): void {
-    const held: (() => void)[] = [];
-    this.heldBehindAdmin.set(client, held);
-    void attempt
-      .catch((error: unknown) => this.runtime.logger.error({ err: error }, "an /admin attempt failed"))
-      .then(() => {
-        this.heldBehindAdmin.delete(client);
-        for (const [index, handle] of held.entries()) {
-          // One of them was another `/admin`: the rest wait for that one in turn.
-          const next = this.heldBehindAdmin.get(client);
-          if (next) {
-            next.push(...held.slice(index));
-            return;
-          }
-          handle();
-        }
-      });
   }
 
   /** Validates a message and hands it to the world or the trade requests; returns why it is refused. */
@@ -490,7 +466,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       case "say":
         return { type: "chat", message: parsed.text };
       case "admin":
-        this.holdBehind(client, this.elevate(client, parsed.code, reply));
+        this.heldBehindAdmin.holdUntil(client, this.elevate(client, parsed.code, reply));
         return undefined;
       default:
         if (!client.userData?.isAdmin)
