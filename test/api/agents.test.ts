@@ -563,95 +563,85 @@ describe("/api/agents while the server shuts down", function () {
 // time, so creations that come at once would not interleave there).
 const withPostgres = postgresUrl ? describe : describe.skip;
 
+/** Runs `use` against a server of its own on a fresh PostgreSQL database, both gone afterwards. */
+async function onFreshDatabase(env: Record<string, string>, use: (server: TestServer) => Promise<void>) {
+  const database = await freshDatabaseUrl(postgresUrl!);
+  try {
+    const server = await startTestServer({
+      ...GENEROUS_LIMITS,
+      WORLD_TICK_MS: "50",
+      DATABASE_URL: database.url,
+      ...env,
+    });
+    try {
+      await use(server);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await database.drop();
+  }
+}
+
 withPostgres("/api/agents: creations that come at once", function () {
   this.timeout(60000);
 
-  it("holds the account's maximum against creations that come at once", async () => {
-    const database = await freshDatabaseUrl(postgresUrl!);
-    try {
-      const server = await startTestServer({
-        ...GENEROUS_LIMITS,
-        WORLD_TICK_MS: "50",
-        DATABASE_URL: database.url,
-        AGENTS_PER_ACCOUNT: "3",
-      });
-      try {
-        const { token } = await signInAnonymously(server);
-        const names = ["Rush", "Rusha", "Rushb", "Rushc", "Rushd", "Rushe"];
-        const statuses = await Promise.all(
-          names.map(
-            async (name) =>
-              (await request(server, "/api/agents", { method: "POST", body: { name }, token })).status,
-          ),
-        );
-        assert.deepEqual(
-          statuses.sort(),
-          [201, 201, 201, 409, 409, 409],
-          "three agents made, the others refused",
-        );
-        const listed = (await (await request(server, "/api/agents", { token })).json()).agents;
-        assert.equal(listed.length, 3);
-      } finally {
-        await server.stop();
-      }
-    } finally {
-      await database.drop();
-    }
-  });
+  it("holds the account's maximum against creations that come at once", () =>
+    onFreshDatabase({ AGENTS_PER_ACCOUNT: "3" }, async (server) => {
+      const { token } = await signInAnonymously(server);
+      const names = ["Rush", "Rusha", "Rushb", "Rushc", "Rushd", "Rushe"];
+      const statuses = await Promise.all(
+        names.map(
+          async (name) =>
+            (await request(server, "/api/agents", { method: "POST", body: { name }, token })).status,
+        ),
+      );
+      assert.deepEqual(
+        statuses.sort(),
+        [201, 201, 201, 409, 409, 409],
+        "three agents made, the others refused",
+      );
+      const listed = (await (await request(server, "/api/agents", { token })).json()).agents;
+      assert.equal(listed.length, 3);
+    }));
 
-  it("holds the server's maximum against creations from many accounts at once, the configured agents aside", async () => {
-    const database = await freshDatabaseUrl(postgresUrl!);
-    try {
-      const server = await startTestServer({
-        ...GENEROUS_LIMITS,
-        WORLD_TICK_MS: "50",
-        DATABASE_URL: database.url,
-        AGENTS: "Keeper",
-        AGENTS_PER_ACCOUNT: "3",
-        AGENTS_MAX: "4",
-      });
-      try {
-        const tokens = await Promise.all([1, 2, 3].map(async () => (await signInAnonymously(server)).token));
-        const create = (name: string, token: string) =>
-          request(server, "/api/agents", { method: "POST", body: { name }, token });
-        const responses = await Promise.all(
-          tokens.flatMap((token, account) =>
-            ["a", "b", "c"].map((suffix) => create(`Crowd${account}${suffix}`, token)),
-          ),
-        );
-        assert.deepEqual(
-          responses.map((response) => response.status).sort(),
-          [201, 201, 201, 201, 409, 409, 409, 409, 409],
-          "four agents made in all, the others refused",
-        );
-        const refusal = await responses.find((response) => response.status === 409)!.json();
-        assert.equal(refusal.error.code, "conflict");
-        assert.match(refusal.error.message, /4 agents/);
-        const listed: AgentSummary[] = (
-          await (await request(server, "/api/agents", { token: tokens[0] })).json()
-        ).agents;
-        assert.deepEqual(
-          listed.map((agent) => agent.name).filter((name) => !name.startsWith("Crowd")),
-          ["Keeper"],
-        );
-        assert.equal(listed.length, 5);
+  it("holds the server's maximum against creations from many accounts at once, the configured agents aside", () =>
+    onFreshDatabase({ AGENTS: "Keeper", AGENTS_PER_ACCOUNT: "3", AGENTS_MAX: "4" }, async (server) => {
+      const tokens = await Promise.all([1, 2, 3].map(async () => (await signInAnonymously(server)).token));
+      const create = (name: string, token: string) =>
+        request(server, "/api/agents", { method: "POST", body: { name }, token });
+      const responses = await Promise.all(
+        tokens.flatMap((token, account) =>
+          ["a", "b", "c"].map((suffix) => create(`Crowd${account}${suffix}`, token)),
+        ),
+      );
+      assert.deepEqual(
+        responses.map((response) => response.status).sort(),
+        [201, 201, 201, 201, 409, 409, 409, 409, 409],
+        "four agents made in all, the others refused",
+      );
+      const refusal = await responses.find((response) => response.status === 409)!.json();
+      assert.equal(refusal.error.code, "conflict");
+      assert.match(refusal.error.message, /4 agents/);
+      const listed: AgentSummary[] = (
+        await (await request(server, "/api/agents", { token: tokens[0] })).json()
+      ).agents;
+      assert.deepEqual(
+        listed.map((agent) => agent.name).filter((name) => !name.startsWith("Crowd")),
+        ["Keeper"],
+      );
+      assert.equal(listed.length, 5);
 
-        // A place freed is a place to take.
-        const made: AgentSummary = await responses.find((response) => response.status === 201)!.json();
-        const owner = tokens.find((_, account) => made.name.startsWith(`Crowd${account}`))!;
-        const deleted = await request(server, `/api/agents/${made.agentId}`, {
-          method: "DELETE",
-          token: owner,
-        });
-        assert.equal(deleted.status, 204);
-        assert.equal((await create("Latecomer", owner)).status, 201);
-      } finally {
-        await server.stop();
-      }
-    } finally {
-      await database.drop();
-    }
-  });
+      // A place freed is a place to take.
+      const made: AgentSummary = await responses.find((response) => response.status === 201)!.json();
+      const owner = tokens.find((_, account) => made.name.startsWith(`Crowd${account}`))!;
+      const deleted = await request(server, `/api/agents/${made.agentId}`, {
+        method: "DELETE",
+        token: owner,
+      });
+      assert.equal(deleted.status, 204);
+      assert.equal((await create("Latecomer", owner)).status, 201);
+    }));
 });
 
 withPostgres("/api/agents across a restart", function () {
