@@ -120,6 +120,10 @@ async function heldConnection(address: string): Promise<{ socket: net.Socket; an
   after(() => server?.stop());
 
   it("closes a client's connection past the limit unanswered, and takes one again once another closes", async () => {
+    // The server's end of each connection, by the client's port: its close is what frees a place.
+    const serverEnds = new Map<number, net.Socket>();
+    const noteEnd = (socket: net.Socket) => serverEnds.set(socket.remotePort!, socket);
+    server.runtime.httpServer.on("connection", noteEnd);
     const held = await Promise.all(Array.from({ length: LIMIT }, () => heldConnection(outsideAddress!)));
     assert.deepEqual(
       held.map(({ answered }) => answered),
@@ -130,10 +134,12 @@ async function heldConnection(address: string): Promise<{ socket: net.Socket; an
     // The machine's own connections (its agents, a proxy beside it) are not counted.
     assert.equal((await fetch(`${server.baseUrl}/health`)).status, 200);
 
-    const closed = new Promise((resolve) => held[0]!.socket.once("close", resolve));
+    // Once the server has seen it close (the limit's own listener, added first, has run by then).
+    const serverEnd = serverEnds.get(held[0]!.socket.localPort!)!;
+    server.runtime.httpServer.off("connection", noteEnd);
+    const closed = new Promise((resolve) => serverEnd.once("close", resolve));
     held[0]!.socket.destroy();
     await closed;
-    await sleep(100);
     const again = await heldConnection(outsideAddress!);
     assert.equal(again.answered, true);
     for (const { socket } of [...held, again]) socket.destroy();

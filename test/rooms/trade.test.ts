@@ -334,15 +334,33 @@ describe("TradeRoom with SDK clients", function () {
   });
 
   const { complete } = TradeRepository.prototype;
+  /** Resolves once the first swap that slowSwaps slowed has begun (its wait begins then). */
+  let slowSwapStarted: Promise<void> = Promise.resolve();
   /** Makes every swap (or only those `of` takes part in) take `ms` longer, before its transaction starts. */
-  const slowSwaps = (ms: number, of?: Trader) =>
-    Object.assign(TradeRepository.prototype, {
+  const slowSwaps = (ms: number, of?: Trader) => {
+    let started!: () => void;
+    slowSwapStarted = new Promise((resolve) => {
+      started = resolve;
+    });
+    return Object.assign(TradeRepository.prototype, {
       complete: async function (this: TradeRepository, ...args: Parameters<typeof complete>) {
         const { a, b } = args[0];
-        if (!of || a.characterId === of.id || b.characterId === of.id) await sleep(ms);
+        if (!of || a.characterId === of.id || b.characterId === of.id) {
+          started();
+          await sleep(ms);
+        }
         return complete.apply(this, args);
       },
     });
+  };
+  /**
+   * Waits until a tick has come during the slowed swap under way and waits for it: 200 ms into the swap,
+   * a tick of 100 ms has fired (timers fire in the order they are due).
+   */
+  const tickWaitsForSwap = async () => {
+    await slowSwapStarted;
+    await sleep(200);
+  };
   const restoreSwaps = () => Object.assign(TradeRepository.prototype, { complete });
   /**
    * Asks the world to swap `a`'s offer for `b`'s, as a trade room does after both final accepts, saying
@@ -407,7 +425,7 @@ describe("TradeRoom with SDK clients", function () {
       slowSwaps(400);
       const inFlight = commit(first, second);
       // A tick comes during the swap and waits for it; alice's trade then waits for that tick.
-      await sleep(200);
+      await tickWaitsForSwap();
       const waiting = commit(alice, bob, fiveCoinsOf(alice));
       await leave(bob.room);
       assert.deepEqual(await waiting, { ok: false, reason: "player_offline" });
@@ -425,7 +443,7 @@ describe("TradeRoom with SDK clients", function () {
       slowSwaps(400);
       const inFlight = commit(first, second, fiveCoins);
       // A tick comes during the swap and waits for it.
-      await sleep(200);
+      await tickWaitsForSwap();
       assert.deepEqual(await commit(first, third, fiveCoins), { ok: false, reason: "already_trading" });
       assert.equal((await inFlight).ok, true);
       await waitForAsync(
@@ -465,7 +483,7 @@ describe("TradeRoom with SDK clients", function () {
       slowSwaps(700, first);
       const inFlight = commit(first, second, fiveCoinsOf(first));
       // A tick comes during that swap and waits for it; alice's trade then waits for that tick.
-      await sleep(200);
+      await tickWaitsForSwap();
       assert.deepEqual(await commit(alice, bob, fiveCoinsOf(alice), ANSWER_RESERVE_MS + 300), {
         ok: false,
         reason: "commit_failed",

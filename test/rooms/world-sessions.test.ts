@@ -459,7 +459,12 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     // A slow database: the first login is still loading the character when the second comes.
     const { characters } = server().runtime;
     const load = characters.load;
+    let loading!: () => void;
+    const firstLoading = new Promise<void>((resolve) => {
+      loading = resolve;
+    });
     characters.load = async (id) => {
+      loading();
       await sleep(400);
       return load.call(characters, id);
     };
@@ -470,7 +475,7 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
         (room) => new Promise<number>((resolve) => room.onLeave((code) => resolve(code))),
         () => "refused",
       );
-      await sleep(150);
+      await firstLoading;
       const second = await join(player.token);
       assert.deepEqual(second.sync.position, { x: 35, z: 30 });
       assert.ok([4409, "refused"].includes(await first), "the first login is replaced");

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { PlayerSync } from "../../src/game/world-types.js";
-import { sleep, worldSuite } from "../support/players.js";
+import { type SdkPlayer, sleep, worldSuite } from "../support/players.js";
 import {
   becomeAdmin,
   countOf,
@@ -16,6 +16,15 @@ import {
 } from "./world-helpers.js";
 
 const ADMIN_CODE = "skills-admin";
+
+/** Says a line and waits for it to come back: the ticks before the one that took it are all received. */
+async function say(player: SdkPlayer, message: string): Promise<void> {
+  player.room.send("player:chat", { message });
+  await player.inbox.next(
+    "chat:message",
+    (line) => line.fromPlayerId === player.id && line.message === message,
+  );
+}
 
 // Meadowbrook's starting area, spawn (32,32): a tree at (25,28), a net fishing spot at (43,32), a
 // copper rock at (36,40), all within view of the spawn point. Each test uses its own resource,
@@ -116,8 +125,11 @@ describe("WorldRoom: gathering, firemaking and cooking with real clients", funct
     player.room.send("player:action", { action: "cook", inventorySlot: slotOf(stocked, "raw_shrimps") });
     await syncWhere(player, (sync) => products(sync) > products(stocked), 20000);
     player.room.send("player:action", { action: "stop" });
-    // A shrimp already on the range may still come off it; then nothing more is cooked.
-    await sleep(300);
+    // A shrimp already on the range may still come off it in the tick that takes the stop; then nothing
+    // more is cooked. A line said after the stop is taken in that tick or a later one, and a second line
+    // said once it is heard comes back after every frame of that tick, its player:sync included.
+    await say(player, "stopping");
+    await say(player, "stopped");
     const stopped = countOf(latestSync(player), "raw_shrimps");
     await sleep(1000);
     assert.equal(countOf(latestSync(player), "raw_shrimps"), stopped, "no cooking after stop");
