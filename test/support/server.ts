@@ -27,24 +27,44 @@ export interface TestServerOptions {
 }
 
 /** Boots the real application (in-memory embedded database unless DATABASE_URL is given) on TEST_PORT. */
+/**
+ * The server listening on TEST_PORT, if any. Every test server takes that port, so one still running when
+ * another starts was left by a test that timed out before its `stop()`: it is stopped then, so that one
+ * failure does not fail every later test of the run with EADDRINUSE.
+ */
+let listening: TestServer | undefined;
+
 export async function startTestServer(
   env: Record<string, string> = {},
   options: TestServerOptions = {},
 ): Promise<TestServer> {
+  if (listening) {
+    console.warn("stopping a test server an earlier test left running (it timed out before stopping it)");
+    await listening.stop().catch(() => {});
+  }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "tileworld-test-"));
   const config = loadConfig({ NODE_ENV: "test", PGLITE_STORAGE: "memory", DATA_DIR: dataDir, ...env });
   const logger = options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? "silent", false);
   const runtime = await createRuntime(config, logger);
   options.beforeBoot?.(runtime);
   const colyseus = await boot(createApp(runtime), TEST_PORT);
-  return {
+  let stopping: Promise<void> | undefined;
+  const server: TestServer = {
     colyseus,
     runtime,
     baseUrl: `http://127.0.0.1:${TEST_PORT}`,
     wsUrl: `ws://127.0.0.1:${TEST_PORT}/ws`,
-    stop: async () => {
-      await stopServer(colyseus.server, runtime);
-      rmSync(dataDir, { recursive: true, force: true });
+    // Once: the test that left it running may still call it when it wakes.
+    stop: () => {
+      stopping ??= (async () => {
+        await stopServer(colyseus.server, runtime);
+        rmSync(dataDir, { recursive: true, force: true });
+      })().finally(() => {
+        if (listening === server) listening = undefined;
+      });
+      return stopping;
     },
   };
+  listening = server;
+  return server;
 }
