@@ -169,6 +169,7 @@ export class WorldState {
   applyingPlayer: PlayerEntity | undefined;
   readonly changedCharacters = new Set<string>();
   readonly bankChanged = new Set<string>();
+  readonly itemsChanged = new Set<string>();
   readonly changedEntities = new Set<string>();
   readonly removedEntities = new Set<string>();
   /** Players who died this tick (and have respawned). */
@@ -251,6 +252,7 @@ export class WorldState {
     this.events = [];
     this.changedCharacters.clear();
     this.bankChanged.clear();
+    this.itemsChanged.clear();
     this.changedEntities.clear();
     this.removedEntities.clear();
     this.deaths.clear();
@@ -350,6 +352,7 @@ export class WorldState {
 
   setInventory(player: PlayerEntity, inventory: InventoryEntry[]): void {
     player.character.inventory = inventory;
+    this.itemsChanged.add(player.id);
     this.synced(player);
   }
 
@@ -389,6 +392,7 @@ export class WorldState {
   setOutfit(player: PlayerEntity, outfit: Pick<CharacterState, "inventory" | "equipment">): void {
     player.character.inventory = outfit.inventory;
     player.character.equipment = outfit.equipment;
+    this.itemsChanged.add(player.id);
     this.synced(player);
   }
 
@@ -396,6 +400,7 @@ export class WorldState {
     player.character.inventory = transfer.inventory;
     player.character.bank = transfer.bank;
     this.bankChanged.add(player.id);
+    this.itemsChanged.add(player.id);
     this.synced(player);
   }
 

@@ -131,6 +131,8 @@ export interface TickReport {
   changedCharacters: string[];
   /** Players whose bank changed: the room commits these before acknowledging. */
   bankChanged: string[];
+  /** Players whose inventory or equipment changed. */
+  itemsChanged: string[];
   /** Entities that appeared or whose drawn fields (position, health, quantity, depleted, visibility) changed. */
   changedEntities: string[];
   /** Players who died this tick; they have already respawned. */

@@ -6,7 +6,7 @@ import type { GroundItem } from "./ground-items.js";
 import { countItem } from "./inventory.js";
 import { prayerPoints } from "./prayer.js";
 import { runEnergy, runEnergyPercent } from "./run-energy.js";
-import { type CharacterState, COINS_ITEM_ID, type PrayerDef } from "./types.js";
+import { type CharacterState, COINS_ITEM_ID, type PrayerDef, SKILLS } from "./types.js";
 import type { NpcEntity, PlayerEntity, WorldObject, WorldState } from "./world-state.js";
 import type { PlayerSync, WorldEntity } from "./world-types.js";
 
@@ -92,7 +92,7 @@ export function playerSyncOf(
     position: { ...character.position },
     health: character.health,
     maxHealth: maxHealth(character),
-    skills: structuredClone(character.skills),
+    skills: copySkills(character.skills),
     inventory: character.inventory.map((entry) => ({ ...entry })),
     equipment: { ...character.equipment },
     coins: countItem(character.inventory, COINS_ITEM_ID),
@@ -100,4 +100,14 @@ export function playerSyncOf(
     prayer: { points: prayerPoints(character), active: activePrayers.map((prayer) => prayer.id) },
     runEnergy: runEnergyPercent(runEnergy(character)),
   };
+}
+
+/** A copy of the skills by hand: structuredClone costs several times more, once per player:sync. */
+function copySkills(skills: CharacterState["skills"]): PlayerSync["skills"] {
+  const copy = {} as PlayerSync["skills"];
+  for (const skill of SKILLS) {
+    const { level, xp } = skills[skill];
+    copy[skill] = { level, xp };
+  }
+  return copy;
 }

@@ -194,6 +194,7 @@ export class World {
       events: state.events,
       changedCharacters: [...state.changedCharacters].filter((id) => state.players.has(id)),
       bankChanged: [...state.bankChanged].filter((id) => state.players.has(id)),
+      itemsChanged: [...state.itemsChanged].filter((id) => state.players.has(id)),
       changedEntities: [...state.changedEntities],
       removedEntities: [...state.removedEntities],
       deaths: [...state.deaths],

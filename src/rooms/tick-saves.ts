@@ -15,8 +15,7 @@ const POSITION_SAVE_TICKS = 10;
 /**
  * What the world's writes hold, noted each tick. Of the characters: position, health and combat style
  * (of a walking player, when its walk ends and at least every POSITION_SAVE_TICKS on the way); the
- * inventory and equipment of those who got a player:sync; skills of those who gained XP; banks that
- * moved. Of the ground: the items that fell, changed or went. Only those are copied, when a write takes
+ * inventories and equipment that changed; skills of those who gained XP; banks that moved. Of the ground: the items that fell, changed or went. Only those are copied, when a write takes
  * them, and what a failed write held is taken again by the next one.
  */
 export class TickSaves {
@@ -105,11 +104,9 @@ export class TickSaves {
       }
     }
     for (const id of report.bankChanged) add(id, "bank", "inventory");
-    for (const { to, event } of report.events) {
-      if (typeof to !== "string") continue;
-      if (event === "player:sync") add(to, "inventory", "equipment", "skills");
-      else if (event === "skill:xp") add(to, "skills");
-    }
+    for (const id of report.itemsChanged) add(id, "inventory", "equipment");
+    for (const { to, event } of report.events)
+      if (event === "skill:xp" && typeof to === "string") add(to, "skills");
   }
 
   private snapshots(parts: ReadonlyMap<string, ReadonlySet<CharacterPart>>): CharacterSave[] {

@@ -64,12 +64,17 @@ describe("TickSaves: what the world's writes hold", () => {
     const { world, tickWrite } = worldWithPlayer();
     world.submit("p1", { type: "move", x: SPAWN.x, z: SPAWN.z + 10, run: true });
     const written: (number | undefined)[] = [];
+    const parts = new Set<string>();
     for (let tick = 0; tick < 5; tick++) {
-      for (const save of tickWrite().characters)
+      for (const save of tickWrite().characters) {
         if (save.parts?.includes("position")) written.push(save.state.runEnergy);
+        for (const part of save.parts ?? []) parts.add(part);
+      }
     }
     // Five ticks of 0.67 % each; the last write is where the run ends, 5 ticks in.
     assert.deepEqual(written, [10_000 - 5 * 67]);
+    // The run's player:syncs show only the energy: its items and skills are not written again.
+    assert.deepEqual([...parts], ["position"]);
   });
 
   it("writes a drop as the emptied slot and the item on the ground, in the same write", () => {
