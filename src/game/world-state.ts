@@ -366,14 +366,18 @@ export class WorldState {
   }
 
   /**
-   * Written with the character's row and shown in player:sync whenever its whole percent changes: a
-   * player running for a minute is not sent a sync on every tick. A crash forgets less than a percent.
+   * Written with the character's row and told to the player (player:energy) whenever its whole percent
+   * changes, every other tick of a run: an event of its own, not a whole player:sync (which shows it too).
+   * A crash forgets less than a percent.
    */
   setRunEnergy(player: PlayerEntity, energy: number): void {
     const before = runEnergy(player.character);
     if (energy === before) return;
     player.character.runEnergy = energy === RUN_ENERGY_MAX ? undefined : energy;
-    if (runEnergyPercent(energy) !== runEnergyPercent(before)) this.synced(player);
+    const percent = runEnergyPercent(energy);
+    if (percent === runEnergyPercent(before)) return;
+    this.changedCharacters.add(player.id);
+    this.emit(player.id, "player:energy", { runEnergy: percent });
   }
 
   /** Written with the character's row, as health is, and shown in player:sync. */

@@ -111,7 +111,9 @@ export type OutboundEvent =
   /** `ref`: the submitter's reference of the intent refused while the tick applied it (see World.submit). */
   | { to: Recipient; event: "error"; data: GameError; ref?: number }
   /** `ref`: the submitter's reference of the store:open it answers. */
-  | { to: Recipient; event: "store:stock"; data: StoreStock; ref?: number };
+  | { to: Recipient; event: "store:stock"; data: StoreStock; ref?: number }
+  /** Beyond CONTRACT's events: the player's run energy, a whole percent, whenever that changes. */
+  | { to: Recipient; event: "player:energy"; data: { runEnergy: number } };
 
 /**
  * The tick's phases, in the order they run:

@@ -204,13 +204,17 @@ describe("World", () => {
       assert.equal(world.playerSync("p1").runEnergy, 1);
     });
 
-    it("sends a player:sync when its run energy's whole percent changes, not on every tick", () => {
+    it("tells the player its run energy (player:energy) when the whole percent changes, without a player:sync", () => {
       const world = worldWith({ x: 10, z: 30 });
       world.submit("p1", { type: "move", x: 30, z: 30, run: true });
-      const synced = Array.from({ length: 6 }, () => eventsOf([world.step()], "player:sync").length);
+      const reports = Array.from({ length: 6 }, () => world.step());
       // 100 → 99.33 → 98.66 → 97.99 → 97.32 → 96.65 → 95.98: the percent changes on ticks 1, 2, 3, 5 and 6.
-      assert.deepEqual(synced, [1, 1, 1, 0, 1, 1]);
-      assert.equal(world.playerSync("p1").runEnergy, 95);
+      assert.deepEqual(
+        reports.map((report) => eventsOf([report], "player:energy").map((event) => event.data.runEnergy)),
+        [[99], [98], [97], [], [96], [95]],
+      );
+      assert.deepEqual(eventsOf(reports, "player:sync"), [], "no whole sync for it");
+      assert.equal(world.playerSync("p1").runEnergy, 95, "player:sync shows it too");
     });
 
     it("reports an error when no path reaches the target", () => {

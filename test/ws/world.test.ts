@@ -145,14 +145,17 @@ describe("/ws: playing in the world with plain WebSocket clients", function () {
     assert.equal(nothingToFlee.data.code, "invalid_target");
   });
 
-  it("runs two tiles a tick on a move with run, spending run energy, which player:sync shows", async () => {
-    const { client, sync } = await connect();
+  it("runs two tiles a tick on a move with run, spending run energy, which player:energy tells", async () => {
+    const { client, id, sync } = await connect();
     assert.equal(sync.runEnergy, 100);
     client.send("player:move", { x: 32, z: 40, run: true });
     // 0.67 % a tick: the first whole percent goes with the first tick's two tiles.
-    const spent = await client.next("player:sync", (data) => data.runEnergy < 100);
-    assert.equal(spent.data.runEnergy, 99);
-    assert.deepEqual(spent.data.position, { x: 32, z: 34 });
+    const [spent, moved] = await Promise.all([
+      client.next("player:energy"),
+      client.next("world:update", (data) => (entityIn(data, id)?.position.z ?? 32) > 32),
+    ]);
+    assert.deepEqual(spent.data, { runEnergy: 99 });
+    assert.deepEqual(entityIn(moved.data, id)?.position, { x: 32, z: 34 }, "two tiles in its first tick");
   });
 
   it("shows two nearby clients each other's moves and chat", async () => {
