@@ -148,6 +148,7 @@ const SERVER_EVENTS = new Set([
   "chat:message",
   "error",
   "store:stock",
+  "player:energy",
   "tradeRequestSent",
   "tradeIncoming",
   "tradeStarted",
