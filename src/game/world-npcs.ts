@@ -1,6 +1,6 @@
 // The NPC phase: respawn the dead, heal the hurt slowly, let aggressive monsters pick a target,
-// chase (up to the leash), and let idle NPCs wander near their spawn. NPCs step greedily towards their goal,
-// as RuneScape's do, which is cheap enough for thousands of them.
+// chase (up to the leash), and let idle NPCs wander near their spawn. NPCs step greedily towards
+// their goal, as RuneScape's do, which is cheap enough for thousands of them.
 import { HEALTH_REGEN_TICKS } from "./combat.js";
 import { combatLevel, skillLevels } from "./combat-level.js";
 import { randomInt } from "./random.js";

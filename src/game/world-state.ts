@@ -404,7 +404,6 @@ export class WorldState {
     player.character.inventory = transfer.inventory;
     player.character.bank = transfer.bank;
     this.bankChanged.add(player.id);
-    this.itemsChanged.add(player.id);
     this.synced(player);
   }
 

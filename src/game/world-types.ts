@@ -133,7 +133,7 @@ export interface TickReport {
   changedCharacters: string[];
   /** Players whose bank changed: the room commits these before acknowledging. */
   bankChanged: string[];
-  /** Players whose inventory or equipment changed. */
+  /** Players whose inventory or equipment changed, banking aside (bankChanged). */
   itemsChanged: string[];
   /** Entities that appeared or whose drawn fields (position, health, quantity, depleted, visibility) changed. */
   changedEntities: string[];

@@ -392,18 +392,14 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     const counted =
       isJsonClient(client) || admitMessage(this.runtime.floodGuards.of(characterId), client, refuse);
     if (!counted) return;
-    this.heldBehindAdmin.handle(client, () => this.handleCounted(client, type, message, reply));
-  }
-
-  /** Handles a counted message, now or once the `/admin` attempt it came behind is answered. */
-  private handleCounted(client: WorldClient, type: string, message: unknown, reply: Reply): void {
-    const { characterId } = playerOf(client);
-    // A held message may find its session replaced or gone by now.
-    if (this.owners.get(characterId) !== client || !this.world.has(characterId)) return;
-    const refusal = this.waitsForDatabase
-      ? WAITING_FOR_DATABASE
-      : this.dispatch(client, type, message, reply);
-    if (refusal) reply("error", { ...refusal, event: type });
+    this.heldBehindAdmin.handle(client, () => {
+      // A held message may find its session replaced or gone by now.
+      if (this.owners.get(characterId) !== client || !this.world.has(characterId)) return;
+      const refusal = this.waitsForDatabase
+        ? WAITING_FOR_DATABASE
+        : this.dispatch(client, type, message, reply);
+      if (refusal) refuse(refusal);
+    });
   }
 
   /** Validates a message and hands it to the world or the trade requests; returns why it is refused. */

@@ -15,8 +15,9 @@ const POSITION_SAVE_TICKS = 10;
 /**
  * What the world's writes hold, noted each tick. Of the characters: position, health and combat style
  * (of a walking player, when its walk ends and at least every POSITION_SAVE_TICKS on the way); the
- * inventories and equipment that changed; skills of those who gained XP; banks that moved. Of the ground: the items that fell, changed or went. Only those are copied, when a write takes
- * them, and what a failed write held is taken again by the next one.
+ * inventories and equipment that changed; skills of those who gained XP; banks that moved. Of the
+ * ground: the items that fell, changed or went. Only those are copied, when a write takes them, and
+ * what a failed write held is taken again by the next one.
  */
 export class TickSaves {
   /** Parts changed and not written yet (or whose write failed), by character. */
