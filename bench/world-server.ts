@@ -22,15 +22,17 @@ import { TickTimings } from "../src/rooms/tick-timings.js";
 import { WorldRoom } from "../src/rooms/WorldRoom.js";
 import { createRuntime } from "../src/runtime.js";
 import { stopServer } from "../src/shutdown.js";
+import { WriterThread, type WrittenBatch } from "../src/ws/writer-thread.js";
 import { type FromServer, loopLag, percentiles, type ServerReport, type ToServer } from "./stats.js";
 
 globalThis.WebSocket ??= WebSocket as unknown as typeof globalThis.WebSocket;
 
 const PORT = Number(process.env.BENCH_PORT ?? 2603);
 const TICK_TOTAL = "tick total";
-const SOCKET_WRITES = "  socket writes";
-/** The tick without its socket writes: the part above the kernel's floor (bench/write-floor.ts). */
-const WITHOUT_WRITES = "  writes aside";
+/** Each connection's frames put together and handed to the writer thread. */
+const FLUSH = "  flush";
+/** The writer thread's socket writes of a publish: after the tick, and not part of its total. */
+const WRITER_THREAD = "writer thread";
 const WRITE_WAIT = "database write";
 /** The part of the tick total the main thread spent runnable but off the core (its schedstat run delay). */
 const OFF_CORE = "  off the core";
@@ -113,7 +115,6 @@ const step = World.prototype.step;
 World.prototype.step = function (this: World): TickReport {
   if (tickWork > 0) {
     record(TICK_TOTAL, tickWork);
-    record(WITHOUT_WRITES, tickWork - (summed.get(SOCKET_WRITES) ?? 0));
     record(OFF_CORE, tickOffCore);
   }
   for (const [stage, ms] of summed) record(stage, ms);
@@ -133,11 +134,19 @@ timeMethod(Interest.prototype, "applyTick", "replicate");
 // Private in TypeScript: the events and the per-client view updates of a tick.
 timeMethod(WorldRoom.prototype, "publish", "publish");
 // Within publish: the views (interest, encoding and framing), the SDK clients' state patch, and the
-// write of each connection's frames (an SDK client's framed then from what it was held). Timed once a
-// tick each, not once per client: timing thousands of calls would add to what is measured.
+// flush of each connection's frames to the writer thread (an SDK client's framed then from what it was
+// held). Timed once a tick each, not once per client: timing thousands of calls would add to what is
+// measured.
 sumMethod(WorldRoom.prototype, "sendViews", "  views");
 sumMethod(WorldRoom.prototype, "broadcastPatch", "  state patch");
-sumMethod(SendBatch.prototype, "write", SOCKET_WRITES);
+sumMethod(SendBatch.prototype, "write", FLUSH);
+
+// The writer thread tells how long each publish's writes took it.
+const settle = WriterThread.prototype.settle;
+WriterThread.prototype.settle = function (this: WriterThread, answer: WrittenBatch) {
+  record(WRITER_THREAD, answer.ms);
+  settle.call(this, answer);
+};
 
 // The room's own timing of each tick gives the wait for its database write: the write runs between the
 // room's work and its publish (on this thread, with PGlite) and is not part of the tick total.

@@ -209,12 +209,13 @@ const STAGE_ORDER = [
   "publish",
   "  views",
   "  state patch",
-  "  socket writes",
+  "  flush",
   "tick total",
-  "  writes aside",
   "  off the core",
   // Between the room's work and its publish, outside the total: the wait for the tick's write.
   "database write",
+  // After the publish, outside the total: the socket writes, on a thread of their own.
+  "writer thread",
 ];
 const ms = (value: number) => value.toFixed(2).padStart(8);
 const row = (name: string, p: Percentiles) =>

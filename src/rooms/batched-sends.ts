@@ -5,8 +5,8 @@ import { keepShapeOf } from "../kept-shapes.js";
 import { binaryFramesLength, writeBinaryFrames } from "../ws/frames.js";
 import { JsonClient } from "../ws/JsonClient.js";
 import { closeIfSlowReader } from "../ws/slow-reader.js";
-import { writeToSocket } from "../ws/socket-write.js";
 import { WriteSlab } from "../ws/write-slab.js";
+import { SocketWrites } from "../ws/writer-thread.js";
 
 /** Where a publish assembles each connection's frames: one thread, one publish at a time. */
 const slab = new WriteSlab();
@@ -36,7 +36,7 @@ class HeldSdkFrames {
     };
   }
 
-  write(): void {
+  write(writes: SocketWrites): void {
     this.client.raw = this.send;
     if (this.payloads.length === 0) return;
     // A socket closing meanwhile takes no more frames: as `ws` does, their senders are told so.
@@ -54,7 +54,7 @@ class HeldSdkFrames {
     const done = (error?: Error | null) => {
       for (const cb of sent) cb(error ?? undefined);
     };
-    if (writeToSocket(this.socket, out, sent.length === 0 ? undefined : done)) slab.keep(out);
+    if (writes.add(this.socket, out, sent.length === 0 ? undefined : done)) slab.keep(out);
   }
 }
 
@@ -83,12 +83,13 @@ export class SendBatch {
     }
   }
 
-  /** Writes what each client was sent, in one write per client. */
+  /** Writes what each client was sent, in one write per client, handed to the writer thread together. */
   write(): void {
-    for (const client of this.held) client.flush();
-    for (const frames of this.sdk) frames.write();
+    const writes = new SocketWrites();
+    for (const client of this.held) client.flush(writes);
+    for (const frames of this.sdk) frames.write(writes);
     // Now rather than at the next publish: what it framed dies young, before the collection after the tick.
-    slab.reset();
+    slab.reset(writes.send());
   }
 }
 

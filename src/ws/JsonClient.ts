@@ -14,8 +14,8 @@ import type { WebSocket } from "ws";
 import { EncodedJson } from "../rooms/encoded-json.js";
 import { type FramedBytes, framedLength, type OutgoingMessage } from "./frames.js";
 import { closeIfSlowReader } from "./slow-reader.js";
-import { writeToSocket } from "./socket-write.js";
 import type { WriteSlab } from "./write-slab.js";
+import type { SocketWrites } from "./writer-thread.js";
 
 const PROTOCOL_CODE_MASK = 0x1f;
 
@@ -109,8 +109,8 @@ export class JsonClient implements Omit<Client, "send"> {
     this.heldIn = slab;
   }
 
-  /** Writes the held frames in one write. */
-  flush(): void {
+  /** Adds the held frames to `writes`, in one write. */
+  flush(writes: SocketWrites): void {
     const slab = this.heldIn;
     const messages = this.held;
     const bytes = this.heldBytes;
@@ -128,7 +128,7 @@ export class JsonClient implements Omit<Client, "send"> {
     const tcp = (this.socket as unknown as { _socket?: Duplex })._socket;
     if (!tcp || tcp.destroyed) return;
     const out = slab.framed(messages, bytes);
-    if (writeToSocket(tcp, out)) slab.keep(out);
+    if (writes.add(tcp, out)) slab.keep(out);
   }
 
   /** A reader that does not keep up is disconnected rather than buffered for (see closeIfSlowReader). */

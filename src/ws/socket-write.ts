@@ -15,9 +15,8 @@ interface HandleWithFd {
  * nothing is queued on the stream ahead of these bytes, they go to the socket's descriptor in one
  * write(2). The descriptor is non-blocking: whatever the kernel does not take at once (a full send
  * buffer, a partial write, an error such as a reset) goes through the stream after it, which queues
- * it in order and reports an error the way it always does. A TLS socket (its bytes must be encrypted
- * first, though its handle has the TCP descriptor) and a socket without a descriptor (Windows, a
- * stream wrapped in JavaScript) always take the stream's way.
+ * it in order and reports an error the way it always does. Sockets without such a descriptor (see
+ * socketDescriptor) always take the stream's way.
  *
  * `written`, if given, is called once the bytes are all handed to the kernel (asynchronously either way).
  * Returns whether the stream still holds some of them, so the caller must not reuse their memory yet.
@@ -36,8 +35,12 @@ export function writeToSocket(
   return socket.writableLength > 0;
 }
 
-/** Bytes the kernel took straight from `bytes` (0 when the socket must take the stream's way). */
-function writeDirectly(socket: Duplex, bytes: Uint8Array): number {
+/**
+ * The descriptor bytes may be written to straight away, or -1: a TLS socket (its bytes must be encrypted
+ * first, though its handle has the TCP descriptor), a socket with no descriptor (Windows, a stream
+ * wrapped in JavaScript), one that no longer writes, and one with bytes queued ahead on its stream.
+ */
+export function socketDescriptor(socket: Duplex): number {
   const fd = (socket as unknown as { _handle?: HandleWithFd | null })._handle?.fd;
   if (
     typeof fd !== "number" ||
@@ -47,7 +50,14 @@ function writeDirectly(socket: Duplex, bytes: Uint8Array): number {
     socket.writableLength > 0 ||
     socket.writableCorked > 0
   )
-    return 0;
+    return -1;
+  return fd;
+}
+
+/** Bytes the kernel took straight from `bytes` (0 when the socket must take the stream's way). */
+function writeDirectly(socket: Duplex, bytes: Uint8Array): number {
+  const fd = socketDescriptor(socket);
+  if (fd < 0) return 0;
   try {
     return writeSync(fd, bytes);
   } catch {

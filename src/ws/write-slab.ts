@@ -10,18 +10,28 @@ import {
 const CHUNK_BYTES = 1 << 20;
 const NOTHING_MORE = Symbol("nothing more");
 
+/** Memory the writer thread can read as it is (see src/ws/writer-thread.ts). */
+function sharedBuffer(size: number): Buffer {
+  return Buffer.from(new SharedArrayBuffer(size));
+}
+
 /**
  * Memory for the frames a tick writes, used again from tick to tick: a crowded world writes megabytes
  * of frames every tick, and as many fresh buffers would keep the garbage collector busy. What many
- * clients are sent alike is framed once and written to each of them from the same memory. A region a
- * socket could not take at once stays queued on it; its chunk is then dropped rather than reused.
- * Everything runs on one thread, and a tick's writes all happen before the next tick starts.
+ * clients are sent alike is framed once and written to each of them from the same memory. The memory
+ * is shared with the writer thread, which writes a publish's frames after it; a publish's chunks are
+ * used again once that is done. A region a socket's stream could not take at once stays queued on it;
+ * its chunk is then dropped rather than reused. Frames are made on one thread, one publish at a time.
  */
 export class WriteSlab {
-  private chunks: (Buffer | undefined)[] = [];
-  private readonly queued = new Set<ArrayBufferLike>();
-  private current = 0;
+  /** The chunk regions are taken from, and where its free part starts. */
+  private chunk: Buffer | undefined;
   private offset = 0;
+  /** The chunks this publish took regions from. */
+  private used: Buffer[] = [];
+  /** Chunks free for the next publishes. */
+  private readonly spare: Buffer[] = [];
+  private readonly queued = new Set<ArrayBufferLike>();
   /** Counts the publishes: a region taken in an earlier one may be written over now. */
   private publishes = 0;
   /** This tick's framed messages by the (at most two) messages they hold, first then second. */
@@ -29,17 +39,13 @@ export class WriteSlab {
 
   /** A region of `size` bytes, this tick's to fill and write. */
   take(size: number): Buffer {
-    if (size > CHUNK_BYTES / 4) return Buffer.allocUnsafe(size);
-    if (this.offset + size > CHUNK_BYTES) {
-      this.current++;
+    if (size > CHUNK_BYTES / 4) return sharedBuffer(size);
+    if (!this.chunk || this.offset + size > CHUNK_BYTES) {
+      this.chunk = this.spare.pop() ?? sharedBuffer(CHUNK_BYTES);
+      this.used.push(this.chunk);
       this.offset = 0;
     }
-    let chunk = this.chunks[this.current];
-    if (!chunk) {
-      chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-      this.chunks[this.current] = chunk;
-    }
-    const region = chunk.subarray(this.offset, this.offset + size);
+    const region = this.chunk.subarray(this.offset, this.offset + size);
     this.offset += size;
     return region;
   }
@@ -67,7 +73,7 @@ export class WriteSlab {
     const payload = end - MAX_HEADER_BYTES;
     const start = MAX_HEADER_BYTES - headerBytes(payload);
     writeHeader(region, start, payload);
-    if (region.buffer === this.chunks[this.current]?.buffer) this.offset -= most - end;
+    if (region.buffer === this.chunk?.buffer) this.offset -= most - end;
     return new FramedBytes(region.subarray(start, end));
   }
 
@@ -98,14 +104,18 @@ export class WriteSlab {
     this.queued.add(region.buffer);
   }
 
-  /** A publish is written: every region handed out is free again, except in the chunks kept for queued writes. */
-  reset(): void {
-    if (this.queued.size > 0) {
-      this.chunks = this.chunks.map((chunk) => (chunk && this.queued.has(chunk.buffer) ? undefined : chunk));
-      this.queued.clear();
-    }
-    this.current = 0;
-    this.offset = 0;
+  /**
+   * A publish is over: the regions it took are free again once `written` resolves (the writer thread is
+   * done with them), except in the chunks kept for writes queued on a stream.
+   */
+  reset(written?: Promise<void>): void {
+    const free = this.used.filter((chunk) => !this.queued.has(chunk.buffer));
+    const giveBack = () => this.spare.push(...free);
+    if (written) void written.then(giveBack);
+    else giveBack();
+    this.used = [];
+    this.chunk = undefined;
+    this.queued.clear();
     this.framedAlike = new Map();
     this.publishes++;
   }

@@ -6,11 +6,15 @@ import { type Client, ClientState } from "@colyseus/core";
 import { WebSocketClient } from "@colyseus/ws-transport";
 import { WebSocket, WebSocketServer } from "ws";
 import { withBatchedSends } from "../../src/rooms/batched-sends.js";
+import { WriterThread } from "../../src/ws/writer-thread.js";
 
 /** An SDK client as the room sees it (Colyseus's own WebSocketClient) and what its far end receives. */
 interface Connection {
   client: Client;
-  /** The server's end of the socket: its writes are counted, through its stream or to its descriptor. */
+  /**
+   * The server's end of the socket: its writes are counted, through its stream, to its descriptor, or
+   * handed to the writer thread.
+   */
   writes: () => number;
   received: Buffer[];
   /** Whether each received frame was binary, in the order of `received`. */
@@ -25,8 +29,13 @@ describe("withBatchedSends: an SDK client's frames of a publish", () => {
   /** Counters of the writes made straight to a socket's descriptor, by descriptor. */
   const descriptorWrites = new Map<number, () => void>();
   const writeSync = fs.writeSync;
+  const post = WriterThread.prototype.post;
 
   before(async () => {
+    WriterThread.prototype.post = function (this: WriterThread, ...args: Parameters<typeof post>) {
+      for (const fd of args[2]) descriptorWrites.get(fd)?.();
+      post.apply(this, args);
+    };
     fs.writeSync = ((fd: number, ...rest: unknown[]) => {
       descriptorWrites.get(fd)?.();
       return (writeSync as (...args: unknown[]) => number)(fd, ...rest);
@@ -39,6 +48,7 @@ describe("withBatchedSends: an SDK client's frames of a publish", () => {
     for (const { far } of connections.splice(0)) far.terminate();
   });
   after(async () => {
+    WriterThread.prototype.post = post;
     fs.writeSync = writeSync;
     syncBuiltinESMExports();
     descriptorWrites.clear();

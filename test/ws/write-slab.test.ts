@@ -4,6 +4,7 @@ import { EncodedJson } from "../../src/rooms/encoded-json.js";
 import { FramedBytes, framedLength, type OutgoingMessage } from "../../src/ws/frames.js";
 import { JsonClient } from "../../src/ws/JsonClient.js";
 import { WriteSlab } from "../../src/ws/write-slab.js";
+import { SocketWrites } from "../../src/ws/writer-thread.js";
 
 describe("WriteSlab", () => {
   it("hands out separate regions within a tick and the same memory again the next tick", () => {
@@ -28,6 +29,19 @@ describe("WriteSlab", () => {
     slab.reset();
     for (let i = 0; i < 100; i++) slab.take(10_000).fill(0);
     assert.ok(queued.every((byte) => byte === 7));
+  });
+
+  it("takes a publish's memory again only once its writes are done with it", async () => {
+    const slab = new WriteSlab();
+    const first = slab.take(100);
+    let written!: () => void;
+    slab.reset(new Promise<void>((resolve) => (written = resolve)));
+    const meanwhile = slab.take(100);
+    assert.notEqual(meanwhile.buffer, first.buffer, "the writer thread may still be reading it");
+    slab.reset();
+    written();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(slab.take(100).buffer, first.buffer, "given back once written");
   });
 
   it("frames the messages several clients hold alike once, and others apart", () => {
@@ -130,7 +144,7 @@ describe("JsonClient's tick writes", () => {
       slab.reset();
       client.hold(slab);
       client.sendJson("chat:message", { message: `tick ${tick}`.repeat(50) });
-      client.flush();
+      client.flush(new SocketWrites());
     }
     // The first write is queued (its callback never ran); later ones wait in the stream's buffer.
     const first = queued[0]!;

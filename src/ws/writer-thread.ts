@@ -1,0 +1,243 @@
+import type { Duplex } from "node:stream";
+import { Worker } from "node:worker_threads";
+import { socketDescriptor, writeToSocket } from "./socket-write.js";
+
+/**
+ * The writer thread's own code (CommonJS, run with `eval`: it needs no file, whether the server runs
+ * from source or compiled). It lowers its own priority as the server's helper threads are (see
+ * src/helper-threads.ts): on one core it writes in the time the tick leaves idle. On Linux a priority
+ * set for "this process" applies to the calling thread alone; elsewhere it would apply to the whole
+ * process, so it is left alone there. Each message is one publish's writes; the reply says how many
+ * bytes the kernel took of each (0 when it took none: a full buffer or a closed connection, which the
+ * socket's stream then reports).
+ */
+const WORKER_SOURCE = `
+const { parentPort } = require("node:worker_threads");
+const { writeSync } = require("node:fs");
+const os = require("node:os");
+const { performance } = require("node:perf_hooks");
+if (process.platform === "linux") {
+  try { os.setPriority(19); } catch {}
+}
+parentPort.on("message", ({ memory, descriptors, regions }) => {
+  const started = performance.now();
+  const views = memory.map((shared) => new Uint8Array(shared));
+  const taken = new Int32Array(descriptors.length);
+  for (let i = 0; i < descriptors.length; i++) {
+    try {
+      taken[i] = writeSync(descriptors[i], views[regions[3 * i]], regions[3 * i + 1], regions[3 * i + 2]);
+    } catch {
+      taken[i] = 0;
+    }
+  }
+  parentPort.postMessage({ taken, ms: performance.now() - started }, [taken.buffer]);
+});
+`;
+
+/** What the writer thread answers for one batch. */
+export interface WrittenBatch {
+  /** Bytes the kernel took of each write, in the batch's order. */
+  readonly taken: Int32Array;
+  /** How long the thread took to write the batch. */
+  readonly ms: number;
+}
+
+type WriteCallback = (error?: Error | null) => void;
+type StreamWrite = Duplex["write"];
+type StreamEnd = Duplex["end"];
+type StreamDestroy = Duplex["_destroy"];
+
+/** The sockets the writer thread is writing to, each with what waits for it. */
+const heldSockets = new Map<Duplex, SocketHold>();
+
+// What a held socket is written, ended or destroyed with (see SocketHold): put off until its release.
+function holdWrite(this: Duplex, ...args: unknown[]): boolean {
+  holdOf(this).later((original) => original.write.apply(this, args as never));
+  // "Go on writing": what waits here is bounded by a tick's frames, not by a reader.
+  return true;
+}
+
+function holdEnd(this: Duplex, ...args: unknown[]): Duplex {
+  holdOf(this).later((original) => original.end.apply(this, args as never));
+  return this;
+}
+
+function holdDestroy(this: Duplex, error: Error | null, callback: (error?: Error | null) => void): void {
+  holdOf(this).later((original) => original.destroy.call(this, error, callback));
+}
+
+function holdOf(socket: Duplex): SocketHold {
+  return heldSockets.get(socket) as SocketHold;
+}
+
+/**
+ * A socket the writer thread is writing to. Until it is done, whatever else is written to the socket
+ * (a pong, a close frame, an event sent between ticks) and its ending wait, so that bytes leave in the
+ * order they were written; and the socket is not closed: its descriptor number, closed and reused by a
+ * new connection, would send one player's bytes to another.
+ */
+class SocketHold {
+  private readonly waiting: ((original: {
+    write: StreamWrite;
+    end: StreamEnd;
+    destroy: StreamDestroy;
+  }) => void)[] = [];
+  private readonly original: { write: StreamWrite; end: StreamEnd; destroy: StreamDestroy };
+
+  constructor(private readonly socket: Duplex) {
+    this.original = { write: socket.write, end: socket.end, destroy: socket._destroy };
+    heldSockets.set(socket, this);
+    // Own properties, put back by `release` (assigned, not deleted: deleting would slow the socket down).
+    socket.write = holdWrite as StreamWrite;
+    socket.end = holdEnd as StreamEnd;
+    socket._destroy = holdDestroy;
+  }
+
+  later(action: (original: { write: StreamWrite; end: StreamEnd; destroy: StreamDestroy }) => void): void {
+    this.waiting.push(action);
+  }
+
+  /** The thread is done: `rest`, what the kernel did not take, goes first, then what waited. */
+  release(rest: Buffer | undefined, written: WriteCallback | undefined): void {
+    heldSockets.delete(this.socket);
+    this.socket.write = this.original.write;
+    this.socket.end = this.original.end;
+    this.socket._destroy = this.original.destroy;
+    if (rest) this.socket.write(rest, written);
+    else if (written) process.nextTick(written);
+    for (const action of this.waiting) action(this.original);
+  }
+}
+
+/** One socket's write in a batch. */
+interface HeldWrite {
+  readonly hold: SocketHold;
+  readonly bytes: Buffer;
+  readonly written: WriteCallback | undefined;
+}
+
+/** The writes of one batch, handed to the writer thread in one message. */
+interface PostedBatch {
+  readonly writes: readonly HeldWrite[];
+  readonly settled: () => void;
+}
+
+/**
+ * A thread that writes a publish's frames to the connections' sockets, one write(2) each. Those writes
+ * are most of what a tick costs the main thread at a few thousand clients (bench/write-floor.ts: some
+ * 11 µs each on loopback, in the kernel's send path); handed over in one message, they cost the tick
+ * next to nothing. With a core to spare they run beside the next tick's work; on one core, behind it.
+ */
+export class WriterThread {
+  private readonly worker: Worker;
+  private readonly posted: PostedBatch[] = [];
+  private broken = false;
+
+  constructor() {
+    this.worker = new Worker(WORKER_SOURCE, { eval: true });
+    this.worker.unref();
+    this.worker.on("message", (answer: WrittenBatch) => this.settle(answer));
+    // A thread that fails leaves its writes to the sockets' streams, and every write after them.
+    const fail = () => this.fail();
+    this.worker.on("error", fail);
+    this.worker.on("exit", fail);
+  }
+
+  get usable(): boolean {
+    return !this.broken;
+  }
+
+  post(batch: PostedBatch, memory: SharedArrayBuffer[], descriptors: Int32Array, regions: Int32Array): void {
+    this.posted.push(batch);
+    // Writes on their way keep the process alive; an idle thread does not.
+    if (this.posted.length === 1) this.worker.ref();
+    this.worker.postMessage({ memory, descriptors, regions }, [
+      descriptors.buffer as ArrayBuffer,
+      regions.buffer as ArrayBuffer,
+    ]);
+  }
+
+  /** The thread wrote a batch (batches are answered in the order they were posted). */
+  settle(answer: WrittenBatch): void {
+    const batch = this.posted.shift();
+    if (!batch) return;
+    if (this.posted.length === 0) this.worker.unref();
+    for (const [i, { hold, bytes, written }] of batch.writes.entries()) {
+      const taken = answer.taken[i] ?? 0;
+      // The rest is copied: the batch's memory is written over by a later publish.
+      hold.release(taken < bytes.length ? Buffer.from(bytes.subarray(taken)) : undefined, written);
+    }
+    batch.settled();
+  }
+
+  private fail(): void {
+    if (this.broken) return;
+    this.broken = true;
+    for (const batch of this.posted.splice(0)) writeThroughStreams(batch);
+  }
+}
+
+/** Writes a batch the thread will not write through each socket's stream, in its place in the order. */
+function writeThroughStreams(batch: PostedBatch): void {
+  for (const { hold, bytes, written } of batch.writes) hold.release(Buffer.from(bytes), written);
+  batch.settled();
+}
+
+let writerThread: WriterThread | undefined;
+
+/** The process's writer thread, started on first use. */
+function theWriterThread(): WriterThread | undefined {
+  writerThread ??= new WriterThread();
+  return writerThread.usable ? writerThread : undefined;
+}
+
+/**
+ * One publish's socket writes: each connection's frames are handed to the writer thread together in
+ * `send`. A socket the thread cannot write to directly (a TLS socket, one with bytes still queued on its
+ * stream, one with no descriptor) and memory the thread cannot read are written at once as before (see
+ * writeToSocket).
+ */
+export class SocketWrites {
+  private readonly writes: HeldWrite[] = [];
+  private readonly descriptors: number[] = [];
+  private readonly regions: number[] = [];
+  private readonly memory: SharedArrayBuffer[] = [];
+
+  /**
+   * Adds a write of `bytes` to `socket`; `written` is called once they are all handed to the kernel.
+   * Returns whether a stream still holds `bytes` itself once `send` is done, so that their memory must
+   * not be written over (as writeToSocket).
+   */
+  add(socket: Duplex, bytes: Buffer, written?: WriteCallback): boolean {
+    if (heldSockets.has(socket)) {
+      // Still being written to by an earlier batch: this waits behind it, in memory of its own.
+      socket.write(Buffer.from(bytes), written);
+      return false;
+    }
+    const descriptor = socketDescriptor(socket);
+    const shared = bytes.buffer;
+    if (descriptor < 0 || !(shared instanceof SharedArrayBuffer) || !theWriterThread())
+      return writeToSocket(socket, bytes, written);
+    let memoryIndex = this.memory.indexOf(shared);
+    if (memoryIndex < 0) memoryIndex = this.memory.push(shared) - 1;
+    this.writes.push({ hold: new SocketHold(socket), bytes, written });
+    this.descriptors.push(descriptor);
+    this.regions.push(memoryIndex, bytes.byteOffset, bytes.length);
+    return false;
+  }
+
+  /**
+   * Hands the writes to the writer thread. Resolves once it is done with their memory (at once if there
+   * were none).
+   */
+  send(): Promise<void> {
+    if (this.writes.length === 0) return Promise.resolve();
+    return new Promise((settled) => {
+      const batch = { writes: this.writes, settled };
+      const thread = theWriterThread();
+      // A thread that failed since the writes were added.
+      if (!thread) return writeThroughStreams(batch);
+      thread.post(batch, this.memory, Int32Array.from(this.descriptors), Int32Array.from(this.regions));
+    });
+  }
+}

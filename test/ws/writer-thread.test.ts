@@ -1,0 +1,133 @@
+import assert from "node:assert/strict";
+import { once } from "node:events";
+import type net from "node:net";
+import { SocketWrites } from "../../src/ws/writer-thread.js";
+import { connectedPair, readExactly, sequence } from "../support/tcp.js";
+
+/** `bytes` in memory the writer thread can read, as the world's publishes frame them. */
+function shared(bytes: Buffer): Buffer {
+  const memory = Buffer.from(new SharedArrayBuffer(bytes.length));
+  bytes.copy(memory);
+  return memory;
+}
+
+/** Everything the reader receives until the far end ends the connection. */
+async function readToEnd(reader: net.Socket): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of reader) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+describe("the writer thread's socket writes", () => {
+  it("writes each socket's bytes, calls back, and leaves nothing on the streams", async () => {
+    const first = await connectedPair();
+    const second = await connectedPair();
+    try {
+      const writes = new SocketWrites();
+      const calledBack: string[] = [];
+      const one = sequence(0, 5000);
+      const other = sequence(9, 3000);
+      assert.equal(
+        writes.add(first.writer, shared(one), () => calledBack.push("one")),
+        false,
+      );
+      writes.add(second.writer, shared(other), () => calledBack.push("other"));
+      await writes.send();
+      assert.deepEqual(await readExactly(first.reader, one.length), one);
+      assert.deepEqual(await readExactly(second.reader, other.length), other);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(calledBack.sort(), ["one", "other"]);
+      assert.equal(first.writer.writableLength + second.writer.writableLength, 0);
+    } finally {
+      first.close();
+      second.close();
+    }
+  });
+
+  it("keeps what is written and the end of the connection behind a write the thread has not made yet", async () => {
+    const { writer, reader, close } = await connectedPair();
+    try {
+      const writes = new SocketWrites();
+      const tick = sequence(0, 20_000);
+      const after = sequence(100, 500);
+      writes.add(writer, shared(tick));
+      // As `ws` writes a pong or a close frame between ticks, and ends the connection.
+      writer.write(after);
+      writer.end();
+      const received = readToEnd(reader);
+      await writes.send();
+      assert.deepEqual(await received, Buffer.concat([tick, after]));
+    } finally {
+      close();
+    }
+  });
+
+  it("does not close a socket the thread is still to write to", async () => {
+    const { writer, reader, close } = await connectedPair();
+    try {
+      const writes = new SocketWrites();
+      const tick = sequence(7, 10_000);
+      writes.add(writer, shared(tick));
+      const closed = once(writer, "close");
+      // Closed at once, its descriptor could be another connection's by the time the thread writes.
+      writer.destroy();
+      const received = readToEnd(reader);
+      await writes.send();
+      await closed;
+      assert.deepEqual(await received, tick);
+    } finally {
+      close();
+    }
+  });
+
+  it("writes what the kernel could not take through the stream, ahead of what was written meanwhile", async () => {
+    const { writer, reader, close } = await connectedPair();
+    try {
+      reader.pause();
+      const writes = new SocketWrites();
+      // Far more than the kernel buffers for a connection nobody reads.
+      const tick = sequence(3, 32 * 1024 * 1024);
+      const after = sequence(11, 1000);
+      writes.add(writer, shared(tick));
+      writer.write(after);
+      await writes.send();
+      assert.ok(writer.writableLength > 0, "the rest waits on the stream");
+      assert.deepEqual(await readExactly(reader, tick.length + after.length), Buffer.concat([tick, after]));
+    } finally {
+      close();
+    }
+  });
+
+  it("writes a socket's next publish after the one the thread is still writing", async () => {
+    const { writer, reader, close } = await connectedPair();
+    try {
+      reader.pause();
+      const first = new SocketWrites();
+      const second = new SocketWrites();
+      // The first is more than the kernel takes: the rest of it waits on the stream.
+      const one = sequence(0, 32 * 1024 * 1024);
+      const two = sequence(50, 8000);
+      first.add(writer, shared(one));
+      const firstSent = first.send();
+      second.add(writer, shared(two));
+      await Promise.all([firstSent, second.send()]);
+      writer.end();
+      assert.deepEqual(await readToEnd(reader), Buffer.concat([one, two]));
+    } finally {
+      close();
+    }
+  });
+
+  it("writes memory the thread cannot read at once", async () => {
+    const { writer, reader, close } = await connectedPair();
+    try {
+      const writes = new SocketWrites();
+      const bytes = sequence(1, 2000);
+      writes.add(writer, bytes);
+      assert.deepEqual(await readExactly(reader, bytes.length), bytes, "written before the batch is sent");
+      await writes.send();
+    } finally {
+      close();
+    }
+  });
+});
