@@ -33,6 +33,8 @@ const TICK_TOTAL = "tick total";
 const FLUSH = "  flush";
 /** The writer thread's socket writes of a publish: after the tick, and not part of its total. */
 const WRITER_THREAD = "writer thread";
+/** From a publish's hand-over to the writer thread to its last write: how late its frames leave. */
+const WRITES_DONE = "  hand-over to done";
 const WRITE_WAIT = "database write";
 /** The part of the tick total the main thread spent runnable but off the core (its schedstat run delay). */
 const OFF_CORE = "  off the core";
@@ -141,10 +143,18 @@ sumMethod(WorldRoom.prototype, "sendViews", "  views");
 sumMethod(WorldRoom.prototype, "broadcastPatch", "  state patch");
 sumMethod(SendBatch.prototype, "write", FLUSH);
 
-// The writer thread tells how long each publish's writes took it.
+// The writer thread tells how long each publish's writes took it; the hand-over's time is kept to tell
+// how long after it they were done.
+const handedOver: number[] = [];
+const post = WriterThread.prototype.post;
+WriterThread.prototype.post = function (this: WriterThread, ...args: Parameters<typeof post>) {
+  handedOver.push(performance.now());
+  post.apply(this, args);
+};
 const settle = WriterThread.prototype.settle;
 WriterThread.prototype.settle = function (this: WriterThread, answer: WrittenBatch) {
   record(WRITER_THREAD, answer.ms);
+  record(WRITES_DONE, performance.now() - (handedOver.shift() ?? Number.NaN));
   settle.call(this, answer);
 };
 

@@ -538,9 +538,13 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     const waitStarted = performance.now();
     const publication = () => {
       phaseMs.commit = performance.now() - waitStarted;
-      timed("publish", () => this.publish(report));
+      let written: Promise<void> = Promise.resolve();
+      timed("publish", () => {
+        written = this.publish(report);
+      });
       this.timings.record(report.tick, phaseMs);
-      collectTickGarbage();
+      // Once the frames are out: on one core, the writer thread goes first.
+      void written.then(collectTickGarbage);
       // Later messages wait for the next tick; these were applied by this one, and answered if refused.
       for (const ref of this.waitingReplies.keys()) {
         if (ref >= repliesApplied) break;
@@ -632,8 +636,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    * event that concerns it; then the events seen around, then each player's own; all of it leaves in
    * one write per connection.
    */
-  private publish(report: TickReport): void {
-    withBatchedSends(this.clients, (slab) => {
+  private publish(report: TickReport): Promise<void> {
+    const written = withBatchedSends(this.clients, (slab) => {
       this.sendViews();
       this.broadcastPatch();
       deliverEvents(report.events, this.interest, (playerId) => this.owners.get(playerId), slab, {
@@ -642,6 +646,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       });
     });
     this.interest.forgetSharedUpdates();
+    return written;
   }
 
   /**

@@ -83,13 +83,18 @@ export class SendBatch {
     }
   }
 
-  /** Writes what each client was sent, in one write per client, handed to the writer thread together. */
-  write(): void {
+  /**
+   * Writes what each client was sent, in one write per client, handed to the writer thread together.
+   * Resolves once they are written.
+   */
+  write(): Promise<void> {
     const writes = new SocketWrites();
     for (const client of this.held) client.flush(writes);
     for (const frames of this.sdk) frames.write(writes);
+    const written = writes.send();
     // Now rather than at the next publish: what it framed dies young, before the collection after the tick.
-    slab.reset(writes.send());
+    slab.reset(written);
+    return written;
   }
 }
 
@@ -97,13 +102,16 @@ export class SendBatch {
  * Runs `send` so that what it sends each client leaves in one write (see SendBatch). A tick sends many
  * small frames to each client (its view, chat, hits); one write per client instead of one or two per
  * frame is what lets a world of thousands publish within its tick. `send` may take memory for frames
- * it shares between clients from `slab`.
+ * it shares between clients from `slab`. Resolves once the writes are made.
  */
-export function withBatchedSends(clients: Iterable<Client>, send: (slab: WriteSlab) => void): void {
+export function withBatchedSends(clients: Iterable<Client>, send: (slab: WriteSlab) => void): Promise<void> {
   const batch = new SendBatch(clients);
   try {
     send(slab);
-  } finally {
-    batch.write();
+  } catch (error) {
+    // What was sent before the failure still goes out, and the clients send on their own again.
+    void batch.write();
+    throw error;
   }
+  return batch.write();
 }

@@ -4,21 +4,16 @@ import { socketDescriptor, writeToSocket } from "./socket-write.js";
 
 /**
  * The writer thread's own code (CommonJS, run with `eval`: it needs no file, whether the server runs
- * from source or compiled). It lowers its own priority as the server's helper threads are (see
- * src/helper-threads.ts): on one core it writes in the time the tick leaves idle. On Linux a priority
- * set for "this process" applies to the calling thread alone; elsewhere it would apply to the whole
- * process, so it is left alone there. Each message is one publish's writes; the reply says how many
- * bytes the kernel took of each (0 when it took none: a full buffer or a closed connection, which the
- * socket's stream then reports).
+ * from source or compiled). Each message is one publish's writes; the reply says how many bytes the
+ * kernel took of each (0 when it took none: a full buffer or a closed connection, which the socket's
+ * stream then reports). Unlike the server's helper threads (src/helper-threads.ts) it keeps the main
+ * thread's priority: its frames are what the players wait for (behind the main thread, on one core a
+ * publish's frames waited up to 300 ms for it in bench/world.ts at 1,000 players).
  */
 const WORKER_SOURCE = `
 const { parentPort } = require("node:worker_threads");
 const { writeSync } = require("node:fs");
-const os = require("node:os");
 const { performance } = require("node:perf_hooks");
-if (process.platform === "linux") {
-  try { os.setPriority(19); } catch {}
-}
 parentPort.on("message", ({ memory, descriptors, regions }) => {
   const started = performance.now();
   const views = memory.map((shared) => new Uint8Array(shared));
@@ -126,7 +121,8 @@ interface PostedBatch {
  * A thread that writes a publish's frames to the connections' sockets, one write(2) each. Those writes
  * are most of what a tick costs the main thread at a few thousand clients (bench/write-floor.ts: some
  * 11 µs each on loopback, in the kernel's send path); handed over in one message, they cost the tick
- * next to nothing. With a core to spare they run beside the next tick's work; on one core, behind it.
+ * next to nothing. With a core to spare they run beside the main thread's work; on one core, they take
+ * turns with it after the tick.
  */
 export class WriterThread {
   private readonly worker: Worker;
