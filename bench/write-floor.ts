@@ -1,5 +1,5 @@
-// The least a tick's publish can cost on this machine: one socket write to each of N loopback TCP
-// connections (what the world room does once per /ws client per tick, the same way), with nothing else
+// The least a publish's socket writes can cost on this machine: one write(2) to each of N loopback TCP
+// connections (what the world's writer thread does once per /ws client per tick), with nothing else
 // around it. Run as root on Linux with two cores, the kernel's receiving of those writes is moved to
 // core 1 (see bench/loopback-steering.ts; --unsteered leaves it on the writing core).
 //   taskset -c 0 npx tsx bench/write-floor.ts [--connections 2000] [--bytes 5000] [--rounds 20] [--unsteered]
