@@ -79,7 +79,7 @@ class SocketHold {
   }) => void)[] = [];
   private readonly original: { write: StreamWrite; end: StreamEnd; destroy: StreamDestroy };
 
-  constructor(private readonly socket: Duplex) {
+  constructor(readonly socket: Duplex) {
     this.original = { write: socket.write, end: socket.end, destroy: socket._destroy };
     heldSockets.set(socket, this);
     // Own properties, put back by `release` (assigned, not deleted: deleting would slow the socket down).
@@ -143,6 +143,12 @@ export class WriterThread {
     return !this.broken;
   }
 
+  /** Stops the thread: what it was given and has not answered for closes its connection (see `fail`). */
+  async stop(): Promise<void> {
+    await this.worker.terminate();
+    this.fail();
+  }
+
   post(batch: PostedBatch, memory: SharedArrayBuffer[], descriptors: Int32Array, regions: Int32Array): void {
     this.posted.push(batch);
     // Writes on their way keep the process alive; an idle thread does not.
@@ -169,22 +175,31 @@ export class WriterThread {
   private fail(): void {
     if (this.broken) return;
     this.broken = true;
-    for (const batch of this.posted.splice(0)) writeThroughStreams(batch);
+    // How much of these the thread wrote is not known: written again, bytes could arrive twice; a
+    // connection missing some would read the next frame's bytes as this one's. So they are closed.
+    for (const batch of this.posted.splice(0)) {
+      for (const { hold, written } of batch.writes) {
+        hold.release(undefined, undefined);
+        hold.socket.destroy();
+        written?.(new Error("the writer thread stopped"));
+      }
+      batch.settled();
+    }
   }
 }
 
-/** Writes a batch the thread will not write through each socket's stream, in its place in the order. */
+/** Writes a batch the thread was not given through each socket's stream, in its place in the order. */
 function writeThroughStreams(batch: PostedBatch): void {
   for (const { hold, bytes, written } of batch.writes) hold.release(Buffer.from(bytes), written);
   batch.settled();
 }
 
-let writerThread: WriterThread | undefined;
+let processWriterThread: WriterThread | undefined;
 
 /** The process's writer thread, started on first use. */
-function theWriterThread(): WriterThread | undefined {
-  writerThread ??= new WriterThread();
-  return writerThread.usable ? writerThread : undefined;
+function theWriterThread(): WriterThread {
+  processWriterThread ??= new WriterThread();
+  return processWriterThread;
 }
 
 /**
@@ -199,6 +214,9 @@ export class SocketWrites {
   private readonly regions: number[] = [];
   private readonly memory: SharedArrayBuffer[] = [];
 
+  /** `thread`: the process's writer thread, started on first use, unless another is given. */
+  constructor(private readonly thread = theWriterThread()) {}
+
   /**
    * Adds a write of `bytes` to `socket`; `written` is called once they are all handed to the kernel.
    * Returns whether a stream still holds `bytes` itself once `send` is done, so that their memory must
@@ -212,7 +230,7 @@ export class SocketWrites {
     }
     const descriptor = socketDescriptor(socket);
     const shared = bytes.buffer;
-    if (descriptor < 0 || !(shared instanceof SharedArrayBuffer) || !theWriterThread())
+    if (descriptor < 0 || !(shared instanceof SharedArrayBuffer) || !this.thread.usable)
       return writeToSocket(socket, bytes, written);
     let memoryIndex = this.memory.indexOf(shared);
     if (memoryIndex < 0) memoryIndex = this.memory.push(shared) - 1;
@@ -230,10 +248,9 @@ export class SocketWrites {
     if (this.writes.length === 0) return Promise.resolve();
     return new Promise((settled) => {
       const batch = { writes: this.writes, settled };
-      const thread = theWriterThread();
       // A thread that failed since the writes were added.
-      if (!thread) return writeThroughStreams(batch);
-      thread.post(batch, this.memory, Int32Array.from(this.descriptors), Int32Array.from(this.regions));
+      if (!this.thread.usable) return writeThroughStreams(batch);
+      this.thread.post(batch, this.memory, Int32Array.from(this.descriptors), Int32Array.from(this.regions));
     });
   }
 }

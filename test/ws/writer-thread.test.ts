@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { once } from "node:events";
 import type net from "node:net";
-import { SocketWrites } from "../../src/ws/writer-thread.js";
+import { SocketWrites, WriterThread } from "../../src/ws/writer-thread.js";
 import { connectedPair, readExactly, sequence } from "../support/tcp.js";
 
 /** `bytes` in memory the writer thread can read, as the world's publishes frame them. */
@@ -126,6 +126,35 @@ describe("the writer thread's socket writes", () => {
       writes.add(writer, bytes);
       assert.deepEqual(await readExactly(reader, bytes.length), bytes, "written before the batch is sent");
       await writes.send();
+    } finally {
+      close();
+    }
+  });
+
+  it("closes the connections a stopped thread was writing to, which never get a byte twice", async () => {
+    const { writer, reader, close } = await connectedPair();
+    const thread = new WriterThread();
+    try {
+      const writes = new SocketWrites(thread);
+      const tick = sequence(5, 200_000);
+      let refusal: Error | null | undefined;
+      writes.add(writer, shared(tick), (error) => {
+        refusal = error;
+      });
+      const received = readToEnd(reader).catch(() => Buffer.alloc(0));
+      const sent = writes.send();
+      // Stopped while, or before, it writes: how much it wrote is not known.
+      await thread.stop();
+      await sent;
+      assert.ok(writer.destroyed, "the connection is closed");
+      assert.match(String(refusal), /writer thread stopped/);
+      const got = await received;
+      assert.deepEqual(got, tick.subarray(0, got.length), "what arrived is the start of the frames, once");
+      assert.equal(
+        new SocketWrites(thread).add(writer, shared(tick)),
+        false,
+        "later writes go their own way",
+      );
     } finally {
       close();
     }
