@@ -111,10 +111,10 @@ for (let tick = 0; tick < WARM_UP_TICKS + TICKS; tick++) {
   const stepped = performance.now();
   interest.applyTick(report, new Set(report.changedEntities));
   const replicated = performance.now();
-  withBatchedSends(clients.values() as never, (slab) => {
+  void withBatchedSends(clients.values() as never, (slab) => {
     interest.updateAll((client, update) => client.send("world:update", update));
     deliverEvents(report.events, interest, (id) => clients.get(id) as never, slab);
-  });
+  }).send();
   const published = performance.now();
   interest.forgetSharedUpdates();
   collectTickGarbage();

@@ -141,7 +141,7 @@ timeMethod(WorldRoom.prototype, "publish", "publish");
 // measured.
 sumMethod(WorldRoom.prototype, "sendViews", "  views");
 sumMethod(WorldRoom.prototype, "broadcastPatch", "  state patch");
-sumMethod(SendBatch.prototype, "write", FLUSH);
+sumMethod(SendBatch.prototype, "flush", FLUSH);
 
 // The writer thread tells how long each publish's writes took it; the hand-over's time is kept to tell
 // how long after it they were done.

@@ -29,6 +29,7 @@ import type { Intent, OutboundEvent, PlayerSync, TickReport } from "../game/worl
 import type { Runtime } from "../runtime.js";
 import { WorldRoomState } from "../schema/WorldRoomState.js";
 import { within } from "../time-limit.js";
+import type { SocketWrites } from "../ws/writer-thread.js";
 import { withBatchedSends } from "./batched-sends.js";
 import { CLOSE_REPLACED } from "./close-codes.js";
 import { CombatLogouts } from "./combat-logouts.js";
@@ -538,13 +539,17 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     const waitStarted = performance.now();
     const publication = () => {
       phaseMs.commit = performance.now() - waitStarted;
-      let written: Promise<void> = Promise.resolve();
+      let writes: SocketWrites | undefined;
       timed("publish", () => {
-        written = this.publish(report);
+        writes = this.publish(report);
       });
-      this.timings.record(report.tick, phaseMs);
-      // Once the frames are out: on one core, the writer thread goes first.
-      void written.then(collectTickGarbage);
+      try {
+        this.timings.record(report.tick, phaseMs);
+      } finally {
+        // Handed over once the tick's work is done: on one core the writer thread takes the core from
+        // here. The young generation is emptied once the frames are out: the players wait for those.
+        void writes?.send().then(collectTickGarbage);
+      }
       // Later messages wait for the next tick; these were applied by this one, and answered if refused.
       for (const ref of this.waitingReplies.keys()) {
         if (ref >= repliesApplied) break;
@@ -636,7 +641,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    * event that concerns it; then the events seen around, then each player's own; all of it leaves in
    * one write per connection.
    */
-  private publish(report: TickReport): Promise<void> {
+  private publish(report: TickReport): SocketWrites {
     const written = withBatchedSends(this.clients, (slab) => {
       this.sendViews();
       this.broadcastPatch();

@@ -59,7 +59,7 @@ class HeldSdkFrames {
 }
 
 /**
- * The clients of one publish, holding what they are sent until `write`: a /ws client holds its frames,
+ * The clients of one publish, holding what they are sent until `flush`: a /ws client holds its frames,
  * an SDK client its Colyseus frames.
  */
 export class SendBatch {
@@ -83,18 +83,14 @@ export class SendBatch {
     }
   }
 
-  /**
-   * Writes what each client was sent, in one write per client, handed to the writer thread together.
-   * Resolves once they are written.
-   */
-  write(): Promise<void> {
+  /** Puts what each client was sent into one write per client, to be handed to the writer thread together. */
+  flush(): SocketWrites {
     const writes = new SocketWrites();
     for (const client of this.held) client.flush(writes);
     for (const frames of this.sdk) frames.write(writes);
-    const written = writes.send();
     // Now rather than at the next publish: what it framed dies young, before the collection after the tick.
-    slab.reset(written);
-    return written;
+    slab.reset(writes.written);
+    return writes;
   }
 }
 
@@ -102,16 +98,17 @@ export class SendBatch {
  * Runs `send` so that what it sends each client leaves in one write (see SendBatch). A tick sends many
  * small frames to each client (its view, chat, hits); one write per client instead of one or two per
  * frame is what lets a world of thousands publish within its tick. `send` may take memory for frames
- * it shares between clients from `slab`. Resolves once the writes are made.
+ * it shares between clients from `slab`. The writes leave when the caller sends them, which it must:
+ * once its own work is done, as on one core the writer thread then takes the core.
  */
-export function withBatchedSends(clients: Iterable<Client>, send: (slab: WriteSlab) => void): Promise<void> {
+export function withBatchedSends(clients: Iterable<Client>, send: (slab: WriteSlab) => void): SocketWrites {
   const batch = new SendBatch(clients);
   try {
     send(slab);
   } catch (error) {
     // What was sent before the failure still goes out, and the clients send on their own again.
-    void batch.write();
+    void batch.flush().send();
     throw error;
   }
-  return batch.write();
+  return batch.flush();
 }

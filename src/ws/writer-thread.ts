@@ -1,5 +1,6 @@
 import type { Duplex } from "node:stream";
 import { Worker } from "node:worker_threads";
+import { Deferred } from "@colyseus/core";
 import { socketDescriptor, writeToSocket } from "./socket-write.js";
 
 /**
@@ -214,6 +215,10 @@ export class SocketWrites {
   private readonly regions: number[] = [];
   private readonly memory: SharedArrayBuffer[] = [];
 
+  private readonly done = new Deferred<void>();
+  /** Resolves once the writes are made (the writer thread is done with their memory). */
+  readonly written = this.done.promise;
+
   /** `thread`: the process's writer thread, started on first use, unless another is given. */
   constructor(private readonly thread = theWriterThread()) {}
 
@@ -240,17 +245,14 @@ export class SocketWrites {
     return false;
   }
 
-  /**
-   * Hands the writes to the writer thread. Resolves once it is done with their memory (at once if there
-   * were none).
-   */
+  /** Hands the writes to the writer thread; resolves as `written`. */
   send(): Promise<void> {
-    if (this.writes.length === 0) return Promise.resolve();
-    return new Promise((settled) => {
-      const batch = { writes: this.writes, settled };
-      // A thread that failed since the writes were added.
-      if (!this.thread.usable) return writeThroughStreams(batch);
+    const batch = { writes: this.writes, settled: () => this.done.resolve() };
+    if (this.writes.length === 0) batch.settled();
+    // A thread that failed since the writes were added.
+    else if (!this.thread.usable) writeThroughStreams(batch);
+    else
       this.thread.post(batch, this.memory, Int32Array.from(this.descriptors), Int32Array.from(this.regions));
-    });
+    return this.written;
   }
 }

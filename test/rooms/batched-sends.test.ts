@@ -110,7 +110,7 @@ describe("withBatchedSends: an SDK client's frames of a publish", () => {
     withBatchedSends([connection.client], () => {
       for (const payload of payloads) connection.client.enqueueRaw(payload);
       connection.client.raw(Buffer.from([42]), undefined, () => sentCallbacks++);
-    });
+    }).send();
     assert.equal(connection.writes(), 1);
     await arrived(connection, payloads.length + 1);
     assert.deepEqual(connection.received, [...payloads, Buffer.from([42])]);
@@ -119,7 +119,7 @@ describe("withBatchedSends: an SDK client's frames of a publish", () => {
 
   it("leaves the client to send on its own after the publish", async () => {
     const connection = await connect();
-    withBatchedSends([connection.client], () => connection.client.enqueueRaw(Buffer.from("held")));
+    withBatchedSends([connection.client], () => connection.client.enqueueRaw(Buffer.from("held"))).send();
     connection.client.enqueueRaw(Buffer.from("alone"));
     await arrived(connection, 2);
     assert.deepEqual(connection.received.map(String), ["held", "alone"]);
@@ -134,7 +134,7 @@ describe("withBatchedSends: an SDK client's frames of a publish", () => {
       closing.client.raw(Buffer.from("lost too"), undefined, (error) => refusals.push(error));
       closing.client.leave(1000);
       staying.client.enqueueRaw(Buffer.from("kept"));
-    });
+    }).send();
     await arrived(staying, 1);
     assert.deepEqual(staying.received.map(String), ["kept"]);
     await closed;
