@@ -17,7 +17,7 @@ export interface WorldWrite {
   characters: readonly CharacterSave[];
   ground?: GroundChanges;
   /**
-   * Trades whose swap this write undoes, should it have committed (see WorldRoom.outcomeInDoubt): their
+   * Trades whose swap this write undoes, should it have committed (see TradeCommits.outcomeInDoubt): their
    * history rows go with it, so the history holds no trade the inventories do not.
    */
   undoneTrades?: readonly string[];

@@ -31,7 +31,8 @@ import {
 } from "./messages.js";
 import { authenticatePlayer, type PlayerAuth, toldSafely } from "./room-auth.js";
 import { countSelfAnsweredFrames } from "./self-answered-frames.js";
-import type { TradeCommitOutcome, WorldRoom } from "./WorldRoom.js";
+import type { TradeCommitOutcome } from "./trade-commits.js";
+import type { WorldRoom } from "./WorldRoom.js";
 import { type Cause, sendTradeEvents, type TradeEndReason } from "./world-trades.js";
 
 /** The world that opened a trade: its room, its process, and the lease epoch it writes under (see WorldLease). */

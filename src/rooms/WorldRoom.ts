@@ -15,9 +15,8 @@ import { type AgentReply, type AgentRequest, answerAgentRequest } from "../agent
 import { NOT_DURABLE_YET } from "../api/live-world.js";
 import { clientKey } from "../api/rate-limits.js";
 import { countAttempt } from "../auth/verify.js";
-import { CONNECTION_WAIT_MS } from "../db/database.js";
-import { IN_DOUBT_WAIT_MS, type TradeOutcome, type TradeParticipant, TradeRepository } from "../db/trades.js";
-import { WorldLease, WorldSupersededError } from "../db/world-lease.js";
+import { type TradeParticipant, TradeRepository } from "../db/trades.js";
+import { WorldLease } from "../db/world-lease.js";
 import { parseChat, SERVER_SPEAKER } from "../game/chat.js";
 import { type GameError, isGameError } from "../game/errors.js";
 import { seededRandom } from "../game/random.js";
@@ -57,6 +56,7 @@ import { signTrade, type TradeRoom, type TradeRoomOptions } from "./TradeRoom.js
 import { collectTickGarbage } from "./tick-garbage.js";
 import { TickSaves } from "./tick-saves.js";
 import { TickTimings } from "./tick-timings.js";
+import { type TradeCommitOutcome, TradeCommits } from "./trade-commits.js";
 import { WorldPersistence } from "./world-persistence.js";
 import { TradeRequests } from "./world-trades.js";
 
@@ -77,12 +77,6 @@ const WAITING_FOR_DATABASE: Refusal = {
 const LIVE_READ_WAIT_MS = 1500;
 /** How long a login waits for the write of its character's last session (see lastSessionSaved). */
 const LAST_SESSION_WAIT_MS = 10_000;
-/**
- * What a swap leaves of its caller's wait after its last check: enough for the COMMIT, for the check of
- * a swap whose answer was lost (a connection of the pool, then IN_DOUBT_WAIT_MS at most) and for the
- * answer's way back to a trade room on another process.
- */
-export const ANSWER_RESERVE_MS = CONNECTION_WAIT_MS + IN_DOUBT_WAIT_MS + 2000;
 
 interface Session {
   isAdmin: boolean;
@@ -91,9 +85,6 @@ interface Session {
 }
 
 type WorldClient = Client<{ auth: PlayerAuth; userData: Session }>;
-
-/** What the world answers a trade's room when asked to commit the swap. */
-export type TradeCommitOutcome = { ok: true } | { ok: false; reason: TradeErrorReason };
 
 /**
  * The world: one authoritative 600 ms tick over the game rules of src/game. Handlers only validate
@@ -114,7 +105,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   private saves!: TickSaves;
   private trades!: TradeRequests;
   private combatLogouts!: CombatLogouts;
-  private tradeRepository!: TradeRepository;
+  private tradeCommits!: TradeCommits;
   private timings!: TickTimings;
   /** This opening's right to write (see WorldLease); the agents beside it write under it too. */
   private lease!: WorldLease;
@@ -124,16 +115,6 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   private readonly owners = new Map<string, WorldClient>();
   /** Characters being loaded for a login: a second login meanwhile waits for the same load. */
   private readonly arrivals = new Map<string, Promise<void>>();
-  /**
-   * Trades committing, by player. Ticks wait while any commits and a leaving player waits for its own,
-   * so nothing snapshots an inventory that the trade's transaction is about to change.
-   */
-  private readonly commits = new Map<string, Promise<unknown>>();
-  /**
-   * A tick that came while trades were committing: it runs once they are done, and a trade that comes
-   * meanwhile waits for it, or trades that kept overlapping would hold the world still.
-   */
-  private deferredTick: Deferred<void> | undefined;
   /** A tick's write is running: the next tick waits for it. */
   private writing = false;
   /**
@@ -180,7 +161,6 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     this.clock.setInterval(() => {
       this.persistence.checkFence().catch(() => {});
     }, LEASE_CHECK_MS);
-    this.tradeRepository = new TradeRepository(runtime.database.db);
     this.trades = new TradeRequests({
       // A dropped client keeps its seat for a while, but nothing sent to it arrives: it is not online.
       isOnline: (id) => {
@@ -195,6 +175,23 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
         matchMaker.remoteRoomCall<TradeRoom>(tradeId, "cancelFor", [playerId, reason]).catch(() => {});
       },
     });
+    this.tradeCommits = new TradeCommits(
+      {
+        world: this.world,
+        isPlaying: (id) => this.owners.has(id) && this.world.has(id),
+        waitsForDatabase: () => this.waitsForDatabase,
+        tooFar: (a, b) => this.trades.tooFar(a, b),
+        tick: () => this.tick(),
+      },
+      {
+        repository: new TradeRepository(runtime.database.db),
+        persistence: this.persistence,
+        saves: this.saves,
+        items: runtime.gameData.items,
+        lease: this.lease,
+        logger: runtime.logger,
+      },
+    );
     const tickMs = runtime.config.WORLD_TICK_MS;
     // Half the tick: beyond that, a tick leaves too little time for I/O and a slow phase is reported.
     this.timings = new TickTimings(tickMs / 2, runtime.logger);
@@ -324,9 +321,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     if (this.owners.get(characterId) !== client) return;
     this.owners.delete(characterId);
     this.trades.playerGone(characterId, "partner_disconnected");
-    // Until none is committing: a trade that waited for a tick may have started during the wait.
-    for (let commit = this.commits.get(characterId); commit; commit = this.commits.get(characterId))
-      await commit;
+    await this.tradeCommits.settled(characterId);
     // The client goes now, its player once its fight is over: a client waiting for its leave to be
     // answered (an SDK's room.leave(), an agent stopped by DELETE or a shutdown) does not wait a minute.
     const kept = this.combatLogouts.keep(characterId, () => void this.depart(characterId));
@@ -506,10 +501,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    */
   private tick(): void {
     if (this.superseded) return;
-    if (this.commits.size > 0) {
-      this.deferredTick ??= new Deferred<void>();
-      return;
-    }
+    if (this.tradeCommits.holdsTick()) return;
     // A slow database slows the world: no tick steps ahead of what the last one is still writing.
     if (this.writing) return;
     if (this.waitsForDatabase) {
@@ -762,151 +754,14 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     return this.world.has(playerId) ? this.world.inventory(playerId) : undefined;
   }
 
-  /**
-   * Swaps the offers in one database transaction. The tick waits meanwhile and both inventories are
-   * frozen, so the transaction sees (after the flush) exactly what the world holds; only after the commit
-   * do the world's inventories change. A tick already waiting for other trades goes first.
-   *
-   * The caller stops waiting after `answerWithinMs` and tells its players the trade failed, so the swap
-   * commits only while enough of that is left to answer in (ANSWER_RESERVE_MS), whatever it waited for (the
-   * tick, the writes queued ahead of it, the locks); after that it is rolled back and refused with
-   * `commit_failed`.
-   */
-  async commitTrade(
+  /** Swaps the offers in one database transaction (see TradeCommits.commit); called by the trade's room. */
+  commitTrade(
     tradeId: string,
     a: TradeParticipant,
     b: TradeParticipant,
     answerWithinMs: number,
   ): Promise<TradeCommitOutcome> {
-    const commitBy = performance.now() + answerWithinMs - ANSWER_RESERVE_MS;
-    const ids = [a.characterId, b.characterId];
-    const alreadyTrading = () => ids.some((id) => this.commits.has(id));
-    // Refused before the wait too: its player's other trade may be what the tick waits for.
-    if (alreadyTrading()) return { ok: false, reason: "already_trading" };
-    while (this.deferredTick) await this.deferredTick.promise;
-    // Its session, not only its player: a player kept in the world by a fight (see CombatLogouts) logged
-    // out, and the swap of a trade its logout cancelled may still reach here.
-    if (!ids.every((id) => this.owners.has(id) && this.world.has(id)))
-      return { ok: false, reason: "player_offline" };
-    if (this.waitsForDatabase) return { ok: false, reason: "commit_failed" };
-    if (alreadyTrading()) return { ok: false, reason: "already_trading" };
-    // Players may walk while they trade; walking out of range ends the trade, as closing its window would.
-    if (this.trades.tooFar(a.characterId, b.characterId)) return { ok: false, reason: "too_far" };
-    for (const id of ids) this.world.setBusy(id, "trade");
-    // Queued behind every pending write, so the transaction reads what the world holds now.
-    const committed = this.persistence
-      .run(async (): Promise<TradeOutcome> => {
-        // Refused like a conflict (trying again may succeed) while the database cannot be brought up to date.
-        if (!(await this.catchUpFailedWrites())) return { ok: false, reason: "conflict" };
-        return this.tradeRepository.complete(
-          { tradeId, a, b, commitBy },
-          this.runtime.gameData.items,
-          this.lease,
-        );
-      })
-      .catch((error: unknown) => this.outcomeInDoubt(tradeId, a, b, error))
-      .then((outcome) => {
-        if (outcome.ok) {
-          this.world.replaceInventory(a.characterId, outcome.inventoryA);
-          this.world.replaceInventory(b.characterId, outcome.inventoryB);
-        }
-        return outcome;
-      });
-    // What a leaving player waits for (see onLeave): the world holds the trade's outcome by then, so its
-    // final save is written from the inventory the database now has.
-    for (const id of ids)
-      this.commits.set(
-        id,
-        committed.catch(() => {}),
-      );
-    try {
-      const outcome = await committed;
-      if (!outcome.ok) {
-        if (outcome.reason === "too_late")
-          this.runtime.logger.warn(
-            { tradeId },
-            "a trade was refused: its room would have stopped waiting for it",
-          );
-        const { reason } = outcome;
-        return {
-          ok: false,
-          reason: reason === "insufficient_items" || reason === "inventory_full" ? reason : "commit_failed",
-        };
-      }
-      return { ok: true };
-    } finally {
-      for (const id of ids) {
-        this.commits.delete(id);
-        if (this.world.has(id)) this.world.setBusy(id, undefined);
-      }
-      this.runDeferredTick();
-    }
-  }
-
-  /** Once no trade is committing: the tick that waited for them, then the trades that waited for it. */
-  private runDeferredTick(): void {
-    const deferred = this.deferredTick;
-    if (this.commits.size > 0 || !deferred) return;
-    this.deferredTick = undefined;
-    try {
-      this.tick();
-    } finally {
-      deferred.resolve();
-    }
-  }
-
-  /**
-   * A swap whose transaction failed without a refusal (its connection lost at the commit, say) may have
-   * committed all the same: its history row says whether it did, and the stored inventories are then the
-   * world's. When the database cannot say either, the next tick writes both inventories again, in one
-   * transaction with the removal of its history row: the database then holds the world's (the trade
-   * undone, if it had committed), and never one side's without the other's. Still asked while the tick
-   * waits, so nothing else has changed them.
-   */
-  private async outcomeInDoubt(
-    tradeId: string,
-    a: TradeParticipant,
-    b: TradeParticipant,
-    error: unknown,
-  ): Promise<
-    | { ok: true; inventoryA: InventoryEntry[]; inventoryB: InventoryEntry[] }
-    | { ok: false; reason: "conflict" }
-  > {
-    if (error instanceof WorldSupersededError) throw error;
-    this.runtime.logger.error(
-      { err: error, tradeId },
-      "a trade's transaction failed: asking whether it committed",
-    );
-    try {
-      const stored = await this.tradeRepository.inventoriesIfCompleted({ tradeId, a, b });
-      if (stored) return { ok: true, inventoryA: stored[0], inventoryB: stored[1] };
-    } catch (doubt) {
-      this.runtime.logger.error(
-        { err: doubt, tradeId },
-        "whether a trade committed is unknown: its players' inventories are written again",
-      );
-      this.saves.undoTrade(tradeId, [a.characterId, b.characterId]);
-    }
-    return { ok: false, reason: "conflict" };
-  }
-
-  /**
-   * Writes what failed tick writes left unsaved, so that the database holds what the world holds: a
-   * swap read from a database left behind would undo what the players did since (an item dropped while
-   * the write failed would be back in the inventory, and on the ground too). False if it failed again.
-   */
-  private async catchUpFailedWrites(): Promise<boolean> {
-    try {
-      await this.persistence.saveCaughtUp();
-      return true;
-    } catch (error) {
-      if (error instanceof WorldSupersededError) throw error;
-      this.runtime.logger.error(
-        { err: error },
-        "saving the world before a trade failed; the trade is refused",
-      );
-      return false;
-    }
+    return this.tradeCommits.commit(tradeId, a, b, answerWithinMs);
   }
 
   /** A TradeRoom closed: its players may trade again. */
