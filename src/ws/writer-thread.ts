@@ -9,7 +9,7 @@ import { socketDescriptor, writeToSocket } from "./socket-write.js";
  * kernel took of each (0 when it took none: a full buffer or a closed connection, which the socket's
  * stream then reports). Unlike the server's helper threads (src/helper-threads.ts) it keeps the main
  * thread's priority: its frames are what the players wait for (behind the main thread, on one core a
- * publish's frames waited up to 300 ms for it in bench/world.ts at 1,000 players).
+ * publish's frames waited up to 330 ms for it in bench/world.ts at 1,000 players).
  */
 const WORKER_SOURCE = `
 const { parentPort } = require("node:worker_threads");
@@ -59,7 +59,7 @@ function holdEnd(this: Duplex, ...args: unknown[]): Duplex {
 }
 
 function holdDestroy(this: Duplex, error: Error | null, callback: (error?: Error | null) => void): void {
-  holdOf(this).later((original) => original.destroy.call(this, error, callback));
+  holdOf(this).closeLater(error, callback);
 }
 
 function holdOf(socket: Duplex): SocketHold {
@@ -73,35 +73,52 @@ function holdOf(socket: Duplex): SocketHold {
  * new connection, would send one player's bytes to another.
  */
 class SocketHold {
-  private readonly waiting: ((original: {
-    write: StreamWrite;
-    end: StreamEnd;
-    destroy: StreamDestroy;
-  }) => void)[] = [];
+  private readonly waiting: ((original: { write: StreamWrite; end: StreamEnd }) => void)[] = [];
+  /** The closing asked for meanwhile: the stream is already marked destroyed, and waits for it. */
+  private closing: (() => void) | undefined;
   private readonly original: { write: StreamWrite; end: StreamEnd; destroy: StreamDestroy };
 
   constructor(readonly socket: Duplex) {
     this.original = { write: socket.write, end: socket.end, destroy: socket._destroy };
     heldSockets.set(socket, this);
-    // Own properties, put back by `release` (assigned, not deleted: deleting would slow the socket down).
+    // Own properties, put back by `restore` (assigned, not deleted: deleting would slow the socket down).
     socket.write = holdWrite as StreamWrite;
     socket.end = holdEnd as StreamEnd;
     socket._destroy = holdDestroy;
   }
 
-  later(action: (original: { write: StreamWrite; end: StreamEnd; destroy: StreamDestroy }) => void): void {
+  later(action: (original: { write: StreamWrite; end: StreamEnd }) => void): void {
     this.waiting.push(action);
   }
 
-  /** The thread is done: `rest`, what the kernel did not take, goes first, then what waited. */
+  closeLater(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.closing = () => this.original.destroy.call(this.socket, error, callback);
+  }
+
+  /**
+   * The thread is done: `rest`, what the kernel did not take, goes first, then what waited (what was
+   * written after a closing fails as it would have then), then the closing.
+   */
   release(rest: Buffer | undefined, written: WriteCallback | undefined): void {
+    this.restore();
+    if (rest) this.socket.write(rest, written);
+    else if (written) process.nextTick(written);
+    for (const action of this.waiting) action(this.original);
+    this.closing?.();
+  }
+
+  /** The thread stopped before it answered: the socket is closed, and what waited is dropped. */
+  abandon(): void {
+    this.restore();
+    if (this.closing) this.closing();
+    else this.socket.destroy();
+  }
+
+  private restore(): void {
     heldSockets.delete(this.socket);
     this.socket.write = this.original.write;
     this.socket.end = this.original.end;
     this.socket._destroy = this.original.destroy;
-    if (rest) this.socket.write(rest, written);
-    else if (written) process.nextTick(written);
-    for (const action of this.waiting) action(this.original);
   }
 }
 
@@ -134,7 +151,7 @@ export class WriterThread {
     this.worker = new Worker(WORKER_SOURCE, { eval: true });
     this.worker.unref();
     this.worker.on("message", (answer: WrittenBatch) => this.settle(answer));
-    // A thread that fails leaves its writes to the sockets' streams, and every write after them.
+    // A thread that fails closes the connections it had not answered for; later writes take the streams' way.
     const fail = () => this.fail();
     this.worker.on("error", fail);
     this.worker.on("exit", fail);
@@ -180,8 +197,7 @@ export class WriterThread {
     // connection missing some would read the next frame's bytes as this one's. So they are closed.
     for (const batch of this.posted.splice(0)) {
       for (const { hold, written } of batch.writes) {
-        hold.release(undefined, undefined);
-        hold.socket.destroy();
+        hold.abandon();
         written?.(new Error("the writer thread stopped"));
       }
       batch.settled();

@@ -159,4 +159,21 @@ describe("the writer thread's socket writes", () => {
       close();
     }
   });
+
+  it("closes a socket whose closing waited for a thread that then stopped", async () => {
+    const { writer, close } = await connectedPair();
+    const thread = new WriterThread();
+    try {
+      const writes = new SocketWrites(thread);
+      writes.add(writer, shared(sequence(0, 1000)));
+      const closed = once(writer, "close");
+      writer.destroy();
+      const sent = writes.send();
+      await thread.stop();
+      await sent;
+      await closed;
+    } finally {
+      close();
+    }
+  });
 });
