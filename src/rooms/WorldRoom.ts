@@ -631,10 +631,10 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   /**
    * Views (and for SDK clients the state patch) first, so that an event's entity is in view before the
    * event that concerns it; then the events seen around, then each player's own; all of it leaves in
-   * one write per connection.
+   * one write per connection, once the caller sends the writes returned.
    */
   private publish(report: TickReport): SocketWrites {
-    const written = withBatchedSends(this.clients, (slab) => {
+    const writes = withBatchedSends(this.clients, (slab) => {
       this.sendViews();
       this.broadcastPatch();
       deliverEvents(report.events, this.interest, (playerId) => this.owners.get(playerId), slab, {
@@ -643,7 +643,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       });
     });
     this.interest.forgetSharedUpdates();
-    return written;
+    return writes;
   }
 
   /**
