@@ -6,7 +6,7 @@ import { countItem } from "../game/inventory.js";
 import type { WorldMap } from "../game/map.js";
 import { MAX_PATH_LENGTH } from "../game/pathfinding.js";
 import { chebyshev, NEIGHBOURS } from "../game/tile.js";
-import type { GameData, GatheringSkill, InventoryEntry, SkillName, Tile } from "../game/types.js";
+import type { GameData, GatheringSkill, InventoryEntry, ItemType, SkillName, Tile } from "../game/types.js";
 import { INVENTORY_SLOTS } from "../game/types.js";
 import type { WorldEntity } from "../game/world-types.js";
 import { levelForXp } from "../game/xp.js";
@@ -236,13 +236,17 @@ export function banksWhenFull(type: GoalType, view: AgentView, world: WorldKnowl
   return GATHERING[type] !== undefined && view.inventory.length >= INVENTORY_SLOTS && !!bankStep(view, world);
 }
 
+/** What an agent keeps when it banks: what it works and fights with, as a player would. */
+const KIT: ReadonlySet<ItemType> = new Set(["tool", "weapon", "armor", "ammunition", "food"]);
+
 /**
- * Banking: walk next to the nearest bank booth, then deposit everything that is no tool, an item at a
- * time (a deposit of an unstackable item takes it from every slot). Undefined once there is nothing left
- * to deposit (or no booth can be reached).
+ * Banking: walk next to the nearest bank booth, then deposit what the agent gathered or picked up, and
+ * its coins (its kit stays: tools and tinderbox, what it wields or wears, arrows, food), an item at a time (a deposit
+ * of an unstackable item takes it from every slot). Undefined once there is nothing left to deposit (or
+ * no booth can be reached).
  */
 export function bankStep(view: AgentView, { data, map }: WorldKnowledge): Step | undefined {
-  const deposits = view.inventory.filter((entry) => !data.tools.has(entry.itemId));
+  const deposits = view.inventory.filter((entry) => !KIT.has(data.items.get(entry.itemId)?.type ?? "misc"));
   const [entry] = deposits;
   if (!entry) return undefined;
   const booths = data.areas.flatMap((area) => area.banks);

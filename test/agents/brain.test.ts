@@ -113,11 +113,18 @@ describe("agent brain: what an agent does next", () => {
     assert.equal(pickupStep(view()), undefined);
   });
 
-  it("walks beside a bank booth, then deposits everything but its tools, an item at a time", () => {
-    const inventory = [
+  it("walks beside a bank booth, then deposits what it gathered and looted, an item at a time, never its kit", () => {
+    const kit = [
       { slot: 0, itemId: "bronze_axe", quantity: 1 },
+      { slot: 1, itemId: "tinderbox", quantity: 1 },
+      { slot: 2, itemId: "bronze_sword", quantity: 1 },
+      { slot: 3, itemId: "shrimps", quantity: 1 },
+    ];
+    const inventory = [
+      ...kit,
       { slot: 4, itemId: "logs", quantity: 1 },
       { slot: 5, itemId: "logs", quantity: 1 },
+      { slot: 6, itemId: "bones", quantity: 1 },
     ];
     const away = bankStep(
       view({ inventory, self: { id: "a", position: { x: 30, z: 30 }, health: 10, maxHealth: 10 } }),
@@ -125,12 +132,19 @@ describe("agent brain: what an agent does next", () => {
     );
     assert.equal(away?.event, "player:move");
     const besideBooth = { x: BOOTH.x - 1, z: BOOTH.z };
-    const near = bankStep(
-      view({ inventory, self: { id: "a", position: besideBooth, health: 10, maxHealth: 10 } }),
-      world,
+    const beside = (entries: typeof inventory) =>
+      view({ inventory: entries, self: { id: "a", position: besideBooth, health: 10, maxHealth: 10 } });
+    assert.deepEqual(
+      bankStep(beside(inventory), world),
+      { event: "bank:deposit", data: { inventorySlot: 4, quantity: 2 } },
+      "both logs",
     );
-    assert.deepEqual(near, { event: "bank:deposit", data: { inventorySlot: 4, quantity: 2 } }, "both logs");
-    assert.equal(bankStep(view(), world), undefined, "nothing but tools: nothing to bank");
+    assert.deepEqual(
+      bankStep(beside([...kit, { slot: 6, itemId: "bones", quantity: 1 }]), world),
+      { event: "bank:deposit", data: { inventorySlot: 6, quantity: 1 } },
+      "then the bones",
+    );
+    assert.equal(bankStep(beside(kit), world), undefined, "nothing but its kit: nothing to bank");
   });
 
   it("reads the dashboard's drop commands: everything, or every entry of an item named by id or name", () => {
