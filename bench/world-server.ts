@@ -34,7 +34,7 @@ const FLUSH = "  flush";
 /** The writer thread's socket writes of a publish: after the tick, and not part of its total. */
 const WRITER_THREAD = "writer thread";
 /** From a publish's hand-over to the writer thread to its last write: how late its frames leave. */
-const WRITES_DONE = "  hand-over to done";
+const LAST_WRITE = "  last write";
 const WRITE_WAIT = "database write";
 /** The part of the tick total the main thread spent runnable but off the core (its schedstat run delay). */
 const OFF_CORE = "  off the core";
@@ -154,7 +154,7 @@ WriterThread.prototype.post = function (this: WriterThread, ...args: Parameters<
 const settle = WriterThread.prototype.settle;
 WriterThread.prototype.settle = function (this: WriterThread, answer: WrittenBatch) {
   record(WRITER_THREAD, answer.ms);
-  record(WRITES_DONE, performance.now() - (handedOver.shift() ?? Number.NaN));
+  record(LAST_WRITE, performance.now() - (handedOver.shift() ?? Number.NaN));
   settle.call(this, answer);
 };
 

@@ -216,7 +216,7 @@ const STAGE_ORDER = [
   "database write",
   // After the publish, outside the total: the socket writes, on a thread of their own.
   "writer thread",
-  "  hand-over to done",
+  "  last write",
 ];
 const ms = (value: number) => value.toFixed(2).padStart(8);
 const row = (name: string, p: Percentiles) =>
