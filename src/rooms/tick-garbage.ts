@@ -53,12 +53,12 @@ const fullCollections =
  * Empties the young generation once a tick's frames are written, in the idle part of the tick period:
  * the next tick starts with room for everything it allocates, so no collection pauses it. On one core
  * the writer thread's writes go first, and the players get their frames sooner (at 1,000 players in
- * bench/world.ts, a publish's last write came 10 / 21 ms after its hand-over at p50 / p99, against
- * 15 / 77 with the collection first). At 2,000 players this took the collections inside ticks from 2
- * or 3 in 40 s to none, for about half as much collection time again outside them (bench/world.ts). Waiting until the young generation was
- * nearly full (collecting less often) left as many inside ticks as not collecting at all: Buffers'
- * external memory starts collections of its own. The old generation is collected there too, before
- * V8 would start marking it during ticks (see FullCollections).
+ * bench/world.ts, a publish's last write came 10 / 21 ms after its hand-over at p50 / p99, against 15 /
+ * 77 with the collection first). At 2,000 players this took the collections inside ticks from 2 or 3 in
+ * 40 s to none, for about half as much collection time again outside them (bench/world.ts). Waiting
+ * until the young generation was nearly full (collecting less often) left as many inside ticks as not
+ * collecting at all: Buffers' external memory starts collections of its own. The old generation is
+ * collected there too, before V8 would start marking it during ticks (see FullCollections).
  */
 export function collectTickGarbage(): void {
   exposedGc?.({ type: "minor" });
