@@ -107,13 +107,16 @@ describe("withBatchedSends: an SDK client's frames of a publish", () => {
     // Lengths around each size of frame header: 1, 3 and 9 bytes of length.
     const payloads = [0, 1, 125, 126, 65535, 65536, 70000].map((length, i) => Buffer.alloc(length, i + 1));
     let sentCallbacks = 0;
-    withBatchedSends([connection.client], () => {
+    const written = withBatchedSends([connection.client], () => {
       for (const payload of payloads) connection.client.enqueueRaw(payload);
       connection.client.raw(Buffer.from([42]), undefined, () => sentCallbacks++);
     }).send();
     assert.equal(connection.writes(), 1);
     await arrived(connection, payloads.length + 1);
     assert.deepEqual(connection.received, [...payloads, Buffer.from([42])]);
+    // The far end may read the frames before the writer thread's answer reaches this thread.
+    await written;
+    await new Promise((resolve) => setImmediate(resolve));
     assert.equal(sentCallbacks, 1, "a sender's callback is called once its frame is written");
   });
 
