@@ -39,9 +39,12 @@ export interface WrittenBatch {
 }
 
 type WriteCallback = (error?: Error | null) => void;
-type StreamWrite = Duplex["write"];
-type StreamEnd = Duplex["end"];
-type StreamDestroy = Duplex["_destroy"];
+/** A socket's own methods that a hold puts off, as they were before it. */
+interface HeldMethods {
+  write: Duplex["write"];
+  end: Duplex["end"];
+  destroy: Duplex["_destroy"];
+}
 
 /** The sockets the writer thread is writing to, each with what waits for it. */
 const heldSockets = new Map<Duplex, SocketHold>();
@@ -73,21 +76,21 @@ function holdOf(socket: Duplex): SocketHold {
  * new connection, would send one player's bytes to another.
  */
 class SocketHold {
-  private readonly waiting: ((original: { write: StreamWrite; end: StreamEnd }) => void)[] = [];
+  private readonly waiting: ((original: HeldMethods) => void)[] = [];
   /** The closing asked for meanwhile: the stream is already marked destroyed, and waits for it. */
   private closing: (() => void) | undefined;
-  private readonly original: { write: StreamWrite; end: StreamEnd; destroy: StreamDestroy };
+  private readonly original: HeldMethods;
 
   constructor(readonly socket: Duplex) {
     this.original = { write: socket.write, end: socket.end, destroy: socket._destroy };
     heldSockets.set(socket, this);
     // Own properties, put back by `restore` (assigned, not deleted: deleting would slow the socket down).
-    socket.write = holdWrite as StreamWrite;
-    socket.end = holdEnd as StreamEnd;
+    socket.write = holdWrite as Duplex["write"];
+    socket.end = holdEnd as Duplex["end"];
     socket._destroy = holdDestroy;
   }
 
-  later(action: (original: { write: StreamWrite; end: StreamEnd }) => void): void {
+  later(action: (original: HeldMethods) => void): void {
     this.waiting.push(action);
   }
 
