@@ -59,6 +59,6 @@ export interface ServerReport {
 
 export type ToServer = { type: "memory" } | { type: "measure" } | { type: "report" } | { type: "shutdown" };
 export type FromServer =
-  | { type: "ready"; port: number }
+  | { type: "ready"; port: number; referenceMs: number }
   | { type: "memory"; memory: MemorySample }
   | { type: "report"; report: ServerReport };

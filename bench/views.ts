@@ -24,6 +24,7 @@ import { collectTickGarbage } from "../src/rooms/tick-garbage.js";
 import { WorldRoomState } from "../src/schema/WorldRoomState.js";
 import { JsonClient } from "../src/ws/JsonClient.js";
 import { localGameData } from "./game-data.js";
+import { machineSpeedLine, referenceWorkMs } from "./machine-speed.js";
 import { percentiles, progress } from "./stats.js";
 
 const { values: args } = parseArgs({
@@ -41,6 +42,7 @@ const WALK_RANGE = 8;
 
 // As the server does (src/index.ts): on one core its helper threads would otherwise take turns with the ticks.
 await putHelperThreadsBehindTheTick();
+const referenceMs = referenceWorkMs();
 const data = await localGameData();
 const random = seededRandom(1);
 const world = new World({ data, random, now: () => performance.now(), wallClock: () => Date.now() });
@@ -138,7 +140,7 @@ const youngSpace = v8.getHeapSpaceStatistics().find((space) => space.space_name 
 const youngMb = (youngSpace?.space_size ?? 0) / 2 ** 20;
 console.log(
   `\nviews bench: ${PLAYERS} /ws players scattered over the world, ${TICKS} ticks, no sockets, ` +
-    `young generation ${youngMb.toFixed(0)} MB\n`,
+    `young generation ${youngMb.toFixed(0)} MB\n${machineSpeedLine(referenceMs)}\n`,
 );
 console.log(`${"stage (ms)".padEnd(14)}${"p50".padStart(8)}${"p99".padStart(8)}${"max".padStart(8)}`);
 for (const [name, samples] of Object.entries(stages)) console.log(row(name, samples));

@@ -23,6 +23,7 @@ import { WorldRoom } from "../src/rooms/WorldRoom.js";
 import { createRuntime } from "../src/runtime.js";
 import { stopServer } from "../src/shutdown.js";
 import { WriterThread, type WrittenBatch } from "../src/ws/writer-thread.js";
+import { referenceWorkMs } from "./machine-speed.js";
 import { type FromServer, loopLag, percentiles, type ServerReport, type ToServer } from "./stats.js";
 
 globalThis.WebSocket ??= WebSocket as unknown as typeof globalThis.WebSocket;
@@ -239,6 +240,8 @@ async function main(): Promise<void> {
     RATE_LIMIT_AUTH_PER_MIN: "1000000",
     RATE_LIMIT_REST_PER_MIN: "1000000",
   });
+  // Timed first, alone on the core the ticks will run on.
+  const referenceMs = referenceWorkMs();
   const runtime = await createRuntime(config, createLogger("warn", false));
   await putHelperThreadsBehindTheTick();
   const server = await listen(createApp(runtime), PORT);
@@ -276,7 +279,7 @@ async function main(): Promise<void> {
         return;
     }
   });
-  send({ type: "ready", port: PORT });
+  send({ type: "ready", port: PORT, referenceMs });
 }
 
 main().catch((error: unknown) => {

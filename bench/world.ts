@@ -19,6 +19,7 @@ import { PHASES } from "../src/game/world-types.js";
 import { nodeFlagsOf } from "../src/node-flags.js";
 import { PROJECT_ROOT } from "../src/paths.js";
 import { steerLoopbackReceiveTo } from "./loopback-steering.js";
+import { machineSpeedLine } from "./machine-speed.js";
 import {
   type FromServer,
   loopLag,
@@ -115,8 +116,9 @@ class ServerProcess {
     });
   }
 
-  async ready(): Promise<number> {
-    return (await this.next("ready")).port;
+  /** The server's port, and how long the reference work took on its core (see bench/machine-speed.ts). */
+  async ready(): Promise<{ port: number; referenceMs: number }> {
+    return this.next("ready");
   }
 
   async memory(): Promise<MemorySample> {
@@ -225,7 +227,7 @@ const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 function print(
-  steering: string,
+  setting: string[],
   report: ServerReport,
   botLag: Percentiles,
   before: MemorySample,
@@ -240,7 +242,7 @@ function print(
     `world bench: ${PLAYERS} ${args.sdk ? `SDK (${args.messages ? "world:update messages" : "state patches"})` : "/ws"} players${args.crowd ? " crowded at the spawn point" : " scattered over the world"}, ` +
       `${args["database-url"] ? "PostgreSQL" : "PGlite in memory"}, ${seconds} s measured, ${report.ticks} ticks, ` +
       (PINNED ? "server on core 0, bots on core 1" : "server and bots sharing cores"),
-    steering,
+    ...setting,
     "",
     `${"stage (ms)".padEnd(16)}${"p50".padStart(8)}${"p99".padStart(8)}${"max".padStart(8)}${"count".padStart(8)}`,
     ...STAGE_ORDER.filter((stage) => report.stages[stage]).map((stage) => row(stage, report.stages[stage]!)),
@@ -274,7 +276,7 @@ async function main(): Promise<void> {
       : "loopback receive where Linux puts it: on the sending core";
   process.stdout.write(`${steering}\n`);
   const server = new ServerProcess(buildServer());
-  const port = await server.ready();
+  const { port, referenceMs } = await server.ready();
   const before = await server.memory();
 
   const bots = await connectBots(port);
@@ -294,7 +296,15 @@ async function main(): Promise<void> {
   // full collection run slower (for several seconds at 2,000 players) than the rest.
   const after = await server.memory();
 
-  print(steering, report, loopLag(botLag, LAG_RESOLUTION_MS), before, after, bytes, frames);
+  print(
+    [steering, machineSpeedLine(referenceMs)],
+    report,
+    loopLag(botLag, LAG_RESOLUTION_MS),
+    before,
+    after,
+    bytes,
+    frames,
+  );
   for (const bot of bots) bot.close();
   server.tell({ type: "shutdown" });
   await server.exited();
