@@ -54,7 +54,7 @@ class HeldSdkFrames {
     const done = (error?: Error | null) => {
       for (const cb of sent) cb(error ?? undefined);
     };
-    if (writes.add(this.socket, out, sent.length === 0 ? undefined : done)) slab.keep(out);
+    if (writes.add(this.socket, [out], sent.length === 0 ? undefined : done)) slab.keep(out);
   }
 }
 

@@ -109,7 +109,7 @@ export class JsonClient implements Omit<Client, "send"> {
     this.heldIn = slab;
   }
 
-  /** Adds the held frames to `writes`, in one write. */
+  /** Adds the held frames to `writes`, as one write. */
   flush(writes: SocketWrites): void {
     const slab = this.heldIn;
     const messages = this.held;
@@ -124,11 +124,11 @@ export class JsonClient implements Omit<Client, "send"> {
       this.overflows(bytes)
     )
       return;
-    // One buffer of framed messages is what `ws` would have written, in one write instead of many.
+    // The frames `ws` would have written one by one, in one write.
     const tcp = (this.socket as unknown as { _socket?: Duplex })._socket;
     if (!tcp || tcp.destroyed) return;
-    const out = slab.framed(messages, bytes);
-    if (writes.add(tcp, out)) slab.keep(out);
+    const regions = slab.regions(messages);
+    if (writes.add(tcp, regions)) for (const region of regions) slab.keep(region);
   }
 
   /** A reader that does not keep up is disconnected rather than buffered for (see closeIfSlowReader). */

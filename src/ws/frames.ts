@@ -53,6 +53,13 @@ export function framedLength(message: OutgoingMessage): number {
   return headerBytes(length) + length;
 }
 
+/** The bytes of `messages` once framed. */
+export function framesLength(messages: readonly OutgoingMessage[]): number {
+  let length = 0;
+  for (const message of messages) length += framedLength(message);
+  return length;
+}
+
 /** Writes `messages` into `out` (as long as their framed lengths together) as frames, one after the other. */
 export function writeFrames(messages: readonly OutgoingMessage[], out: Buffer): Buffer {
   let offset = 0;

@@ -1,9 +1,12 @@
 import { writeSync } from "node:fs";
 import type { Duplex } from "node:stream";
 
+const KNOWN_FD = Symbol("known descriptor");
+
 /** What a plain TCP socket's native handle exposes: its file descriptor (-1 where there is none). */
 interface HandleWithFd {
   readonly fd?: number;
+  [KNOWN_FD]?: number;
 }
 
 /**
@@ -41,7 +44,14 @@ export function writeToSocket(
  * wrapped in JavaScript), one that no longer writes, and one with bytes queued ahead on its stream.
  */
 export function socketDescriptor(socket: Duplex): number {
-  const fd = (socket as unknown as { _handle?: HandleWithFd | null })._handle?.fd;
+  const handle = (socket as unknown as { _handle?: HandleWithFd | null })._handle;
+  if (!handle) return -1;
+  // The handle's `fd` asks libuv each time; a handle's descriptor never changes once it has one.
+  let fd = handle[KNOWN_FD];
+  if (fd === undefined) {
+    fd = handle.fd;
+    if (typeof fd === "number" && fd >= 0) handle[KNOWN_FD] = fd;
+  }
   if (
     typeof fd !== "number" ||
     fd < 0 ||

@@ -1,5 +1,6 @@
 import {
   FramedBytes,
+  framesLength,
   headerBytes,
   MAX_HEADER_BYTES,
   type OutgoingMessage,
@@ -8,7 +9,6 @@ import {
 } from "./frames.js";
 
 const CHUNK_BYTES = 1 << 20;
-const NOTHING_MORE = Symbol("nothing more");
 
 /** Memory the writer thread can read as it is (see src/ws/writer-thread.ts). */
 function sharedBuffer(size: number): Buffer {
@@ -34,8 +34,6 @@ export class WriteSlab {
   private readonly queued = new Set<ArrayBufferLike>();
   /** Counts the publishes: a region taken in an earlier one may be written over now. */
   private publishes = 0;
-  /** This tick's framed messages by the (at most two) messages they hold, first then second. */
-  private framedAlike = new Map<OutgoingMessage, Map<OutgoingMessage | typeof NOTHING_MORE, Buffer>>();
 
   /** A region of `size` bytes, this tick's to fill and write. */
   take(size: number): Buffer {
@@ -78,25 +76,24 @@ export class WriteSlab {
   }
 
   /**
-   * `messages` framed into a region. Clients that hold the same messages (the same view update, the
-   * same events around them, and nothing of their own) get the same region, framed once for them all.
+   * `messages` as the regions to write one after the other: frames made earlier (a view update or the
+   * events of a cell, made once for all the clients that see them) as they are, without a copy; the
+   * messages between them framed together into a region of their own.
    */
-  framed(messages: readonly OutgoingMessage[], length: number): Buffer {
-    const [only] = messages;
-    if (messages.length === 1 && only instanceof FramedBytes) return only.bytes;
-    if (messages.length > 2) return writeFrames(messages, this.take(length));
-    const [first, second = NOTHING_MORE] = messages as [OutgoingMessage, OutgoingMessage?];
-    let bySecond = this.framedAlike.get(first);
-    if (!bySecond) {
-      bySecond = new Map();
-      this.framedAlike.set(first, bySecond);
+  regions(messages: readonly OutgoingMessage[]): Buffer[] {
+    const regions: Buffer[] = [];
+    let unframed = 0;
+    for (let i = 0; i <= messages.length; i++) {
+      const message = messages[i];
+      if (i < messages.length && !(message instanceof FramedBytes)) continue;
+      if (unframed < i) {
+        const run = messages.slice(unframed, i);
+        regions.push(writeFrames(run, this.take(framesLength(run))));
+      }
+      if (message instanceof FramedBytes) regions.push(message.bytes);
+      unframed = i + 1;
     }
-    let region = bySecond.get(second);
-    if (!region) {
-      region = writeFrames(messages, this.take(length));
-      bySecond.set(second, region);
-    }
-    return region;
+    return regions;
   }
 
   /** The region is still queued on a socket: its chunk must not be written over. */
@@ -116,7 +113,6 @@ export class WriteSlab {
     this.used = [];
     this.chunk = undefined;
     this.queued.clear();
-    this.framedAlike = new Map();
     this.publishes++;
   }
 }

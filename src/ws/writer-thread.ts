@@ -5,23 +5,31 @@ import { socketDescriptor, writeToSocket } from "./socket-write.js";
 
 /**
  * The writer thread's own code (CommonJS, run with `eval`: it needs no file, whether the server runs
- * from source or compiled). Each message is one publish's writes; the reply says how many bytes the
- * kernel took of each (0 when it took none: a full buffer or a closed connection, which the socket's
+ * from source or compiled). Each message is one publish's writes, each a descriptor and the regions of
+ * shared memory to write to it in one system call; the reply says how many bytes the kernel took of each (0 when it took none: a full buffer or a closed connection, which the socket's
  * stream then reports). Unlike the server's helper threads (src/helper-threads.ts) it keeps the main
  * thread's priority: its frames are what the players wait for (behind the main thread, on one core a
  * publish's frames waited up to 330 ms for it in bench/world.ts at 1,000 players).
  */
 const WORKER_SOURCE = `
 const { parentPort } = require("node:worker_threads");
-const { writeSync } = require("node:fs");
+const { writeSync, writevSync } = require("node:fs");
 const { performance } = require("node:perf_hooks");
-parentPort.on("message", ({ memory, descriptors, regions }) => {
+parentPort.on("message", ({ memory, writes, regions }) => {
   const started = performance.now();
   const views = memory.map((shared) => new Uint8Array(shared));
-  const taken = new Int32Array(descriptors.length);
-  for (let i = 0; i < descriptors.length; i++) {
+  const taken = new Int32Array(writes.length / 2);
+  let region = 0;
+  for (let i = 0; i < taken.length; i++) {
+    const descriptor = writes[2 * i];
+    const count = writes[2 * i + 1];
+    const parts = [];
+    for (let end = region + count; region < end; region++) {
+      const start = regions[3 * region + 1];
+      parts.push(views[regions[3 * region]].subarray(start, start + regions[3 * region + 2]));
+    }
     try {
-      taken[i] = writeSync(descriptors[i], views[regions[3 * i]], regions[3 * i + 1], regions[3 * i + 2]);
+      taken[i] = count === 1 ? writeSync(descriptor, parts[0]) : writevSync(descriptor, parts);
     } catch {
       taken[i] = 0;
     }
@@ -128,7 +136,8 @@ class SocketHold {
 /** One socket's write in a batch. */
 interface HeldWrite {
   readonly hold: SocketHold;
-  readonly bytes: Buffer;
+  /** Written one after the other. */
+  readonly parts: readonly Buffer[];
   readonly written: WriteCallback | undefined;
 }
 
@@ -170,12 +179,16 @@ export class WriterThread {
     this.fail();
   }
 
-  post(batch: PostedBatch, memory: SharedArrayBuffer[], descriptors: Int32Array, regions: Int32Array): void {
+  /**
+   * `writes`: each write's descriptor and how many regions it has; `regions`: each region's index in
+   * `memory`, offset and length, write after write.
+   */
+  post(batch: PostedBatch, memory: SharedArrayBuffer[], writes: Int32Array, regions: Int32Array): void {
     this.posted.push(batch);
     // Writes on their way keep the process alive; an idle thread does not.
     if (this.posted.length === 1) this.worker.ref();
-    this.worker.postMessage({ memory, descriptors, regions }, [
-      descriptors.buffer as ArrayBuffer,
+    this.worker.postMessage({ memory, writes, regions }, [
+      writes.buffer as ArrayBuffer,
       regions.buffer as ArrayBuffer,
     ]);
   }
@@ -185,11 +198,8 @@ export class WriterThread {
     const batch = this.posted.shift();
     if (!batch) return;
     if (this.posted.length === 0) this.worker.unref();
-    for (const [i, { hold, bytes, written }] of batch.writes.entries()) {
-      const taken = answer.taken[i] ?? 0;
-      // The rest is copied: the batch's memory is written over by a later publish.
-      hold.release(taken < bytes.length ? Buffer.from(bytes.subarray(taken)) : undefined, written);
-    }
+    for (const [i, { hold, parts, written }] of batch.writes.entries())
+      hold.release(restAfter(parts, answer.taken[i] ?? 0), written);
     batch.settled();
   }
 
@@ -210,8 +220,25 @@ export class WriterThread {
 
 /** Writes a batch the thread was not given through each socket's stream, in its place in the order. */
 function writeThroughStreams(batch: PostedBatch): void {
-  for (const { hold, bytes, written } of batch.writes) hold.release(Buffer.from(bytes), written);
+  for (const { hold, parts, written } of batch.writes) hold.release(restAfter(parts, 0), written);
   batch.settled();
+}
+
+/**
+ * What is left of `parts` after the first `taken` bytes, in one buffer of its own (the parts' memory
+ * is written over by a later publish), or undefined when nothing is.
+ */
+function restAfter(parts: readonly Buffer[], taken: number): Buffer | undefined {
+  const rest: Buffer[] = [];
+  let skip = taken;
+  for (const part of parts) {
+    if (skip >= part.length) skip -= part.length;
+    else {
+      rest.push(part.subarray(skip));
+      skip = 0;
+    }
+  }
+  return rest.length === 0 ? undefined : Buffer.concat(rest);
 }
 
 let processWriterThread: WriterThread | undefined;
@@ -230,7 +257,8 @@ function theWriterThread(): WriterThread {
  */
 export class SocketWrites {
   private readonly writes: HeldWrite[] = [];
-  private readonly descriptors: number[] = [];
+  /** Each write's descriptor and number of regions, and each region's memory, offset and length. */
+  private readonly descriptorsAndCounts: number[] = [];
   private readonly regions: number[] = [];
   private readonly memory: SharedArrayBuffer[] = [];
 
@@ -242,25 +270,30 @@ export class SocketWrites {
   constructor(private readonly thread = theWriterThread()) {}
 
   /**
-   * Adds a write of `bytes` to `socket`; `written` is called once they are all handed to the kernel.
-   * Returns whether a stream still holds `bytes` itself once `send` is done, so that their memory must
-   * not be written over (as writeToSocket).
+   * Adds a write of `parts`, one after the other, to `socket`; `written` is called once they are all
+   * handed to the kernel. Returns whether a stream still holds `parts` themselves once `send` is done,
+   * so that their memory must not be written over (as writeToSocket).
    */
-  add(socket: Duplex, bytes: Buffer, written?: WriteCallback): boolean {
+  add(socket: Duplex, parts: readonly Buffer[], written?: WriteCallback): boolean {
     if (heldSockets.has(socket)) {
       // Still being written to by an earlier batch: this waits behind it, in memory of its own.
-      socket.write(Buffer.from(bytes), written);
+      socket.write(Buffer.concat(parts), written);
       return false;
     }
     const descriptor = socketDescriptor(socket);
-    const shared = bytes.buffer;
-    if (descriptor < 0 || !(shared instanceof SharedArrayBuffer) || !this.thread.usable)
-      return writeToSocket(socket, bytes, written);
-    let memoryIndex = this.memory.indexOf(shared);
-    if (memoryIndex < 0) memoryIndex = this.memory.push(shared) - 1;
-    this.writes.push({ hold: new SocketHold(socket), bytes, written });
-    this.descriptors.push(descriptor);
-    this.regions.push(memoryIndex, bytes.byteOffset, bytes.length);
+    if (descriptor < 0 || !this.thread.usable || !parts.every(isShared)) {
+      if (parts.length === 1) return writeToSocket(socket, parts[0]!, written);
+      writeToSocket(socket, Buffer.concat(parts), written);
+      return false;
+    }
+    this.writes.push({ hold: new SocketHold(socket), parts, written });
+    this.descriptorsAndCounts.push(descriptor, parts.length);
+    for (const part of parts) {
+      const shared = part.buffer as SharedArrayBuffer;
+      let memoryIndex = this.memory.indexOf(shared);
+      if (memoryIndex < 0) memoryIndex = this.memory.push(shared) - 1;
+      this.regions.push(memoryIndex, part.byteOffset, part.length);
+    }
     return false;
   }
 
@@ -271,7 +304,16 @@ export class SocketWrites {
     // A thread that failed since the writes were added.
     else if (!this.thread.usable) writeThroughStreams(batch);
     else
-      this.thread.post(batch, this.memory, Int32Array.from(this.descriptors), Int32Array.from(this.regions));
+      this.thread.post(
+        batch,
+        this.memory,
+        Int32Array.from(this.descriptorsAndCounts),
+        Int32Array.from(this.regions),
+      );
     return this.written;
   }
+}
+
+function isShared(part: Buffer): boolean {
+  return part.buffer instanceof SharedArrayBuffer;
 }

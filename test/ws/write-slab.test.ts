@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Writable } from "node:stream";
 import { EncodedJson } from "../../src/rooms/encoded-json.js";
-import { FramedBytes, framedLength, type OutgoingMessage } from "../../src/ws/frames.js";
+import { FramedBytes } from "../../src/ws/frames.js";
 import { JsonClient } from "../../src/ws/JsonClient.js";
 import { WriteSlab } from "../../src/ws/write-slab.js";
 import { SocketWrites } from "../../src/ws/writer-thread.js";
@@ -44,28 +44,36 @@ describe("WriteSlab", () => {
     assert.equal(slab.take(100).buffer, first.buffer, "given back once written");
   });
 
-  it("frames the messages several clients hold alike once, and others apart", () => {
+  it("lists frames made for many clients as they are, and frames the messages between them", () => {
     const slab = new WriteSlab();
-    const update = EncodedJson.of({ tick: 1, added: [], updated: [], removed: [] }).frame("world:update");
+    const update = EncodedJson.of({ tick: 1, added: [], updated: [], removed: [] }).framedIn(
+      slab,
+      "world:update",
+    );
     const around = new FramedBytes(Buffer.from([0x81, 2, 0x7b, 0x7d]));
-    const own = [Buffer.from('{"event":"player:sync","data":{}}')];
-    const length = (messages: OutgoingMessage[]) => messages.reduce((sum, m) => sum + framedLength(m), 0);
-    const framed = (messages: OutgoingMessage[]) => slab.framed(messages, length(messages));
+    const sync = [Buffer.from('{"event":"player:sync","data":{}}')];
+    const xp = [Buffer.from('{"event":"skill:xp","data":{}}')];
 
-    const first = framed([update, around]);
-    const second = framed([update, around]);
-    assert.equal(second, first, "the same memory for the same messages");
-    const withOwn = framed([update, around, own]);
-    assert.deepEqual(withOwn.subarray(0, first.length), first);
-    assert.notEqual(withOwn.byteOffset, first.byteOffset, "a region of its own for a client's own message");
-    const updateOnly = framed([update]);
-    assert.equal(updateOnly.length, framedLength(update));
-    assert.deepEqual(updateOnly, first.subarray(0, updateOnly.length));
-    assert.notEqual(framed([around]), updateOnly);
-
-    slab.reset();
-    const nextTick = framed([update, around]);
-    assert.deepEqual(nextTick, first);
+    const shared = slab.regions([update, around]);
+    assert.equal(shared.length, 2);
+    assert.equal(shared[0], update.bytes, "the update's own memory, not a copy");
+    assert.equal(shared[1], around.bytes);
+    const own = slab.regions([update, sync, xp, around, sync]);
+    assert.equal(own.length, 4, "the update, its own two messages together, the events, its last message");
+    assert.equal(own[0], update.bytes);
+    assert.equal(own[2], around.bytes);
+    const framedText = (region: Buffer) => {
+      const texts: string[] = [];
+      for (let at = 0; at < region.length; at += 2 + region[at + 1]!) {
+        assert.equal(region[at], 0x81, "a final text frame");
+        texts.push(region.subarray(at + 2, at + 2 + region[at + 1]!).toString());
+      }
+      return texts;
+    };
+    assert.deepEqual(framedText(own[1]!), [sync[0]!.toString(), xp[0]!.toString()]);
+    assert.deepEqual(framedText(own[3]!), [sync[0]!.toString()]);
+    assert.ok(own[1]!.buffer instanceof SharedArrayBuffer, "in memory the writer thread reads");
+    assert.deepEqual(slab.regions([]), []);
   });
 
   /** The payload of the one text frame in `bytes`, checking that it is exactly one whole frame. */
@@ -115,7 +123,6 @@ describe("WriteSlab", () => {
       event: "world:update",
       data: { tick: 1, added: [], updated: [], removed: ["a"] },
     });
-    assert.equal(slab.framed([first], first.bytes.length), first.bytes, "a lone frame is written as it is");
     slab.reset();
     slab.take(first.bytes.length).fill(0);
     const again = update.framedIn(slab, "world:update");

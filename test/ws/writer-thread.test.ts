@@ -28,10 +28,10 @@ describe("the writer thread's socket writes", () => {
       const one = sequence(0, 5000);
       const other = sequence(9, 3000);
       assert.equal(
-        writes.add(first.writer, shared(one), () => calledBack.push("one")),
+        writes.add(first.writer, [shared(one)], () => calledBack.push("one")),
         false,
       );
-      writes.add(second.writer, shared(other), () => calledBack.push("other"));
+      writes.add(second.writer, [shared(other)], () => calledBack.push("other"));
       await writes.send();
       assert.deepEqual(await readExactly(first.reader, one.length), one);
       assert.deepEqual(await readExactly(second.reader, other.length), other);
@@ -44,13 +44,29 @@ describe("the writer thread's socket writes", () => {
     }
   });
 
+  it("writes a write's parts one after the other, from their own memory", async () => {
+    const { writer, reader, close } = await connectedPair();
+    try {
+      const writes = new SocketWrites();
+      // As a client's view update and the events of its cell, framed once for many clients, and its own.
+      const update = shared(sequence(0, 3000));
+      const around = shared(sequence(40, 700));
+      const own = shared(sequence(90, 120));
+      writes.add(writer, [update, around, own]);
+      await writes.send();
+      assert.deepEqual(await readExactly(reader, 3820), Buffer.concat([update, around, own]));
+    } finally {
+      close();
+    }
+  });
+
   it("keeps what is written and the end of the connection behind a write the thread has not made yet", async () => {
     const { writer, reader, close } = await connectedPair();
     try {
       const writes = new SocketWrites();
       const tick = sequence(0, 20_000);
       const after = sequence(100, 500);
-      writes.add(writer, shared(tick));
+      writes.add(writer, [shared(tick)]);
       // As `ws` writes a pong or a close frame between ticks, and ends the connection.
       writer.write(after);
       writer.end();
@@ -67,7 +83,7 @@ describe("the writer thread's socket writes", () => {
     try {
       const writes = new SocketWrites();
       const tick = sequence(7, 10_000);
-      writes.add(writer, shared(tick));
+      writes.add(writer, [shared(tick)]);
       const closed = once(writer, "close");
       // Closed at once, its descriptor could be another connection's by the time the thread writes.
       writer.destroy();
@@ -88,7 +104,12 @@ describe("the writer thread's socket writes", () => {
       // Far more than the kernel buffers for a connection nobody reads.
       const tick = sequence(3, 32 * 1024 * 1024);
       const after = sequence(11, 1000);
-      writes.add(writer, shared(tick));
+      // In parts: the kernel stops within one of them, and the rest starts there.
+      const parts = [0, 5_000_000, 5_000_123, 20_000_000, tick.length];
+      writes.add(
+        writer,
+        parts.slice(1).map((end, i) => shared(tick.subarray(parts[i], end))),
+      );
       writer.write(after);
       await writes.send();
       assert.ok(writer.writableLength > 0, "the rest waits on the stream");
@@ -107,9 +128,9 @@ describe("the writer thread's socket writes", () => {
       // The first is more than the kernel takes: the rest of it waits on the stream.
       const one = sequence(0, 32 * 1024 * 1024);
       const two = sequence(50, 8000);
-      first.add(writer, shared(one));
+      first.add(writer, [shared(one)]);
       const firstSent = first.send();
-      second.add(writer, shared(two));
+      second.add(writer, [shared(two)]);
       await Promise.all([firstSent, second.send()]);
       writer.end();
       assert.deepEqual(await readToEnd(reader), Buffer.concat([one, two]));
@@ -123,8 +144,10 @@ describe("the writer thread's socket writes", () => {
     try {
       const writes = new SocketWrites();
       const bytes = sequence(1, 2000);
-      writes.add(writer, bytes);
-      assert.deepEqual(await readExactly(reader, bytes.length), bytes, "written before the batch is sent");
+      const shareable = sequence(77, 300);
+      writes.add(writer, [shared(shareable), bytes]);
+      const all = Buffer.concat([shareable, bytes]);
+      assert.deepEqual(await readExactly(reader, all.length), all, "written before the batch is sent");
       await writes.send();
     } finally {
       close();
@@ -138,7 +161,7 @@ describe("the writer thread's socket writes", () => {
       const writes = new SocketWrites(thread);
       const tick = sequence(5, 200_000);
       let refusal: Error | null | undefined;
-      writes.add(writer, shared(tick), (error) => {
+      writes.add(writer, [shared(tick)], (error) => {
         refusal = error;
       });
       const received = readToEnd(reader).catch(() => Buffer.alloc(0));
@@ -151,7 +174,7 @@ describe("the writer thread's socket writes", () => {
       const got = await received;
       assert.deepEqual(got, tick.subarray(0, got.length), "what arrived is the start of the frames, once");
       assert.equal(
-        new SocketWrites(thread).add(writer, shared(tick)),
+        new SocketWrites(thread).add(writer, [shared(tick)]),
         false,
         "later writes go their own way",
       );
@@ -165,7 +188,7 @@ describe("the writer thread's socket writes", () => {
     const thread = new WriterThread();
     try {
       const writes = new SocketWrites(thread);
-      writes.add(writer, shared(sequence(0, 1000)));
+      writes.add(writer, [shared(sequence(0, 1000))]);
       const closed = once(writer, "close");
       writer.destroy();
       const sent = writes.send();
