@@ -6,8 +6,9 @@ import { socketDescriptor, writeToSocket } from "./socket-write.js";
 /**
  * The writer thread's own code (CommonJS, run with `eval`: it needs no file, whether the server runs
  * from source or compiled). Each message is one publish's writes, each a descriptor and the regions of
- * shared memory to write to it in one system call; the reply says how many bytes the kernel took of each (0 when it took none: a full buffer or a closed connection, which the socket's
- * stream then reports). Unlike the server's helper threads (src/helper-threads.ts) it keeps the main
+ * shared memory to write to it in one system call; the reply says how many bytes the kernel took of
+ * each (0 when it took none: a full buffer or a closed connection, which the socket's stream then
+ * reports). Unlike the server's helper threads (src/helper-threads.ts) it keeps the main
  * thread's priority: its frames are what the players wait for (behind the main thread, on one core a
  * publish's frames waited up to 330 ms for it in bench/world.ts at 1,000 players).
  */
@@ -148,9 +149,9 @@ interface PostedBatch {
 }
 
 /**
- * A thread that writes a publish's frames to the connections' sockets, one write(2) each. Those writes
- * are most of what a tick costs the main thread at a few thousand clients (bench/write-floor.ts: some
- * 11 µs each on loopback, in the kernel's send path); handed over in one message, they cost the tick
+ * A thread that writes a publish's frames to the connections' sockets, one system call each. Those
+ * writes are most of what a tick costs the main thread at a few thousand clients (bench/write-floor.ts:
+ * some 11 µs each on loopback, in the kernel's send path); handed over in one message, they cost the tick
  * next to nothing. With a core to spare they run beside the main thread's work; on one core, they take
  * turns with it after the tick.
  */
