@@ -60,6 +60,21 @@ describe("the writer thread's socket writes", () => {
     }
   });
 
+  it("writes a write of more parts than one system call takes", async () => {
+    const { writer, reader, close } = await connectedPair();
+    try {
+      const writes = new SocketWrites();
+      // Linux's writev takes at most 1,024 parts at a time (IOV_MAX).
+      const parts = Array.from({ length: 3000 }, (_, i) => shared(sequence(i, 1 + (i % 7))));
+      writes.add(writer, parts);
+      await writes.send();
+      const all = Buffer.concat(parts);
+      assert.deepEqual(await readExactly(reader, all.length), all);
+    } finally {
+      close();
+    }
+  });
+
   it("keeps what is written and the end of the connection behind a write the thread has not made yet", async () => {
     const { writer, reader, close } = await connectedPair();
     try {
