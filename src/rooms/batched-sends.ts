@@ -15,7 +15,7 @@ type RawSend = Client["raw"];
 
 /**
  * An SDK client's Colyseus frames (its state patch, its messages), held for the length of a publish and
- * then framed by hand into one buffer: `ws` would frame and write each of them on its own.
+ * then framed by hand and written at once: `ws` would frame and write each of them on its own.
  */
 class HeldSdkFrames {
   private readonly payloads: Uint8Array[] = [];
@@ -36,7 +36,7 @@ class HeldSdkFrames {
     };
   }
 
-  write(writes: SocketWrites): void {
+  write(writes: SocketWrites, framed: FramedPayloads): void {
     this.client.raw = this.send;
     if (this.payloads.length === 0) return;
     // A socket closing meanwhile takes no more frames: as `ws` does, their senders are told so.
@@ -49,12 +49,31 @@ class HeldSdkFrames {
       for (const cb of this.sent) cb(new Error("not sent: the client does not read what it is sent"));
       return;
     }
-    const out = writeBinaryFrames(this.payloads, slab.take(length));
+    const regions = this.payloads.map((payload) => framed.of(payload));
     const sent = this.sent;
     const done = (error?: Error | null) => {
       for (const cb of sent) cb(error ?? undefined);
     };
-    if (writes.add(this.socket, [out], sent.length === 0 ? undefined : done)) slab.keep(out);
+    if (writes.add(this.socket, regions, sent.length === 0 ? undefined : done))
+      for (const region of regions) slab.keep(region);
+  }
+}
+
+/**
+ * Colyseus payloads framed in a publish, by payload: a world:update or an event's room message is one
+ * buffer for all the SDK clients sent it (see EncodedJson.roomMessage), framed once and written to
+ * each of them from there.
+ */
+class FramedPayloads {
+  private readonly framed = new Map<Uint8Array, Buffer>();
+
+  of(payload: Uint8Array): Buffer {
+    let region = this.framed.get(payload);
+    if (!region) {
+      region = writeBinaryFrames([payload], slab.take(binaryFramesLength([payload])));
+      this.framed.set(payload, region);
+    }
+    return region;
   }
 }
 
@@ -87,7 +106,8 @@ export class SendBatch {
   flush(): SocketWrites {
     const writes = new SocketWrites();
     for (const client of this.held) client.flush(writes);
-    for (const frames of this.sdk) frames.write(writes);
+    const framed = new FramedPayloads();
+    for (const frames of this.sdk) frames.write(writes, framed);
     // Now rather than at the next publish: what it framed dies young, before the collection after the tick.
     slab.reset(writes.written);
     return writes;

@@ -11,6 +11,8 @@ import { WriterThread } from "../../src/ws/writer-thread.js";
 /** An SDK client as the room sees it (Colyseus's own WebSocketClient) and what its far end receives. */
 interface Connection {
   client: Client;
+  /** The server's end's descriptor. */
+  fd: number;
   /**
    * The server's end of the socket: its writes are counted, through its stream, to its descriptor, or
    * handed to the writer thread.
@@ -31,9 +33,22 @@ describe("withBatchedSends: an SDK client's frames of a publish", () => {
   const writeSync = fs.writeSync;
   const post = WriterThread.prototype.post;
 
+  /** The regions of each write handed to the writer thread (memory, offset, length), by descriptor. */
+  const postedRegions = new Map<number, number[][]>();
+
   before(async () => {
     WriterThread.prototype.post = function (this: WriterThread, ...args: Parameters<typeof post>) {
-      for (const fd of args[2]) descriptorWrites.get(fd)?.();
+      const [, , writes, regions] = args;
+      let region = 0;
+      for (let i = 0; i < writes.length; i += 2) {
+        const [fd, count] = [writes[i]!, writes[i + 1]!];
+        descriptorWrites.get(fd)?.();
+        const listed: number[][] = [];
+        for (let end = region + count; region < end; region++) {
+          listed.push([...regions.subarray(3 * region, 3 * region + 3)]);
+        }
+        postedRegions.set(fd, listed);
+      }
       post.apply(this, args);
     };
     fs.writeSync = ((fd: number, ...rest: unknown[]) => {
@@ -78,7 +93,7 @@ describe("withBatchedSends: an SDK client's frames of a publish", () => {
     descriptorWrites.set(tcp._handle.fd, () => writes++);
     const client = new WebSocketClient("session", ws) as unknown as Client;
     client.state = ClientState.JOINED;
-    const connection = { client, writes: () => writes, received, binary, far };
+    const connection = { client, fd: tcp._handle.fd, writes: () => writes, received, binary, far };
     connections.push(connection);
     return connection;
   }
@@ -118,6 +133,28 @@ describe("withBatchedSends: an SDK client's frames of a publish", () => {
     await written;
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(sentCallbacks, 1, "a sender's callback is called once its frame is written");
+  });
+
+  it("frames a message sent to many clients once, and writes it to each of them from there", async () => {
+    const [one, other] = [await connect(), await connect()];
+    // As a world:update's or an event's room message: one buffer for every client it is sent to.
+    const update = Buffer.alloc(3000, 7);
+    const own = [Buffer.from("one's own"), Buffer.from("other's own")];
+    postedRegions.clear();
+    await withBatchedSends([one.client, other.client], () => {
+      one.client.enqueueRaw(update);
+      other.client.enqueueRaw(update);
+      one.client.enqueueRaw(own[0]!);
+      other.client.enqueueRaw(own[1]!);
+    }).send();
+    await arrived(one, 2);
+    await arrived(other, 2);
+    assert.deepEqual(one.received, [update, own[0]]);
+    assert.deepEqual(other.received, [update, own[1]]);
+    const [oneUpdate, oneOwn] = postedRegions.get(one.fd) ?? [];
+    const [otherUpdate, otherOwn] = postedRegions.get(other.fd) ?? [];
+    assert.deepEqual(otherUpdate, oneUpdate, "the same framed bytes");
+    assert.notDeepEqual(otherOwn, oneOwn);
   });
 
   it("leaves the client to send on its own after the publish", async () => {
