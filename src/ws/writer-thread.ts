@@ -162,12 +162,13 @@ export class WriterThread {
 
   constructor() {
     this.worker = new Worker(WORKER_SOURCE, { eval: true });
-    this.worker.unref();
     this.worker.on("message", (answer: WrittenBatch) => this.settle(answer));
     // A thread that fails closes the connections it had not answered for; later writes take the streams' way.
     const fail = () => this.fail();
     this.worker.on("error", fail);
     this.worker.on("exit", fail);
+    // After the listeners: adding a "message" listener refs the worker again.
+    this.worker.unref();
   }
 
   get usable(): boolean {

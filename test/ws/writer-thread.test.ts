@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { once } from "node:events";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import type net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { SocketWrites, WriterThread } from "../../src/ws/writer-thread.js";
+import { runToExit } from "../support/processes.js";
 import { connectedPair, readExactly, sequence } from "../support/tcp.js";
 
 /** `bytes` in memory the writer thread can read, as the world's publishes frame them. */
@@ -212,6 +217,25 @@ describe("the writer thread's socket writes", () => {
       await closed;
     } finally {
       close();
+    }
+  });
+
+  it("lets its process end once it has nothing to write", async function () {
+    this.timeout(20_000);
+    const dir = mkdtempSync(path.join(os.tmpdir(), "writer-thread-"));
+    try {
+      const script = path.join(dir, "idle.mjs");
+      const module = pathToFileURL(path.resolve("src/ws/writer-thread.ts")).href;
+      writeFileSync(
+        script,
+        `import { SocketWrites } from ${JSON.stringify(module)};
+        await new SocketWrites().send();
+        setTimeout(() => { console.error("still running"); process.exit(7); }, 8000).unref();`,
+      );
+      const { code, stderr } = await runToExit({}, [script]);
+      assert.equal(code, 0, stderr);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
