@@ -61,6 +61,8 @@ function sink(): WebSocket {
       written += bytes.length;
       return true;
     },
+    cork: () => {},
+    uncork: () => {},
   };
   return { readyState: 1, OPEN: 1, bufferedAmount: 0, _socket: tcp } as unknown as WebSocket;
 }

@@ -39,6 +39,29 @@ export function writeToSocket(
 }
 
 /**
+ * Writes `parts` one after the other to a connection's TCP socket, as writeToSocket writes one buffer.
+ * A socket without a usable descriptor takes them through its stream, corked, so that they leave in
+ * one write there too; one with a descriptor is written them put together. Returns whether the stream
+ * still holds some of the parts themselves.
+ */
+export function writePartsToSocket(
+  socket: Duplex,
+  parts: readonly Uint8Array[],
+  written?: (error?: Error | null) => void,
+): boolean {
+  if (parts.length === 1) return writeToSocket(socket, parts[0]!, written);
+  if (socketDescriptor(socket) >= 0) {
+    writeToSocket(socket, Buffer.concat(parts), written);
+    return false;
+  }
+  socket.cork();
+  for (let i = 0; i < parts.length; i++)
+    socket.write(parts[i]!, i === parts.length - 1 ? written : undefined);
+  socket.uncork();
+  return socket.writableLength > 0;
+}
+
+/**
  * The descriptor bytes may be written to straight away, or -1: a TLS socket (its bytes must be encrypted
  * first, though its handle has the TCP descriptor), a socket with no descriptor (Windows, a stream
  * wrapped in JavaScript), one that no longer writes, and one with bytes queued ahead on its stream.

@@ -1,7 +1,7 @@
 import type { Duplex } from "node:stream";
 import { Worker } from "node:worker_threads";
 import { Deferred } from "@colyseus/core";
-import { socketDescriptor, writeToSocket } from "./socket-write.js";
+import { socketDescriptor, writePartsToSocket } from "./socket-write.js";
 
 /**
  * The writer thread's own code (CommonJS, run with `eval`: it needs no file, whether the server runs
@@ -283,11 +283,8 @@ export class SocketWrites {
       return false;
     }
     const descriptor = socketDescriptor(socket);
-    if (descriptor < 0 || !this.thread.usable || !parts.every(isShared)) {
-      if (parts.length === 1) return writeToSocket(socket, parts[0]!, written);
-      writeToSocket(socket, Buffer.concat(parts), written);
-      return false;
-    }
+    if (descriptor < 0 || !this.thread.usable || !parts.every(isShared))
+      return writePartsToSocket(socket, parts, written);
     this.writes.push({ hold: new SocketHold(socket), parts, written });
     this.descriptorsAndCounts.push(descriptor, parts.length);
     for (const part of parts) {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { PassThrough } from "node:stream";
-import { writeToSocket } from "../../src/ws/socket-write.js";
+import { PassThrough, Writable } from "node:stream";
+import { writePartsToSocket, writeToSocket } from "../../src/ws/socket-write.js";
 import { connectedPair, readExactly, sequence } from "../support/tcp.js";
 
 describe("writeToSocket", () => {
@@ -80,5 +80,41 @@ describe("writeToSocket", () => {
     assert.deepEqual(stream.read(), bytes);
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(calledBack, true);
+  });
+});
+
+describe("writePartsToSocket", () => {
+  it("writes parts through a stream without a descriptor in one write, in order, calling back once", async () => {
+    const writes: Buffer[][] = [];
+    const stream = new Writable({
+      writev(chunks, callback) {
+        writes.push(chunks.map(({ chunk }) => chunk as Buffer));
+        callback();
+      },
+    });
+    const parts = [sequence(0, 10), sequence(20, 300), sequence(7, 5)];
+    let calledBack = 0;
+    const held = writePartsToSocket(stream, parts, () => calledBack++);
+    assert.equal(writes.length, 1, "one write of all the parts");
+    assert.deepEqual(Buffer.concat(writes[0]!), Buffer.concat(parts));
+    assert.equal(held, false, "nothing left on the stream");
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(calledBack, 1);
+  });
+
+  it("says the stream holds the parts while it does", () => {
+    const stream = new Writable({ highWaterMark: 1, writev() {} });
+    assert.equal(writePartsToSocket(stream, [sequence(0, 10), sequence(1, 10)]), true);
+  });
+
+  it("puts the parts together for a socket with a descriptor", async () => {
+    const { writer, reader, close } = await connectedPair();
+    try {
+      const parts = [sequence(0, 1000), sequence(40, 20)];
+      assert.equal(writePartsToSocket(writer, parts), false, "its own copy, if any of it waits");
+      assert.deepEqual(await readExactly(reader, 1020), Buffer.concat(parts));
+    } finally {
+      close();
+    }
   });
 });
