@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { PassThrough, Writable } from "node:stream";
+import { Duplex, PassThrough } from "node:stream";
 import { writePartsToSocket, writeToSocket } from "../../src/ws/socket-write.js";
 import { connectedPair, readExactly, sequence } from "../support/tcp.js";
 
@@ -86,7 +86,8 @@ describe("writeToSocket", () => {
 describe("writePartsToSocket", () => {
   it("writes parts through a stream without a descriptor in one write, in order, calling back once", async () => {
     const writes: Buffer[][] = [];
-    const stream = new Writable({
+    const stream = new Duplex({
+      read() {},
       writev(chunks, callback) {
         writes.push(chunks.map(({ chunk }) => chunk as Buffer));
         callback();
@@ -103,7 +104,7 @@ describe("writePartsToSocket", () => {
   });
 
   it("says the stream holds the parts while it does", () => {
-    const stream = new Writable({ highWaterMark: 1, writev() {} });
+    const stream = new Duplex({ read() {}, writev() {} });
     assert.equal(writePartsToSocket(stream, [sequence(0, 10), sequence(1, 10)]), true);
   });
 
