@@ -42,7 +42,10 @@ function round(entities: ReferenceEntity[], byCell: Map<number, Set<string>>, st
   return bytes;
 }
 
-/** Milliseconds the reference work takes here: the fastest of a few runs (the least disturbed), after one to warm the code up. */
+/**
+ * Milliseconds the reference work takes here: the fastest of a few runs (the least disturbed), after
+ * one to warm the code up.
+ */
 export function referenceWorkMs(): number {
   const times: number[] = [];
   let sink = 0;

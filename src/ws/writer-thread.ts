@@ -8,9 +8,9 @@ import { socketDescriptor, writePartsToSocket } from "./socket-write.js";
  * from source or compiled). Each message is one publish's writes, each a descriptor and the regions of
  * shared memory to write to it in one system call; the reply says how many bytes the kernel took of
  * each (0 when it took none: a full buffer or a closed connection, which the socket's stream then
- * reports). Unlike the server's helper threads (src/helper-threads.ts) it keeps the main
- * thread's priority: its frames are what the players wait for (behind the main thread, on one core a
- * publish's frames waited up to 330 ms for it in bench/world.ts at 1,000 players).
+ * reports). Unlike the server's helper threads (src/helper-threads.ts) it keeps the main thread's
+ * priority: its frames are what the players wait for (behind the main thread, on one core a publish's
+ * frames waited up to 330 ms for it in bench/world.ts at 1,000 players).
  */
 const WORKER_SOURCE = `
 const { parentPort } = require("node:worker_threads");
@@ -150,10 +150,10 @@ interface PostedBatch {
 
 /**
  * A thread that writes a publish's frames to the connections' sockets, one system call each. Those
- * writes are most of what a tick costs the main thread at a few thousand clients (bench/write-floor.ts:
- * some 11 µs each on loopback, in the kernel's send path); handed over in one message, they cost the tick
- * next to nothing. With a core to spare they run beside the main thread's work; on one core, they take
- * turns with it after the tick.
+ * writes are most of what a tick costs the main thread at a few thousand clients
+ * (bench/write-floor.ts: some 11 µs each on loopback, in the kernel's send path); handed over in one
+ * message, they cost the tick next to nothing. With a core to spare they run beside the main thread's
+ * work; on one core, they take turns with it after the tick.
  */
 export class WriterThread {
   private readonly worker: Worker;
@@ -255,7 +255,7 @@ function theWriterThread(): WriterThread {
  * One publish's socket writes: each connection's frames are handed to the writer thread together in
  * `send`. A socket the thread cannot write to directly (a TLS socket, one with bytes still queued on its
  * stream, one with no descriptor) and memory the thread cannot read are written at once as before (see
- * writeToSocket).
+ * writePartsToSocket).
  */
 export class SocketWrites {
   private readonly writes: HeldWrite[] = [];
@@ -274,7 +274,7 @@ export class SocketWrites {
   /**
    * Adds a write of `parts`, one after the other, to `socket`; `written` is called once they are all
    * handed to the kernel. Returns whether a stream still holds `parts` themselves once `send` is done,
-   * so that their memory must not be written over (as writeToSocket).
+   * so that their memory must not be written over (as writePartsToSocket).
    */
   add(socket: Duplex, parts: readonly Buffer[], written?: WriteCallback): boolean {
     if (heldSockets.has(socket)) {

@@ -42,6 +42,8 @@ function recordingClient(playerId: string): { client: JsonClient; frames: () => 
     destroyed: false,
     writableLength: 0,
     write: (bytes: Buffer) => written.push(Buffer.from(bytes)) > 0,
+    cork: () => {},
+    uncork: () => {},
   };
   const socket = { readyState: 1, OPEN: 1, bufferedAmount: 0, _socket: tcp } as unknown as WebSocket;
   const client = new JsonClient(`session-${playerId}`, socket, { maxBufferedBytes: 1 << 20 });
