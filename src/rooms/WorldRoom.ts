@@ -117,6 +117,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   private readonly arrivals = new Map<string, Promise<void>>();
   /** A tick's write is running: the next tick waits for it. */
   private writing = false;
+  /** The last publication's socket writes, done once its frames are handed to the kernel. */
+  private framesOut: Promise<void> = Promise.resolve();
   /**
    * What waits for the next write to commit, oldest first: the publications of ticks whose write failed,
    * and what was to be sent meanwhile (see waitForDatabase, whenPublished).
@@ -540,7 +542,10 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       } finally {
         // Handed over once the tick's work is done: on one core the writer thread takes the core from
         // here. The young generation is emptied once the frames are out: the players wait for those.
-        void writes?.send().then(collectTickGarbage);
+        if (writes) {
+          this.framesOut = writes.send();
+          void this.framesOut.then(collectTickGarbage);
+        }
       }
       // Later messages wait for the next tick; these were applied by this one, and answered if refused.
       for (const ref of this.waitingReplies.keys()) {
@@ -755,13 +760,17 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   }
 
   /** Swaps the offers in one database transaction (see TradeCommits.commit); called by the trade's room. */
-  commitTrade(
+  async commitTrade(
     tradeId: string,
     a: TradeParticipant,
     b: TradeParticipant,
     answerWithinMs: number,
   ): Promise<TradeCommitOutcome> {
-    return this.tradeCommits.commit(tradeId, a, b, answerWithinMs);
+    const outcome = await this.tradeCommits.commit(tradeId, a, b, answerWithinMs);
+    // The trade's room tells its players at once, on another connection: what the world published
+    // before the swap (a tick held for the database, say) is on its way to them first.
+    await this.framesOut;
+    return outcome;
   }
 
   /** A TradeRoom closed: its players may trade again. */
