@@ -11,7 +11,7 @@ const LOWEST_PRIORITY = 19;
  * either way; where the server has one core, at the same priority they take turns with it, holding a
  * tick up by 30 ms or more (bench/world.ts, "off the core"); behind it they use the time it leaves idle.
  * Linux only, where a thread's priority is set by its id. Called at start-up, before the world's first
- * publish starts the writer thread, which keeps the main thread's priority (see src/ws/writer-thread.ts).
+ * publish starts the writer thread, which keeps the main thread's priority (src/ws/writer-thread.ts).
  */
 export async function putHelperThreadsBehindTheTick(): Promise<void> {
   if (process.platform !== "linux") return;

@@ -241,9 +241,9 @@ const KIT: ReadonlySet<ItemType> = new Set(["tool", "weapon", "armor", "ammuniti
 
 /**
  * Banking: walk next to the nearest bank booth, then deposit what the agent gathered or picked up, and
- * its coins (its kit stays: tools and tinderbox, what it wields or wears, arrows, food), an item at a time (a deposit
- * of an unstackable item takes it from every slot). Undefined once there is nothing left to deposit (or
- * no booth can be reached).
+ * its coins (its kit stays: tools and tinderbox, what it wields or wears, arrows, food), an item at a
+ * time (a deposit of an unstackable item takes it from every slot). Undefined once there is nothing
+ * left to deposit (or no booth can be reached).
  */
 export function bankStep(view: AgentView, { data, map }: WorldKnowledge): Step | undefined {
   const deposits = view.inventory.filter((entry) => !KIT.has(data.items.get(entry.itemId)?.type ?? "misc"));

@@ -163,7 +163,7 @@ export class WriterThread {
   constructor() {
     this.worker = new Worker(WORKER_SOURCE, { eval: true });
     this.worker.on("message", (answer: WrittenBatch) => this.settle(answer));
-    // A thread that fails closes the connections it had not answered for; later writes take the streams' way.
+    // A thread that fails closes the connections it had not answered for; later writes go the streams' way.
     const fail = () => this.fail();
     this.worker.on("error", fail);
     this.worker.on("exit", fail);
