@@ -10,6 +10,9 @@ import type { CombatHit, PlayerSync, WorldEntity, WorldUpdate } from "../game/wo
 import type { Logger } from "../logger.js";
 import { CLOSE_REPLACED } from "../rooms/close-codes.js";
 import type { WorldJoinOptions } from "../rooms/messages.js";
+import { runAction } from "./actions/index.js";
+import { actionOfStep, type CurrentAction } from "./actions/step-names.js";
+import type { ActionName, ActionResult, ActionRuntime, Task } from "./actions/types.js";
 import {
   type AgentView,
   bankStep,
@@ -30,7 +33,11 @@ import {
   trainingStyle,
   type WorldKnowledge,
 } from "./brain.js";
+import type { AgentContext, AgentKnowledge } from "./knowledge.js";
 import { throughOwnServer } from "./own-server.js";
+
+/** A task gives up after this many refusals in a row (the world is not what the agent thought). */
+const MAX_TASK_FAILURES = 3;
 
 export const QUICK_ACTIONS = [
   "woodcutting",
@@ -106,6 +113,17 @@ export class Agent {
   private rejoinDelayMs = REJOIN_FIRST_DELAY_MS;
   /** The last write of the goal and pause state (see store). */
   private storing: Promise<void> = Promise.resolve();
+  /** An action's work that takes several messages (see Task), and its refusals in a row. */
+  private task: Task | undefined;
+  private taskFailures = 0;
+  /** The action (SPEC's name) of the message that started what is under way. */
+  private currentName: CurrentAction | undefined;
+  private runEnergy: number | undefined;
+  private lastCombatAt: number | undefined;
+  /** An action was asked for (not chosen by the goal's rules): it runs until nothing is under way. */
+  private directed = false;
+  /** Where its last move sent it. */
+  private walkingTo: { x: number; z: number } | undefined;
 
   constructor(
     readonly record: AgentRecord,
@@ -187,9 +205,15 @@ export class Agent {
       this.sync = sync;
       // The world took what was asked: an errand's refusals are counted in a row.
       if (this.errand) this.errand.failures = 0;
+      this.taskFailures = 0;
+      this.runEnergy = sync.runEnergy;
       this.measureGoalFrom(sync);
     });
-    room.onMessage("combat:hit", ({ targetId, targetHealth }: CombatHit) => {
+    room.onMessage("player:energy", ({ runEnergy }: { runEnergy: number }) => {
+      this.runEnergy = runEnergy;
+    });
+    room.onMessage("combat:hit", ({ attackerId, targetId, targetHealth }: CombatHit) => {
+      if (attackerId === this.sync?.id || targetId === this.sync?.id) this.lastCombatAt = Date.now();
       // Killed: it comes back at a spawn point with nothing under way, though the world says no more.
       if (targetId === this.sync?.id && targetHealth === 0) this.current = undefined;
     });
@@ -203,6 +227,7 @@ export class Agent {
       if (event === undefined || event === "player:action" || event === "player:move")
         this.current = undefined;
       if (this.errand) this.errand.failures++;
+      if (this.task && ++this.taskFailures >= MAX_TASK_FAILURES) this.task = undefined;
     });
     // Everything else the world says is not needed.
     room.onMessage("*", () => {});
@@ -333,6 +358,18 @@ export class Agent {
   private think(): void {
     const view = this.view();
     if (!view) return;
+    // An action its owner (or its model) asked for runs on before the goal's rules decide again.
+    if (this.directed) {
+      if (this.currentAction() !== null) {
+        if (this.task) this.runTask();
+        return;
+      }
+      this.directed = false;
+    }
+    if (this.task) {
+      this.runTask();
+      return;
+    }
     if (this.errand) {
       const step = errandStep(this.errand, view, this.world, this.current);
       if (step === undefined) this.errand = undefined;
@@ -401,16 +438,105 @@ export class Agent {
   private halt(): void {
     this.current = undefined;
     this.errand = undefined;
+    this.task = undefined;
     this.send({ event: "player:action", data: { action: "stop" } });
   }
 
-  private send(step: Step): void {
+  /** Sends a message as the agent's client; `action` names what it is part of (else read from it). */
+  private send(step: Step, action?: CurrentAction): void {
     if (!this.room) return;
     this.room.send(step.event, step.data);
     const targetId = step.data.targetId;
     // Walking gives up the action under way, as the world does.
-    if (step.event === "player:action" || step.event === "player:move")
+    if (step.event === "player:action" || step.event === "player:move") {
       this.current = typeof targetId === "string" ? targetId : undefined;
+      this.currentName = action ?? actionOfStep(step);
+    }
+  }
+
+  /** Who makes its decisions (CONTRACT's `planner`): "rules", or the language model's "<provider>:<model>". */
+  planner(): string {
+    return "rules";
+  }
+
+  /** What the agent knows now (see AgentKnowledge): the one source of its providers and actions. */
+  knowledge(): AgentKnowledge {
+    const sync = this.sync;
+    const self = sync ? this.seen.get(sync.id) : undefined;
+    return {
+      agentId: this.record.id,
+      characterId: this.record.characterId,
+      name: this.record.name,
+      online: this.online,
+      sync,
+      self,
+      entities: [...this.seen.values()].filter((entity) => entity.id !== sync?.id),
+      runEnergy: this.runEnergy,
+      lastCombatAt: this.lastCombatAt,
+      currentAction: this.currentAction(),
+      now: Date.now(),
+    };
+  }
+
+  context(): AgentContext {
+    return { know: this.knowledge(), world: this.world };
+  }
+
+  /** The action under way (SPEC's name), or null. */
+  currentAction(): CurrentAction | null {
+    if (this.task) return this.task.action;
+    if (this.current && this.seen.has(this.current)) return this.currentName ?? null;
+    if (
+      this.currentName === "moveTo" ||
+      this.currentName === "explore" ||
+      this.currentName === "approachEntity"
+    ) {
+      const self = this.sync && this.seen.get(this.sync.id);
+      // A walk is under way until the agent stands still where it was sent.
+      if (
+        self &&
+        this.walkingTo &&
+        !(self.position.x === this.walkingTo.x && self.position.z === this.walkingTo.z)
+      )
+        return this.currentName;
+    }
+    return null;
+  }
+
+  /** Runs one of SPEC's actions with validated parameters (see src/agents/actions). */
+  async act(name: ActionName, params: unknown): Promise<ActionResult> {
+    const result = await runAction(this.runtime(name), name, params);
+    if (result.ok) this.directed = true;
+    return result;
+  }
+
+  private runTask(): void {
+    const task = this.task!;
+    const step = task.step(this.context());
+    if (step === "done") this.task = undefined;
+    else if (step !== "wait") this.send(step, task.action);
+  }
+
+  /** What the action `name` may do to the agent; its messages are counted as that action. */
+  private runtime(name: ActionName): ActionRuntime {
+    return {
+      ...this.context(),
+      send: (step) => {
+        if (step.event === "player:move") this.walkingTo = { x: Number(step.data.x), z: Number(step.data.z) };
+        this.send(step, name);
+      },
+      begin: (task) => {
+        this.errand = undefined;
+        this.task = task;
+        this.taskFailures = 0;
+        // Its first message goes now, not at the next decision.
+        this.runTask();
+      },
+      halt: () => this.halt(),
+      setGoal: async (type, target) => {
+        await this.setGoal(type, target);
+      },
+    };
   }
 
   private see({ added, updated, removed }: WorldUpdate): void {
