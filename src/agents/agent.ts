@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { Client, type Room } from "@colyseus/sdk";
 import type { AgentRow } from "../db/agents.js";
+import { chatText } from "../game/chat.js";
 import { INVENTORY_SLOTS, type SkillName } from "../game/types.js";
 import type { CombatHit, PlayerSync, WorldEntity, WorldUpdate } from "../game/world-types.js";
 import type { Logger } from "../logger.js";
@@ -35,6 +36,10 @@ import {
 } from "./brain.js";
 import type { AgentContext, AgentKnowledge } from "./knowledge.js";
 import { throughOwnServer } from "./own-server.js";
+import type { ModelDecision, ModelPlanner } from "./planners/model-planner.js";
+
+/** How many of the model's last actions (with their answers) it is reminded of. */
+const RECENT_RESULTS = 5;
 
 /** A task gives up after this many refusals in a row (the world is not what the agent thought). */
 const MAX_TASK_FAILURES = 3;
@@ -87,6 +92,8 @@ export interface AgentDeps {
   /** Stores the agent's goal and pause state after a change. */
   save(record: AgentRecord): Promise<void>;
   logger: Logger;
+  /** The language model that decides for it, if one is configured (else its rules do). */
+  model?: ModelPlanner;
 }
 
 /** An agent out of the world tries to join again after this long, twice as long after each failure. */
@@ -120,6 +127,13 @@ export class Agent {
   private currentName: CurrentAction | undefined;
   private runEnergy: number | undefined;
   private lastCombatAt: number | undefined;
+  /** Who made the last decision: the model's label, or "rules" (none configured, or it fell back). */
+  private plannerUsed: string;
+  /** The owner's messages waiting for the model, and the model's last actions with their answers. */
+  private readonly instructions: string[] = [];
+  private readonly recent: { action: string; result: string }[] = [];
+  /** A model call is under way. */
+  private deciding = false;
   /** An action was asked for (not chosen by the goal's rules): it runs until nothing is under way. */
   private directed = false;
   /** Where its last move sent it. */
@@ -128,7 +142,9 @@ export class Agent {
   constructor(
     readonly record: AgentRecord,
     private readonly deps: AgentDeps,
-  ) {}
+  ) {
+    this.plannerUsed = deps.model?.label ?? "rules";
+  }
 
   get online(): boolean {
     return this.room !== undefined && this.sync !== undefined;
@@ -310,7 +326,8 @@ export class Agent {
 
   /**
    * A message from the dashboard: a quick action's name runs it, `drop all [item]` drops (see
-   * parseDropCommand); any other text is said in chat.
+   * parseDropCommand); any other text is an instruction for its language model, or without one is
+   * said in chat.
    */
   async message(text: string): Promise<void> {
     const command = text.trim().toLowerCase();
@@ -319,6 +336,10 @@ export class Agent {
     else if (drop) {
       this.halt();
       this.errand = newErrand("drop", drop.itemId);
+    } else if (this.deps.model) {
+      // Instructions for its model; the oldest go when many wait (the model is asked a few times a minute).
+      this.instructions.push(text.trim());
+      if (this.instructions.length > RECENT_RESULTS) this.instructions.shift();
     } else this.send({ event: "player:chat", data: { message: text } });
   }
 
@@ -377,6 +398,12 @@ export class Agent {
       return;
     }
     const goal = this.goal();
+    if (this.deps.model && this.modelTurn(goal)) return;
+    this.rulesDecide(view, goal);
+  }
+
+  /** The rule planner's decision (src/agents/brain.ts): towards the goal, choosing one when it has none. */
+  private rulesDecide(view: AgentView, goal: Goal | null): void {
     if (this.record.goalsPaused) {
       // Paused, it chooses no goal itself; one its owner set since is pursued until reached.
       if (!goal || goal.progress >= 1) return;
@@ -398,6 +425,83 @@ export class Agent {
     const step = nextStep(goal.type, view, this.world, this.current);
     if (step && goal.type === "combat") this.trainEvenly(view);
     if (step) this.send(step);
+  }
+
+  /**
+   * The model's turn, when it has one: an owner's message waits for it, or nothing is under way and the
+   * goal is its to pursue. False leaves the decision to the rules (no goal chosen yet, goals paused with
+   * nothing asked, or this minute's calls spent).
+   */
+  private modelTurn(goal: Goal | null): boolean {
+    const model = this.deps.model!;
+    if (this.deciding) return true;
+    const asked = this.instructions.length > 0;
+    if (!asked) {
+      if (this.record.goalsPaused || !goal || goal.progress >= 1) return false;
+      // What it started runs on: the model is asked again once it ends.
+      if (this.currentAction() !== null) return true;
+    }
+    if (!model.canCall()) {
+      this.plannerUsed = "rules";
+      return false;
+    }
+    this.deciding = true;
+    const instructions = this.instructions.splice(0);
+    const input = {
+      context: this.context(),
+      goal,
+      goalsPaused: this.record.goalsPaused,
+      instructions,
+      recent: [...this.recent],
+    };
+    model
+      .decide(input)
+      .then((decision) => this.apply(decision))
+      .catch((error: unknown) =>
+        this.deps.logger.warn({ err: error, agentId: this.record.id }, "an agent's model decision failed"),
+      )
+      .finally(() => {
+        this.deciding = false;
+      });
+    return true;
+  }
+
+  /** Carries out the model's decision; one that cannot be carried out is the rules' instead. */
+  private async apply(decision: ModelDecision): Promise<void> {
+    const model = this.deps.model!;
+    if (decision.kind !== "fallback" && decision.say) this.say(decision.say);
+    if (decision.kind === "say") {
+      this.plannerUsed = model.label;
+      return;
+    }
+    let reason: string;
+    if (decision.kind === "action") {
+      const result = await this.act(decision.name, decision.params);
+      this.remember(decision.name, result.ok ? "ok" : `refused: ${result.reason}`);
+      if (result.ok) {
+        this.plannerUsed = model.label;
+        return;
+      }
+      reason = `${decision.name} was refused: ${result.ok ? "" : result.reason}`;
+    } else reason = decision.reason;
+    this.plannerUsed = "rules";
+    this.deps.logger.warn(
+      { agentId: this.record.id, planner: model.label, reason },
+      "an agent's model decision fell back to the rules",
+    );
+    const view = this.view();
+    if (view) this.rulesDecide(view, this.goal());
+  }
+
+  private remember(action: string, result: string): void {
+    this.recent.push({ action, result });
+    if (this.recent.length > RECENT_RESULTS) this.recent.shift();
+  }
+
+  /** Says a model's reply in chat, held to the chat rule. */
+  private say(text: string): void {
+    const said = chatText(text);
+    if (typeof said === "string") this.send({ event: "player:chat", data: { message: said } });
   }
 
   /**
@@ -456,7 +560,7 @@ export class Agent {
 
   /** Who makes its decisions (CONTRACT's `planner`): "rules", or the language model's "<provider>:<model>". */
   planner(): string {
-    return "rules";
+    return this.plannerUsed;
   }
 
   /** What the agent knows now (see AgentKnowledge): the one source of its providers and actions. */
