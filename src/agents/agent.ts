@@ -671,6 +671,8 @@ export class Agent {
         maxHealth: sync.maxHealth,
       },
       inventory: sync.inventory,
+      equipment: sync.equipment,
+      bank: sync.bank,
       skills: sync.skills,
       entities: entities.filter((entity) => entity.id !== sync.id),
     };
