@@ -129,6 +129,33 @@ const environmentSchema = z.object({
    * plays as a client of this process. The agents of AGENTS do not count.
    */
   AGENTS_MAX: positiveInt(100),
+
+  // Language models that can drive the agents (CONTRACT: three providers and a local host). With none
+  // configured the agents decide by their rules. Keys are read here and handed to the model client only.
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: optionalUrl,
+  ANTHROPIC_API_KEY: optionalString,
+  ANTHROPIC_BASE_URL: optionalUrl,
+  GOOGLE_GENERATIVE_AI_API_KEY: optionalString,
+  GOOGLE_GENERATIVE_AI_BASE_URL: optionalUrl,
+  /** An OpenAI-compatible host's address, e.g. a local model host's `http://localhost:11434/v1`; no key. */
+  LOCAL_MODEL_URL: optionalUrl,
+  /** `openai:<model>`, `anthropic:<model>`, `google:<model>` or `local:<model>`; unset, the first configured. */
+  AGENT_MODEL: optionalString.pipe(
+    z
+      .string()
+      .regex(
+        /^(openai|anthropic|google|local):\S+$/,
+        "must be openai:<model>, anthropic:<model>, google:<model> or local:<model>",
+      )
+      .optional(),
+  ),
+  /** Model calls one agent may make a minute; past it, that decision is the rules'. */
+  AGENT_MODEL_CALLS_PER_MIN: positiveInt(6),
+  /** Most tokens a model may answer with in one call. */
+  AGENT_MODEL_MAX_TOKENS: positiveInt(512),
+  /** A model call that takes longer is given up, and that decision is the rules'. */
+  AGENT_MODEL_TIMEOUT_MS: positiveInt(20_000),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
@@ -198,6 +225,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
 
+  const modelProblem = agentModelProblem(values);
+  if (modelProblem) throw new ConfigError(modelProblem);
+
   const dataDir = path.resolve(values.DATA_DIR);
   return {
     ...values,
@@ -207,6 +237,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     manifestCacheDir: path.resolve(values.MANIFEST_CACHE_DIR ?? path.join(dataDir, "manifest-cache")),
     cdnUrl: values.PUBLIC_CDN_URL ?? LOCAL_CDN_URL,
   };
+}
+
+/** Why AGENT_MODEL cannot be used: it names a provider whose key (or address) is not set. */
+function agentModelProblem(values: Environment): string | undefined {
+  const provider = values.AGENT_MODEL?.split(":")[0];
+  const needs: Record<string, keyof Environment> = {
+    openai: "OPENAI_API_KEY",
+    anthropic: "ANTHROPIC_API_KEY",
+    google: "GOOGLE_GENERATIVE_AI_API_KEY",
+    local: "LOCAL_MODEL_URL",
+  };
+  const variable = provider && needs[provider];
+  if (!variable || values[variable] !== undefined) return undefined;
+  return `AGENT_MODEL is ${values.AGENT_MODEL}, but ${variable} is not set. Set ${variable}, or choose a configured provider in AGENT_MODEL (or unset it: the first configured is used, the rules if none is).`;
 }
 
 /** The lists, where an empty value is an empty list: `CORS_PARTNER_ORIGINS=` allows no partner. */

@@ -3,6 +3,7 @@ import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSy
 import http from "node:http";
 import path from "node:path";
 import { AgentManager } from "./agents/manager.js";
+import { modelPlanners } from "./agents/planners/index.js";
 import { createRateLimits, type RateLimits } from "./api/rate-limits.js";
 import { createTokenVerifier, type TokenVerifier } from "./auth/tokens.js";
 import type { Config } from "./config.js";
@@ -75,6 +76,13 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
   const rateLimits = createRateLimits(config, logger);
   const accounts = new AccountRepository(database.db);
   const characters = new CharacterRepository(database.db);
+  const models = modelPlanners(config);
+  logger.info(
+    { planner: models?.label ?? "rules" },
+    models
+      ? `agents decide with the language model ${models.label}, their rules when it fails`
+      : "agents decide by their rules (no language model configured: see README, Agents)",
+  );
   return {
     config,
     logger,
@@ -90,6 +98,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       perAccount: config.AGENTS_PER_ACCOUNT,
       maxOwned: config.AGENTS_MAX,
       configured: config.AGENTS,
+      model: models?.create,
     }),
     worldStore: new WorldStore(database.db),
     gameData: manifests.data,

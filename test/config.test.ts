@@ -74,6 +74,16 @@ describe("configuration", () => {
     assert.equal(loadConfig(blank).RECONNECT_SECONDS, 30);
   });
 
+  it("refuses an AGENT_MODEL whose provider is not configured, naming the variable to set", () => {
+    assert.throws(() => loadConfig({ AGENT_MODEL: "anthropic:claude-test" }), /ANTHROPIC_API_KEY is not set/);
+    assert.throws(() => loadConfig({ AGENT_MODEL: "gpt-4o" }), /AGENT_MODEL: must be openai:<model>/);
+    const config = loadConfig({
+      AGENT_MODEL: "local:llama3.2",
+      LOCAL_MODEL_URL: "http://127.0.0.1:11434/v1",
+    });
+    assert.equal(config.AGENT_MODEL, "local:llama3.2");
+  });
+
   it("takes an empty list as empty, so that a group of origins can be switched off", () => {
     const config = loadConfig({ CORS_PREVIEW_HOST_SUFFIXES: "", CORS_PARTNER_ORIGINS: " " });
     assert.deepEqual([config.CORS_PREVIEW_HOST_SUFFIXES, config.CORS_PARTNER_ORIGINS], [[], []]);

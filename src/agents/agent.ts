@@ -5,11 +5,15 @@
 import { randomUUID } from "node:crypto";
 import { Client, type Room } from "@colyseus/sdk";
 import type { AgentRow } from "../db/agents.js";
+import { chatText } from "../game/chat.js";
 import { INVENTORY_SLOTS, type SkillName } from "../game/types.js";
 import type { CombatHit, PlayerSync, WorldEntity, WorldUpdate } from "../game/world-types.js";
 import type { Logger } from "../logger.js";
 import { CLOSE_REPLACED } from "../rooms/close-codes.js";
 import type { WorldJoinOptions } from "../rooms/messages.js";
+import { runAction } from "./actions/index.js";
+import { actionOfStep, type CurrentAction } from "./actions/step-names.js";
+import type { ActionName, ActionResult, ActionRuntime, Task } from "./actions/types.js";
 import {
   type AgentView,
   bankStep,
@@ -30,7 +34,15 @@ import {
   trainingStyle,
   type WorldKnowledge,
 } from "./brain.js";
+import type { AgentContext, AgentKnowledge } from "./knowledge.js";
 import { throughOwnServer } from "./own-server.js";
+import type { ModelDecision, ModelPlanner } from "./planners/model-planner.js";
+
+/** How many of the model's last actions (with their answers) it is reminded of. */
+const RECENT_RESULTS = 5;
+
+/** A task gives up after this many refusals in a row (the world is not what the agent thought). */
+const MAX_TASK_FAILURES = 3;
 
 export const QUICK_ACTIONS = [
   "woodcutting",
@@ -80,6 +92,8 @@ export interface AgentDeps {
   /** Stores the agent's goal and pause state after a change. */
   save(record: AgentRecord): Promise<void>;
   logger: Logger;
+  /** The language model that decides for it, if one is configured (else its rules do). */
+  model?: ModelPlanner;
 }
 
 /** An agent out of the world tries to join again after this long, twice as long after each failure. */
@@ -106,11 +120,31 @@ export class Agent {
   private rejoinDelayMs = REJOIN_FIRST_DELAY_MS;
   /** The last write of the goal and pause state (see store). */
   private storing: Promise<void> = Promise.resolve();
+  /** An action's work that takes several messages (see Task), and its refusals in a row. */
+  private task: Task | undefined;
+  private taskFailures = 0;
+  /** The action (SPEC's name) of the message that started what is under way. */
+  private currentName: CurrentAction | undefined;
+  private runEnergy: number | undefined;
+  private lastCombatAt: number | undefined;
+  /** Who made the last decision: the model's label, or "rules" (none configured, or it fell back). */
+  private plannerUsed: string;
+  /** The owner's messages waiting for the model, and the model's last actions with their answers. */
+  private readonly instructions: string[] = [];
+  private readonly recent: { action: string; result: string }[] = [];
+  /** A model call is under way. */
+  private deciding = false;
+  /** An action was asked for (not chosen by the goal's rules): it runs until nothing is under way. */
+  private directed = false;
+  /** Where its last move sent it. */
+  private walkingTo: { x: number; z: number } | undefined;
 
   constructor(
     readonly record: AgentRecord,
     private readonly deps: AgentDeps,
-  ) {}
+  ) {
+    this.plannerUsed = deps.model?.label ?? "rules";
+  }
 
   get online(): boolean {
     return this.room !== undefined && this.sync !== undefined;
@@ -187,9 +221,15 @@ export class Agent {
       this.sync = sync;
       // The world took what was asked: an errand's refusals are counted in a row.
       if (this.errand) this.errand.failures = 0;
+      this.taskFailures = 0;
+      this.runEnergy = sync.runEnergy;
       this.measureGoalFrom(sync);
     });
-    room.onMessage("combat:hit", ({ targetId, targetHealth }: CombatHit) => {
+    room.onMessage("player:energy", ({ runEnergy }: { runEnergy: number }) => {
+      this.runEnergy = runEnergy;
+    });
+    room.onMessage("combat:hit", ({ attackerId, targetId, targetHealth }: CombatHit) => {
+      if (attackerId === this.sync?.id || targetId === this.sync?.id) this.lastCombatAt = Date.now();
       // Killed: it comes back at a spawn point with nothing under way, though the world says no more.
       if (targetId === this.sync?.id && targetHealth === 0) this.current = undefined;
     });
@@ -203,6 +243,7 @@ export class Agent {
       if (event === undefined || event === "player:action" || event === "player:move")
         this.current = undefined;
       if (this.errand) this.errand.failures++;
+      if (this.task && ++this.taskFailures >= MAX_TASK_FAILURES) this.task = undefined;
     });
     // Everything else the world says is not needed.
     room.onMessage("*", () => {});
@@ -285,7 +326,8 @@ export class Agent {
 
   /**
    * A message from the dashboard: a quick action's name runs it, `drop all [item]` drops (see
-   * parseDropCommand); any other text is said in chat.
+   * parseDropCommand); any other text is an instruction for its language model, or without one is
+   * said in chat.
    */
   async message(text: string): Promise<void> {
     const command = text.trim().toLowerCase();
@@ -294,6 +336,10 @@ export class Agent {
     else if (drop) {
       this.halt();
       this.errand = newErrand("drop", drop.itemId);
+    } else if (this.deps.model) {
+      // Instructions for its model; the oldest go when many wait (the model is asked a few times a minute).
+      this.instructions.push(text.trim());
+      if (this.instructions.length > RECENT_RESULTS) this.instructions.shift();
     } else this.send({ event: "player:chat", data: { message: text } });
   }
 
@@ -333,6 +379,18 @@ export class Agent {
   private think(): void {
     const view = this.view();
     if (!view) return;
+    // An action its owner (or its model) asked for runs on before the goal's rules decide again.
+    if (this.directed) {
+      if (this.currentAction() !== null) {
+        if (this.task) this.runTask();
+        return;
+      }
+      this.directed = false;
+    }
+    if (this.task) {
+      this.runTask();
+      return;
+    }
     if (this.errand) {
       const step = errandStep(this.errand, view, this.world, this.current);
       if (step === undefined) this.errand = undefined;
@@ -340,6 +398,12 @@ export class Agent {
       return;
     }
     const goal = this.goal();
+    if (this.deps.model && this.modelTurn(goal)) return;
+    this.rulesDecide(view, goal);
+  }
+
+  /** The rule planner's decision (src/agents/brain.ts): towards the goal, choosing one when it has none. */
+  private rulesDecide(view: AgentView, goal: Goal | null): void {
     if (this.record.goalsPaused) {
       // Paused, it chooses no goal itself; one its owner set since is pursued until reached.
       if (!goal || goal.progress >= 1) return;
@@ -361,6 +425,83 @@ export class Agent {
     const step = nextStep(goal.type, view, this.world, this.current);
     if (step && goal.type === "combat") this.trainEvenly(view);
     if (step) this.send(step);
+  }
+
+  /**
+   * The model's turn, when it has one: an owner's message waits for it, or nothing is under way and the
+   * goal is its to pursue. False leaves the decision to the rules (no goal chosen yet, goals paused with
+   * nothing asked, or this minute's calls spent).
+   */
+  private modelTurn(goal: Goal | null): boolean {
+    const model = this.deps.model!;
+    if (this.deciding) return true;
+    const asked = this.instructions.length > 0;
+    if (!asked) {
+      if (this.record.goalsPaused || !goal || goal.progress >= 1) return false;
+      // What it started runs on: the model is asked again once it ends.
+      if (this.currentAction() !== null) return true;
+    }
+    if (!model.canCall()) {
+      this.plannerUsed = "rules";
+      return false;
+    }
+    this.deciding = true;
+    const instructions = this.instructions.splice(0);
+    const input = {
+      context: this.context(),
+      goal,
+      goalsPaused: this.record.goalsPaused,
+      instructions,
+      recent: [...this.recent],
+    };
+    model
+      .decide(input)
+      .then((decision) => this.apply(decision))
+      .catch((error: unknown) =>
+        this.deps.logger.warn({ err: error, agentId: this.record.id }, "an agent's model decision failed"),
+      )
+      .finally(() => {
+        this.deciding = false;
+      });
+    return true;
+  }
+
+  /** Carries out the model's decision; one that cannot be carried out is the rules' instead. */
+  private async apply(decision: ModelDecision): Promise<void> {
+    const model = this.deps.model!;
+    if (decision.kind !== "fallback" && decision.say) this.say(decision.say);
+    if (decision.kind === "say") {
+      this.plannerUsed = model.label;
+      return;
+    }
+    let reason: string;
+    if (decision.kind === "action") {
+      const result = await this.act(decision.name, decision.params);
+      this.remember(decision.name, result.ok ? "ok" : `refused: ${result.reason}`);
+      if (result.ok) {
+        this.plannerUsed = model.label;
+        return;
+      }
+      reason = `${decision.name} was refused: ${result.ok ? "" : result.reason}`;
+    } else reason = decision.reason;
+    this.plannerUsed = "rules";
+    this.deps.logger.warn(
+      { agentId: this.record.id, planner: model.label, reason },
+      "an agent's model decision fell back to the rules",
+    );
+    const view = this.view();
+    if (view) this.rulesDecide(view, this.goal());
+  }
+
+  private remember(action: string, result: string): void {
+    this.recent.push({ action, result });
+    if (this.recent.length > RECENT_RESULTS) this.recent.shift();
+  }
+
+  /** Says a model's reply in chat, held to the chat rule. */
+  private say(text: string): void {
+    const said = chatText(text);
+    if (typeof said === "string") this.send({ event: "player:chat", data: { message: said } });
   }
 
   /**
@@ -401,16 +542,105 @@ export class Agent {
   private halt(): void {
     this.current = undefined;
     this.errand = undefined;
+    this.task = undefined;
     this.send({ event: "player:action", data: { action: "stop" } });
   }
 
-  private send(step: Step): void {
+  /** Sends a message as the agent's client; `action` names what it is part of (else read from it). */
+  private send(step: Step, action?: CurrentAction): void {
     if (!this.room) return;
     this.room.send(step.event, step.data);
     const targetId = step.data.targetId;
     // Walking gives up the action under way, as the world does.
-    if (step.event === "player:action" || step.event === "player:move")
+    if (step.event === "player:action" || step.event === "player:move") {
       this.current = typeof targetId === "string" ? targetId : undefined;
+      this.currentName = action ?? actionOfStep(step);
+    }
+  }
+
+  /** Who makes its decisions (CONTRACT's `planner`): "rules", or the language model's "<provider>:<model>". */
+  planner(): string {
+    return this.plannerUsed;
+  }
+
+  /** What the agent knows now (see AgentKnowledge): the one source of its providers and actions. */
+  knowledge(): AgentKnowledge {
+    const sync = this.sync;
+    const self = sync ? this.seen.get(sync.id) : undefined;
+    return {
+      agentId: this.record.id,
+      characterId: this.record.characterId,
+      name: this.record.name,
+      online: this.online,
+      sync,
+      self,
+      entities: [...this.seen.values()].filter((entity) => entity.id !== sync?.id),
+      runEnergy: this.runEnergy,
+      lastCombatAt: this.lastCombatAt,
+      currentAction: this.currentAction(),
+      now: Date.now(),
+    };
+  }
+
+  context(): AgentContext {
+    return { know: this.knowledge(), world: this.world };
+  }
+
+  /** The action under way (SPEC's name), or null. */
+  currentAction(): CurrentAction | null {
+    if (this.task) return this.task.action;
+    if (this.current && this.seen.has(this.current)) return this.currentName ?? null;
+    if (
+      this.currentName === "moveTo" ||
+      this.currentName === "explore" ||
+      this.currentName === "approachEntity"
+    ) {
+      const self = this.sync && this.seen.get(this.sync.id);
+      // A walk is under way until the agent stands still where it was sent.
+      if (
+        self &&
+        this.walkingTo &&
+        !(self.position.x === this.walkingTo.x && self.position.z === this.walkingTo.z)
+      )
+        return this.currentName;
+    }
+    return null;
+  }
+
+  /** Runs one of SPEC's actions with validated parameters (see src/agents/actions). */
+  async act(name: ActionName, params: unknown): Promise<ActionResult> {
+    const result = await runAction(this.runtime(name), name, params);
+    if (result.ok) this.directed = true;
+    return result;
+  }
+
+  private runTask(): void {
+    const task = this.task!;
+    const step = task.step(this.context());
+    if (step === "done") this.task = undefined;
+    else if (step !== "wait") this.send(step, task.action);
+  }
+
+  /** What the action `name` may do to the agent; its messages are counted as that action. */
+  private runtime(name: ActionName): ActionRuntime {
+    return {
+      ...this.context(),
+      send: (step) => {
+        if (step.event === "player:move") this.walkingTo = { x: Number(step.data.x), z: Number(step.data.z) };
+        this.send(step, name);
+      },
+      begin: (task) => {
+        this.errand = undefined;
+        this.task = task;
+        this.taskFailures = 0;
+        // Its first message goes now, not at the next decision.
+        this.runTask();
+      },
+      halt: () => this.halt(),
+      setGoal: async (type, target) => {
+        await this.setGoal(type, target);
+      },
+    };
   }
 
   private see({ added, updated, removed }: WorldUpdate): void {
@@ -441,6 +671,8 @@ export class Agent {
         maxHealth: sync.maxHealth,
       },
       inventory: sync.inventory,
+      equipment: sync.equipment,
+      bank: sync.bank,
       skills: sync.skills,
       entities: entities.filter((entity) => entity.id !== sync.id),
     };

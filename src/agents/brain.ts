@@ -6,10 +6,19 @@ import { countItem } from "../game/inventory.js";
 import type { WorldMap } from "../game/map.js";
 import { MAX_PATH_LENGTH } from "../game/pathfinding.js";
 import { chebyshev, NEIGHBOURS } from "../game/tile.js";
-import type { GameData, GatheringSkill, InventoryEntry, ItemType, SkillName, Tile } from "../game/types.js";
+import type {
+  EquipSlot,
+  GameData,
+  GatheringSkill,
+  InventoryEntry,
+  ItemType,
+  SkillName,
+  Tile,
+} from "../game/types.js";
 import { INVENTORY_SLOTS } from "../game/types.js";
 import type { WorldEntity } from "../game/world-types.js";
 import { levelForXp } from "../game/xp.js";
+import { foodStep, gearStep, isWinnable } from "./planners/competence.js";
 
 export const GOAL_TYPES = ["woodcutting", "mining", "fishing", "combat", "idle"] as const;
 export type GoalType = (typeof GOAL_TYPES)[number];
@@ -65,6 +74,9 @@ export type SeenEntity = Pick<WorldEntity, "id" | "kind" | "type" | "position" |
 export interface AgentView {
   self: { id: string; position: Tile; health: number; maxHealth: number };
   inventory: readonly InventoryEntry[];
+  /** What it wears, and what its bank holds, as its player:sync says. */
+  equipment?: Partial<Record<EquipSlot, string>>;
+  bank?: readonly { itemId: string; quantity: number }[];
   skills: Readonly<Record<SkillName, { xp: number }>>;
   entities: readonly SeenEntity[];
 }
@@ -147,10 +159,9 @@ function gatherStep(
   return { event: "player:action", data: { action, targetId: target.id } };
 }
 
-/** Monsters a new character can beat, and that leave it alone until it attacks. */
-function isSafeMonster(data: GameData, npcId: string): boolean {
-  const def = data.npcs.get(npcId);
-  return def?.role === "monster" && !def.aggressive && def.combatLevel <= SAFE_MONSTER_LEVEL;
+/** Monsters it can beat (see isWinnable), and that leave it alone until it attacks. */
+function isSafeMonster(data: GameData, npcId: string, view: AgentView): boolean {
+  return isWinnable(data, npcId, view, SAFE_MONSTER_LEVEL);
 }
 
 function combatStep(
@@ -159,22 +170,27 @@ function combatStep(
   current: string | undefined,
 ): Step | undefined {
   const { health, maxHealth } = view.self;
+  const fighting = current !== undefined && view.entities.some((entity) => entity.id === current);
   if (health < maxHealth * EAT_BELOW) {
     const food = view.inventory.find((entry) => (data.items.get(entry.itemId)?.heals ?? 0) > 0);
     if (food) return { event: "inventory:use", data: { inventorySlot: food.slot } };
-    return current ? { event: "player:action", data: { action: "flee" } } : undefined;
+    if (current) return { event: "player:action", data: { action: "flee" } };
+    // Out of the fight and out of food: cook, light a fire to cook on, or fetch food from the bank.
+    return foodStep(view, { data, map });
   }
-  if (current && view.entities.some((entity) => entity.id === current)) return undefined;
+  if (fighting) return undefined;
+  const kit = gearStep(view, data) ?? foodStep(view, { data, map });
+  if (kit) return kit;
   const target = nearest(
     view,
     view.entities.filter(
-      (entity) => entity.kind === "npc" && isSafeMonster(data, entity.type) && (entity.health ?? 1) > 0,
+      (entity) => entity.kind === "npc" && isSafeMonster(data, entity.type, view) && (entity.health ?? 1) > 0,
     ),
   );
   if (!target) {
     const spawns = data.areas
       .flatMap((area) => area.npcSpawns)
-      .filter((spawn) => isSafeMonster(data, spawn.npcId));
+      .filter((spawn) => isSafeMonster(data, spawn.npcId, view));
     return walkTowards(view, spawns, map);
   }
   return { event: "player:action", data: { action: "attack", targetId: target.id } };

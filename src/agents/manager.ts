@@ -11,6 +11,7 @@ import type { GameData } from "../game/types.js";
 import type { Logger } from "../logger.js";
 import { Agent, type AgentRecord, type StoredGoal } from "./agent.js";
 import { OwnAgentPass } from "./own-server.js";
+import type { ModelPlannerFactory } from "./planners/index.js";
 
 /** An agent decides every other tick. */
 const THINK_EVERY_TICKS = 2;
@@ -30,6 +31,8 @@ export interface AgentManagerOptions {
   maxOwned: number;
   /** Names of the agents to run from the start, owned by nobody. */
   configured: readonly string[];
+  /** Makes each agent's language-model planner, when a model is configured. */
+  model?: ModelPlannerFactory;
 }
 
 /**
@@ -211,6 +214,7 @@ export class AgentManager {
       headers: this.pass.headers,
       save: (changed) => agents.saveControl(changed, fence),
       logger,
+      model: this.options.model?.(),
     });
   }
 

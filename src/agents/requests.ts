@@ -2,9 +2,11 @@
 // request that reaches another process is carried there (matchMaker.remoteRoomCall) and answered there.
 import { NameTakenError } from "../db/characters.js";
 import { WorldSupersededError, type WriteFence } from "../db/world-lease.js";
+import type { ActionName } from "./actions/types.js";
 import type { Agent, QuickActionId } from "./agent.js";
 import { availableGoals, type GoalType } from "./brain.js";
 import { AgentLimitError, type AgentManager } from "./manager.js";
+import { agentState, listedAgent } from "./state.js";
 
 /** Who asks, for the requests that change an agent. */
 export interface AgentCaller {
@@ -19,7 +21,10 @@ export type AgentRequest =
   | { type: "delete" | "pauseGoals" | "resumeGoals"; caller: AgentCaller; agentId: string }
   | { type: "setGoal"; caller: AgentCaller; agentId: string; goal: GoalType; target?: number }
   | { type: "message"; caller: AgentCaller; agentId: string; text: string }
-  | { type: "runQuickAction"; caller: AgentCaller; agentId: string; actionId: QuickActionId };
+  | { type: "runQuickAction"; caller: AgentCaller; agentId: string; actionId: QuickActionId }
+  | { type: "state"; agentId: string }
+  /** `params` validated against the action's schema by the API. */
+  | { type: "action"; caller: AgentCaller; agentId: string; name: ActionName; params: unknown };
 
 /** CONTRACT's error codes an agent request can end with; the API gives each its status. */
 export type AgentFailureCode = "not_found" | "forbidden" | "conflict" | "unavailable";
@@ -74,7 +79,7 @@ export async function answerAgentRequest(
 async function answer(agents: AgentManager, request: AgentRequest): Promise<unknown> {
   switch (request.type) {
     case "list":
-      return { agents: agents.list().map((agent) => ({ ...summary(agent), online: agent.online })) };
+      return { agents: agents.list().map((agent) => ({ ...summary(agent), ...listedAgent(agent) })) };
     case "create":
       return summary(await agents.create(request.caller.accountId, request.name));
     case "mapping":
@@ -83,6 +88,8 @@ async function answer(agents: AgentManager, request: AgentRequest): Promise<unkn
       return goalState(found(agents, request.agentId));
     case "quickActions":
       return { actions: found(agents, request.agentId).quickActions() };
+    case "state":
+      return agentState(found(agents, request.agentId));
   }
   const agent = controlled(agents, request.agentId, request.caller);
   switch (request.type) {
@@ -101,6 +108,8 @@ async function answer(agents: AgentManager, request: AgentRequest): Promise<unkn
       return agent.message(request.text);
     case "runQuickAction":
       return agent.runQuickAction(request.actionId);
+    case "action":
+      return agent.act(request.name, request.params);
   }
 }
 

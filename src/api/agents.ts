@@ -4,6 +4,8 @@
 // it reaches.
 import { type RequestHandler, type Response, Router } from "express";
 import { z } from "zod";
+import { AGENT_ACTIONS } from "../agents/actions/index.js";
+import { isActionName } from "../agents/actions/types.js";
 import { isQuickAction } from "../agents/agent.js";
 import { GOAL_TYPES } from "../agents/brain.js";
 import type { AgentCaller, AgentFailureCode, AgentRequest } from "../agents/requests.js";
@@ -105,6 +107,17 @@ export function agentsRouter(liveWorld: LiveWorld, authenticated: RequestHandler
       { type: "runQuickAction", caller: caller(res), agentId: agentId(req.params), actionId },
       202,
     );
+  });
+
+  router.get("/agents/:agentId/state", authenticated, (req, res) =>
+    answer(res, { type: "state", agentId: agentId(req.params) }),
+  );
+
+  router.post("/agents/:agentId/actions/:name", authenticated, (req, res) => {
+    const name = req.params.name as string;
+    if (!isActionName(name)) throw new ApiError(404, "not_found", `no action ${name}`);
+    const params = parseOr400(AGENT_ACTIONS[name].params, req.body ?? {});
+    return answer(res, { type: "action", caller: caller(res), agentId: agentId(req.params), name, params });
   });
 
   return router;

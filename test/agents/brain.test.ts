@@ -26,6 +26,8 @@ function view(changes: Partial<AgentView> = {}, health = 10): AgentView {
   return {
     self: { id: "agent", position: SPAWN, health, maxHealth: 10 },
     inventory: [{ slot: 0, itemId: "bronze_axe", quantity: 1 }],
+    // Already armed as well as it can be: wielding is src/agents/planners/competence.ts's test.
+    equipment: { weapon: "bronze_axe" },
     skills: Object.fromEntries(SKILLS.map((skill) => [skill, { xp: 0 }])) as AgentView["skills"],
     entities: [],
     ...changes,

@@ -1,0 +1,39 @@
+// SPEC's social action (chatMessage) and goal actions (setGoal, idle).
+import { z } from "zod";
+import { chatText } from "../../game/chat.js";
+import { XP_CAP } from "../../game/xp.js";
+import { GOAL_TYPES } from "../brain.js";
+import { defineAction, OK, refuse } from "./types.js";
+
+export const chatMessage = defineAction({
+  name: "chatMessage",
+  description: "Say something in chat to the players nearby.",
+  params: z.object({ message: z.string().max(1000) }),
+  run(runtime, { message }) {
+    const said = chatText(message);
+    if (typeof said !== "string") return refuse(said.message);
+    runtime.send({ event: "player:chat", data: { message: said } });
+    return OK;
+  },
+});
+
+export const setGoal = defineAction({
+  name: "setGoal",
+  description: `Set the agent's goal: ${GOAL_TYPES.join(", ")}, with the XP to gain (target).`,
+  params: z.object({ type: z.enum(GOAL_TYPES), target: z.int().positive().max(XP_CAP).optional() }),
+  async run(runtime, { type, target }) {
+    await runtime.setGoal(type, target);
+    return OK;
+  },
+});
+
+export const idle = defineAction({
+  name: "idle",
+  description: "Stop everything and stand idle, waiting for instructions.",
+  params: z.object({}),
+  async run(runtime) {
+    runtime.halt();
+    await runtime.setGoal("idle");
+    return OK;
+  },
+});

@@ -1,0 +1,19 @@
+// Which planner the agents use: a language model when one is configured, each agent with its own
+// bounds (ModelPlanner); the rules otherwise.
+import type { Config } from "../../config.js";
+import { ModelPlanner } from "./model-planner.js";
+import { chooseModel } from "./models.js";
+
+export type ModelPlannerFactory = () => ModelPlanner;
+
+/** A maker of each agent's model planner, and its label; undefined when no model is configured. */
+export function modelPlanners(config: Config): { label: string; create: ModelPlannerFactory } | undefined {
+  const chosen = chooseModel(config);
+  if (!chosen) return undefined;
+  const bounds = {
+    callsPerMinute: config.AGENT_MODEL_CALLS_PER_MIN,
+    maxTokens: config.AGENT_MODEL_MAX_TOKENS,
+    timeoutMs: config.AGENT_MODEL_TIMEOUT_MS,
+  };
+  return { label: chosen.label, create: () => new ModelPlanner(chosen.model, chosen.label, bounds) };
+}

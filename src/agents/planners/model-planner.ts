@@ -1,0 +1,139 @@
+// The language-model planner: the rule planner's peer. It offers the model SPEC's 22 actions as tools
+// and the providers' data as context; the model answers with one tool call (and may say something).
+// Each call is bounded (calls a minute per agent, tokens, a timeout); whatever goes wrong makes that
+// decision the rules', with the reason.
+import { APICallError, generateText, type LanguageModel, type Tool, tool } from "ai";
+import { AGENT_ACTIONS } from "../actions/index.js";
+import { ACTION_NAMES, type ActionName, isActionName } from "../actions/types.js";
+import type { Goal } from "../brain.js";
+import type { AgentContext } from "../knowledge.js";
+import { provideState } from "../providers/index.js";
+
+export interface ModelBounds {
+  callsPerMinute: number;
+  maxTokens: number;
+  timeoutMs: number;
+}
+
+/** What the model chose: an action (and maybe words for chat), only words, or nothing usable. */
+export type ModelDecision =
+  | { kind: "action"; name: ActionName; params: unknown; say?: string }
+  | { kind: "say"; say: string }
+  | { kind: "fallback"; reason: string };
+
+/** What the model is told beside the state. */
+export interface DecisionInput {
+  context: AgentContext;
+  goal: Goal | null;
+  goalsPaused: boolean;
+  /** The owner's messages since the last decision, oldest first. */
+  instructions: readonly string[];
+  /** The answers of its last few actions, so a refusal's reason can be acted on. */
+  recent: readonly { action: string; result: string }[];
+}
+
+const SYSTEM = [
+  "You control one character in a tile-based online world, as an autonomous agent playing by the same rules as people.",
+  "Each turn you get its state (health, position, inventory, nearby entities, skills, equipment, the actions available now), its goal, and any instructions from its owner.",
+  "Answer with exactly one tool call: the next action. Prefer actions listed as available. Entity ids come from nearbyEntities.",
+  "Follow the owner's instructions when they are possible. When the owner wrote, also reply in one short sentence of plain text: it is said in chat.",
+  "Keep the character alive: eat or flee when health is low, and fight only monsters it can beat.",
+].join(" ");
+
+const TOOLS: Record<string, Tool> = Object.fromEntries(
+  ACTION_NAMES.map((name) => [
+    name,
+    tool({ description: AGENT_ACTIONS[name].description, inputSchema: AGENT_ACTIONS[name].params }),
+  ]),
+);
+
+/** The longest chat reply kept from a model (the chat rule's length). */
+const MAX_REPLY = 200;
+
+export class ModelPlanner {
+  private readonly calls: number[] = [];
+
+  constructor(
+    private readonly model: LanguageModel,
+    /** "<provider>:<model>". */
+    readonly label: string,
+    private readonly bounds: ModelBounds,
+  ) {}
+
+  /** Whether a call fits in this agent's calls of the last minute. */
+  canCall(now = Date.now()): boolean {
+    while (this.calls.length > 0 && now - this.calls[0]! >= 60_000) this.calls.shift();
+    return this.calls.length < this.bounds.callsPerMinute;
+  }
+
+  async decide(input: DecisionInput): Promise<ModelDecision> {
+    if (!this.canCall())
+      return { kind: "fallback", reason: `more than ${this.bounds.callsPerMinute} model calls a minute` };
+    this.calls.push(Date.now());
+    try {
+      const result = await generateText({
+        model: this.model,
+        system: SYSTEM,
+        prompt: describe(input),
+        tools: TOOLS,
+        maxOutputTokens: this.bounds.maxTokens,
+        abortSignal: AbortSignal.timeout(this.bounds.timeoutMs),
+        maxRetries: 0,
+      });
+      const say = result.text.trim().slice(0, MAX_REPLY) || undefined;
+      const [call] = result.toolCalls;
+      if (!call)
+        return say ? { kind: "say", say } : { kind: "fallback", reason: "the model chose no action" };
+      if (!isActionName(call.toolName))
+        return {
+          kind: "fallback",
+          reason: `the model asked for an unknown action "${call.toolName.slice(0, 40)}"`,
+        };
+      // The SDK marks a call whose input does not fit the tool's schema; it is checked again here.
+      const parsed = AGENT_ACTIONS[call.toolName].params.safeParse(call.input ?? {});
+      if (("invalid" in call && call.invalid) || !parsed.success)
+        return { kind: "fallback", reason: `the model gave ${call.toolName} parameters that do not fit` };
+      return { kind: "action", name: call.toolName, params: parsed.data, ...(say && { say }) };
+    } catch (error) {
+      return { kind: "fallback", reason: failureReason(error, this.bounds.timeoutMs) };
+    }
+  }
+}
+
+/** Why a call failed, in words that hold no key, header or body. */
+function failureReason(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
+    return `the model did not answer within ${timeoutMs} ms`;
+  if (APICallError.isInstance(error)) {
+    if (error.statusCode === 429) return "the model's provider is rate limiting (429)";
+    // A success whose body is not the provider's format (not JSON, fields missing).
+    if (error.statusCode !== undefined && error.statusCode < 300)
+      return "the model's answer could not be read";
+    if (error.statusCode !== undefined) return `the model's provider answered ${error.statusCode}`;
+    return "the model's provider could not be reached";
+  }
+  const name = error instanceof Error ? error.name : "error";
+  return `the model's answer could not be read (${name})`;
+}
+
+/** The prompt: the providers' data, the goal, the owner's words and the recent results, as JSON. */
+function describe({ context, goal, goalsPaused, instructions, recent }: DecisionInput): string {
+  const state = {
+    ...provideState(context),
+    currentAction: context.know.currentAction,
+    goal: goal && { type: goal.type, description: goal.description, progress: goal.progress },
+    goalsPaused,
+  };
+  const parts = [`State:\n${JSON.stringify(state)}`];
+  if (recent.length > 0)
+    parts.push(`Recent actions:\n${recent.map((r) => `- ${r.action}: ${r.result}`).join("\n")}`);
+  if (instructions.length > 0)
+    parts.push(`The owner says:\n${instructions.map((text) => `- ${text}`).join("\n")}`);
+  else
+    parts.push(
+      goalsPaused
+        ? "The owner paused the goals: choose idle unless told otherwise."
+        : "Choose the next action towards the goal.",
+    );
+  return parts.join("\n\n");
+}

@@ -1,0 +1,95 @@
+import assert from "node:assert/strict";
+import { type AgentView, nextStep, type SeenEntity } from "../../src/agents/brain.js";
+import { foodStep, gearStep, isWinnable } from "../../src/agents/planners/competence.js";
+import { WorldMap } from "../../src/game/map.js";
+import { SKILLS } from "../../src/game/types.js";
+import { xpForLevel } from "../../src/game/xp.js";
+import { BOOTH, gameData, SPAWN } from "../game/world-fixture.js";
+
+const data = gameData();
+const map = new WorldMap(data.areas, data);
+const world = { data, map };
+
+function view(changes: Partial<AgentView> = {}, health = 10, level = 1): AgentView {
+  return {
+    self: { id: "agent", position: SPAWN, health, maxHealth: 10 },
+    inventory: [],
+    skills: Object.fromEntries(
+      SKILLS.map((skill) => [skill, { xp: xpForLevel(level) }]),
+    ) as AgentView["skills"],
+    entities: [],
+    ...changes,
+  };
+}
+
+const range: SeenEntity = {
+  id: "station:1",
+  kind: "resource",
+  type: "cooking_range",
+  position: { x: 8, z: 10 },
+};
+
+describe("agent rules: gear, fights and food", () => {
+  it("wields the best weapon it carries and may use, never one above its level", () => {
+    const inventory = [
+      { slot: 0, itemId: "bronze_axe", quantity: 1 },
+      { slot: 1, itemId: "bronze_sword", quantity: 1 },
+      { slot: 2, itemId: "rune_sword", quantity: 1 },
+    ];
+    // The sword beats the axe; the rune sword needs attack 40.
+    assert.deepEqual(gearStep(view({ inventory: [inventory[0]!, inventory[2]!] }), data), {
+      event: "inventory:use",
+      data: { inventorySlot: 0 },
+    });
+    assert.deepEqual(gearStep(view({ inventory, equipment: { weapon: "bronze_axe" } }), data), {
+      event: "inventory:use",
+      data: { inventorySlot: 1 },
+    });
+    assert.equal(gearStep(view({ inventory, equipment: { weapon: "bronze_sword" } }), data), undefined);
+    // The combat goal wields it before picking a fight.
+    assert.deepEqual(nextStep("combat", view({ inventory: [inventory[1]!] }), world, undefined), {
+      event: "inventory:use",
+      data: { inventorySlot: 1 },
+    });
+  });
+
+  it("fights monsters it can beat: stronger ones once its own level has grown", () => {
+    const strong = { ...data.npcs.get("goblin")!, id: "brute", combatLevel: 20 };
+    const withBrute = { ...data, npcs: new Map([...data.npcs, ["brute", strong]]) };
+    assert.equal(isWinnable(withBrute, "brute", view(), 5), false);
+    assert.equal(isWinnable(withBrute, "brute", view({}, 10, 30), 5), true);
+    const angry = { ...strong, id: "angry", aggressive: true, combatLevel: 1 };
+    assert.equal(
+      isWinnable({ ...data, npcs: new Map([["angry", angry]]) }, "angry", view({}, 10, 30), 5),
+      false,
+    );
+  });
+
+  it("out of food, cooks its catch on a range in view, lights a fire outside town, or withdraws food at the bank", () => {
+    const raw = [{ slot: 4, itemId: "raw_shrimps", quantity: 1 }];
+    assert.deepEqual(foodStep(view({ inventory: raw, entities: [range] }), world), {
+      event: "player:action",
+      data: { action: "cook", inventorySlot: 4 },
+    });
+    const logs = [
+      ...raw,
+      { slot: 5, itemId: "logs", quantity: 1 },
+      { slot: 6, itemId: "tinderbox", quantity: 1 },
+    ];
+    assert.deepEqual(foodStep(view({ inventory: logs }), world), {
+      event: "player:action",
+      data: { action: "light_fire", inventorySlot: 5 },
+    });
+    const atBooth = { ...view({ bank: [{ itemId: "shrimps", quantity: 30 }] }) };
+    atBooth.self = { ...atBooth.self, position: { x: BOOTH.x - 1, z: BOOTH.z } };
+    assert.deepEqual(foodStep(atBooth, world), {
+      event: "bank:withdraw",
+      data: { itemId: "shrimps", quantity: 10 },
+    });
+    // With food carried, nothing to do.
+    assert.equal(
+      foodStep(view({ inventory: [{ slot: 0, itemId: "shrimps", quantity: 1 }], entities: [range] }), world),
+      undefined,
+    );
+  });
+});

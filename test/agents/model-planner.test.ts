@@ -1,0 +1,219 @@
+import assert from "node:assert/strict";
+import { matchMaker } from "@colyseus/core";
+import { ACTION_NAMES } from "../../src/agents/actions/types.js";
+import type { Tile } from "../../src/game/types.js";
+import type { World } from "../../src/game/world.js";
+import { GENEROUS_LIMITS, request, signInAnonymously } from "../api/support.js";
+import { joinAsNewPlayer, leave, sleep, waitForAsync } from "../support/players.js";
+import { type LogLine, recordingLogger } from "../support/recording-logger.js";
+import { startTestServer } from "../support/server.js";
+import { type ModelStub, offeredTools, type StubProvider, startModelStub } from "./support/model-stubs.js";
+
+const KEY = "sk-test-very-secret-key-0123456789";
+
+/** The variables that point the server at a stub of each provider. */
+function envFor(provider: StubProvider, stub: ModelStub): Record<string, string> {
+  switch (provider) {
+    case "openai":
+      return { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: stub.url, AGENT_MODEL: "openai:gpt-test" };
+    case "anthropic":
+      return { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: stub.url, AGENT_MODEL: "anthropic:claude-test" };
+    case "google":
+      return {
+        GOOGLE_GENERATIVE_AI_API_KEY: KEY,
+        GOOGLE_GENERATIVE_AI_BASE_URL: stub.url,
+        AGENT_MODEL: "google:gemini-test",
+      };
+    case "local":
+      return { LOCAL_MODEL_URL: stub.url, AGENT_MODEL: "local:llama-test" };
+  }
+}
+
+/** A server whose agents a stub model drives, and one agent beside a tree with a woodcutting goal. */
+async function drivenAgent(provider: StubProvider, extraEnv: Record<string, string> = {}) {
+  const stub = await startModelStub(provider);
+  const { logger, lines } = recordingLogger("info");
+  const server = await startTestServer(
+    {
+      ...GENEROUS_LIMITS,
+      WORLD_TICK_MS: "50",
+      AGENT_MODEL_TIMEOUT_MS: "1000",
+      AGENT_MODEL_MAX_TOKENS: "300",
+      AGENT_MODEL_CALLS_PER_MIN: "30",
+      ...envFor(provider, stub),
+      ...extraEnv,
+    },
+    { logger },
+  );
+  const owner = (await signInAnonymously(server)).token;
+  const created = await request(server, "/api/agents", {
+    token: owner,
+    body: { name: `By ${provider}`.slice(0, 12) },
+  });
+  assert.equal(created.status, 201);
+  const { agentId, characterId } = await created.json();
+  const state = async () => (await request(server, `/api/agents/${agentId}/state`, { token: owner })).json();
+  await waitForAsync(async () => (await state()).online, "the agent in the world");
+  const [listing] = await matchMaker.query({ name: "world" });
+  const world = (matchMaker.getLocalRoomById(listing!.roomId) as unknown as { world: World }).world;
+  const tree = server.runtime.gameData.areas[0]!.resources.find((r) => r.resourceId === "tree")!;
+  const beside: Tile = [
+    { x: tree.x + 1, z: tree.z },
+    { x: tree.x - 1, z: tree.z },
+    { x: tree.x, z: tree.z + 1 },
+    { x: tree.x, z: tree.z - 1 },
+  ].find((t) => world.submit(characterId, { type: "teleport", ...t }) === undefined)!;
+  assert.ok(beside, "a tile beside a tree");
+  const setGoal = () =>
+    request(server, `/api/agents/${agentId}/goal`, {
+      token: owner,
+      body: { type: "woodcutting", target: 5000 },
+    });
+  assert.equal((await setGoal()).status, 200);
+  const xp = async () => (await state()).skills.woodcutting.xp as number;
+  const stop = async () => {
+    await server.stop();
+    await stub.close();
+  };
+  return { stub, server, owner, agentId, state, xp, setGoal, lines, stop, world, beside };
+}
+
+/** No log line, state body or list carries the key. */
+async function assertKeyKept(lines: LogLine[], ...bodies: unknown[]) {
+  assert.ok(!JSON.stringify(lines).includes(KEY), "the key is in the log");
+  for (const body of bodies) assert.ok(!JSON.stringify(body).includes(KEY), "the key is in a response");
+}
+
+describe("language-model planner: stub providers on loopback drive an agent", function () {
+  this.timeout(180000);
+
+  for (const provider of ["openai", "anthropic", "google", "local"] as const) {
+    it(`${provider}: a scripted model chooses chopTree, and the agent chops and gains XP`, async () => {
+      const run = await drivenAgent(provider);
+      try {
+        await waitForAsync(
+          async () => (await run.xp()) > 0,
+          "woodcutting XP from the model's chopTree",
+          60000,
+        );
+        const body = await run.state();
+        assert.equal(body.planner, `${provider}:${envFor(provider, run.stub).AGENT_MODEL!.split(":")[1]}`);
+        const [first] = run.stub.requests;
+        assert.ok(first, "the model was asked");
+        assert.deepEqual(
+          offeredTools(first).sort(),
+          [...ACTION_NAMES].sort(),
+          "all 22 actions offered as tools",
+        );
+        assert.match(first.body, /gameState/);
+        assert.match(first.body, /availableActions/);
+        assert.match(first.body, /woodcutting/);
+        // The key went to the provider, and nowhere else.
+        if (provider !== "local")
+          assert.ok(JSON.stringify(first.headers).includes(KEY), "the key sent to the provider");
+        await assertKeyKept(
+          run.lines,
+          body,
+          await (await request(run.server, "/api/agents", { token: run.owner })).json(),
+        );
+      } finally {
+        await run.stop();
+      }
+    });
+  }
+
+  it("falls back to the rules for a decision the model fails (timeout, malformed, unknown tool, 429), and says so", async () => {
+    const run = await drivenAgent("openai");
+    try {
+      await waitForAsync(
+        async () => (await run.state()).planner === "openai:gpt-test" && (await run.xp()) > 0,
+        "the model driving",
+      );
+      const first = run.stub.requests[0]!;
+      assert.equal(first.json.max_tokens, 300, "tokens per call bounded");
+      const failures = [
+        { mode: { kind: "slow", ms: 5000 } as const, reason: /did not answer within 1000 ms/ },
+        { mode: { kind: "malformed" } as const, reason: /answer could not be read/ },
+        { mode: { kind: "tool", name: "castFireball" } as const, reason: /unknown action "castFireball"/ },
+        { mode: { kind: "status", status: 429 } as const, reason: /rate limiting \(429\)/ },
+      ];
+      for (const { mode, reason } of failures) {
+        run.stub.mode = mode;
+        const asked = run.stub.requests.length;
+        const before = await run.xp();
+        // A new goal ends what is under way: the next decision is the model's again.
+        await run.setGoal();
+        await waitForAsync(async () => run.stub.requests.length > asked, `the model asked (${mode.kind})`);
+        await waitForAsync(
+          async () =>
+            run.lines.some(
+              (line) => line.msg.includes("fell back to the rules") && reason.test(String(line.reason)),
+            ),
+          `the fallback logged: ${reason}`,
+        );
+        await waitForAsync(
+          async () => (await run.state()).planner === "rules",
+          "the state says the rules decided",
+        );
+        // The rules' decision for this goal: chop on.
+        await waitForAsync(async () => (await run.xp()) > before, "the rules chop on", 60000);
+      }
+      await assertKeyKept(run.lines, await run.state());
+    } finally {
+      await run.stop();
+    }
+  });
+
+  it("bounds the calls a minute per agent: past them, the rules decide", async () => {
+    const run = await drivenAgent("local", { AGENT_MODEL_CALLS_PER_MIN: "2" });
+    try {
+      await waitForAsync(async () => run.stub.requests.length >= 1, "the model asked");
+      for (let i = 0; i < 4; i++) {
+        await run.setGoal();
+        await sleep(500);
+      }
+      await waitForAsync(
+        async () => (await run.state()).planner === "rules",
+        "the rules deciding past the bound",
+      );
+      await sleep(2000);
+      assert.equal(run.stub.requests.length, 2, "2 calls in the minute, no more");
+    } finally {
+      await run.stop();
+    }
+  });
+
+  it("passes the owner's message to the model as an instruction, and says its reply in chat", async () => {
+    const run = await drivenAgent("anthropic");
+    try {
+      // A player beside the agent hears what it says.
+      const listener = await joinAsNewPlayer(run.server);
+      assert.equal(run.world.submit(listener.id, { type: "teleport", ...run.beside }), undefined);
+      await waitForAsync(async () => run.stub.requests.length >= 1, "the model asked");
+      run.stub.mode = { kind: "tool", name: "idle", text: "Resting now, as you asked." };
+      const asked = run.stub.requests.length;
+      const sent = await request(run.server, `/api/agents/${run.agentId}/message`, {
+        token: run.owner,
+        body: { text: "Please take a rest" },
+      });
+      assert.equal(sent.status, 202);
+      await waitForAsync(
+        async () => run.stub.requests.slice(asked).some((r) => r.body.includes("Please take a rest")),
+        "the instruction in a request",
+      );
+      await waitForAsync(
+        async () => (await run.state()).goal?.type === "idle",
+        "the model's idle carried out",
+      );
+      await listener.inbox.next(
+        "chat:message",
+        (m: { message: string }) => m.message === "Resting now, as you asked.",
+        10000,
+        true,
+      );
+      await leave(listener.room);
+    } finally {
+      await run.stop();
+    }
+  });
+});
