@@ -7,7 +7,6 @@ import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import pg from "pg";
 import { exposedGc } from "../exposed-gc.js";
 import { MIGRATIONS_DIR as MIGRATIONS_FOLDER } from "../paths.js";
 import { StartupError } from "../startup-error.js";

@@ -60,6 +60,9 @@ export interface TcpProxy {
   resume(): void;
   /** Resets every open connection. */
   cut(): void;
+  /** An outage: every connection is reset, and new ones too, until `up`. */
+  down(): void;
+  up(): void;
   close(): Promise<void>;
 }
 
@@ -72,7 +75,13 @@ interface ProxiedConnection {
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const connections = new Set<ProxiedConnection>();
   let stalled = false;
+  let refusing = false;
   const proxy = net.createServer((client) => {
+    if (refusing) {
+      client.on("error", () => {});
+      client.resetAndDestroy();
+      return;
+    }
     const server = net.connect(target.port, target.host);
     const connection: ProxiedConnection = { client, server, silent: false };
     connections.add(connection);
@@ -96,6 +105,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   proxy.listen(0, "127.0.0.1");
   await once(proxy, "listening");
   const all = () => [...connections];
+  const cut = () => {
+    for (const { client, server } of all()) {
+      client.resetAndDestroy();
+      server.resetAndDestroy();
+    }
+  };
   return {
     port: (proxy.address() as net.AddressInfo).port,
     get open() {
@@ -120,11 +135,13 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         server.resume();
       }
     },
-    cut() {
-      for (const { client, server } of all()) {
-        client.resetAndDestroy();
-        server.resetAndDestroy();
-      }
+    cut,
+    down() {
+      refusing = true;
+      cut();
+    },
+    up() {
+      refusing = false;
     },
     async close() {
       for (const { client, server } of all()) {
