@@ -66,7 +66,7 @@ export function createApp(runtime: Runtime) {
       app.disable("x-powered-by");
       app.set("trust proxy", runtime.config.TRUST_PROXY);
       // Public and not counted against the REST limit, which covers /api only: health and game data files.
-      app.use(healthRouter(() => runtime.database.ping()));
+      app.use(healthRouter(() => runtime.database.ping(), runtime.worldHealth));
       // /ws is a WebSocket: a plain request there (a browser's, say) is told so rather than "not found".
       app.get("/ws", (_req, res) => {
         res

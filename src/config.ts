@@ -118,6 +118,16 @@ const environmentSchema = z.object({
   WORLD_TICK_MS: z.coerce.number().int().min(10).max(5000).default(600),
   /** How often /ws connections are pinged; one that missed the previous ping is closed as dead. */
   WS_PING_MS: z.coerce.number().int().min(100).default(10_000),
+  /** PostgreSQL cancels a statement that runs longer than this (statement_timeout). */
+  DATABASE_STATEMENT_TIMEOUT_MS: positiveInt(5000),
+  /**
+   * A query PostgreSQL has not answered within this has its connection closed and fails: a connection
+   * that went silent (a failover, lost NAT or firewall state) would otherwise hold it some 15 minutes.
+   * A world write that fails so is tried again, on a new connection, by the next tick.
+   */
+  DATABASE_QUERY_TIMEOUT_MS: positiveInt(10_000),
+  /** Idle time after which TCP keepalive probes check a PostgreSQL connection. */
+  DATABASE_KEEPALIVE_MS: positiveInt(10_000),
   /** Seconds a dropped player's seat is kept for reconnection. */
   RECONNECT_SECONDS: z.coerce.number().int().min(0).default(30),
   /** Names of agents the server runs from its start, owned by nobody (admins control them). */
@@ -210,6 +220,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       `HTTP_HEADERS_TIMEOUT_MS (${values.HTTP_HEADERS_TIMEOUT_MS}) is longer than HTTP_REQUEST_TIMEOUT_MS ` +
         `(${values.HTTP_REQUEST_TIMEOUT_MS}): the headers are part of the request. Lower the first or raise the second.`,
+    );
+  if (values.DATABASE_STATEMENT_TIMEOUT_MS >= values.DATABASE_QUERY_TIMEOUT_MS)
+    throw new ConfigError(
+      `DATABASE_STATEMENT_TIMEOUT_MS (${values.DATABASE_STATEMENT_TIMEOUT_MS}) is not shorter than ` +
+        `DATABASE_QUERY_TIMEOUT_MS (${values.DATABASE_QUERY_TIMEOUT_MS}): a slow statement would have its ` +
+        "connection closed before PostgreSQL cancels it. Lower the first or raise the second.",
     );
   const production = values.NODE_ENV === "production";
   const identityProvider = Boolean(

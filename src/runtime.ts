@@ -4,6 +4,7 @@ import http from "node:http";
 import path from "node:path";
 import { AgentManager } from "./agents/manager.js";
 import { modelPlanners } from "./agents/planners/index.js";
+import { LocalWorldHealth } from "./api/health.js";
 import { createRateLimits, type RateLimits } from "./api/rate-limits.js";
 import { createTokenVerifier, type TokenVerifier } from "./auth/tokens.js";
 import type { Config } from "./config.js";
@@ -18,6 +19,7 @@ import type { Logger } from "./logger.js";
 import { loadGameData } from "./manifests/loader.js";
 import { LOCAL_MANIFESTS_DIR } from "./paths.js";
 import { FloodGuards } from "./rooms/flood-guard.js";
+import { WorldSeats } from "./rooms/world-seats.js";
 import { StartupError } from "./startup-error.js";
 
 /** Everything a server instance holds: opened once at start-up, closed once at shutdown. */
@@ -42,6 +44,10 @@ export interface Runtime {
   rateLimits: RateLimits;
   /** Each player's WebSocket message count, across its connections to this process. */
   floodGuards: FloodGuards;
+  /** How the writes of the world running in this process fare (for /health). */
+  worldHealth: LocalWorldHealth;
+  /** The seats of the world running in this process, for logins the database cannot answer. */
+  worldSeats: WorldSeats;
   /** The one HTTP server: Express, the Colyseus transport and /ws share it. */
   httpServer: http.Server;
   close(): Promise<void>;
@@ -62,6 +68,11 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
   const database = await openDatabase({
     url: config.DATABASE_URL,
     dataDir: config.PGLITE_STORAGE === "disk" ? path.join(config.dataDir, "pglite") : undefined,
+    timeouts: {
+      statementMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+      queryMs: config.DATABASE_QUERY_TIMEOUT_MS,
+      keepAliveMs: config.DATABASE_KEEPALIVE_MS,
+    },
   });
   logger.info(
     { database: database.kind, ms: Date.now() - started },
@@ -100,13 +111,15 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       configured: config.AGENTS,
       model: models?.create,
     }),
-    worldStore: new WorldStore(database.db),
+    worldStore: new WorldStore(database.worldDb),
     gameData: manifests.data,
     manifestDir: manifests.dir,
     jwtSecret,
     tokens: createTokenVerifier(config, jwtSecret),
     rateLimits,
     floodGuards: new FloodGuards(config.RATE_LIMIT_WS_PER_SEC),
+    worldHealth: new LocalWorldHealth(),
+    worldSeats: new WorldSeats(),
     httpServer: createHttpServer(config, logger),
     close: async () => {
       await rateLimits.close();

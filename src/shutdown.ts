@@ -2,14 +2,37 @@ import type { Server } from "@colyseus/core";
 import type { Logger } from "./logger.js";
 import type { Runtime } from "./runtime.js";
 
+/** During a shutdown, a query of the world's running this long has hung (see stopServer). */
+const HUNG_WRITE_MS = 2000;
+const HUNG_WRITE_CHECK_MS = 500;
+/**
+ * A stop that has not finished by then exits all the same: container runtimes kill a process 10 s after
+ * SIGTERM (Docker's default), and an exit of our own says why.
+ */
+const STOP_DEADLINE_MS = 9500;
+
 /**
  * Stops one server in order: the agents leave, no new connections, rooms disconnect their clients and
  * persist their state, then the HTTP server and the database close.
  */
 export async function stopServer(server: Server, runtime: Runtime): Promise<void> {
-  // The agents leave first, as players logging out: none of them then tries to come back.
-  await runtime.agents.close();
-  await server.gracefullyShutdown(false);
+  // A write of the world's that hangs on a silent connection would hold the shutdown until the query
+  // timeout: one running this long is given up on, and the world's last write tries a new connection.
+  const hungWrites = setInterval(() => {
+    const abandoned = runtime.database.abandonWorldQueries(HUNG_WRITE_MS);
+    if (abandoned > 0)
+      runtime.logger.warn(
+        { abandoned },
+        "shutdown: gave up on the world's writes the database does not answer",
+      );
+  }, HUNG_WRITE_CHECK_MS);
+  try {
+    // The agents leave first, as players logging out: none of them then tries to come back.
+    await runtime.agents.close();
+    await server.gracefullyShutdown(false);
+  } finally {
+    clearInterval(hungWrites);
+  }
   await new Promise<void>((resolve) => {
     runtime.httpServer.close(() => resolve());
     runtime.httpServer.closeAllConnections();
@@ -27,6 +50,10 @@ export function exitOnSignals(stop: () => Promise<void>, logger: Logger): void {
     }
     stopping = true;
     logger.info(`${signal}: shutting down (send it again to exit at once)`);
+    setTimeout(() => {
+      logger.error(`shutdown did not finish within ${STOP_DEADLINE_MS} ms: exiting without waiting`);
+      process.exit(1);
+    }, STOP_DEADLINE_MS).unref();
     stop().then(
       () => {
         logger.info("shutdown complete");

@@ -56,6 +56,22 @@ describe("configuration", () => {
     assert.throws(() => loadConfig({ PUBLIC_APP_URL: "not a url" }), /PUBLIC_APP_URL/);
   });
 
+  it("bounds database queries by default, and refuses a query timeout not longer than the statement timeout", () => {
+    const defaults = loadConfig({});
+    assert.deepEqual(
+      [
+        defaults.DATABASE_STATEMENT_TIMEOUT_MS,
+        defaults.DATABASE_QUERY_TIMEOUT_MS,
+        defaults.DATABASE_KEEPALIVE_MS,
+      ],
+      [5000, 10_000, 10_000],
+    );
+    assert.throws(
+      () => loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: "8000", DATABASE_QUERY_TIMEOUT_MS: "8000" }),
+      /DATABASE_STATEMENT_TIMEOUT_MS \(8000\) is not shorter than DATABASE_QUERY_TIMEOUT_MS/,
+    );
+  });
+
   it("takes an empty or blank value as unset, whatever the variable", () => {
     const blank = Object.fromEntries(
       [

@@ -5,23 +5,64 @@ import { errorBody } from "./errors.js";
 
 const PING_TIMEOUT_MS = 2000;
 
+/** Whether the world's writes reach its database, as the world running in this process finds. */
+export type WorldDatabaseState =
+  | { state: "ok" }
+  /** Its writes fail, or one has run for long: the world holds its players' actions meanwhile. */
+  | { state: "waiting"; sinceMs: number };
+
 /**
- * GET /health: public; 503 "degraded" when the database does not answer in time. The 503 carries the
- * health fields and CONTRACT's error body side by side, so both readers find what they look for.
+ * The world of this process, when one runs here: it tells /health how its writes fare. The world's writes
+ * have connections of their own, so a ping that answers says nothing of them.
  */
-export function healthRouter(ping: () => Promise<void>): Router {
+export class LocalWorldHealth {
+  private source: (() => WorldDatabaseState) | undefined;
+
+  /** The world opened here reports through `source` until it calls the returned function. */
+  report(source: () => WorldDatabaseState): () => void {
+    this.source = source;
+    return () => {
+      if (this.source === source) this.source = undefined;
+    };
+  }
+
+  read(): WorldDatabaseState | undefined {
+    return this.source?.();
+  }
+}
+
+/**
+ * GET /health: public; 503 "degraded" when the database does not answer in time, or when the world
+ * running in this process waits for its database (its writes fail or hang). The body says which:
+ * `database` ("ok" or "unavailable") and, where the world runs, `world` ({"database": "ok" | "waiting",
+ * "waitingMs"?}). The 503 carries the health fields and CONTRACT's error body side by side, so both
+ * readers find what they look for.
+ */
+export function healthRouter(ping: () => Promise<void>, world: LocalWorldHealth): Router {
   const databaseAnswers = sharedPing(ping);
   return Router().get("/health", async (_req, res) => {
-    const healthy = await databaseAnswers();
+    const answers = await databaseAnswers();
+    const worldState = world.read();
+    const worldWaits = worldState?.state === "waiting";
+    const healthy = answers && !worldWaits;
     const health = {
       status: healthy ? "ok" : "degraded",
       timestamp: new Date().toISOString(),
       version: VERSION,
+      database: answers ? "ok" : "unavailable",
+      ...(worldState && {
+        world: worldWaits
+          ? { database: "waiting", waitingMs: worldState.sinceMs }
+          : { database: "ok" as string },
+      }),
     };
+    const problem = answers
+      ? "the world waits for its database: its writes fail or do not answer"
+      : "the database does not answer";
     res
       .status(healthy ? 200 : 503)
       .set("Cache-Control", "no-store")
-      .json(healthy ? health : { ...health, ...errorBody("unavailable", "the database does not answer") });
+      .json(healthy ? health : { ...health, ...errorBody("unavailable", problem) });
   });
 }
 

@@ -7,10 +7,11 @@ import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import pg from "pg";
 import { exposedGc } from "../exposed-gc.js";
 import { MIGRATIONS_DIR as MIGRATIONS_FOLDER } from "../paths.js";
 import { StartupError } from "../startup-error.js";
+import { within } from "../time-limit.js";
+import { abandonQueries, type BusyConnections, boundedClient, ReleasingPool } from "./bounded-client.js";
 import { lockDataDir } from "./data-dir-lock.js";
 import * as schema from "./schema.js";
 
@@ -22,11 +23,33 @@ export type Executor = Pick<Database, "select" | "insert" | "update" | "delete" 
 
 export interface DatabaseHandle {
   db: Database;
+  /**
+   * The world's writes (ticks, trades' swaps, its lease): on PostgreSQL, connections of their own, so that
+   * slow REST reads, health checks and logins never keep a tick's write waiting for one.
+   */
+  worldDb: Database;
   kind: "pglite" | "postgres";
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
+  /**
+   * Gives up on the world's queries that have run longer than `olderThanMs` (a shutdown ending a hung
+   * write); their connections are closed. How many there were.
+   */
+  abandonWorldQueries(olderThanMs: number): number;
   close(): Promise<void>;
 }
+
+/** How long queries may take, and how silent connections are found (see DatabaseOptions.timeouts). */
+export interface DatabaseTimeouts {
+  /** PostgreSQL cancels a statement that runs longer (`statement_timeout`). */
+  statementMs: number;
+  /** A query unanswered this long has its connection closed: the connection went silent. */
+  queryMs: number;
+  /** Idle time after which TCP keepalive probes check a connection. */
+  keepAliveMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: DatabaseTimeouts = { statementMs: 5000, queryMs: 10_000, keepAliveMs: 10_000 };
 
 export interface DatabaseOptions {
   /** PostgreSQL connection string; the embedded database is used when absent. */
@@ -34,11 +57,14 @@ export interface DatabaseOptions {
   /** Folder of the embedded database's files; in memory when absent. */
   dataDir?: string;
   poolSize?: number;
+  timeouts?: DatabaseTimeouts;
 }
 
 /** Opens the configured database and applies pending migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options.dataDir);
+  return options.url
+    ? openPostgres(options.url, options.poolSize ?? 10, options.timeouts ?? DEFAULT_TIMEOUTS)
+    : openPglite(options.dataDir);
 }
 
 /**
@@ -49,25 +75,56 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
  */
 const STALLED_TRANSACTION_MS = 5000;
 
+/** How long closing waits for the connections' goodbyes (see openPostgres's `end`). */
+const CLOSE_WAIT_MS = 1000;
+
 /** How long a query waits for a connection of the pool before it fails. */
 export const CONNECTION_WAIT_MS = 5000;
 
-async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: poolSize,
-    connectionTimeoutMillis: CONNECTION_WAIT_MS,
-    idle_in_transaction_session_timeout: STALLED_TRANSACTION_MS,
-  });
-  // A client losing its connection, idle or checked out, must not crash the process: the query under way
-  // or the next one reports it.
-  pool.on("error", () => {});
-  pool.on("connect", (client) => client.on("error", () => {}));
+/**
+ * The world's connections: its writes run one transaction at a time, and a second lets a retry start
+ * while a silent one is being given up on.
+ */
+const WORLD_POOL_SIZE = 2;
+
+async function openPostgres(
+  url: string,
+  poolSize: number,
+  timeouts: DatabaseTimeouts,
+): Promise<DatabaseHandle> {
+  const worldBusy: BusyConnections = new Map();
+  const otherBusy: BusyConnections = new Map();
+  const newPool = (max: number, busy: BusyConnections) => {
+    const pool = new ReleasingPool({
+      connectionString: url,
+      max,
+      connectionTimeoutMillis: CONNECTION_WAIT_MS,
+      idle_in_transaction_session_timeout: STALLED_TRANSACTION_MS,
+      statement_timeout: timeouts.statementMs,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: timeouts.keepAliveMs,
+      Client: boundedClient(timeouts.queryMs, busy),
+    });
+    // A client losing its connection, idle or checked out, must not crash the process: the query under
+    // way or the next one reports it.
+    pool.on("error", () => {});
+    pool.on("connect", (client) => client.on("error", () => {}));
+    return pool;
+  };
+  const pool = newPool(poolSize, otherBusy);
+  const worldPool = newPool(WORLD_POOL_SIZE, worldBusy);
   const db = drizzlePg(pool, { schema });
+  const end = async () => {
+    // Whatever still waits for a silent connection at the end is given up on, not waited for; and so is
+    // the goodbye of an idle one, which a silent connection never answers.
+    abandonQueries(otherBusy, 0);
+    abandonQueries(worldBusy, 0);
+    await within(Promise.all([pool.end(), worldPool.end()]), CLOSE_WAIT_MS, undefined);
+  };
   try {
     await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
   } catch (error) {
-    await pool.end();
+    await end();
     throw new StartupError(
       `Cannot prepare the PostgreSQL database at DATABASE_URL: ${(error as Error).message}. ` +
         "Check DATABASE_URL and that its server is running, or unset it to use the embedded database.",
@@ -76,11 +133,15 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
   }
   return {
     db: db as unknown as Database,
+    worldDb: drizzlePg(worldPool, { schema }) as unknown as Database,
     kind: "postgres",
     ping: async () => {
       await db.execute(sql`select 1`);
     },
-    close: () => pool.end(),
+    abandonWorldQueries: (olderThanMs) => {
+      return abandonQueries(worldBusy, olderThanMs);
+    },
+    close: end,
   };
 }
 
@@ -143,7 +204,10 @@ async function startPglite(dataDir: string | undefined, unlock: () => void): Pro
   setImmediate(() => exposedGc?.());
   return {
     db: db as unknown as Database,
+    // One connection in the process: nothing to keep apart, and no network to go silent.
+    worldDb: db as unknown as Database,
     kind: "pglite",
+    abandonWorldQueries: () => 0,
     ping: async () => {
       if (client.closed) throw new Error("embedded database is closed");
       await db.execute(sql`select 1`);

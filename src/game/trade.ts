@@ -377,6 +377,12 @@ export function expireTrade(trade: Trade, now: number): TradeTransition {
   return requestExpired || idle ? cancelled(trade, "expired", playerIds(trade)) : { trade, events: [] };
 }
 
+/** A started trade that one of its players never came to: it ends for both, as expired. */
+export function expireUnjoinedTrade(trade: Trade): TradeResult {
+  if (trade.stage !== "offer" && trade.stage !== "confirm") return refuse("wrong_stage");
+  return { ok: true, ...cancelled(trade, "expired", playerIds(trade)) };
+}
+
 /** The swap committed: each player receives the other's offer. */
 export function completeTrade(trade: Trade): TradeResult {
   if (trade.stage !== "committing") return refuse("wrong_stage");

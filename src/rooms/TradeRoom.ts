@@ -8,6 +8,7 @@ import {
   cancelTrade,
   completeTrade,
   expireTrade,
+  expireUnjoinedTrade,
   failTradeCommit,
   removeFromOffer,
   TRADE_ERROR_MESSAGES,
@@ -73,6 +74,11 @@ const EXPIRY_CHECK_MS = 1000;
 /** How long a finished trade's room waits for a player still joining before it closes anyway. */
 const FINAL_LINGER_MS = 10_000;
 /**
+ * How long a started trade waits for both players to join its room. One who cannot (its join refused, or
+ * its client gone) would otherwise leave the other waiting on a trade no event ever ends.
+ */
+const JOIN_WAIT_MS = 15_000;
+/**
  * How long a trade waits for the world's answer to its commit when the world is on another process.
  * Colyseus's 2 s would report a swap queued behind slow writes as failed while the world commits it.
  * The world answers once the outcome is known: after the writes queued ahead of the swap, the swap, and
@@ -100,6 +106,10 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
   private world!: OpeningWorld;
   /** The events that ended the trade, for a player whose join was still under way. */
   private finalEvents: TradeEvent[] = [];
+  /** Players who joined the room at some time. */
+  private readonly joinedOnce = new Set<string>();
+  /** Players told the end through the world, not being in the room then: their join hears nothing more. */
+  private readonly toldThroughWorld = new Set<string>();
   private released?: Promise<unknown>;
   /** Messages are handled one at a time: each may wait on the world. */
   private queue: Promise<void> = Promise.resolve();
@@ -121,18 +131,35 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
       () => this.serially(async () => this.apply(expireTrade(this.trade, Date.now()))),
       EXPIRY_CHECK_MS,
     );
+    this.clock.setTimeout(() => {
+      const missing = this.trade.sides.filter((side) => !this.joinedOnce.has(side.player.id));
+      if (missing.length === 0) return;
+      this.runtime.logger.warn(
+        { tradeId: this.trade.id, missing: missing.map((side) => side.player.id) },
+        "a started trade's player never joined its room: the trade ends",
+      );
+      void this.serially(async () => this.apply(expireUnjoinedTrade(this.trade)));
+    }, JOIN_WAIT_MS);
   }
 
   override async onAuth(_client: Client, _options: unknown, context: AuthContext): Promise<PlayerAuth> {
-    const player = await toldSafely(this.runtime, () => authenticatePlayer(this.runtime, context, undefined));
+    // The trade's players are in the world: their seats there answer first, so that a trade opened while
+    // the database stalls is joined all the same.
+    const seatsFirst = this.trade.sides.map((side) => side.player.id);
+    const player = await toldSafely(this.runtime, () =>
+      authenticatePlayer(this.runtime, context, undefined, { seatsFirst }),
+    );
     if (!this.sideOf(player.characterId)) throw new ServerError(403, "not a player of this trade");
     return player;
   }
 
   override onJoin(client: TradeClient): void {
     const playerId = client.auth!.characterId;
+    this.joinedOnce.add(playerId);
     // A /ws client's frames never come this way: its channel counts them.
     countSelfAnsweredFrames(client, () => this.runtime.floodGuards.of(playerId));
+    // Told the end through the world already: nothing more to say.
+    if (this.toldThroughWorld.has(playerId)) return;
     const missed = this.finalEvents.filter((event) => event.to === playerId);
     // A trade that ended while this player was still joining: they learn how (the messages wait for the
     // end of the join), and the room closes a little later.
@@ -319,12 +346,33 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
     if ("ok" in result && !result.ok) return;
     const { trade, events } = result as TradeTransition;
     this.trade = trade;
-    sendTradeEvents(events, (to, event, data) => this.clientOf(to)?.send(event, data), cause);
-    if (trade.stage === "completed" || trade.stage === "cancelled") this.end(events);
+    const final = trade.stage === "completed" || trade.stage === "cancelled";
+    sendTradeEvents(events, (to, event, data) => this.sendTo(to, event, data, final), cause);
+    if (final) this.end(events);
   }
 
   private async inventoryOf(playerId: string): Promise<InventoryEntry[] | undefined> {
     return matchMaker.remoteRoomCall<WorldRoom>(this.world.roomId, "inventoryOf", [playerId]);
+  }
+
+  /**
+   * Sends a player an event of the trade. The end of the trade reaches a player not in the room (its
+   * join refused or still under way) through the world, so that every started trade ends for both.
+   */
+  private sendTo(playerId: string, event: string, data: unknown, final: boolean): void {
+    const client = this.clientOf(playerId);
+    if (client) client.send(event, data);
+    else if (final) {
+      this.toldThroughWorld.add(playerId);
+      matchMaker
+        .remoteRoomCall<WorldRoom>(this.world.roomId, "tellTradeEvent", [playerId, event, data])
+        .catch((error: unknown) =>
+          this.runtime.logger.warn(
+            { err: error, tradeId: this.trade.id },
+            "the world could not tell a trade's end",
+          ),
+        );
+    }
   }
 
   private clientOf(playerId: string): TradeClient | undefined {

@@ -50,7 +50,7 @@ import {
 } from "./messages.js";
 import { deliverEvents } from "./outgoing-events.js";
 import { PatchScopes, ScopedSchemaSerializer } from "./patch-scopes.js";
-import { authenticatePlayer, type PlayerAuth, toldSafely } from "./room-auth.js";
+import { authenticatePlayer, databaseUnavailable, type PlayerAuth, toldSafely } from "./room-auth.js";
 import { countSelfAnsweredFrames } from "./self-answered-frames.js";
 import { signTrade, type TradeRoom, type TradeRoomOptions } from "./TradeRoom.js";
 import { collectTickGarbage } from "./tick-garbage.js";
@@ -134,6 +134,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    */
   private readonly waitingReplies = new Map<number, { reply: Reply; event: string; client: WorldClient }>();
   private nextReplyRef = 0;
+  /** Stops this world's reports to /health, and its answers to logins the database cannot answer. */
+  private stopServing = () => {};
   private readonly heldBehindAdmin = new HeldMessages<WorldClient>((error) =>
     this.runtime.logger.error({ err: error }, "an /admin attempt failed"),
   );
@@ -147,7 +149,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       wallClock: () => Date.now(),
     });
     // Claimed before anything is loaded: the world this one replaces can write nothing from now on.
-    this.lease = await WorldLease.claim(runtime.database.db);
+    this.lease = await WorldLease.claim(runtime.database.worldDb);
     // What lay on the ground when the world last stopped lies there again.
     this.world.restoreGroundItems(await runtime.worldStore.loadGround(this.world.tick));
     this.interest = new Interest(this.world, this.state, this.patchScopes);
@@ -159,6 +161,12 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       // Whichever write commits (a tick's, a departure's, a trade's catch-up), what it made durable goes out.
       onWritten: () => this.publishUnpublished(),
     });
+    const stopHealthReports = runtime.worldHealth.report(() => this.persistence.databaseState());
+    const stopSeats = runtime.worldSeats.serve((subject, characterId) => this.seatOf(subject, characterId));
+    this.stopServing = () => {
+      stopHealthReports();
+      stopSeats();
+    };
     // A replaced world that writes nothing (no one acts in it) still finds out, and closes.
     this.clock.setInterval(() => {
       this.persistence.checkFence().catch(() => {});
@@ -186,7 +194,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
         tick: () => this.tick(),
       },
       {
-        repository: new TradeRepository(runtime.database.db),
+        repository: new TradeRepository(runtime.database.worldDb),
         persistence: this.persistence,
         saves: this.saves,
         items: runtime.gameData.items,
@@ -267,7 +275,9 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     if (!arrival) {
       arrival = (async () => {
         await this.lastSessionSaved(characterId);
-        const character = await this.runtime.characters.load(characterId);
+        const character = await this.runtime.characters.load(characterId).catch((error: unknown) => {
+          throw databaseUnavailable(this.runtime, error);
+        });
         if (!character) throw new Error(`character ${characterId} vanished`);
         if (this.owners.has(characterId) && !this.world.has(characterId)) this.world.join(character);
       })().finally(() => this.arrivals.delete(characterId));
@@ -361,6 +371,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   }
 
   override async onDispose(): Promise<void> {
+    this.stopServing();
     if (this.superseded) return;
     const remaining = [...this.owners.keys()].filter((id) => this.world.has(id));
     this.persistence.writeFinal(remaining.map((id) => ({ state: this.world.leave(id) }))).catch(() => {});
@@ -732,6 +743,19 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     return answer;
   }
 
+  /**
+   * The identity's seat, from memory: a character the world holds for a session of that identity (its
+   * connection open, or dropped and its seat kept). See WorldSeats.
+   */
+  private seatOf(subject: string, characterId: string | undefined): PlayerAuth | undefined {
+    const ids = characterId === undefined ? this.owners.keys() : [characterId];
+    for (const id of ids) {
+      const auth = this.owners.get(id)?.auth;
+      if (auth?.subject === subject && this.world.has(id)) return auth;
+    }
+    return undefined;
+  }
+
   /** A character was renamed through the REST API: an online player shows the new name from the next tick. */
   renamePlayer(characterId: string, name: string): void {
     if (this.world.has(characterId)) this.world.rename(characterId, name);
@@ -771,6 +795,11 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     // before the swap (a tick held for the database, say) is on its way to them first.
     await this.framesOut;
     return outcome;
+  }
+
+  /** The end of a trade, for a player who is not in the trade's room: its world connection tells it. */
+  tellTradeEvent(playerId: string, event: string, data: unknown): void {
+    this.sendTo(playerId, event, data);
   }
 
   /** A TradeRoom closed: its players may trade again. */

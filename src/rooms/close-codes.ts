@@ -4,3 +4,5 @@
 export const CLOSE_REPLACED = 4409;
 /** Sent to a client that keeps flooding through its block. */
 export const CLOSE_FLOODING = 4429;
+/** Sent to a login the server cannot take now (its database is unavailable): retry with back-off. */
+export const CLOSE_UNAVAILABLE = 4503;

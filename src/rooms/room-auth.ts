@@ -10,6 +10,8 @@ export interface PlayerAuth {
   accountId: string;
   characterId: string;
   characterName: string;
+  /** The identity's key (see Identity.subject): a login during a database outage finds its seat by it. */
+  subject: string;
   /** The client's address: its authentication attempts are counted under it. */
   ip: string | undefined;
 }
@@ -40,16 +42,59 @@ export async function authenticatePlayer(
   runtime: Runtime,
   context: AuthContext,
   characterId: string | undefined,
+  options: {
+    /** Characters whose seat in the world, found in its memory, answers without the database (a trade's). */
+    seatsFirst?: readonly string[];
+  } = {},
 ): Promise<PlayerAuth> {
   const identity = verifiedAtUpgrade.get(context) ?? (await verifiedIdentity(runtime, context));
-  const account = await resolveAccount(runtime, identity);
-  const id = characterId || (await ensureCharacter(runtime, account));
-  const character = await runtime.characters.summary(id);
-  if (!character) throw new ServerError(404, `no character ${id}`);
-  if (character.accountId !== account.id)
-    throw new ServerError(403, "that character belongs to another account");
-  return { accountId: account.id, characterId: character.id, characterName: character.name, ip: context.ip };
+  const seatAs = (id: string | undefined) => {
+    const seat = runtime.worldSeats.of(identity.subject, id);
+    return seat && { ...seat, ip: context.ip };
+  };
+  for (const id of options.seatsFirst ?? []) {
+    const seat = seatAs(id);
+    if (seat) return seat;
+  }
+  try {
+    const account = await resolveAccount(runtime, identity);
+    const id = characterId || (await ensureCharacter(runtime, account));
+    const character = await runtime.characters.summary(id);
+    if (!character) throw new ServerError(404, `no character ${id}`);
+    if (character.accountId !== account.id)
+      throw new ServerError(403, "that character belongs to another account");
+    const { subject } = identity;
+    return {
+      accountId: account.id,
+      characterId: character.id,
+      characterName: character.name,
+      subject,
+      ip: context.ip,
+    };
+  } catch (error) {
+    if (error instanceof ServerError) throw error;
+    // The database failed: a player whose seat the world still holds (a dropped connection coming back)
+    // takes it from memory; anyone else is told to come back, not that the join is wrong.
+    const seat = seatAs(characterId || undefined);
+    if (seat) {
+      runtime.logger.warn(
+        { err: error, characterId: seat.characterId },
+        "a login the database could not answer took its seat from the world's memory",
+      );
+      return { ...seat, ip: context.ip };
+    }
+    throw databaseUnavailable(runtime, error);
+  }
 }
+
+/** A join's database step failed: logged, and told as a refusal to retry (never the query). */
+export function databaseUnavailable(runtime: Pick<Runtime, "logger">, error: unknown): ServerError {
+  runtime.logger.error({ err: error }, "a join failed: the database did not answer");
+  return new ServerError(503, DATABASE_UNAVAILABLE);
+}
+
+/** What a client is told of a join that the database could not answer: a refusal to retry later. */
+export const DATABASE_UNAVAILABLE = "the database is unavailable: try again shortly";
 
 /** What a client is told of a join that failed inside the server: only that it did. */
 export const INTERNAL_JOIN_FAILURE = "internal error: the join failed, try again";

@@ -1,9 +1,12 @@
+import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
+import type { WorldDatabaseState } from "../api/health.js";
 import type { CharacterSave } from "../db/characters.js";
 import { isDataError } from "../db/pg-errors.js";
 import { WorldSupersededError, type WriteFence } from "../db/world-lease.js";
 import { isEmptyWrite, type WorldStore, type WorldWrite } from "../db/world-store.js";
 import type { Logger } from "../logger.js";
+import { within } from "../time-limit.js";
 
 /** What the world has changed and not yet written (TickSaves). */
 export interface UnsavedWrites {
@@ -21,7 +24,15 @@ interface Departure {
 }
 
 /** Waits between the attempts of the last write of a closing world, which no tick will try again. */
-const CLOSING_WRITE_BACKOFF_MS = [250, 1000, 4000, 15000];
+const CLOSING_WRITE_BACKOFF_MS = [250, 1000, 2000, 2000];
+/**
+ * How long a closing world keeps trying its last write: a shutdown ends within the 10 s that container
+ * runtimes wait after SIGTERM before they kill (Docker's default), the database's outage or not.
+ */
+const CLOSING_WRITE_MS = 6000;
+
+/** Database work of the world's running this long (a write takes milliseconds) makes it count as waiting. */
+const SLOW_WRITE_MS = 1000;
 
 /**
  * The WorldRoom's writes, one transaction at a time. Each write takes everything the world has left
@@ -44,11 +55,16 @@ export class WorldPersistence {
   private departuresRefused = false;
   /** Writes failed in a row: only the first is logged, and the recovery. */
   private failedWrites = 0;
+  /** When the first of the failed writes in a row started (performance.now()). */
+  private failingSince: number | undefined;
+  /** When the task under way (a write, a swap, a check of the fence) started. */
+  private taskStartedAt: number | undefined;
 
   /** Set once a write found the world replaced: nothing more is written. */
   private superseded: WorldSupersededError | undefined;
   private readonly fence: WriteFence | undefined;
   private readonly closingWriteBackoffMs: readonly number[];
+  private readonly closingWriteMs: number;
   private readonly onSuperseded: (error: WorldSupersededError) => void;
   private readonly onWritten: () => void;
 
@@ -62,6 +78,8 @@ export class WorldPersistence {
       /** Told once, when a transaction finds that another world holds the lease. */
       onSuperseded?: (error: WorldSupersededError) => void;
       closingWriteBackoffMs?: readonly number[];
+      /** How long the closing world's last write is tried, in all. */
+      closingWriteMs?: number;
       /** Told each time a write commits: everything the world had noted until it started is durable. */
       onWritten?: () => void;
     } = {},
@@ -70,6 +88,18 @@ export class WorldPersistence {
     this.fence = options.fence;
     this.onSuperseded = options.onSuperseded ?? (() => {});
     this.closingWriteBackoffMs = options.closingWriteBackoffMs ?? CLOSING_WRITE_BACKOFF_MS;
+    this.closingWriteMs = options.closingWriteMs ?? CLOSING_WRITE_MS;
+  }
+
+  /** Whether the writes reach the database: not while they fail, nor while one runs past SLOW_WRITE_MS. */
+  databaseState(): WorldDatabaseState {
+    const now = performance.now();
+    const slowSince =
+      this.taskStartedAt !== undefined && now - this.taskStartedAt >= SLOW_WRITE_MS
+        ? this.taskStartedAt
+        : undefined;
+    const since = this.failingSince ?? slowSince;
+    return since === undefined ? { state: "ok" } : { state: "waiting", sinceMs: Math.round(now - since) };
   }
 
   /** Queues a write of everything unsaved (see the class); resolves once it has committed, rejects if it failed. */
@@ -118,6 +148,7 @@ export class WorldPersistence {
     const saves = carried.map(({ save }) => save);
     const apart = this.departuresRefused;
     let refused: CharacterSave[];
+    const startedAt = performance.now();
     try {
       refused = await this.store.save(
         { ...write, characters: apart ? write.characters : [...saves, ...write.characters] },
@@ -127,14 +158,25 @@ export class WorldPersistence {
     } catch (error) {
       this.unsaved.failed(write);
       this.departuresRefused = saves.length > 0 && isDataError(error);
+      this.failingSince ??= startedAt;
       if (this.failedWrites++ === 0)
-        this.logger.error({ err: error, departures: saves.length }, "saving the world failed; retrying");
+        this.logger.error(
+          { err: error, departures: saves.length, ms: Math.round(performance.now() - startedAt) },
+          "saving the world failed: the world holds its players' actions until a write commits; retrying",
+        );
       throw error;
     }
     this.departuresRefused = false;
     if (this.failedWrites > 0)
-      this.logger.info({ failedWrites: this.failedWrites }, "saving the world works again");
+      this.logger.info(
+        {
+          failedWrites: this.failedWrites,
+          waitedMs: Math.round(performance.now() - (this.failingSince ?? startedAt)),
+        },
+        "saving the world works again",
+      );
     this.failedWrites = 0;
+    this.failingSince = undefined;
     for (const save of refused)
       this.logger.error(
         { character: save.state },
@@ -153,9 +195,14 @@ export class WorldPersistence {
   run<T>(task: () => Promise<T>): Promise<T> {
     // Whatever comes after this task is written after it: a write queued before it takes nothing later.
     this.queuedWrite = undefined;
-    const result = this.chain.then(() => {
+    const result = this.chain.then(async () => {
       if (this.superseded) throw this.superseded;
-      return task();
+      this.taskStartedAt = performance.now();
+      try {
+        return await task();
+      } finally {
+        this.taskStartedAt = undefined;
+      }
     });
     this.chain = result.then(
       () => {},
@@ -176,15 +223,22 @@ export class WorldPersistence {
    * while it fails, since no tick will. What it cannot write by the end is logged and lost.
    */
   async flush(): Promise<void> {
+    const deadline = performance.now() + this.closingWriteMs;
     for (const delay of [0, ...this.closingWriteBackoffMs]) {
-      if (delay > 0) await sleep(delay);
-      try {
+      if (delay > 0) await sleep(Math.min(delay, Math.max(0, deadline - performance.now())));
+      if (performance.now() >= deadline) break;
+      // A write still running at the deadline (a silent connection) is not waited for any longer.
+      const attempt = (async () => {
         await this.write();
         await this.chain;
-        return;
-      } catch (error) {
-        if (error instanceof WorldSupersededError) return;
-      }
+        return true;
+      })();
+      const outcome = await within(
+        attempt.catch((error: unknown) => error instanceof WorldSupersededError),
+        deadline - performance.now(),
+        false,
+      );
+      if (outcome) return;
     }
     this.logger.error(
       { characters: [...this.departures.keys()] },

@@ -15,6 +15,7 @@ import { BEARER_CHALLENGE } from "../api/errors.js";
 import { clientKey } from "../api/rate-limits.js";
 import { issueAnonymousToken } from "../auth/tokens.js";
 import { type AuthRefusal, countAttempt, verifyToken } from "../auth/verify.js";
+import { CLOSE_UNAVAILABLE } from "../rooms/close-codes.js";
 import { admitMessage } from "../rooms/flood-guard.js";
 import { WORLD_UNREACHABLE_MESSAGE } from "../rooms/live-world.js";
 import { isTradeMessage, type Refusal } from "../rooms/messages.js";
@@ -91,6 +92,12 @@ export class JsonChannel {
         const told = error instanceof ServerError;
         this.runtime.logger[told ? "warn" : "error"]({ err: error }, "/ws join failed");
         const message = told ? error.message : INTERNAL_JOIN_FAILURE;
+        // A 503 (the database unavailable, the world closing) passes: the client is told to come back.
+        if (told && error.code === 503) {
+          sendFrame(ws, "error", { code: "unavailable", message });
+          ws.close(CLOSE_UNAVAILABLE, "unavailable");
+          return;
+        }
         sendFrame(ws, "error", { code: "join_failed", message });
         ws.close(CloseCode.WITH_ERROR, "join failed");
       });

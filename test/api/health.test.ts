@@ -3,6 +3,8 @@ import { readFileSync } from "node:fs";
 import type { IncomingMessage } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startTestServer, type TestServer } from "../support/server.js";
+import { interceptWorldWrites } from "../support/world-writes.js";
+import { connectNewPlayer } from "../support/ws-client.js";
 
 const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
 
@@ -49,6 +51,37 @@ describe("GET /health", () => {
       database.ping = ping;
       httpServer.off("request", count);
     }
+  });
+
+  it("reports degraded with 503 while the world's writes fail, though the database answers pings", async () => {
+    const ok = await (await fetch(`${server.baseUrl}/health`)).json();
+    assert.deepEqual([ok.database, ok.world], ["ok", { database: "ok" }]);
+    const player = await connectNewPlayer(server);
+    let failed = 0;
+    const restore = interceptWorldWrites(server.runtime.worldStore, async () => {
+      failed++;
+      throw new Error("database unavailable");
+    });
+    try {
+      player.client.send("player:move", { x: player.sync.position.x, z: player.sync.position.z + 2 });
+      while (failed === 0) await sleep(50);
+      const response = await fetch(`${server.baseUrl}/health`);
+      assert.equal(response.status, 503);
+      const body = await response.json();
+      assert.deepEqual([body.status, body.database, body.world.database], ["degraded", "ok", "waiting"]);
+      assert.ok(body.world.waitingMs >= 0);
+      assert.equal(body.error.code, "unavailable");
+    } finally {
+      restore();
+    }
+    const deadline = Date.now() + 5000;
+    let after = await fetch(`${server.baseUrl}/health`);
+    while (after.status !== 200 && Date.now() < deadline) {
+      await sleep(100);
+      after = await fetch(`${server.baseUrl}/health`);
+    }
+    assert.equal(after.status, 200, "healthy again once a write commits");
+    await player.client.close();
   });
 
   it("reports degraded with 503 once the database stops answering", async () => {

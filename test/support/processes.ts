@@ -13,6 +13,8 @@ export const PROCESS_PORTS = {
   scale: [TEST_PORT + 53, TEST_PORT + 54, TEST_PORT + 55, TEST_PORT + 56, TEST_PORT + 57],
   /** test/scale/trade-storm.test.ts */
   tradeStorm: TEST_PORT + 63,
+  /** test/scale/database-faults.test.ts */
+  databaseFaults: TEST_PORT + 45,
   /** test/scale/redis-restart.test.ts, and the Redis of its own it restarts */
   redisRestart: { server: TEST_PORT + 65, redis: TEST_PORT + 73 },
 } as const;

@@ -112,7 +112,7 @@ describe("/ws: authentication at the upgrade", function () {
 
     // Reading the character fails in the room's onAuth, loading it in its onJoin.
     for (const step of ["summary", "load"] as const) {
-      it(`tells a join whose character ${step} fails inside the server only that it failed, not why`, async () => {
+      it(`tells a join whose character ${step} fails in the database to retry, not why it failed`, async () => {
         const { token } = await issueAnonymousToken(server.runtime.jwtSecret);
         const { characters } = server.runtime;
         const original = characters[step];
@@ -122,8 +122,9 @@ describe("/ws: authentication at the upgrade", function () {
         try {
           const client = await connect(server.wsUrl, { header: token });
           const refusal = await client.first();
-          assert.deepEqual([refusal.event, refusal.data.code], ["error", "join_failed"]);
+          assert.deepEqual([refusal.event, refusal.data.code], ["error", "unavailable"]);
           assert.doesNotMatch(refusal.data.message, /select|password|secrets/i);
+          assert.equal((await client.closed).code, 4503, "a close the client retries after, with back-off");
         } finally {
           characters[step] = original as never;
         }

@@ -1,0 +1,28 @@
+import type { PlayerAuth } from "./room-auth.js";
+
+/**
+ * Finds the seat an identity holds in the world: as `characterId`, or, unnamed, the character it plays
+ * there (an account plays one at a time but for rare exceptions; then any of them).
+ */
+export type SeatFinder = (subject: string, characterId: string | undefined) => PlayerAuth | undefined;
+
+/**
+ * The seats of the world running in this process, by identity: a login (a player coming back to its
+ * kept seat, a trade's room) that the database cannot answer during an outage is let in from here.
+ */
+export class WorldSeats {
+  private finder: SeatFinder | undefined;
+
+  /** The world opened here answers through `finder` until it calls the returned function. */
+  serve(finder: SeatFinder): () => void {
+    this.finder = finder;
+    return () => {
+      if (this.finder === finder) this.finder = undefined;
+    };
+  }
+
+  /** The identity's seat (as `characterId` when named), when the world here holds that character for it. */
+  of(subject: string, characterId: string | undefined): PlayerAuth | undefined {
+    return this.finder?.(subject, characterId);
+  }
+}
