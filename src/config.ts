@@ -129,6 +129,8 @@ const environmentSchema = z.object({
    * plays as a client of this process. The agents of AGENTS do not count.
    */
   AGENTS_MAX: positiveInt(100),
+  /** In production, GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`; unset, it is not there. */
+  METRICS_TOKEN: optionalString,
 });
 
 export type Environment = z.infer<typeof environmentSchema>;

@@ -8,6 +8,7 @@ import type { AgentRow } from "../db/agents.js";
 import { INVENTORY_SLOTS, type SkillName } from "../game/types.js";
 import type { CombatHit, PlayerSync, WorldEntity, WorldUpdate } from "../game/world-types.js";
 import type { Logger } from "../logger.js";
+import { countAgentDecision } from "../metrics.js";
 import { CLOSE_REPLACED } from "../rooms/close-codes.js";
 import type { WorldJoinOptions } from "../rooms/messages.js";
 import {
@@ -81,6 +82,9 @@ export interface AgentDeps {
   save(record: AgentRecord): Promise<void>;
   logger: Logger;
 }
+
+/** The agents' one planner so far: the rules of brain.ts. */
+const PLANNER = "rules";
 
 /** An agent out of the world tries to join again after this long, twice as long after each failure. */
 const REJOIN_FIRST_DELAY_MS = 1000;
@@ -407,6 +411,7 @@ export class Agent {
   private send(step: Step): void {
     if (!this.room) return;
     this.room.send(step.event, step.data);
+    countAgentDecision(PLANNER);
     const targetId = step.data.targetId;
     // Walking gives up the action under way, as the world does.
     if (step.event === "player:action" || step.event === "player:move")

@@ -3,6 +3,7 @@ import { MAX_CHAT_LENGTH } from "../game/chat.js";
 import { COMBAT_STYLES } from "../game/combat.js";
 import { EQUIP_SLOTS, INVENTORY_SLOTS, MAX_STACK } from "../game/types.js";
 import { ACTIONS, type ActionName, type Intent } from "../game/world-types.js";
+import { OTHER_EVENT } from "../metrics.js";
 
 // The client events of CONTRACT.md, validated the same way for SDK clients and /ws clients.
 // docs/protocol.md's JSON Schemas are generated from these.
@@ -142,6 +143,11 @@ export function isWorldMessage(name: string): name is WorldMessageName {
 
 export function isTradeMessage(name: string): name is TradeMessageName {
   return Object.hasOwn(tradeMessages, name);
+}
+
+/** A message's event as the metrics count it: a name the protocol defines, or OTHER_EVENT (bounded labels). */
+export function eventLabel(name: string): string {
+  return isWorldMessage(name) || isTradeMessage(name) ? name : OTHER_EVENT;
 }
 
 /** An event of `schemas` with its data validated (`Read` names each event's type), or the error answering it. */

@@ -4,6 +4,7 @@ import { isDataError } from "../db/pg-errors.js";
 import { WorldSupersededError, type WriteFence } from "../db/world-lease.js";
 import { isEmptyWrite, type WorldStore, type WorldWrite } from "../db/world-store.js";
 import type { Logger } from "../logger.js";
+import { recordDatabaseWrite } from "../metrics.js";
 
 /** What the world has changed and not yet written (TickSaves). */
 export interface UnsavedWrites {
@@ -118,6 +119,7 @@ export class WorldPersistence {
     const saves = carried.map(({ save }) => save);
     const apart = this.departuresRefused;
     let refused: CharacterSave[];
+    const started = performance.now();
     try {
       refused = await this.store.save(
         { ...write, characters: apart ? write.characters : [...saves, ...write.characters] },
@@ -125,12 +127,14 @@ export class WorldPersistence {
         apart ? saves : [],
       );
     } catch (error) {
+      recordDatabaseWrite((performance.now() - started) / 1000, "failed");
       this.unsaved.failed(write);
       this.departuresRefused = saves.length > 0 && isDataError(error);
       if (this.failedWrites++ === 0)
         this.logger.error({ err: error, departures: saves.length }, "saving the world failed; retrying");
       throw error;
     }
+    recordDatabaseWrite((performance.now() - started) / 1000, "ok");
     this.departuresRefused = false;
     if (this.failedWrites > 0)
       this.logger.info({ failedWrites: this.failedWrites }, "saving the world works again");
