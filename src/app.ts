@@ -7,6 +7,7 @@ import { errorBody } from "./api/errors.js";
 import { healthRouter } from "./api/health.js";
 import { mountApi } from "./api/index.js";
 import { metricsRouter } from "./api/metrics.js";
+import { requestLog } from "./api/request-log.js";
 import { pinClientAddress } from "./client-address.js";
 import { colyseusLogger } from "./colyseus-logger.js";
 import { internalAddress } from "./internal-address.js";
@@ -65,6 +66,8 @@ export function createApp(runtime: Runtime) {
     },
     initializeExpress: (app: express.Application) => {
       app.disable("x-powered-by");
+      const logged = requestLog(runtime.logger);
+      if (logged) app.use(logged);
       app.set("trust proxy", runtime.config.TRUST_PROXY);
       // Not counted against the REST limit, which covers /api only: health, metrics and game data files.
       app.use(

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import type { LogFormat } from "./logger.js";
 import { StartupError } from "./startup-error.js";
 
 /** SPEC: the asset host listens on port 8080 in local development. */
@@ -58,6 +59,8 @@ const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(5555),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
+  /** `pretty` lines for people, or `json` lines for log collectors; by default pretty in development only. */
+  LOG_FORMAT: z.enum(["pretty", "json"]).optional(),
   DATABASE_URL: optionalString,
   /** Embedded database and generated secrets live here when DATABASE_URL is unset. */
   DATA_DIR: z.string().default("data"),
@@ -143,6 +146,7 @@ export interface Config extends Environment {
   manifestCacheDir: string;
   /** The asset and manifest host: PUBLIC_CDN_URL, or SPEC's local one. Published in /env.js too. */
   cdnUrl: string;
+  logFormat: LogFormat;
 }
 
 export class ConfigError extends StartupError {
@@ -208,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     manifestCacheDir: path.resolve(values.MANIFEST_CACHE_DIR ?? path.join(dataDir, "manifest-cache")),
     cdnUrl: values.PUBLIC_CDN_URL ?? LOCAL_CDN_URL,
+    logFormat: values.LOG_FORMAT ?? (values.NODE_ENV === "development" ? "pretty" : "json"),
   };
 }
 

@@ -127,7 +127,7 @@ describe("GET /metrics", function () {
 });
 
 describe("GET /metrics in production", () => {
-  const logger = createLogger("silent", true);
+  const logger = createLogger("silent", "json");
   const serve = async (METRICS_TOKEN: string | undefined) => {
     const app = express().use(metricsRouter({ production: true, METRICS_TOKEN }), errorHandler(logger));
     const server = app.listen(0, "127.0.0.1");

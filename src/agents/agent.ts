@@ -133,10 +133,19 @@ export class Agent {
     if (this.baseUrl || this.stopped) return;
     this.baseUrl = baseUrl;
     this.timer = setInterval(() => this.think(), this.deps.thinkMs);
+    this.deps.logger.info(
+      { agentId: this.record.id, name: this.record.name, planner: PLANNER },
+      `agent ${this.record.name} started`,
+    );
     await this.join();
   }
 
   async stop(): Promise<void> {
+    if (this.baseUrl && !this.stopped)
+      this.deps.logger.info(
+        { agentId: this.record.id, name: this.record.name },
+        `agent ${this.record.name} stopped`,
+      );
     this.stopped = true;
     clearInterval(this.timer);
     clearTimeout(this.rejoinTimer);
