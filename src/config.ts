@@ -55,7 +55,7 @@ const webSocketUrl = optionalString.pipe(
     .optional(),
 );
 
-const environmentSchema = z.object({
+export const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(5555),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
@@ -180,7 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (missing.length > 0)
       problems.push(
         `Production needs these environment variables, which are not set: ${missing.join(", ")}. ` +
-          "Set them (see README.md, Production) or run with NODE_ENV=development.",
+          "Set them (see docs/configuration.md and docs/deploying.md) or run with NODE_ENV=development.",
       );
     throw new ConfigError(problems.join("\n"));
   }
@@ -200,7 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       "IDP_ISSUER is not set, but an identity provider is configured (PUBLIC_IDP_APP_ID and " +
         "IDP_JWKS_URL or IDP_VERIFICATION_KEY). Set IDP_ISSUER to the `iss` claim of the provider's " +
-        "tokens (see README.md, Configuration), or unset PUBLIC_IDP_APP_ID to run in anonymous mode.",
+        "tokens (see docs/configuration.md), or unset PUBLIC_IDP_APP_ID to run in anonymous mode.",
     );
   }
 

@@ -95,6 +95,7 @@ describe("the server's log", function () {
         );
         assert.match(output, /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: world opened in this process/m);
         assert.doesNotMatch(output, /^\{"level"/m, "no JSON line");
+        assert.doesNotMatch(output, /\.env file not found/, "no notice about a .env file it does not need");
       } finally {
         await server.stop();
         rmSync(dataDir, { recursive: true, force: true });
