@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { loadConfig } from "../src/config.js";
+import { asTrader, startTrade } from "./rooms/trade-helpers.js";
 import { waitFor } from "./rooms/world-helpers.js";
 import { joinAsNewPlayer, leave } from "./support/players.js";
 import { PROCESS_PORTS, startServerProcess } from "./support/processes.js";
@@ -50,6 +51,20 @@ describe("the server's log", function () {
       await ws.client.close();
       await waitToSay(new RegExp(`^${sdk.sync.name} left the world \\(SDK\\)$`));
       await waitToSay(new RegExp(`^${ws.sync.name} left the world \\(\\/ws\\)$`));
+    });
+
+    it("says when a trade fails, and why", async () => {
+      const [alice, bob] = [asTrader(await joinAsNewPlayer(server)), asTrader(await joinAsNewPlayer(server))];
+      try {
+        const tradeId = await startTrade(alice, bob);
+        alice.trade!.send("tradeCancel", { tradeId });
+        await waitToSay(/^trade failed \(cancelled\): /);
+        const line = said(/^trade failed/) as LogLine;
+        assert.equal(line.tradeId, tradeId);
+        assert.deepEqual([...(line.players as string[])].sort(), [alice.sync.name, bob.sync.name].sort());
+      } finally {
+        await Promise.all([alice, bob].flatMap((trader) => [leave(trader.trade), leave(trader.room)]));
+      }
     });
 
     it("logs each HTTP request at debug", async () => {

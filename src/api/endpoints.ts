@@ -56,7 +56,7 @@ export const ENDPOINTS: Endpoint[] = [
     path: "/env.js",
     auth: "public",
     summary:
-      "A script setting `window.__ENV__`: the public addresses (`PUBLIC_API_URL`, `PUBLIC_WS_URL`, `PUBLIC_CDN_URL`) and the identity provider's app id, for a frontend to load before its own code.",
+      "A script setting `window.env`: the public addresses (`PUBLIC_API_URL`, `PUBLIC_WS_URL`, `PUBLIC_CDN_URL`), `PUBLIC_APP_URL` and `PUBLIC_IDP_APP_ID`, for a frontend to load before its own code.",
     answers: ["`200` JavaScript"],
   },
   {
