@@ -14,9 +14,6 @@ collectDefaultMetrics({ register: metricsRegistry, prefix: METRIC_PREFIX });
 /** Durations from a tenth of a millisecond to a few seconds: the tick's phases and the database's writes. */
 const DURATION_BUCKETS = [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
-/** Event names outside what the protocol defines count under this one, so a client cannot add labels. */
-export const OTHER_EVENT = "other";
-
 /** What reports the players online: each world that runs in this process, summed at each scrape. */
 const onlineSources = new Set<() => number>();
 

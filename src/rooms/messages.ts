@@ -3,7 +3,6 @@ import { MAX_CHAT_LENGTH } from "../game/chat.js";
 import { COMBAT_STYLES } from "../game/combat.js";
 import { EQUIP_SLOTS, INVENTORY_SLOTS, MAX_STACK } from "../game/types.js";
 import { ACTIONS, type ActionName, type Intent } from "../game/world-types.js";
-import { OTHER_EVENT } from "../metrics.js";
 
 // The client events of CONTRACT.md, validated the same way for SDK clients and /ws clients.
 // docs/protocol.md's JSON Schemas are generated from these.
@@ -144,6 +143,9 @@ export function isWorldMessage(name: string): name is WorldMessageName {
 export function isTradeMessage(name: string): name is TradeMessageName {
   return Object.hasOwn(tradeMessages, name);
 }
+
+/** What the metrics count a message under whose event the protocol does not define: a client adds no label. */
+export const OTHER_EVENT = "other";
 
 /** A message's event as the metrics count it: a name the protocol defines, or OTHER_EVENT (bounded labels). */
 export function eventLabel(name: string): string {
