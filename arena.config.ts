@@ -8,7 +8,7 @@ import { exitAfterFailedStart } from "./src/startup-error.js";
 
 async function app() {
   const config = loadConfig();
-  return createApp(await createRuntime(config, createLogger(config.LOG_LEVEL, config.production)));
+  return createApp(await createRuntime(config, createLogger(config.LOG_LEVEL, config.logFormat)));
 }
 
 export default await app().catch(exitAfterFailedStart);

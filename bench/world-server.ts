@@ -242,7 +242,7 @@ async function main(): Promise<void> {
   });
   // Timed first, alone on the core the ticks will run on.
   const referenceMs = referenceWorkMs();
-  const runtime = await createRuntime(config, createLogger("warn", false));
+  const runtime = await createRuntime(config, createLogger("warn", "json"));
   await putHelperThreadsBehindTheTick();
   const server = await listen(createApp(runtime), PORT);
   const profiler = process.env.BENCH_PROFILE_DIR ? new Profiler(process.env.BENCH_PROFILE_DIR) : undefined;

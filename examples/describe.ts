@@ -1,5 +1,5 @@
 // What both examples share: an anonymous sign-in, and a line of text for each event the server sends.
-import type { ChatMessage, PlayerSync, WorldUpdate } from "../src/game/world-types.js";
+import type { AnonymousSignIn, ChatMessage, ErrorEvent, PlayerSync, WorldUpdate } from "./protocol.js";
 
 /** A token for a fresh anonymous player, or undefined when the server gives none (the /ws channel then makes one up). */
 export async function anonymousToken(serverUrl: string): Promise<string | undefined> {
@@ -9,7 +9,7 @@ export async function anonymousToken(serverUrl: string): Promise<string | undefi
     console.log(`anonymous sign-in refused (${response.status}); connecting without a token`);
     return undefined;
   }
-  const { token, playerId } = (await response.json()) as { token: string; playerId: string };
+  const { token, playerId } = (await response.json()) as AnonymousSignIn;
   console.log(`signed in anonymously as player ${playerId}`);
   return token;
 }
@@ -32,7 +32,7 @@ export function describe(event: string, data: unknown): string {
       return `${chat.fromPlayerName} says: ${chat.message}`;
     }
     case "error": {
-      const error = data as { code: string; message: string };
+      const error = data as ErrorEvent;
       return `error ${error.code}: ${error.message}`;
     }
     default:

@@ -5,8 +5,8 @@
 //   npx tsx examples/sdk-client.ts [url] [--state] [--seconds S]      (default http://localhost:5555, 5 s)
 import { parseArgs } from "node:util";
 import { Client } from "@colyseus/sdk";
-import type { PlayerSync } from "../src/game/world-types.js";
 import { anonymousToken, describe } from "./describe.js";
+import type { PlayerSync } from "./protocol.js";
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,

@@ -3,8 +3,8 @@
 //   npx tsx examples/ws-client.ts [url] [--seconds S]      (default ws://localhost:5555/ws, 5 s)
 import { parseArgs } from "node:util";
 import { WebSocket } from "ws";
-import type { PlayerSync } from "../src/game/world-types.js";
 import { anonymousToken, describe } from "./describe.js";
+import type { PlayerSync } from "./protocol.js";
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,

@@ -6,6 +6,8 @@ import type express from "express";
 import { errorBody } from "./api/errors.js";
 import { healthRouter } from "./api/health.js";
 import { mountApi } from "./api/index.js";
+import { metricsRouter } from "./api/metrics.js";
+import { requestLog } from "./api/request-log.js";
 import { pinClientAddress } from "./client-address.js";
 import { colyseusLogger } from "./colyseus-logger.js";
 import { internalAddress } from "./internal-address.js";
@@ -64,9 +66,14 @@ export function createApp(runtime: Runtime) {
     },
     initializeExpress: (app: express.Application) => {
       app.disable("x-powered-by");
+      const logged = requestLog(runtime.logger);
+      if (logged) app.use(logged);
       app.set("trust proxy", runtime.config.TRUST_PROXY);
-      // Public and not counted against the REST limit, which covers /api only: health and game data files.
-      app.use(healthRouter(() => runtime.database.ping(), runtime.worldHealth));
+      // Not counted against the REST limit, which covers /api only: health, metrics and game data files.
+      app.use(
+        healthRouter(() => runtime.database.ping(), runtime.worldHealth),
+        metricsRouter(runtime.config),
+      );
       // /ws is a WebSocket: a plain request there (a browser's, say) is told so rather than "not found".
       app.get("/ws", (_req, res) => {
         res

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import type { LogFormat } from "./logger.js";
 import { StartupError } from "./startup-error.js";
 
 /** SPEC: the asset host listens on port 8080 in local development. */
@@ -54,10 +55,12 @@ const webSocketUrl = optionalString.pipe(
     .optional(),
 );
 
-const environmentSchema = z.object({
+export const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(5555),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
+  /** `pretty` lines for people, or `json` lines for log collectors; by default pretty in development only. */
+  LOG_FORMAT: z.enum(["pretty", "json"]).optional(),
   DATABASE_URL: optionalString,
   /** Embedded database and generated secrets live here when DATABASE_URL is unset. */
   DATA_DIR: z.string().default("data"),
@@ -166,6 +169,9 @@ const environmentSchema = z.object({
   AGENT_MODEL_MAX_TOKENS: positiveInt(512),
   /** A model call that takes longer is given up, and that decision is the rules'. */
   AGENT_MODEL_TIMEOUT_MS: positiveInt(20_000),
+
+  /** In production, GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`; unset, it is not there. */
+  METRICS_TOKEN: optionalString,
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
@@ -178,6 +184,7 @@ export interface Config extends Environment {
   manifestCacheDir: string;
   /** The asset and manifest host: PUBLIC_CDN_URL, or SPEC's local one. Published in /env.js too. */
   cdnUrl: string;
+  logFormat: LogFormat;
 }
 
 export class ConfigError extends StartupError {
@@ -211,7 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (missing.length > 0)
       problems.push(
         `Production needs these environment variables, which are not set: ${missing.join(", ")}. ` +
-          "Set them (see README.md, Production) or run with NODE_ENV=development.",
+          "Set them (see docs/configuration.md and docs/deploying.md) or run with NODE_ENV=development.",
       );
     throw new ConfigError(problems.join("\n"));
   }
@@ -237,7 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       "IDP_ISSUER is not set, but an identity provider is configured (PUBLIC_IDP_APP_ID and " +
         "IDP_JWKS_URL or IDP_VERIFICATION_KEY). Set IDP_ISSUER to the `iss` claim of the provider's " +
-        "tokens (see README.md, Configuration), or unset PUBLIC_IDP_APP_ID to run in anonymous mode.",
+        "tokens (see docs/configuration.md), or unset PUBLIC_IDP_APP_ID to run in anonymous mode.",
     );
   }
 
@@ -252,6 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     manifestCacheDir: path.resolve(values.MANIFEST_CACHE_DIR ?? path.join(dataDir, "manifest-cache")),
     cdnUrl: values.PUBLIC_CDN_URL ?? LOCAL_CDN_URL,
+    logFormat: values.LOG_FORMAT ?? (values.NODE_ENV === "development" ? "pretty" : "json"),
   };
 }
 

@@ -15,7 +15,7 @@ import { exitAfterFailedStart, StartupError } from "./startup-error.js";
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.LOG_LEVEL, config.production);
+  const logger = createLogger(config.LOG_LEVEL, config.logFormat);
   logProcessFailures(logger);
   const runtime = await createRuntime(config, logger);
   await putHelperThreadsBehindTheTick();

@@ -1,11 +1,27 @@
 import { pino } from "pino";
+import { isColorSupported, PinoPretty } from "pino-pretty";
 
 export type Logger = pino.Logger;
 
-export function createLogger(level: string | undefined, production: boolean): Logger {
-  return pino({
+/** `pretty`: a line for people to read (development); `json`: one JSON object a line (log collectors). */
+export type LogFormat = "pretty" | "json";
+
+export function createLogger(level: string | undefined, format: LogFormat): Logger {
+  const options: pino.LoggerOptions = {
     level: level ?? (process.env.NODE_ENV === "test" ? "silent" : "info"),
-    // Plain JSON lines in production (for log collectors); the same lines otherwise, to keep one format.
-    base: production ? { pid: process.pid } : null,
-  });
+    base: format === "json" ? { pid: process.pid } : null,
+  };
+  if (format === "json") return pino(options);
+  // In this thread and synchronous, so that the last lines before an exit are not lost; only a
+  // development server formats its lines.
+  return pino(
+    options,
+    PinoPretty({
+      sync: true,
+      colorize: isColorSupported && process.stdout.isTTY,
+      singleLine: true,
+      translateTime: "SYS:HH:MM:ss.l",
+      ignore: "pid,hostname",
+    }),
+  );
 }

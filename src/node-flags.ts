@@ -3,7 +3,7 @@ import path from "node:path";
 import { PROJECT_ROOT } from "./paths.js";
 
 /**
- * The Node flags an npm script gives the server (its collector settings: see README, Production),
+ * The Node flags an npm script gives the server (its collector settings: see docs/deploying.md, Production),
  * without a loader (`--import tsx`): for benchmarks and tests that start the server as that script
  * does. ecosystem.config.cjs reads start:prod's the same way.
  */

@@ -14,7 +14,7 @@ function runWithFailureLogging(body: string): Promise<{ code: number | null; out
   const script = `
     import { createLogger } from "./src/logger.ts";
     import { logProcessFailures } from "./src/shutdown.ts";
-    logProcessFailures(createLogger("info", false));
+    logProcessFailures(createLogger("info", "json"));
     ${body}`;
   const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
     cwd: PROJECT_ROOT,

@@ -9,6 +9,7 @@ import { chatText } from "../game/chat.js";
 import { INVENTORY_SLOTS, type SkillName } from "../game/types.js";
 import type { CombatHit, PlayerSync, WorldEntity, WorldUpdate } from "../game/world-types.js";
 import type { Logger } from "../logger.js";
+import { countAgentDecision } from "../metrics.js";
 import { CLOSE_REPLACED } from "../rooms/close-codes.js";
 import type { WorldJoinOptions } from "../rooms/messages.js";
 import { runAction } from "./actions/index.js";
@@ -96,6 +97,9 @@ export interface AgentDeps {
   model?: ModelPlanner;
 }
 
+/** The agents' one planner so far: the rules of brain.ts. */
+const PLANNER = "rules";
+
 /** An agent out of the world tries to join again after this long, twice as long after each failure. */
 const REJOIN_FIRST_DELAY_MS = 1000;
 const REJOIN_MAX_DELAY_MS = 60_000;
@@ -163,10 +167,19 @@ export class Agent {
     if (this.baseUrl || this.stopped) return;
     this.baseUrl = baseUrl;
     this.timer = setInterval(() => this.think(), this.deps.thinkMs);
+    this.deps.logger.info(
+      { agentId: this.record.id, name: this.record.name, planner: PLANNER },
+      `agent ${this.record.name} started`,
+    );
     await this.join();
   }
 
   async stop(): Promise<void> {
+    if (this.baseUrl && !this.stopped)
+      this.deps.logger.info(
+        { agentId: this.record.id, name: this.record.name },
+        `agent ${this.record.name} stopped`,
+      );
     this.stopped = true;
     clearInterval(this.timer);
     clearTimeout(this.rejoinTimer);
@@ -550,6 +563,7 @@ export class Agent {
   private send(step: Step, action?: CurrentAction): void {
     if (!this.room) return;
     this.room.send(step.event, step.data);
+    countAgentDecision(PLANNER);
     const targetId = step.data.targetId;
     // Walking gives up the action under way, as the world does.
     if (step.event === "player:action" || step.event === "player:move") {

@@ -16,13 +16,13 @@ import { ApiError } from "./errors.js";
 import type { LiveWorld } from "./live-world.js";
 import { characterNameBody, parseOr400 } from "./validate.js";
 
-const newGoal = z.object({
+export const agentGoalBody = z.object({
   type: z.enum(GOAL_TYPES),
   /** XP to gain in the goal's skills. */
   target: z.number().int().positive().max(XP_CAP).optional(),
 });
 // Said in chat unless it is a command: held to the chat rule, and refused with its reason.
-const message = z.object({
+export const agentMessageBody = z.object({
   text: z.string().superRefine((text, context) => {
     const said = chatText(text);
     if (typeof said !== "string") context.addIssue({ code: "custom", message: said.message });
@@ -72,7 +72,7 @@ export function agentsRouter(liveWorld: LiveWorld, authenticated: RequestHandler
   );
 
   router.post("/agents/:agentId/goal", authenticated, (req, res) => {
-    const { type, target } = parseOr400(newGoal, req.body);
+    const { type, target } = parseOr400(agentGoalBody, req.body);
     return answer(res, {
       type: "setGoal",
       caller: caller(res),
@@ -91,7 +91,7 @@ export function agentsRouter(liveWorld: LiveWorld, authenticated: RequestHandler
   );
 
   router.post("/agents/:agentId/message", authenticated, (req, res) => {
-    const { text } = parseOr400(message, req.body);
+    const { text } = parseOr400(agentMessageBody, req.body);
     return answer(res, { type: "message", caller: caller(res), agentId: agentId(req.params), text }, 202);
   });
 

@@ -20,9 +20,11 @@ import {
   tradeUpdatedView,
 } from "../game/trade.js";
 import type { InventoryEntry } from "../game/types.js";
+import { countMessageIn, countRefusal, countTradeCompleted, countTradeFailed } from "../metrics.js";
 import type { Runtime } from "../runtime.js";
 import { admitMessage } from "./flood-guard.js";
 import {
+  eventLabel,
   isTradeMessage,
   isWorldMessage,
   type Reply,
@@ -226,16 +228,22 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
     reply: Reply = client.send.bind(client),
   ): void {
     const playerId = client.auth!.characterId;
-    const refuse = (reason: TradeErrorReason) =>
+    countMessageIn(eventLabel(type));
+    const refuse = (reason: TradeErrorReason) => {
+      countRefusal(reason);
       reply("tradeError", { tradeId: this.trade.id, reason, message: TRADE_ERROR_MESSAGES[reason] });
+    };
     // A world event sent here is refused as the world refuses a trade event sent to it, not as unknown.
     if (isWorldMessage(type) && !isTradeMessage(type)) {
+      countRefusal("wrong_room");
       reply("error", { code: "wrong_room", message: "Send this to the world's room.", event: type });
       return;
     }
     const read = readTradeMessage(type, message);
-    if ("error" in read) reply("error", read.error);
-    else if (read.data.tradeId !== this.trade.id) refuse("not_found");
+    if ("error" in read) {
+      countRefusal(read.error.code);
+      reply("error", read.error);
+    } else if (read.data.tradeId !== this.trade.id) refuse("not_found");
     else {
       const cause: Cause = { playerId, reply };
       void this.serially(async () => {
@@ -348,7 +356,25 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
     this.trade = trade;
     const final = trade.stage === "completed" || trade.stage === "cancelled";
     sendTradeEvents(events, (to, event, data) => this.sendTo(to, event, data, final), cause);
-    if (final) this.end(events);
+    if (final) {
+      this.recordEnd(trade);
+      this.end(events);
+    }
+  }
+
+  private recordEnd(trade: Trade): void {
+    const players = trade.sides.map(({ player }) => player.name);
+    if (trade.stage === "completed") {
+      countTradeCompleted();
+      this.runtime.logger.info({ tradeId: trade.id, players }, `trade completed: ${players.join(" and ")}`);
+    } else {
+      const reason = trade.cancelReason ?? "cancelled";
+      countTradeFailed(reason);
+      this.runtime.logger.info(
+        { tradeId: trade.id, players, reason },
+        `trade failed (${reason}): ${players.join(" and ")}`,
+      );
+    }
   }
 
   private async inventoryOf(playerId: string): Promise<InventoryEntry[] | undefined> {

@@ -25,6 +25,7 @@ import { TRADE_ERROR_MESSAGES } from "../game/trade.js";
 import type { InventoryEntry } from "../game/types.js";
 import { World } from "../game/world.js";
 import type { Intent, OutboundEvent, PlayerSync, TickReport } from "../game/world-types.js";
+import { countMessageIn, countMessagesOut, countRefusal, reportPlayersOnline } from "../metrics.js";
 import type { Runtime } from "../runtime.js";
 import { WorldRoomState } from "../schema/WorldRoomState.js";
 import { within } from "../time-limit.js";
@@ -38,6 +39,7 @@ import { HeldMessages } from "./held-messages.js";
 import { Interest, isJsonClient, readsTheState } from "./interest.js";
 import {
   describeIssues,
+  eventLabel,
   isTradeMessage,
   isWorldMessage,
   type Refusal,
@@ -107,6 +109,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   private combatLogouts!: CombatLogouts;
   private tradeCommits!: TradeCommits;
   private timings!: TickTimings;
+  private stopReportingOnline = () => {};
   /** This opening's right to write (see WorldLease); the agents beside it write under it too. */
   private lease!: WorldLease;
   /** Set when a write found that another world holds the lease: the room is closing. */
@@ -206,6 +209,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     // Half the tick: beyond that, a tick leaves too little time for I/O and a slow phase is reported.
     this.timings = new TickTimings(tickMs / 2, runtime.logger);
     this.setSimulationInterval(() => this.tick(), tickMs);
+    this.stopReportingOnline = reportPlayersOnline(() => this.owners.size);
     // No patches on a timer of their own: each tick's publish sends its patch (see publish).
     this.patchRate = null;
     this.onMessage("*", (client, type, message) =>
@@ -251,6 +255,10 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       await this.arrival(characterId);
       if (this.owners.get(characterId) !== client) return;
     }
+    this.runtime.logger.info(
+      { characterId, name: playerOf(client).characterName, client: this.clientKind(client) },
+      `${playerOf(client).characterName} joined the world (${this.clientKind(client)})`,
+    );
     // A client that reads the state needs its view now: Colyseus sends it the state as it joins. Others
     // open theirs with the player:sync they are sent first (CONTRACT), after any tick held meanwhile.
     const readsState = readsTheState(client, options?.updates);
@@ -332,6 +340,10 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     const { characterId } = playerOf(client);
     if (this.owners.get(characterId) !== client) return;
     this.owners.delete(characterId);
+    this.runtime.logger.info(
+      { characterId, name: playerOf(client).characterName, client: this.clientKind(client) },
+      `${playerOf(client).characterName} left the world (${this.clientKind(client)})`,
+    );
     this.trades.playerGone(characterId, "partner_disconnected");
     await this.tradeCommits.settled(characterId);
     // The client goes now, its player once its fight is over: a client waiting for its leave to be
@@ -372,10 +384,24 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
 
   override async onDispose(): Promise<void> {
     this.stopServing();
+    this.stopReportingOnline();
+    this.runtime.logger.info(
+      { roomId: this.roomId, epoch: this.lease.epoch },
+      "world closed in this process",
+    );
     if (this.superseded) return;
     const remaining = [...this.owners.keys()].filter((id) => this.world.has(id));
     this.persistence.writeFinal(remaining.map((id) => ({ state: this.world.leave(id) }))).catch(() => {});
     await this.persistence.flush();
+  }
+
+  /** How a player's client connects, for the log: the /ws channel, an SDK client, or one of the server's agents. */
+  private clientKind(client: WorldClient): "/ws" | "SDK" | "agent" {
+    if (isJsonClient(client)) return "/ws";
+    const { characterId } = playerOf(client);
+    return this.runtime.agents.list().some((agent) => agent.record.characterId === characterId)
+      ? "agent"
+      : "SDK";
   }
 
   /** An SDK connection's frames that reach no handler count too; the /ws channel counts its own frames. */
@@ -396,7 +422,11 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     const { characterId } = playerOf(client);
     // A session a second login replaced may still have frames on the way: the player is the new one's.
     if (this.owners.get(characterId) !== client || !this.world.has(characterId)) return;
-    const refuse = (refusal: Refusal) => reply("error", { ...refusal, event: type });
+    countMessageIn(eventLabel(type));
+    const refuse = (refusal: Refusal) => {
+      countRefusal(refusal.code);
+      reply("error", { ...refusal, event: type });
+    };
     // The /ws channel counts its connections' frames itself, before they get here.
     const counted =
       isJsonClient(client) || admitMessage(this.runtime.floodGuards.of(characterId), client, refuse);
@@ -424,7 +454,9 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     if ("error" in event) return event.error;
     const playerId = playerOf(client).characterId;
     const tradeRefusal = (tradeId: string | undefined) => (reason: TradeErrorReason | undefined) => {
-      if (reason) reply("tradeError", { tradeId, reason, message: TRADE_ERROR_MESSAGES[reason] });
+      if (!reason) return;
+      countRefusal(reason);
+      reply("tradeError", { tradeId, reason, message: TRADE_ERROR_MESSAGES[reason] });
     };
     if (event.type === "tradeRequest") {
       const { targetPlayerId } = event.data;
@@ -626,6 +658,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    */
   private greet(client: WorldClient, characterId: string): void {
     client.send("player:sync", this.world.playerSync(characterId));
+    countMessagesOut("player:sync");
     this.greeted.add(client);
   }
 
@@ -864,6 +897,7 @@ async function authorizeWorldJoin(
 }
 
 function sendUpdate(client: Client, update: EncodedUpdate): void {
+  countMessagesOut("world:update");
   if (isJsonClient(client)) client.send("world:update", update);
   else client.enqueueRaw(update.roomMessage());
 }

@@ -144,6 +144,14 @@ export function isTradeMessage(name: string): name is TradeMessageName {
   return Object.hasOwn(tradeMessages, name);
 }
 
+/** What the metrics count a message under whose event the protocol does not define: a client adds no label. */
+export const OTHER_EVENT = "other";
+
+/** A message's event as the metrics count it: a name the protocol defines, or OTHER_EVENT (bounded labels). */
+export function eventLabel(name: string): string {
+  return isWorldMessage(name) || isTradeMessage(name) ? name : OTHER_EVENT;
+}
+
 /** An event of `schemas` with its data validated (`Read` names each event's type), or the error answering it. */
 function readEvent<Read>(
   schemas: Readonly<Record<string, z.ZodType>>,

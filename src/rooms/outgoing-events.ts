@@ -2,6 +2,7 @@ import { type Client, ClientState, getMessageBytes, Protocol } from "@colyseus/c
 import { blockAround, type Cell, cellOf } from "../game/view-index.js";
 import type { OutboundEvent } from "../game/world-types.js";
 import { keepShapeOf } from "../kept-shapes.js";
+import { countMessagesOut } from "../metrics.js";
 import { FramedBytes, framedLength, writeFrames } from "../ws/frames.js";
 import type { WriteSlab } from "../ws/write-slab.js";
 import { EncodedJson } from "./encoded-json.js";
@@ -57,6 +58,7 @@ export function deliverEvents(
         if (joined) {
           framed ??= framedEvents(seen, slab);
           client.sendFramed(framed);
+          for (const event of seen) event.counted();
         } else {
           for (const event of seen) event.sendTo(client);
         }
@@ -116,8 +118,14 @@ class OutgoingEvent {
     keepShapeOf("event", this);
   }
 
+  /** One more recipient, for the metrics. */
+  counted(): void {
+    countMessagesOut(this.event.event);
+  }
+
   /** JSON for /ws clients, msgpack for SDK clients. */
   sendTo(client: Client): void {
+    this.counted();
     if (isJsonClient(client)) {
       this.json ??= EncodedJson.of(this.event.data);
       client.send(this.event.event, this.json);

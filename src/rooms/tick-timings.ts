@@ -1,6 +1,10 @@
 import type { Logger } from "../logger.js";
+import { recordTick } from "../metrics.js";
 
-/** Logs a tick that took longer than its budget, with its phases, so the slow phase is visible. */
+/**
+ * Each tick's phases go to the metrics; a tick that took longer than its budget is logged with them, so
+ * the slow phase is visible.
+ */
 export class TickTimings {
   constructor(
     private readonly budgetMs: number,
@@ -8,6 +12,7 @@ export class TickTimings {
   ) {}
 
   record(tick: number, phaseMs: Readonly<Record<string, number>>): void {
+    recordTick(phaseMs);
     let total = 0;
     for (const ms of Object.values(phaseMs)) total += ms;
     if (total <= this.budgetMs) return;

@@ -12,6 +12,7 @@ import type { TradeErrorReason } from "../game/trade.js";
 import type { InventoryEntry, ItemDef } from "../game/types.js";
 import type { World } from "../game/world.js";
 import type { Logger } from "../logger.js";
+import { recordTradeCommit } from "../metrics.js";
 import type { TickSaves } from "./tick-saves.js";
 import type { WorldPersistence } from "./world-persistence.js";
 
@@ -115,6 +116,7 @@ export class TradeCommits {
     for (const id of ids) world.setBusy(id, "trade");
     const { persistence, repository, items, lease } = this.dependencies;
     // Queued behind every pending write, so the transaction reads what the world holds now.
+    const started = performance.now();
     const committed = persistence
       .run(async (): Promise<TradeOutcome> => {
         // Refused like a conflict (trying again may succeed) while the database cannot be brought up to date.
@@ -123,6 +125,7 @@ export class TradeCommits {
       })
       .catch((error: unknown) => this.outcomeInDoubt(tradeId, a, b, error))
       .then((outcome) => {
+        recordTradeCommit((performance.now() - started) / 1000, outcome.ok ? "ok" : "failed");
         if (outcome.ok) {
           world.replaceInventory(a.characterId, outcome.inventoryA);
           world.replaceInventory(b.characterId, outcome.inventoryB);

@@ -6,6 +6,7 @@ import { isDataError } from "../db/pg-errors.js";
 import { WorldSupersededError, type WriteFence } from "../db/world-lease.js";
 import { isEmptyWrite, type WorldStore, type WorldWrite } from "../db/world-store.js";
 import type { Logger } from "../logger.js";
+import { recordDatabaseWrite } from "../metrics.js";
 import { within } from "../time-limit.js";
 
 /** What the world has changed and not yet written (TickSaves). */
@@ -156,6 +157,7 @@ export class WorldPersistence {
         apart ? saves : [],
       );
     } catch (error) {
+      recordDatabaseWrite((performance.now() - startedAt) / 1000, "failed");
       this.unsaved.failed(write);
       this.departuresRefused = saves.length > 0 && isDataError(error);
       this.failingSince ??= startedAt;
@@ -166,6 +168,7 @@ export class WorldPersistence {
         );
       throw error;
     }
+    recordDatabaseWrite((performance.now() - startedAt) / 1000, "ok");
     this.departuresRefused = false;
     if (this.failedWrites > 0)
       this.logger.info(

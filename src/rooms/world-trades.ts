@@ -9,6 +9,7 @@ import {
   type TradeEvent,
   type TradeResult,
 } from "../game/trade.js";
+import { countMessagesOut } from "../metrics.js";
 import type { Reply } from "./messages.js";
 
 export type PlayerGoneReason = "partner_disconnected" | "player_died";
@@ -29,6 +30,7 @@ export function sendTradeEvents(
   cause?: Cause,
 ): void {
   for (const { to, event, data } of events) {
+    countMessagesOut(event);
     if (to === cause?.playerId) cause.reply(event, data);
     else send(to, event, data);
   }

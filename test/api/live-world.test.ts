@@ -37,7 +37,7 @@ describe("REST API over a running world (LiveWorld)", () => {
 
   before(async () => {
     const config = loadConfig({ NODE_ENV: "test", PGLITE_STORAGE: "memory" });
-    runtime = await createRuntime(config, createLogger("silent", false));
+    runtime = await createRuntime(config, createLogger("silent", "json"));
     const app = express();
     mountApi(app, runtime, liveWorld);
     runtime.httpServer.on("request", app);

@@ -264,7 +264,7 @@ describe("rate limits", () => {
       RATE_LIMIT_AUTH_PER_MIN: "3",
       RATE_LIMIT_WINDOW_MS: String(WINDOW_MS),
     });
-    const logger = createLogger("silent", false);
+    const logger = createLogger("silent", "json");
     // Two sets of counters with one key prefix stand for two server processes; the prefix is new each run.
     const prefix = `tileworld-test:${randomUUID()}:`;
     let first: RateLimits;

@@ -76,7 +76,7 @@ for (const backend of backends) {
       await truncateAll(handle);
       store = new NotingStore(handle.db);
       unsaved = new Unsaved();
-      persistence = new WorldPersistence(store, unsaved, createLogger("silent", false), {
+      persistence = new WorldPersistence(store, unsaved, createLogger("silent", "json"), {
         closingWriteBackoffMs: [10, 10],
       });
     });

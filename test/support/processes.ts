@@ -17,6 +17,8 @@ export const PROCESS_PORTS = {
   databaseFaults: TEST_PORT + 45,
   /** test/scale/redis-restart.test.ts, and the Redis of its own it restarts */
   redisRestart: { server: TEST_PORT + 65, redis: TEST_PORT + 73 },
+  /** test/logs.test.ts */
+  logs: TEST_PORT + 34,
 } as const;
 
 export interface ServerProcess {
@@ -29,9 +31,14 @@ export interface ServerProcess {
 }
 
 /** Starts `npm start`'s entry point as `npm start` runs it, as a separate process; waits until /health answers. */
-export async function startServerProcess(port: number, env: Record<string, string>): Promise<ServerProcess> {
+export async function startServerProcess(
+  port: number,
+  env: Record<string, string>,
+  startWithinMs = 30000,
+): Promise<ServerProcess> {
   const child = spawn(process.execPath, [...nodeFlagsOf("start"), "--import", "tsx", "src/index.ts"], {
-    env: { PATH: process.env.PATH, PORT: String(port), ...env },
+    // JSON lines, which tests read, unless a test asks for the development default (LOG_FORMAT: "").
+    env: { PATH: process.env.PATH, PORT: String(port), LOG_FORMAT: "json", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -39,7 +46,7 @@ export async function startServerProcess(port: number, env: Record<string, strin
   child.stderr?.on("data", (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30000;
+  const deadline = Date.now() + startWithinMs;
   while (Date.now() < deadline) {
     const healthy = await fetch(`${baseUrl}/health`).then(
       (response) => response.ok,
@@ -71,7 +78,7 @@ export async function runToExit(
   entry: readonly string[] = ["src/index.ts"],
 ): Promise<{ code: number | null; stderr: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", ...entry], {
-    env: { PATH: process.env.PATH, ...env },
+    env: { PATH: process.env.PATH, LOG_FORMAT: "json", ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";

@@ -44,7 +44,7 @@ export async function startTestServer(
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "tileworld-test-"));
   const config = loadConfig({ NODE_ENV: "test", PGLITE_STORAGE: "memory", DATA_DIR: dataDir, ...env });
-  const logger = options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? "silent", false);
+  const logger = options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? "silent", "json");
   const runtime = await createRuntime(config, logger);
   options.beforeBoot?.(runtime);
   const colyseus = await boot(createApp(runtime), TEST_PORT);

@@ -1,0 +1,271 @@
+// Every HTTP endpoint, for docs/api.md (`npm run docs:api` generates it; the bodies' JSON Schemas come
+// from the zod schemas the routes validate with). test/api-doc.test.ts checks this list against the
+// routes the source registers and against a running server.
+import type { z } from "zod";
+import { agentGoalBody, agentMessageBody } from "./agents.js";
+import { characterNameBody } from "./validate.js";
+
+export type Auth = "public" | "bearer" | "bearer, owner" | "metrics";
+
+export interface Endpoint {
+  method: "GET" | "POST" | "DELETE";
+  /** `:name` marks a path parameter. */
+  path: string;
+  auth: Auth;
+  summary: string;
+  body?: z.ZodType;
+  /** Status and what the body holds. */
+  answers: string[];
+  /** Errors of its own, besides those every endpoint of its kind may answer (see docs/api.md). */
+  errors?: string[];
+  /** A concrete path to request it by in the test (for paths a parameter cannot stand in). */
+  example?: string;
+}
+
+const PLAYER =
+  "the player: `id`, `name`, `position {x, z}`, `health`, `maxHealth`, `skills`, `inventory`, `equipment`, `coins`, `runEnergy` and the rest of `player:sync` (docs/protocol.md)";
+const AGENT_IS_THERE = "`404 not_found`: no such agent";
+const OWNER_ONLY = "`403 forbidden`: the caller does not own it (an admin controls the agents of `AGENTS`)";
+const WORLD_AWAY = "`503 unavailable`: the world's process does not answer";
+
+export const ENDPOINTS: Endpoint[] = [
+  {
+    method: "GET",
+    path: "/health",
+    auth: "public",
+    summary: "Whether the server and its database answer.",
+    answers: [
+      '`200 {status: "ok", timestamp, version, database: "ok"}`, and in the process that runs the world `world: {database: "ok"}`',
+    ],
+    errors: [
+      '`503` with `status: "degraded"` beside the error body (`unavailable`) when the database does not answer within 2 s, or the world\'s writes fail or one has run over 1 s (`world: {database: "waiting", waitingMs}`)',
+    ],
+  },
+  {
+    method: "GET",
+    path: "/metrics",
+    auth: "metrics",
+    summary:
+      "Prometheus metrics (text format), all named `tileworld_`: players online, tick phases, database writes, messages, refusals, trades, agents, the process.",
+    answers: ["`200` Prometheus text"],
+    errors: [
+      "`401 unauthorized`: production, without the right bearer token",
+      "`404 not_found`: production, `METRICS_TOKEN` unset",
+    ],
+  },
+  {
+    method: "GET",
+    path: "/env.js",
+    auth: "public",
+    summary:
+      "A script setting `window.env`: the public addresses (`PUBLIC_API_URL`, `PUBLIC_WS_URL`, `PUBLIC_CDN_URL`), `PUBLIC_APP_URL` and `PUBLIC_IDP_APP_ID`, for a frontend to load before its own code.",
+    answers: ["`200` JavaScript"],
+  },
+  {
+    method: "GET",
+    path: "/ws",
+    auth: "public",
+    summary: "The JSON WebSocket channel (docs/protocol.md); a plain request is told to upgrade.",
+    answers: ["`101` WebSocket upgrade"],
+    errors: ["`426 upgrade_required`: a plain HTTP request"],
+  },
+  {
+    method: "GET",
+    path: "/manifests/:file",
+    auth: "public",
+    summary:
+      "The game data files (items, NPCs, areas, map); `items.json` is every file under `items/` in one list.",
+    answers: ["`200` the file's JSON"],
+    errors: ["`404 not_found`: no such file"],
+    example: "/manifests/items.json",
+  },
+  {
+    method: "GET",
+    path: "/api/data/skill-unlocks",
+    auth: "public",
+    summary: "What each skill level unlocks, from the game data.",
+    answers: ["`200` the unlocks by skill"],
+  },
+  {
+    method: "POST",
+    path: "/api/v1/auth/anonymous",
+    auth: "public",
+    summary:
+      "Anonymous sign-in: a new identity with its account and a character of a generated name, or, with a still-valid anonymous token in `Authorization`, that token renewed for the same identity.",
+    answers: ["`201 {token, playerId, expiresAt}`: an HS256 token valid for one hour"],
+    errors: [
+      "`403 forbidden`: an identity provider is configured (sign in with it)",
+      "`429 rate_limited`: past `RATE_LIMIT_AUTH_PER_MIN`",
+    ],
+  },
+  {
+    method: "GET",
+    path: "/api/v1/player",
+    auth: "bearer",
+    summary: "The caller's character.",
+    answers: [`\`200\` ${PLAYER}`],
+    errors: [
+      "`404 not_found`: the account has no character yet",
+      "`503 unavailable`: the player's last changes are not durable within 1.5 s (the world waits for its database)",
+    ],
+  },
+  {
+    method: "POST",
+    path: "/api/v1/player",
+    auth: "bearer",
+    summary: "Creates the caller's character, or renames it.",
+    body: characterNameBody,
+    answers: [
+      `\`201\` ${PLAYER}: created`,
+      "`200` the same: renamed (an online player shows it from the next tick)",
+    ],
+    errors: ["`409 conflict`: the name is taken (`Server` always is)"],
+  },
+  {
+    method: "GET",
+    path: "/api/v1/world",
+    auth: "bearer",
+    summary: "The world's state.",
+    answers: ["`200 {tick, time, playersOnline, areas, entities}`"],
+  },
+  {
+    method: "GET",
+    path: "/api/v1/world/areas",
+    auth: "bearer",
+    summary: "The world's areas.",
+    answers: ["`200 {areas: [{id, name, bounds, ...}]}`"],
+  },
+  {
+    method: "GET",
+    path: "/api/characters/:id/skills",
+    auth: "bearer",
+    summary: "Any character's skills, as other players see them.",
+    answers: ["`200 {characterId, skills, totalLevel, combatLevel}`"],
+    errors: ["`404 not_found`: no such character", "`503 unavailable`: as `GET /api/v1/player`"],
+  },
+  {
+    method: "GET",
+    path: "/api/characters/:id/position",
+    auth: "bearer",
+    summary: "Any character's position.",
+    answers: ["`200 {characterId, position {x, z}, areaId, online}`"],
+    errors: ["`404 not_found`: no such character", "`503 unavailable`: as `GET /api/v1/player`"],
+  },
+  {
+    method: "GET",
+    path: "/api/agents",
+    auth: "bearer",
+    summary: "Every agent.",
+    answers: [
+      "`200 {agents: [{agentId, characterId, name, online, position, health, maxHealth, goal, currentAction}]}`: `goal` is null or `{type, progress}`",
+    ],
+    errors: [WORLD_AWAY],
+  },
+  {
+    method: "POST",
+    path: "/api/agents",
+    auth: "bearer",
+    summary: "Starts an agent owned by the caller, playing a new character of that name.",
+    body: characterNameBody,
+    answers: ["`201 {agentId, characterId, name}`"],
+    errors: ["`409 conflict`: past `AGENTS_PER_ACCOUNT` or `AGENTS_MAX`, or the name is taken", WORLD_AWAY],
+  },
+  {
+    method: "DELETE",
+    path: "/api/agents/:agentId",
+    auth: "bearer, owner",
+    summary: "Stops an agent and deletes it.",
+    answers: ["`204`"],
+    errors: [AGENT_IS_THERE, OWNER_ONLY, WORLD_AWAY],
+  },
+  {
+    method: "GET",
+    path: "/api/agents/mapping/:agentId",
+    auth: "bearer",
+    summary: "The character an agent plays.",
+    answers: ["`200 {agentId, characterId, name}`"],
+    errors: [AGENT_IS_THERE, WORLD_AWAY],
+  },
+  {
+    method: "GET",
+    path: "/api/agents/:agentId/goal",
+    auth: "bearer",
+    summary: "An agent's goal and its progress.",
+    answers: ["`200 {goal, goalsPaused, availableGoals}`: `goal` is null or `{type, target, progress, ...}`"],
+    errors: [AGENT_IS_THERE, WORLD_AWAY],
+  },
+  {
+    method: "POST",
+    path: "/api/agents/:agentId/goal",
+    auth: "bearer, owner",
+    summary: "Sets an agent's goal: `target` is XP to gain in the goal's skills (500 when absent).",
+    body: agentGoalBody,
+    answers: ["`200 {success: true, goal, goalsPaused, availableGoals}`"],
+    errors: [AGENT_IS_THERE, OWNER_ONLY, WORLD_AWAY],
+  },
+  {
+    method: "POST",
+    path: "/api/agents/:agentId/goal/stop",
+    auth: "bearer, owner",
+    summary: "Stops the agent choosing goals itself (a goal set meanwhile is still pursued).",
+    answers: ["`200 {success: true, goal, goalsPaused, availableGoals}`"],
+    errors: [AGENT_IS_THERE, OWNER_ONLY, WORLD_AWAY],
+  },
+  {
+    method: "POST",
+    path: "/api/agents/:agentId/goal/resume",
+    auth: "bearer, owner",
+    summary: "Lets the agent choose its goals again.",
+    answers: ["`200 {success: true, goal, goalsPaused, availableGoals}`"],
+    errors: [AGENT_IS_THERE, OWNER_ONLY, WORLD_AWAY],
+  },
+  {
+    method: "POST",
+    path: "/api/agents/:agentId/message",
+    auth: "bearer, owner",
+    summary: "Has the agent say `text` in chat, or run it as a command (`drop all [item]`).",
+    body: agentMessageBody,
+    answers: ["`202 {accepted: true}`"],
+    errors: [AGENT_IS_THERE, OWNER_ONLY, WORLD_AWAY],
+  },
+  {
+    method: "GET",
+    path: "/api/agents/:agentId/quick-actions",
+    auth: "bearer",
+    summary: "The quick actions an agent can run.",
+    answers: ["`200 {actions: [...]}`"],
+    errors: [AGENT_IS_THERE, WORLD_AWAY],
+  },
+  {
+    method: "POST",
+    path: "/api/agents/:agentId/quick-actions/:actionId",
+    auth: "bearer, owner",
+    summary: "Runs a quick action.",
+    answers: ["`202 {accepted: true}`"],
+    errors: ["`404 not_found`: no such agent or action", OWNER_ONLY, WORLD_AWAY],
+  },
+  {
+    method: "GET",
+    path: "/api/agents/:agentId/state",
+    auth: "bearer",
+    summary: "All an agent knows, from its six state providers, and which planner decides for it.",
+    answers: [
+      "`200 {agentId, characterId, name, online, goal, goalsPaused, currentAction, gameState, inventory, nearbyEntities, skills, equipment, availableActions, planner}`",
+    ],
+    errors: [AGENT_IS_THERE, WORLD_AWAY],
+  },
+  {
+    method: "POST",
+    path: "/api/agents/:agentId/actions/:name",
+    auth: "bearer, owner",
+    summary:
+      "Runs one of the 22 agent actions (`moveTo`, `chopTree`, `bankWithdraw`, ...) with the body as its parameters.",
+    answers: ["`200 {ok: true}` or `200 {ok: false, reason}`: why it cannot be done, for a person to act on"],
+    errors: [
+      "`400 bad_request`: parameters the action does not take",
+      "`404 not_found`: no such agent or action",
+      OWNER_ONLY,
+      WORLD_AWAY,
+    ],
+  },
+];

@@ -1,0 +1,22 @@
+import type { RequestHandler } from "express";
+import type { Logger } from "../logger.js";
+
+/**
+ * Logs each HTTP request at debug once answered: method, path, status and time taken. Below debug it
+ * is not installed at all, so a production server pays nothing for it.
+ */
+export function requestLog(logger: Logger): RequestHandler | undefined {
+  if (!logger.isLevelEnabled("debug")) return undefined;
+  return (req, res, next) => {
+    const started = performance.now();
+    res.once("finish", () => {
+      const ms = Math.round((performance.now() - started) * 10) / 10;
+      // The path alone: a query may carry a token (/ws?token=...).
+      logger.debug(
+        { method: req.method, path: req.path, status: res.statusCode, ms },
+        `${req.method} ${req.path} ${res.statusCode} ${ms} ms`,
+      );
+    });
+    next();
+  };
+}

@@ -1,0 +1,158 @@
+// What each variable of src/config.ts means, for .env.example and docs/configuration.md, which
+// `npm run env:example` generates from this and the schema's defaults. A variable added to the schema
+// needs its line here: test/config-docs.test.ts names any that has none.
+import type { Environment } from "./config.js";
+
+export interface VariableDoc {
+  /** One or two sentences for an operator. */
+  meaning: string;
+  /** The default as people read it, where the schema's own default does not say it (derived, generated). */
+  shownDefault?: string;
+}
+
+export const VARIABLE_DOCS = {
+  PORT: { meaning: "HTTP and WebSocket port." },
+  NODE_ENV: { meaning: "`development` or `production` (`test` is used by the test suite)." },
+  LOG_LEVEL: {
+    meaning: "pino log level (`silent` in tests); `debug` adds a line per HTTP request.",
+    shownDefault: "`info`",
+  },
+  LOG_FORMAT: {
+    meaning: "`pretty`: a timed line for people; `json`: one JSON object a line, for log collectors.",
+    shownDefault: "`pretty` in development, else `json`",
+  },
+  DATABASE_URL: { meaning: "PostgreSQL connection string. Unset: embedded PGlite in `DATA_DIR/pglite`." },
+  DATA_DIR: { meaning: "Embedded database, generated development secret, manifest cache." },
+  PGLITE_STORAGE: { meaning: "`memory` keeps the embedded database in memory (tests)." },
+  JWT_SECRET: {
+    meaning:
+      "Key of the server's own tokens (anonymous mode). Unset in development: a random secret is generated once into `DATA_DIR/jwt-secret`.",
+    shownDefault: "generated",
+  },
+  ADMIN_CODE: { meaning: "Code for the `/admin` chat command; unset disables it." },
+  PUBLIC_IDP_APP_ID: {
+    meaning: "Public application id of the identity provider; the audience of its tokens.",
+  },
+  IDP_APP_SECRET: {
+    meaning:
+      "Secret of the identity-provider application: required in production, not used by the server; never sent to clients.",
+  },
+  IDP_JWKS_URL: { meaning: "Key set of the identity provider (cached, refetched on an unknown key id)." },
+  IDP_VERIFICATION_KEY: { meaning: "Alternative to `IDP_JWKS_URL`: a PEM or JWK public key." },
+  IDP_ISSUER: {
+    meaning:
+      "Expected `iss` of provider tokens; required with an identity provider (start-up fails without it).",
+  },
+  PUBLIC_CDN_URL: {
+    meaning:
+      "Asset and manifest host: manifests are fetched from it (in development, only those missing locally); `/env.js` sends clients there.",
+    shownDefault: "`http://localhost:8080`",
+  },
+  PUBLIC_API_URL: {
+    meaning: "Public HTTP address of this server, published in `/env.js`.",
+    shownDefault: "derived from the request",
+  },
+  PUBLIC_WS_URL: {
+    meaning: "Public WebSocket address, published in `/env.js`: `ws://` or `wss://`, ending in `/ws`.",
+    shownDefault: "derived from the request",
+  },
+  PUBLIC_APP_URL: { meaning: "Frontend address, added to the cross-origin allow-list." },
+  PRODUCTION_CDN_URL: { meaning: "Asset host used to bootstrap a checkout without manifests." },
+  MANIFEST_CACHE_DIR: {
+    meaning:
+      "Production's copy of the fetched manifests; in development, the last valid copy of `./manifests`, used when those are invalid.",
+    shownDefault: "`DATA_DIR/manifest-cache`",
+  },
+  SKIP_MANIFESTS: { meaning: "Bypass manifest fetching and validation (test environments)." },
+  CI: {
+    meaning: "Accepted for compatibility; the build (`tsc`) downloads no assets, so it changes nothing.",
+  },
+  SKIP_ASSETS: { meaning: "Accepted for compatibility, as `CI`: it changes nothing." },
+  REDIS_URL: {
+    meaning: "Scale-out: Colyseus presence and driver, and rate-limit counters, in Redis.",
+    shownDefault: "unset (Colyseus Cloud: its `REDIS_URI`)",
+  },
+  TRUST_PROXY: {
+    meaning:
+      "Proxies in front of the server to trust for the client's address and scheme (rate limits, `/env.js`).",
+    shownDefault: "`0` (Colyseus Cloud: `1`)",
+  },
+  PUBLIC_ADDRESS: {
+    meaning:
+      "With `REDIS_URL`: this process's `host:port` as clients reach it (internal, not published in `/env.js`).",
+  },
+  RATE_LIMIT_REST_PER_MIN: {
+    meaning: "REST requests per minute per client, the SDK's seat requests (`/matchmake`) included.",
+  },
+  RATE_LIMIT_AUTH_PER_MIN: { meaning: "Authentication attempts per minute per client." },
+  RATE_LIMIT_WS_PER_SEC: { meaning: "WebSocket messages per second per player, over all its connections." },
+  RATE_LIMIT_WINDOW_MS: { meaning: "Length of the REST and authentication windows." },
+  CORS_ALLOWED_ORIGINS: { meaning: "Frontend origins allowed cross-origin (comma-separated)." },
+  CORS_PREVIEW_HOST_SUFFIXES: { meaning: "`https` subdomains treated as preview deployments." },
+  CORS_PARTNER_ORIGINS: { meaning: "Embedding partner sites." },
+  CORS_IDP_HOST_SUFFIXES: { meaning: "`https` subdomains of the identity provider." },
+  HTTP_HEADERS_TIMEOUT_MS: {
+    meaning: "A client must send a request's headers within this, or is answered 408 and disconnected.",
+  },
+  HTTP_REQUEST_TIMEOUT_MS: {
+    meaning:
+      "The same for the whole request, its body included (not less than the headers timeout). An open WebSocket is not timed.",
+  },
+  MAX_CONNECTIONS_PER_ADDRESS: {
+    meaning:
+      "Connections one client address may hold open at once, when `TRUST_PROXY` is `0`; `0` for no limit.",
+  },
+  WORLD_TICK_MS: { meaning: "The world's tick. Shorter only for tests and load experiments." },
+  WS_PING_MS: {
+    meaning: "How often `/ws` connections are pinged; one that missed the previous ping is closed as dead.",
+  },
+  RECONNECT_SECONDS: { meaning: "How long a dropped player's seat is kept." },
+  DATABASE_STATEMENT_TIMEOUT_MS: {
+    meaning: "PostgreSQL cancels a statement that runs longer (`statement_timeout`).",
+  },
+  DATABASE_QUERY_TIMEOUT_MS: {
+    meaning:
+      "A query PostgreSQL has not answered within this fails and its connection is closed (longer than the statement timeout).",
+  },
+  DATABASE_KEEPALIVE_MS: {
+    meaning: "Idle time after which TCP keepalive probes check a PostgreSQL connection.",
+  },
+  AGENTS: {
+    meaning:
+      "Names of agents the server runs from its start (comma-separated), owned by nobody: admin accounts control them.",
+  },
+  AGENTS_PER_ACCOUNT: { meaning: "How many agents one account may run." },
+  AGENTS_MAX: { meaning: "How many agents all accounts together may run (those of `AGENTS` aside)." },
+  OPENAI_API_KEY: { meaning: "OpenAI's key: agents may be driven by its models." },
+  OPENAI_BASE_URL: {
+    meaning: "Another address of OpenAI's chat-completions API (a gateway).",
+    shownDefault: "OpenAI's",
+  },
+  ANTHROPIC_API_KEY: { meaning: "Anthropic's key: agents may be driven by its models." },
+  ANTHROPIC_BASE_URL: {
+    meaning: "Another address of Anthropic's messages API.",
+    shownDefault: "Anthropic's",
+  },
+  GOOGLE_GENERATIVE_AI_API_KEY: { meaning: "Google's key (Generative Language API)." },
+  GOOGLE_GENERATIVE_AI_BASE_URL: {
+    meaning: "Another address of Google's Generative Language API.",
+    shownDefault: "Google's",
+  },
+  LOCAL_MODEL_URL: { meaning: "An OpenAI-compatible model host, e.g. `http://localhost:11434/v1`; no key." },
+  AGENT_MODEL: {
+    meaning:
+      "`openai:<model>`, `anthropic:<model>`, `google:<model>` or `local:<model>`; none configured: the rules decide.",
+    shownDefault: "first configured",
+  },
+  AGENT_MODEL_CALLS_PER_MIN: {
+    meaning: "Model calls one agent may make a minute; past them, that decision is the rules'.",
+  },
+  AGENT_MODEL_MAX_TOKENS: { meaning: "Most tokens a model may answer with in one call." },
+  AGENT_MODEL_TIMEOUT_MS: {
+    meaning: "A model call that takes longer is given up; that decision is the rules'.",
+  },
+  METRICS_TOKEN: {
+    meaning:
+      "In production, `GET /metrics` needs `Authorization: Bearer <METRICS_TOKEN>`; unset, it answers 404. Open in development.",
+  },
+} satisfies Partial<Record<keyof Environment, VariableDoc>>;
