@@ -22,6 +22,12 @@ const flag = z
   .optional()
   .transform((value) => value === "true" || value === "1");
 
+/** A flag that is on unless set to false. */
+const flagOn = z
+  .enum(["true", "false", "1", "0"])
+  .default("true")
+  .transform((value) => value === "true" || value === "1");
+
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 /** The list variables' schemas: for these, an empty value is an empty list, not an unset variable. */
@@ -82,6 +88,11 @@ const environmentSchema = z.object({
   CI: optionalString,
   SKIP_ASSETS: optionalString,
   REDIS_URL: optionalString,
+  /**
+   * Forgets a room lookup of @colyseus/redis-driver that failed while Redis was away, which the driver
+   * would hand to every later lookup (src/redis-driver-lookups.ts). Off only once the driver does it itself.
+   */
+  FORGET_FAILED_ROOM_LOOKUPS: flagOn,
   /**
    * Behind a proxy or load balancer: how many proxies to trust for the client's address and scheme
    * (X-Forwarded-For / -Proto), which rate limits and /env.js use. 0 trusts none.

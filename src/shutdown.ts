@@ -1,6 +1,7 @@
 import type { Server } from "@colyseus/core";
 import type { Logger } from "./logger.js";
 import type { Runtime } from "./runtime.js";
+import { stopWaitingForRedisWhenAway } from "./scale-out.js";
 
 /**
  * Stops one server in order: the agents leave, no new connections, rooms disconnect their clients and
@@ -9,6 +10,7 @@ import type { Runtime } from "./runtime.js";
 export async function stopServer(server: Server, runtime: Runtime): Promise<void> {
   // The agents leave first, as players logging out: none of them then tries to come back.
   await runtime.agents.close();
+  stopWaitingForRedisWhenAway();
   await server.gracefullyShutdown(false);
   await new Promise<void>((resolve) => {
     runtime.httpServer.close(() => resolve());

@@ -15,6 +15,7 @@ import { BEARER_CHALLENGE } from "../api/errors.js";
 import { clientKey } from "../api/rate-limits.js";
 import { issueAnonymousToken } from "../auth/tokens.js";
 import { type AuthRefusal, countAttempt, verifyToken } from "../auth/verify.js";
+import { ListingsUnreachableError } from "../listings-unreachable.js";
 import { admitMessage } from "../rooms/flood-guard.js";
 import { WORLD_UNREACHABLE_MESSAGE } from "../rooms/live-world.js";
 import { isTradeMessage, type Refusal } from "../rooms/messages.js";
@@ -64,8 +65,11 @@ export class JsonChannel {
     try {
       await this.answerUpgrade(request, socket, head);
     } catch (error) {
-      this.runtime.logger.error({ err: error }, "/ws upgrade failed");
-      if (socket.writable) refuse(socket, { status: 503, code: "unavailable", message: "retry later" });
+      // Redis's outage is logged once where it begins (see scale-out.ts), not once a login.
+      const unreachable = error instanceof ListingsUnreachableError;
+      if (!unreachable) this.runtime.logger.error({ err: error }, "/ws upgrade failed");
+      const message = unreachable ? error.message : "retry later";
+      if (socket.writable) refuse(socket, { status: 503, code: "unavailable", message });
     }
   }
 

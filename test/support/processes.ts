@@ -15,6 +15,12 @@ export const PROCESS_PORTS = {
   tradeStorm: TEST_PORT + 63,
   /** test/scale/redis-restart.test.ts, and the Redis of its own it restarts */
   redisRestart: { server: TEST_PORT + 65, redis: TEST_PORT + 73 },
+  /** test/scale/redis-outage.test.ts, and the Redis of its own it kills */
+  redisOutage: { server: TEST_PORT + 66, redis: TEST_PORT + 74 },
+  /** test/scale/redis-driver-lookups.test.ts: the Redis it starts late */
+  redisDriverLookups: { redis: TEST_PORT + 75 },
+  /** test/process-freeze.test.ts */
+  processFreeze: TEST_PORT + 67,
 } as const;
 
 export interface ServerProcess {
