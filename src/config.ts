@@ -129,6 +129,12 @@ const environmentSchema = z.object({
   WORLD_TICK_MS: z.coerce.number().int().min(10).max(5000).default(600),
   /** How often /ws connections are pinged; one that missed the previous ping is closed as dead. */
   WS_PING_MS: z.coerce.number().int().min(100).default(10_000),
+  /**
+   * A /ws login older than this when the server would carry it out (it waited in a process that was
+   * stopped, or on Redis) is refused with 503: its client has given up by then (a relaying process after
+   * 5 s), and carried out it would replace the session the player opened since elsewhere.
+   */
+  WS_LOGIN_MAX_AGE_MS: positiveInt(4000),
   /** Seconds a dropped player's seat is kept for reconnection. */
   RECONNECT_SECONDS: z.coerce.number().int().min(0).default(30),
   /** Names of agents the server runs from its start, owned by nobody (admins control them). */

@@ -16,6 +16,7 @@ import { clientKey } from "../api/rate-limits.js";
 import { issueAnonymousToken } from "../auth/tokens.js";
 import { type AuthRefusal, countAttempt, verifyToken } from "../auth/verify.js";
 import { ListingsUnreachableError } from "../listings-unreachable.js";
+import { LoopStalls } from "../loop-stalls.js";
 import { admitMessage } from "../rooms/flood-guard.js";
 import { WORLD_UNREACHABLE_MESSAGE } from "../rooms/live-world.js";
 import { isTradeMessage, type Refusal } from "../rooms/messages.js";
@@ -48,6 +49,7 @@ export class JsonChannel {
   private readonly pingTimer: NodeJS.Timeout;
   private readonly alive = new WeakSet<WebSocket>();
   private readonly relayPass: RelayPass;
+  private readonly stalls = new LoopStalls();
 
   constructor(private readonly runtime: Runtime) {
     this.relayPass = relayPass(runtime.jwtSecret);
@@ -62,8 +64,9 @@ export class JsonChannel {
     // The HTTP server stops listening for the socket's errors once it hands the upgrade over: a client
     // that resets while it is being answered must not take the process down.
     socket.on("error", () => socket.destroy());
+    const arrived = this.stalls.earliestArrival();
     try {
-      await this.answerUpgrade(request, socket, head);
+      await this.answerUpgrade(request, socket, head, arrived);
     } catch (error) {
       // Redis's outage is logged once where it begins (see scale-out.ts), not once a login.
       const unreachable = error instanceof ListingsUnreachableError;
@@ -73,7 +76,13 @@ export class JsonChannel {
     }
   }
 
-  private async answerUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+  private async answerUpgrade(
+    request: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    arrived: number,
+  ): Promise<void> {
+    if (this.tooOld(arrived)) return refuse(socket, LOGIN_TOO_OLD);
     const url = new URL(request.url ?? "/", "http://localhost");
     const context = createAuthContext({
       headers: request.headers as Record<string, string>,
@@ -83,6 +92,8 @@ export class JsonChannel {
     const refusal = (await this.countUpgrade(request, context)) ?? (await this.authenticate(context));
     if (refusal) return refuse(socket, refusal);
     const world = await openWorld();
+    // Checked again just before the login is carried out: its steps may have waited (on Redis, say).
+    if (this.tooOld(arrived)) return refuse(socket, LOGIN_TOO_OLD);
     if (world.processId !== matchMaker.processId) {
       return this.relayToWorld(world, request, socket, head, context, url);
     }
@@ -163,7 +174,23 @@ export class JsonChannel {
     );
   }
 
+  /**
+   * Whether a login that reached the process at `arrived` (see LoopStalls) is older than its client's
+   * patience (WS_LOGIN_MAX_AGE_MS): the client has given up and may have logged in elsewhere since, and
+   * carrying it out would replace that live session (4409). It is refused instead, and logged.
+   */
+  private tooOld(arrived: number): boolean {
+    const ageMs = Math.round(performance.now() - arrived);
+    if (ageMs <= this.runtime.config.WS_LOGIN_MAX_AGE_MS) return false;
+    this.runtime.logger.warn(
+      { ageMs, maxAgeMs: this.runtime.config.WS_LOGIN_MAX_AGE_MS },
+      "/ws login dropped: older than its client waits for it (WS_LOGIN_MAX_AGE_MS)",
+    );
+    return true;
+  }
+
   close(): void {
+    this.stalls.stop();
     clearInterval(this.pingTimer);
     for (const ws of this.wss.clients) ws.close(CloseCode.SERVER_SHUTDOWN, "server shutting down");
     this.wss.close();
@@ -339,6 +366,12 @@ const WORLD_UNREACHABLE: AuthRefusal = {
   status: 503,
   code: "unavailable",
   message: WORLD_UNREACHABLE_MESSAGE,
+};
+
+const LOGIN_TOO_OLD: AuthRefusal = {
+  status: 503,
+  code: "unavailable",
+  message: "this login waited too long in the server and was dropped; connect again",
 };
 
 /** Refuses an upgrade with an HTTP status and CONTRACT's error body (and Retry-After with a 429). */

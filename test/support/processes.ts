@@ -19,8 +19,8 @@ export const PROCESS_PORTS = {
   redisOutage: { server: TEST_PORT + 66, redis: TEST_PORT + 74 },
   /** test/scale/redis-driver-lookups.test.ts: the Redis it starts late */
   redisDriverLookups: { redis: TEST_PORT + 75 },
-  /** test/process-freeze.test.ts */
-  processFreeze: TEST_PORT + 67,
+  /** test/scale/frozen-login.test.ts: the world's process, the one it stops, and their Redis */
+  frozenLogin: { world: TEST_PORT + 67, stopped: TEST_PORT + 68, redis: TEST_PORT + 76 },
 } as const;
 
 export interface ServerProcess {
