@@ -130,11 +130,11 @@ const environmentSchema = z.object({
   /** How often /ws connections are pinged; one that missed the previous ping is closed as dead. */
   WS_PING_MS: z.coerce.number().int().min(100).default(10_000),
   /**
-   * A /ws login older than this when the server would carry it out (it waited in a process that was
-   * stopped, or on Redis) is refused with 503: its client has given up by then (a relaying process after
-   * 5 s), and carried out it would replace the session the player opened since elsewhere.
+   * A /ws login that waited longer than this while its process stood still (stopped, paused) is refused
+   * with 503 when the process resumes: its client has given up by then (a relaying process after 5 s),
+   * and carried out it would replace the session the player opened since elsewhere.
    */
-  WS_LOGIN_MAX_AGE_MS: positiveInt(4000),
+  WS_LOGIN_MAX_STALL_MS: positiveInt(4000),
   /** Seconds a dropped player's seat is kept for reconnection. */
   RECONNECT_SECONDS: z.coerce.number().int().min(0).default(30),
   /** Names of agents the server runs from its start, owned by nobody (admins control them). */

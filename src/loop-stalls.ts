@@ -1,10 +1,12 @@
 /**
- * Watches this process's event loop for stalls (a SIGSTOP, a machine that froze it): what reached the
- * process meanwhile waited unread in the kernel, and is handled on resuming as if it had just come.
+ * Watches this process's event loop for stalls (a SIGSTOP, a paused machine): what reached the process
+ * meanwhile waited unread in the kernel, and is handled on resuming as if it had just come.
  */
 export class LoopStalls {
   private lastTurn = performance.now();
   private lastStall = { from: Number.NEGATIVE_INFINITY, to: Number.NEGATIVE_INFINITY };
+  /** How long the loop has stood still in all, in stalls that ended. */
+  private stalledMs = 0;
   private readonly timer: NodeJS.Timeout;
 
   /** A pause of the loop longer than `stallMs` counts as a stall; the loop is looked at every `everyMs`. */
@@ -16,15 +18,23 @@ export class LoopStalls {
   }
 
   /**
-   * The earliest moment something handled now may have reached the process (performance.now() time): the
-   * start of a stall that is ending, or just ended, and now otherwise.
+   * Marks something handled now (a request): how long it may have waited unread in a stall that is
+   * ending, or just ended, and the stalls counted so far.
    */
-  earliestArrival(): number {
+  mark(): StallMark {
     const now = performance.now();
-    // Resumed from a stall: the sockets it left unread are read before the timers catch up, or just after.
-    if (now - this.lastTurn > this.stallMs) return this.lastTurn;
-    if (now - this.lastStall.to < this.stallMs) return this.lastStall.from;
-    return now;
+    // Resumed from a stall: the sockets it left unread are read before the timers catch up (the stall
+    // is not counted yet, and will be), or just after.
+    const ending = now - this.lastTurn;
+    if (ending > this.stallMs) return { waitedMs: ending, stalledMs: this.stalledMs + ending };
+    if (now - this.lastStall.to < this.stallMs)
+      return { waitedMs: now - this.lastStall.from, stalledMs: this.stalledMs };
+    return { waitedMs: 0, stalledMs: this.stalledMs };
+  }
+
+  /** How long what was marked has waited while the loop stood still: before it was read, and since. */
+  stalledFor(mark: StallMark): number {
+    return mark.waitedMs + Math.max(0, this.stalledMs - mark.stalledMs);
   }
 
   stop(): void {
@@ -33,7 +43,15 @@ export class LoopStalls {
 
   private turn(): void {
     const now = performance.now();
-    if (now - this.lastTurn > this.stallMs) this.lastStall = { from: this.lastTurn, to: now };
+    if (now - this.lastTurn > this.stallMs) {
+      this.lastStall = { from: this.lastTurn, to: now };
+      this.stalledMs += now - this.lastTurn;
+    }
     this.lastTurn = now;
   }
+}
+
+export interface StallMark {
+  waitedMs: number;
+  stalledMs: number;
 }

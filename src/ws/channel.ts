@@ -16,7 +16,7 @@ import { clientKey } from "../api/rate-limits.js";
 import { issueAnonymousToken } from "../auth/tokens.js";
 import { type AuthRefusal, countAttempt, verifyToken } from "../auth/verify.js";
 import { ListingsUnreachableError } from "../listings-unreachable.js";
-import { LoopStalls } from "../loop-stalls.js";
+import { LoopStalls, type StallMark } from "../loop-stalls.js";
 import { admitMessage } from "../rooms/flood-guard.js";
 import { WORLD_UNREACHABLE_MESSAGE } from "../rooms/live-world.js";
 import { isTradeMessage, type Refusal } from "../rooms/messages.js";
@@ -64,7 +64,7 @@ export class JsonChannel {
     // The HTTP server stops listening for the socket's errors once it hands the upgrade over: a client
     // that resets while it is being answered must not take the process down.
     socket.on("error", () => socket.destroy());
-    const arrived = this.stalls.earliestArrival();
+    const arrived = this.stalls.mark();
     try {
       await this.answerUpgrade(request, socket, head, arrived);
     } catch (error) {
@@ -80,7 +80,7 @@ export class JsonChannel {
     request: IncomingMessage,
     socket: Duplex,
     head: Buffer,
-    arrived: number,
+    arrived: StallMark,
   ): Promise<void> {
     if (this.tooOld(arrived)) return refuse(socket, LOGIN_TOO_OLD);
     const url = new URL(request.url ?? "/", "http://localhost");
@@ -92,7 +92,7 @@ export class JsonChannel {
     const refusal = (await this.countUpgrade(request, context)) ?? (await this.authenticate(context));
     if (refusal) return refuse(socket, refusal);
     const world = await openWorld();
-    // Checked again just before the login is carried out: its steps may have waited (on Redis, say).
+    // Checked again just before the login is carried out: the process may have stood still meanwhile.
     if (this.tooOld(arrived)) return refuse(socket, LOGIN_TOO_OLD);
     if (world.processId !== matchMaker.processId) {
       return this.relayToWorld(world, request, socket, head, context, url);
@@ -175,16 +175,18 @@ export class JsonChannel {
   }
 
   /**
-   * Whether a login that reached the process at `arrived` (see LoopStalls) is older than its client's
-   * patience (WS_LOGIN_MAX_AGE_MS): the client has given up and may have logged in elsewhere since, and
-   * carrying it out would replace that live session (4409). It is refused instead, and logged.
+   * Whether a login has waited longer than WS_LOGIN_MAX_STALL_MS while this process stood still (it was
+   * stopped, say): its client has given up and may have logged in elsewhere since, and carrying it out
+   * would replace that live session (4409). It is refused instead, and logged. Time spent waiting for
+   * Redis or the database does not count: the process answers those logins itself.
    */
-  private tooOld(arrived: number): boolean {
-    const ageMs = Math.round(performance.now() - arrived);
-    if (ageMs <= this.runtime.config.WS_LOGIN_MAX_AGE_MS) return false;
+  private tooOld(arrived: StallMark): boolean {
+    const stalledMs = Math.round(this.stalls.stalledFor(arrived));
+    const maxMs = this.runtime.config.WS_LOGIN_MAX_STALL_MS;
+    if (stalledMs <= maxMs) return false;
     this.runtime.logger.warn(
-      { ageMs, maxAgeMs: this.runtime.config.WS_LOGIN_MAX_AGE_MS },
-      "/ws login dropped: older than its client waits for it (WS_LOGIN_MAX_AGE_MS)",
+      { stalledMs, maxMs },
+      "/ws login dropped: it waited in a stopped process longer than its client waits (WS_LOGIN_MAX_STALL_MS)",
     );
     return true;
   }

@@ -11,8 +11,8 @@ import { accepting, hasRedisServer, startRedis, stopRedis } from "../support/red
 import { WsClient } from "../support/ws-client.js";
 
 const PORTS = PROCESS_PORTS.frozenLogin;
-/** The servers' bound on a login's age, shortened so that the freeze can be short too. */
-const MAX_AGE_MS = 1000;
+/** The servers' bound on a login's wait in a stopped process, shortened so that the freeze can be short too. */
+const MAX_STALL_MS = 1000;
 /** How long the client of the stale login waits for its answer before it gives up. */
 const PATIENCE_MS = 500;
 
@@ -38,7 +38,7 @@ const PATIENCE_MS = 500;
           PUBLIC_ADDRESS: `127.0.0.1:${port}`,
           JWT_SECRET: "frozen-login-test-secret",
           WORLD_TICK_MS: "100",
-          WS_LOGIN_MAX_AGE_MS: process.env.FROZEN_LOGIN_MAX_AGE_MS ?? String(MAX_AGE_MS),
+          WS_LOGIN_MAX_STALL_MS: process.env.FROZEN_LOGIN_MAX_STALL_MS ?? String(MAX_STALL_MS),
         });
       // The first opens the world; the second relays its /ws logins there.
       servers.push(await start(PORTS.world));
@@ -69,7 +69,7 @@ const PATIENCE_MS = 500;
         handshakeTimeout: PATIENCE_MS,
       });
       await new Promise((resolve) => stale.once("error", resolve));
-      await sleep(2 * MAX_AGE_MS - (Date.now() - frozenAt));
+      await sleep(2 * MAX_STALL_MS - (Date.now() - frozenAt));
       stopped.child.kill("SIGCONT");
 
       // Either the stale login is dropped, or, carried out (relayed to the world), it replaces the live
