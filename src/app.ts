@@ -31,7 +31,10 @@ export function createApp(runtime: Runtime) {
       greet: false,
       logger: colyseusLogger(runtime.logger),
       // Scaled out, processes share room listings and messages through Redis; alone, everything is local.
-      ...(runtime.config.REDIS_URL && scaleOutThrough(runtime.config.REDIS_URL, runtime.logger)),
+      ...(runtime.config.REDIS_URL &&
+        scaleOutThrough(runtime.config.REDIS_URL, runtime.logger, {
+          forgetFailedLookups: runtime.config.FORGET_FAILED_ROOM_LOOKUPS,
+        })),
       publicAddress: runtime.config.PUBLIC_ADDRESS,
     },
     initializeTransport: () => {

@@ -107,6 +107,14 @@ export const VARIABLE_DOCS = {
     meaning: "How often `/ws` connections are pinged; one that missed the previous ping is closed as dead.",
   },
   RECONNECT_SECONDS: { meaning: "How long a dropped player's seat is kept." },
+  WS_LOGIN_MAX_STALL_MS: {
+    meaning:
+      "A `/ws` login that waited longer than this while its process stood still (stopped, paused) is refused with 503 when the process resumes.",
+  },
+  FORGET_FAILED_ROOM_LOOKUPS: {
+    meaning:
+      "Makes `@colyseus/redis-driver` forget a room lookup that failed while Redis was away (it would hand it to every later lookup); `false` only once the driver does so itself.",
+  },
   DATABASE_STATEMENT_TIMEOUT_MS: {
     meaning: "PostgreSQL cancels a statement that runs longer (`statement_timeout`).",
   },

@@ -23,6 +23,12 @@ const flag = z
   .optional()
   .transform((value) => value === "true" || value === "1");
 
+/** A flag that is on unless set to false. */
+const flagOn = z
+  .enum(["true", "false", "1", "0"])
+  .default("true")
+  .transform((value) => value === "true" || value === "1");
+
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 /** The list variables' schemas: for these, an empty value is an empty list, not an unset variable. */
@@ -86,6 +92,11 @@ export const environmentSchema = z.object({
   SKIP_ASSETS: optionalString,
   REDIS_URL: optionalString,
   /**
+   * Forgets a room lookup of @colyseus/redis-driver that failed while Redis was away, which the driver
+   * would hand to every later lookup (src/redis-driver-lookups.ts). Off only once the driver does it itself.
+   */
+  FORGET_FAILED_ROOM_LOOKUPS: flagOn,
+  /**
    * Behind a proxy or load balancer: how many proxies to trust for the client's address and scheme
    * (X-Forwarded-For / -Proto), which rate limits and /env.js use. 0 trusts none.
    */
@@ -131,6 +142,12 @@ export const environmentSchema = z.object({
   DATABASE_QUERY_TIMEOUT_MS: positiveInt(10_000),
   /** Idle time after which TCP keepalive probes check a PostgreSQL connection. */
   DATABASE_KEEPALIVE_MS: positiveInt(10_000),
+  /**
+   * A /ws login that waited longer than this while its process stood still (stopped, paused) is refused
+   * with 503 when the process resumes: its client has given up by then (a relaying process after 5 s),
+   * and carried out it would replace the session the player opened since elsewhere.
+   */
+  WS_LOGIN_MAX_STALL_MS: positiveInt(4000),
   /** Seconds a dropped player's seat is kept for reconnection. */
   RECONNECT_SECONDS: z.coerce.number().int().min(0).default(30),
   /** Names of agents the server runs from its start, owned by nobody (admins control them). */

@@ -1,8 +1,10 @@
-import { type IRoomCache, matchMaker, type Presence, type SortOptions } from "@colyseus/core";
+import { type IRoomCache, matchMaker, type Presence, ServerError, type SortOptions } from "@colyseus/core";
 import { RedisDriver } from "@colyseus/redis-driver";
 import { RedisPresence } from "@colyseus/redis-presence";
 import { type Cluster, Redis } from "ioredis";
+import { ListingsUnreachableError } from "./listings-unreachable.js";
 import type { Logger } from "./logger.js";
+import { forgetFailedLookups, missingLookupInternals } from "./redis-driver-lookups.js";
 
 /**
  * Logs a Redis connection's outage once when it begins and once when it ends. Left alone, ioredis
@@ -23,8 +25,53 @@ function logRedisOutages(client: Redis | Cluster, logger: Logger, what: string):
   });
 }
 
+/**
+ * The Redis connections of a stopping process, let go of while Redis cannot be reached. The matchmaker's
+ * shutdown awaits writes there (its process's room count, its listings): each would wait ~10 s for Redis
+ * and then fail, and the first failure ends the shutdown before the rooms are disposed and saved. Let go,
+ * those writes are skipped; other processes unlist what this one leaves behind (their health checks).
+ */
+class LetGoWhenAway {
+  /** Whether the connections were let go: what they would still do is skipped. */
+  away = false;
+  private readonly clients: (Redis | Cluster)[] = [];
+
+  watch(client: Redis | Cluster): void {
+    this.clients.push(client);
+  }
+
+  /** From now on (the process stops), lets the connections go as soon as Redis cannot be reached. */
+  stopping(): void {
+    if (this.clients.some((client) => client.status !== "ready")) {
+      this.letGo();
+      return;
+    }
+    for (const client of this.clients) client.once("close", () => this.letGo());
+  }
+
+  /** What `write` gives, or `skipped` once the connections are let go (it may have failed for that). */
+  async unlessAway<T>(write: () => Promise<T>, skipped: T): Promise<T> {
+    if (this.away) return skipped;
+    try {
+      return await write();
+    } catch (error) {
+      if (this.away) return skipped;
+      throw error;
+    }
+  }
+
+  private letGo(): void {
+    if (this.away) return;
+    this.away = true;
+    // Rejects what waits for Redis at once, and stops reconnecting.
+    for (const client of this.clients) client.disconnect();
+  }
+}
+
 /** Colyseus's presence in Redis, whose connections report their outages as `logRedisOutages` does. */
 class LoggedRedisPresence extends RedisPresence {
+  readonly whenAway = new LetGoWhenAway();
+
   constructor(url: string, logger: Logger) {
     super(url);
     for (const [client, what] of [
@@ -33,7 +80,17 @@ class LoggedRedisPresence extends RedisPresence {
     ] as const) {
       client.removeAllListeners("error");
       logRedisOutages(client, logger, what);
+      this.whenAway.watch(client);
     }
+  }
+
+  /** The one presence write the matchmaker's shutdown awaits (its process's room count). */
+  override hdel(key: string, field: string): Promise<boolean> {
+    return this.whenAway.unlessAway(() => super.hdel(key, field), false);
+  }
+
+  override shutdown(): void {
+    if (!this.whenAway.away) super.shutdown();
   }
 }
 
@@ -45,17 +102,79 @@ class LoggedRedisPresence extends RedisPresence {
  * lease closes the first with its players. A miss costs one more round trip otherwise.
  */
 class RelistingRedisDriver extends RedisDriver {
-  override async query(conditions: Partial<IRoomCache>, sortOptions?: SortOptions): Promise<IRoomCache[]> {
-    const found = await super.query(conditions, sortOptions);
-    if (found.length > 0 || !(await relisted())) return found;
-    return super.query(conditions, sortOptions);
+  readonly whenAway = new LetGoWhenAway();
+
+  constructor(private readonly listings: Redis) {
+    super(listings);
+    this.whenAway.watch(listings);
   }
 
-  override async findOne(conditions: Partial<IRoomCache>, sortOptions?: SortOptions): Promise<IRoomCache> {
-    const found = await super.findOne(conditions, sortOptions);
-    if (found || !(await relisted())) return found;
-    return super.findOne(conditions, sortOptions);
+  /** Unlists this process's rooms: awaited by the matchmaker's shutdown. */
+  override cleanup(processId: string): Promise<void> {
+    return this.whenAway.unlessAway(() => super.cleanup(processId), undefined);
   }
+
+  /** Unlists a room: awaited by its disposal, before its onDispose saves it. */
+  override remove(roomId: string): Promise<boolean> {
+    return this.whenAway.unlessAway(() => super.remove(roomId), false);
+  }
+
+  /** Changes a room's listing (a shutdown locks every room). */
+  override update(...args: Parameters<RedisDriver["update"]>): Promise<boolean> {
+    return this.whenAway.unlessAway(() => super.update(...args), false);
+  }
+
+  override shutdown(): Promise<void> {
+    return this.whenAway.unlessAway(() => super.shutdown(), undefined);
+  }
+
+  override query(conditions: Partial<IRoomCache>, sortOptions?: SortOptions): Promise<IRoomCache[]> {
+    return this.reached(async () => {
+      const found = await super.query(conditions, sortOptions);
+      if (found.length > 0 || !(await relisted())) return found;
+      return super.query(conditions, sortOptions);
+    });
+  }
+
+  override findOne(conditions: Partial<IRoomCache>, sortOptions?: SortOptions): Promise<IRoomCache> {
+    return this.reached(async () => {
+      const found = await super.findOne(conditions, sortOptions);
+      if (found || !(await relisted())) return found;
+      return super.findOne(conditions, sortOptions);
+    });
+  }
+
+  override findByIds(roomIds: string[]): Promise<Map<string, IRoomCache>> {
+    return this.reached(() => super.findByIds(roomIds));
+  }
+
+  override has(roomId: string): Promise<boolean> {
+    return this.reached(() => super.has(roomId));
+  }
+
+  /**
+   * A lookup that failed while Redis could not be reached (ioredis gives up on a command after its 20
+   * reconnection attempts, about 10 s) fails with ListingsUnreachableError, which clients are told as
+   * 503 with a message of the server's own. Any other failure is a fault, and stays as it is.
+   */
+  private async reached<T>(lookUp: () => Promise<T>): Promise<T> {
+    try {
+      return await lookUp();
+    } catch (error) {
+      if (error instanceof ServerError || this.listings.status === "ready") throw error;
+      throw new ListingsUnreachableError(error);
+    }
+  }
+}
+
+/**
+ * Called as the process begins to stop: while Redis cannot be reached (now or from now on), the
+ * matchmaker's last writes there are skipped rather than waited for (see LetGoWhenAway).
+ */
+export function stopWaitingForRedisWhenAway(): void {
+  const { presence, driver } = matchMaker;
+  if (presence instanceof LoggedRedisPresence) presence.whenAway.stopping();
+  if (driver instanceof RelistingRedisDriver) driver.whenAway.stopping();
 }
 
 /** Lists this process's rooms that Redis lacks; whether that could be done. */
@@ -66,8 +185,17 @@ function relisted(): Promise<boolean> {
   );
 }
 
+export interface ScaleOutOptions {
+  /** FORGET_FAILED_ROOM_LOOKUPS: whether the driver's cached failed lookup is forgotten (see forgetFailedLookups). */
+  forgetFailedLookups: boolean;
+}
+
 /** The presence and the driver through which processes that share `url` share rooms and messages. */
-export function scaleOutThrough(url: string, logger: Logger): { presence: Presence; driver: RedisDriver } {
+export function scaleOutThrough(
+  url: string,
+  logger: Logger,
+  options: ScaleOutOptions,
+): { presence: Presence; driver: RedisDriver } {
   const listings = new Redis(url);
   logRedisOutages(listings, logger, "room listings");
   // A Redis that restarts empty (it kept nothing on disk, or failed over) forgets every room: Colyseus
@@ -80,5 +208,12 @@ export function scaleOutThrough(url: string, logger: Logger): { presence: Presen
         logger.warn({ err: error }, "listing this process's rooms again in Redis failed"),
       );
   });
-  return { presence: new LoggedRedisPresence(url, logger), driver: new RelistingRedisDriver(listings) };
+  const driver = new RelistingRedisDriver(listings);
+  if (options.forgetFailedLookups && !forgetFailedLookups(driver))
+    logger.warn(
+      `@colyseus/redis-driver's internals moved (${missingLookupInternals(driver).join(", ")} not found): ` +
+        "a room lookup that fails while Redis is away may be handed to every later one. Pin the version " +
+        "src/redis-driver-lookups.ts names, or set FORGET_FAILED_ROOM_LOOKUPS=false once the driver forgets it itself",
+    );
+  return { presence: new LoggedRedisPresence(url, logger), driver };
 }

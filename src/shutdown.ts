@@ -1,6 +1,7 @@
 import type { Server } from "@colyseus/core";
 import type { Logger } from "./logger.js";
 import type { Runtime } from "./runtime.js";
+import { stopWaitingForRedisWhenAway } from "./scale-out.js";
 
 /** During a shutdown, a query of the world's running this long has hung (see stopServer). */
 const HUNG_WRITE_MS = 2000;
@@ -29,6 +30,7 @@ export async function stopServer(server: Server, runtime: Runtime): Promise<void
   try {
     // The agents leave first, as players logging out: none of them then tries to come back.
     await runtime.agents.close();
+    stopWaitingForRedisWhenAway();
     await server.gracefullyShutdown(false);
   } finally {
     clearInterval(hungWrites);

@@ -1,8 +1,9 @@
 import { type IRoomCache, matchMaker } from "@colyseus/core";
 import { ApiError } from "../api/errors.js";
 import { type LiveWorld, NOT_DURABLE_YET } from "../api/live-world.js";
+import { ListingsUnreachableError } from "../listings-unreachable.js";
 import type { WorldRoom } from "./WorldRoom.js";
-import { findWorld, openWorld } from "./world-listing.js";
+import { findWorld as findListedWorld, openWorld as openListedWorld } from "./world-listing.js";
 
 /** An agent request may join an agent to the world or write to the database: more than a status read. */
 const AGENT_REQUEST_TIMEOUT_MS = 10_000;
@@ -28,6 +29,19 @@ export const roomLiveWorld: LiveWorld = {
     return callWorld(await openWorld(), "answerAgents", [request], AGENT_REQUEST_TIMEOUT_MS);
   },
 };
+
+/** The world's listing; 503 `unavailable`, with the server's own message, while Redis cannot be reached. */
+const findWorld = () => unlessUnreachable(findListedWorld());
+const openWorld = () => unlessUnreachable(openListedWorld());
+
+async function unlessUnreachable<T>(lookup: Promise<T>): Promise<T> {
+  try {
+    return await lookup;
+  } catch (error) {
+    if (error instanceof ListingsUnreachableError) throw new ApiError(503, "unavailable", error.message);
+    throw error;
+  }
+}
 
 type WorldMethod = "liveStatus" | "livePlayer" | "renamePlayer" | "answerAgents";
 

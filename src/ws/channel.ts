@@ -15,6 +15,8 @@ import { BEARER_CHALLENGE } from "../api/errors.js";
 import { clientKey } from "../api/rate-limits.js";
 import { issueAnonymousToken } from "../auth/tokens.js";
 import { type AuthRefusal, countAttempt, verifyToken } from "../auth/verify.js";
+import { ListingsUnreachableError } from "../listings-unreachable.js";
+import { LoopStalls, type StallMark } from "../loop-stalls.js";
 import { CLOSE_UNAVAILABLE } from "../rooms/close-codes.js";
 import { admitMessage } from "../rooms/flood-guard.js";
 import { WORLD_UNREACHABLE_MESSAGE } from "../rooms/live-world.js";
@@ -48,6 +50,7 @@ export class JsonChannel {
   private readonly pingTimer: NodeJS.Timeout;
   private readonly alive = new WeakSet<WebSocket>();
   private readonly relayPass: RelayPass;
+  private readonly stalls = new LoopStalls();
 
   constructor(private readonly runtime: Runtime) {
     this.relayPass = relayPass(runtime.jwtSecret);
@@ -62,15 +65,25 @@ export class JsonChannel {
     // The HTTP server stops listening for the socket's errors once it hands the upgrade over: a client
     // that resets while it is being answered must not take the process down.
     socket.on("error", () => socket.destroy());
+    const arrived = this.stalls.mark();
     try {
-      await this.answerUpgrade(request, socket, head);
+      await this.answerUpgrade(request, socket, head, arrived);
     } catch (error) {
-      this.runtime.logger.error({ err: error }, "/ws upgrade failed");
-      if (socket.writable) refuse(socket, { status: 503, code: "unavailable", message: "retry later" });
+      // Redis's outage is logged once where it begins (see scale-out.ts), not once a login.
+      const unreachable = error instanceof ListingsUnreachableError;
+      if (!unreachable) this.runtime.logger.error({ err: error }, "/ws upgrade failed");
+      const message = unreachable ? error.message : "retry later";
+      if (socket.writable) refuse(socket, { status: 503, code: "unavailable", message });
     }
   }
 
-  private async answerUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+  private async answerUpgrade(
+    request: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    arrived: StallMark,
+  ): Promise<void> {
+    if (this.tooOld(arrived)) return refuse(socket, LOGIN_TOO_OLD);
     const url = new URL(request.url ?? "/", "http://localhost");
     const context = createAuthContext({
       headers: request.headers as Record<string, string>,
@@ -80,6 +93,8 @@ export class JsonChannel {
     const refusal = (await this.countUpgrade(request, context)) ?? (await this.authenticate(context));
     if (refusal) return refuse(socket, refusal);
     const world = await openWorld();
+    // Checked again just before the login is carried out: the process may have stood still meanwhile.
+    if (this.tooOld(arrived)) return refuse(socket, LOGIN_TOO_OLD);
     if (world.processId !== matchMaker.processId) {
       return this.relayToWorld(world, request, socket, head, context, url);
     }
@@ -166,7 +181,25 @@ export class JsonChannel {
     );
   }
 
+  /**
+   * Whether a login has waited longer than WS_LOGIN_MAX_STALL_MS while this process stood still (it was
+   * stopped, say): its client has given up and may have logged in elsewhere since, and carrying it out
+   * would replace that live session (4409). It is refused instead, and logged. Time spent waiting for
+   * Redis or the database does not count: the process answers those logins itself.
+   */
+  private tooOld(arrived: StallMark): boolean {
+    const stalledMs = Math.round(this.stalls.stalledFor(arrived));
+    const maxMs = this.runtime.config.WS_LOGIN_MAX_STALL_MS;
+    if (stalledMs <= maxMs) return false;
+    this.runtime.logger.warn(
+      { stalledMs, maxMs },
+      "/ws login dropped: it waited in a stopped process longer than its client waits (WS_LOGIN_MAX_STALL_MS)",
+    );
+    return true;
+  }
+
   close(): void {
+    this.stalls.stop();
     clearInterval(this.pingTimer);
     for (const ws of this.wss.clients) ws.close(CloseCode.SERVER_SHUTDOWN, "server shutting down");
     this.wss.close();
@@ -342,6 +375,12 @@ const WORLD_UNREACHABLE: AuthRefusal = {
   status: 503,
   code: "unavailable",
   message: WORLD_UNREACHABLE_MESSAGE,
+};
+
+const LOGIN_TOO_OLD: AuthRefusal = {
+  status: 503,
+  code: "unavailable",
+  message: "this login waited too long in the server and was dropped; connect again",
 };
 
 /** Refuses an upgrade with an HTTP status and CONTRACT's error body (and Retry-After with a 429). */

@@ -19,6 +19,12 @@ export const PROCESS_PORTS = {
   redisRestart: { server: TEST_PORT + 65, redis: TEST_PORT + 73 },
   /** test/logs.test.ts */
   logs: TEST_PORT + 34,
+  /** test/scale/redis-outage.test.ts, and the Redis of its own it kills */
+  redisOutage: { server: TEST_PORT + 66, redis: TEST_PORT + 74 },
+  /** test/scale/redis-driver-lookups.test.ts: the Redis it starts late */
+  redisDriverLookups: { redis: TEST_PORT + 75 },
+  /** test/scale/frozen-login.test.ts: the world's process, the one it stops, and their Redis */
+  frozenLogin: { world: TEST_PORT + 67, stopped: TEST_PORT + 68, redis: TEST_PORT + 76 },
 } as const;
 
 export interface ServerProcess {

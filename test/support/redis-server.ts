@@ -17,7 +17,7 @@ export function startRedis(port: number): ChildProcess {
 
 /** Kills it, as a crash would. */
 export async function stopRedis(redis: ChildProcess): Promise<void> {
-  if (redis.exitCode !== null) return;
+  if (redis.exitCode !== null || redis.signalCode !== null) return;
   const exited = new Promise((resolve) => redis.once("exit", resolve));
   redis.kill("SIGKILL");
   await exited;
