@@ -7,8 +7,13 @@ import { newCharacter } from "../game/character.js";
 import type { Runtime } from "../runtime.js";
 import type { Identity } from "./tokens.js";
 
-/** Characters' names: 3..12 letters, digits or spaces, starting and ending with a letter or digit. */
-export const CHARACTER_NAME = /^[A-Za-z0-9][A-Za-z0-9 ]{1,10}[A-Za-z0-9]$/;
+/**
+ * Characters' names, players' and agents' alike: 3..12 letters, digits or spaces, starting and ending
+ * with a letter or digit, never two spaces in a row (`Mod  Bob` would pass for `Mod Bob`).
+ */
+export const CHARACTER_NAME = /^(?!.* {2})[A-Za-z0-9][A-Za-z0-9 ]{1,10}[A-Za-z0-9]$/;
+export const CHARACTER_NAME_RULE =
+  "3 to 12 letters, digits or single spaces, not starting or ending with a space";
 
 // At most 8 letters, so a 4-digit number keeps every generated name within 12 characters.
 const NAME_STEMS = ["Wanderer", "Squire", "Ranger", "Pilgrim", "Nomad", "Scout", "Forager", "Drifter"];

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "./database.js";
 import { accounts } from "./schema.js";
 
@@ -35,6 +35,15 @@ export class AccountRepository {
   async get(id: string): Promise<Account | undefined> {
     const [account] = await this.db.select().from(accounts).where(eq(accounts.id, id));
     return account;
+  }
+
+  /** Notes that these accounts were seen now (the database's clock, which the agents' sweep reads too). */
+  async markSeen(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db
+      .update(accounts)
+      .set({ lastSeenAt: sql`now()` })
+      .where(inArray(accounts.id, [...ids]));
   }
 
   async setAdmin(id: string, isAdmin: boolean): Promise<void> {

@@ -43,6 +43,7 @@ export async function authenticatePlayer(
 ): Promise<PlayerAuth> {
   const identity = verifiedAtUpgrade.get(context) ?? (await verifiedIdentity(runtime, context));
   const account = await resolveAccount(runtime, identity);
+  await runtime.sightings.seen([account.id]);
   const id = characterId || (await ensureCharacter(runtime, account));
   const character = await runtime.characters.summary(id);
   if (!character) throw new ServerError(404, `no character ${id}`);
