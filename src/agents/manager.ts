@@ -66,6 +66,8 @@ export class AgentManager {
   private readonly creatingFrom = new Map<string, number>();
   /** Looks for the agents of absent anonymous owners while the agents are hosted here. */
   private sweepTimer: NodeJS.Timeout | undefined;
+  /** A sweep is running: the next one is skipped rather than remove the same agents twice. */
+  private sweeping = false;
 
   constructor(private readonly options: AgentManagerOptions) {
     this.map = new WorldMap(options.gameData.areas, options.gameData);
@@ -195,6 +197,8 @@ export class AgentManager {
    */
   async removeAbandoned(): Promise<void> {
     const { agents, ownerAbsenceSeconds, logger } = this.options;
+    if (this.sweeping) return;
+    this.sweeping = true;
     try {
       const ids = await agents.ofAbsentAnonymousOwners(ownerAbsenceSeconds);
       for (const id of ids) {
@@ -208,6 +212,8 @@ export class AgentManager {
       }
     } catch (error) {
       logger.warn({ err: error }, "removing the agents of absent owners failed");
+    } finally {
+      this.sweeping = false;
     }
   }
 

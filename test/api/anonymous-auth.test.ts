@@ -30,12 +30,14 @@ describe("POST /api/v1/auth/anonymous (anonymous mode)", () => {
 
   it("never runs out of generated names: the numbers grow once the short ones are taken", async function () {
     this.timeout(180000);
-    // Every 4-digit name of every stem is taken (108,000 characters), as by years of sign-ups.
+    // Every 4-digit name of every stem is taken (108,000 characters), as by years of sign-ups (the
+    // names earlier tests were given among them).
     const stems = STEM_NAMES.map((stem) => `'${stem}'`).join(", ");
     await server.runtime.database.db.execute(
       sql.raw(`insert into characters (id, name, x, z, health)
         select 'filler-' || stem || n, stem || n, 0, 0, 10
-        from unnest(array[${stems}]) as stem, generate_series(1000, 9999) as n`),
+        from unnest(array[${stems}]) as stem, generate_series(1000, 9999) as n
+        on conflict do nothing`),
     );
     for (let i = 0; i < 5; i++) {
       const response = await request(server, "/api/v1/auth/anonymous", { method: "POST" });
