@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { CHARACTER_NAME, CHARACTER_NAME_RULE } from "./auth/accounts.js";
 import { StartupError } from "./startup-error.js";
 
 /** SPEC: the asset host listens on port 8080 in local development. */
@@ -206,6 +207,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       `HTTP_HEADERS_TIMEOUT_MS (${values.HTTP_HEADERS_TIMEOUT_MS}) is longer than HTTP_REQUEST_TIMEOUT_MS ` +
         `(${values.HTTP_REQUEST_TIMEOUT_MS}): the headers are part of the request. Lower the first or raise the second.`,
+    );
+  // The configured agents' characters keep the one name rule of players' and agents' characters.
+  const badNames = values.AGENTS.filter((name) => !CHARACTER_NAME.test(name));
+  if (badNames.length > 0)
+    throw new ConfigError(
+      `AGENTS names ${badNames.map((name) => `"${name}"`).join(", ")}, which a character cannot be called ` +
+        `(${CHARACTER_NAME_RULE}). Rename them in AGENTS.`,
     );
   const production = values.NODE_ENV === "production";
   const identityProvider = Boolean(

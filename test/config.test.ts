@@ -162,6 +162,18 @@ describe("configuration", () => {
     assert.throws(() => loadConfig({ ...complete, IDP_ISSUER: "" }), /IDP_ISSUER/);
   });
 
+  it("refuses AGENTS names no character may have, doubled spaces included", () => {
+    assert.deepEqual(loadConfig({ AGENTS: "Warden, Mod Bob" }).AGENTS, ["Warden", "Mod Bob"]);
+    assert.throws(
+      () => loadConfig({ AGENTS: "Warden,Mod  Bob,x" }),
+      (error: Error) => {
+        assert.ok(error instanceof ConfigError);
+        assert.match(error.message, /AGENTS names "Mod {2}Bob", "x"/);
+        return true;
+      },
+    );
+  });
+
   it("refuses production with a JWT_SECRET under 32 bytes or an ADMIN_CODE under 12 characters", () => {
     const complete = {
       NODE_ENV: "production",
