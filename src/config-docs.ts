@@ -131,6 +131,14 @@ export const VARIABLE_DOCS = {
   },
   AGENTS_PER_ACCOUNT: { meaning: "How many agents one account may run." },
   AGENTS_MAX: { meaning: "How many agents all accounts together may run (those of `AGENTS` aside)." },
+  AGENTS_PER_ADDRESS: {
+    meaning:
+      "How many agents may be started from one client address, whichever accounts ask (`409 conflict` past it).",
+  },
+  AGENT_OWNER_ABSENCE_SECONDS: {
+    meaning:
+      "An agent of an anonymous account is removed once its owner has not been seen for this long, which frees its slot.",
+  },
   OPENAI_API_KEY: { meaning: "OpenAI's key: agents may be driven by its models." },
   OPENAI_BASE_URL: {
     meaning: "Another address of OpenAI's chat-completions API (a gateway).",

@@ -1,10 +1,15 @@
 import path from "node:path";
 import { z } from "zod";
+import { CHARACTER_NAME, CHARACTER_NAME_RULE } from "./auth/accounts.js";
 import type { LogFormat } from "./logger.js";
 import { StartupError } from "./startup-error.js";
 
 /** SPEC: the asset host listens on port 8080 in local development. */
 export const LOCAL_CDN_URL = "http://localhost:8080";
+
+/** Shortest secrets a production server accepts: a shorter JWT_SECRET or ADMIN_CODE can be guessed. */
+export const MIN_JWT_SECRET_BYTES = 32;
+export const MIN_ADMIN_CODE_LENGTH = 12;
 
 /** Variables without which a production server refuses to start (SPEC.md, configuration table). */
 export const REQUIRED_IN_PRODUCTION = [
@@ -189,6 +194,18 @@ export const environmentSchema = z.object({
 
   /** In production, GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`; unset, it is not there. */
   METRICS_TOKEN: optionalString,
+
+  // Abuse resistance: shared resources one party could use up.
+  /**
+   * How many agents may be started from one client address, whichever accounts ask (POST /api/agents
+   * past it is 409 conflict): throwaway accounts do not multiply a client's share of AGENTS_MAX.
+   */
+  AGENTS_PER_ADDRESS: positiveInt(10),
+  /**
+   * An agent of an anonymous account is removed once its owner has not been seen (no authenticated
+   * request or connection, no player connected to the world) for this long, which frees its slot.
+   */
+  AGENT_OWNER_ABSENCE_SECONDS: positiveInt(3600),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
@@ -225,8 +242,10 @@ function withColyseusCloudDefaults(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const source = withColyseusCloudDefaults(withoutBlanks(env));
   const parsed = environmentSchema.safeParse(source);
-  const missing = source.NODE_ENV?.trim() === "production" ? missingInProduction(source) : [];
-  if (!parsed.success || missing.length > 0) {
+  const inProduction = source.NODE_ENV?.trim() === "production";
+  const missing = inProduction ? missingInProduction(source) : [];
+  const weak = inProduction ? weakInProduction(source) : [];
+  if (!parsed.success || missing.length > 0 || weak.length > 0) {
     const problems: string[] = [];
     if (!parsed.success) {
       const malformed = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
@@ -236,6 +255,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       problems.push(
         `Production needs these environment variables, which are not set: ${missing.join(", ")}. ` +
           "Set them (see docs/configuration.md and docs/deploying.md) or run with NODE_ENV=development.",
+      );
+    if (weak.length > 0)
+      problems.push(
+        `Production refuses secrets that can be guessed: ${weak.join("; ")}. ` +
+          "Set longer random values (e.g. `openssl rand -base64 48`).",
       );
     throw new ConfigError(problems.join("\n"));
   }
@@ -250,6 +274,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `DATABASE_STATEMENT_TIMEOUT_MS (${values.DATABASE_STATEMENT_TIMEOUT_MS}) is not shorter than ` +
         `DATABASE_QUERY_TIMEOUT_MS (${values.DATABASE_QUERY_TIMEOUT_MS}): a slow statement would have its ` +
         "connection closed before PostgreSQL cancels it. Lower the first or raise the second.",
+    );
+  // The configured agents' characters keep the one name rule of players' and agents' characters.
+  const badNames = values.AGENTS.filter((name) => !CHARACTER_NAME.test(name));
+  if (badNames.length > 0)
+    throw new ConfigError(
+      `AGENTS names ${badNames.map((name) => `"${name}"`).join(", ")}, which a character cannot be called ` +
+        `(${CHARACTER_NAME_RULE}). Rename them in AGENTS.`,
     );
   const production = values.NODE_ENV === "production";
   const identityProvider = Boolean(
@@ -304,6 +335,18 @@ const LISTS = new Set(
 /** An empty (or blank) value counts as unset, except for the lists: `PORT=` is the default port. */
 function withoutBlanks(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([name, value]) => LISTS.has(name) || value?.trim()));
+}
+
+/** The production secrets `env` sets too short to withstand guessing, each with what it needs. */
+function weakInProduction(env: NodeJS.ProcessEnv): string[] {
+  const weak: string[] = [];
+  const secret = env.JWT_SECRET?.trim();
+  if (secret && Buffer.byteLength(secret) < MIN_JWT_SECRET_BYTES)
+    weak.push(`JWT_SECRET has ${Buffer.byteLength(secret)} bytes, fewer than ${MIN_JWT_SECRET_BYTES}`);
+  const code = env.ADMIN_CODE?.trim();
+  if (code && [...code].length < MIN_ADMIN_CODE_LENGTH)
+    weak.push(`ADMIN_CODE has ${[...code].length} characters, fewer than ${MIN_ADMIN_CODE_LENGTH}`);
+  return weak;
 }
 
 /** The production variables `env` leaves unset. */

@@ -6,6 +6,7 @@ import { AgentManager } from "./agents/manager.js";
 import { modelPlanners } from "./agents/planners/index.js";
 import { LocalWorldHealth } from "./api/health.js";
 import { createRateLimits, type RateLimits } from "./api/rate-limits.js";
+import { Sightings, sightingIntervalMs } from "./auth/sightings.js";
 import { createTokenVerifier, type TokenVerifier } from "./auth/tokens.js";
 import type { Config } from "./config.js";
 import { capConnectionsPerAddress } from "./connection-cap.js";
@@ -28,6 +29,8 @@ export interface Runtime {
   logger: Logger;
   database: DatabaseHandle;
   accounts: AccountRepository;
+  /** When accounts were last seen (see Sightings). */
+  sightings: Sightings;
   characters: CharacterRepository;
   /** The world room's writes: characters and ground items a tick at a time. */
   worldStore: WorldStore;
@@ -94,19 +97,25 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       ? `agents decide with the language model ${models.label}, their rules when it fails`
       : "agents decide by their rules (no language model configured: see README, Agents)",
   );
+  const agentRows = new AgentRepository(database.db);
+  const sightingMs = sightingIntervalMs(config.AGENT_OWNER_ABSENCE_SECONDS);
   return {
     config,
     logger,
     database,
     accounts,
+    sightings: new Sightings(accounts, sightingMs, logger),
     characters,
     agents: new AgentManager({
-      agents: new AgentRepository(database.db),
+      agents: agentRows,
       gameData: manifests.data,
       jwtSecret,
       logger,
       tickMs: config.WORLD_TICK_MS,
       perAccount: config.AGENTS_PER_ACCOUNT,
+      perAddress: config.AGENTS_PER_ADDRESS,
+      ownerAbsenceSeconds: config.AGENT_OWNER_ABSENCE_SECONDS,
+      sweepMs: sightingMs,
       maxOwned: config.AGENTS_MAX,
       configured: config.AGENTS,
       model: models?.create,
@@ -115,7 +124,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     gameData: manifests.data,
     manifestDir: manifests.dir,
     jwtSecret,
-    tokens: createTokenVerifier(config, jwtSecret),
+    tokens: createTokenVerifier(config, jwtSecret, { agentExists: (id) => agentRows.exists(id) }),
     rateLimits,
     floodGuards: new FloodGuards(config.RATE_LIMIT_WS_PER_SEC),
     worldHealth: new LocalWorldHealth(),

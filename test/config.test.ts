@@ -167,8 +167,8 @@ describe("configuration", () => {
     const complete = {
       NODE_ENV: "production",
       DATABASE_URL: "postgres://db/game",
-      JWT_SECRET: "s",
-      ADMIN_CODE: "a",
+      JWT_SECRET: "a-secret-of-at-least-32-bytes-long!",
+      ADMIN_CODE: "an-admin-code-long-enough",
       PUBLIC_IDP_APP_ID: "app",
       IDP_APP_SECRET: "secret",
       IDP_JWKS_URL: "https://idp.test/jwks",
@@ -186,6 +186,54 @@ describe("configuration", () => {
     );
     assert.throws(() => loadConfig({ ...complete, ADMIN_CODE: "" }), /ADMIN_CODE/);
     assert.throws(() => loadConfig({ ...complete, IDP_ISSUER: "" }), /IDP_ISSUER/);
+  });
+
+  it("refuses AGENTS names no character may have, doubled spaces included", () => {
+    assert.deepEqual(loadConfig({ AGENTS: "Warden, Mod Bob" }).AGENTS, ["Warden", "Mod Bob"]);
+    assert.throws(
+      () => loadConfig({ AGENTS: "Warden,Mod  Bob,x" }),
+      (error: Error) => {
+        assert.ok(error instanceof ConfigError);
+        assert.match(error.message, /AGENTS names "Mod {2}Bob", "x"/);
+        return true;
+      },
+    );
+  });
+
+  it("refuses production with a JWT_SECRET under 32 bytes or an ADMIN_CODE under 12 characters", () => {
+    const complete = {
+      NODE_ENV: "production",
+      DATABASE_URL: "postgres://db/game",
+      JWT_SECRET: "x".repeat(32),
+      ADMIN_CODE: "y".repeat(12),
+      PUBLIC_IDP_APP_ID: "app",
+      IDP_APP_SECRET: "secret",
+      IDP_JWKS_URL: "https://idp.test/jwks",
+      IDP_ISSUER: "https://idp.test",
+    };
+    assert.equal(loadConfig(complete).production, true);
+    assert.throws(
+      () => loadConfig({ ...complete, JWT_SECRET: "a", ADMIN_CODE: "1" }),
+      (error: Error) => {
+        assert.ok(error instanceof ConfigError);
+        assert.match(error.message, /JWT_SECRET has 1 bytes, fewer than 32/);
+        assert.match(error.message, /ADMIN_CODE has 1 characters, fewer than 12/);
+        return true;
+      },
+    );
+    assert.throws(() => loadConfig({ ...complete, JWT_SECRET: "x".repeat(31) }), /JWT_SECRET has 31 bytes/);
+    assert.throws(() => loadConfig({ ...complete, ADMIN_CODE: "y".repeat(11) }), /ADMIN_CODE has 11/);
+    // A missing secret and a weak one are both named, in one message.
+    assert.throws(
+      () => loadConfig({ ...complete, DATABASE_URL: "", ADMIN_CODE: "short" }),
+      (error: Error) => {
+        assert.match(error.message, /DATABASE_URL/);
+        assert.match(error.message, /ADMIN_CODE has 5 characters/);
+        return true;
+      },
+    );
+    // Development keeps its short test values.
+    assert.equal(loadConfig({ JWT_SECRET: "s", ADMIN_CODE: "a" }).production, false);
   });
 
   it("makes the server process exit non-zero with that message", () => {

@@ -92,7 +92,7 @@ describe("start-up failures", function () {
       PUBLIC_CDN_URL: `http://${NOTHING_THERE}`,
       DATABASE_URL: `postgres://nobody@${NOTHING_THERE}/none`,
       JWT_SECRET: "a-secret-of-at-least-32-characters-long",
-      ADMIN_CODE: "admin",
+      ADMIN_CODE: "an-admin-code-long-enough",
       PUBLIC_IDP_APP_ID: "app",
       IDP_APP_SECRET: "secret",
       IDP_JWKS_URL: "https://idp.example/jwks",

@@ -27,8 +27,14 @@ export interface AgentManagerOptions {
   logger: Logger;
   tickMs: number;
   perAccount: number;
+  /** How many agents may be started from one client address, whichever accounts asked. */
+  perAddress: number;
   /** How many agents accounts may run in all (the configured ones aside). */
   maxOwned: number;
+  /** An anonymous owner unseen for this long loses its agents (see Sightings). */
+  ownerAbsenceSeconds: number;
+  /** How often the agents of absent owners are looked for. */
+  sweepMs: number;
   /** Names of the agents to run from the start, owned by nobody. */
   configured: readonly string[];
   /** Makes each agent's language-model planner, when a model is configured. */
@@ -59,6 +65,12 @@ export class AgentManager {
    * arriving together cannot all pass the check before any of their agents runs.
    */
   private readonly creating = new Map<string, number>();
+  /** The same, by the client address that asked. */
+  private readonly creatingFrom = new Map<string, number>();
+  /** Looks for the agents of absent anonymous owners while the agents are hosted here. */
+  private sweepTimer: NodeJS.Timeout | undefined;
+  /** A sweep is running: the next one is skipped rather than remove the same agents twice. */
+  private sweeping = false;
 
   constructor(private readonly options: AgentManagerOptions) {
     this.map = new WorldMap(options.gameData.areas, options.gameData);
@@ -80,6 +92,7 @@ export class AgentManager {
     if (this.closed) return Promise.resolve();
     if (!this.hosting) {
       this.fence = fence;
+      this.sweepTimer ??= setInterval(() => void this.removeAbandoned(), this.options.sweepMs).unref();
       const loading = this.load(fence);
       this.hosting = loading;
       loading.then(
@@ -125,9 +138,16 @@ export class AgentManager {
     return this.running.get(id);
   }
 
-  /** A new agent with a new character of that name; NameTakenError or AgentLimitError when it cannot be. */
-  async create(ownerAccountId: string | null, name: string, { join = true } = {}): Promise<Agent> {
-    const { agents, gameData, perAccount, maxOwned } = this.options;
+  /**
+   * A new agent with a new character of that name, for an account asking from `ownerAddress` (a client's
+   * rate-limit key); NameTakenError or AgentLimitError when it cannot be.
+   */
+  async create(
+    ownerAccountId: string | null,
+    name: string,
+    { join = true, ownerAddress = null }: { join?: boolean; ownerAddress?: string | null } = {},
+  ): Promise<Agent> {
+    const { agents, gameData, perAccount, perAddress, maxOwned } = this.options;
     const fence = this.fence;
     if (!fence) throw new Error("no world hosts the agents in this process");
     if (ownerAccountId !== null) {
@@ -135,11 +155,17 @@ export class AgentManager {
       const running = owned.filter((agent) => agent.record.ownerAccountId === ownerAccountId).length;
       if (running + (this.creating.get(ownerAccountId) ?? 0) >= perAccount)
         throw new AgentLimitError(`an account may run ${perAccount} agents at most`);
+      if (ownerAddress !== null) {
+        const fromAddress = owned.filter((agent) => agent.record.ownerAddress === ownerAddress).length;
+        if (fromAddress + (this.creatingFrom.get(ownerAddress) ?? 0) >= perAddress)
+          throw new AgentLimitError(`one client address may start ${perAddress} agents at most`);
+      }
       const creatingInAll = [...this.creating.values()].reduce((sum, count) => sum + count, 0);
       if (owned.length + creatingInAll >= maxOwned)
         throw new AgentLimitError(`this server runs ${maxOwned} agents of accounts at most`);
       // Counted as the owner's from here until it runs (or could not be made).
-      this.countCreation(ownerAccountId, +1);
+      countIn(this.creating, ownerAccountId, +1);
+      if (ownerAddress !== null) countIn(this.creatingFrom, ownerAddress, +1);
     }
     let agent: Agent;
     try {
@@ -149,6 +175,7 @@ export class AgentManager {
         characterId: character.id,
         name,
         ownerAccountId,
+        ownerAddress,
         goal: null,
         goalsPaused: false,
       };
@@ -156,7 +183,8 @@ export class AgentManager {
       await agents.create(record, character, fence);
       agent = this.agentFor(record, fence);
     } finally {
-      if (ownerAccountId !== null) this.countCreation(ownerAccountId, -1);
+      if (ownerAccountId !== null) countIn(this.creating, ownerAccountId, -1);
+      if (ownerAccountId !== null && ownerAddress !== null) countIn(this.creatingFrom, ownerAddress, -1);
     }
     // The agents left while it was stored (their world closed, or the server is stopping): run here, it
     // would never be stopped. Stored, it runs where the world opens next.
@@ -166,10 +194,30 @@ export class AgentManager {
     return agent;
   }
 
-  private countCreation(ownerAccountId: string, change: number): void {
-    const count = (this.creating.get(ownerAccountId) ?? 0) + change;
-    if (count > 0) this.creating.set(ownerAccountId, count);
-    else this.creating.delete(ownerAccountId);
+  /**
+   * Removes the agents of anonymous owners not seen for ownerAbsenceSeconds, which frees their slots:
+   * throwaway accounts cannot hold them for good. A failure is logged; the next sweep tries again.
+   */
+  async removeAbandoned(): Promise<void> {
+    const { agents, ownerAbsenceSeconds, logger } = this.options;
+    if (this.sweeping) return;
+    this.sweeping = true;
+    try {
+      const ids = await agents.ofAbsentAnonymousOwners(ownerAbsenceSeconds);
+      for (const id of ids) {
+        const agent = this.running.get(id);
+        if (!agent || !this.fence) continue;
+        await this.remove(agent);
+        logger.info(
+          { agentId: id, name: agent.record.name },
+          `an agent was removed: its anonymous owner was not seen for ${ownerAbsenceSeconds} s`,
+        );
+      }
+    } catch (error) {
+      logger.warn({ err: error }, "removing the agents of absent owners failed");
+    } finally {
+      this.sweeping = false;
+    }
   }
 
   /**
@@ -199,6 +247,8 @@ export class AgentManager {
     await this.hosting?.catch(() => {});
     this.hosting = undefined;
     this.fence = undefined;
+    clearInterval(this.sweepTimer);
+    this.sweepTimer = undefined;
     const agents = this.list();
     this.running.clear();
     await Promise.all(agents.map((agent) => agent.stop()));
@@ -229,4 +279,10 @@ export class AgentManager {
       );
     }
   }
+}
+
+function countIn(counts: Map<string, number>, key: string, change: number): void {
+  const count = (counts.get(key) ?? 0) + change;
+  if (count > 0) counts.set(key, count);
+  else counts.delete(key);
 }

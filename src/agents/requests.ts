@@ -12,6 +12,8 @@ import { agentState, listedAgent } from "./state.js";
 export interface AgentCaller {
   accountId: string;
   isAdmin: boolean;
+  /** The client's address (its rate-limit key): agents are counted per address too. */
+  address: string;
 }
 
 export type AgentRequest =
@@ -81,7 +83,9 @@ async function answer(agents: AgentManager, request: AgentRequest): Promise<unkn
     case "list":
       return { agents: agents.list().map((agent) => ({ ...summary(agent), ...listedAgent(agent) })) };
     case "create":
-      return summary(await agents.create(request.caller.accountId, request.name));
+      return summary(
+        await agents.create(request.caller.accountId, request.name, { ownerAddress: request.caller.address }),
+      );
     case "mapping":
       return summary(found(agents, request.agentId));
     case "goal":
@@ -119,16 +123,19 @@ function found(agents: AgentManager, agentId: string): Agent {
   return agent;
 }
 
-/** The agent, if the caller may control it: its owner, or an admin for the agents the configuration starts. */
+/**
+ * The agent, if the caller may control it: its owner, or an admin, who controls every agent (it stops
+ * and removes the ones that squat slots); only admins control the agents the configuration starts.
+ */
 function controlled(agents: AgentManager, agentId: string, caller: AgentCaller): Agent {
   const agent = found(agents, agentId);
   const owner = agent.record.ownerAccountId;
-  if (owner === null ? caller.isAdmin : owner === caller.accountId) return agent;
+  if (caller.isAdmin || owner === caller.accountId) return agent;
   throw new Refusal(
     "forbidden",
     owner === null
       ? "only an admin account controls the server's own agents"
-      : "only the agent's owner controls it",
+      : "only the agent's owner (or an admin) controls it",
   );
 }
 

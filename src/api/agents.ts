@@ -14,6 +14,7 @@ import { XP_CAP } from "../game/xp.js";
 import { callerOf } from "./authenticate.js";
 import { ApiError } from "./errors.js";
 import type { LiveWorld } from "./live-world.js";
+import { clientKey } from "./rate-limits.js";
 import { characterNameBody, parseOr400 } from "./validate.js";
 
 export const agentGoalBody = z.object({
@@ -21,11 +22,19 @@ export const agentGoalBody = z.object({
   /** XP to gain in the goal's skills. */
   target: z.number().int().positive().max(XP_CAP).optional(),
 });
+/**
+ * Chat commands (`/admin`, `/give`, ...) are never run through an agent: it would try them as the agent,
+ * from the server's own address, so a wrong `/admin` code would spend the server's attempts, not the
+ * caller's. Its owner runs commands on a connection of its own, where they count against it.
+ */
+const AGENT_COMMAND_REFUSAL = "An agent does not run chat commands: send commands from your own connection.";
+
 // Said in chat unless it is a command: held to the chat rule, and refused with its reason.
 export const agentMessageBody = z.object({
   text: z.string().superRefine((text, context) => {
     const said = chatText(text);
     if (typeof said !== "string") context.addIssue({ code: "custom", message: said.message });
+    else if (said.startsWith("/")) context.addIssue({ code: "custom", message: AGENT_COMMAND_REFUSAL });
   }),
 });
 
@@ -48,7 +57,7 @@ export function agentsRouter(liveWorld: LiveWorld, authenticated: RequestHandler
   };
   const caller = (res: Response): AgentCaller => {
     const { account } = callerOf(res);
-    return { accountId: account.id, isAdmin: account.isAdmin };
+    return { accountId: account.id, isAdmin: account.isAdmin, address: clientKey(res.req.ip) };
   };
   const agentId = (params: Record<string, unknown>) => params.agentId as string;
 

@@ -1,7 +1,8 @@
 // POST /api/v1/auth/anonymous: temporary identities for anonymous mode (no identity provider configured).
 import { Router } from "express";
-import { ensureCharacter, resolveAccount } from "../auth/accounts.js";
+import { accountWithCharacter, NAMES_EXHAUSTED_MESSAGE } from "../auth/accounts.js";
 import { issueAnonymousToken } from "../auth/tokens.js";
+import { NamesExhaustedError } from "../db/characters.js";
 import type { Runtime } from "../runtime.js";
 import { bearerToken, verifyOrRefuse } from "./authenticate.js";
 import { ApiError } from "./errors.js";
@@ -23,8 +24,12 @@ export function anonymousAuthRouter(runtime: Runtime): Router {
     const presented = bearerToken(req.headers.authorization);
     const renewed = presented ? await verifyOrRefuse(runtime, presented, clientKey(req.ip), res) : undefined;
     const issued = await issueAnonymousToken(runtime.jwtSecret, renewed?.subject);
-    const account = await resolveAccount(runtime, { subject: issued.subject, kind: "anonymous" });
-    const playerId = await ensureCharacter(runtime, account);
+    const identity = { subject: issued.subject, kind: "anonymous" } as const;
+    const { characterId: playerId } = await accountWithCharacter(runtime, identity).catch((error) => {
+      if (error instanceof NamesExhaustedError)
+        throw new ApiError(503, "unavailable", NAMES_EXHAUSTED_MESSAGE);
+      throw error;
+    });
     res.status(201).json({ token: issued.token, playerId, expiresAt: issued.expiresAt.toISOString() });
   });
 }

@@ -14,7 +14,7 @@ export interface Caller {
   account: Account;
 }
 
-type AuthRuntime = Pick<Runtime, "tokens" | "rateLimits" | "accounts">;
+type AuthRuntime = Pick<Runtime, "tokens" | "rateLimits" | "accounts" | "sightings">;
 
 export function bearerToken(header: string | undefined): string | undefined {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
@@ -29,6 +29,7 @@ export function authenticate(runtime: AuthRuntime): RequestHandler {
       throw new ApiError(401, "unauthorized", "an Authorization: Bearer <token> header is required");
     const identity = await verifyOrRefuse(runtime, token, clientKey(req.ip), res);
     const caller: Caller = { identity, account: await resolveAccount(runtime, identity) };
+    await runtime.sightings.seen([caller.account.id]);
     res.locals.caller = caller;
     next();
   };

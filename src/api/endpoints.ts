@@ -168,7 +168,10 @@ export const ENDPOINTS: Endpoint[] = [
     summary: "Starts an agent owned by the caller, playing a new character of that name.",
     body: characterNameBody,
     answers: ["`201 {agentId, characterId, name}`"],
-    errors: ["`409 conflict`: past `AGENTS_PER_ACCOUNT` or `AGENTS_MAX`, or the name is taken", WORLD_AWAY],
+    errors: [
+      "`409 conflict`: past `AGENTS_PER_ACCOUNT`, `AGENTS_PER_ADDRESS` or `AGENTS_MAX`, or the name is taken",
+      WORLD_AWAY,
+    ],
   },
   {
     method: "DELETE",
@@ -226,7 +229,12 @@ export const ENDPOINTS: Endpoint[] = [
     summary: "Has the agent say `text` in chat, or run it as a command (`drop all [item]`).",
     body: agentMessageBody,
     answers: ["`202 {accepted: true}`"],
-    errors: [AGENT_IS_THERE, OWNER_ONLY, WORLD_AWAY],
+    errors: [
+      "`400 bad_request`: a chat command (a line starting with `/`): send those from your own connection",
+      AGENT_IS_THERE,
+      OWNER_ONLY,
+      WORLD_AWAY,
+    ],
   },
   {
     method: "GET",

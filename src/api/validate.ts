@@ -1,12 +1,10 @@
 import { z } from "zod";
-import { CHARACTER_NAME } from "../auth/accounts.js";
+import { CHARACTER_NAME, CHARACTER_NAME_RULE } from "../auth/accounts.js";
 import { ApiError, WHOLE_BODY } from "./errors.js";
 
 /** A body that names a character (a rename, a new agent). */
 export const characterNameBody = z.object({
-  name: z
-    .string()
-    .regex(CHARACTER_NAME, "3 to 12 letters, digits or spaces, not starting or ending with a space"),
+  name: z.string().regex(CHARACTER_NAME, CHARACTER_NAME_RULE),
 });
 
 /** The parsed value, or a 400 `bad_request` whose details name each offending field. */

@@ -1,43 +1,53 @@
 // From a verified identity to the account and the character it plays. Free of Express: the REST API,
 // the WorldRoom and the /ws adapter share these steps.
-import { randomInt, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { Account } from "../db/accounts.js";
-import { NameTakenError } from "../db/characters.js";
 import { newCharacter } from "../game/character.js";
 import type { Runtime } from "../runtime.js";
+import { NameGenerator } from "./generated-names.js";
 import type { Identity } from "./tokens.js";
 
-/** Characters' names: 3..12 letters, digits or spaces, starting and ending with a letter or digit. */
-export const CHARACTER_NAME = /^[A-Za-z0-9][A-Za-z0-9 ]{1,10}[A-Za-z0-9]$/;
+/**
+ * Characters' names, players' and agents' alike: 3..12 letters, digits or spaces, starting and ending
+ * with a letter or digit, never two spaces in a row (`Mod  Bob` would pass for `Mod Bob`).
+ */
+export const CHARACTER_NAME = /^(?!.* {2})[A-Za-z0-9][A-Za-z0-9 ]{1,10}[A-Za-z0-9]$/;
+export const CHARACTER_NAME_RULE =
+  "3 to 12 letters, digits or single spaces, not starting or ending with a space";
 
-// At most 8 letters, so a 4-digit number keeps every generated name within 12 characters.
-const NAME_STEMS = ["Wanderer", "Squire", "Ranger", "Pilgrim", "Nomad", "Scout", "Forager", "Drifter"];
-const NAME_ATTEMPTS = 20;
+/** Candidate names one sign-up tries before it is answered 503 (each taken one grows the numbers). */
+const NAME_ATTEMPTS = 24;
+
+/** Shared by every sign-up of this process, so the numbers stay as long as they have grown. */
+const generatedNames = new NameGenerator();
 
 /** The account of an identity, created the first time the identity is seen. */
 export function resolveAccount(runtime: Pick<Runtime, "accounts">, identity: Identity): Promise<Account> {
   return runtime.accounts.findOrCreate(identity.subject, identity.kind);
 }
 
-/** The id of the account's character (its first, when it has several), creating one with a generated name. */
-export async function ensureCharacter(
-  runtime: Pick<Runtime, "characters" | "gameData">,
-  account: Pick<Account, "id">,
-): Promise<string> {
-  const [existing] = await runtime.characters.ofAccount(account.id);
-  if (existing) return existing.id;
-  for (let attempt = 0; attempt < NAME_ATTEMPTS; attempt++) {
-    const character = newCharacter(randomUUID(), generatedName(), runtime.gameData);
-    try {
-      return await runtime.characters.createFirst(account.id, character);
-    } catch (error) {
-      if (!(error instanceof NameTakenError)) throw error;
-    }
-  }
-  throw new Error(`no free generated name after ${NAME_ATTEMPTS} attempts`);
+/**
+ * The account of an identity and the id of its character (its first, when it has several): both are
+ * created on first sight, in one transaction, the character with a generated name. NamesExhaustedError
+ * (nothing stored) in the unlikely case that no candidate name was free.
+ */
+export async function accountWithCharacter(
+  runtime: Pick<Runtime, "accounts" | "characters" | "gameData">,
+  identity: Identity,
+): Promise<{ account: Account; characterId: string }> {
+  // Read first: every join of a known player passes here, and only a new one writes.
+  const known = await runtime.accounts.find(identity.subject);
+  const [existing] = known ? await runtime.characters.ofAccount(known.id) : [];
+  if (known && existing) return { account: known, characterId: existing.id };
+  const made = await runtime.characters.accountWithFirstCharacter(
+    identity.subject,
+    identity.kind,
+    generatedNames.attempts(NAME_ATTEMPTS),
+    (name) => newCharacter(randomUUID(), name, runtime.gameData),
+  );
+  generatedNames.fitted();
+  return made;
 }
 
-function generatedName(): string {
-  const stem = NAME_STEMS[randomInt(NAME_STEMS.length)] ?? "Wanderer";
-  return `${stem}${randomInt(1000, 10000)}`;
-}
+/** What a client is told when no name could be found for its new character (HTTP 503, retry). */
+export const NAMES_EXHAUSTED_MESSAGE = "no free name for a new character could be found; retry in a moment";

@@ -19,6 +19,7 @@ export type InvalidTokenReason =
   | "audience"
   | "issuer"
   | "unknown_key"
+  | "unknown_agent"
   | "claims";
 
 /** The token cannot be trusted: the caller gets 401. */
@@ -72,6 +73,11 @@ export interface VerifierOptions {
    * cause another fetch (jose's default, 30 s, keeps forged key ids from hammering the provider).
    */
   keySetCooldownMs?: number;
+  /**
+   * Whether the server stores an agent of this id. Agent tokens name no other: without it, anyone who
+   * forged one (a guessed JWT_SECRET) would make an account of any `sub`.
+   */
+  agentExists?: (agentId: string) => Promise<boolean>;
 }
 
 /** With a provider configured only its tokens are accepted; otherwise only the server's anonymous ones. */
@@ -90,6 +96,8 @@ export function createTokenVerifier(
         issuer: SERVER_ISSUER,
         audience: AGENT_AUDIENCE,
       });
+      if (options.agentExists && !(await options.agentExists(payload.sub!)))
+        throw new InvalidTokenError("unknown_agent");
       return { subject: `agent:${payload.sub}`, kind: "agent" };
     },
   };

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "./database.js";
 import { accounts } from "./schema.js";
 
@@ -14,7 +14,7 @@ export class AccountRepository {
    * authenticated request resolves its account, and only a new identity writes.
    */
   async findOrCreate(subject: string, kind: AccountKind): Promise<Account> {
-    const existing = await this.bySubject(subject);
+    const existing = await this.find(subject);
     if (existing) return existing;
     const [created] = await this.db
       .insert(accounts)
@@ -22,12 +22,13 @@ export class AccountRepository {
       .onConflictDoNothing({ target: accounts.subject })
       .returning();
     // Another request created it in the meantime.
-    const account = created ?? (await this.bySubject(subject));
+    const account = created ?? (await this.find(subject));
     if (!account) throw new Error(`account ${subject} vanished while being created`);
     return account;
   }
 
-  private async bySubject(subject: string): Promise<Account | undefined> {
+  /** The account of an identity, if it has been seen. */
+  async find(subject: string): Promise<Account | undefined> {
     const [account] = await this.db.select().from(accounts).where(eq(accounts.subject, subject));
     return account;
   }
@@ -35,6 +36,15 @@ export class AccountRepository {
   async get(id: string): Promise<Account | undefined> {
     const [account] = await this.db.select().from(accounts).where(eq(accounts.id, id));
     return account;
+  }
+
+  /** Notes that these accounts were seen now (the database's clock, which the agents' sweep reads too). */
+  async markSeen(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db
+      .update(accounts)
+      .set({ lastSeenAt: sql`now()` })
+      .where(inArray(accounts.id, [...ids]));
   }
 
   async setAdmin(id: string, isAdmin: boolean): Promise<void> {

@@ -10,6 +10,7 @@ import {
   type Tile,
 } from "../game/types.js";
 import { levelForXp } from "../game/xp.js";
+import { type Account, type AccountKind, AccountRepository } from "./accounts.js";
 import type { Database, Executor } from "./database.js";
 import { pgError, UNIQUE_VIOLATION } from "./pg-errors.js";
 import { bank, characters, equipment, inventory, skills } from "./schema.js";
@@ -19,6 +20,17 @@ export class NameTakenError extends Error {
   constructor(readonly characterName: string) {
     super(`the name "${characterName}" is taken`);
   }
+}
+
+/** No candidate name for a new character was free: nothing was stored. */
+export class NamesExhaustedError extends Error {
+  override name = "NamesExhaustedError";
+}
+
+/** The names to try for a character made on first sight, one at a time, noting each that was taken. */
+export interface NameCandidates {
+  next(): string | undefined;
+  taken(): void;
 }
 
 export interface CharacterSummary {
@@ -73,6 +85,43 @@ export class CharacterRepository {
         return state.id;
       }),
     );
+  }
+
+  /**
+   * The account of `subject` (created if new) and its first character (created, if it has none, under
+   * the first free name of `names`), in one transaction: an account is never left without its
+   * character. NamesExhaustedError, with nothing stored, when every name was taken.
+   */
+  async accountWithFirstCharacter(
+    subject: string,
+    kind: AccountKind,
+    names: NameCandidates,
+    character: (name: string) => CharacterState,
+  ): Promise<{ account: Account; characterId: string }> {
+    return this.db.transaction(async (tx) => {
+      const account = await new AccountRepository(tx).findOrCreate(subject, kind);
+      // Locked: two first logins at once still make one character.
+      await tx.execute(sql`select id from accounts where id = ${account.id} for update`);
+      const [existing] = await tx
+        .select({ id: characters.id })
+        .from(characters)
+        .where(eq(characters.accountId, account.id))
+        .orderBy(asc(characters.createdAt))
+        .limit(1);
+      if (existing) return { account, characterId: existing.id };
+      for (let name = names.next(); name !== undefined; name = names.next()) {
+        const state = character(name);
+        try {
+          // A savepoint: a taken name undoes only its own insert.
+          await tx.transaction((attempt) => insertNewCharacter(attempt, account.id, state));
+          return { account, characterId: state.id };
+        } catch (error) {
+          if (!(error instanceof NameTakenError)) throw error;
+          names.taken();
+        }
+      }
+      throw new NamesExhaustedError("no free name for a new character");
+    });
   }
 
   async rename(id: string, name: string): Promise<void> {

@@ -24,6 +24,11 @@ export const accounts = pgTable("accounts", {
   kind: text("kind", { enum: ["idp", "anonymous", "agent"] }).notNull(),
   isAdmin: boolean("is_admin").notNull().default(false),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  /**
+   * When the account was last seen: an authenticated request or connection, or a player of it in the
+   * world (written at most once a minute). An anonymous owner long unseen loses its agents.
+   */
+  lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
 export const characters = pgTable(
@@ -134,6 +139,8 @@ export const agents = pgTable("agents", {
     .references(() => characters.id, { onDelete: "cascade" }),
   /** Null for agents configured at server start: only admins control those. */
   ownerAccountId: text("owner_account_id").references(() => accounts.id, { onDelete: "cascade" }),
+  /** The client address (rate-limit key) that created it: agents are counted per address too. */
+  ownerAddress: text("owner_address"),
   goal: jsonb("goal"),
   goalsPaused: boolean("goals_paused").notNull().default(false),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -14,6 +14,7 @@ import {
 import { type AgentReply, type AgentRequest, answerAgentRequest } from "../agents/requests.js";
 import { NOT_DURABLE_YET } from "../api/live-world.js";
 import { clientKey } from "../api/rate-limits.js";
+import { sightingIntervalMs } from "../auth/sightings.js";
 import { countAttempt } from "../auth/verify.js";
 import { type TradeParticipant, TradeRepository } from "../db/trades.js";
 import { WorldLease } from "../db/world-lease.js";
@@ -174,6 +175,11 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     this.clock.setInterval(() => {
       this.persistence.checkFence().catch(() => {});
     }, LEASE_CHECK_MS);
+    // A player in the world is seen for as long as it stays (its agents are kept: see Sightings).
+    this.clock.setInterval(
+      () => void runtime.sightings.seen(this.clients.map((client) => playerOf(client).accountId)),
+      sightingIntervalMs(runtime.config.AGENT_OWNER_ABSENCE_SECONDS),
+    );
     this.trades = new TradeRequests({
       // A dropped client keeps its seat for a while, but nothing sent to it arrives: it is not online.
       isOnline: (id) => {

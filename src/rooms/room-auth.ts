@@ -1,8 +1,9 @@
 import { type AuthContext, getBearerToken, ServerError } from "@colyseus/core";
 import { clientKey } from "../api/rate-limits.js";
-import { ensureCharacter, resolveAccount } from "../auth/accounts.js";
+import { accountWithCharacter, NAMES_EXHAUSTED_MESSAGE, resolveAccount } from "../auth/accounts.js";
 import type { Identity } from "../auth/tokens.js";
 import { verifyToken } from "../auth/verify.js";
+import { NamesExhaustedError } from "../db/characters.js";
 import type { Runtime } from "../runtime.js";
 
 /** Who a room client is: stored as `client.auth`. */
@@ -57,8 +58,13 @@ export async function authenticatePlayer(
     if (seat) return seat;
   }
   try {
-    const account = await resolveAccount(runtime, identity);
-    const id = characterId || (await ensureCharacter(runtime, account));
+    const { account, characterId: id } = characterId
+      ? { account: await resolveAccount(runtime, identity), characterId }
+      : await accountWithCharacter(runtime, identity).catch((error) => {
+          if (error instanceof NamesExhaustedError) throw new ServerError(503, NAMES_EXHAUSTED_MESSAGE);
+          throw error;
+        });
+    await runtime.sightings.seen([account.id]);
     const character = await runtime.characters.summary(id);
     if (!character) throw new ServerError(404, `no character ${id}`);
     if (character.accountId !== account.id)

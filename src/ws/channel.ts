@@ -6,6 +6,7 @@ import {
   connectClientToRoom,
   createAuthContext,
   Deferred,
+  getBearerToken,
   type IRoomCache,
   matchMaker,
   ServerError,
@@ -13,7 +14,7 @@ import {
 import { type RawData, WebSocket, WebSocketServer } from "ws";
 import { BEARER_CHALLENGE } from "../api/errors.js";
 import { clientKey } from "../api/rate-limits.js";
-import { issueAnonymousToken } from "../auth/tokens.js";
+import { type Identity, issueAnonymousToken } from "../auth/tokens.js";
 import { type AuthRefusal, countAttempt, verifyToken } from "../auth/verify.js";
 import { ListingsUnreachableError } from "../listings-unreachable.js";
 import { LoopStalls, type StallMark } from "../loop-stalls.js";
@@ -239,6 +240,8 @@ export class JsonChannel {
       context.token = token;
       const verified = await verifyToken(this.runtime, token, client);
       if (verified.refusal) return verified.refusal;
+      const conflict = await this.headerNamesAnother(context, token, verified.identity, client);
+      if (conflict) return conflict;
       vouchFor(context, verified.identity);
       return undefined;
     }
@@ -253,6 +256,29 @@ export class JsonChannel {
     context.token = issued.token;
     vouchFor(context, { subject: issued.subject, kind: "anonymous" });
     return undefined;
+  }
+
+  /**
+   * A `?token=` beside an Authorization header that names another account is refused: which of the two
+   * the connection plays must never be a silent choice. The same token in both places is one token.
+   */
+  private async headerNamesAnother(
+    context: AuthContext,
+    token: string,
+    identity: Identity,
+    client: string,
+  ): Promise<AuthRefusal | undefined> {
+    const header = context.headers.get("authorization");
+    const fromHeader = header ? getBearerToken(header) : undefined;
+    if (!fromHeader || fromHeader === token) return undefined;
+    const verified = await verifyToken(this.runtime, fromHeader, client);
+    if (verified.refusal) return verified.refusal;
+    if (verified.identity.subject === identity.subject) return undefined;
+    return {
+      status: 401,
+      code: "unauthorized",
+      message: "?token= and the Authorization header name different accounts: send one token",
+    };
   }
 
   /** Joins the connection to the world, which runs in this process (see answerUpgrade). */

@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
+import { sql } from "drizzle-orm";
 import { decodeJwt } from "jose";
+import { CHARACTER_NAME } from "../../src/auth/accounts.js";
+import { STEM_NAMES } from "../../src/auth/generated-names.js";
 import { startTestServer, type TestServer } from "../support/server.js";
+import { WsClient } from "../support/ws-client.js";
 import { expectError, GENEROUS_LIMITS, request, signInAnonymously } from "./support.js";
 
 describe("POST /api/v1/auth/anonymous (anonymous mode)", () => {
@@ -45,5 +49,44 @@ describe("POST /api/v1/auth/anonymous (anonymous mode)", () => {
       401,
       "unauthorized",
     );
+  });
+});
+
+// A server of its own: the embedded database holds the process while it is filled, and a kept-alive
+// connection of an earlier test would be reset meanwhile.
+describe("POST /api/v1/auth/anonymous with the short generated names all taken", () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer(GENEROUS_LIMITS);
+  });
+  after(() => server?.stop());
+
+  it("never runs out of generated names: the numbers grow once the short ones are taken", async function () {
+    this.timeout(180000);
+    // Every 4-digit name of every stem is taken (108,000 characters), as by years of sign-ups.
+    const stems = STEM_NAMES.map((stem) => `'${stem}'`).join(", ");
+    await server.runtime.database.db.execute(
+      sql.raw(`insert into characters (id, name, x, z, health)
+          select 'filler-' || stem || n, stem || n, 0, 0, 10
+          from unnest(array[${stems}]) as stem, generate_series(1000, 9999) as n
+          on conflict do nothing`),
+    );
+    for (let i = 0; i < 5; i++) {
+      const response = await request(server, "/api/v1/auth/anonymous", { method: "POST" });
+      assert.equal(response.status, 201, await response.clone().text());
+      const { token } = await response.json();
+      const player = await (await request(server, "/api/v1/player", { token })).json();
+      assert.match(player.name, CHARACTER_NAME);
+      assert.match(player.name, /^[A-Za-z]+\d{5,}$/, `${player.name}: a longer number`);
+    }
+    // A connection without a token is given a character the same way.
+    const client = await WsClient.connect(server.wsUrl);
+    try {
+      const first = await client.first();
+      assert.equal(first.event, "player:sync", JSON.stringify(first));
+      assert.match((first.data as { name: string }).name, CHARACTER_NAME);
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -97,8 +97,8 @@ describe("cross-origin requests", () => {
     const config = loadConfig({
       NODE_ENV: "production",
       DATABASE_URL: "postgres://db.invalid/tileworld",
-      JWT_SECRET: "s",
-      ADMIN_CODE: "a",
+      JWT_SECRET: "a-secret-of-at-least-32-bytes-long!",
+      ADMIN_CODE: "an-admin-code-long-enough",
       PUBLIC_IDP_APP_ID: "app",
       IDP_APP_SECRET: "s",
       IDP_JWKS_URL: "https://idp.invalid/jwks.json",

@@ -109,6 +109,24 @@ describe("/api/v1/player", () => {
       }
     });
 
+    it("is 400 for a name with a run of spaces: `Mod  Bob` cannot pass for `Mod Bob`", async () => {
+      const first = await signInAnonymously(server);
+      const named = await request(server, "/api/v1/player", {
+        token: first.token,
+        body: { name: "Mod Bob" },
+      });
+      assert.equal(named.status, 200);
+      const { token } = await signInAnonymously(server);
+      for (const name of ["Mod  Bob", "Mod   Bob", "A  b"]) {
+        const error = await expectError(
+          await request(server, "/api/v1/player", { token, body: { name } }),
+          400,
+          "bad_request",
+        );
+        assert.match(error.details?.[0]?.message ?? "", /single spaces/);
+      }
+    });
+
     it("is 400 for malformed JSON, 413 for an oversized body, 401 without a token", async () => {
       const { token } = await signInAnonymously(server);
       await expectError(

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { base64url, exportJWK, exportSPKI, generateKeyPair, SignJWT } from "jose";
-import { issueAnonymousToken } from "../../src/auth/tokens.js";
+import { issueAgentToken, issueAnonymousToken } from "../../src/auth/tokens.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { expectError, GENEROUS_LIMITS, type KeySetServer, request, startKeySetServer } from "./support.js";
 
@@ -44,6 +44,7 @@ describe("bearer tokens from an identity provider (key set served on loopback)",
       PUBLIC_IDP_APP_ID: APP_ID,
       IDP_JWKS_URL: keySet.url,
       IDP_ISSUER: ISSUER,
+      AGENTS: "Sentinel",
     });
   });
   after(async () => {
@@ -129,6 +130,24 @@ describe("bearer tokens from an identity provider (key set served on loopback)",
       401,
       "unauthorized",
     );
+  });
+
+  it("accepts the server's agent tokens only for the agents it stores, making no account of any other", async () => {
+    const listed = await request(server, "/api/agents", { token: await token() });
+    assert.equal(listed.status, 200);
+    const { agents } = (await listed.json()) as { agents: { agentId: string; name: string }[] };
+    const sentinel = agents.find((agent) => agent.name === "Sentinel");
+    assert.ok(sentinel, "the configured agent is listed");
+    const own = await issueAgentToken(server.runtime.jwtSecret, sentinel.agentId);
+    const played = await request(server, "/api/v1/player", { token: own });
+    assert.equal(played.status, 200);
+    assert.equal((await played.json()).name, "Sentinel");
+    // Signed with the right secret, but for no agent: refused, and no account is made for it.
+    const made = await issueAgentToken(server.runtime.jwtSecret, "anyone-at-all");
+    for (const path of ["/api/v1/player", "/api/v1/world"]) {
+      const error = await expectError(await request(server, path, { token: made }), 401, "unauthorized");
+      assert.match(error.message, /\(unknown_agent\)/);
+    }
   });
 
   it("refuses anonymous sign-in with 403 while a provider is configured", async () => {

@@ -48,7 +48,12 @@ export async function expectError(response: Response, status: number, code: stri
 }
 
 /** Plenty of budget for suites that are not about the limits. */
-export const GENEROUS_LIMITS = { RATE_LIMIT_REST_PER_MIN: "10000", RATE_LIMIT_AUTH_PER_MIN: "10000" };
+export const GENEROUS_LIMITS = {
+  RATE_LIMIT_REST_PER_MIN: "10000",
+  RATE_LIMIT_AUTH_PER_MIN: "10000",
+  // Every test client shares the loopback address.
+  AGENTS_PER_ADDRESS: "10000",
+};
 
 export interface KeySetServer {
   url: string;

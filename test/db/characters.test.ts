@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
 import { AccountRepository } from "../../src/db/accounts.js";
-import { CharacterRepository, NameTakenError } from "../../src/db/characters.js";
+import { CharacterRepository, NamesExhaustedError, NameTakenError } from "../../src/db/characters.js";
 import type { DatabaseHandle } from "../../src/db/database.js";
 import { inventory } from "../../src/db/schema.js";
 import { WorldStore } from "../../src/db/world-store.js";
@@ -87,6 +87,54 @@ for (const backend of backends) {
       );
       assert.equal(new Set(ids).size, 1, "every caller got the same character");
       assert.equal((await charactersRepo.ofAccount(account.id)).length, 1);
+    });
+
+    it("makes an account and its first character together, or neither when no name is free", async () => {
+      await charactersRepo.create(null, character("t1", "Taken1"));
+      await charactersRepo.create(null, character("t2", "Taken2"));
+      const tried: string[] = [];
+      let taken = 0;
+      const names = (list: string[]) => ({
+        next: () => {
+          const name = list.shift();
+          if (name) tried.push(name);
+          return name;
+        },
+        taken: () => taken++,
+      });
+      await assert.rejects(
+        charactersRepo.accountWithFirstCharacter(
+          "anon:unlucky",
+          "anonymous",
+          names(["Taken1", "TAKEN2"]),
+          (name) => character("u1", name),
+        ),
+        NamesExhaustedError,
+      );
+      assert.deepEqual([tried, taken], [["Taken1", "TAKEN2"], 2]);
+      assert.equal(await accountsRepo.find("anon:unlucky"), undefined, "no account without its character");
+
+      // A taken name undoes only its own attempt: the next free one is stored with the account.
+      const made = await charactersRepo.accountWithFirstCharacter(
+        "anon:lucky",
+        "anonymous",
+        names(["Taken1", "Fresh1"]),
+        (name) => character(`l-${name}`, name),
+      );
+      assert.equal(made.characterId, "l-Fresh1");
+      assert.equal((await accountsRepo.find("anon:lucky"))?.id, made.account.id);
+      assert.deepEqual(
+        (await charactersRepo.ofAccount(made.account.id)).map((c) => c.name),
+        ["Fresh1"],
+      );
+      // Seen again: its character, no new one.
+      const again = await charactersRepo.accountWithFirstCharacter(
+        "anon:lucky",
+        "anonymous",
+        names(["Other1"]),
+        (name) => character("l-other", name),
+      );
+      assert.equal(again.characterId, "l-Fresh1");
     });
 
     it("refuses a name already taken in another case", async () => {

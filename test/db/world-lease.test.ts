@@ -72,7 +72,7 @@ for (const backend of backends) {
 
     it("refuses the agent writes of the world it replaced: a goal, a new agent, a removal", async () => {
       const agents = new AgentRepository(handle.db);
-      const agent = { id: "a1", ownerAccountId: null, goal: null, goalsPaused: false };
+      const agent = { id: "a1", ownerAccountId: null, ownerAddress: null, goal: null, goalsPaused: false };
       const replaced = await WorldLease.claim(handle.db);
       await agents.create(agent, plainCharacter("sprout"), replaced);
       await agents.saveControl({ id: "a1", goal: { type: "mining" }, goalsPaused: false }, replaced);

@@ -77,6 +77,24 @@ describe("/ws: authentication at the upgrade", function () {
       assert.equal((await client.first()).event, "player:sync");
     });
 
+    it("refuses with 401 a ?token= that names another account than the Authorization header", async () => {
+      const [mine, theirs] = [
+        await issueAnonymousToken(server.runtime.jwtSecret),
+        await issueAnonymousToken(server.runtime.jwtSecret),
+      ];
+      const refused = await refusedUpgrade(`${server.wsUrl}?token=${encodeURIComponent(theirs.token)}`, {
+        header: mine.token,
+      });
+      assert.equal(refused.status, 401);
+      assert.match(JSON.parse(refused.body).error.message, /different accounts/);
+      // Two tokens of one account are one identity: let in.
+      const renewed = await issueAnonymousToken(server.runtime.jwtSecret, mine.subject);
+      const client = await connect(`${server.wsUrl}?token=${encodeURIComponent(renewed.token)}`, {
+        header: mine.token,
+      });
+      assert.equal((await client.first()).event, "player:sync");
+    });
+
     it("gives a connection without a token a fresh temporary identity", async () => {
       const one = await connect(server.wsUrl);
       const other = await connect(server.wsUrl);
