@@ -213,7 +213,7 @@ function buildDetail(agent) {
     where: el("p.where"),
     vitals: el("div.vitals"),
     goal: el("div.goal"),
-    pause: el("button", {}),
+    pause: el("button.pause-goals", {}),
     quick: el("div.quick-actions"),
     skills: el("div.skills"),
     inventory: el("div.inventory.small"),
