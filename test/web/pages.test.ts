@@ -96,7 +96,7 @@ describe("Colyseus's monitor and playground in production", function () {
     app.use(notFound);
     app.use(errorHandler(logger));
     await new Promise<void>((resolve) => {
-      listening = app.listen(PORT, "127.0.0.1", resolve);
+      listening = app.listen(PORT, "127.0.0.1", () => resolve());
     });
   }
   afterEach(async () => {
