@@ -45,19 +45,26 @@ export interface WatchedPage {
   errors: string[];
 }
 
+/** A refusal the page expects and handles: Chromium logs every 4xx as a console error all the same. */
+export interface ExpectedRefusal {
+  status: number;
+  url: RegExp;
+}
+
 /**
  * A page in a context of its own (its own storage: its own signed-in identity), whose console errors are
- * kept. `expected404s` are paths whose "not found" the page handles (endpoints it probes for).
+ * kept, but for the `expected` refusals (an endpoint it probes for, a limit a test drives it past).
  */
-export async function openPage(browser: Browser, expected404s: RegExp[] = []): Promise<WatchedPage> {
+export async function openPage(browser: Browser, expected: ExpectedRefusal[] = []): Promise<WatchedPage> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("console", (message) => {
     if (message.type() !== "error") return;
     const url = message.location().url;
-    const probed = /status of 404/.test(message.text()) && expected404s.some((pattern) => pattern.test(url));
-    if (!probed) errors.push(`${message.text()} (${url})`);
+    const status = Number(/status of (\d+)/.exec(message.text())?.[1]);
+    const handled = expected.some((refusal) => refusal.status === status && refusal.url.test(url));
+    if (!handled) errors.push(`${message.text()} (${url})`);
   });
   page.on("pageerror", (error) => errors.push(`uncaught: ${error.message}`));
   return { page, context, errors };

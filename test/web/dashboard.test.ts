@@ -2,15 +2,26 @@ import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
 import { GENEROUS_LIMITS, request } from "../api/support.js";
 import { startTestServer, type TestServer } from "../support/server.js";
-import { launchChromium, openPage, screenshot, skipWithoutChromium, type WatchedPage } from "./browser.js";
+import {
+  type ExpectedRefusal,
+  launchChromium,
+  openPage,
+  screenshot,
+  skipWithoutChromium,
+  type WatchedPage,
+} from "./browser.js";
 
 /** The richer agent endpoints the dashboard asks for first, and does without where the server has none. */
-const PROBED_ENDPOINTS = [/\/api\/agents\/[^/]+\/state$/, /\/api\/agents\/[^/]+\/actions\/[^/]+$/];
+const PROBED_ENDPOINTS: ExpectedRefusal[] = [
+  { status: 404, url: /\/api\/agents\/[^/]+\/state$/ },
+  { status: 404, url: /\/api\/agents\/[^/]+\/actions\/[^/]+$/ },
+];
+
+let browser: Browser;
 
 describe("the agent dashboard in a browser", function () {
   this.timeout(120000);
   let server: TestServer;
-  let browser: Browser;
   let dashboard: WatchedPage;
   let page: Page;
   let agentId: string;
@@ -23,7 +34,7 @@ describe("the agent dashboard in a browser", function () {
     page = dashboard.page;
   });
   after(async () => {
-    await browser?.close();
+    await dashboard?.context.close();
     await server?.stop();
   });
   afterEach(() => assert.deepEqual(dashboard?.errors ?? [], [], "the dashboard logs no console error"));
@@ -85,5 +96,38 @@ describe("the agent dashboard in a browser", function () {
     await page.locator('.meter-row[data-meter="health"]', { hasText: /\d+\/\d+/ }).waitFor();
     await page.locator('[data-card="inventory"] li', { hasText: "Bronze axe" }).waitFor();
     await screenshot(page, "dashboard-state");
+  });
+});
+
+describe("the agent dashboard past the REST limit", function () {
+  this.timeout(120000);
+  let server: TestServer;
+
+  before(async function () {
+    skipWithoutChromium(this);
+    // Sign-in, the list, the start and the next list: the poll after them is refused.
+    server = await startTestServer({ RATE_LIMIT_REST_PER_MIN: "4", WORLD_TICK_MS: "150" });
+    browser ??= await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("shows that it backs off when the server answers 429", async () => {
+    const dashboard = await openPage(browser, [...PROBED_ENDPOINTS, { status: 429, url: /\/api\// }]);
+    const { page } = dashboard;
+    await page.goto(`${server.baseUrl}/dashboard`);
+    await page.locator(".poll-status", { hasText: "Updated" }).waitFor();
+    await page.locator("#new-name").fill("Thistle");
+    await page.locator("#create button").click();
+    const status = page.locator('.poll-status[data-kind="rate-limited"]');
+    await status.waitFor();
+    assert.match(
+      (await status.textContent()) ?? "",
+      /^Rate limited \(429\): backing off, retrying in \d+ s$/,
+    );
+    await screenshot(page, "dashboard-rate-limited");
+    assert.deepEqual(dashboard.errors, [], "the dashboard logs no console error");
   });
 });
