@@ -40,6 +40,8 @@ const endpoints = { state: undefined, actions: undefined };
 let failures = 0;
 let timer;
 let countdown;
+/** Each poll's number: a poll started while another is under way makes the older one stop where it is. */
+let generation = 0;
 
 const [areas, biomes, items] = await Promise.all(
   ["world-areas.json", "biomes.json", "items.json"].map(manifest),
@@ -65,12 +67,15 @@ poll();
 async function poll() {
   clearTimeout(timer);
   clearInterval(countdown);
+  const mine = ++generation;
   try {
-    await refresh();
+    await refresh(mine);
+    if (mine !== generation) return;
     failures = 0;
     setStatus(`Updated ${new Date().toLocaleTimeString()}`, "ok");
     timer = setTimeout(poll, POLL_MS);
   } catch (error) {
+    if (mine !== generation) return;
     const backoff = BACKOFF_MS[failures];
     failures++;
     if (backoff === undefined) {
@@ -102,20 +107,23 @@ function setStatus(text, kind) {
   status.dataset.kind = kind;
 }
 
-async function refresh() {
-  agents = (await call("/api/agents")).agents;
+/** Fetches and shows the list and the agent picked, unless a newer poll has started meanwhile. */
+async function refresh(mine) {
+  const listed = (await call("/api/agents")).agents;
+  if (mine !== generation) return;
+  agents = listed;
   if (selectedId && !agents.some((a) => a.agentId === selectedId)) selectedId = undefined;
   selectedId ??= agents[agents.length - 1]?.agentId;
   renderList();
   const agent = agents.find((a) => a.agentId === selectedId);
-  if (agent) await refreshDetail(agent);
+  if (agent) await refreshDetail(agent, mine);
   else {
     detail = undefined;
     $("detail").replaceChildren(el("p.hint", { text: "Start an agent, or pick one from the list." }));
   }
 }
 
-async function refreshDetail(agent) {
+async function refreshDetail(agent, mine) {
   const id = encodeURIComponent(agent.agentId);
   let state;
   if (endpoints.state !== false) {
@@ -140,7 +148,7 @@ async function refreshDetail(agent) {
       call(`/api/characters/${characterId}/skills`),
     ]);
   }
-  if (selectedId !== agent.agentId) return;
+  if (mine !== generation || selectedId !== agent.agentId) return;
   const view = {
     agent,
     goal,
@@ -216,7 +224,7 @@ function buildDetail(agent) {
     pause: el("button.pause-goals", {}),
     quick: el("div.quick-actions"),
     skills: el("div.skills"),
-    inventory: el("div.inventory.small"),
+    inventory: el("div.agent-inventory"),
     equipment: el("div.equipment-list"),
     result: el("p.result", { role: "status" }),
     goalSelect: el("select", { "aria-label": "goal" }),

@@ -134,22 +134,46 @@ function drawResource(ctx, map, entity, sx, sy) {
   const def = map.resources.get(entity.type);
   const station = map.stations.get(entity.type);
   if (def?.skill === "woodcutting") {
-    ctx.fillStyle = "#6e4b2a";
-    ctx.fillRect(sx - 3, sy - 2, 6, 12);
+    ctx.fillStyle = "#5d3f22";
+    ctx.fillRect(sx - 4, sy - 2, 8, 14);
     if (!entity.depleted) {
-      ctx.fillStyle = entity.type.includes("oak")
+      const leaves = entity.type.includes("oak")
         ? "#2e7d32"
         : entity.type.includes("willow")
           ? "#7cb342"
-          : "#1b5e20";
+          : "#1f6b25";
+      ctx.fillStyle = "rgba(0,0,0,0.25)";
       ctx.beginPath();
-      ctx.arc(sx, sy - 6, TILE * 0.42, 0, Math.PI * 2);
+      ctx.ellipse(sx + 2, sy + 8, TILE * 0.45, TILE * 0.18, 0, 0, Math.PI * 2);
+      ctx.fill();
+      ctx.fillStyle = leaves;
+      for (const [dx, dz, r] of [
+        [-6, -4, 0.32],
+        [6, -4, 0.32],
+        [0, -11, 0.36],
+      ]) {
+        ctx.beginPath();
+        ctx.arc(sx + dx, sy + dz, TILE * r, 0, Math.PI * 2);
+        ctx.fill();
+      }
+      ctx.fillStyle = "rgba(255,255,255,0.12)";
+      ctx.beginPath();
+      ctx.arc(sx - 3, sy - 14, TILE * 0.14, 0, Math.PI * 2);
+      ctx.fill();
+    } else {
+      ctx.fillStyle = "#8d6e4a";
+      ctx.beginPath();
+      ctx.ellipse(sx, sy - 2, 5, 2.5, 0, 0, Math.PI * 2);
       ctx.fill();
     }
   } else if (def?.skill === "mining") {
-    ctx.fillStyle = "#7f8c8d";
+    ctx.fillStyle = "#6c7a7d";
     ctx.beginPath();
-    ctx.ellipse(sx, sy + 2, 13, 10, 0, 0, Math.PI * 2);
+    ctx.ellipse(sx, sy + 2, 15, 12, 0, 0, Math.PI * 2);
+    ctx.fill();
+    ctx.fillStyle = "#8e9ea1";
+    ctx.beginPath();
+    ctx.ellipse(sx - 3, sy - 1, 9, 7, 0, 0, Math.PI * 2);
     ctx.fill();
     if (!entity.depleted) {
       const ore = Object.keys(ORE_COLORS).find((name) => entity.type.includes(name));
