@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Page, WebSocketRoute } from "playwright-core";
 import type { Tile } from "../../src/game/types.js";
 import { GENEROUS_LIMITS } from "../api/support.js";
 import { startTestServer, type TestServer } from "../support/server.js";
@@ -165,5 +165,30 @@ describe("the web pages in a browser: landing page and client", function () {
     await b.locator("#coins", { hasText: String(bCoins + 10) }).waitFor();
     await a.locator("#coins", { hasText: String(aCoins - 10) }).waitFor();
     await screenshot(a, "client-trade-completed");
+  });
+
+  it("comes back as the same character after its connection drops", async () => {
+    const watched = await openPage(browser);
+    pages.push(watched);
+    const { page } = watched;
+    // Every /ws connection of the page goes through here, so that the test can cut one.
+    const connections: WebSocketRoute[] = [];
+    await page.routeWebSocket(/\/ws/, (route) => {
+      route.connectToServer();
+      connections.push(route);
+    });
+    await page.goto(`${server.baseUrl}/play`);
+    await page.locator('#status[data-status="online"]').waitFor();
+    await page.locator("#position", { hasText: "(" }).waitFor();
+    const name = await page.locator("#player-name").textContent();
+
+    await connections[0]!.close({ code: 4001, reason: "cut by the test" });
+    await page.locator('#status[data-status="reconnecting"]').waitFor();
+    await page.locator('#status[data-status="online"]').waitFor({ timeout: 30000 });
+    assert.equal(connections.length, 2, "one new connection");
+    await page.locator("#position", { hasText: "(" }).waitFor();
+    assert.equal(await page.locator("#player-name").textContent(), name, "the same character");
+    await page.locator("#inventory .slot.full").first().waitFor();
+    await watched.context.close();
   });
 });
