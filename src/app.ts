@@ -19,6 +19,8 @@ import { defineWorldRoom, type WorldRoom } from "./rooms/WorldRoom.js";
 import { announceWorldClosed, openWorld, reopenWorldWhenClosedElsewhere } from "./rooms/world-listing.js";
 import type { Runtime } from "./runtime.js";
 import { scaleOutThrough } from "./scale-out.js";
+import { mountAdminTools } from "./web/admin-tools.js";
+import { webPagesRouter } from "./web/pages.js";
 import { JsonChannel } from "./ws/channel.js";
 
 /** The Colyseus application of one server: transport, HTTP routes and rooms, built over a runtime. */
@@ -90,6 +92,13 @@ export function createApp(runtime: Runtime) {
         "/manifests",
         manifestRouter(() => runtime.manifestDir),
       );
+      // Pages for people (/, /play, /dashboard) and Colyseus's monitor and playground.
+      app.use(webPagesRouter());
+      mountAdminTools(app, {
+        production: runtime.config.production,
+        adminCode: runtime.config.ADMIN_CODE,
+        authAttempts: runtime.rateLimits.authAttempts,
+      });
       // Last: it ends with the 404 of whatever no route above answered.
       mountApi(app, runtime, roomLiveWorld);
     },

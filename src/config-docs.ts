@@ -29,7 +29,10 @@ export const VARIABLE_DOCS = {
       "Key of the server's own tokens (anonymous mode). Unset in development: a random secret is generated once into `DATA_DIR/jwt-secret`.",
     shownDefault: "generated",
   },
-  ADMIN_CODE: { meaning: "Code for the `/admin` chat command; unset disables it." },
+  ADMIN_CODE: {
+    meaning:
+      "Code for the `/admin` chat command; unset disables it. In production, also the basic-auth password of `/monitor` and `/playground`.",
+  },
   PUBLIC_IDP_APP_ID: {
     meaning: "Public application id of the identity provider; the audience of its tokens.",
   },

@@ -18,6 +18,12 @@ export function worldRouter(runtime: Runtime, liveWorld: LiveWorld, authenticate
     });
   });
 
+  // Public, for the landing page: how many are playing, and nothing else.
+  router.get("/v1/world/online", async (_req, res) => {
+    const status = await liveWorld.status();
+    res.json({ playersOnline: status?.playersOnline ?? 0 });
+  });
+
   router.get("/v1/world/areas", authenticated, (_req, res) => {
     res.json({ areas: runtime.gameData.areas.map(areaSummary) });
   });

@@ -20,7 +20,9 @@ describe("API errors", () => {
       ["POST", "/manifests/npcs.json"],
       ["POST", "/health"],
       ["GET", "/models/tree.glb"],
-      ["GET", "/"],
+      // GET / is the landing page; nothing else is there.
+      ["POST", "/"],
+      ["GET", "/web/"],
     ];
     for (const [method, path] of unmatched) {
       const response = await request(server, path, { method });

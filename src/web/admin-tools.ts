@@ -1,0 +1,80 @@
+// @colyseus/monitor at /monitor and @colyseus/playground at /playground: open in development; in
+// production only to whoever gives ADMIN_CODE as the password of HTTP basic authentication (any user
+// name), as the monitor can dispose of the world room. Without ADMIN_CODE they are not served there.
+import { createHash, timingSafeEqual } from "node:crypto";
+import { basicAuth, Room } from "@colyseus/core";
+import { monitor } from "@colyseus/monitor";
+import type { Application, RequestHandler } from "express";
+import { errorBody } from "../api/errors.js";
+import { type AttemptCounter, clientKey } from "../api/rate-limits.js";
+
+// The playground imports @colyseus/auth, which swaps Colyseus's default static Room.onAuth for a JWT
+// check of its own (with its own secret): the trade room inherits that static hook, so SDK clients'
+// joins of a trade would be refused. The default is put back once the playground is loaded.
+const frameworkOnAuth = Room.onAuth;
+const { playground } = await import("@colyseus/playground");
+Room.onAuth = frameworkOnAuth;
+
+export interface AdminToolsOptions {
+  production: boolean;
+  adminCode: string | undefined;
+  /** Wrong codes count as authentication attempts of the client's address. */
+  authAttempts: AttemptCounter;
+}
+
+const REALM = 'Basic realm="tileworld admin", charset="UTF-8"';
+
+export function mountAdminTools(app: Application, options: AdminToolsOptions): void {
+  if (!options.production) {
+    app.use("/monitor", monitor());
+    app.use("/playground", playground());
+    return;
+  }
+  const adminCode = options.adminCode;
+  if (adminCode === undefined) return;
+  const gate = adminGate(adminCode, options.authAttempts);
+  // The playground serves its data in production only behind a guard of its own: the same check.
+  const guard = basicAuth({
+    validate: (_user, password) => sameSecret(password, adminCode),
+    realm: "tileworld admin",
+  });
+  app.use("/monitor", gate, monitor());
+  app.use("/playground", gate, playground({ use: [guard] }));
+}
+
+/** Lets through a request whose basic-auth password is the admin code; a wrong one counts against the limit. */
+function adminGate(adminCode: string, authAttempts: AttemptCounter): RequestHandler {
+  return async (req, res, next) => {
+    const password = basicPassword(req.headers.authorization);
+    if (password !== undefined && sameSecret(password, adminCode)) return next();
+    if (password !== undefined) {
+      const attempt = await authAttempts.hit(clientKey(req.ip));
+      if (attempt.limited) {
+        res.set("Retry-After", String(attempt.retryAfterSeconds));
+        res.status(429).json(errorBody("rate_limited", "too many authentication attempts; retry later"));
+        return;
+      }
+    }
+    // Answered here: the API's error handler would challenge for a bearer token, and browsers would not ask.
+    res
+      .status(401)
+      .set("WWW-Authenticate", REALM)
+      .json(
+        errorBody("unauthorized", "the admin code is required, as the password of HTTP basic authentication"),
+      );
+  };
+}
+
+function basicPassword(header: string | undefined): string | undefined {
+  const [scheme, encoded] = (header ?? "").split(" ");
+  if (scheme?.toLowerCase() !== "basic" || !encoded) return undefined;
+  const decoded = Buffer.from(encoded, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  return colon < 0 ? undefined : decoded.slice(colon + 1);
+}
+
+/** Compared in constant time, over digests so that the lengths do not show either. */
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (value: string) => createHash("sha256").update(value).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}

@@ -1,0 +1,194 @@
+import assert from "node:assert/strict";
+import type { Browser, Page, WebSocketRoute } from "playwright-core";
+import type { Tile } from "../../src/game/types.js";
+import { GENEROUS_LIMITS } from "../api/support.js";
+import { startTestServer, type TestServer } from "../support/server.js";
+import { connectNewPlayer, type WsPlayer } from "../support/ws-client.js";
+import { launchChromium, openPage, screenshot, skipWithoutChromium, type WatchedPage } from "./browser.js";
+
+/** The client's tile size in CSS pixels (web/renderer.js). */
+const TILE = 32;
+
+/** The tile the client says its player stands on ("Meadowbrook (32, 32)"). */
+async function positionOf(page: Page): Promise<Tile> {
+  const text = (await page.locator("#position").textContent()) ?? "";
+  const match = /\((-?\d+), (-?\d+)\)/.exec(text);
+  if (!match) throw new Error(`no position shown: "${text}"`);
+  return { x: Number(match[1]), z: Number(match[2]) };
+}
+
+/** Waits for the player to stand still (the camera then centres on its tile) and says where. */
+async function standingStill(page: Page): Promise<Tile> {
+  let last = "";
+  let since = Date.now();
+  const deadline = Date.now() + 20000;
+  while (Date.now() < deadline) {
+    const text = (await page.locator("#position").textContent()) ?? "";
+    if (text !== last) {
+      last = text;
+      since = Date.now();
+    } else if (text && Date.now() - since >= 1000) return positionOf(page);
+    await page.waitForTimeout(100);
+  }
+  throw new Error("the player did not stand still");
+}
+
+/** Clicks a tile of the map, the player standing still on `me` at the canvas's centre. */
+async function clickTile(page: Page, me: Tile, tile: Tile, button: "left" | "right" = "left") {
+  const box = await page.locator("#map").boundingBox();
+  assert.ok(box, "the map is on the page");
+  await page.mouse.click(
+    box.x + box.width / 2 + (tile.x - me.x) * TILE,
+    box.y + box.height / 2 + (tile.z - me.z) * TILE,
+    {
+      button,
+    },
+  );
+}
+
+async function openClient(browser: Browser, server: TestServer): Promise<WatchedPage> {
+  const watched = await openPage(browser);
+  await watched.page.goto(`${server.baseUrl}/play`);
+  await watched.page.locator('#status[data-status="online"]').waitFor();
+  await watched.page.locator("#inventory .slot.full").first().waitFor();
+  return watched;
+}
+
+const coinsOf = async (page: Page) =>
+  Number((await page.locator("#coins").textContent())?.replace(/\D/g, ""));
+
+describe("the web pages in a browser: landing page and client", function () {
+  this.timeout(120000);
+  let server: TestServer;
+  let browser: Browser;
+  const pages: WatchedPage[] = [];
+  let wsPlayer: WsPlayer | undefined;
+  let chopper: WatchedPage;
+
+  before(async function () {
+    skipWithoutChromium(this);
+    server = await startTestServer({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "150" });
+    browser = await launchChromium();
+  });
+  after(async () => {
+    wsPlayer?.client.socket.close(1000);
+    await browser?.close();
+    await server?.stop();
+  });
+  afterEach(() => {
+    for (const { errors } of pages) assert.deepEqual(errors, [], "no page logs a console error");
+  });
+
+  it("shows the number of players online on the landing page", async () => {
+    wsPlayer = await connectNewPlayer(server);
+    const landing = await openPage(browser);
+    pages.push(landing);
+    await landing.page.goto(`${server.baseUrl}/`);
+    await landing.page.locator("#players-online[data-count]").waitFor();
+    assert.equal(await landing.page.locator("#players-online").textContent(), "1");
+    assert.equal(await landing.page.locator("#players-label").textContent(), "player online");
+    assert.ok(await landing.page.locator('a[href="/play"]').isVisible());
+    assert.ok(await landing.page.locator('a[href="/dashboard"]').isVisible());
+    await screenshot(landing.page, "landing");
+    await landing.context.close();
+  });
+
+  it("walks where the player clicks, chops a tree, shows the XP drop and the logs in the inventory", async () => {
+    chopper = await openClient(browser, server);
+    pages.push(chopper);
+    const { page } = chopper;
+    const start = await standingStill(page);
+    const area = server.runtime.gameData.areas[0]!;
+    assert.deepEqual(start, area.spawnPoint, "a new character starts at the spawn point");
+
+    const stop = { x: start.x + 2, z: start.z };
+    await clickTile(page, start, stop);
+    await page.locator("#position", { hasText: `(${stop.x}, ${stop.z})` }).waitFor();
+    const here = await standingStill(page);
+    assert.deepEqual(here, stop);
+
+    const trees = area.resources.filter((placed) => placed.resourceId === "tree");
+    const tree = trees.sort(
+      (a, b) =>
+        Math.max(Math.abs(a.x - here.x), Math.abs(a.z - here.z)) -
+        Math.max(Math.abs(b.x - here.x), Math.abs(b.z - here.z)),
+    )[0]!;
+    await clickTile(page, here, tree);
+    await page.locator(".xp-drop", { hasText: "Woodcutting XP" }).waitFor({ timeout: 60000 });
+    await page.locator('#inventory .slot[data-item="logs"]').waitFor();
+    await screenshot(page, "client-chopped");
+    await page.locator('#tabs button[data-tab="skills"]').click();
+    const xp = await page.locator('.skill[data-skill="woodcutting"] .skill-xp').textContent();
+    assert.match(xp ?? "", /^25 xp$/);
+  });
+
+  it("trades coins between two pages through the trade window, both seeing the result", async () => {
+    const trader = await openClient(browser, server);
+    pages.push(trader);
+    const a = chopper.page;
+    const b = trader.page;
+    const aName = (await a.locator("#player-name").textContent()) ?? "";
+    const aCoins = await coinsOf(a);
+    const bCoins = await coinsOf(b);
+    const aAt = await standingStill(a);
+    const bAt = await standingStill(b);
+
+    await clickTile(b, bAt, aAt, "right");
+    await b.locator("#context-menu button", { hasText: `Trade with ${aName}` }).click();
+    await b.locator(".trade-request", { hasText: "Sending a trade request" }).waitFor();
+    await a
+      .locator(".trade-request", { hasText: "wishes to trade with you" })
+      .locator("button", { hasText: "Accept" })
+      .click();
+    await a.locator(".trade-window").waitFor();
+    await b.locator(".trade-window").waitFor();
+
+    const coinsRow = a.locator(".offer-picker li", { hasText: "Coins" });
+    await coinsRow.locator("input").fill("10");
+    await coinsRow.locator("button", { hasText: "Offer" }).click();
+    await b.locator(".side.theirs li", { hasText: "Coins × 10" }).waitFor();
+    await a.locator(".side.mine li", { hasText: "Coins × 10" }).waitFor();
+
+    await a.locator(".trade-window button", { hasText: "Accept" }).click();
+    await b.locator(".trade-status", { hasText: "The other player has accepted." }).waitFor();
+    await b.locator(".trade-window button", { hasText: "Accept" }).click();
+    await a.locator(".trade-window h3", { hasText: "Confirm the trade" }).waitFor();
+    await b.locator(".side.theirs h4", { hasText: "You receive (value 10 coins)" }).waitFor();
+    await a.locator(".side.mine h4", { hasText: "You give (value 10 coins)" }).waitFor();
+    await screenshot(b, "client-trade-confirm");
+
+    await a.locator(".trade-window button", { hasText: "Accept" }).click();
+    await b.locator(".trade-window button", { hasText: "Accept" }).click();
+    await b.locator(".trade-result.completed", { hasText: "You received Coins × 10." }).waitFor();
+    await a.locator(".trade-result.completed", { hasText: "You received nothing." }).waitFor();
+    await a.locator('#tabs button[data-tab="inventory"]').click();
+    await b.locator("#coins", { hasText: String(bCoins + 10) }).waitFor();
+    await a.locator("#coins", { hasText: String(aCoins - 10) }).waitFor();
+    await screenshot(a, "client-trade-completed");
+  });
+
+  it("comes back as the same character after its connection drops", async () => {
+    const watched = await openPage(browser);
+    pages.push(watched);
+    const { page } = watched;
+    // Every /ws connection of the page goes through here, so that the test can cut one.
+    const connections: WebSocketRoute[] = [];
+    await page.routeWebSocket(/\/ws/, (route) => {
+      route.connectToServer();
+      connections.push(route);
+    });
+    await page.goto(`${server.baseUrl}/play`);
+    await page.locator('#status[data-status="online"]').waitFor();
+    await page.locator("#position", { hasText: "(" }).waitFor();
+    const name = await page.locator("#player-name").textContent();
+
+    await connections[0]!.close({ code: 4001, reason: "cut by the test" });
+    await page.locator('#status[data-status="reconnecting"]').waitFor();
+    await page.locator('#status[data-status="online"]').waitFor({ timeout: 30000 });
+    assert.equal(connections.length, 2, "one new connection");
+    await page.locator("#position", { hasText: "(" }).waitFor();
+    assert.equal(await page.locator("#player-name").textContent(), name, "the same character");
+    await page.locator("#inventory .slot.full").first().waitFor();
+    await watched.context.close();
+  });
+});

@@ -1,0 +1,133 @@
+import assert from "node:assert/strict";
+import type { Browser, Page } from "playwright-core";
+import { GENEROUS_LIMITS, request } from "../api/support.js";
+import { startTestServer, type TestServer } from "../support/server.js";
+import {
+  type ExpectedRefusal,
+  launchChromium,
+  openPage,
+  screenshot,
+  skipWithoutChromium,
+  type WatchedPage,
+} from "./browser.js";
+
+/** The richer agent endpoints the dashboard asks for first, and does without where the server has none. */
+const PROBED_ENDPOINTS: ExpectedRefusal[] = [
+  { status: 404, url: /\/api\/agents\/[^/]+\/state$/ },
+  { status: 404, url: /\/api\/agents\/[^/]+\/actions\/[^/]+$/ },
+];
+
+let browser: Browser;
+
+describe("the agent dashboard in a browser", function () {
+  this.timeout(120000);
+  let server: TestServer;
+  let dashboard: WatchedPage;
+  let page: Page;
+  let agentId: string;
+
+  before(async function () {
+    skipWithoutChromium(this);
+    server = await startTestServer({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "150" });
+    browser = await launchChromium();
+    dashboard = await openPage(browser, PROBED_ENDPOINTS);
+    page = dashboard.page;
+  });
+  after(async () => {
+    await dashboard?.context.close();
+    await server?.stop();
+  });
+  afterEach(() => assert.deepEqual(dashboard?.errors ?? [], [], "the dashboard logs no console error"));
+
+  /** The agent's goal as the API tells its owner, the dashboard's signed-in account. */
+  async function goalOf(): Promise<{ goal: { type: string } | null; goalsPaused: boolean }> {
+    const token = await page.evaluate(
+      () => JSON.parse(localStorage.getItem("tileworld.token") ?? "{}").token,
+    );
+    const response = await request(server, `/api/agents/${agentId}/goal`, { token });
+    assert.equal(response.status, 200);
+    return response.json();
+  }
+
+  it("starts an agent and shows it in the world", async () => {
+    await page.goto(`${server.baseUrl}/dashboard`);
+    await page.locator("#new-name").fill("Sprout");
+    await page.locator("#create button").click();
+    await page.locator('.agent.selected[data-agent="Sprout"]').waitFor();
+    await page.locator(".detail-head h2", { hasText: "Sprout" }).waitFor();
+    await page.locator(".badge.online").waitFor({ timeout: 30000 });
+    await page.locator(".where", { hasText: /Meadowbrook \(\d+, \d+\)/ }).waitFor();
+    const token = await page.evaluate(
+      () => JSON.parse(localStorage.getItem("tileworld.token") ?? "{}").token,
+    );
+    const { agents } = await (await request(server, "/api/agents", { token })).json();
+    const sprout = agents.find((agent: { name: string }) => agent.name === "Sprout");
+    assert.ok(sprout, "the server runs the agent the dashboard started");
+    agentId = sprout.agentId;
+  });
+
+  it("pauses and resumes the agent's goals", async () => {
+    await page.locator("button.pause-goals", { hasText: "Pause goals" }).click();
+    await page.locator(".badge.paused", { hasText: "goals paused" }).waitFor();
+    assert.equal((await goalOf()).goalsPaused, true);
+    await page.locator("button.pause-goals", { hasText: "Resume goals" }).click();
+    await page.locator(".badge.paused").waitFor({ state: "detached" });
+    assert.equal((await goalOf()).goalsPaused, false);
+  });
+
+  it("runs a quick action", async () => {
+    await page.locator('.quick-actions button[data-action="woodcutting"]').click();
+    await page.locator(".result", { hasText: "Chop trees: done" }).waitFor();
+    await page.locator(".goal", { hasText: "Chop trees for woodcutting XP." }).waitFor();
+    assert.equal((await goalOf()).goal?.type, "woodcutting");
+    await screenshot(page, "dashboard");
+  });
+
+  it("shows the agent's health and inventory", async function () {
+    const token = await page.evaluate(
+      () => JSON.parse(localStorage.getItem("tileworld.token") ?? "{}").token,
+    );
+    const state = await request(server, `/api/agents/${agentId}/state`, { token });
+    if (state.status === 404) {
+      console.warn("  skipped: this server has no GET /api/agents/:agentId/state, which reports them");
+      await page.locator(".vitals", { hasText: "Health is not reported by this server" }).waitFor();
+      this.skip();
+    }
+    await page.locator('.meter-row[data-meter="health"]', { hasText: /\d+\/\d+/ }).waitFor();
+    await page.locator('[data-card="inventory"] li', { hasText: "Bronze axe" }).waitFor();
+    await screenshot(page, "dashboard-state");
+  });
+});
+
+describe("the agent dashboard past the REST limit", function () {
+  this.timeout(120000);
+  let server: TestServer;
+
+  before(async function () {
+    skipWithoutChromium(this);
+    // Sign-in, the list, the start and the next list: the poll after them is refused.
+    server = await startTestServer({ RATE_LIMIT_REST_PER_MIN: "4", WORLD_TICK_MS: "150" });
+    browser ??= await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("shows that it backs off when the server answers 429", async () => {
+    const dashboard = await openPage(browser, [...PROBED_ENDPOINTS, { status: 429, url: /\/api\// }]);
+    const { page } = dashboard;
+    await page.goto(`${server.baseUrl}/dashboard`);
+    await page.locator(".poll-status", { hasText: "Updated" }).waitFor();
+    await page.locator("#new-name").fill("Thistle");
+    await page.locator("#create button").click();
+    const status = page.locator('.poll-status[data-kind="rate-limited"]');
+    await status.waitFor();
+    assert.match(
+      (await status.textContent()) ?? "",
+      /^Rate limited \(429\): backing off, retrying in \d+ s$/,
+    );
+    await screenshot(page, "dashboard-rate-limited");
+    assert.deepEqual(dashboard.errors, [], "the dashboard logs no console error");
+  });
+});

@@ -1,0 +1,141 @@
+import assert from "node:assert/strict";
+import type { Server } from "node:http";
+import { Room } from "@colyseus/core";
+import express from "express";
+import { errorHandler, notFound } from "../../src/api/errors.js";
+import { createRateLimits } from "../../src/api/rate-limits.js";
+import { loadConfig } from "../../src/config.js";
+import { createLogger } from "../../src/logger.js";
+import { mountAdminTools } from "../../src/web/admin-tools.js";
+import { expectError, request } from "../api/support.js";
+import { startTestServer, TEST_PORT, type TestServer } from "../support/server.js";
+import { connectNewPlayer } from "../support/ws-client.js";
+
+describe("the web pages over HTTP", function () {
+  this.timeout(60000);
+  let server: TestServer;
+
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server?.stop());
+
+  it("serves the landing page, the client and the dashboard, with their scripts", async () => {
+    for (const [path, marker] of [
+      ["/", 'href="/play"'],
+      ["/play", '<canvas id="map"'],
+      ["/dashboard", 'id="create"'],
+    ] as const) {
+      const response = await request(server, path);
+      assert.equal(response.status, 200, path);
+      assert.match(response.headers.get("content-type") ?? "", /text\/html/);
+      const page = await response.text();
+      assert.ok(page.includes(marker), `${path} is the page`);
+      assert.ok(page.includes('<script src="/env.js">'), `${path} reads its configuration from /env.js`);
+    }
+    const script = await request(server, "/web/play.js");
+    assert.equal(script.status, 200);
+    assert.match(script.headers.get("content-type") ?? "", /javascript/);
+    const docs = await request(server, "/docs/protocol.md");
+    assert.equal(docs.status, 200);
+    assert.match(await docs.text(), /^# The `\/ws` JSON protocol/);
+    // Only the pages' own folder is served there.
+    await expectError(await request(server, "/web/%2e%2e/package.json"), 404, "not_found");
+    await expectError(await request(server, "/web/nothing.js"), 404, "not_found");
+  });
+
+  it("tells anyone how many players are online, without a token", async () => {
+    const before = await request(server, "/api/v1/world/online");
+    assert.equal(before.status, 200);
+    assert.deepEqual(await before.json(), { playersOnline: 0 });
+    const player = await connectNewPlayer(server);
+    try {
+      assert.deepEqual(await (await request(server, "/api/v1/world/online")).json(), { playersOnline: 1 });
+    } finally {
+      player.client.socket.close(1000);
+    }
+  });
+
+  it("opens Colyseus's monitor and playground in development", async () => {
+    const monitor = await request(server, "/monitor/");
+    assert.equal(monitor.status, 200);
+    assert.match(monitor.headers.get("content-type") ?? "", /text\/html/);
+    const rooms = await (await request(server, "/monitor/api")).json();
+    assert.ok(
+      rooms.rooms.some((room: { name: string }) => room.name === "world"),
+      "the monitor lists the world room",
+    );
+    const playground = await request(server, "/playground/");
+    assert.equal(playground.status, 200);
+    assert.match(playground.headers.get("content-type") ?? "", /text\/html/);
+  });
+
+  it("leaves the rooms' authentication to them with the playground loaded", async () => {
+    // The playground's @colyseus/auth replaces Colyseus's static Room.onAuth with a JWT check of its own,
+    // which refuses every token of this server: the trade room, which inherits it, would refuse its players.
+    assert.equal(await Room.onAuth("not a token the playground's auth could verify", {}, {} as never), true);
+  });
+});
+
+describe("Colyseus's monitor and playground in production", function () {
+  this.timeout(30000);
+  const ADMIN_CODE = "open sesame";
+  const PORT = TEST_PORT + 7;
+  const base = `http://127.0.0.1:${PORT}`;
+  let listening: Server | undefined;
+
+  async function serve(adminCode: string | undefined): Promise<void> {
+    const config = loadConfig({ NODE_ENV: "test", RATE_LIMIT_AUTH_PER_MIN: "3" });
+    const logger = createLogger("silent", false);
+    const app = express();
+    mountAdminTools(app, {
+      production: true,
+      adminCode,
+      authAttempts: createRateLimits(config, logger, `web-test-${Date.now()}:`).authAttempts,
+    });
+    app.use(notFound);
+    app.use(errorHandler(logger));
+    await new Promise<void>((resolve) => {
+      listening = app.listen(PORT, "127.0.0.1", () => resolve());
+    });
+  }
+  afterEach(async () => {
+    await new Promise((resolve) => listening?.close(resolve));
+    listening = undefined;
+  });
+
+  const basic = (password: string) => ({
+    authorization: `Basic ${Buffer.from(`admin:${password}`).toString("base64")}`,
+  });
+
+  it("asks for the admin code as the password of HTTP basic authentication", async () => {
+    await serve(ADMIN_CODE);
+    for (const path of ["/monitor/", "/monitor/api", "/playground/"]) {
+      const refused = await fetch(`${base}${path}`);
+      assert.equal(refused.status, 401, path);
+      assert.match(refused.headers.get("www-authenticate") ?? "", /^Basic realm=/);
+      assert.equal((await refused.json()).error.code, "unauthorized");
+      const opened = await fetch(`${base}${path}`, { headers: basic(ADMIN_CODE) });
+      assert.equal(opened.status, 200, `${path} with the admin code`);
+    }
+  });
+
+  it("counts wrong codes as authentication attempts, refusing them with 429 past the limit", async () => {
+    await serve(ADMIN_CODE);
+    const statuses = [];
+    for (let i = 0; i < 4; i++)
+      statuses.push((await fetch(`${base}/monitor/`, { headers: basic(`guess ${i}`) })).status);
+    assert.deepEqual(statuses, [401, 401, 401, 429]);
+    const limited = await fetch(`${base}/monitor/`, { headers: basic("another guess") });
+    assert.equal(limited.status, 429);
+    assert.ok(Number(limited.headers.get("retry-after")) > 0);
+  });
+
+  it("serves neither without an admin code", async () => {
+    await serve(undefined);
+    for (const path of ["/monitor/", "/playground/"]) {
+      const response = await fetch(`${base}${path}`, { headers: basic("") });
+      assert.equal(response.status, 404, path);
+    }
+  });
+});

@@ -1,0 +1,116 @@
+// What every page shares: the configuration /env.js publishes, the signed-in token, and REST calls.
+
+/** The client's public configuration, set by /env.js before any module runs. */
+export const env = window.env ?? {};
+const apiBase = (env.PUBLIC_API_URL ?? location.origin).replace(/\/+$/, "");
+
+const TOKEN_KEY = "tileworld.token";
+/** A token this close to its expiry is renewed before it is used for a new connection. */
+const RENEW_MARGIN_MS = 5 * 60 * 1000;
+
+/** An API error: the status, CONTRACT's code and message, and the Retry-After of a 429 in seconds. */
+export class ApiError extends Error {
+  constructor(status, code, message, retryAfter) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.retryAfter = retryAfter;
+  }
+}
+
+function stored() {
+  try {
+    return JSON.parse(localStorage.getItem(TOKEN_KEY) ?? "null");
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The token of this browser's identity. Anonymous mode: issued by the server and kept, renewed while
+ * still valid so the same character stays ours. With an identity provider, its token is given to the
+ * page as `#token=...` (or kept from an earlier visit).
+ */
+export async function signIn() {
+  const fromHash = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (fromHash) {
+    localStorage.setItem(TOKEN_KEY, JSON.stringify({ token: fromHash, expiresAt: null }));
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  const kept = stored();
+  if (env.PUBLIC_IDP_APP_ID) {
+    if (kept?.token) return kept.token;
+    throw new Error(
+      "This server signs players in with its identity provider: open the page with #token=<your token>.",
+    );
+  }
+  const fresh = kept?.expiresAt && Date.parse(kept.expiresAt) - Date.now() > RENEW_MARGIN_MS;
+  if (fresh) return kept.token;
+  const stillValid = kept?.expiresAt && Date.parse(kept.expiresAt) > Date.now();
+  const issued = await api("/api/v1/auth/anonymous", {
+    method: "POST",
+    token: stillValid ? kept.token : undefined,
+  });
+  localStorage.setItem(TOKEN_KEY, JSON.stringify({ token: issued.token, expiresAt: issued.expiresAt }));
+  return issued.token;
+}
+
+/** A JSON call of the REST API; a 4xx or 5xx throws an ApiError with the server's code and message. */
+export async function api(path, { method = "GET", body, token } = {}) {
+  const headers = {};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(apiBase + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (response.status === 204) return null;
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    const retryAfter = Number(response.headers.get("Retry-After")) || undefined;
+    throw new ApiError(
+      response.status,
+      data?.error?.code ?? "http_error",
+      data?.error?.message ?? `HTTP ${response.status}`,
+      retryAfter,
+    );
+  }
+  return data;
+}
+
+/** Manifest files, fetched once per page. */
+const manifests = new Map();
+export function manifest(file) {
+  if (!manifests.has(file)) {
+    manifests.set(
+      file,
+      fetch(`${apiBase}/manifests/${file}`).then((r) => {
+        if (!r.ok) throw new Error(`manifest ${file}: HTTP ${r.status}`);
+        return r.json();
+      }),
+    );
+  }
+  return manifests.get(file);
+}
+
+/** `el("div.panel", {title: "x"}, child, "text")`: a small DOM builder. */
+export function el(spec, attributes = {}, ...children) {
+  const [tag, ...classes] = spec.split(".");
+  const node = document.createElement(tag || "div");
+  if (classes.length) node.className = classes.join(" ");
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else if (name === "text") node.textContent = value;
+    else node.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child !== undefined && child !== null && child !== false)
+      node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+export const titleCase = (id) => id.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+export const formatNumber = (n) => Number(n).toLocaleString("en");

@@ -1,0 +1,89 @@
+// The /ws connection: JSON envelopes both ways, request ids, and reconnection after a drop as
+// docs/protocol.md describes (the seat is kept for 30 s; the first frames re-send the whole view).
+
+/** Closes after which the client does not reconnect by itself. */
+const FINAL_CLOSES = {
+  1000: "You logged out.",
+  4002: "Joining the world failed.",
+  4409: "This character logged in elsewhere: this page was replaced.",
+};
+const BACKOFF_MS = [1000, 2000, 4000, 8000];
+
+export class GameConnection {
+  /**
+   * @param {{ url: string, token: () => Promise<string>, onEvent: (event: string, data: any, id?: string) => void,
+   *   onStatus: (status: string, detail?: string) => void, onOpen: () => void }} options
+   */
+  constructor(options) {
+    this.options = options;
+    this.socket = undefined;
+    this.attempt = 0;
+    this.nextId = 1;
+    this.closedForGood = false;
+  }
+
+  async connect() {
+    this.options.onStatus("connecting");
+    let token;
+    try {
+      token = await this.options.token();
+    } catch (error) {
+      this.options.onStatus("offline", error.message);
+      return this.retry();
+    }
+    const url = new URL(this.options.url);
+    url.searchParams.set("token", token);
+    const socket = new WebSocket(url);
+    this.socket = socket;
+    socket.onopen = () => {
+      this.options.onOpen();
+      this.options.onStatus("online");
+    };
+    socket.onmessage = (message) => {
+      let frame;
+      try {
+        frame = JSON.parse(message.data);
+      } catch {
+        return;
+      }
+      // A whole player state means the server has us: later drops start their back-off afresh.
+      if (frame.event === "player:sync") this.attempt = 0;
+      this.options.onEvent(frame.event, frame.data ?? {}, frame.id);
+    };
+    socket.onclose = (close) => {
+      if (this.socket !== socket) return;
+      this.socket = undefined;
+      const final = FINAL_CLOSES[close.code];
+      if (final || this.closedForGood) {
+        this.options.onStatus("closed", final ?? "Disconnected.");
+        return;
+      }
+      this.options.onStatus("reconnecting", `connection lost (${close.code}); reconnecting…`);
+      this.retry();
+    };
+  }
+
+  retry() {
+    const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    this.attempt++;
+    setTimeout(() => this.connect(), delay);
+  }
+
+  /** Sends an event; answers to it carry the returned id. False when not connected. */
+  send(event, data = {}) {
+    if (this.socket?.readyState !== WebSocket.OPEN) return false;
+    const id = `c${this.nextId++}`;
+    this.socket.send(JSON.stringify({ event, data, id }));
+    return id;
+  }
+
+  /** Drops the connection as a network failure would: the seat is kept and the client comes back. */
+  drop() {
+    this.socket?.close(4000 + 999);
+  }
+
+  logout() {
+    this.closedForGood = true;
+    this.socket?.close(1000);
+  }
+}

@@ -1,0 +1,545 @@
+// The agent dashboard: lists the agents, shows the one picked (position on a mini-map, health, goal and
+// progress, current action, skills, inventory, equipment) and controls it. It polls within SPEC's rules:
+// every 7 s, a failed poll retried after 1 s, 2 s and 4 s, and a 429 waits for its Retry-After.
+import { api, el, formatNumber, manifest, signIn, titleCase } from "./common.js";
+
+const POLL_MS = 7000;
+const BACKOFF_MS = [1000, 2000, 4000];
+const AGENT_ACTIONS = [
+  "moveTo",
+  "followEntity",
+  "stopMovement",
+  "explore",
+  "approachEntity",
+  "navigateTo",
+  "attackEntity",
+  "changeCombatStyle",
+  "flee",
+  "chopTree",
+  "catchFish",
+  "lightFire",
+  "cookFood",
+  "equipItem",
+  "useItem",
+  "dropItem",
+  "pickupItem",
+  "chatMessage",
+  "bankDeposit",
+  "bankWithdraw",
+  "setGoal",
+  "idle",
+];
+const $ = (id) => document.getElementById(id);
+
+let token;
+let agents = [];
+let selectedId;
+let detail;
+/** Whether the server has the richer agent endpoints: unknown until asked, then true or false. */
+const endpoints = { state: undefined, actions: undefined };
+let failures = 0;
+let timer;
+let countdown;
+/** Each poll's number: a poll started while another is under way makes the older one stop where it is. */
+let generation = 0;
+
+const [areas, biomes, items] = await Promise.all(
+  ["world-areas.json", "biomes.json", "items.json"].map(manifest),
+);
+const biomeColor = new Map(biomes.map((b) => [b.id, b.groundColor]));
+const itemName = new Map(items.map((i) => [i.id, i.name]));
+const nameOf = (itemId) => itemName.get(itemId) ?? itemId;
+
+/** A route the server does not have answers 404 with "no endpoint ...", an unknown agent another 404. */
+const missingRoute = (error) => error.status === 404 && /^no endpoint/.test(error.message);
+
+try {
+  token = await signIn();
+} catch (error) {
+  setStatus(`Cannot sign in: ${error.message}`, "error");
+  throw error;
+}
+const call = (path, options = {}) => api(path, { ...options, token });
+poll();
+
+// ---- polling ----
+
+async function poll() {
+  clearTimeout(timer);
+  clearInterval(countdown);
+  const mine = ++generation;
+  try {
+    await refresh(mine);
+    if (mine !== generation) return;
+    failures = 0;
+    setStatus(`Updated ${new Date().toLocaleTimeString()}`, "ok");
+    timer = setTimeout(poll, POLL_MS);
+  } catch (error) {
+    if (mine !== generation) return;
+    const backoff = BACKOFF_MS[failures];
+    failures++;
+    if (backoff === undefined) {
+      // Three retries failed: back to the ordinary pace until the server answers again.
+      failures = 0;
+      return wait(POLL_MS, `${error.message}; trying again`, "error");
+    }
+    if (error.status === 429) {
+      const delay = Math.max(backoff, (error.retryAfter ?? 0) * 1000);
+      return wait(delay, "Rate limited (429): backing off, retrying", "rate-limited");
+    }
+    return wait(backoff, `${error.message}; retrying`, "error");
+  }
+}
+
+/** Waits `delay` ms before the next poll, counting down in the status line. */
+function wait(delay, message, kind) {
+  const until = Date.now() + delay;
+  const show = () =>
+    setStatus(`${message} in ${Math.max(1, Math.ceil((until - Date.now()) / 1000))} s`, kind);
+  show();
+  countdown = setInterval(show, 500);
+  timer = setTimeout(poll, delay);
+}
+
+function setStatus(text, kind) {
+  const status = $("poll-status");
+  status.textContent = text;
+  status.dataset.kind = kind;
+}
+
+/** Fetches and shows the list and the agent picked, unless a newer poll has started meanwhile. */
+async function refresh(mine) {
+  const listed = (await call("/api/agents")).agents;
+  if (mine !== generation) return;
+  agents = listed;
+  if (selectedId && !agents.some((a) => a.agentId === selectedId)) selectedId = undefined;
+  selectedId ??= agents[agents.length - 1]?.agentId;
+  renderList();
+  const agent = agents.find((a) => a.agentId === selectedId);
+  if (agent) await refreshDetail(agent, mine);
+  else {
+    detail = undefined;
+    $("detail").replaceChildren(el("p.hint", { text: "Start an agent, or pick one from the list." }));
+  }
+}
+
+async function refreshDetail(agent, mine) {
+  const id = encodeURIComponent(agent.agentId);
+  let state;
+  if (endpoints.state !== false) {
+    try {
+      state = await call(`/api/agents/${id}/state`);
+      endpoints.state = true;
+    } catch (error) {
+      if (!missingRoute(error)) throw error;
+      endpoints.state = false;
+    }
+  }
+  const [goal, quick] = await Promise.all([
+    call(`/api/agents/${id}/goal`),
+    call(`/api/agents/${id}/quick-actions`),
+  ]);
+  let position;
+  let skills;
+  if (!state) {
+    const characterId = encodeURIComponent(agent.characterId);
+    [position, skills] = await Promise.all([
+      call(`/api/characters/${characterId}/position`),
+      call(`/api/characters/${characterId}/skills`),
+    ]);
+  }
+  if (mine !== generation || selectedId !== agent.agentId) return;
+  const view = {
+    agent,
+    goal,
+    quick: quick.actions,
+    state,
+    position: state?.gameState?.position ?? position?.position,
+    areaId: state?.gameState?.areaId ?? position?.areaId,
+    skills: state?.skills ?? skills?.skills,
+  };
+  if (detail?.agentId !== agent.agentId) detail = buildDetail(agent);
+  updateDetail(view);
+}
+
+// ---- the list ----
+
+function renderList() {
+  $("agents").replaceChildren(
+    ...agents.map((agent) =>
+      el(
+        "li",
+        {},
+        el(
+          "button.agent",
+          {
+            class: `agent${agent.agentId === selectedId ? " selected" : ""}`,
+            "data-agent": agent.name,
+            onclick: () => {
+              selectedId = agent.agentId;
+              detail = undefined;
+              poll();
+            },
+          },
+          el("span.dot", {
+            class: `dot ${agent.online ? "online" : "offline"}`,
+            title: agent.online ? "online" : "offline",
+          }),
+          el("span", { text: agent.name }),
+        ),
+      ),
+    ),
+  );
+  $("agents-hint").textContent = agents.length ? "" : "No agents yet.";
+}
+
+$("create").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const name = $("new-name").value.trim();
+  try {
+    const agent = await call("/api/agents", { method: "POST", body: { name } });
+    $("new-name").value = "";
+    selectedId = agent.agentId;
+    detail = undefined;
+    setStatus(`Started ${agent.name}`, "ok");
+    poll();
+  } catch (error) {
+    setStatus(`Could not start the agent: ${error.message}`, "error");
+  }
+});
+
+// ---- the agent picked ----
+
+/** The detail's frame: built once per agent so that what is typed in its forms survives the polls. */
+function buildDetail(agent) {
+  const id = encodeURIComponent(agent.agentId);
+  const parts = {
+    agentId: agent.agentId,
+    title: el("h2"),
+    badges: el("span.badges"),
+    minimap: el("canvas.minimap", { width: 220, height: 220, "aria-label": "position on the world map" }),
+    where: el("p.where"),
+    vitals: el("div.vitals"),
+    goal: el("div.goal"),
+    pause: el("button.pause-goals", {}),
+    quick: el("div.quick-actions"),
+    skills: el("div.skills"),
+    inventory: el("div.agent-inventory"),
+    equipment: el("div.equipment-list"),
+    result: el("p.result", { role: "status" }),
+    goalSelect: el("select", { "aria-label": "goal" }),
+    actionSelect: el(
+      "select",
+      { "aria-label": "action" },
+      AGENT_ACTIONS.map((name) => el("option", { value: name, text: name })),
+    ),
+  };
+  const control = async (label, path, body) => {
+    try {
+      const reply = await call(path, { method: "POST", body });
+      const outcome = reply && "ok" in reply ? (reply.ok ? "ok" : `refused: ${reply.reason}`) : "done";
+      parts.result.textContent = `${label}: ${outcome}`;
+      parts.result.dataset.kind = reply?.ok === false ? "error" : "ok";
+      poll();
+      return reply;
+    } catch (error) {
+      parts.result.textContent = `${label} failed: ${error.message}`;
+      parts.result.dataset.kind = "error";
+      if (missingRoute(error) && path.includes("/actions/")) {
+        endpoints.actions = false;
+        actionsBox.hidden = true;
+      }
+    }
+  };
+  parts.control = control;
+  parts.pause.addEventListener("click", () => {
+    const paused = parts.pause.dataset.paused === "true";
+    control(paused ? "Resume" : "Pause", `/api/agents/${id}/goal/${paused ? "resume" : "stop"}`);
+  });
+  const target = el("input", { type: "number", min: 1, placeholder: "XP target", "aria-label": "XP target" });
+  const setGoal = el(
+    "form.inline",
+    {
+      onsubmit: (event) => {
+        event.preventDefault();
+        const body = { type: parts.goalSelect.value };
+        if (target.value) body.target = Number(target.value);
+        control(`Goal ${body.type}`, `/api/agents/${id}/goal`, body);
+      },
+    },
+    parts.goalSelect,
+    target,
+    el("button", { text: "Set goal" }),
+  );
+  const params = el("input.params", {
+    placeholder: '{"targetId": "..."}',
+    "aria-label": "action parameters (JSON)",
+  });
+  const actionsBox = el(
+    "form.inline",
+    {
+      hidden: endpoints.actions === false || endpoints.state === false,
+      onsubmit: (event) => {
+        event.preventDefault();
+        let body = {};
+        try {
+          body = params.value.trim() ? JSON.parse(params.value) : {};
+        } catch {
+          parts.result.textContent = "The parameters are not JSON.";
+          return;
+        }
+        control(parts.actionSelect.value, `/api/agents/${id}/actions/${parts.actionSelect.value}`, body);
+      },
+    },
+    parts.actionSelect,
+    params,
+    el("button", { text: "Run action" }),
+  );
+  parts.actionsBox = actionsBox;
+  const text = el("input", {
+    maxlength: 200,
+    placeholder: "Message (a chat command, e.g. chop trees)",
+    "aria-label": "message",
+  });
+  const message = el(
+    "form.inline",
+    {
+      onsubmit: async (event) => {
+        event.preventDefault();
+        if (!text.value.trim()) return;
+        await control("Message", `/api/agents/${id}/message`, { text: text.value });
+        text.value = "";
+      },
+    },
+    text,
+    el("button", { text: "Send" }),
+  );
+  const remove = el("button.danger", {
+    text: "Delete",
+    onclick: async () => {
+      if (!confirm(`Stop and delete ${agent.name}?`)) return;
+      try {
+        await call(`/api/agents/${id}`, { method: "DELETE" });
+        selectedId = undefined;
+        detail = undefined;
+        poll();
+      } catch (error) {
+        parts.result.textContent = `Delete failed: ${error.message}`;
+      }
+    },
+  });
+  $("detail").replaceChildren(
+    el("div.detail-head", {}, parts.title, parts.badges, remove),
+    parts.result,
+    el(
+      "div.cards",
+      {},
+      el("div.card", {}, el("h3", { text: "Where" }), parts.minimap, parts.where),
+      el("div.card", {}, el("h3", { text: "Status" }), parts.vitals),
+      el("div.card.tall", {}, el("h3", { text: "Skills" }), parts.skills),
+      el(
+        "div.card.wide",
+        {},
+        el("h3", { text: "Goal" }),
+        parts.goal,
+        el("div.row", {}, setGoal, parts.pause),
+      ),
+      el("div.card.wide", {}, el("h3", { text: "Quick actions" }), parts.quick, actionsBox, message),
+      el(
+        "div.card",
+        { "data-card": "inventory" },
+        el("h3", { text: "Inventory" }),
+        parts.inventory,
+        el("h3", { text: "Equipment" }),
+        parts.equipment,
+      ),
+    ),
+  );
+  return parts;
+}
+
+function updateDetail(view) {
+  const d = detail;
+  const { agent, goal, state } = view;
+  d.title.textContent = agent.name;
+  d.badges.replaceChildren(
+    el(
+      "span",
+      {},
+      el("span.badge", {
+        class: `badge ${agent.online ? "online" : "offline"}`,
+        text: agent.online ? "online" : "offline",
+      }),
+      goal.goalsPaused && el("span.badge.paused", { text: "goals paused" }),
+      state?.planner && el("span.badge", { text: `planner: ${state.planner}` }),
+    ),
+  );
+  drawMinimap(d.minimap, view.position, state?.nearbyEntities ?? []);
+  const area = areas.find((a) => a.id === view.areaId);
+  d.where.textContent = view.position
+    ? `${area?.name ?? view.areaId ?? "?"} (${view.position.x}, ${view.position.z})`
+    : "Not in the world";
+
+  const game = state?.gameState;
+  d.vitals.replaceChildren(
+    game
+      ? el(
+          "div",
+          {},
+          meter("Health", game.health, game.maxHealth, "health"),
+          meter("Stamina", game.stamina, 100, "energy"),
+          el("p", { text: game.inCombat ? "In combat" : "Not in combat" }),
+        )
+      : el("p.hint", { text: "Health is not reported by this server (no agent state endpoint)." }),
+    el(
+      "p",
+      {},
+      el("span.label", { text: "Current action: " }),
+      el("strong.current-action", { text: state?.currentAction ?? (state ? "idle" : "—") }),
+    ),
+  );
+
+  const current = state?.goal ?? goal.goal;
+  d.goal.replaceChildren(
+    current
+      ? el(
+          "div",
+          {},
+          el("p", { text: current.description ?? current.type }),
+          el(
+            "div.progress",
+            {},
+            el("span", { style: `width: ${Math.round((current.progress ?? 0) * 100)}%` }),
+          ),
+          el("p.hint", {
+            text: `${Math.round((current.progress ?? 0) * 100)} % · started ${new Date(current.startedAt).toLocaleTimeString()}`,
+          }),
+        )
+      : el("p.hint", { text: goal.goalsPaused ? "No goal: goals are paused." : "No goal yet." }),
+  );
+  if (d.goalSelect.options.length === 0) {
+    d.goalSelect.append(
+      ...goal.availableGoals.map((g) => el("option", { value: g.type, text: g.description ?? g.type })),
+    );
+  }
+  d.pause.textContent = goal.goalsPaused ? "Resume goals" : "Pause goals";
+  d.pause.dataset.paused = String(goal.goalsPaused);
+
+  const id = encodeURIComponent(agent.agentId);
+  d.quick.replaceChildren(
+    ...view.quick.map((action) =>
+      el("button", {
+        text: action.label,
+        "data-action": action.id,
+        disabled: !action.available,
+        title: action.reason,
+        onclick: () => d.control(action.label, `/api/agents/${id}/quick-actions/${action.id}`),
+      }),
+    ),
+  );
+  if (state?.availableActions && d.actionsBox) {
+    const available = new Set(state.availableActions);
+    for (const option of d.actionSelect.options) option.disabled = !available.has(option.value);
+    d.actionsBox.hidden = endpoints.actions === false;
+  }
+
+  const skills = view.skills ?? {};
+  d.skills.replaceChildren(
+    ...Object.entries(skills).map(([skill, s]) =>
+      el(
+        "div.skill",
+        {},
+        el("span.skill-name", { text: titleCase(skill) }),
+        el("span.skill-level", { text: String(s.level) }),
+        el("span.skill-xp", { text: `${formatNumber(Math.floor(s.xp))} xp` }),
+      ),
+    ),
+  );
+  const inventory = state?.inventory;
+  d.inventory.replaceChildren(
+    inventory
+      ? el(
+          "div",
+          {},
+          el(
+            "ul.list.items",
+            {},
+            inventory.items.map((item) =>
+              el("li", {
+                text: `${nameOf(item.itemId)}${item.quantity > 1 ? ` × ${formatNumber(item.quantity)}` : ""}`,
+              }),
+            ),
+          ),
+          el("p.hint", {
+            text: `${formatNumber(inventory.coins)} coins · ${inventory.freeSlots} free slots`,
+          }),
+        )
+      : el("p.hint", { text: "Not reported by this server." }),
+  );
+  const equipment = state?.equipment;
+  d.equipment.replaceChildren(
+    equipment
+      ? el(
+          "ul.list",
+          {},
+          Object.entries(equipment).map(([slot, entry]) =>
+            el("li", { text: `${titleCase(slot)}: ${nameOf(entry.itemId ?? entry)}` }),
+          ),
+        )
+      : el("p.hint", { text: "Not reported by this server." }),
+  );
+}
+
+function meter(label, value, max, kind) {
+  return el(
+    "div.meter-row",
+    { "data-meter": label.toLowerCase() },
+    el("span.label", { text: label }),
+    el(
+      "span.bar",
+      {},
+      el("span.fill", {
+        class: `fill ${kind}`,
+        style: `width: ${max ? (100 * Math.max(0, value)) / max : 0}%`,
+      }),
+    ),
+    el("span", { text: `${value}/${max}` }),
+  );
+}
+
+function drawMinimap(canvas, position, nearby) {
+  const ctx = canvas.getContext("2d");
+  const minX = Math.min(...areas.map((a) => a.bounds.minX));
+  const minZ = Math.min(...areas.map((a) => a.bounds.minZ));
+  const maxX = Math.max(...areas.map((a) => a.bounds.maxX));
+  const maxZ = Math.max(...areas.map((a) => a.bounds.maxZ));
+  // As tall as the world is for the canvas's width.
+  canvas.height = Math.round((canvas.width * (maxZ - minZ + 1)) / (maxX - minX + 1));
+  const scale = canvas.width / (maxX - minX + 1);
+  ctx.fillStyle = "#0d1014";
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  const px = (x) => (x - minX) * scale;
+  const pz = (z) => (z - minZ) * scale;
+  for (const area of areas) {
+    ctx.fillStyle = biomeColor.get(area.biome) ?? "#555";
+    ctx.fillRect(
+      px(area.bounds.minX),
+      pz(area.bounds.minZ),
+      (area.bounds.maxX - area.bounds.minX + 1) * scale,
+      (area.bounds.maxZ - area.bounds.minZ + 1) * scale,
+    );
+    ctx.fillStyle = "#2f6fbf";
+    for (const w of area.water ?? [])
+      ctx.fillRect(px(w.minX), pz(w.minZ), (w.maxX - w.minX + 1) * scale, (w.maxZ - w.minZ + 1) * scale);
+  }
+  ctx.fillStyle = "#ffffff";
+  for (const entity of nearby) ctx.fillRect(px(entity.position.x) - 1, pz(entity.position.z) - 1, 2, 2);
+  if (position) {
+    ctx.fillStyle = "#ffd43b";
+    ctx.strokeStyle = "#000";
+    ctx.beginPath();
+    ctx.arc(px(position.x), pz(position.z), 4, 0, Math.PI * 2);
+    ctx.fill();
+    ctx.stroke();
+  }
+}

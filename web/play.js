@@ -1,0 +1,648 @@
+// The web client: signs in, plays over /ws, draws the world and keeps the panels up to date.
+import { el, env, formatNumber, signIn, titleCase } from "./common.js";
+import { GameConnection } from "./connection.js";
+import { drawWorld, toTile } from "./renderer.js";
+import { TradeWindow } from "./trade.js";
+import { loadWorldMap } from "./world-map.js";
+
+const $ = (id) => document.getElementById(id);
+const SKILL_ORDER = [
+  "attack",
+  "strength",
+  "defence",
+  "ranged",
+  "prayer",
+  "constitution",
+  "hitpoints",
+  "woodcutting",
+  "fishing",
+  "mining",
+  "firemaking",
+  "cooking",
+  "smithing",
+];
+const EQUIPMENT_SLOTS = [
+  "head",
+  "cape",
+  "amulet",
+  "weapon",
+  "body",
+  "shield",
+  "legs",
+  "gloves",
+  "boots",
+  "ring",
+  "ammo",
+];
+const CHAT_LINES = 100;
+const chebyshev = (a, b) => Math.max(Math.abs(a.x - b.x), Math.abs(a.z - b.z));
+
+const game = {
+  me: undefined,
+  entities: new Map(),
+  splats: [],
+  marker: undefined,
+  /** A walk towards a bank or a shopkeeper, finished by opening it on arrival. */
+  pending: undefined,
+  bankOpen: false,
+  store: undefined,
+  /** The inventory slot chosen with "Use", waiting for what to use it on. */
+  using: undefined,
+};
+
+const map = await loadWorldMap().catch((error) => {
+  notice(`The game data could not be loaded: ${error.message}`);
+  throw error;
+});
+const trade = new TradeWindow($("trade"), {
+  send: (event, data) => send(event, data),
+  itemName: (id) => map.itemName(id),
+  inventory: () => game.me?.inventory ?? [],
+});
+const connection = new GameConnection({
+  url: env.PUBLIC_WS_URL ?? `${location.origin.replace(/^http/, "ws")}/ws`,
+  token: signIn,
+  onOpen: () => {
+    // The first update of every connection lists everything in view afresh; a trade ended at the drop.
+    game.entities.clear();
+    game.pending = undefined;
+    trade.reset();
+  },
+  onStatus: (status, detail) => {
+    $("status").textContent = status;
+    $("status").dataset.status = status;
+    if (detail) notice(detail);
+    else if (status === "online") hideNotice();
+  },
+  onEvent: handle,
+});
+connection.connect();
+
+function send(event, data) {
+  if (connection.send(event, data) === false) notice("Not connected: waiting for the server…");
+}
+
+// ---- server events ----
+
+function handle(event, data) {
+  if (trade.handle(event, data)) {
+    if (event === "tradeStarted" || event === "tradeCompleted") renderInventory();
+    return;
+  }
+  switch (event) {
+    case "player:sync":
+      game.me = data;
+      renderPlayer();
+      break;
+    case "player:energy":
+      if (game.me) game.me.runEnergy = data.runEnergy;
+      renderMeters();
+      break;
+    case "world:update":
+      applyUpdate(data);
+      break;
+    case "combat:hit":
+      game.splats.push({ ...data, at: performance.now(), offset: (Math.random() - 0.5) * 10 });
+      {
+        const target = game.entities.get(data.targetId);
+        if (target) target.health = data.targetHealth;
+      }
+      break;
+    case "skill:xp":
+      xpDrop(data);
+      break;
+    case "chat:message":
+      chatLine(data.fromPlayerId === "server" ? "server" : "player", data.fromPlayerName, data.message);
+      break;
+    case "store:stock":
+      game.store = data;
+      renderStore();
+      showTab("store");
+      break;
+    case "error":
+      chatLine("error", "", data.message);
+      notice(data.message);
+      break;
+  }
+}
+
+function applyUpdate(update) {
+  for (const id of update.removed) game.entities.delete(id);
+  for (const entity of [...update.added, ...update.updated]) {
+    const known = game.entities.get(entity.id);
+    const drawn = known
+      ? { drawX: known.drawX, drawZ: known.drawZ }
+      : { drawX: entity.position.x, drawZ: entity.position.z };
+    game.entities.set(entity.id, { ...entity, ...drawn });
+  }
+  const self = game.me && game.entities.get(game.me.id);
+  if (self) {
+    game.me.position = self.position;
+    const area = map.areaAt(self.position.x, self.position.z);
+    $("position").textContent = `${area?.name ?? "?"} (${self.position.x}, ${self.position.z})`;
+    arriveAtPending(self.position);
+  }
+}
+
+// ---- drawing ----
+
+const canvas = $("map");
+const ctx = canvas.getContext("2d");
+const view = { width: 0, height: 0, camera: { x: 0, z: 0 } };
+
+function frame(now) {
+  const rect = canvas.getBoundingClientRect();
+  const ratio = window.devicePixelRatio || 1;
+  if (canvas.width !== Math.round(rect.width * ratio) || canvas.height !== Math.round(rect.height * ratio)) {
+    canvas.width = Math.round(rect.width * ratio);
+    canvas.height = Math.round(rect.height * ratio);
+  }
+  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  view.width = rect.width;
+  view.height = rect.height;
+  // Entities glide to their tiles; the camera follows the player.
+  for (const entity of game.entities.values()) {
+    entity.drawX += (entity.position.x - entity.drawX) * 0.25;
+    entity.drawZ += (entity.position.z - entity.drawZ) * 0.25;
+  }
+  const self = game.me && game.entities.get(game.me.id);
+  if (self) {
+    view.camera.x = self.drawX;
+    view.camera.z = self.drawZ;
+  }
+  drawWorld(ctx, view, map, game, now);
+  requestAnimationFrame(frame);
+}
+requestAnimationFrame(frame);
+
+// ---- the map's clicks ----
+
+function entitiesAt(tile) {
+  return [...game.entities.values()].filter(
+    (e) => e.position.x === tile.x && e.position.z === tile.z && e.id !== game.me?.id,
+  );
+}
+
+/** What can be done on a tile, the default first. */
+function optionsAt(tile) {
+  const options = [];
+  const used = game.using !== undefined ? game.me?.inventory.find((i) => i.slot === game.using) : undefined;
+  for (const entity of entitiesAt(tile).reverse()) {
+    if (used && entity.kind !== "player") {
+      options.push({
+        label: `Use ${map.itemName(used.itemId)} on ${entity.name}`,
+        run: () => useOn(used.slot, { targetId: entity.id }),
+      });
+      continue;
+    }
+    if (entity.kind === "resource") {
+      const skill = map.resources.get(entity.type)?.skill;
+      const verb = { woodcutting: "chop", mining: "mine", fishing: "fish" }[skill];
+      if (verb) options.push({ label: `${titleCase(verb)} ${entity.name}`, run: () => act(verb, entity) });
+    } else if (entity.kind === "item") {
+      options.push({
+        label: `Pick up ${entity.name}${entity.quantity > 1 ? ` (${entity.quantity})` : ""}`,
+        run: () => act("pickup", entity),
+      });
+    } else if (entity.kind === "npc") {
+      const role = map.npcs.get(entity.type)?.role;
+      if (role === "monster")
+        options.push({ label: `Attack ${entity.name}`, run: () => act("attack", entity) });
+      if (role === "shopkeeper")
+        options.push({ label: `Trade with ${entity.name}`, run: () => walkToUse({ kind: "store", entity }) });
+      if (role === "banker")
+        options.push({ label: `Bank with ${entity.name}`, run: () => walkToUse({ kind: "bank", entity }) });
+    } else if (entity.kind === "player") {
+      options.push({ label: `Trade with ${entity.name}`, run: () => trade.request(entity) });
+    }
+  }
+  if (map.featureAt(tile.x, tile.z) === "bank") {
+    options.push({
+      label: "Use bank booth",
+      run: () => walkToUse({ kind: "bank", entity: { position: tile, name: "bank booth" } }),
+    });
+  }
+  options.push({ label: "Walk here", run: () => walk(tile) });
+  if (used) options.push({ label: "Cancel use", run: () => stopUsing() });
+  return options;
+}
+
+function act(action, entity) {
+  stopUsing();
+  game.pending = undefined;
+  game.marker = { ...entity.position, at: performance.now() };
+  send("player:action", { action, targetId: entity.id });
+}
+
+function walk(tile, keepPending = false) {
+  if (!keepPending) game.pending = undefined;
+  game.marker = { ...tile, at: performance.now() };
+  send("player:move", { x: tile.x, z: tile.z, run: $("run").checked || undefined });
+}
+
+/** Walks beside a banker, a bank booth or a shopkeeper, then opens the bank or the store. */
+function walkToUse(pending) {
+  stopUsing();
+  game.pending = pending;
+  const me = game.me?.position;
+  if (me && chebyshev(me, pending.entity.position) <= 1) return arriveAtPending(me);
+  const target = pending.entity.position;
+  const around = [];
+  for (let dx = -1; dx <= 1; dx++)
+    for (let dz = -1; dz <= 1; dz++) {
+      const tile = { x: target.x + dx, z: target.z + dz };
+      if ((dx || dz) && map.isOpenGround(tile.x, tile.z) && !blockedByEntity(tile)) around.push(tile);
+    }
+  around.sort(
+    (a, b) =>
+      (me ? chebyshev(a, me) - chebyshev(b, me) : 0) ||
+      Math.abs(a.x - target.x) +
+        Math.abs(a.z - target.z) -
+        (Math.abs(b.x - target.x) + Math.abs(b.z - target.z)),
+  );
+  if (around[0]) walk(around[0], true);
+}
+
+function blockedByEntity(tile) {
+  return entitiesAt(tile).some((e) => e.kind === "resource" && map.resources.get(e.type)?.blocksMovement);
+}
+
+function arriveAtPending(position) {
+  const pending = game.pending;
+  if (!pending) return;
+  const target = pending.entity.id
+    ? (game.entities.get(pending.entity.id)?.position ?? pending.entity.position)
+    : pending.entity.position;
+  if (chebyshev(position, target) > 1) return;
+  game.pending = undefined;
+  if (pending.kind === "bank") {
+    game.bankOpen = true;
+    renderBank();
+    showTab("bank");
+  } else {
+    send("store:open", { targetId: pending.entity.id });
+  }
+}
+
+canvas.addEventListener("click", (event) => {
+  hideMenus();
+  const options = optionsAt(tileOf(event));
+  options[0].run();
+});
+canvas.addEventListener("contextmenu", (event) => {
+  event.preventDefault();
+  const options = optionsAt(tileOf(event));
+  showMenu($("context-menu"), options, event.clientX, event.clientY);
+});
+canvas.addEventListener("mousemove", (event) => {
+  const first = optionsAt(tileOf(event))[0];
+  $("hover").textContent = first.label === "Walk here" ? "" : first.label;
+});
+document.addEventListener("click", (event) => {
+  if (!event.target.closest(".menu") && !event.target.closest(".slot")) hideMenus();
+});
+
+function tileOf(event) {
+  const rect = canvas.getBoundingClientRect();
+  return toTile(view, event.clientX - rect.left, event.clientY - rect.top);
+}
+
+// ---- menus ----
+
+function showMenu(menu, options, x, y) {
+  menu.replaceChildren(
+    ...options.map((option) =>
+      el("button", {
+        text: option.label,
+        onclick: (event) => {
+          event.stopPropagation();
+          hideMenus();
+          option.run();
+        },
+      }),
+    ),
+  );
+  menu.hidden = false;
+  if (x !== undefined) {
+    menu.style.left = `${Math.min(x, window.innerWidth - 200)}px`;
+    menu.style.top = `${Math.min(y, window.innerHeight - 30 * options.length)}px`;
+  }
+}
+
+function hideMenus() {
+  $("context-menu").hidden = true;
+  $("slot-menu").hidden = true;
+}
+
+// ---- panels ----
+
+function renderPlayer() {
+  const me = game.me;
+  $("player-name").textContent = me.name;
+  renderMeters();
+  renderInventory();
+  renderEquipment();
+  renderSkills();
+  renderBank();
+  trade.render();
+}
+
+function renderMeters() {
+  const me = game.me;
+  if (!me) return;
+  $("health-bar").style.width = `${(100 * Math.max(0, me.health)) / me.maxHealth}%`;
+  $("health-text").textContent = `${me.health}/${me.maxHealth}`;
+  $("energy-bar").style.width = `${me.runEnergy ?? 0}%`;
+  $("energy-text").textContent = `${me.runEnergy ?? 0}%`;
+}
+
+function renderInventory() {
+  const me = game.me;
+  if (!me) return;
+  const bySlot = new Map(me.inventory.map((item) => [item.slot, item]));
+  const slots = [];
+  for (let slot = 0; slot < 28; slot++) {
+    const item = bySlot.get(slot);
+    const def = item && map.items.get(item.itemId);
+    slots.push(
+      el(
+        "button.slot",
+        {
+          "data-slot": slot,
+          "data-item": item?.itemId,
+          class: `slot${item ? " full" : ""}${game.using === slot ? " using" : ""}`,
+          title: item
+            ? `${def?.name ?? item.itemId}${item.quantity > 1 ? ` × ${formatNumber(item.quantity)}` : ""}`
+            : "",
+          onclick: (event) => item && slotClicked(item, event),
+        },
+        item && el("span.item-name", { text: def?.name ?? item.itemId }),
+        item && item.quantity > 1 && el("span.qty", { text: shortNumber(item.quantity) }),
+      ),
+    );
+  }
+  $("inventory").replaceChildren(...slots);
+  $("coins").textContent = formatNumber(me.coins);
+}
+
+function slotClicked(item, event) {
+  if (game.using !== undefined && game.using !== item.slot) {
+    const slot = game.using;
+    return useOn(slot, { targetSlot: item.slot });
+  }
+  const def = map.items.get(item.itemId);
+  const name = def?.name ?? item.itemId;
+  const options = [];
+  if (trade.offering) {
+    options.push({ label: `Offer ${name}`, run: () => trade.offer(item.slot, 1) });
+    if (item.quantity > 1)
+      options.push({ label: `Offer all ${name}`, run: () => trade.offer(item.slot, item.quantity) });
+  }
+  if (game.bankOpen) {
+    options.push({
+      label: `Deposit ${name}`,
+      run: () => send("bank:deposit", { inventorySlot: item.slot, quantity: 1 }),
+    });
+    options.push({
+      label: `Deposit all ${name}`,
+      run: () => send("bank:deposit", { inventorySlot: item.slot, quantity: 2147483647 }),
+    });
+  }
+  if (game.store) {
+    options.push({
+      label: `Sell ${name}`,
+      run: () => send("store:sell", { targetId: game.store.targetId, inventorySlot: item.slot, quantity: 1 }),
+    });
+  }
+  if (def?.heals)
+    options.push({ label: `Eat ${name}`, run: () => send("inventory:use", { inventorySlot: item.slot }) });
+  else if (def?.equipSlot)
+    options.push({ label: `Equip ${name}`, run: () => send("inventory:use", { inventorySlot: item.slot }) });
+  else if (item.itemId.includes("bones"))
+    options.push({ label: `Bury ${name}`, run: () => send("inventory:use", { inventorySlot: item.slot }) });
+  if (item.itemId.endsWith("logs"))
+    options.push({
+      label: `Light ${name}`,
+      run: () => send("player:action", { action: "light_fire", inventorySlot: item.slot }),
+    });
+  if (item.itemId.startsWith("raw_"))
+    options.push({
+      label: `Cook ${name}`,
+      run: () => send("player:action", { action: "cook", inventorySlot: item.slot }),
+    });
+  options.push({ label: `Use ${name}`, run: () => startUsing(item.slot) });
+  options.push({
+    label: `Drop ${name}`,
+    run: () => send("player:action", { action: "drop", inventorySlot: item.slot }),
+  });
+  const rect = event.currentTarget.getBoundingClientRect();
+  showMenu($("slot-menu"), options);
+  const menu = $("slot-menu");
+  const sidebar = menu.parentElement.getBoundingClientRect();
+  menu.style.left = `${Math.min(rect.left - sidebar.left, sidebar.width - 180)}px`;
+  menu.style.top = `${rect.bottom - sidebar.top}px`;
+}
+
+function startUsing(slot) {
+  game.using = slot;
+  renderInventory();
+  notice(
+    `Choose what to use ${map.itemName(game.me.inventory.find((i) => i.slot === slot)?.itemId ?? "")} on.`,
+  );
+}
+
+function stopUsing() {
+  if (game.using === undefined) return;
+  game.using = undefined;
+  renderInventory();
+  hideNotice();
+}
+
+function useOn(slot, target) {
+  stopUsing();
+  send("inventory:use", { inventorySlot: slot, ...target });
+}
+
+function renderEquipment() {
+  const equipment = game.me.equipment ?? {};
+  const slots = [...new Set([...EQUIPMENT_SLOTS, ...Object.keys(equipment)])];
+  $("equipment").replaceChildren(
+    ...slots.map((slot) => {
+      const itemId = equipment[slot];
+      return el(
+        "button.equip-slot",
+        {
+          class: `equip-slot${itemId ? " full" : ""}`,
+          "data-slot": slot,
+          title: itemId ? `Remove ${map.itemName(itemId)}` : "",
+          onclick: () => itemId && send("inventory:unequip", { slot }),
+        },
+        el("span.slot-name", { text: titleCase(slot) }),
+        el("span.item-name", { text: itemId ? map.itemName(itemId) : "—" }),
+      );
+    }),
+  );
+}
+
+function renderSkills() {
+  const skills = game.me.skills ?? {};
+  const names = Object.keys(skills).sort((a, b) => rank(a) - rank(b));
+  $("skills").replaceChildren(
+    ...names.map((skill) =>
+      el(
+        "div.skill",
+        { "data-skill": skill, title: `${formatNumber(Math.floor(skills[skill].xp))} XP` },
+        el("span.skill-name", { text: titleCase(skill) }),
+        el("span.skill-level", { text: String(skills[skill].level) }),
+        el("span.skill-xp", { text: `${formatNumber(Math.floor(skills[skill].xp))} xp` }),
+      ),
+    ),
+  );
+  const total = names.reduce((sum, skill) => sum + skills[skill].level, 0);
+  $("total-level").textContent = `Total level: ${total}`;
+}
+const rank = (skill) => SKILL_ORDER.indexOf(skill) + 1 || 99;
+
+function xpDrop({ skill, gained, level, xp }) {
+  const before = game.me?.skills?.[skill]?.level;
+  if (game.me?.skills) {
+    game.me.skills[skill] = { level, xp };
+    renderSkills();
+  }
+  const drop = el("div.xp-drop", { text: `+${formatNumber(gained)} ${titleCase(skill)} XP` });
+  $("xp-drops").append(drop);
+  setTimeout(() => drop.remove(), 2500);
+  if (before !== undefined && level > before)
+    chatLine("server", "", `Congratulations, your ${titleCase(skill)} level is now ${level}.`);
+}
+
+function renderBank() {
+  const me = game.me;
+  if (!me) return;
+  $("bank-hint").textContent = game.bankOpen
+    ? "Click an item to withdraw it; click an inventory item to deposit it."
+    : "Click a bank booth or a banker to use the bank.";
+  if (!game.bankOpen) return $("bank").replaceChildren();
+  const bank = me.bank ?? [];
+  $("bank").replaceChildren(
+    bank.length === 0
+      ? el("p.empty", { text: "Your bank is empty." })
+      : el(
+          "ul.list",
+          {},
+          bank.map((entry) =>
+            el(
+              "li",
+              {},
+              el("span.name", { text: `${map.itemName(entry.itemId)} × ${formatNumber(entry.quantity)}` }),
+              el("button", {
+                text: "Take 1",
+                onclick: () => send("bank:withdraw", { itemId: entry.itemId, quantity: 1 }),
+              }),
+              el("button", {
+                text: "All",
+                onclick: () => send("bank:withdraw", { itemId: entry.itemId, quantity: entry.quantity }),
+              }),
+            ),
+          ),
+        ),
+    el("button.close", {
+      text: "Close the bank",
+      onclick: () => {
+        game.bankOpen = false;
+        renderBank();
+        renderInventory();
+      },
+    }),
+  );
+}
+
+function renderStore() {
+  const store = game.store;
+  $("store-hint").textContent = store
+    ? `${store.name}: click Buy, or an inventory item to sell it.`
+    : "Click a shopkeeper to see their wares.";
+  if (!store) return $("store").replaceChildren();
+  $("store").replaceChildren(
+    el(
+      "ul.list",
+      {},
+      store.items.map((entry) =>
+        el(
+          "li",
+          {},
+          el("span.name", {
+            text: `${map.itemName(entry.itemId)} (${entry.stock}) — ${formatNumber(entry.price)} gp`,
+          }),
+          el("button", {
+            text: "Buy 1",
+            disabled: entry.stock === 0,
+            onclick: () => send("store:buy", { targetId: store.targetId, itemId: entry.itemId, quantity: 1 }),
+          }),
+          el("button", {
+            text: "Buy 10",
+            disabled: entry.stock === 0,
+            onclick: () =>
+              send("store:buy", { targetId: store.targetId, itemId: entry.itemId, quantity: 10 }),
+          }),
+        ),
+      ),
+    ),
+    el("button.close", {
+      text: "Close the store",
+      onclick: () => {
+        game.store = undefined;
+        renderStore();
+      },
+    }),
+  );
+}
+
+function showTab(name) {
+  for (const button of $("tabs").querySelectorAll("button"))
+    button.classList.toggle("active", button.dataset.tab === name);
+  for (const tab of document.querySelectorAll(".tab"))
+    tab.classList.toggle("active", tab.id === `tab-${name}`);
+}
+$("tabs").addEventListener("click", (event) => {
+  const tab = event.target.closest("button")?.dataset.tab;
+  if (tab) showTab(tab);
+});
+
+// ---- chat and notices ----
+
+function chatLine(kind, from, message) {
+  const log = $("chat-log");
+  log.append(
+    el(`li.${kind}`, {}, from && el("strong", { text: `${from}: ` }), el("span", { text: message })),
+  );
+  while (log.children.length > CHAT_LINES) log.firstElementChild.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
+$("chat-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = $("chat-input");
+  const message = input.value.trim();
+  if (!message) return;
+  send("player:chat", { message });
+  input.value = "";
+});
+
+let noticeTimer;
+function notice(text) {
+  const box = $("notice");
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(hideNotice, 4000);
+}
+function hideNotice() {
+  $("notice").hidden = true;
+}
+
+function shortNumber(n) {
+  if (n >= 10_000_000) return `${Math.floor(n / 1_000_000)}M`;
+  if (n >= 100_000) return `${Math.floor(n / 1000)}K`;
+  return String(n);
+}
