@@ -63,6 +63,35 @@ export const ENDPOINTS: Endpoint[] = [
   },
   {
     method: "GET",
+    path: "/",
+    auth: "public",
+    summary:
+      "A page for people: what the server is, how many play, and links to the client (`/play`), the agent dashboard (`/dashboard`) and the docs.",
+    answers: ["`200` HTML"],
+  },
+  {
+    method: "GET",
+    path: "/play",
+    auth: "public",
+    summary: "The web client: a page that plays through `/ws`, REST and `/env.js` like any client.",
+    answers: ["`200` HTML"],
+  },
+  {
+    method: "GET",
+    path: "/dashboard",
+    auth: "public",
+    summary: "The agent dashboard: a page that controls the caller's agents through `/api/agents`.",
+    answers: ["`200` HTML"],
+  },
+  {
+    method: "GET",
+    path: "/README.md",
+    auth: "public",
+    summary: "This server's README, as text (the pages link to it; `/docs/` serves the other documents).",
+    answers: ["`200` text"],
+  },
+  {
+    method: "GET",
     path: "/ws",
     auth: "public",
     summary: "The JSON WebSocket channel (docs/protocol.md); a plain request is told to upgrade.",
@@ -127,6 +156,14 @@ export const ENDPOINTS: Endpoint[] = [
     auth: "bearer",
     summary: "The world's state.",
     answers: ["`200 {tick, time, playersOnline, areas, entities}`"],
+  },
+  {
+    method: "GET",
+    path: "/api/v1/world/online",
+    auth: "public",
+    summary: "How many players are in the world, for the landing page (under the REST limit).",
+    answers: ["`200 {playersOnline}`"],
+    errors: [WORLD_AWAY],
   },
   {
     method: "GET",

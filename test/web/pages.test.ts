@@ -86,7 +86,7 @@ describe("Colyseus's monitor and playground in production", function () {
 
   async function serve(adminCode: string | undefined): Promise<void> {
     const config = loadConfig({ NODE_ENV: "test", RATE_LIMIT_AUTH_PER_MIN: "3" });
-    const logger = createLogger("silent", false);
+    const logger = createLogger("silent", "json");
     const app = express();
     mountAdminTools(app, {
       production: true,
