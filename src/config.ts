@@ -129,6 +129,13 @@ const environmentSchema = z.object({
    * plays as a client of this process. The agents of AGENTS do not count.
    */
   AGENTS_MAX: positiveInt(100),
+
+  // Abuse limits (chat rate).
+  /**
+   * Chat lines one player may say in any one second, within the message limit: each goes to everyone in
+   * view, so the message limit alone lets a few players flood their neighbours' connections.
+   */
+  RATE_LIMIT_CHAT_PER_SEC: positiveInt(2),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;

@@ -30,6 +30,7 @@ import { WorldRoomState } from "../schema/WorldRoomState.js";
 import { within } from "../time-limit.js";
 import type { SocketWrites } from "../ws/writer-thread.js";
 import { withBatchedSends } from "./batched-sends.js";
+import { ChatRates, chatRateRefusal } from "./chat-rate.js";
 import { CLOSE_REPLACED } from "./close-codes.js";
 import { CombatLogouts } from "./combat-logouts.js";
 import type { EncodedUpdate } from "./encoded-json.js";
@@ -134,6 +135,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    */
   private readonly waitingReplies = new Map<number, { reply: Reply; event: string; client: WorldClient }>();
   private nextReplyRef = 0;
+  /** Each player's chat rate (see ChatRates). */
+  private chatRates!: ChatRates;
   private readonly heldBehindAdmin = new HeldMessages<WorldClient>((error) =>
     this.runtime.logger.error({ err: error }, "an /admin attempt failed"),
   );
@@ -194,6 +197,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
         logger: runtime.logger,
       },
     );
+    this.chatRates = new ChatRates(runtime.config.RATE_LIMIT_CHAT_PER_SEC);
     const tickMs = runtime.config.WORLD_TICK_MS;
     // Half the tick: beyond that, a tick leaves too little time for I/O and a slow phase is reported.
     this.timings = new TickTimings(tickMs / 2, runtime.logger);
@@ -458,6 +462,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     if (isGameError(parsed)) return parsed;
     switch (parsed.kind) {
       case "say":
+        if (!this.chatRates.admit(playerOf(client).characterId))
+          return chatRateRefusal(this.chatRates.perSecond);
         return { type: "chat", message: parsed.text };
       case "admin":
         this.heldBehindAdmin.holdUntil(client, this.elevate(client, parsed.code, reply));
