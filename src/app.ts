@@ -11,6 +11,7 @@ import { colyseusLogger } from "./colyseus-logger.js";
 import { internalAddress } from "./internal-address.js";
 import { manifestRouter } from "./manifests/routes.js";
 import { limitMatchmaking } from "./matchmaking-limit.js";
+import { frameBeingRead } from "./rooms/frame-sender.js";
 import { roomLiveWorld } from "./rooms/live-world.js";
 import { defineTradeRoom } from "./rooms/TradeRoom.js";
 import { defineWorldRoom, type WorldRoom } from "./rooms/WorldRoom.js";
@@ -27,7 +28,7 @@ export function createApp(runtime: Runtime) {
       // Signals are handled by src/index.ts, which also closes the database after the rooms have saved.
       gracefullyShutdown: false,
       greet: false,
-      logger: colyseusLogger(runtime.logger),
+      logger: colyseusLogger(runtime.logger, frameBeingRead),
       // Scaled out, processes share room listings and messages through Redis; alone, everything is local.
       ...(runtime.config.REDIS_URL && scaleOutThrough(runtime.config.REDIS_URL, runtime.logger)),
       publicAddress: runtime.config.PUBLIC_ADDRESS,

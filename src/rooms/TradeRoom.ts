@@ -21,6 +21,7 @@ import {
 import type { InventoryEntry } from "../game/types.js";
 import type { Runtime } from "../runtime.js";
 import { admitMessage } from "./flood-guard.js";
+import { markFramesOf } from "./frame-sender.js";
 import {
   isTradeMessage,
   isWorldMessage,
@@ -133,6 +134,7 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
     const playerId = client.auth!.characterId;
     // A /ws client's frames never come this way: its channel counts them.
     countSelfAnsweredFrames(client, () => this.runtime.floodGuards.of(playerId));
+    markFramesOf(client, { sessionId: client.sessionId, characterId: playerId });
     const missed = this.finalEvents.filter((event) => event.to === playerId);
     // A trade that ended while this player was still joining: they learn how (the messages wait for the
     // end of the join), and the room closes a little later.

@@ -35,6 +35,7 @@ import { CLOSE_REPLACED } from "./close-codes.js";
 import { CombatLogouts } from "./combat-logouts.js";
 import type { EncodedUpdate } from "./encoded-json.js";
 import { admitMessage } from "./flood-guard.js";
+import { markFramesOf } from "./frame-sender.js";
 import { HeldMessages } from "./held-messages.js";
 import { Interest, isJsonClient, readsTheState } from "./interest.js";
 import {
@@ -376,6 +377,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     if (isJsonClient(client)) return;
     const { characterId } = playerOf(client);
     countSelfAnsweredFrames(client, () => this.runtime.floodGuards.of(characterId));
+    markFramesOf(client, { sessionId: client.sessionId, characterId });
   }
 
   /** The one entry point of client messages, for SDK clients and /ws clients alike. */
