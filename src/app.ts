@@ -18,6 +18,7 @@ import { defineWorldRoom, type WorldRoom } from "./rooms/WorldRoom.js";
 import { announceWorldClosed, openWorld, reopenWorldWhenClosedElsewhere } from "./rooms/world-listing.js";
 import type { Runtime } from "./runtime.js";
 import { scaleOutThrough } from "./scale-out.js";
+import { countColyseusUpgrades } from "./upgrade-limit.js";
 import { JsonChannel } from "./ws/channel.js";
 
 /** The Colyseus application of one server: transport, HTTP routes and rooms, built over a runtime. */
@@ -59,7 +60,8 @@ export function createApp(runtime: Runtime) {
           .then((address) => runtime.agents.listening(address))
           .catch((error: unknown) => runtime.logger.error({ err: error }, "starting the agents failed"));
       });
-      return new WebSocketTransport({ noServer: true }).attachToServer(runtime.httpServer, {
+      const beforeUpgrade = countColyseusUpgrades(runtime.rateLimits.restRequests);
+      return new WebSocketTransport({ noServer: true, beforeUpgrade }).attachToServer(runtime.httpServer, {
         filter: (request) => !isJsonChannel(request.url),
       });
     },
