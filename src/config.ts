@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { StartupError } from "./startup-error.js";
@@ -148,6 +149,8 @@ export interface Config extends Environment {
   manifestCacheDir: string;
   /** The asset and manifest host: PUBLIC_CDN_URL, or SPEC's local one. Published in /env.js too. */
   cdnUrl: string;
+  /** PUBLIC_ADDRESS was not set and this process chose it (see defaultPublicAddress). */
+  publicAddressChosen: boolean;
 }
 
 export class ConfigError extends StartupError {
@@ -171,7 +174,10 @@ function withColyseusCloudDefaults(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const source = withColyseusCloudDefaults(withoutBlanks(env));
   const parsed = environmentSchema.safeParse(source);
-  const missing = source.NODE_ENV?.trim() === "production" ? missingInProduction(source) : [];
+  const missing =
+    source.NODE_ENV?.trim() === "production"
+      ? [...missingInProduction(source), ...missingToScaleOut(source)]
+      : [];
   if (!parsed.success || missing.length > 0) {
     const problems: string[] = [];
     if (!parsed.success) {
@@ -206,8 +212,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
 
   const dataDir = path.resolve(values.DATA_DIR);
+  const publicAddress = values.PUBLIC_ADDRESS ?? defaultPublicAddress(values, source);
   return {
     ...values,
+    PUBLIC_ADDRESS: publicAddress,
+    publicAddressChosen: publicAddress !== values.PUBLIC_ADDRESS,
     production,
     identityProvider,
     dataDir,
@@ -237,4 +246,27 @@ function missingInProduction(env: NodeJS.ProcessEnv): string[] {
   // Production always has a provider, and a provider always needs its issuer (see loadConfig).
   if (!isSet("IDP_ISSUER")) missing.push("IDP_ISSUER");
   return missing;
+}
+
+// Scaled out (REDIS_URL): what every process needs to reach, and to trust, the others.
+
+/**
+ * Production variables that scaling out needs: with REDIS_URL, each process's PUBLIC_ADDRESS (a /ws
+ * connection that reaches a process without the world is relayed there; without it, 503). Colyseus
+ * Cloud gives each process its address itself. JWT_SECRET, which the processes must share, is required
+ * in production anyway.
+ */
+function missingToScaleOut(env: NodeJS.ProcessEnv): string[] {
+  const scaledOut = env.REDIS_URL !== undefined && env.COLYSEUS_CLOUD === undefined;
+  return scaledOut && env.PUBLIC_ADDRESS === undefined ? ["PUBLIC_ADDRESS (REDIS_URL is set)"] : [];
+}
+
+/**
+ * In development with REDIS_URL, this host's name and the port the process listens on (PORT, plus
+ * NODE_APP_INSTANCE as @colyseus/tools adds it under pm2): enough for processes on one machine, or on
+ * hosts that know each other by name. Undefined otherwise, and on Colyseus Cloud, which sets it itself.
+ */
+function defaultPublicAddress(values: Environment, env: NodeJS.ProcessEnv): string | undefined {
+  if (!values.REDIS_URL || env.COLYSEUS_CLOUD !== undefined || values.PORT === 0) return undefined;
+  return `${os.hostname()}:${values.PORT + (Number(env.NODE_APP_INSTANCE) || 0)}`;
 }

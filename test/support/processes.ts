@@ -11,6 +11,8 @@ export const PROCESS_PORTS = {
   process: TEST_PORT + 33,
   /** test/scale/two-processes.test.ts: the first two processes, a newcomer and two replacements */
   scale: [TEST_PORT + 53, TEST_PORT + 54, TEST_PORT + 55, TEST_PORT + 56, TEST_PORT + 57],
+  /** test/scale/development-defaults.test.ts (with TEST_PORT 3600, +59 would be 3659: fetch refuses that port) */
+  developmentDefaults: [TEST_PORT + 60, TEST_PORT + 61],
   /** test/scale/trade-storm.test.ts */
   tradeStorm: TEST_PORT + 63,
   /** test/scale/redis-restart.test.ts, and the Redis of its own it restarts */
@@ -27,7 +29,11 @@ export interface ServerProcess {
 }
 
 /** Starts `npm start`'s entry point as `npm start` runs it, as a separate process; waits until /health answers. */
-export async function startServerProcess(port: number, env: Record<string, string>): Promise<ServerProcess> {
+export async function startServerProcess(
+  port: number,
+  env: Record<string, string>,
+  healthyWithinMs = 30000,
+): Promise<ServerProcess> {
   const child = spawn(process.execPath, [...nodeFlagsOf("start"), "--import", "tsx", "src/index.ts"], {
     env: { PATH: process.env.PATH, PORT: String(port), ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -37,7 +43,7 @@ export async function startServerProcess(port: number, env: Record<string, strin
   child.stderr?.on("data", (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30000;
+  const deadline = Date.now() + healthyWithinMs;
   while (Date.now() < deadline) {
     const healthy = await fetch(`${baseUrl}/health`).then(
       (response) => response.ok,
