@@ -13,12 +13,14 @@ import { colyseusLogger } from "./colyseus-logger.js";
 import { internalAddress } from "./internal-address.js";
 import { manifestRouter } from "./manifests/routes.js";
 import { limitMatchmaking } from "./matchmaking-limit.js";
+import { frameBeingRead } from "./rooms/frame-sender.js";
 import { roomLiveWorld } from "./rooms/live-world.js";
 import { defineTradeRoom } from "./rooms/TradeRoom.js";
 import { defineWorldRoom, type WorldRoom } from "./rooms/WorldRoom.js";
 import { announceWorldClosed, openWorld, reopenWorldWhenClosedElsewhere } from "./rooms/world-listing.js";
 import type { Runtime } from "./runtime.js";
 import { scaleOutThrough } from "./scale-out.js";
+import { countColyseusUpgrades } from "./upgrade-limit.js";
 import { mountAdminTools } from "./web/admin-tools.js";
 import { webPagesRouter } from "./web/pages.js";
 import { JsonChannel } from "./ws/channel.js";
@@ -31,7 +33,7 @@ export function createApp(runtime: Runtime) {
       // Signals are handled by src/index.ts, which also closes the database after the rooms have saved.
       gracefullyShutdown: false,
       greet: false,
-      logger: colyseusLogger(runtime.logger),
+      logger: colyseusLogger(runtime.logger, frameBeingRead),
       // Scaled out, processes share room listings and messages through Redis; alone, everything is local.
       ...(runtime.config.REDIS_URL &&
         scaleOutThrough(runtime.config.REDIS_URL, runtime.logger, {
@@ -65,7 +67,8 @@ export function createApp(runtime: Runtime) {
           .then((address) => runtime.agents.listening(address))
           .catch((error: unknown) => runtime.logger.error({ err: error }, "starting the agents failed"));
       });
-      return new WebSocketTransport({ noServer: true }).attachToServer(runtime.httpServer, {
+      const beforeUpgrade = countColyseusUpgrades(runtime.rateLimits.restRequests);
+      return new WebSocketTransport({ noServer: true, beforeUpgrade }).attachToServer(runtime.httpServer, {
         filter: (request) => !isJsonChannel(request.url),
       });
     },

@@ -22,11 +22,11 @@ export const VARIABLE_DOCS = {
     shownDefault: "`pretty` in development, else `json`",
   },
   DATABASE_URL: { meaning: "PostgreSQL connection string. Unset: embedded PGlite in `DATA_DIR/pglite`." },
-  DATA_DIR: { meaning: "Embedded database, generated development secret, manifest cache." },
+  DATA_DIR: { meaning: "Embedded database, manifest cache." },
   PGLITE_STORAGE: { meaning: "`memory` keeps the embedded database in memory (tests)." },
   JWT_SECRET: {
     meaning:
-      "Key of the server's own tokens (anonymous mode). Unset in development: a random secret is generated once into `DATA_DIR/jwt-secret`.",
+      "Key of the server's own tokens (anonymous mode). Unset in development: generated once, kept in the database for all its processes.",
     shownDefault: "generated",
   },
   ADMIN_CODE: {
@@ -82,13 +82,18 @@ export const VARIABLE_DOCS = {
   },
   PUBLIC_ADDRESS: {
     meaning:
-      "With `REDIS_URL`: this process's `host:port` as clients reach it (internal, not published in `/env.js`).",
+      "With `REDIS_URL`: this process's `host:port` as the others reach it (not published in `/env.js`); required in production, else this host's name and `PORT`.",
+    shownDefault: "this host and `PORT` (development)",
   },
   RATE_LIMIT_REST_PER_MIN: {
     meaning: "REST requests per minute per client, the SDK's seat requests (`/matchmake`) included.",
   },
   RATE_LIMIT_AUTH_PER_MIN: { meaning: "Authentication attempts per minute per client." },
   RATE_LIMIT_WS_PER_SEC: { meaning: "WebSocket messages per second per player, over all its connections." },
+  RATE_LIMIT_CHAT_PER_SEC: {
+    meaning:
+      "Chat lines a player may say in any one second (within the message limit); one more is `error` `rate_limited` to its sender alone.",
+  },
   RATE_LIMIT_WINDOW_MS: { meaning: "Length of the REST and authentication windows." },
   CORS_ALLOWED_ORIGINS: { meaning: "Frontend origins allowed cross-origin (comma-separated)." },
   CORS_PREVIEW_HOST_SUFFIXES: { meaning: "`https` subdomains treated as preview deployments." },

@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { CHARACTER_NAME, CHARACTER_NAME_RULE } from "./auth/accounts.js";
@@ -206,6 +207,13 @@ export const environmentSchema = z.object({
    * request or connection, no player connected to the world) for this long, which frees its slot.
    */
   AGENT_OWNER_ABSENCE_SECONDS: positiveInt(3600),
+
+  // Abuse limits (chat rate).
+  /**
+   * Chat lines one player may say in any one second, within the message limit: each goes to everyone in
+   * view, so the message limit alone lets a few players flood their neighbours' connections.
+   */
+  RATE_LIMIT_CHAT_PER_SEC: positiveInt(2),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
@@ -219,6 +227,8 @@ export interface Config extends Environment {
   /** The asset and manifest host: PUBLIC_CDN_URL, or SPEC's local one. Published in /env.js too. */
   cdnUrl: string;
   logFormat: LogFormat;
+  /** PUBLIC_ADDRESS was not set and this process chose it (see defaultPublicAddress). */
+  publicAddressChosen: boolean;
 }
 
 export class ConfigError extends StartupError {
@@ -243,7 +253,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const source = withColyseusCloudDefaults(withoutBlanks(env));
   const parsed = environmentSchema.safeParse(source);
   const inProduction = source.NODE_ENV?.trim() === "production";
-  const missing = inProduction ? missingInProduction(source) : [];
+  const missing = inProduction ? [...missingInProduction(source), ...missingToScaleOut(source)] : [];
   const weak = inProduction ? weakInProduction(source) : [];
   if (!parsed.success || missing.length > 0 || weak.length > 0) {
     const problems: string[] = [];
@@ -300,8 +310,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (modelProblem) throw new ConfigError(modelProblem);
 
   const dataDir = path.resolve(values.DATA_DIR);
+  const publicAddress = values.PUBLIC_ADDRESS ?? defaultPublicAddress(values, source);
   return {
     ...values,
+    PUBLIC_ADDRESS: publicAddress,
+    publicAddressChosen: publicAddress !== values.PUBLIC_ADDRESS,
     production,
     identityProvider,
     dataDir,
@@ -358,4 +371,27 @@ function missingInProduction(env: NodeJS.ProcessEnv): string[] {
   // Production always has a provider, and a provider always needs its issuer (see loadConfig).
   if (!isSet("IDP_ISSUER")) missing.push("IDP_ISSUER");
   return missing;
+}
+
+// Scaled out (REDIS_URL): what every process needs to reach, and to trust, the others.
+
+/**
+ * Production variables that scaling out needs: with REDIS_URL, each process's PUBLIC_ADDRESS (a /ws
+ * connection that reaches a process without the world is relayed there; without it, 503). Colyseus
+ * Cloud gives each process its address itself. JWT_SECRET, which the processes must share, is required
+ * in production anyway.
+ */
+function missingToScaleOut(env: NodeJS.ProcessEnv): string[] {
+  const scaledOut = env.REDIS_URL !== undefined && env.COLYSEUS_CLOUD === undefined;
+  return scaledOut && env.PUBLIC_ADDRESS === undefined ? ["PUBLIC_ADDRESS (REDIS_URL is set)"] : [];
+}
+
+/**
+ * In development with REDIS_URL, this host's name and the port the process listens on (PORT, plus
+ * NODE_APP_INSTANCE as @colyseus/tools adds it under pm2): enough for processes on one machine, or on
+ * hosts that know each other by name. Undefined otherwise, and on Colyseus Cloud, which sets it itself.
+ */
+function defaultPublicAddress(values: Environment, env: NodeJS.ProcessEnv): string | undefined {
+  if (!values.REDIS_URL || env.COLYSEUS_CLOUD !== undefined || values.PORT === 0) return undefined;
+  return `${os.hostname()}:${values.PORT + (Number(env.NODE_APP_INSTANCE) || 0)}`;
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { AgentManager } from "./agents/manager.js";
@@ -14,6 +14,7 @@ import { AccountRepository } from "./db/accounts.js";
 import { AgentRepository } from "./db/agents.js";
 import { CharacterRepository } from "./db/characters.js";
 import { type DatabaseHandle, openDatabase } from "./db/database.js";
+import { sharedSecret } from "./db/server-secrets.js";
 import { WorldStore } from "./db/world-store.js";
 import type { GameData } from "./game/types.js";
 import type { Logger } from "./logger.js";
@@ -86,7 +87,8 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       "PUBLIC_IDP_APP_ID is set without IDP_JWKS_URL or IDP_VERIFICATION_KEY: the server cannot check the " +
         "provider's tokens, so it runs in anonymous mode and refuses them. Set one of the two to use the provider.",
     );
-  const jwtSecret = resolveJwtSecret(config, logger);
+  const jwtSecret = await resolveJwtSecret(config, database, logger);
+  logChosenPublicAddress(config, logger);
   const rateLimits = createRateLimits(config, logger);
   const accounts = new AccountRepository(database.db);
   const characters = new CharacterRepository(database.db);
@@ -154,19 +156,39 @@ function createHttpServer(config: Config, logger: Logger): http.Server {
 }
 
 /**
- * JWT_SECRET when set (always in production); otherwise a random secret generated once and kept in the
- * data directory, so development tokens survive restarts.
+ * JWT_SECRET when set (always in production); otherwise a development secret kept in the database, so
+ * that tokens survive restarts and every process on the same database signs and checks with the same
+ * key (each with a secret of its own, a /ws connection one process relays to another is refused). A
+ * secret an earlier version kept in DATA_DIR/jwt-secret is taken over, so its tokens stay valid.
  */
-function resolveJwtSecret(config: Config, logger: Logger): Uint8Array {
+async function resolveJwtSecret(
+  config: Config,
+  database: DatabaseHandle,
+  logger: Logger,
+): Promise<Uint8Array> {
   if (config.JWT_SECRET) return new TextEncoder().encode(config.JWT_SECRET);
-  if (config.PGLITE_STORAGE === "memory") return randomBytes(32);
-  const file = path.join(config.dataDir, "jwt-secret");
-  if (!existsSync(file)) {
-    mkdirSync(config.dataDir, { recursive: true });
-    writeFileSync(file, randomBytes(32).toString("base64"), { mode: 0o600 });
-    logger.info(`JWT_SECRET is not set: generated a development secret in ${file}`);
-  }
-  return Buffer.from(readFileSync(file, "utf8").trim(), "base64");
+  const earlier = path.join(config.dataDir, "jwt-secret");
+  const candidate = () =>
+    config.PGLITE_STORAGE === "disk" && existsSync(earlier)
+      ? readFileSync(earlier, "utf8").trim()
+      : randomBytes(32).toString("base64");
+  const { value, created } = await sharedSecret(database.db, "jwt", candidate);
+  logger.info(
+    created
+      ? "JWT_SECRET is not set: generated a development secret, kept in the database for every process on it"
+      : "JWT_SECRET is not set: using the development secret kept in the database, shared by every process on it",
+  );
+  return Buffer.from(value, "base64");
+}
+
+/** Says which PUBLIC_ADDRESS this process took when none was set (see loadConfig). */
+function logChosenPublicAddress(config: Config, logger: Logger): void {
+  if (!config.publicAddressChosen) return;
+  logger.info(
+    { publicAddress: config.PUBLIC_ADDRESS },
+    `PUBLIC_ADDRESS is not set: other processes on REDIS_URL reach this one at ${config.PUBLIC_ADDRESS} ` +
+      "(this host's name and port). Set PUBLIC_ADDRESS if they cannot reach it there.",
+  );
 }
 
 /**
@@ -175,7 +197,7 @@ function resolveJwtSecret(config: Config, logger: Logger): Uint8Array {
  */
 function checkWritableFolders(config: Config): void {
   const onDisk = config.PGLITE_STORAGE === "disk";
-  if (onDisk && (!config.DATABASE_URL || !config.JWT_SECRET)) writable(config.dataDir, "DATA_DIR");
+  if (onDisk && !config.DATABASE_URL) writable(config.dataDir, "DATA_DIR");
   if (!config.SKIP_MANIFESTS)
     writable(config.manifestCacheDir, config.MANIFEST_CACHE_DIR ? "MANIFEST_CACHE_DIR" : "DATA_DIR");
 }

@@ -36,3 +36,38 @@ describe("Colyseus's log lines", () => {
     );
   });
 });
+
+describe("Colyseus's report of a client frame it cannot decode", () => {
+  const stack = [
+    "Error: Unexpected end of MessagePack data",
+    "    at endOfMessagePackError (file:///app/node_modules/msgpackr/unpack.js:767:14)",
+    "    at RoomMessages.onData (file:///app/node_modules/@colyseus/core/build/RoomMessages.mjs:123:17)",
+  ].join("\n");
+
+  it("is a warning without the stack, once for each connection", () => {
+    const { logger, lines } = recordingLogger("trace");
+    let sender = { sessionId: "a", characterId: "ca" };
+    const colyseus = colyseusLogger(logger, () => sender);
+    colyseus.error(stack);
+    colyseus.error(stack);
+    sender = { sessionId: "b", characterId: "cb" };
+    colyseus.error(stack);
+    assert.deepEqual(
+      lines.map(({ level, sessionId, reason, err }) => [level, sessionId, reason, err]),
+      [
+        [40, "a", "Error: Unexpected end of MessagePack data", undefined],
+        [40, "b", "Error: Unexpected end of MessagePack data", undefined],
+      ],
+    );
+  });
+
+  it("leaves the server's own errors errors", () => {
+    const { logger, lines } = recordingLogger("trace");
+    const colyseus = colyseusLogger(logger, () => ({ sessionId: "a", characterId: "ca" }));
+    colyseus.error(new Error("onLeave failed").stack);
+    assert.deepEqual(
+      lines.map(({ level }) => level),
+      [50],
+    );
+  });
+});

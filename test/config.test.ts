@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import os from "node:os";
 import path from "node:path";
 import { ConfigError, loadConfig, REQUIRED_IN_PRODUCTION } from "../src/config.js";
 
@@ -244,5 +245,44 @@ describe("configuration", () => {
     });
     assert.notEqual(result.status, 0);
     for (const name of REQUIRED_IN_PRODUCTION) assert.match(result.stderr, new RegExp(name));
+  });
+
+  it("refuses a scaled-out production process without PUBLIC_ADDRESS, naming it with every other missing variable", () => {
+    assert.throws(
+      () => loadConfig({ NODE_ENV: "production", REDIS_URL: "redis://shared:6379" }),
+      (error: Error) => {
+        assert.ok(error instanceof ConfigError);
+        for (const name of ["PUBLIC_ADDRESS", "JWT_SECRET", "DATABASE_URL"])
+          assert.match(error.message, new RegExp(name));
+        return true;
+      },
+    );
+    const complete = {
+      NODE_ENV: "production",
+      DATABASE_URL: "postgres://db/game",
+      JWT_SECRET: "s",
+      ADMIN_CODE: "a",
+      PUBLIC_IDP_APP_ID: "app",
+      IDP_APP_SECRET: "secret",
+      IDP_JWKS_URL: "https://idp.test/jwks",
+      IDP_ISSUER: "https://idp.test",
+      REDIS_URL: "redis://shared:6379",
+    };
+    assert.throws(() => loadConfig(complete), /PUBLIC_ADDRESS/);
+    assert.equal(
+      loadConfig({ ...complete, PUBLIC_ADDRESS: "10.0.0.5:5555" }).PUBLIC_ADDRESS,
+      "10.0.0.5:5555",
+    );
+    // Colyseus Cloud gives each process its address itself.
+    assert.equal(loadConfig({ ...complete, COLYSEUS_CLOUD: "1" }).production, true);
+  });
+
+  it("in development with REDIS_URL, takes this host and port for PUBLIC_ADDRESS, and says it chose it", () => {
+    const chosen = loadConfig({ REDIS_URL: "redis://shared:6379", PORT: "4100", NODE_APP_INSTANCE: "2" });
+    assert.equal(chosen.PUBLIC_ADDRESS, `${os.hostname()}:4102`);
+    assert.equal(chosen.publicAddressChosen, true);
+    const told = loadConfig({ REDIS_URL: "redis://shared:6379", PUBLIC_ADDRESS: "game-1:5555" });
+    assert.deepEqual([told.PUBLIC_ADDRESS, told.publicAddressChosen], ["game-1:5555", false]);
+    assert.equal(loadConfig({}).PUBLIC_ADDRESS, undefined, "alone, a process needs no address");
   });
 });

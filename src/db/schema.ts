@@ -181,3 +181,13 @@ export const worldLease = pgTable(
   },
   (table) => [check("world_lease_one_row", sql`${table.id} = 1`)],
 );
+
+/**
+ * Secrets the server makes for itself and every process on the database shares: in development, the
+ * key of its tokens when JWT_SECRET is unset (see developmentSecret).
+ */
+export const serverSecrets = pgTable("server_secrets", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});

@@ -56,11 +56,20 @@ function usage(command: string): GameError {
   return gameError("bad_request", `Usage: ${command}`);
 }
 
-/** Reads `/admin <code>`, `/give <itemId> [quantity]`, `/tp <x> <z>`, `/heal`; anything else is said aloud. */
+/** The commands a chat line may carry, as CONTRACT writes them. */
+export const CHAT_COMMANDS = ["/admin", "/give", "/tp", "/heal"] as const;
+
+/**
+ * Reads `/admin <code>`, `/give <itemId> [quantity]`, `/tp <x> <z>`, `/heal`, in any case; any other line
+ * starting with `/` is an unknown command, never said aloud: a mistyped `/Admin <code>` would tell
+ * everyone in view the code. Anything else is said aloud.
+ */
 export function parseChat(message: string): ChatInput | GameError {
   const text = chatText(message);
   if (typeof text !== "string") return text;
-  const [command, ...args] = text.split(/\s+/);
+  if (!text.startsWith("/")) return { kind: "say", text };
+  const [word = "", ...args] = text.split(/\s+/);
+  const command = word.toLowerCase();
   switch (command) {
     case "/admin":
       return args.length === 1 ? { kind: "admin", code: args[0]! } : usage("/admin <code>");
@@ -80,6 +89,10 @@ export function parseChat(message: string): ChatInput | GameError {
     case "/heal":
       return args.length === 0 ? { kind: "heal" } : usage("/heal");
     default:
-      return { kind: "say", text };
+      // Only the word is repeated, and cut short: the rest of the line may be a code meant for /admin.
+      return gameError(
+        "unknown_command",
+        `There is no command ${[...word].slice(0, 20).join("")}: the commands are ${CHAT_COMMANDS.join(", ")}. A line starting with / is never said aloud.`,
+      );
   }
 }

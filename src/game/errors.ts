@@ -10,6 +10,8 @@ export interface GameError {
 /** Every code the rules produce, with when. Clients branch on these. */
 export const GAME_ERROR_CODES = {
   bad_request: "the request is malformed (empty or too long chat, bad quantity, unknown item id)",
+  unknown_command:
+    "a chat line starts with `/` but names no command (`/admin`, `/give`, `/tp`, `/heal`, in any case): it is not said aloud",
   not_found:
     "the target entity, player, bank item, store item or prayer does not exist or is not visible to the player",
   invalid_slot:

@@ -23,6 +23,7 @@ import type { InventoryEntry } from "../game/types.js";
 import { countMessageIn, countRefusal, countTradeCompleted, countTradeFailed } from "../metrics.js";
 import type { Runtime } from "../runtime.js";
 import { admitMessage } from "./flood-guard.js";
+import { markFramesOf } from "./frame-sender.js";
 import {
   eventLabel,
   isTradeMessage,
@@ -160,6 +161,7 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
     this.joinedOnce.add(playerId);
     // A /ws client's frames never come this way: its channel counts them.
     countSelfAnsweredFrames(client, () => this.runtime.floodGuards.of(playerId));
+    markFramesOf(client, { sessionId: client.sessionId, characterId: playerId });
     // Told the end through the world already: nothing more to say.
     if (this.toldThroughWorld.has(playerId)) return;
     const missed = this.finalEvents.filter((event) => event.to === playerId);

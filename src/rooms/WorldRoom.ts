@@ -32,10 +32,12 @@ import { WorldRoomState } from "../schema/WorldRoomState.js";
 import { within } from "../time-limit.js";
 import type { SocketWrites } from "../ws/writer-thread.js";
 import { withBatchedSends } from "./batched-sends.js";
+import { ChatRates, chatRateRefusal } from "./chat-rate.js";
 import { CLOSE_REPLACED } from "./close-codes.js";
 import { CombatLogouts } from "./combat-logouts.js";
 import type { EncodedUpdate } from "./encoded-json.js";
 import { admitMessage } from "./flood-guard.js";
+import { markFramesOf } from "./frame-sender.js";
 import { HeldMessages } from "./held-messages.js";
 import { Interest, isJsonClient, readsTheState } from "./interest.js";
 import {
@@ -140,6 +142,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   private nextReplyRef = 0;
   /** Stops this world's reports to /health, and its answers to logins the database cannot answer. */
   private stopServing = () => {};
+  /** Each player's chat rate (see ChatRates). */
+  private chatRates!: ChatRates;
   private readonly heldBehindAdmin = new HeldMessages<WorldClient>((error) =>
     this.runtime.logger.error({ err: error }, "an /admin attempt failed"),
   );
@@ -211,6 +215,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
         logger: runtime.logger,
       },
     );
+    this.chatRates = new ChatRates(runtime.config.RATE_LIMIT_CHAT_PER_SEC);
     const tickMs = runtime.config.WORLD_TICK_MS;
     // Half the tick: beyond that, a tick leaves too little time for I/O and a slow phase is reported.
     this.timings = new TickTimings(tickMs / 2, runtime.logger);
@@ -415,6 +420,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     if (isJsonClient(client)) return;
     const { characterId } = playerOf(client);
     countSelfAnsweredFrames(client, () => this.runtime.floodGuards.of(characterId));
+    markFramesOf(client, { sessionId: client.sessionId, characterId });
   }
 
   /** The one entry point of client messages, for SDK clients and /ws clients alike. */
@@ -507,6 +513,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     if (isGameError(parsed)) return parsed;
     switch (parsed.kind) {
       case "say":
+        if (!this.chatRates.admit(playerOf(client).characterId))
+          return chatRateRefusal(this.chatRates.perSecond);
         return { type: "chat", message: parsed.text };
       case "admin":
         this.heldBehindAdmin.holdUntil(client, this.elevate(client, parsed.code, reply));

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Client, MatchMakeError } from "@colyseus/sdk";
+import { WebSocket } from "ws";
 import { createRateLimits, type RateLimits } from "../../src/api/rate-limits.js";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { loadConfig } from "../../src/config.js";
@@ -151,6 +152,35 @@ describe("rate limits", () => {
       );
       assert.equal((await relayed.first()).event, "player:sync");
       await relayed.close();
+    });
+
+    it("counts every upgrade Colyseus takes (its latency probe, a path naming no room), not an SDK join's", async () => {
+      const { token } = await issueAnonymousToken(server.runtime.jwtSecret);
+      const wsBase = server.baseUrl.replace(/^http/, "ws");
+      await windowEnds();
+      const sdk = new Client(server.baseUrl);
+      sdk.auth.token = token;
+      // One count, for the seat request: the upgrade that takes the seat is not counted again.
+      const room = await sdk.joinOrCreate("world");
+      try {
+        for (const path of ["/", "/no-process/no-room"]) {
+          const socket = new WebSocket(`${wsBase}${path}`);
+          await new Promise((resolve, reject) => {
+            socket.once("open", resolve);
+            socket.once("error", reject);
+          });
+          socket.terminate();
+        }
+        for (const path of ["/latency", `/${room.roomId}/${room.roomId}?sessionId=forged`]) {
+          const refused = await refusedUpgrade(`${wsBase}${path}`);
+          assert.equal(refused.status, 429, path);
+          assert.equal(JSON.parse(refused.body).error.code, "rate_limited");
+          assert.ok(Number(refused.retryAfter) >= 1, `Retry-After ${refused.retryAfter}`);
+        }
+        await expectError(await request(server, "/api/v1/world", { token }), 429, "rate_limited");
+      } finally {
+        await leave(room);
+      }
     });
   });
 

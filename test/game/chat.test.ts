@@ -64,8 +64,22 @@ describe("chat", () => {
     }
   });
 
-  it("treats other slash text as speech", () => {
-    assert.deepEqual(parseChat("/shrug"), { kind: "say", text: "/shrug" });
+  it("reads commands in any case", () => {
+    assert.deepEqual(parseChat("/Admin s3cret"), { kind: "admin", code: "s3cret" });
+    assert.deepEqual(parseChat("/ADMIN S3cret"), { kind: "admin", code: "S3cret" });
+    assert.deepEqual(parseChat("/HeAl"), { kind: "heal" });
+  });
+
+  it("refuses any other line starting with / as an unknown command, never as speech", () => {
+    for (const line of ["/shrug", "/admin: s3cret", "/ admin s3cret", "/", "  /adm1n s3cret"]) {
+      const parsed = parseChat(line);
+      assert.equal("code" in parsed && parsed.code, "unknown_command", line);
+      assert.ok(
+        "message" in parsed && !parsed.message.includes("s3cret"),
+        "the rest of the line is not repeated",
+      );
+    }
+    assert.deepEqual(parseChat("a /slash inside"), { kind: "say", text: "a /slash inside" });
   });
 
   it("is said at the speaker's tile, for those who see it (the room picks them)", () => {

@@ -11,7 +11,11 @@ describe("SDK clients that stop reading", function () {
   this.timeout(30000);
   let server: TestServer;
   before(async () => {
-    server = await startTestServer({ WORLD_TICK_MS: "50", RATE_LIMIT_WS_PER_SEC: "100000" });
+    server = await startTestServer({
+      WORLD_TICK_MS: "50",
+      RATE_LIMIT_WS_PER_SEC: "100000",
+      RATE_LIMIT_CHAT_PER_SEC: "100000",
+    });
   });
   after(() => server?.stop());
 

@@ -11,6 +11,8 @@ export const PROCESS_PORTS = {
   process: TEST_PORT + 33,
   /** test/scale/two-processes.test.ts: the first two processes, a newcomer and two replacements */
   scale: [TEST_PORT + 53, TEST_PORT + 54, TEST_PORT + 55, TEST_PORT + 56, TEST_PORT + 57],
+  /** test/scale/development-defaults.test.ts (with TEST_PORT 3600, +59 would be 3659: fetch refuses that port) */
+  developmentDefaults: [TEST_PORT + 60, TEST_PORT + 61],
   /** test/scale/trade-storm.test.ts */
   tradeStorm: TEST_PORT + 63,
   /** test/scale/database-faults.test.ts */

@@ -18,7 +18,8 @@ describe("/ws: frames the server cannot take", function () {
   }
 
   before(async () => {
-    server = await startTestServer({ WORLD_TICK_MS: "100" });
+    // Each test proves the connection still plays by chatting: more lines a second than the chat rate.
+    server = await startTestServer({ WORLD_TICK_MS: "100", RATE_LIMIT_CHAT_PER_SEC: "1000" });
     player = await connectNewPlayer(server);
   });
   after(async () => {

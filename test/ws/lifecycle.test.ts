@@ -50,7 +50,11 @@ describe("/ws: slow readers and shutdown", function () {
   }
 
   it("closes a client that stops reading with 4008 instead of buffering for it", async () => {
-    const server = await startTestServer({ WORLD_TICK_MS: "50", RATE_LIMIT_WS_PER_SEC: "100000" });
+    const server = await startTestServer({
+      WORLD_TICK_MS: "50",
+      RATE_LIMIT_WS_PER_SEC: "100000",
+      RATE_LIMIT_CHAT_PER_SEC: "100000",
+    });
     try {
       const { client, tcp } = await stopReadingUnderFlood(server);
       // Reading again within the grace, the client reads up to the close frame and learns why.
@@ -68,6 +72,7 @@ describe("/ws: slow readers and shutdown", function () {
     const server = await startTestServer({
       WORLD_TICK_MS: "50",
       RATE_LIMIT_WS_PER_SEC: "100000",
+      RATE_LIMIT_CHAT_PER_SEC: "100000",
       WS_PING_MS: "60000",
       // Its seat is let go as soon as the connection is cut.
       RECONNECT_SECONDS: "0",
