@@ -16,13 +16,13 @@ import { World } from "../src/game/world.js";
 import { PHASES, type TickReport } from "../src/game/world-types.js";
 import { putHelperThreadsBehindTheTick } from "../src/helper-threads.js";
 import { createLogger } from "../src/logger.js";
-import { SendBatch } from "../src/rooms/batched-sends.js";
+import { SendBatch } from "../src/net/batched-sends.js";
+import { WriterThread, type WrittenBatch } from "../src/net/writer-thread.js";
 import { Interest } from "../src/rooms/interest.js";
 import { TickTimings } from "../src/rooms/tick-timings.js";
 import { WorldRoom } from "../src/rooms/WorldRoom.js";
 import { createRuntime } from "../src/runtime.js";
 import { stopServer } from "../src/shutdown.js";
-import { WriterThread, type WrittenBatch } from "../src/ws/writer-thread.js";
 import { referenceWorkMs } from "./machine-speed.js";
 import { type FromServer, loopLag, percentiles, type ServerReport, type ToServer } from "./stats.js";
 

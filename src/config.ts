@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { WRITE_PATHS } from "./net/write-path.js";
 import { StartupError } from "./startup-error.js";
 
 /** SPEC: the asset host listens on port 8080 in local development. */
@@ -116,6 +117,12 @@ const environmentSchema = z.object({
   MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(256),
   /** Length of the world's tick; RuneScape's 600 ms. Shorter only for tests and load experiments. */
   WORLD_TICK_MS: z.coerce.number().int().min(10).max(5000).default(600),
+  /**
+   * How a tick's frames reach the sockets (src/net/outbox.ts): `thread`, the writer thread writing to
+   * each socket's descriptor (reaches into ws, Colyseus and Node internals); `stream`, each socket's
+   * own stream through public APIs only, the way to turn those internals off.
+   */
+  WRITE_PATH: z.enum(WRITE_PATHS).default("thread"),
   /** How often /ws connections are pinged; one that missed the previous ping is closed as dead. */
   WS_PING_MS: z.coerce.number().int().min(100).default(10_000),
   /** Seconds a dropped player's seat is kept for reconnection. */

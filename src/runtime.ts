@@ -15,6 +15,7 @@ import { WorldStore } from "./db/world-store.js";
 import type { GameData } from "./game/types.js";
 import type { Logger } from "./logger.js";
 import { loadGameData } from "./manifests/loader.js";
+import { createOutbox, type Outbox } from "./net/outbox.js";
 import { LOCAL_MANIFESTS_DIR } from "./paths.js";
 import { FloodGuards } from "./rooms/flood-guard.js";
 import { StartupError } from "./startup-error.js";
@@ -43,6 +44,8 @@ export interface Runtime {
   floodGuards: FloodGuards;
   /** The one HTTP server: Express, the Colyseus transport and /ws share it. */
   httpServer: http.Server;
+  /** Where the world's publishes go out (WRITE_PATH): its writer thread and slab are closed with the rest. */
+  outbox: Outbox;
   close(): Promise<void>;
 }
 
@@ -75,6 +78,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
   const rateLimits = createRateLimits(config, logger);
   const accounts = new AccountRepository(database.db);
   const characters = new CharacterRepository(database.db);
+  const outbox = createOutbox(config.WRITE_PATH);
   return {
     config,
     logger,
@@ -99,7 +103,9 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     rateLimits,
     floodGuards: new FloodGuards(config.RATE_LIMIT_WS_PER_SEC),
     httpServer: createHttpServer(config, logger),
+    outbox,
     close: async () => {
+      await outbox.close();
       await rateLimits.close();
       await database.close();
     },
