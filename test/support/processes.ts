@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { nodeFlagsOf } from "../../src/node-flags.js";
-import { TEST_PORT } from "./server.js";
+import { TEST_PORT, TEST_WRITE_PATH_ENV } from "./server.js";
 
 /**
  * Ports of the server processes the tests start, offsets from TEST_PORT (default 2568) as the test
@@ -29,7 +29,7 @@ export interface ServerProcess {
 /** Starts `npm start`'s entry point as `npm start` runs it, as a separate process; waits until /health answers. */
 export async function startServerProcess(port: number, env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(process.execPath, [...nodeFlagsOf("start"), "--import", "tsx", "src/index.ts"], {
-    env: { PATH: process.env.PATH, PORT: String(port), ...env },
+    env: { PATH: process.env.PATH, PORT: String(port), ...TEST_WRITE_PATH_ENV, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
