@@ -95,6 +95,8 @@ class FramedPayloads {
 export class SendBatch {
   private readonly held: FrameHolder[] = [];
   private readonly sdk: HeldSdkFrames[] = [];
+  /** SDK clients `ws` writes to itself (the stream path): checked for slow readers after the publish. */
+  private readonly unheld: WebSocket[] = [];
 
   constructor(
     clients: Iterable<Client>,
@@ -107,10 +109,13 @@ export class SendBatch {
         if (client.holdFrames(slab)) this.held.push(client);
         continue;
       }
-      if (!holdSdkFrames) continue;
       // An SDK client keeps its `ws` WebSocket as `ref`, and `ws` its TCP socket as `_socket`. Colyseus
       // negotiates no compression, so a frame's payload goes out as it is.
       const ws = client.ref as WebSocket | undefined;
+      if (!holdSdkFrames) {
+        if (ws instanceof WebSocket) this.unheld.push(ws);
+        continue;
+      }
       const socket = (ws as { _socket?: Socket } | undefined)?._socket;
       if (ws instanceof WebSocket && ws.readyState === WebSocket.OPEN && socket && !socket.destroyed)
         this.sdk.push(new HeldSdkFrames(client, ws, socket));
@@ -122,6 +127,8 @@ export class SendBatch {
     for (const client of this.held) client.flushFrames(writes);
     const framed = new FramedPayloads(this.slab);
     for (const frames of this.sdk) frames.write(writes, framed);
+    // What the publish sent them is on their streams already: one that leaves too much unread is closed.
+    for (const ws of this.unheld) if (ws.readyState === WebSocket.OPEN) closeIfSlowReader(ws, 0);
     // Now rather than at the next publish: what it framed dies young, before the collection after the tick.
     this.slab.reset(writes.written);
     return writes;
