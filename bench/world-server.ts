@@ -239,6 +239,8 @@ async function main(): Promise<void> {
     // Every bot comes from 127.0.0.1: the per-address limits would refuse most of them.
     RATE_LIMIT_AUTH_PER_MIN: "1000000",
     RATE_LIMIT_REST_PER_MIN: "1000000",
+    // The write path to measure (the server's default unless the bench's environment names one).
+    ...(process.env.WRITE_PATH && { WRITE_PATH: process.env.WRITE_PATH }),
   });
   // Timed first, alone on the core the ticks will run on.
   const referenceMs = referenceWorkMs();
