@@ -8,6 +8,7 @@
 //   node --expose-gc --max-semi-space-size=64 --heap-growing-percent=100 --import tsx bench/views.ts [--players 2000] [--ticks 300]
 // (the garbage-collector flags `npm start` gives the server; the header shows the young generation in effect).
 import { PerformanceObserver, performance } from "node:perf_hooks";
+import type { Duplex } from "node:stream";
 import { parseArgs } from "node:util";
 import v8 from "node:v8";
 import { ClientState } from "@colyseus/core";
@@ -17,7 +18,7 @@ import { seededRandom } from "../src/game/random.js";
 import type { Tile } from "../src/game/types.js";
 import { World } from "../src/game/world.js";
 import { putHelperThreadsBehindTheTick } from "../src/helper-threads.js";
-import { withBatchedSends } from "../src/rooms/batched-sends.js";
+import { createOutbox } from "../src/net/outbox.js";
 import { Interest } from "../src/rooms/interest.js";
 import { deliverEvents } from "../src/rooms/outgoing-events.js";
 import { collectTickGarbage } from "../src/rooms/tick-garbage.js";
@@ -53,8 +54,8 @@ const randomInt = (min: number, max: number) => min + Math.floor(random() * (max
 let written = 0;
 
 /** A socket that takes every write at once: what is timed is the work before the write. */
-function sink(): WebSocket {
-  const tcp = {
+function sink(): Duplex {
+  return {
     destroyed: false,
     writableLength: 0,
     write: (bytes: Buffer) => {
@@ -63,18 +64,24 @@ function sink(): WebSocket {
     },
     cork: () => {},
     uncork: () => {},
-  };
-  return { readyState: 1, OPEN: 1, bufferedAmount: 0, _socket: tcp } as unknown as WebSocket;
+  } as unknown as Duplex;
 }
 
+const open = { readyState: 1, OPEN: 1, bufferedAmount: 0 } as unknown as WebSocket;
+
 const clients = new Map<string, JsonClient>();
+// The socket writes are left out: the stream path's writes to the sinks above.
+const outbox = createOutbox("stream");
 for (let i = 0; i < PLAYERS; i++) {
   const id = `bot-${i}`;
   world.join(newCharacter(id, `Bot${i}`, data));
   const area = data.areas[randomInt(0, data.areas.length - 1)]!;
   const { minX, maxX, minZ, maxZ } = area.bounds;
   world.submit(id, { type: "teleport", x: randomInt(minX, maxX), z: randomInt(minZ, maxZ) });
-  const client = new JsonClient(`session-${i}`, sink(), { maxBufferedBytes: Number.POSITIVE_INFINITY });
+  const client = new JsonClient(`session-${i}`, open, {
+    maxBufferedBytes: Number.POSITIVE_INFINITY,
+    tcp: sink(),
+  });
   client.state = ClientState.JOINED;
   clients.set(id, client);
   interest.open(client as never, id);
@@ -115,10 +122,12 @@ for (let tick = 0; tick < WARM_UP_TICKS + TICKS; tick++) {
   const stepped = performance.now();
   interest.applyTick(report, new Set(report.changedEntities));
   const replicated = performance.now();
-  void withBatchedSends(clients.values() as never, (slab) => {
-    interest.updateAll((client, update) => client.send("world:update", update));
-    deliverEvents(report.events, interest, (id) => clients.get(id) as never, slab);
-  }).send();
+  void outbox
+    .batch(clients.values() as never, (slab) => {
+      interest.updateAll((client, update) => client.send("world:update", update));
+      deliverEvents(report.events, interest, (id) => clients.get(id) as never, slab);
+    })
+    .send();
   const published = performance.now();
   interest.forgetSharedUpdates();
   collectTickGarbage();

@@ -16,13 +16,13 @@ import { World } from "../src/game/world.js";
 import { PHASES, type TickReport } from "../src/game/world-types.js";
 import { putHelperThreadsBehindTheTick } from "../src/helper-threads.js";
 import { createLogger } from "../src/logger.js";
-import { SendBatch } from "../src/rooms/batched-sends.js";
+import { SendBatch } from "../src/net/batched-sends.js";
+import { WriterThread, type WrittenBatch } from "../src/net/writer-thread.js";
 import { Interest } from "../src/rooms/interest.js";
 import { TickTimings } from "../src/rooms/tick-timings.js";
 import { WorldRoom } from "../src/rooms/WorldRoom.js";
 import { createRuntime } from "../src/runtime.js";
 import { stopServer } from "../src/shutdown.js";
-import { WriterThread, type WrittenBatch } from "../src/ws/writer-thread.js";
 import { referenceWorkMs } from "./machine-speed.js";
 import { type FromServer, loopLag, percentiles, type ServerReport, type ToServer } from "./stats.js";
 
@@ -239,6 +239,8 @@ async function main(): Promise<void> {
     // Every bot comes from 127.0.0.1: the per-address limits would refuse most of them.
     RATE_LIMIT_AUTH_PER_MIN: "1000000",
     RATE_LIMIT_REST_PER_MIN: "1000000",
+    // The write path to measure (the server's default unless the bench's environment names one).
+    ...(process.env.WRITE_PATH && { WRITE_PATH: process.env.WRITE_PATH }),
   });
   // Timed first, alone on the core the ticks will run on.
   const referenceMs = referenceWorkMs();

@@ -240,7 +240,8 @@ function print(
   const lines = [
     "",
     `world bench: ${PLAYERS} ${args.sdk ? `SDK (${args.messages ? "world:update messages" : "state patches"})` : "/ws"} players${args.crowd ? " crowded at the spawn point" : " scattered over the world"}, ` +
-      `${args["database-url"] ? "PostgreSQL" : "PGlite in memory"}, ${seconds} s measured, ${report.ticks} ticks, ` +
+      `${args["database-url"] ? "PostgreSQL" : "PGlite in memory"}, WRITE_PATH=${process.env.WRITE_PATH || "thread"}, ` +
+      `${seconds} s measured, ${report.ticks} ticks, ` +
       (PINNED ? "server on core 0, bots on core 1" : "server and bots sharing cores"),
     ...setting,
     "",

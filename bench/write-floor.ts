@@ -7,7 +7,7 @@ import net from "node:net";
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import { writeToSocket } from "../src/ws/socket-write.js";
+import { writeToSocket } from "../src/net/socket-write.js";
 import { steerLoopbackReceiveTo } from "./loopback-steering.js";
 import { percentiles, progress } from "./stats.js";
 

@@ -110,6 +110,10 @@ export const VARIABLE_DOCS = {
     meaning:
       "Connections one client address may hold open at once, when `TRUST_PROXY` is `0`; `0` for no limit.",
   },
+  WRITE_PATH: {
+    meaning:
+      "How a tick's frames reach the sockets: `thread` (the writer thread, reaching into library internals) or `stream` (public APIs only).",
+  },
   WORLD_TICK_MS: { meaning: "The world's tick. Shorter only for tests and load experiments." },
   WS_PING_MS: {
     meaning: "How often `/ws` connections are pinged; one that missed the previous ping is closed as dead.",

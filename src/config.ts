@@ -3,6 +3,7 @@ import path from "node:path";
 import { z } from "zod";
 import { CHARACTER_NAME, CHARACTER_NAME_RULE } from "./auth/accounts.js";
 import type { LogFormat } from "./logger.js";
+import { WRITE_PATHS } from "./net/write-path.js";
 import { StartupError } from "./startup-error.js";
 
 /** SPEC: the asset host listens on port 8080 in local development. */
@@ -136,6 +137,12 @@ export const environmentSchema = z.object({
   MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(256),
   /** Length of the world's tick; RuneScape's 600 ms. Shorter only for tests and load experiments. */
   WORLD_TICK_MS: z.coerce.number().int().min(10).max(5000).default(600),
+  /**
+   * How a tick's frames reach the sockets (src/net/outbox.ts): `thread`, the writer thread writing to
+   * each socket's descriptor (reaches into ws, Colyseus and Node internals); `stream`, each socket's
+   * own stream through public APIs only, the way to turn those internals off.
+   */
+  WRITE_PATH: z.enum(WRITE_PATHS).default("thread"),
   /** How often /ws connections are pinged; one that missed the previous ping is closed as dead. */
   WS_PING_MS: z.coerce.number().int().min(100).default(10_000),
   /** PostgreSQL cancels a statement that runs longer than this (statement_timeout). */

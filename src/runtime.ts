@@ -19,6 +19,7 @@ import { WorldStore } from "./db/world-store.js";
 import type { GameData } from "./game/types.js";
 import type { Logger } from "./logger.js";
 import { loadGameData } from "./manifests/loader.js";
+import { createOutbox, type Outbox } from "./net/outbox.js";
 import { LOCAL_MANIFESTS_DIR } from "./paths.js";
 import { FloodGuards } from "./rooms/flood-guard.js";
 import { WorldSeats } from "./rooms/world-seats.js";
@@ -54,6 +55,8 @@ export interface Runtime {
   worldSeats: WorldSeats;
   /** The one HTTP server: Express, the Colyseus transport and /ws share it. */
   httpServer: http.Server;
+  /** Where the world's publishes go out (WRITE_PATH): its writer thread and slab are closed with the rest. */
+  outbox: Outbox;
   close(): Promise<void>;
 }
 
@@ -101,6 +104,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
   );
   const agentRows = new AgentRepository(database.db);
   const sightingMs = sightingIntervalMs(config.AGENT_OWNER_ABSENCE_SECONDS);
+  const outbox = createOutbox(config.WRITE_PATH);
   return {
     config,
     logger,
@@ -132,7 +136,9 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     worldHealth: new LocalWorldHealth(),
     worldSeats: new WorldSeats(),
     httpServer: createHttpServer(config, logger),
+    outbox,
     close: async () => {
+      await outbox.close();
       await rateLimits.close();
       await database.close();
     },

@@ -7,7 +7,6 @@ import {
   Deferred,
   matchMaker,
   Room,
-  SchemaSerializer,
   type Serializer,
   ServerError,
 } from "@colyseus/core";
@@ -27,11 +26,11 @@ import type { InventoryEntry } from "../game/types.js";
 import { World } from "../game/world.js";
 import type { Intent, OutboundEvent, PlayerSync, TickReport } from "../game/world-types.js";
 import { countMessageIn, countMessagesOut, countRefusal, reportPlayersOnline } from "../metrics.js";
+import type { FrameWrites } from "../net/frame-writes.js";
+import type { PatchScopes } from "../net/patch-scopes.js";
 import type { Runtime } from "../runtime.js";
 import { WorldRoomState } from "../schema/WorldRoomState.js";
 import { within } from "../time-limit.js";
-import type { SocketWrites } from "../ws/writer-thread.js";
-import { withBatchedSends } from "./batched-sends.js";
 import { ChatRates, chatRateRefusal } from "./chat-rate.js";
 import { CLOSE_REPLACED } from "./close-codes.js";
 import { CombatLogouts } from "./combat-logouts.js";
@@ -54,7 +53,6 @@ import {
   worldJoinOptions,
 } from "./messages.js";
 import { deliverEvents } from "./outgoing-events.js";
-import { PatchScopes, ScopedSchemaSerializer } from "./patch-scopes.js";
 import { authenticatePlayer, databaseUnavailable, type PlayerAuth, toldSafely } from "./room-auth.js";
 import { countSelfAnsweredFrames } from "./self-answered-frames.js";
 import { signTrade, type TradeRoom, type TradeRoomOptions } from "./TradeRoom.js";
@@ -101,8 +99,11 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   protected runtime!: Runtime;
   override autoDispose = false;
   override state = new WorldRoomState();
-  /** What each SDK client's update listed, which its state patch is encoded from (see PatchScopes). */
-  private readonly patchScopes = new PatchScopes();
+  /**
+   * What each SDK client's update listed, which its state patch is encoded from (see PatchScopes); none
+   * on the stream write path. Made on first use: the state is set before the runtime's outbox is known.
+   */
+  private scopesMade: { scopes: PatchScopes | undefined } | undefined;
 
   private world!: World;
   private interest!: Interest;
@@ -160,7 +161,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     this.lease = await WorldLease.claim(runtime.database.worldDb);
     // What lay on the ground when the world last stopped lies there again.
     this.world.restoreGroundItems(await runtime.worldStore.loadGround(this.world.tick));
-    this.interest = new Interest(this.world, this.state, this.patchScopes);
+    this.interest = new Interest(this.world, this.state, this.patchScopes());
     this.saves = new TickSaves(this.world);
     this.combatLogouts = new CombatLogouts(this.world);
     this.persistence = new WorldPersistence(runtime.worldStore, this.saves, runtime.logger, {
@@ -232,11 +233,14 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     );
   }
 
-  /** Setting the state makes a SchemaSerializer: the world's encodes each SDK client's patch from its scope. */
+  /** Setting the state makes a SchemaSerializer: on the thread write path it encodes each SDK client's patch from its scope. */
   override setSerializer(serializer: Serializer<WorldRoomState>): void {
-    super.setSerializer(
-      serializer instanceof SchemaSerializer ? new ScopedSchemaSerializer(this.patchScopes) : serializer,
-    );
+    super.setSerializer(this.runtime.outbox.serializer(serializer, this.patchScopes()));
+  }
+
+  private patchScopes(): PatchScopes | undefined {
+    this.scopesMade ??= { scopes: this.runtime.outbox.patchScopes() };
+    return this.scopesMade.scopes;
   }
 
   override onJoin(client: WorldClient, options: WorldJoinOptions | undefined): Promise<void> {
@@ -590,7 +594,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     const waitStarted = performance.now();
     const publication = () => {
       phaseMs.commit = performance.now() - waitStarted;
-      let writes: SocketWrites | undefined;
+      let writes: FrameWrites | undefined;
       timed("publish", () => {
         writes = this.publish(report);
       });
@@ -696,8 +700,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    * event that concerns it; then the events seen around, then each player's own; all of it leaves in
    * one write per connection, once the caller sends the writes returned.
    */
-  private publish(report: TickReport): SocketWrites {
-    const writes = withBatchedSends(this.clients, (slab) => {
+  private publish(report: TickReport): FrameWrites {
+    const writes = this.runtime.outbox.batch(this.clients, (slab) => {
       this.sendViews();
       this.broadcastPatch();
       deliverEvents(report.events, this.interest, (playerId) => this.owners.get(playerId), slab, {

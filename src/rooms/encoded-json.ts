@@ -1,7 +1,7 @@
 import { getMessageBytes, Protocol } from "@colyseus/core";
 import { keepShapeOf } from "../kept-shapes.js";
-import type { FramedBytes } from "../ws/frames.js";
-import type { WriteSlab } from "../ws/write-slab.js";
+import type { FramedBytes } from "../net/frames.js";
+import type { WriteSlab } from "../net/write-slab.js";
 
 /**
  * Event data already serialized to JSON. When one entity is seen by hundreds of /ws clients, its JSON

@@ -3,8 +3,8 @@ import { blockAround, type Cell, cellOf } from "../game/view-index.js";
 import type { OutboundEvent } from "../game/world-types.js";
 import { keepShapeOf } from "../kept-shapes.js";
 import { countMessagesOut } from "../metrics.js";
-import { FramedBytes, framedLength, writeFrames } from "../ws/frames.js";
-import type { WriteSlab } from "../ws/write-slab.js";
+import { FramedBytes, framedLength, writeFrames } from "../net/frames.js";
+import type { WriteSlab } from "../net/write-slab.js";
 import { EncodedJson } from "./encoded-json.js";
 import { type Interest, isJsonClient } from "./interest.js";
 

@@ -11,11 +11,12 @@ import {
 import { decode } from "@colyseus/schema";
 import { unpack } from "msgpackr";
 import type { WebSocket } from "ws";
+import type { FrameHolder } from "../net/batched-sends.js";
+import type { FrameWrites } from "../net/frame-writes.js";
+import { type FramedBytes, framedLength, type OutgoingMessage } from "../net/frames.js";
+import { closeIfSlowReader } from "../net/slow-reader.js";
+import type { WriteSlab } from "../net/write-slab.js";
 import { EncodedJson } from "../rooms/encoded-json.js";
-import { type FramedBytes, framedLength, type OutgoingMessage } from "./frames.js";
-import { closeIfSlowReader } from "./slow-reader.js";
-import type { WriteSlab } from "./write-slab.js";
-import type { SocketWrites } from "./writer-thread.js";
 
 const PROTOCOL_CODE_MASK = 0x1f;
 
@@ -29,6 +30,11 @@ export interface JsonClientOptions {
   sharesSocket?: boolean;
   /** Sees every event sent to the far end (the /ws connection follows trades this way). */
   onEvent?: (event: string, data: unknown) => void;
+  /**
+   * The connection's TCP socket (the one its HTTP upgrade came on): a batched publish writes the
+   * client's frames to it in one write. Without it, the client's frames go through `ws` one by one.
+   */
+  tcp?: Duplex;
 }
 
 /**
@@ -36,7 +42,7 @@ export interface JsonClientOptions {
  * WebSocket. Rooms treat it like any SDK client; what they send reaches the socket as JSON frames.
  */
 // `send` is typed loosely: Client's is generic over the room's message map, which this client does not know.
-export class JsonClient implements Omit<Client, "send"> {
+export class JsonClient implements Omit<Client, "send">, FrameHolder {
   declare "~messages": Record<string, unknown>;
   /** Colyseus listens here for "message" (protocol frames) and "close"; the socket is not exposed to it. */
   readonly ref = new EventEmitter();
@@ -102,15 +108,17 @@ export class JsonClient implements Omit<Client, "send"> {
   }
 
   /**
-   * Holds the frames sent from now on until `flush`, which writes them to the connection at once; they
-   * are framed in `slab` (see WriteSlab), which must not be reset before the flush.
+   * Holds the frames sent from now on until `flushFrames`, which writes them to the connection at once;
+   * they are framed in `slab` (see WriteSlab), which must not be reset before the flush.
    */
-  hold(slab: WriteSlab): void {
+  holdFrames(slab: WriteSlab): boolean {
+    if (!this.options.tcp) return false;
     this.heldIn = slab;
+    return true;
   }
 
   /** Adds the held frames to `writes`, as one write. */
-  flush(writes: SocketWrites): void {
+  flushFrames(writes: FrameWrites): void {
     const slab = this.heldIn;
     const messages = this.held;
     const bytes = this.heldBytes;
@@ -125,7 +133,7 @@ export class JsonClient implements Omit<Client, "send"> {
     )
       return;
     // The frames `ws` would have written one by one, in one write.
-    const tcp = (this.socket as unknown as { _socket?: Duplex })._socket;
+    const tcp = this.options.tcp;
     if (!tcp || tcp.destroyed) return;
     const regions = slab.regions(messages);
     if (writes.add(tcp, regions)) for (const region of regions) slab.keep(region);

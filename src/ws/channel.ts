@@ -18,6 +18,7 @@ import { type Identity, issueAnonymousToken } from "../auth/tokens.js";
 import { type AuthRefusal, countAttempt, verifyToken } from "../auth/verify.js";
 import { ListingsUnreachableError } from "../listings-unreachable.js";
 import { LoopStalls, type StallMark } from "../loop-stalls.js";
+import { MAX_UNREAD_BYTES } from "../net/slow-reader.js";
 import { CLOSE_UNAVAILABLE } from "../rooms/close-codes.js";
 import { admitMessage } from "../rooms/flood-guard.js";
 import { WORLD_UNREACHABLE_MESSAGE } from "../rooms/live-world.js";
@@ -29,7 +30,6 @@ import type { Runtime } from "../runtime.js";
 import { JsonClient } from "./JsonClient.js";
 import { relay } from "./relay.js";
 import { type RelayPass, relayPass } from "./relay-pass.js";
-import { MAX_UNREAD_BYTES } from "./slow-reader.js";
 import { TradeLink } from "./trade-link.js";
 
 /** Largest accepted frame; larger ones are answered with `error` and dropped. */
@@ -102,7 +102,7 @@ export class JsonChannel {
     this.wss.handleUpgrade(request, socket, head, (ws) => {
       this.watch(ws);
       const characterId = url.searchParams.get("characterId") ?? undefined;
-      this.open(ws, context, world.roomId, characterId).catch((error: unknown) => {
+      this.open(ws, socket, context, world.roomId, characterId).catch((error: unknown) => {
         // A ServerError is meant for the client (no such character, the world closed); anything else is
         // the server's own failure, whose message (a query, an address) is not the client's business.
         const told = error instanceof ServerError;
@@ -284,6 +284,7 @@ export class JsonChannel {
   /** Joins the connection to the world, which runs in this process (see answerUpgrade). */
   private async open(
     ws: WebSocket,
+    tcp: Duplex,
     context: AuthContext,
     worldId: string,
     characterId: string | undefined,
@@ -299,6 +300,7 @@ export class JsonChannel {
     const greeting = new Deferred<void>();
     const client = new JsonClient(seat.sessionId, ws, {
       maxBufferedBytes: MAX_UNREAD_BYTES,
+      tcp,
       onEvent: (event, data) => {
         if (event === "player:sync") greeting.resolve();
         trades.observe(event, data);

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { type RawData, WebSocket, type WebSocketServer } from "ws";
-import { CLOSE_SLOW_READER } from "./slow-reader.js";
+import { CLOSE_SLOW_READER } from "../net/slow-reader.js";
 
 const UPSTREAM_HANDSHAKE_TIMEOUT_MS = 5000;
 

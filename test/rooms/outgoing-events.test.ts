@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
+import type { Duplex } from "node:stream";
 import { type Client, ClientState } from "@colyseus/core";
 import type { WebSocket } from "ws";
 import type { Tile } from "../../src/game/types.js";
-import { withBatchedSends } from "../../src/rooms/batched-sends.js";
+import { createOutbox } from "../../src/net/outbox.js";
 import { Interest } from "../../src/rooms/interest.js";
 import { deliverEvents } from "../../src/rooms/outgoing-events.js";
 import { WorldRoomState } from "../../src/schema/WorldRoomState.js";
@@ -45,13 +46,19 @@ function recordingClient(playerId: string): { client: JsonClient; frames: () => 
     cork: () => {},
     uncork: () => {},
   };
-  const socket = { readyState: 1, OPEN: 1, bufferedAmount: 0, _socket: tcp } as unknown as WebSocket;
-  const client = new JsonClient(`session-${playerId}`, socket, { maxBufferedBytes: 1 << 20 });
+  const socket = { readyState: 1, OPEN: 1, bufferedAmount: 0 } as unknown as WebSocket;
+  const client = new JsonClient(`session-${playerId}`, socket, {
+    maxBufferedBytes: 1 << 20,
+    tcp: tcp as unknown as Duplex,
+  });
   client.state = ClientState.JOINED;
   return { client, frames: () => readFrames(Buffer.concat(written)) };
 }
 
 describe("deliverEvents: a tick's events to the clients that see them", () => {
+  // The recording sockets have no descriptor: both write paths write them through their streams.
+  const outbox = createOutbox("thread");
+  after(() => outbox.close());
   // View cells are 10 tiles wide and each player sees its cell and the ones around it.
   const positions: Record<string, Tile> = {
     alice: SPAWN,
@@ -75,7 +82,7 @@ describe("deliverEvents: a tick's events to the clients that see them", () => {
       const report = world.step();
       interest.applyTick(report, new Set(report.changedEntities));
       const all = [...clients.values()].map(({ client }) => client);
-      withBatchedSends(all as unknown as Client[], (slab) => {
+      outbox.batch(all as unknown as Client[], (slab) => {
         interest.updateAll((client, update) => client.send("world:update", update));
         deliverEvents(report.events, interest, (id) => clients.get(id)?.client as unknown as Client, slab);
       });

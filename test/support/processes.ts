@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { nodeFlagsOf } from "../../src/node-flags.js";
-import { TEST_PORT } from "./server.js";
+import { TEST_PORT, TEST_WRITE_PATH_ENV } from "./server.js";
 
 /**
  * Ports of the server processes the tests start, offsets from TEST_PORT (default 2568) as the test
@@ -46,7 +46,7 @@ export async function startServerProcess(
 ): Promise<ServerProcess> {
   const child = spawn(process.execPath, [...nodeFlagsOf("start"), "--import", "tsx", "src/index.ts"], {
     // JSON lines, which tests read, unless a test asks for the development default (LOG_FORMAT: "").
-    env: { PATH: process.env.PATH, PORT: String(port), LOG_FORMAT: "json", ...env },
+    env: { PATH: process.env.PATH, PORT: String(port), LOG_FORMAT: "json", ...TEST_WRITE_PATH_ENV, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -10,6 +10,10 @@ import { stopServer } from "../../src/shutdown.js";
 
 /** One port for every server test, so they run one after another; TEST_PORT moves it (parallel checkouts). */
 export const TEST_PORT = Number(process.env.TEST_PORT ?? 2568);
+/** The write path the servers the tests start use (WRITE_PATH, else the default): the suites run in both. */
+export const TEST_WRITE_PATH_ENV: Record<string, string> = process.env.WRITE_PATH
+  ? { WRITE_PATH: process.env.WRITE_PATH }
+  : {};
 
 export interface TestServer {
   colyseus: ColyseusTestServer;
@@ -43,7 +47,13 @@ export async function startTestServer(
     await listening.stop().catch(() => {});
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "tileworld-test-"));
-  const config = loadConfig({ NODE_ENV: "test", PGLITE_STORAGE: "memory", DATA_DIR: dataDir, ...env });
+  const config = loadConfig({
+    NODE_ENV: "test",
+    PGLITE_STORAGE: "memory",
+    DATA_DIR: dataDir,
+    ...TEST_WRITE_PATH_ENV,
+    ...env,
+  });
   const logger = options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? "silent", "json");
   const runtime = await createRuntime(config, logger);
   options.beforeBoot?.(runtime);

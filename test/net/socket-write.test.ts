@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Duplex, PassThrough } from "node:stream";
-import { writePartsToSocket, writeToSocket } from "../../src/ws/socket-write.js";
+import { writePartsToSocket, writeToSocket } from "../../src/net/socket-write.js";
 import { connectedPair, readExactly, sequence } from "../support/tcp.js";
 
 describe("writeToSocket", () => {

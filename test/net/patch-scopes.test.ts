@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { type Client, ClientState, SchemaSerializer, type Serializer } from "@colyseus/core";
 import { seededRandom } from "../../src/game/random.js";
 import type { World } from "../../src/game/world.js";
+import { PatchScopes, scopeSchemaSerializer } from "../../src/net/patch-scopes.js";
 import { Interest } from "../../src/rooms/interest.js";
-import { PatchScopes, ScopedSchemaSerializer } from "../../src/rooms/patch-scopes.js";
 import { WorldRoomState } from "../../src/schema/WorldRoomState.js";
 import { character, makeWorld } from "../game/world-fixture.js";
 
@@ -26,7 +26,7 @@ class SdkWorld {
     const now = () => this.clock;
     this.world = makeWorld({ now, wallClock: now });
     const scopes = scoped ? new PatchScopes() : undefined;
-    this.serializer = scopes ? new ScopedSchemaSerializer(scopes) : new SchemaSerializer();
+    this.serializer = scopes ? scopeSchemaSerializer(new SchemaSerializer(), scopes) : new SchemaSerializer();
     this.serializer.reset(this.state);
     this.interest = new Interest(this.world, this.state, scopes);
   }

@@ -1,8 +1,8 @@
-import { Protocol, SchemaSerializer } from "@colyseus/core";
+import { SchemaSerializer, type Serializer } from "@colyseus/core";
 import {
   $changes,
   type ChangeTree,
-  Encoder,
+  type Encoder,
   type Iterator,
   type Schema,
   type StateView,
@@ -141,70 +141,92 @@ function linked(nodes: readonly QueueNode[]): ChangeQueue {
   return queue;
 }
 
-/**
- * The encoder of the world's state: a client's patch is encoded from the queue its scope gives (see
- * PatchScopes) instead of every change of the tick.
- */
-class ScopedEncoder<T extends Schema> extends Encoder<T> {
-  constructor(
-    state: T,
-    private readonly scopes: PatchScopes,
-  ) {
-    super(state);
-  }
+/** A shared listing's patch, once encoded in a round of patches (the iterator is the round's own). */
+interface SharedPatches {
+  round: Iterator | undefined;
+  patches: Map<ScopedChange, Uint8Array>;
+}
 
-  override encode(it: Iterator, view?: StateView, buffer?: Uint8Array, initialOffset?: number): Uint8Array {
+/**
+ * Makes `encoder` (the world state's) encode a client's patch from the queue its scope gives (see
+ * PatchScopes) instead of every change of the tick, and encode a shared listing's patch once. Its
+ * methods are replaced on the instance, which Colyseus's own `SchemaSerializer.reset` made: the
+ * serializer keeps setting itself up with the installed code (test/net/internals.test.ts checks
+ * what these replacements rely on).
+ */
+function scopeEncoder(encoder: Encoder, scopes: PatchScopes): void {
+  const encode = encoder.encode;
+  const encodeView = encoder.encodeView;
+  const discardChanges = encoder.discardChanges;
+  const shared: SharedPatches = { round: undefined, patches: new Map() };
+
+  encoder.encode = function (
+    this: Encoder,
+    it: Iterator,
+    view?: StateView,
+    buffer?: Uint8Array,
+    initialOffset?: number,
+  ): Uint8Array {
     const all = this.root.changes;
-    const scoped = view && this.scopes.queueFor(view, all);
-    if (!scoped) return super.encode(it, view, buffer, initialOffset);
+    const scoped = view && scopes.queueFor(view, all);
+    if (!scoped) return encode.call(this, it, view, buffer, initialOffset);
     this.root.changes = scoped;
     try {
-      return super.encode(it, view, buffer, initialOffset);
+      return encode.call(this, it, view, buffer, initialOffset);
     } finally {
       this.root.changes = all;
     }
-  }
+  };
 
-  /** A shared listing's patch, once encoded in this round of patches (the iterator is the round's own). */
-  private sharedPatches = new Map<ScopedChange, Uint8Array>();
-  private round: Iterator | undefined;
-
-  override encodeView(view: StateView, sharedOffset: number, it: Iterator, bytes?: Uint8Array): Uint8Array {
-    if (it !== this.round) {
-      this.round = it;
-      this.sharedPatches = new Map();
+  encoder.encodeView = function (
+    this: Encoder,
+    view: StateView,
+    sharedOffset: number,
+    it: Iterator,
+    bytes?: Uint8Array,
+  ): Uint8Array {
+    if (it !== shared.round) {
+      shared.round = it;
+      shared.patches = new Map();
     }
-    const shared = this.scopes.sharedPatchOf(view);
-    const encoded = shared && this.sharedPatches.get(shared);
+    const listing = scopes.sharedPatchOf(view);
+    const encoded = listing && shared.patches.get(listing);
     if (encoded) {
       // What the view was to be sent now (its additions and removals) is in the shared patch.
       view.changes.clear();
       return encoded;
     }
-    const patch = super.encodeView(view, sharedOffset, it, bytes);
-    if (shared) this.sharedPatches.set(shared, patch);
+    const patch = encodeView.call(this, view, sharedOffset, it, bytes);
+    if (listing) shared.patches.set(listing, patch);
     return patch;
-  }
+  };
 
-  override discardChanges(): void {
-    super.discardChanges();
-    this.scopes.clear();
+  encoder.discardChanges = function (this: Encoder): void {
+    discardChanges.call(this);
+    scopes.clear();
     // Sent: held until the next round, they would outlive the young generation's next collection.
-    this.sharedPatches = new Map();
-  }
+    shared.patches = new Map();
+  };
 }
 
-/** Colyseus's schema serializer with the scoped encoder. */
-export class ScopedSchemaSerializer<T extends Schema> extends SchemaSerializer<T> {
+/** Colyseus's schema serializer, whose encoder encodes each client's patch from its scope. */
+class ScopedSchemaSerializer<T extends Schema> extends SchemaSerializer<T> {
   constructor(private readonly scopes: PatchScopes) {
     super();
   }
 
-  /** As SchemaSerializer.reset, with the scoped encoder (the world's state has no @unreliable field). */
   override reset(state: T): void {
-    this.encoder = new ScopedEncoder(state, this.scopes);
-    this.hasFilters = this.encoder.context.hasFilters;
-    this.fullEncodeBuffer[0] = Protocol.ROOM_STATE;
-    this.encodedViews = new Map();
+    super.reset(state);
+    scopeEncoder(this.encoder, this.scopes);
   }
+}
+
+/**
+ * The serializer a room with `scopes` encodes its state with: Colyseus's schema serializer (which
+ * `made` is, once the room sets its state) with scoped patches; any other serializer as it is.
+ */
+export function scopeSchemaSerializer<T>(made: Serializer<T>, scopes: PatchScopes): Serializer<T> {
+  return made instanceof SchemaSerializer
+    ? (new ScopedSchemaSerializer(scopes) as unknown as Serializer<T>)
+    : made;
 }

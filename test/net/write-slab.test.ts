@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { Writable } from "node:stream";
+import { FramedBytes } from "../../src/net/frames.js";
+import { StreamWrites } from "../../src/net/stream-writes.js";
+import { WriteSlab } from "../../src/net/write-slab.js";
+import { SocketWrites, WriterThread } from "../../src/net/writer-thread.js";
 import { EncodedJson } from "../../src/rooms/encoded-json.js";
-import { FramedBytes } from "../../src/ws/frames.js";
 import { JsonClient } from "../../src/ws/JsonClient.js";
-import { WriteSlab } from "../../src/ws/write-slab.js";
-import { SocketWrites } from "../../src/ws/writer-thread.js";
 
 describe("WriteSlab", () => {
   it("hands out separate regions within a tick and the same memory again the next tick", () => {
@@ -140,22 +141,30 @@ describe("WriteSlab", () => {
 });
 
 describe("JsonClient's tick writes", () => {
-  it("leave a frame queued on a slow socket intact while later ticks write", () => {
-    // A socket that takes nothing: every write stays queued, as on a reader that fell behind.
-    const queued: Buffer[] = [];
-    const tcp = new Writable({ highWaterMark: 1, write: (chunk: Buffer) => void queued.push(chunk) });
-    const ws = { readyState: 1, OPEN: 1, bufferedAmount: 0, _socket: tcp, send: () => {} };
-    const client = new JsonClient("s1", ws as never, { maxBufferedBytes: 1 << 20 });
-    const slab = new WriteSlab();
-    for (let tick = 0; tick < 3; tick++) {
-      slab.reset();
-      client.hold(slab);
-      client.sendJson("chat:message", { message: `tick ${tick}`.repeat(50) });
-      client.flush(new SocketWrites());
-    }
-    // The first write is queued (its callback never ran); later ones wait in the stream's buffer.
-    const first = queued[0]!;
-    const text = first.subarray(2 + (first[1] === 126 ? 2 : 0)).toString();
-    assert.deepEqual(JSON.parse(text), { event: "chat:message", data: { message: "tick 0".repeat(50) } });
-  });
+  const thread = new WriterThread();
+  after(() => thread.stop());
+
+  for (const [path, newWrites] of [
+    ["thread", () => new SocketWrites(thread)],
+    ["stream", () => new StreamWrites()],
+  ] as const) {
+    it(`leave a frame queued on a slow socket intact while later ticks write (${path} path)`, () => {
+      // A socket that takes nothing: every write stays queued, as on a reader that fell behind.
+      const queued: Buffer[] = [];
+      const tcp = new Writable({ highWaterMark: 1, write: (chunk: Buffer) => void queued.push(chunk) });
+      const ws = { readyState: 1, OPEN: 1, bufferedAmount: 0, send: () => {} };
+      const client = new JsonClient("s1", ws as never, { maxBufferedBytes: 1 << 20, tcp: tcp as never });
+      const slab = new WriteSlab();
+      for (let tick = 0; tick < 3; tick++) {
+        slab.reset();
+        client.holdFrames(slab);
+        client.sendJson("chat:message", { message: `tick ${tick}`.repeat(50) });
+        client.flushFrames(newWrites());
+      }
+      // The first write is queued (its callback never ran); later ones wait in the stream's buffer.
+      const first = queued[0]!;
+      const text = first.subarray(2 + (first[1] === 126 ? 2 : 0)).toString();
+      assert.deepEqual(JSON.parse(text), { event: "chat:message", data: { message: "tick 0".repeat(50) } });
+    });
+  }
 });

@@ -2,14 +2,22 @@ import type { Socket } from "node:net";
 import type { Client } from "@colyseus/core";
 import { WebSocket } from "ws";
 import { keepShapeOf } from "../kept-shapes.js";
-import { binaryFramesLength, writeBinaryFrames } from "../ws/frames.js";
-import { JsonClient } from "../ws/JsonClient.js";
-import { closeIfSlowReader } from "../ws/slow-reader.js";
-import { WriteSlab } from "../ws/write-slab.js";
-import { SocketWrites } from "../ws/writer-thread.js";
+import type { FrameWrites } from "./frame-writes.js";
+import { binaryFramesLength, writeBinaryFrames } from "./frames.js";
+import { closeIfSlowReader } from "./slow-reader.js";
+import type { WriteSlab } from "./write-slab.js";
 
-/** Where a publish assembles each connection's frames: one thread, one publish at a time. */
-const slab = new WriteSlab();
+/** A client that frames what it is sent by hand (a /ws client): held in the slab until `flush`. */
+export interface FrameHolder {
+  /** Holds what it is sent from now on, framed in `slab`; false when it has no socket to write to. */
+  holdFrames(slab: WriteSlab): boolean;
+  /** Adds the held frames to `writes`, as one write. */
+  flushFrames(writes: FrameWrites): void;
+}
+
+function isFrameHolder(client: unknown): client is FrameHolder {
+  return typeof (client as Partial<FrameHolder>).holdFrames === "function";
+}
 
 type RawSend = Client["raw"];
 
@@ -36,7 +44,7 @@ class HeldSdkFrames {
     };
   }
 
-  write(writes: SocketWrites, framed: FramedPayloads): void {
+  write(writes: FrameWrites, framed: FramedPayloads): void {
     this.client.raw = this.send;
     if (this.payloads.length === 0) return;
     // A socket closing meanwhile takes no more frames: as `ws` does, their senders are told so.
@@ -55,7 +63,7 @@ class HeldSdkFrames {
       for (const cb of sent) cb(error ?? undefined);
     };
     if (writes.add(this.socket, regions, sent.length === 0 ? undefined : done))
-      for (const region of regions) slab.keep(region);
+      for (const region of regions) framed.slab.keep(region);
   }
 }
 
@@ -67,10 +75,12 @@ class HeldSdkFrames {
 class FramedPayloads {
   private readonly framed = new Map<Uint8Array, Buffer>();
 
+  constructor(readonly slab: WriteSlab) {}
+
   of(payload: Uint8Array): Buffer {
     let region = this.framed.get(payload);
     if (!region) {
-      region = writeBinaryFrames([payload], slab.take(binaryFramesLength([payload])));
+      region = writeBinaryFrames([payload], this.slab.take(binaryFramesLength([payload])));
       this.framed.set(payload, region);
     }
     return region;
@@ -79,56 +89,48 @@ class FramedPayloads {
 
 /**
  * The clients of one publish, holding what they are sent until `flush`: a /ws client holds its frames,
- * an SDK client its Colyseus frames.
+ * and with `holdSdkFrames` (the thread path) an SDK client its Colyseus frames; without it, Colyseus
+ * writes an SDK client's frames through `ws` itself.
  */
 export class SendBatch {
-  private readonly held: JsonClient[] = [];
+  private readonly held: FrameHolder[] = [];
   private readonly sdk: HeldSdkFrames[] = [];
+  /** SDK clients `ws` writes to itself (the stream path): checked for slow readers after the publish. */
+  private readonly unheld: WebSocket[] = [];
 
-  constructor(clients: Iterable<Client>) {
+  constructor(
+    clients: Iterable<Client>,
+    private readonly slab: WriteSlab,
+    holdSdkFrames: boolean,
+  ) {
     keepShapeOf("batch", this);
     for (const client of clients) {
-      if (client instanceof JsonClient) {
-        client.hold(slab);
-        this.held.push(client);
+      if (isFrameHolder(client)) {
+        if (client.holdFrames(slab)) this.held.push(client);
         continue;
       }
       // An SDK client keeps its `ws` WebSocket as `ref`, and `ws` its TCP socket as `_socket`. Colyseus
       // negotiates no compression, so a frame's payload goes out as it is.
       const ws = client.ref as WebSocket | undefined;
+      if (!holdSdkFrames) {
+        if (ws instanceof WebSocket) this.unheld.push(ws);
+        continue;
+      }
       const socket = (ws as { _socket?: Socket } | undefined)?._socket;
       if (ws instanceof WebSocket && ws.readyState === WebSocket.OPEN && socket && !socket.destroyed)
         this.sdk.push(new HeldSdkFrames(client, ws, socket));
     }
   }
 
-  /** Puts what each client was sent into one write per client, to be handed to the writer thread together. */
-  flush(): SocketWrites {
-    const writes = new SocketWrites();
-    for (const client of this.held) client.flush(writes);
-    const framed = new FramedPayloads();
+  /** Puts what each client was sent into one write per client in `writes`, to be sent together. */
+  flush<W extends FrameWrites>(writes: W): W {
+    for (const client of this.held) client.flushFrames(writes);
+    const framed = new FramedPayloads(this.slab);
     for (const frames of this.sdk) frames.write(writes, framed);
+    // What the publish sent them is on their streams already: one that leaves too much unread is closed.
+    for (const ws of this.unheld) if (ws.readyState === WebSocket.OPEN) closeIfSlowReader(ws, 0);
     // Now rather than at the next publish: what it framed dies young, before the collection after the tick.
-    slab.reset(writes.written);
+    this.slab.reset(writes.written);
     return writes;
   }
-}
-
-/**
- * Runs `send` so that what it sends each client leaves in one write (see SendBatch). A tick sends many
- * small frames to each client (its view, chat, hits); one write per client instead of one or two per
- * frame is what lets a world of thousands publish within its tick. `send` may take memory for frames
- * it shares between clients from `slab`. The writes leave when the caller sends them, which it must:
- * once its own work is done, as on one core the writer thread then takes the core.
- */
-export function withBatchedSends(clients: Iterable<Client>, send: (slab: WriteSlab) => void): SocketWrites {
-  const batch = new SendBatch(clients);
-  try {
-    send(slab);
-  } catch (error) {
-    // What was sent before the failure still goes out, and the clients send on their own again.
-    void batch.flush().send();
-    throw error;
-  }
-  return batch.flush();
 }

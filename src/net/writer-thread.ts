@@ -1,53 +1,36 @@
+import { createRequire } from "node:module";
+import path from "node:path";
 import type { Duplex } from "node:stream";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { Deferred } from "@colyseus/core";
+import type { FrameWrites, WriteCallback } from "./frame-writes.js";
 import { socketDescriptor, writePartsToSocket } from "./socket-write.js";
+import type { BatchToWrite, WrittenBatch } from "./writer-worker.js";
+
+export type { WrittenBatch } from "./writer-worker.js";
 
 /**
- * The writer thread's own code (CommonJS, run with `eval`: it needs no file, whether the server runs
- * from source or compiled). Each message is one publish's writes, each a descriptor and the regions of
- * shared memory to write to it in one system call; the reply says how many bytes the kernel took of
- * each (0 when it took none: a full buffer or a closed connection, which the socket's stream then
- * reports). Unlike the server's helper threads (src/helper-threads.ts) it keeps the main thread's
- * priority: its frames are what the players wait for (behind the main thread, on one core a publish's
- * frames waited up to 330 ms for it in bench/world.ts at 1,000 players).
+ * The worker's entry: its file beside this one once compiled into dist/. Run from source (tsx), Node 20
+ * loads a worker's entry before the hooks of the process's `--import tsx` apply to it, so the entry
+ * registers tsx's loader first and then imports writer-worker.ts.
  */
-const WORKER_SOURCE = `
-const { parentPort } = require("node:worker_threads");
-const { writeSync, writevSync } = require("node:fs");
-const { performance } = require("node:perf_hooks");
-parentPort.on("message", ({ memory, writes, regions }) => {
-  const started = performance.now();
-  const views = memory.map((shared) => new Uint8Array(shared));
-  const taken = new Int32Array(writes.length / 2);
-  let region = 0;
-  for (let i = 0; i < taken.length; i++) {
-    const descriptor = writes[2 * i];
-    const count = writes[2 * i + 1];
-    const parts = [];
-    for (let end = region + count; region < end; region++) {
-      const start = regions[3 * region + 1];
-      parts.push(views[regions[3 * region]].subarray(start, start + regions[3 * region + 2]));
-    }
-    try {
-      taken[i] = count === 1 ? writeSync(descriptor, parts[0]) : writevSync(descriptor, parts);
-    } catch {
-      taken[i] = 0;
-    }
-  }
-  parentPort.postMessage({ taken, ms: performance.now() - started }, [taken.buffer]);
-});
-`;
-
-/** What the writer thread answers for one batch. */
-export interface WrittenBatch {
-  /** Bytes the kernel took of each write, in the batch's order. */
-  readonly taken: Int32Array;
-  /** How long the thread took to write the batch. */
-  readonly ms: number;
+function workerEntry(): URL {
+  if (path.extname(fileURLToPath(import.meta.url)) !== ".ts")
+    return new URL("./writer-worker.js", import.meta.url);
+  const source = new URL("./writer-worker.ts", import.meta.url).href;
+  const entry = `import { register } from ${JSON.stringify(tsxLoaderApi())}; register(); await import(${JSON.stringify(source)});`;
+  return new URL(`data:text/javascript,${encodeURIComponent(entry)}`);
 }
 
-type WriteCallback = (error?: Error | null) => void;
+/** tsx's ES module API, as its package exports it to `import` (this module may run as CommonJS under tsx). */
+function tsxLoaderApi(): string {
+  const require = createRequire(import.meta.url);
+  const manifest = require.resolve("tsx/package.json");
+  const { exports } = require(manifest) as { exports: Record<string, { import: { default: string } }> };
+  return new URL(exports["./esm/api"]!.import.default, pathToFileURL(manifest)).href;
+}
+
 /** A socket's own methods that a hold puts off, as they were before it. */
 interface HeldMethods {
   write: Duplex["write"];
@@ -149,11 +132,14 @@ interface PostedBatch {
 }
 
 /**
- * A thread that writes a publish's frames to the connections' sockets, one system call each. Those
+ * A thread that writes a publish's frames (its code: writer-worker.ts) to the connections' sockets, one system call each. Those
  * writes are most of what a tick costs the main thread at a few thousand clients
  * (bench/write-floor.ts: some 11 µs each on loopback, in the kernel's send path); handed over in one
  * message, they cost the tick next to nothing. With a core to spare they run beside the main thread's
- * work; on one core, they take turns with it after the tick.
+ * work; on one core, they take turns with it after the tick. Unlike the server's helper threads
+ * (src/helper-threads.ts) it keeps the main thread's priority: its frames are what the players wait for
+ * (behind the main thread, on one core a publish's frames waited up to 330 ms for it in bench/world.ts
+ * at 1,000 players).
  */
 export class WriterThread {
   private readonly worker: Worker;
@@ -161,7 +147,7 @@ export class WriterThread {
   private broken = false;
 
   constructor() {
-    this.worker = new Worker(WORKER_SOURCE, { eval: true });
+    this.worker = new Worker(workerEntry());
     this.worker.on("message", (answer: WrittenBatch) => this.settle(answer));
     // A thread that fails closes the connections it had not answered for; later writes go the streams' way.
     const fail = () => this.fail();
@@ -189,10 +175,8 @@ export class WriterThread {
     this.posted.push(batch);
     // Writes on their way keep the process alive; an idle thread does not.
     if (this.posted.length === 1) this.worker.ref();
-    this.worker.postMessage({ memory, writes, regions }, [
-      writes.buffer as ArrayBuffer,
-      regions.buffer as ArrayBuffer,
-    ]);
+    const batchToWrite: BatchToWrite = { memory, writes, regions };
+    this.worker.postMessage(batchToWrite, [writes.buffer as ArrayBuffer, regions.buffer as ArrayBuffer]);
   }
 
   /** The thread wrote a batch (batches are answered in the order they were posted). */
@@ -243,21 +227,13 @@ function restAfter(parts: readonly Buffer[], taken: number): Buffer | undefined 
   return rest.length === 0 ? undefined : Buffer.concat(rest);
 }
 
-let processWriterThread: WriterThread | undefined;
-
-/** The process's writer thread, started on first use. */
-function theWriterThread(): WriterThread {
-  processWriterThread ??= new WriterThread();
-  return processWriterThread;
-}
-
 /**
  * One publish's socket writes: each connection's frames are handed to the writer thread together in
  * `send`. A socket the thread cannot write to directly (a TLS socket, one with bytes still queued on its
  * stream, one with no descriptor) and memory the thread cannot read are written at once as before (see
  * writePartsToSocket).
  */
-export class SocketWrites {
+export class SocketWrites implements FrameWrites {
   private readonly writes: HeldWrite[] = [];
   /** Each write's descriptor and number of regions, and each region's memory, offset and length. */
   private readonly descriptorsAndCounts: number[] = [];
@@ -268,8 +244,7 @@ export class SocketWrites {
   /** Resolves once the writes are made (the writer thread is done with their memory). */
   readonly written = this.done.promise;
 
-  /** `thread`: the process's writer thread, started on first use, unless another is given. */
-  constructor(private readonly thread = theWriterThread()) {}
+  constructor(private readonly thread: WriterThread) {}
 
   /**
    * Adds a write of `parts`, one after the other, to `socket`; `written` is called once they are all

@@ -5,8 +5,8 @@ import type { AddressInfo } from "node:net";
 import { type Client, ClientState } from "@colyseus/core";
 import { WebSocketClient } from "@colyseus/ws-transport";
 import { WebSocket, WebSocketServer } from "ws";
-import { withBatchedSends } from "../../src/rooms/batched-sends.js";
-import { WriterThread } from "../../src/ws/writer-thread.js";
+import { createOutbox } from "../../src/net/outbox.js";
+import { WriterThread } from "../../src/net/writer-thread.js";
 
 /** An SDK client as the room sees it (Colyseus's own WebSocketClient) and what its far end receives. */
 interface Connection {
@@ -24,7 +24,8 @@ interface Connection {
   far: WebSocket;
 }
 
-describe("withBatchedSends: an SDK client's frames of a publish", () => {
+describe("the thread path's batch: an SDK client's frames of a publish", () => {
+  const outbox = createOutbox("thread");
   let server: WebSocketServer;
   const connections: Connection[] = [];
 
@@ -63,6 +64,7 @@ describe("withBatchedSends: an SDK client's frames of a publish", () => {
     for (const { far } of connections.splice(0)) far.terminate();
   });
   after(async () => {
+    await outbox.close();
     WriterThread.prototype.post = post;
     fs.writeSync = writeSync;
     syncBuiltinESMExports();
@@ -122,10 +124,12 @@ describe("withBatchedSends: an SDK client's frames of a publish", () => {
     // Lengths around each size of frame header: 1, 3 and 9 bytes of length.
     const payloads = [0, 1, 125, 126, 65535, 65536, 70000].map((length, i) => Buffer.alloc(length, i + 1));
     let sentCallbacks = 0;
-    const written = withBatchedSends([connection.client], () => {
-      for (const payload of payloads) connection.client.enqueueRaw(payload);
-      connection.client.raw(Buffer.from([42]), undefined, () => sentCallbacks++);
-    }).send();
+    const written = outbox
+      .batch([connection.client], () => {
+        for (const payload of payloads) connection.client.enqueueRaw(payload);
+        connection.client.raw(Buffer.from([42]), undefined, () => sentCallbacks++);
+      })
+      .send();
     assert.equal(connection.writes(), 1);
     await arrived(connection, payloads.length + 1);
     assert.deepEqual(connection.received, [...payloads, Buffer.from([42])]);
@@ -141,12 +145,14 @@ describe("withBatchedSends: an SDK client's frames of a publish", () => {
     const update = Buffer.alloc(3000, 7);
     const own = [Buffer.from("one's own"), Buffer.from("other's own")];
     postedRegions.clear();
-    await withBatchedSends([one.client, other.client], () => {
-      one.client.enqueueRaw(update);
-      other.client.enqueueRaw(update);
-      one.client.enqueueRaw(own[0]!);
-      other.client.enqueueRaw(own[1]!);
-    }).send();
+    await outbox
+      .batch([one.client, other.client], () => {
+        one.client.enqueueRaw(update);
+        other.client.enqueueRaw(update);
+        one.client.enqueueRaw(own[0]!);
+        other.client.enqueueRaw(own[1]!);
+      })
+      .send();
     await arrived(one, 2);
     await arrived(other, 2);
     assert.deepEqual(one.received, [update, own[0]]);
@@ -159,7 +165,7 @@ describe("withBatchedSends: an SDK client's frames of a publish", () => {
 
   it("leaves the client to send on its own after the publish", async () => {
     const connection = await connect();
-    withBatchedSends([connection.client], () => connection.client.enqueueRaw(Buffer.from("held"))).send();
+    outbox.batch([connection.client], () => connection.client.enqueueRaw(Buffer.from("held"))).send();
     connection.client.enqueueRaw(Buffer.from("alone"));
     await arrived(connection, 2);
     assert.deepEqual(connection.received.map(String), ["held", "alone"]);
@@ -169,12 +175,14 @@ describe("withBatchedSends: an SDK client's frames of a publish", () => {
     const [closing, staying] = [await connect(), await connect()];
     const closed = new Promise((resolve) => closing.far.once("close", resolve));
     const refusals: (Error | undefined)[] = [];
-    withBatchedSends([closing.client, staying.client], () => {
-      closing.client.enqueueRaw(Buffer.from("lost"));
-      closing.client.raw(Buffer.from("lost too"), undefined, (error) => refusals.push(error));
-      closing.client.leave(1000);
-      staying.client.enqueueRaw(Buffer.from("kept"));
-    }).send();
+    outbox
+      .batch([closing.client, staying.client], () => {
+        closing.client.enqueueRaw(Buffer.from("lost"));
+        closing.client.raw(Buffer.from("lost too"), undefined, (error) => refusals.push(error));
+        closing.client.leave(1000);
+        staying.client.enqueueRaw(Buffer.from("kept"));
+      })
+      .send();
     await arrived(staying, 1);
     assert.deepEqual(staying.received.map(String), ["kept"]);
     await closed;

@@ -5,7 +5,7 @@ import type net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { SocketWrites, WriterThread } from "../../src/ws/writer-thread.js";
+import { SocketWrites, WriterThread } from "../../src/net/writer-thread.js";
 import { runToExit } from "../support/processes.js";
 import { connectedPair, readExactly, sequence } from "../support/tcp.js";
 
@@ -24,11 +24,17 @@ async function readToEnd(reader: net.Socket): Promise<Buffer> {
 }
 
 describe("the writer thread's socket writes", () => {
+  let thread: WriterThread;
+  before(() => {
+    thread = new WriterThread();
+  });
+  after(() => thread.stop());
+
   it("writes each socket's bytes, calls back, and leaves nothing on the streams", async () => {
     const first = await connectedPair();
     const second = await connectedPair();
     try {
-      const writes = new SocketWrites();
+      const writes = new SocketWrites(thread);
       const calledBack: string[] = [];
       const one = sequence(0, 5000);
       const other = sequence(9, 3000);
@@ -52,7 +58,7 @@ describe("the writer thread's socket writes", () => {
   it("writes a write's parts one after the other, from their own memory", async () => {
     const { writer, reader, close } = await connectedPair();
     try {
-      const writes = new SocketWrites();
+      const writes = new SocketWrites(thread);
       // As a client's view update and the events of its cell, framed once for many clients, and its own.
       const update = shared(sequence(0, 3000));
       const around = shared(sequence(40, 700));
@@ -68,7 +74,7 @@ describe("the writer thread's socket writes", () => {
   it("writes a write of more parts than one system call takes", async () => {
     const { writer, reader, close } = await connectedPair();
     try {
-      const writes = new SocketWrites();
+      const writes = new SocketWrites(thread);
       // Linux's writev takes at most 1,024 parts at a time (IOV_MAX).
       const parts = Array.from({ length: 3000 }, (_, i) => shared(sequence(i, 1 + (i % 7))));
       writes.add(writer, parts);
@@ -83,7 +89,7 @@ describe("the writer thread's socket writes", () => {
   it("keeps what is written and the end of the connection behind a write the thread has not made yet", async () => {
     const { writer, reader, close } = await connectedPair();
     try {
-      const writes = new SocketWrites();
+      const writes = new SocketWrites(thread);
       const tick = sequence(0, 20_000);
       const after = sequence(100, 500);
       writes.add(writer, [shared(tick)]);
@@ -101,7 +107,7 @@ describe("the writer thread's socket writes", () => {
   it("does not close a socket the thread is still to write to", async () => {
     const { writer, reader, close } = await connectedPair();
     try {
-      const writes = new SocketWrites();
+      const writes = new SocketWrites(thread);
       const tick = sequence(7, 10_000);
       writes.add(writer, [shared(tick)]);
       const closed = once(writer, "close");
@@ -120,7 +126,7 @@ describe("the writer thread's socket writes", () => {
     const { writer, reader, close } = await connectedPair();
     try {
       reader.pause();
-      const writes = new SocketWrites();
+      const writes = new SocketWrites(thread);
       // Far more than the kernel buffers for a connection nobody reads.
       const tick = sequence(3, 32 * 1024 * 1024);
       const after = sequence(11, 1000);
@@ -143,8 +149,8 @@ describe("the writer thread's socket writes", () => {
     const { writer, reader, close } = await connectedPair();
     try {
       reader.pause();
-      const first = new SocketWrites();
-      const second = new SocketWrites();
+      const first = new SocketWrites(thread);
+      const second = new SocketWrites(thread);
       // The first is more than the kernel takes: the rest of it waits on the stream.
       const one = sequence(0, 32 * 1024 * 1024);
       const two = sequence(50, 8000);
@@ -162,7 +168,7 @@ describe("the writer thread's socket writes", () => {
   it("writes memory the thread cannot read at once", async () => {
     const { writer, reader, close } = await connectedPair();
     try {
-      const writes = new SocketWrites();
+      const writes = new SocketWrites(thread);
       const bytes = sequence(1, 2000);
       const shareable = sequence(77, 300);
       writes.add(writer, [shared(shareable), bytes]);
@@ -220,16 +226,26 @@ describe("the writer thread's socket writes", () => {
     }
   });
 
-  it("lets its process end once it has nothing to write", async function () {
+  it("lets its process end once it has written what it was given", async function () {
     this.timeout(20_000);
     const dir = mkdtempSync(path.join(os.tmpdir(), "writer-thread-"));
     try {
       const script = path.join(dir, "idle.mjs");
-      const module = pathToFileURL(path.resolve("src/ws/writer-thread.ts")).href;
+      const module = pathToFileURL(path.resolve("src/net/writer-thread.ts")).href;
       writeFileSync(
         script,
-        `import { SocketWrites } from ${JSON.stringify(module)};
-        await new SocketWrites().send();
+        `import { connect, createServer } from "node:net";
+        import { SocketWrites, WriterThread } from ${JSON.stringify(module)};
+        const server = createServer((socket) => socket.resume()).listen(0, "127.0.0.1");
+        await new Promise((resolve) => server.once("listening", resolve));
+        const socket = connect(server.address().port, "127.0.0.1");
+        await new Promise((resolve) => socket.once("connect", resolve));
+        const writes = new SocketWrites(new WriterThread());
+        const bytes = Buffer.from(new SharedArrayBuffer(100));
+        writes.add(socket, [bytes]);
+        await writes.send();
+        socket.destroy();
+        server.close();
         setTimeout(() => { console.error("still running"); process.exit(7); }, 8000).unref();`,
       );
       const { code, stderr } = await runToExit({}, [script]);
