@@ -260,8 +260,8 @@ describe("configuration", () => {
     const complete = {
       NODE_ENV: "production",
       DATABASE_URL: "postgres://db/game",
-      JWT_SECRET: "s",
-      ADMIN_CODE: "a",
+      JWT_SECRET: "a secret of thirty-two bytes or more",
+      ADMIN_CODE: "a long admin code",
       PUBLIC_IDP_APP_ID: "app",
       IDP_APP_SECRET: "secret",
       IDP_JWKS_URL: "https://idp.test/jwks",

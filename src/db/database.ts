@@ -73,7 +73,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
  * for as long is taken for dead and its world opened elsewhere). Ending it releases its row locks: held,
  * the world lease's share lock would keep the world that replaces it from opening until the stall ends.
  */
-const STALLED_TRANSACTION_MS = 5000;
+export const STALLED_TRANSACTION_MS = 5000;
 
 /** How long closing waits for the connections' goodbyes (see openPostgres's `end`). */
 const CLOSE_WAIT_MS = 1000;

@@ -1,8 +1,14 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Database, Executor } from "./database.js";
+import { type Database, type Executor, STALLED_TRANSACTION_MS } from "./database.js";
 import { worldLease } from "./schema.js";
 
 const THE_WORLD = 1;
+/**
+ * A claim or a revocation waits for the transactions of the world it replaces, and PostgreSQL ends a
+ * stalled one after STALLED_TRANSACTION_MS: their statements outlast that, where the statement timeout
+ * (DATABASE_STATEMENT_TIMEOUT_MS, 5 s by default) would cancel them just as the wait ends.
+ */
+const OUTLAST_STALLED_MS = STALLED_TRANSACTION_MS + 3000;
 
 /** Thrown inside a world's transaction when another world has opened since: the transaction rolls back. */
 export class WorldSupersededError extends Error {
@@ -27,14 +33,16 @@ export class WorldLease implements WriteFence {
    * hold the row in share mode), so what the new world loads next includes them; later ones are refused.
    */
   static async claim(db: Database): Promise<WorldLease> {
-    const [row] = await db
-      .insert(worldLease)
-      .values({ id: THE_WORLD, epoch: 1 })
-      .onConflictDoUpdate({
-        target: worldLease.id,
-        set: { epoch: sql`${worldLease.epoch} + 1`, openedAt: sql`now()` },
-      })
-      .returning({ epoch: worldLease.epoch });
+    const [row] = await outlastingStalled(db, (tx) =>
+      tx
+        .insert(worldLease)
+        .values({ id: THE_WORLD, epoch: 1 })
+        .onConflictDoUpdate({
+          target: worldLease.id,
+          set: { epoch: sql`${worldLease.epoch} + 1`, openedAt: sql`now()` },
+        })
+        .returning({ epoch: worldLease.epoch }),
+    );
     return new WorldLease(row!.epoch);
   }
 
@@ -45,10 +53,12 @@ export class WorldLease implements WriteFence {
    * itself, should it run on, finds out at its next write and closes; the next join opens a new one.
    */
   static async revoke(db: Database, epoch: number): Promise<void> {
-    await db
-      .update(worldLease)
-      .set({ epoch: sql`${worldLease.epoch} + 1`, openedAt: sql`now()` })
-      .where(and(eq(worldLease.id, THE_WORLD), eq(worldLease.epoch, epoch)));
+    await outlastingStalled(db, (tx) =>
+      tx
+        .update(worldLease)
+        .set({ epoch: sql`${worldLease.epoch} + 1`, openedAt: sql`now()` })
+        .where(and(eq(worldLease.id, THE_WORLD), eq(worldLease.epoch, epoch))),
+    );
   }
 
   /** The first statement of each of the world's transactions: fails once another world holds the lease. */
@@ -63,4 +73,12 @@ export class WorldLease implements WriteFence {
         `another world opened (epoch ${row?.epoch}, this one ${this.epoch}): this world may not write`,
       );
   }
+}
+
+/** Runs `work` in a transaction whose statements may wait for a stalled transaction to be ended. */
+function outlastingStalled<T>(db: Database, work: (tx: Executor) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql.raw(`set local statement_timeout = ${OUTLAST_STALLED_MS}`));
+    return work(tx);
+  });
 }

@@ -8,6 +8,7 @@ import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
 import { mountAdminTools } from "../../src/web/admin-tools.js";
 import { expectError, request } from "../api/support.js";
+import { joinAsNewPlayer, leave } from "../support/players.js";
 import { startTestServer, TEST_PORT, type TestServer } from "../support/server.js";
 import { connectNewPlayer } from "../support/ws-client.js";
 
@@ -74,6 +75,21 @@ describe("the web pages over HTTP", function () {
     // The playground's @colyseus/auth replaces Colyseus's static Room.onAuth with a JWT check of its own,
     // which refuses every token of this server: the trade room, which inherits it, would refuse its players.
     assert.equal(await Room.onAuth("not a token the playground's auth could verify", {}, {} as never), true);
+  });
+
+  it("sends an SDK player only the protocol's messages with the playground loaded", async () => {
+    // The playground patches every room's join to send its own `__playground_message_types`.
+    const player = await joinAsNewPlayer(server);
+    try {
+      assert.equal(player.inbox.received[0]?.event, "player:sync", "the first message is player:sync");
+      assert.deepEqual(
+        player.inbox.received.filter(({ event }) => event.startsWith("__")),
+        [],
+        "no message of the playground's",
+      );
+    } finally {
+      await leave(player.room);
+    }
   });
 });
 
