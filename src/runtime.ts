@@ -135,7 +135,7 @@ function createHttpServer(config: Config, logger: Logger): http.Server {
  * JWT_SECRET when set (always in production); otherwise a random secret generated once and kept in the
  * data directory, so development tokens survive restarts.
  */
-function resolveJwtSecret(config: Config, logger: Logger): Uint8Array {
+export function resolveJwtSecret(config: Config, logger: Logger): Uint8Array {
   if (config.JWT_SECRET) return new TextEncoder().encode(config.JWT_SECRET);
   if (config.PGLITE_STORAGE === "memory") return randomBytes(32);
   const file = path.join(config.dataDir, "jwt-secret");

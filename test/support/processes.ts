@@ -15,6 +15,8 @@ export const PROCESS_PORTS = {
   tradeStorm: TEST_PORT + 63,
   /** test/scale/redis-restart.test.ts, and the Redis of its own it restarts */
   redisRestart: { server: TEST_PORT + 65, redis: TEST_PORT + 73 },
+  /** test/agents/framework.test.ts: the agent process (`npm run agents`) */
+  agentFramework: TEST_PORT + 34,
 } as const;
 
 export interface ServerProcess {
@@ -27,8 +29,14 @@ export interface ServerProcess {
 }
 
 /** Starts `npm start`'s entry point as `npm start` runs it, as a separate process; waits until /health answers. */
-export async function startServerProcess(port: number, env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...nodeFlagsOf("start"), "--import", "tsx", "src/index.ts"], {
+export async function startServerProcess(
+  port: number,
+  env: Record<string, string>,
+  /** `npm run agents`'s entry point instead: the agent process. */
+  entry: "src/index.ts" | "src/agent-framework.ts" = "src/index.ts",
+): Promise<ServerProcess> {
+  const flags = entry === "src/index.ts" ? nodeFlagsOf("start") : [];
+  const child = spawn(process.execPath, [...flags, "--import", "tsx", entry], {
     env: { PATH: process.env.PATH, PORT: String(port), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
