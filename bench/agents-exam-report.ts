@@ -37,8 +37,9 @@ export class ProgressWatch {
 export interface ExamRow {
   name: string;
   goal: string;
-  /** XP gained in the exam, by skill. */
+  /** XP gained in the exam, by skill, and in the skills of its goal. */
   xpGained: Record<string, number>;
+  goalXp: number;
   deaths: number;
   stuckTicks: number;
   refused: number;
@@ -59,6 +60,7 @@ export function examTable(rows: readonly ExamRow[], ticks: number): string {
   const header = [
     "agent",
     "goal",
+    "goal XP",
     ...skills.map((skill) => `${skill} XP/h`),
     "deaths",
     "stuck",
@@ -69,6 +71,7 @@ export function examTable(rows: readonly ExamRow[], ticks: number): string {
   const lines = rows.map((row) => [
     row.name,
     row.goal,
+    String(Math.round(row.goalXp)),
     ...skills.map((skill) => String(xpPerHour(row.xpGained[skill] ?? 0, ticks))),
     String(row.deaths),
     percent(row.stuckTicks, ticks),

@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { listen } from "@colyseus/tools";
 import { WebSocket } from "ws";
 import type { Agent } from "../src/agents/agent.js";
-import type { GoalType } from "../src/agents/brain.js";
+import { type AgentView, type GoalType, goalXp } from "../src/agents/brain.js";
 import { createApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { createLogger } from "../src/logger.js";
@@ -81,7 +81,7 @@ async function main(): Promise<void> {
         const line = agents
           .map(
             ({ agent, goal }, index) =>
-              `${agent.record.name} ${goal} +${Math.round(total(gained(agent, baseXp[index]!)))} XP`,
+              `${agent.record.name} ${goal} +${Math.round(goalGained(agent, goal, baseXp[index]!))} XP`,
           )
           .join(", ");
         console.log(`tick ${Math.min(tick, TICKS)}/${TICKS}: ${line}`);
@@ -92,6 +92,7 @@ async function main(): Promise<void> {
       name: agent.record.name,
       goal,
       xpGained: gained(agent, baseXp[index]!),
+      goalXp: goalGained(agent, goal, baseXp[index]!),
       deaths: agent.tally.deaths,
       stuckTicks: watches[index]!.stuckTicks,
       refused: agent.tally.refused,
@@ -132,6 +133,17 @@ function skillXp(agent: Agent): Record<string, number> {
 function gained(agent: Agent, base: Record<string, number>): Record<string, number> {
   const now = skillXp(agent);
   return Object.fromEntries(Object.entries(now).map(([skill, xp]) => [skill, xp - (base[skill] ?? 0)]));
+}
+
+/** The XP gained in the skills its goal counts (for a fighter: its combat skills only). */
+function goalGained(agent: Agent, goal: GoalType, base: Record<string, number>): number {
+  const xp = gained(agent, base);
+  return goalXp(
+    goal,
+    Object.fromEntries(
+      Object.entries(xp).map(([skill, value]) => [skill, { xp: value }]),
+    ) as AgentView["skills"],
+  );
 }
 
 function total(xp: Record<string, number>): number {

@@ -32,6 +32,7 @@ describe("the agents exam's report", () => {
           name: "Fighter",
           goal: "combat",
           xpGained: { attack: 300, strength: 0, woodcutting: 0 },
+          goalXp: 300,
           deaths: 1,
           stuckTicks: 100,
           refused: 2,
@@ -42,6 +43,7 @@ describe("the agents exam's report", () => {
           name: "Chopper",
           goal: "woodcutting",
           xpGained: { woodcutting: 500 },
+          goalXp: 500,
           deaths: 0,
           stuckTicks: 0,
           refused: 0,
@@ -55,6 +57,7 @@ describe("the agents exam's report", () => {
     assert.deepEqual(header, [
       "agent",
       "goal",
+      "goal XP",
       "attack XP/h",
       "woodcutting XP/h",
       "deaths",
@@ -63,10 +66,11 @@ describe("the agents exam's report", () => {
       "goal reached",
       "stuck till goal",
     ]);
-    assert.deepEqual(fighter, ["Fighter", "combat", "900", "0", "1", "5.0 %", "2", "no", "-"]);
+    assert.deepEqual(fighter, ["Fighter", "combat", "300", "900", "0", "1", "5.0 %", "2", "no", "-"]);
     assert.deepEqual(chopper, [
       "Chopper",
       "woodcutting",
+      "500",
       "0",
       "1500",
       "0",
