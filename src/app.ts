@@ -112,6 +112,8 @@ export function createApp(runtime: Runtime) {
       server
         .define("world", defineWorldRoom(runtime))
         .on("create", (world: WorldRoom) => {
+          // With an agent process configured, the agents run there (and join this world as clients).
+          if (runtime.config.AGENT_FRAMEWORK_URL) return;
           runtime.agents
             .host(world.writeFence)
             .catch((error: unknown) => runtime.logger.error({ err: error }, "starting the agents failed"));

@@ -114,6 +114,10 @@ export const VARIABLE_DOCS = {
     meaning:
       "How a tick's frames reach the sockets: `thread` (the writer thread, reaching into library internals) or `stream` (public APIs only).",
   },
+  WORLD_SEED: {
+    meaning:
+      "Seed of the world's dice (combat, gathering, drops): set, runs repeat (`npm run agents:exam`); unset, a new one each opening.",
+  },
   WORLD_TICK_MS: { meaning: "The world's tick. Shorter only for tests and load experiments." },
   WS_PING_MS: {
     meaning: "How often `/ws` connections are pinged; one that missed the previous ping is closed as dead.",
@@ -150,6 +154,16 @@ export const VARIABLE_DOCS = {
   AGENT_OWNER_ABSENCE_SECONDS: {
     meaning:
       "An agent of an anonymous account is removed once its owner has not been seen for this long, which frees its slot.",
+  },
+  AGENT_PORT: { meaning: "The agent process (`npm run agents`) serves `/api/agents` on this port." },
+  GAME_SERVER_URL: { meaning: "The game server the agent process plays on and asks who its callers are." },
+  AGENT_FRAMEWORK_URL: {
+    meaning:
+      "Set on the game server: `/api/agents` is forwarded to the agent process there, and the server runs no agents.",
+  },
+  AGENT_STORE_FILE: {
+    meaning: "The agent process's own store of its agents.",
+    shownDefault: "`<DATA_DIR>/agents.json`",
   },
   OPENAI_API_KEY: { meaning: "OpenAI's key: agents may be driven by its models." },
   OPENAI_BASE_URL: {

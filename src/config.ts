@@ -143,6 +143,8 @@ export const environmentSchema = z.object({
    * own stream through public APIs only, the way to turn those internals off.
    */
   WRITE_PATH: z.enum(WRITE_PATHS).default("thread"),
+  /** Seed of the world's dice (combat, gathering, drops); unset, each opening rolls a new one. For repeatable runs. */
+  WORLD_SEED: z.coerce.number().int().min(0).optional(),
   /** How often /ws connections are pinged; one that missed the previous ping is closed as dead. */
   WS_PING_MS: z.coerce.number().int().min(100).default(10_000),
   /** PostgreSQL cancels a statement that runs longer than this (statement_timeout). */
@@ -172,6 +174,16 @@ export const environmentSchema = z.object({
    * plays as a client of this process. The agents of AGENTS do not count.
    */
   AGENTS_MAX: positiveInt(100),
+
+  // The agent framework as a process of its own (`npm run agents`), and the game server's way to it.
+  /** Port the agent process (`npm run agents`) serves the /api/agents endpoints on. */
+  AGENT_PORT: positiveInt(4001),
+  /** The game server the agent process plays on, as an ordinary client, and asks who a caller is. */
+  GAME_SERVER_URL: z.url().default("http://localhost:5555"),
+  /** Set on the game server: its /api/agents requests go to the agent process there; unset, it runs the agents itself. */
+  AGENT_FRAMEWORK_URL: optionalUrl,
+  /** The agent process's own store of its agents (a JSON file); default `<DATA_DIR>/agents.json`. */
+  AGENT_STORE_FILE: optionalString,
 
   // Language models that can drive the agents (CONTRACT: three providers and a local host). With none
   // configured the agents decide by their rules. Keys are read here and handed to the model client only.

@@ -104,7 +104,17 @@ const PLANNER = "rules";
 const REJOIN_FIRST_DELAY_MS = 1000;
 const REJOIN_MAX_DELAY_MS = 60_000;
 
+/** What happened to an agent since it started, for measuring how well it plays (`npm run agents:exam`). */
+export interface AgentTally {
+  /** The world's tick of its latest world:update. */
+  tick: number | undefined;
+  deaths: number;
+  /** Its messages the world refused (each error it was sent). */
+  refused: number;
+}
+
 export class Agent {
+  readonly tally: AgentTally = { tick: undefined, deaths: 0, refused: 0 };
   private room: Room | undefined;
   /** Its latest player:sync; kept while it is out of the world, so that its goal's progress still reads. */
   private sync: PlayerSync | undefined;
@@ -244,12 +254,16 @@ export class Agent {
     room.onMessage("combat:hit", ({ attackerId, targetId, targetHealth }: CombatHit) => {
       if (attackerId === this.sync?.id || targetId === this.sync?.id) this.lastCombatAt = Date.now();
       // Killed: it comes back at a spawn point with nothing under way, though the world says no more.
-      if (targetId === this.sync?.id && targetHealth === 0) this.current = undefined;
+      if (targetId === this.sync?.id && targetHealth === 0) {
+        this.current = undefined;
+        this.tally.deaths++;
+      }
     });
     room.onMessage("skill:xp", ({ skill, xp, level }: { skill: SkillName; xp: number; level: number }) => {
       if (this.sync) this.sync.skills[skill] = { xp, level };
     });
     room.onMessage("error", ({ event }: { event?: string }) => {
+      this.tally.refused++;
       // What it last started was refused, or the action under way ended in a failure (an error that
       // answers no message): the next think starts afresh rather than wait on it. A refused bite or bank
       // move leaves the action under way alone: the fight it is in is the one it flees from.
@@ -657,7 +671,8 @@ export class Agent {
     };
   }
 
-  private see({ added, updated, removed }: WorldUpdate): void {
+  private see({ tick, added, updated, removed }: WorldUpdate): void {
+    this.tally.tick = tick;
     for (const entity of [...added, ...updated]) {
       this.seen.set(entity.id, entity);
       // A depleted target ends the action on it: the same resource, respawned, is a new start.

@@ -18,7 +18,7 @@ import type {
 import { INVENTORY_SLOTS } from "../game/types.js";
 import type { WorldEntity } from "../game/world-types.js";
 import { levelForXp } from "../game/xp.js";
-import { foodStep, gearStep, isWinnable } from "./planners/competence.js";
+import { foodStep, gearStep, hasFood, isWinnable } from "./planners/competence.js";
 
 export const GOAL_TYPES = ["woodcutting", "mining", "fishing", "combat", "idle"] as const;
 export type GoalType = (typeof GOAL_TYPES)[number];
@@ -170,13 +170,15 @@ function combatStep(
   current: string | undefined,
 ): Step | undefined {
   const { health, maxHealth } = view.self;
-  const fighting = current !== undefined && view.entities.some((entity) => entity.id === current);
+  // What it is at may be a fishing spot or a range while it gets food: only a monster is a fight.
+  const fighting = view.entities.some((entity) => entity.id === current && entity.kind === "npc");
   if (health < maxHealth * EAT_BELOW) {
     const food = view.inventory.find((entry) => (data.items.get(entry.itemId)?.heals ?? 0) > 0);
     if (food) return { event: "inventory:use", data: { inventorySlot: food.slot } };
-    if (current) return { event: "player:action", data: { action: "flee" } };
-    // Out of the fight and out of food: cook, light a fire to cook on, or fetch food from the bank.
-    return foodStep(view, { data, map });
+    if (fighting) return { event: "player:action", data: { action: "flee" } };
+    // Out of the fight and out of food: cook, light a fire to cook on, fetch food from the bank, or
+    // catch some (its health comes back meanwhile), rather than wait a minute a hitpoint.
+    return foodStep(view, { data, map }) ?? provisionStep(view, { data, map }, current);
   }
   if (fighting) return undefined;
   const kit = gearStep(view, data) ?? foodStep(view, { data, map });
@@ -194,6 +196,43 @@ function combatStep(
     return walkTowards(view, spawns, map);
   }
   return { event: "player:action", data: { action: "attack", targetId: target.id } };
+}
+
+/** How many fish it catches before it cooks them. */
+const FISH_TO_CATCH = 4;
+
+/**
+ * Food for a fighter that has none: fish with its net until it has a few raw fish, then cook them on
+ * the nearest range or fire (walking there). Undefined when it cannot.
+ */
+function provisionStep(
+  view: AgentView,
+  world: WorldKnowledge,
+  current: string | undefined,
+): Step | undefined {
+  const { data, map } = world;
+  if (hasFood(view, data)) return undefined;
+  const raw = view.inventory.filter((entry) => data.cooking.has(entry.itemId)).length;
+  const full = view.inventory.length >= INVENTORY_SLOTS;
+  if (raw < FISH_TO_CATCH && !full) {
+    // Still at the spot it fishes: it fishes on.
+    if (
+      view.entities.some((entity) => entity.id === current && entity.kind === "resource" && !entity.depleted)
+    )
+      return undefined;
+    const fishing = gatherStep("fishing", view, world, current);
+    if (fishing || raw === 0) return fishing;
+  }
+  if (raw === 0) return undefined;
+  const cooking = foodStep(view, world);
+  if (cooking) return cooking;
+  const ranges = data.areas
+    .flatMap((area) => area.stations)
+    .filter((station) => {
+      const type = data.stations.get(station.stationId)?.type;
+      return type === "range" || type === "fire";
+    });
+  return walkTowards(view, ranges, map);
 }
 
 /**

@@ -2,12 +2,12 @@
 // ordinary client of the world room. They are stored, so they come back with the server.
 import { randomUUID } from "node:crypto";
 import { issueAgentToken } from "../auth/tokens.js";
-import type { AgentRepository } from "../db/agents.js";
+import type { AgentRow } from "../db/agents.js";
 import { NameTakenError } from "../db/characters.js";
 import type { WriteFence } from "../db/world-lease.js";
 import { newCharacter } from "../game/character.js";
 import { WorldMap } from "../game/map.js";
-import type { GameData } from "../game/types.js";
+import type { CharacterState, GameData } from "../game/types.js";
 import type { Logger } from "../logger.js";
 import { Agent, type AgentRecord, type StoredGoal } from "./agent.js";
 import { OwnAgentPass } from "./own-server.js";
@@ -20,8 +20,26 @@ export class AgentLimitError extends Error {
   override name = "AgentLimitError";
 }
 
+/**
+ * Where the agents' rows live: the server's database (AgentRepository), or the agent process's own file
+ * (src/agents/framework). Every write is fenced by the lease of the world the agents run beside.
+ */
+export interface AgentStore {
+  all(): Promise<AgentRow[]>;
+  /** Stores a new agent and makes its character; the id of the character it plays. NameTakenError if the name is in use. */
+  create(
+    row: Omit<AgentRow, "characterId" | "name">,
+    character: CharacterState,
+    fence: WriteFence,
+  ): Promise<string>;
+  saveControl(row: Pick<AgentRow, "id" | "goal" | "goalsPaused">, fence: WriteFence): Promise<void>;
+  delete(id: string, fence: WriteFence): Promise<void>;
+  /** The agents whose owner is an anonymous account not seen for `seconds`. */
+  ofAbsentAnonymousOwners(seconds: number): Promise<string[]>;
+}
+
 export interface AgentManagerOptions {
-  agents: AgentRepository;
+  agents: AgentStore;
   gameData: GameData;
   jwtSecret: Uint8Array;
   logger: Logger;
@@ -180,7 +198,7 @@ export class AgentManager {
         goalsPaused: false,
       };
       // Fenced: a world replaced meanwhile stores no agent that the world replacing it did not load.
-      await agents.create(record, character, fence);
+      record.characterId = await agents.create(record, character, fence);
       agent = this.agentFor(record, fence);
     } finally {
       if (ownerAccountId !== null) countIn(this.creating, ownerAccountId, -1);

@@ -45,7 +45,21 @@ const FAILURE_STATUS: Record<AgentFailureCode, number> = {
   unavailable: 503,
 };
 
-export function agentsRouter(liveWorld: LiveWorld, authenticated: RequestHandler): Router {
+/** Who the authenticated caller is: its account, as the game server's own routes resolve it. */
+function accountCaller(res: Response): AgentCaller {
+  const { account } = callerOf(res);
+  return { accountId: account.id, isAdmin: account.isAdmin, address: clientKey(res.req.ip) };
+}
+
+/**
+ * The agent endpoints over whatever answers agent requests: the world's process here, or the agent
+ * process's own agents there (src/agents/framework), which resolves its callers in its own way.
+ */
+export function agentsRouter(
+  liveWorld: Pick<LiveWorld, "agents">,
+  authenticated: RequestHandler,
+  caller: (res: Response) => AgentCaller = accountCaller,
+): Router {
   const router = Router();
 
   /** Sends the request to the agents and answers with the reply's body and `status`, or its refusal. */
@@ -54,10 +68,6 @@ export function agentsRouter(liveWorld: LiveWorld, authenticated: RequestHandler
     if (!reply.ok) throw new ApiError(FAILURE_STATUS[reply.code], reply.code, reply.message);
     if (status === 204) res.status(204).end();
     else res.status(status).json(status === 202 ? { accepted: true } : reply.body);
-  };
-  const caller = (res: Response): AgentCaller => {
-    const { account } = callerOf(res);
-    return { accountId: account.id, isAdmin: account.isAdmin, address: clientKey(res.req.ip) };
   };
   const agentId = (params: Record<string, unknown>) => params.agentId as string;
 

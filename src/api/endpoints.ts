@@ -159,6 +159,14 @@ export const ENDPOINTS: Endpoint[] = [
   },
   {
     method: "GET",
+    path: "/api/v1/account",
+    auth: "bearer",
+    summary:
+      "The caller's account: who the token names, and whether it is an admin's (the agent process asks it).",
+    answers: ["`200 {accountId, isAdmin}`"],
+  },
+  {
+    method: "GET",
     path: "/api/v1/world/online",
     auth: "public",
     summary: "How many players are in the world, for the landing page (under the REST limit).",

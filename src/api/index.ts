@@ -2,7 +2,9 @@
 import express from "express";
 import { skillUnlocksRouter } from "../manifests/routes.js";
 import type { Runtime } from "../runtime.js";
+import { accountRouter } from "./account.js";
 import { agentsRouter } from "./agents.js";
+import { forwardAgentRequests } from "./agents-forward.js";
 import { anonymousAuthRouter } from "./auth.js";
 import { authenticate } from "./authenticate.js";
 import { charactersRouter } from "./characters.js";
@@ -37,8 +39,12 @@ export function mountApi(app: express.Application, runtime: Runtime, liveWorld: 
     "/data/skill-unlocks",
     skillUnlocksRouter(() => runtime.gameData),
   );
+  // The agents run in their own process when one is configured: their endpoints are answered there.
+  const { AGENT_FRAMEWORK_URL } = runtime.config;
+  if (AGENT_FRAMEWORK_URL) api.use("/agents", forwardAgentRequests(AGENT_FRAMEWORK_URL));
   api.use(
     anonymousAuthRouter(runtime),
+    accountRouter(authenticated),
     playerRouter(runtime, liveWorld, authenticated),
     worldRouter(runtime, liveWorld, authenticated),
     charactersRouter(runtime, liveWorld, authenticated),

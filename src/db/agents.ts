@@ -56,7 +56,11 @@ export class AgentRepository {
    * Stores a new agent with its account (`agent:<id>`) and its character, all or nothing: NameTakenError
    * when the character's name is in use.
    */
-  async create(row: Omit<AgentRow, "characterId" | "name">, character: CharacterState, fence: WriteFence) {
+  async create(
+    row: Omit<AgentRow, "characterId" | "name">,
+    character: CharacterState,
+    fence: WriteFence,
+  ): Promise<string> {
     const { id, ownerAccountId, ownerAddress, goal, goalsPaused } = row;
     await this.db.transaction(async (tx) => {
       await fence.check(tx);
@@ -66,6 +70,7 @@ export class AgentRepository {
         .insert(agents)
         .values({ id, characterId: character.id, ownerAccountId, ownerAddress, goal, goalsPaused });
     });
+    return character.id;
   }
 
   async saveControl(

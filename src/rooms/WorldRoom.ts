@@ -153,7 +153,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     const { runtime } = this;
     this.world = new World({
       data: runtime.gameData,
-      random: seededRandom(Date.now()),
+      random: seededRandom(runtime.config.WORLD_SEED ?? Date.now()),
       now: () => performance.now(),
       wallClock: () => Date.now(),
     });

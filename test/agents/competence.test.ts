@@ -92,4 +92,36 @@ describe("agent rules: gear, fights and food", () => {
       undefined,
     );
   });
+
+  it("low and out of food, fishes a few with its net and takes them to the range to cook", () => {
+    const net = { slot: 0, itemId: "small_fishing_net", quantity: 1 };
+    const spot: SeenEntity = {
+      id: "resource:net",
+      kind: "resource",
+      type: "net_spot",
+      position: { x: 22, z: 2 },
+    };
+    const far = { x: 22, z: 6 };
+    // No food, health below half, a fishing spot in view: it fishes rather than wait to heal.
+    assert.deepEqual(nextStep("combat", view({ inventory: [net], entities: [spot] }, 4), world, undefined), {
+      event: "player:action",
+      data: { action: "fish", targetId: spot.id },
+    });
+    // Fishing there, with one fish caught: it fishes on.
+    const oneFish = [net, { slot: 1, itemId: "raw_shrimps", quantity: 1 }];
+    assert.equal(
+      nextStep("combat", view({ inventory: oneFish, entities: [spot] }, 4), world, spot.id),
+      undefined,
+    );
+    // With four fish, far from the range, it walks beside it to cook.
+    const fish = [net, ...[1, 2, 3, 4].map((slot) => ({ slot, itemId: "raw_shrimps", quantity: 1 }))];
+    const away = {
+      ...view({ inventory: fish, entities: [spot] }, 4),
+      self: { id: "agent", position: far, health: 4, maxHealth: 10 },
+    };
+    const walk = nextStep("combat", away, world, undefined);
+    assert.equal(walk?.event, "player:move");
+    const to = walk!.data as { x: number; z: number };
+    assert.ok(Math.max(Math.abs(to.x - 8), Math.abs(to.z - 10)) <= 1, "beside the range");
+  });
 });

@@ -541,9 +541,10 @@ describe("/api/agents while the server shuts down", function () {
         resume = resolve;
       });
       repository.create = async (...args) => {
-        await store(...args);
+        const characterId = await store(...args);
         storing();
         await resumed;
+        return characterId;
       };
       const creating = request(server, "/api/agents", { method: "POST", body: { name: "Latecomer" }, token });
       await stored;

@@ -13,7 +13,11 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-export function request(server: TestServer, path: string, options: RequestOptions = {}): Promise<Response> {
+export function request(
+  server: Pick<TestServer, "baseUrl">,
+  path: string,
+  options: RequestOptions = {},
+): Promise<Response> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.body !== undefined) headers["content-type"] ??= "application/json";

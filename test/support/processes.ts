@@ -21,6 +21,8 @@ export const PROCESS_PORTS = {
   redisRestart: { server: TEST_PORT + 65, redis: TEST_PORT + 73 },
   /** test/logs.test.ts */
   logs: TEST_PORT + 34,
+  /** test/agents/framework.test.ts: the agent process (`npm run agents`) */
+  agentFramework: TEST_PORT + 35,
   /** test/scale/redis-outage.test.ts, and the Redis of its own it kills */
   redisOutage: { server: TEST_PORT + 66, redis: TEST_PORT + 74 },
   /** test/scale/redis-driver-lookups.test.ts: the Redis it starts late */
@@ -43,8 +45,11 @@ export async function startServerProcess(
   port: number,
   env: Record<string, string>,
   startWithinMs = 30000,
+  /** `npm run agents`'s entry point instead: the agent process. */
+  entry: "src/index.ts" | "src/agent-framework.ts" = "src/index.ts",
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...nodeFlagsOf("start"), "--import", "tsx", "src/index.ts"], {
+  const flags = entry === "src/index.ts" ? nodeFlagsOf("start") : [];
+  const child = spawn(process.execPath, [...flags, "--import", "tsx", entry], {
     // JSON lines, which tests read, unless a test asks for the development default (LOG_FORMAT: "").
     env: { PATH: process.env.PATH, PORT: String(port), LOG_FORMAT: "json", ...TEST_WRITE_PATH_ENV, ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,0 +1,62 @@
+// The agent process authenticates its callers by asking the game server who they are
+// (GET /api/v1/account with their own token): the same verification, accounts and admins as there,
+// and the game server's refusal (401, 429, 503) passed on as it was given.
+import type { RequestHandler, Response } from "express";
+import { bearerToken } from "../../api/authenticate.js";
+import { ApiError } from "../../api/errors.js";
+import { clientKey } from "../../api/rate-limits.js";
+import type { AgentCaller } from "../requests.js";
+
+/** A token's account is asked again after this long (a dashboard polls every few seconds). */
+const REMEMBER_MS = 30_000;
+const REMEMBERED_MAX = 10_000;
+const ASK_TIMEOUT_MS = 10_000;
+
+export function authenticateThrough(gameServerUrl: string): RequestHandler {
+  const remembered = new Map<string, { caller: AgentCaller; until: number }>();
+  return async (req, res, next) => {
+    const token = bearerToken(req.headers.authorization);
+    if (!token)
+      throw new ApiError(401, "unauthorized", "an Authorization: Bearer <token> header is required");
+    const known = remembered.get(token);
+    if (known && known.until > Date.now()) {
+      res.locals.agentCaller = known.caller;
+      return next();
+    }
+    let answer: globalThis.Response;
+    try {
+      answer = await fetch(new URL("/api/v1/account", gameServerUrl), {
+        headers: { authorization: `Bearer ${token}` },
+        signal: AbortSignal.timeout(ASK_TIMEOUT_MS),
+      });
+    } catch {
+      throw new ApiError(
+        503,
+        "unavailable",
+        `the game server at ${gameServerUrl} (GAME_SERVER_URL) does not answer, so the caller cannot be checked`,
+      );
+    }
+    if (!answer.ok) {
+      res.status(answer.status);
+      for (const name of ["content-type", "retry-after", "www-authenticate"]) {
+        const value = answer.headers.get(name);
+        if (value !== null) res.set(name, value);
+      }
+      res.end(Buffer.from(await answer.arrayBuffer()));
+      return;
+    }
+    const { accountId, isAdmin } = (await answer.json()) as { accountId: string; isAdmin: boolean };
+    const caller: AgentCaller = { accountId, isAdmin, address: clientKey(req.ip) };
+    if (remembered.size >= REMEMBERED_MAX) remembered.clear();
+    remembered.set(token, { caller, until: Date.now() + REMEMBER_MS });
+    res.locals.agentCaller = caller;
+    next();
+  };
+}
+
+/** The caller `authenticateThrough` found. */
+export function agentCallerOf(res: Response): AgentCaller {
+  const caller = res.locals.agentCaller as AgentCaller | undefined;
+  if (!caller) throw new Error("route reached without authenticateThrough()");
+  return caller;
+}

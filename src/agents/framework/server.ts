@@ -1,0 +1,101 @@
+// The agent framework as a process of its own (`npm run agents`): its agents play on the game server
+// at GAME_SERVER_URL as ordinary SDK clients, their rows in its own file (store.ts), and it serves the
+// /api/agents endpoints, which the game server forwards here when AGENT_FRAMEWORK_URL names it.
+import http from "node:http";
+import path from "node:path";
+import express from "express";
+import { agentsRouter } from "../../api/agents.js";
+import { errorHandler, notFound } from "../../api/errors.js";
+import { BODY_LIMIT_BYTES } from "../../api/index.js";
+import type { Config } from "../../config.js";
+import type { Logger } from "../../logger.js";
+import { loadGameData } from "../../manifests/loader.js";
+import { LOCAL_MANIFESTS_DIR } from "../../paths.js";
+import { StartupError } from "../../startup-error.js";
+import { AgentManager } from "../manager.js";
+import { modelPlanners } from "../planners/index.js";
+import { answerAgentRequest } from "../requests.js";
+import { agentCallerOf, authenticateThrough } from "./callers.js";
+import { FileAgentStore, OWN_FENCE } from "./store.js";
+
+export interface AgentFramework {
+  agents: AgentManager;
+  httpServer: http.Server;
+  close(): Promise<void>;
+}
+
+export async function startAgentFramework(config: Config, logger: Logger): Promise<AgentFramework> {
+  const { data } = await loadGameData({
+    env: config.production ? "production" : "development",
+    manifestDir: LOCAL_MANIFESTS_DIR,
+    cacheDir: config.manifestCacheDir,
+    cdnUrl: config.cdnUrl,
+    productionCdnUrl: config.PRODUCTION_CDN_URL,
+    skipManifests: config.SKIP_MANIFESTS,
+    log: logger,
+  });
+  // The game server's own secret: the agents sign in to it with tokens signed by it. Without JWT_SECRET
+  // the game server keeps a development secret in its database, which this process does not open.
+  if (!config.JWT_SECRET)
+    throw new StartupError(
+      "npm run agents needs JWT_SECRET, set to the game server's own: its agents sign in to the game " +
+        "server with tokens signed by it. Set the same JWT_SECRET for both processes.",
+    );
+  const jwtSecret = new TextEncoder().encode(config.JWT_SECRET);
+  const storeFile = config.AGENT_STORE_FILE ?? path.join(config.dataDir, "agents.json");
+  const agents = new AgentManager({
+    agents: new FileAgentStore(storeFile, config.GAME_SERVER_URL, jwtSecret),
+    gameData: data,
+    jwtSecret,
+    logger,
+    tickMs: config.WORLD_TICK_MS,
+    perAccount: config.AGENTS_PER_ACCOUNT,
+    perAddress: config.AGENTS_PER_ADDRESS,
+    ownerAbsenceSeconds: config.AGENT_OWNER_ABSENCE_SECONDS,
+    sweepMs: 60_000,
+    maxOwned: config.AGENTS_MAX,
+    configured: config.AGENTS,
+    model: modelPlanners(config)?.create,
+  });
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.TRUST_PROXY);
+  app.get("/health", (_req, res) => {
+    res.json({ status: "ok" });
+  });
+  const api = express.Router();
+  api.use(express.json({ limit: BODY_LIMIT_BYTES, strict: false }));
+  api.use(
+    agentsRouter(
+      { agents: (request) => answerAgentRequest(agents, OWN_FENCE, request) },
+      authenticateThrough(config.GAME_SERVER_URL),
+      agentCallerOf,
+    ),
+  );
+  app.use("/api", api);
+  app.use(notFound);
+  app.use(errorHandler(logger));
+
+  await agents.host(OWN_FENCE);
+  const httpServer = http.createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once("error", reject);
+    httpServer.listen(config.AGENT_PORT, () => resolve());
+  });
+  logger.info(
+    { store: storeFile, agents: agents.list().length },
+    `agent process on port ${config.AGENT_PORT}, playing on ${config.GAME_SERVER_URL}`,
+  );
+  // Agents that cannot join yet (the game server is not up) try again, waiting longer each time.
+  await agents.listening(config.GAME_SERVER_URL);
+  return {
+    agents,
+    httpServer,
+    close: async () => {
+      await agents.close();
+      httpServer.closeAllConnections();
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    },
+  };
+}

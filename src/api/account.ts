@@ -1,0 +1,20 @@
+// GET /api/v1/account: who the bearer token's account is. The agent process (src/agents/framework)
+// asks it to authenticate its own callers exactly as this server does.
+import { type RequestHandler, Router } from "express";
+import { callerOf } from "./authenticate.js";
+
+/** The body of GET /api/v1/account. */
+export interface AccountBody {
+  accountId: string;
+  isAdmin: boolean;
+}
+
+export function accountRouter(authenticated: RequestHandler): Router {
+  const router = Router();
+  router.get("/v1/account", authenticated, (_req, res) => {
+    const { account } = callerOf(res);
+    const body: AccountBody = { accountId: account.id, isAdmin: account.isAdmin };
+    res.json(body);
+  });
+  return router;
+}

@@ -1,0 +1,137 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expectError, GENEROUS_LIMITS, request, signInAnonymously } from "../api/support.js";
+import { waitForAsync } from "../support/players.js";
+import { PROCESS_PORTS, type ServerProcess, startServerProcess } from "../support/processes.js";
+import { startTestServer, type TestServer } from "../support/server.js";
+
+const JWT_SECRET = "the secret the game server and the agent process share";
+
+describe("the agent process (npm run agents) beside a game server", function () {
+  this.timeout(120000);
+  const port = PROCESS_PORTS.agentFramework;
+  const agentProcess = { baseUrl: `http://127.0.0.1:${port}` };
+  let server: TestServer;
+  let framework: ServerProcess | undefined;
+  let dataDir: string;
+  let owner: string;
+
+  before(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), "tileworld-agent-process-"));
+    server = await startTestServer({
+      ...GENEROUS_LIMITS,
+      WORLD_TICK_MS: "50",
+      JWT_SECRET,
+      AGENT_FRAMEWORK_URL: agentProcess.baseUrl,
+    });
+    owner = (await signInAnonymously(server)).token;
+  });
+  after(async () => {
+    await framework?.stop();
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("answers 503 through the game server while the agent process does not run", async () => {
+    const body = await expectError(
+      await request(server, "/api/agents", { token: owner }),
+      503,
+      "unavailable",
+    );
+    assert.match(body.message, /npm run agents/);
+  });
+
+  it("runs an agent created through the game server as a player there, readable at both addresses", async () => {
+    framework = await startServerProcess(
+      port,
+      {
+        NODE_ENV: "test",
+        AGENT_PORT: String(port),
+        GAME_SERVER_URL: server.baseUrl,
+        JWT_SECRET,
+        WORLD_TICK_MS: "50",
+        DATA_DIR: dataDir,
+      },
+      undefined,
+      "src/agent-framework.ts",
+    );
+    const created = await request(server, "/api/agents", { body: { name: "Far Feller" }, token: owner });
+    assert.equal(created.status, 201, await created.clone().text());
+    const agent: { agentId: string; characterId: string; name: string } = await created.json();
+    assert.equal(agent.name, "Far Feller");
+    // The game server itself runs no agent: the one created plays from the other process.
+    assert.equal(server.runtime.agents.list().length, 0);
+
+    const goal = await request(server, `/api/agents/${agent.agentId}/goal`, {
+      body: { type: "woodcutting", target: 25 },
+      token: owner,
+    });
+    assert.equal(goal.status, 200, await goal.clone().text());
+    // The world knows the character as a player online, gaining XP.
+    await waitForAsync(
+      async () => {
+        const skills = await (
+          await request(server, `/api/characters/${agent.characterId}/skills`, { token: owner })
+        ).json();
+        return skills.skills.woodcutting.xp >= 25;
+      },
+      "the agent's woodcutting XP on the game server",
+      60000,
+    );
+    const position = await (
+      await request(server, `/api/characters/${agent.characterId}/position`, { token: owner })
+    ).json();
+    assert.equal(position.online, true);
+
+    const throughServer = await (
+      await request(server, `/api/agents/${agent.agentId}/state`, { token: owner })
+    ).json();
+    const direct = await (
+      await request(agentProcess, `/api/agents/${agent.agentId}/state`, { token: owner })
+    ).json();
+    for (const state of [throughServer, direct]) {
+      assert.equal(state.characterId, agent.characterId);
+      assert.equal(state.online, true);
+      assert.ok(state.skills.woodcutting.xp >= 25, "the state reads the XP gained");
+    }
+    // Its definition is in the agent process's own store.
+    const stored = JSON.parse(readFileSync(path.join(dataDir, "agents.json"), "utf8"));
+    assert.deepEqual(
+      stored.map((row: { id: string; characterId: string }) => [row.id, row.characterId]),
+      [[agent.agentId, agent.characterId]],
+    );
+  });
+
+  it("checks callers as the game server does, with the game server's accounts", async () => {
+    const [agent] = (await (await request(server, "/api/agents", { token: owner })).json()).agents;
+    await expectError(await request(agentProcess, "/api/agents"), 401, "unauthorized");
+    await expectError(
+      await request(agentProcess, "/api/agents", { token: "not.a.token" }),
+      401,
+      "unauthorized",
+    );
+    // Another account reads the agent but may not control it, through either address.
+    const stranger = (await signInAnonymously(server)).token;
+    assert.equal(
+      (await request(server, `/api/agents/${agent.agentId}/goal`, { token: stranger })).status,
+      200,
+    );
+    for (const address of [server, agentProcess])
+      await expectError(
+        await request(address, `/api/agents/${agent.agentId}/goal/stop`, { method: "POST", token: stranger }),
+        403,
+        "forbidden",
+      );
+    // A bad body is refused by the agent process, and the refusal passed back as it was given.
+    await expectError(
+      await request(server, `/api/agents/${agent.agentId}/goal`, {
+        body: { type: "juggling" },
+        token: owner,
+      }),
+      400,
+      "bad_request",
+    );
+  });
+});
