@@ -130,7 +130,11 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     gameData: manifests.data,
     manifestDir: manifests.dir,
     jwtSecret,
-    tokens: createTokenVerifier(config, jwtSecret, { agentExists: (id) => agentRows.exists(id) }),
+    // Agents an agent process runs (AGENT_FRAMEWORK_URL) are stored there, not here: their tokens, signed
+    // with the JWT_SECRET both processes share, are taken as they come.
+    tokens: createTokenVerifier(config, jwtSecret, {
+      agentExists: config.AGENT_FRAMEWORK_URL ? undefined : (id) => agentRows.exists(id),
+    }),
     rateLimits,
     floodGuards: new FloodGuards(config.RATE_LIMIT_WS_PER_SEC),
     worldHealth: new LocalWorldHealth(),
