@@ -54,6 +54,18 @@ export function writePartsToSocket(
     writeToSocket(socket, Buffer.concat(parts), written);
     return false;
   }
+  return writeCorked(socket, parts, written);
+}
+
+/**
+ * Writes `parts` through the socket's stream, corked, so that they leave in one write; the callback
+ * follows the last. Returns whether the stream still holds some of them.
+ */
+export function writeCorked(
+  socket: Duplex,
+  parts: readonly Uint8Array[],
+  written?: (error?: Error | null) => void,
+): boolean {
   socket.cork();
   for (let i = 0; i < parts.length; i++)
     socket.write(parts[i]!, i === parts.length - 1 ? written : undefined);

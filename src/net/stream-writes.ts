@@ -1,5 +1,6 @@
 import type { Duplex } from "node:stream";
 import type { FrameWrites, WriteCallback } from "./frame-writes.js";
+import { writeCorked } from "./socket-write.js";
 
 /**
  * A publish's socket writes through each socket's own stream, with nothing but its public methods
@@ -15,11 +16,7 @@ export class StreamWrites implements FrameWrites {
       if (written) process.nextTick(written, new Error("not sent: the connection is closing"));
       return false;
     }
-    socket.cork();
-    for (let i = 0; i < parts.length; i++)
-      socket.write(parts[i]!, i === parts.length - 1 ? written : undefined);
-    socket.uncork();
-    return socket.writableLength > 0;
+    return writeCorked(socket, parts, written);
   }
 
   send(): Promise<void> {
