@@ -10,7 +10,7 @@ module.exports = {
   apps: [
     {
       name: "tileworld-server",
-      script: "dist/src/index.js",
+      script: "dist/src/server/index.js",
       node_args: nodeFlags,
       instances: process.env.DATABASE_URL ? os.cpus().length : 1,
       exec_mode: "fork",

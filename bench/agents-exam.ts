@@ -3,7 +3,7 @@
 // seed and a short tick, runs a fresh agent per goal for a fixed number of world ticks, and prints per
 // skill XP per hour (of game time: a tick is 0.6 s, whatever the tick's length here), deaths, time
 // stuck (no XP for 30 s of game time) and messages the world refused.
-import "../src/quiet-env-files.js";
+import "../src/config/quiet-env-files.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -12,11 +12,11 @@ import { listen } from "@colyseus/tools";
 import { WebSocket } from "ws";
 import type { Agent } from "../src/agents/agent.js";
 import { type AgentView, type GoalType, goalXp } from "../src/agents/brain.js";
-import { createApp } from "../src/app.js";
-import { loadConfig } from "../src/config.js";
-import { createLogger } from "../src/logger.js";
-import { createRuntime } from "../src/runtime.js";
-import { stopServer } from "../src/shutdown.js";
+import { loadConfig } from "../src/config/config.js";
+import { createApp } from "../src/server/app.js";
+import { createRuntime } from "../src/server/runtime.js";
+import { stopServer } from "../src/server/shutdown.js";
+import { createLogger } from "../src/telemetry/logger.js";
 import { type ExamRow, examTable, ProgressWatch } from "./agents-exam-report.js";
 
 globalThis.WebSocket ??= WebSocket as unknown as typeof globalThis.WebSocket;

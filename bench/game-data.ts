@@ -1,8 +1,8 @@
 import os from "node:os";
-import { LOCAL_CDN_URL } from "../src/config.js";
+import { LOCAL_CDN_URL } from "../src/config/config.js";
+import { LOCAL_MANIFESTS_DIR } from "../src/config/paths.js";
 import type { GameData } from "../src/game/types.js";
 import { loadGameData } from "../src/manifests/loader.js";
-import { LOCAL_MANIFESTS_DIR } from "../src/paths.js";
 
 /** The checkout's own manifests, as a development server loads them, without fetching or logging. */
 export async function localGameData(): Promise<GameData> {

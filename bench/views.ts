@@ -17,13 +17,13 @@ import { newCharacter } from "../src/game/character.js";
 import { seededRandom } from "../src/game/random.js";
 import type { Tile } from "../src/game/types.js";
 import { World } from "../src/game/world.js";
-import { putHelperThreadsBehindTheTick } from "../src/helper-threads.js";
 import { createOutbox } from "../src/net/outbox.js";
+import { JsonClient } from "../src/protocol/json-client.js";
 import { Interest } from "../src/rooms/interest.js";
 import { deliverEvents } from "../src/rooms/outgoing-events.js";
 import { collectTickGarbage } from "../src/rooms/tick-garbage.js";
 import { WorldRoomState } from "../src/schema/WorldRoomState.js";
-import { JsonClient } from "../src/ws/JsonClient.js";
+import { putHelperThreadsBehindTheTick } from "../src/tuning/helper-threads.js";
 import { localGameData } from "./game-data.js";
 import { machineSpeedLine, referenceWorkMs } from "./machine-speed.js";
 import { percentiles, progress } from "./stats.js";
@@ -41,7 +41,7 @@ const WARM_UP_TICKS = 20;
 const ACT_EVERY_TICKS = 5;
 const WALK_RANGE = 8;
 
-// As the server does (src/index.ts): on one core its helper threads would otherwise take turns with the ticks.
+// As the server does (src/server/index.ts): on one core its helper threads would otherwise take turns with the ticks.
 await putHelperThreadsBehindTheTick();
 const referenceMs = referenceWorkMs();
 const data = await localGameData();

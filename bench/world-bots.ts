@@ -6,7 +6,7 @@ import { WebSocket } from "ws";
 import { chebyshev as distance } from "../src/game/tile.js";
 import type { AreaDef, Tile } from "../src/game/types.js";
 import type { WorldUpdate } from "../src/game/world-types.js";
-import type { ViewUpdates } from "../src/rooms/messages.js";
+import type { ViewUpdates } from "../src/protocol/messages.js";
 
 type Area = Pick<AreaDef, "bounds" | "spawnPoint">;
 

@@ -1,7 +1,7 @@
 // The server side of bench/world.ts, run as its child process (pinned to its own core): the real
 // application on an in-memory database, with the world room's tick stages timed from outside by
 // wrapping their methods. Talks to the parent over IPC (bench/stats.ts's ToServer / FromServer).
-import "../src/quiet-env-files.js";
+import "../src/config/quiet-env-files.js";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import os from "node:os";
@@ -9,20 +9,20 @@ import path from "node:path";
 import { monitorEventLoopDelay, PerformanceObserver, performance } from "node:perf_hooks";
 import { listen } from "@colyseus/tools";
 import { WebSocket } from "ws";
-import { createApp } from "../src/app.js";
-import { loadConfig } from "../src/config.js";
-import { exposedGc } from "../src/exposed-gc.js";
+import { loadConfig } from "../src/config/config.js";
 import { World } from "../src/game/world.js";
 import { PHASES, type TickReport } from "../src/game/world-types.js";
-import { putHelperThreadsBehindTheTick } from "../src/helper-threads.js";
-import { createLogger } from "../src/logger.js";
 import { SendBatch } from "../src/net/batched-sends.js";
 import { WriterThread, type WrittenBatch } from "../src/net/writer-thread.js";
 import { Interest } from "../src/rooms/interest.js";
 import { TickTimings } from "../src/rooms/tick-timings.js";
 import { WorldRoom } from "../src/rooms/WorldRoom.js";
-import { createRuntime } from "../src/runtime.js";
-import { stopServer } from "../src/shutdown.js";
+import { createApp } from "../src/server/app.js";
+import { createRuntime } from "../src/server/runtime.js";
+import { stopServer } from "../src/server/shutdown.js";
+import { createLogger } from "../src/telemetry/logger.js";
+import { exposedGc } from "../src/tuning/exposed-gc.js";
+import { putHelperThreadsBehindTheTick } from "../src/tuning/helper-threads.js";
 import { referenceWorkMs } from "./machine-speed.js";
 import { type FromServer, loopLag, percentiles, type ServerReport, type ToServer } from "./stats.js";
 

@@ -15,9 +15,9 @@ import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
+import { PROJECT_ROOT } from "../src/config/paths.js";
 import { PHASES } from "../src/game/world-types.js";
-import { nodeFlagsOf } from "../src/node-flags.js";
-import { PROJECT_ROOT } from "../src/paths.js";
+import { nodeFlagsOf } from "../src/tuning/node-flags.js";
 import { steerLoopbackReceiveTo } from "./loopback-steering.js";
 import { machineSpeedLine } from "./machine-speed.js";
 import {
@@ -38,7 +38,7 @@ const { values: args } = parseArgs({
     seconds: { type: "string", default: "180" },
     /**
      * Seconds of play before measuring. The first ticks once every bot acts run while V8 still compiles
-     * the tick's code (its compiler threads run behind the tick, see src/helper-threads.ts): at 2,000
+     * the tick's code (its compiler threads run behind the tick, see src/tuning/helper-threads.ts): at 2,000
      * players the first 5 seconds' ticks take up to 1.5 times as long as the ones after.
      */
     "warm-up": { type: "string", default: "15" },

@@ -1,12 +1,12 @@
-// Generates .env.example and the variable table of docs/configuration.md from src/config.ts (names,
-// defaults) and src/config-docs.ts (meanings).
+// Generates .env.example and the variable table of docs/configuration.md from src/config/config.ts (names,
+// defaults) and src/config/config-docs.ts (meanings).
 //   npm run env:example             rewrites both
 //   npm run env:example -- --check  exits 1 when either is out of date
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { environmentSchema } from "../src/config.js";
-import { VARIABLE_DOCS, type VariableDoc } from "../src/config-docs.js";
+import { environmentSchema } from "../src/config/config.js";
+import { VARIABLE_DOCS, type VariableDoc } from "../src/config/config-docs.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const ENV_EXAMPLE = path.join(ROOT, ".env.example");
@@ -21,7 +21,7 @@ export interface Variable {
   value: string;
   /** The default as people read it. */
   shownDefault: string;
-  /** Empty when src/config-docs.ts has no line for it. */
+  /** Empty when src/config/config-docs.ts has no line for it. */
   meaning: string;
 }
 
@@ -43,7 +43,7 @@ export function variables(): Variable[] {
   });
 }
 
-/** The variables src/config-docs.ts does not describe. */
+/** The variables src/config/config-docs.ts does not describe. */
 export function undocumented(): string[] {
   return variables()
     .filter((variable) => variable.meaning === "")
@@ -57,7 +57,7 @@ export function envExample(): string {
   const lines = [
     "# Every variable the server reads, commented out at its default: all are optional in development.",
     "# Copy this file to .env and set what you change; the process's environment wins over the file.",
-    "# See docs/configuration.md. Generated from src/config.ts and src/config-docs.ts: run",
+    "# See docs/configuration.md. Generated from src/config/config.ts and src/config/config-docs.ts: run",
     `# \`${REGENERATE}\` after changing them rather than editing this file.`,
   ];
   for (const { name, value, shownDefault, meaning } of variables()) {
@@ -127,7 +127,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const missing = undocumented();
   if (missing.length > 0)
     console.warn(
-      `Not described in src/config-docs.ts (shown as such): ${missing.join(", ")}. Add their meanings.`,
+      `Not described in src/config/config-docs.ts (shown as such): ${missing.join(", ")}. Add their meanings.`,
     );
   if (check && (stale || missing.length > 0)) {
     console.error(`Run \`${REGENERATE}\` to regenerate.`);

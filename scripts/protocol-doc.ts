@@ -6,7 +6,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { type ZodType, z } from "zod";
-import { tradeMessages, worldMessages } from "../src/rooms/messages.js";
+import { tradeMessages, worldMessages } from "../src/protocol/messages.js";
 
 export const PROTOCOL_DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../docs/protocol.md");
 export const BEGIN_MARKER = "<!-- BEGIN GENERATED SCHEMAS (npx tsx scripts/protocol-doc.ts) -->";

@@ -5,9 +5,9 @@ import { API_DOC, endpointReference, REGENERATE, withoutLayout, withReference } 
 import { ENDPOINTS } from "../src/api/endpoints.js";
 import { startTestServer, type TestServer } from "./support/server.js";
 
-/** Where the routers of a file are mounted (see src/app.ts and src/api/index.ts); src/api's others: /api. */
+/** Where the routers of a file are mounted (see src/server/app.ts and src/api/index.ts); src/api's others: /api. */
 const MOUNTS: Record<string, string> = {
-  "src/app.ts": "",
+  "src/server/app.ts": "",
   "src/api/health.ts": "",
   "src/api/metrics.ts": "",
   "src/api/env-js.ts": "",

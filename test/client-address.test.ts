@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { IncomingMessage } from "node:http";
-import { clientAddress, pinClientAddress } from "../src/client-address.js";
+import { clientAddress, pinClientAddress } from "../src/limits/client-address.js";
 
 const request = (forwardedFor?: string) =>
   ({

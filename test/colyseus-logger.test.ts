@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { colyseusLogger } from "../src/colyseus-logger.js";
+import { colyseusLogger } from "../src/server/colyseus-logger.js";
 import { recordingLogger } from "./support/recording-logger.js";
 
 describe("Colyseus's log lines", () => {

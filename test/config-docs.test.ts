@@ -10,14 +10,18 @@ import {
   variableTable,
   withTable,
 } from "../scripts/config-doc.js";
-import { loadConfig } from "../src/config.js";
+import { loadConfig } from "../src/config/config.js";
 
 describe(".env.example and docs/configuration.md", () => {
-  it("describe every variable of src/config.ts", () => {
-    assert.deepEqual(undocumented(), [], "add their meanings to src/config-docs.ts, then run " + REGENERATE);
+  it("describe every variable of src/config/config.ts", () => {
+    assert.deepEqual(
+      undocumented(),
+      [],
+      `add their meanings to src/config/config-docs.ts, then run ${REGENERATE}`,
+    );
   });
 
-  it(`are as generated from src/config.ts (else run ${REGENERATE})`, () => {
+  it(`are as generated from src/config/config.ts (else run ${REGENERATE})`, () => {
     assert.equal(
       readFileSync(ENV_EXAMPLE, "utf8"),
       envExample(),

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
-import { ConfigError, loadConfig, REQUIRED_IN_PRODUCTION } from "../src/config.js";
+import { ConfigError, loadConfig, REQUIRED_IN_PRODUCTION } from "../src/config/config.js";
 
 describe("configuration", () => {
   it("runs with no variables at all: port 5555, development, embedded database, SPEC's limits", () => {
@@ -238,7 +238,7 @@ describe("configuration", () => {
   });
 
   it("makes the server process exit non-zero with that message", () => {
-    const result = spawnSync(process.execPath, ["--import", "tsx", "src/index.ts"], {
+    const result = spawnSync(process.execPath, ["--import", "tsx", "src/server/index.ts"], {
       env: { PATH: process.env.PATH, NODE_ENV: "production" },
       encoding: "utf8",
       timeout: 15000,

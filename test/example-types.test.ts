@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import type * as Examples from "../examples/protocol.js";
 import type { ChatMessage, PlayerSync, WorldEntity, WorldUpdate } from "../src/game/world-types.js";
-import type { MessageError } from "../src/rooms/messages.js";
+import type { MessageError } from "../src/protocol/messages.js";
 
 // Compile-time: what the server sends must fit the types the examples give their readers (npm run
 // check fails here when a server type drifts from examples/protocol.ts).

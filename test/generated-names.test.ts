@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { CHARACTER_NAME } from "../src/auth/accounts.js";
 import { FIRST_DIGITS, MAX_DIGITS, NameGenerator } from "../src/auth/generated-names.js";
+import { CHARACTER_NAME } from "../src/game/character-names.js";
 
 describe("generated character names", () => {
   it("keep to the character-name rule at every length, from the smallest numbers to the largest", () => {

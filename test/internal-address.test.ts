@@ -5,7 +5,7 @@ import type net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { WebSocket, WebSocketServer } from "ws";
-import { internalAddress } from "../src/internal-address.js";
+import { internalAddress } from "../src/server/internal-address.js";
 
 /** An HTTP server that answers its path, with WebSockets that echo, as the game server has both. */
 function echoServer(): http.Server {

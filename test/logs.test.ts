@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { loadConfig } from "../src/config.js";
+import { loadConfig } from "../src/config/config.js";
 import { asTrader, startTrade } from "./rooms/trade-helpers.js";
 import { waitFor } from "./rooms/world-helpers.js";
 import { joinAsNewPlayer, leave } from "./support/players.js";

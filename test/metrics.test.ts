@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { errorHandler } from "../src/api/errors.js";
 import { metricsRouter } from "../src/api/metrics.js";
-import { createLogger } from "../src/logger.js";
+import { createLogger } from "../src/telemetry/logger.js";
 import { GENEROUS_LIMITS } from "./api/support.js";
 import { asTrader, startTrade, type Trader } from "./rooms/trade-helpers.js";
 import { joinAsNewPlayer, leave, waitForAsync } from "./support/players.js";

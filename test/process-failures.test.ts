@@ -12,8 +12,8 @@ const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** Runs `body` in a fresh Node process that logs its failures as the server does. */
 function runWithFailureLogging(body: string): Promise<{ code: number | null; output: string }> {
   const script = `
-    import { createLogger } from "./src/logger.ts";
-    import { logProcessFailures } from "./src/shutdown.ts";
+    import { createLogger } from "./src/telemetry/logger.ts";
+    import { logProcessFailures } from "./src/server/shutdown.ts";
     logProcessFailures(createLogger("info", "json"));
     ${body}`;
   const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
@@ -65,7 +65,7 @@ describe("start-up failures", function () {
   this.timeout(30000);
 
   /** How `npm start` starts the server. */
-  const NPM_START = ["src/index.ts"];
+  const NPM_START = ["src/server/index.ts"];
   /** How hosts that use @colyseus/tools' `listen` load the application. */
   const ARENA_CONFIG = ["--input-type=module", "-e", `await import("./arena.config.ts")`];
 

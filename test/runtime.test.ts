@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
 import pino from "pino";
-import { loadConfig } from "../src/config.js";
-import { createRuntime } from "../src/runtime.js";
+import { loadConfig } from "../src/config/config.js";
+import { createRuntime } from "../src/server/runtime.js";
 
 /** The warnings a runtime logs as it opens with `env`. */
 async function startUpWarnings(env: Record<string, string>): Promise<string[]> {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createHook } from "node:async_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
-import { within } from "../src/time-limit.js";
+import { within } from "../src/limits/time-limit.js";
 
 /** Timers `within` made while `work` ran and did not clear (unreferenced ones included). */
 async function timersLeftBy(work: () => Promise<unknown>): Promise<number> {

@@ -8,7 +8,7 @@ import type { WriteFence } from "../db/world-lease.js";
 import { newCharacter } from "../game/character.js";
 import { WorldMap } from "../game/map.js";
 import type { CharacterState, GameData } from "../game/types.js";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../telemetry/logger.js";
 import { Agent, type AgentRecord, type StoredGoal } from "./agent.js";
 import { OwnAgentPass } from "./own-server.js";
 import type { ModelPlannerFactory } from "./planners/index.js";
@@ -22,7 +22,7 @@ export class AgentLimitError extends Error {
 
 /**
  * Where the agents' rows live: the server's database (AgentRepository), or the agent process's own file
- * (src/agents/framework). Every write is fenced by the lease of the world the agents run beside.
+ * (src/server/agents-process.ts). Every write is fenced by the lease of the world the agents run beside.
  */
 export interface AgentStore {
   all(): Promise<AgentRow[]>;

@@ -1,4 +1,4 @@
-// GET /api/v1/account: who the bearer token's account is. The agent process (src/agents/framework)
+// GET /api/v1/account: who the bearer token's account is. The agent process (src/server/agents-process.ts)
 // asks it to authenticate its own callers exactly as this server does.
 import { type RequestHandler, Router } from "express";
 import { callerOf } from "./authenticate.js";

@@ -2,7 +2,7 @@
 // /api/agents request is carried there as it came (method, path, query, body, the caller's token and
 // address) and its answer passed back as it was given.
 import type { RequestHandler } from "express";
-import { ApiError } from "./errors.js";
+import { ServiceError } from "../protocol/errors.js";
 
 /** The agent process answers within this, or the caller is told it is unavailable. */
 const FORWARD_TIMEOUT_MS = 15_000;
@@ -34,8 +34,7 @@ export function forwardAgentRequests(frameworkUrl: string): RequestHandler {
         redirect: "manual",
       });
     } catch {
-      throw new ApiError(
-        503,
+      throw new ServiceError(
         "unavailable",
         `the agent process at ${base} (AGENT_FRAMEWORK_URL) does not answer: start it with npm run agents, or unset AGENT_FRAMEWORK_URL to run the agents in this server`,
       );

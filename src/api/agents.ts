@@ -8,13 +8,13 @@ import { AGENT_ACTIONS } from "../agents/actions/index.js";
 import { isActionName } from "../agents/actions/types.js";
 import { isQuickAction } from "../agents/agent.js";
 import { GOAL_TYPES } from "../agents/brain.js";
-import type { AgentCaller, AgentFailureCode, AgentRequest } from "../agents/requests.js";
+import type { AgentCaller, AgentRequest } from "../agents/requests.js";
 import { chatText } from "../game/chat.js";
 import { XP_CAP } from "../game/xp.js";
+import { clientKey } from "../limits/rate-limits.js";
+import type { LiveWorld } from "../ports/live-world.js";
+import { ServiceError } from "../protocol/errors.js";
 import { callerOf } from "./authenticate.js";
-import { ApiError } from "./errors.js";
-import type { LiveWorld } from "./live-world.js";
-import { clientKey } from "./rate-limits.js";
 import { characterNameBody, parseOr400 } from "./validate.js";
 
 export const agentGoalBody = z.object({
@@ -38,13 +38,6 @@ export const agentMessageBody = z.object({
   }),
 });
 
-const FAILURE_STATUS: Record<AgentFailureCode, number> = {
-  not_found: 404,
-  forbidden: 403,
-  conflict: 409,
-  unavailable: 503,
-};
-
 /** Who the authenticated caller is: its account, as the game server's own routes resolve it. */
 function accountCaller(res: Response): AgentCaller {
   const { account } = callerOf(res);
@@ -53,7 +46,7 @@ function accountCaller(res: Response): AgentCaller {
 
 /**
  * The agent endpoints over whatever answers agent requests: the world's process here, or the agent
- * process's own agents there (src/agents/framework), which resolves its callers in its own way.
+ * process's own agents there (src/server/agents-process.ts), which resolves its callers in its own way.
  */
 export function agentsRouter(
   liveWorld: Pick<LiveWorld, "agents">,
@@ -65,7 +58,7 @@ export function agentsRouter(
   /** Sends the request to the agents and answers with the reply's body and `status`, or its refusal. */
   const answer = async (res: Response, request: AgentRequest, status = 200) => {
     const reply = await liveWorld.agents(request);
-    if (!reply.ok) throw new ApiError(FAILURE_STATUS[reply.code], reply.code, reply.message);
+    if (!reply.ok) throw new ServiceError(reply.code, reply.message);
     if (status === 204) res.status(204).end();
     else res.status(status).json(status === 202 ? { accepted: true } : reply.body);
   };
@@ -120,7 +113,7 @@ export function agentsRouter(
 
   router.post("/agents/:agentId/quick-actions/:actionId", authenticated, (req, res) => {
     const actionId = req.params.actionId as string;
-    if (!isQuickAction(actionId)) throw new ApiError(404, "not_found", `no quick action ${actionId}`);
+    if (!isQuickAction(actionId)) throw new ServiceError("not_found", `no quick action ${actionId}`);
     return answer(
       res,
       { type: "runQuickAction", caller: caller(res), agentId: agentId(req.params), actionId },
@@ -134,7 +127,7 @@ export function agentsRouter(
 
   router.post("/agents/:agentId/actions/:name", authenticated, (req, res) => {
     const name = req.params.name as string;
-    if (!isActionName(name)) throw new ApiError(404, "not_found", `no action ${name}`);
+    if (!isActionName(name)) throw new ServiceError("not_found", `no action ${name}`);
     const params = parseOr400(AGENT_ACTIONS[name].params, req.body ?? {});
     return answer(res, { type: "action", caller: caller(res), agentId: agentId(req.params), name, params });
   });

@@ -3,10 +3,10 @@ import { Router } from "express";
 import { accountWithCharacter, NAMES_EXHAUSTED_MESSAGE } from "../auth/accounts.js";
 import { issueAnonymousToken } from "../auth/tokens.js";
 import { NamesExhaustedError } from "../db/characters.js";
-import type { Runtime } from "../runtime.js";
+import { clientKey } from "../limits/rate-limits.js";
+import type { Runtime } from "../ports/runtime.js";
+import { ServiceError } from "../protocol/errors.js";
 import { bearerToken, verifyOrRefuse } from "./authenticate.js";
-import { ApiError } from "./errors.js";
-import { clientKey } from "./rate-limits.js";
 
 /**
  * Issues a token for a new identity, with its account and character, so `playerId` can be played at once.
@@ -15,8 +15,7 @@ import { clientKey } from "./rate-limits.js";
 export function anonymousAuthRouter(runtime: Runtime): Router {
   return Router().post("/v1/auth/anonymous", runtime.rateLimits.tokenIssuance, async (req, res) => {
     if (runtime.config.identityProvider) {
-      throw new ApiError(
-        403,
+      throw new ServiceError(
         "forbidden",
         "anonymous sign-in is disabled: sign in with the identity provider",
       );
@@ -27,7 +26,7 @@ export function anonymousAuthRouter(runtime: Runtime): Router {
     const identity = { subject: issued.subject, kind: "anonymous" } as const;
     const { characterId: playerId } = await accountWithCharacter(runtime, identity).catch((error) => {
       if (error instanceof NamesExhaustedError)
-        throw new ApiError(503, "unavailable", NAMES_EXHAUSTED_MESSAGE);
+        throw new ServiceError("unavailable", NAMES_EXHAUSTED_MESSAGE);
       throw error;
     });
     res.status(201).json({ token: issued.token, playerId, expiresAt: issued.expiresAt.toISOString() });

@@ -5,9 +5,9 @@ import { resolveAccount } from "../auth/accounts.js";
 import type { Identity } from "../auth/tokens.js";
 import { type AuthRefusal, verifyToken } from "../auth/verify.js";
 import type { Account } from "../db/accounts.js";
-import type { Runtime } from "../runtime.js";
-import { ApiError } from "./errors.js";
-import { clientKey } from "./rate-limits.js";
+import { clientKey } from "../limits/rate-limits.js";
+import type { Runtime } from "../ports/runtime.js";
+import { ServiceError } from "../protocol/errors.js";
 
 export interface Caller {
   identity: Identity;
@@ -25,8 +25,7 @@ export function bearerToken(header: string | undefined): string | undefined {
 export function authenticate(runtime: AuthRuntime): RequestHandler {
   return async (req, res, next) => {
     const token = bearerToken(req.headers.authorization);
-    if (!token)
-      throw new ApiError(401, "unauthorized", "an Authorization: Bearer <token> header is required");
+    if (!token) throw new ServiceError("unauthorized", "an Authorization: Bearer <token> header is required");
     const identity = await verifyOrRefuse(runtime, token, clientKey(req.ip), res);
     const caller: Caller = { identity, account: await resolveAccount(runtime, identity) };
     await runtime.sightings.seen([caller.account.id]);
@@ -55,7 +54,7 @@ export async function verifyOrRefuse(
 }
 
 /** The API error of a refusal; a 429 tells the client when to retry (Retry-After). */
-function refusalError(refusal: AuthRefusal, res: Response): ApiError {
+function refusalError(refusal: AuthRefusal, res: Response): ServiceError {
   if (refusal.retryAfterSeconds !== undefined) res.set("Retry-After", String(refusal.retryAfterSeconds));
-  return new ApiError(refusal.status, refusal.code, refusal.message);
+  return new ServiceError(refusal.code, refusal.message);
 }

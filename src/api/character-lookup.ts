@@ -2,8 +2,8 @@
 import type { Tile } from "../game/types.js";
 import type { PlayerSync } from "../game/world-types.js";
 import { playerSyncOf } from "../game/world-view.js";
-import type { Runtime } from "../runtime.js";
-import type { LiveWorld } from "./live-world.js";
+import type { LiveWorld } from "../ports/live-world.js";
+import type { Runtime } from "../ports/runtime.js";
 
 type Characters = Pick<Runtime, "characters">;
 

@@ -3,10 +3,10 @@
 import { type RequestHandler, Router } from "express";
 import { combatLevel, skillLevels, totalLevel } from "../game/combat-level.js";
 import { areaContaining } from "../game/map.js";
-import type { Runtime } from "../runtime.js";
+import type { LiveWorld } from "../ports/live-world.js";
+import type { Runtime } from "../ports/runtime.js";
+import { ServiceError } from "../protocol/errors.js";
 import { lookupPlayer, lookupPosition } from "./character-lookup.js";
-import { ApiError } from "./errors.js";
-import type { LiveWorld } from "./live-world.js";
 
 export function charactersRouter(
   runtime: Runtime,
@@ -39,6 +39,6 @@ export function charactersRouter(
   return router;
 }
 
-function unknownCharacter(id: string): ApiError {
-  return new ApiError(404, "not_found", `no character ${id}`);
+function unknownCharacter(id: string): ServiceError {
+  return new ServiceError("not_found", `no character ${id}`);
 }

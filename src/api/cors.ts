@@ -1,7 +1,7 @@
 // SPEC's cross-origin rules. Colyseus answers preflights and stamps CORS headers on every response from
 // its own request listener, so the policy is installed there rather than as Express middleware.
 import { matchMaker } from "@colyseus/core";
-import type { Config } from "../config.js";
+import type { Config } from "../config/config.js";
 
 export type CorsConfig = Pick<
   Config,

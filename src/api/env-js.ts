@@ -1,6 +1,6 @@
 // GET /env.js: the client's public configuration as a script. Only PUBLIC_* values ever appear in it.
 import { type Request, Router } from "express";
-import type { Config } from "../config.js";
+import type { Config } from "../config/config.js";
 
 /** The global the script assigns; the client reads `window.env.PUBLIC_...`. */
 const GLOBAL_NAME = "env";

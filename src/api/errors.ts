@@ -1,40 +1,27 @@
-// CONTRACT's error body, `{ "error": { "code", "message", "details"? } }`, for every 4xx and 5xx of the API.
+// The API's answers to what failed: a ServiceError with its code's status, the framework's own client
+// errors, and a 500 that tells nothing of the cause.
 import { STATUS_CODES } from "node:http";
 import type { ErrorRequestHandler, RequestHandler } from "express";
-import type { Logger } from "../logger.js";
+import { type ErrorCode, errorBody, ServiceError } from "../protocol/errors.js";
+import type { Logger } from "../telemetry/logger.js";
 
-export type ErrorCode =
-  | "bad_request"
-  | "unauthorized"
-  | "forbidden"
-  | "not_found"
-  | "conflict"
-  | "payload_too_large"
-  | "unsupported_media_type"
-  | "rate_limited"
-  | "internal"
-  | "unavailable";
-
-/** An error whose status, code and message are meant for the client. */
-export class ApiError extends Error {
-  override name = "ApiError";
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode,
-    message: string,
-    readonly details?: unknown,
-  ) {
-    super(message);
-  }
-}
-
-export function errorBody(code: string, message: string, details?: unknown) {
-  return { error: details === undefined ? { code, message } : { code, message, details } };
-}
+/** The HTTP status of each of CONTRACT's error codes. */
+export const STATUS_OF: Record<ErrorCode, number> = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+};
 
 /** Whatever no route answered: unknown paths and methods, under /api or not. */
 export const notFound: RequestHandler = (req) => {
-  throw new ApiError(404, "not_found", `no endpoint ${req.method} ${req.baseUrl}${req.path}`);
+  throw new ServiceError("not_found", `no endpoint ${req.method} ${req.baseUrl}${req.path}`);
 };
 
 /** HTTP's challenge, which a 401 must carry (RFC 9110): the scheme the server takes, a bearer token. */
@@ -46,26 +33,19 @@ export const WHOLE_BODY = "(body)";
 const PATH = "(path)";
 
 /** body-parser tags its failures with a `type`; all of them are the client's fault. */
-const BODY_PARSER_ERRORS: Record<string, [number, ErrorCode, string]> = {
-  "entity.parse.failed": [400, "bad_request", "the body is not valid JSON"],
-  "entity.too.large": [413, "payload_too_large", "the body is too large"],
-  "encoding.unsupported": [415, "unsupported_media_type", "the body's encoding is not supported"],
-  "charset.unsupported": [415, "unsupported_media_type", "the body's charset is not supported"],
-  "request.aborted": [400, "bad_request", "the request was aborted"],
-  "request.size.invalid": [400, "bad_request", "the body's length does not match Content-Length"],
+const BODY_PARSER_ERRORS: Record<string, [ErrorCode, string]> = {
+  "entity.parse.failed": ["bad_request", "the body is not valid JSON"],
+  "entity.too.large": ["payload_too_large", "the body is too large"],
+  "encoding.unsupported": ["unsupported_media_type", "the body's encoding is not supported"],
+  "charset.unsupported": ["unsupported_media_type", "the body's charset is not supported"],
+  "request.aborted": ["bad_request", "the request was aborted"],
+  "request.size.invalid": ["bad_request", "the body's length does not match Content-Length"],
 };
 
 /** CONTRACT's codes of the 4xx statuses it names; any other takes its HTTP reason phrase in snake case. */
-const CLIENT_ERROR_CODES: Partial<Record<number, ErrorCode>> = {
-  400: "bad_request",
-  401: "unauthorized",
-  403: "forbidden",
-  404: "not_found",
-  409: "conflict",
-  413: "payload_too_large",
-  415: "unsupported_media_type",
-  429: "rate_limited",
-};
+const CLIENT_ERROR_CODES = new Map(
+  Object.entries(STATUS_OF).map(([code, status]) => [status, code as ErrorCode]),
+);
 
 interface ClientError {
   status: number;
@@ -75,7 +55,7 @@ interface ClientError {
 }
 
 /**
- * The one error handler: ApiErrors, body-parser failures and the other client errors as they are,
+ * The one error handler: ServiceErrors, body-parser failures and the other client errors as they are,
  * anything else a logged 500 whose body says nothing about the cause (no stack, SQL or configuration
  * reaches the client).
  */
@@ -84,7 +64,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     // A response already under way cannot change its status: Express's own handler closes the connection.
     if (res.headersSent) return next(error);
     const known: ClientError | undefined =
-      error instanceof ApiError ? error : (fromBodyParser(error) ?? fromHttpError(error));
+      error instanceof ServiceError
+        ? { status: STATUS_OF[error.code], code: error.code, message: error.message, details: error.details }
+        : (fromBodyParser(error) ?? fromHttpError(error));
     if (known) {
       if (known.status === 401) res.set("WWW-Authenticate", BEARER_CHALLENGE);
       res.status(known.status).json(errorBody(known.code, known.message, known.details));
@@ -95,18 +77,19 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   };
 }
 
-function fromBodyParser(error: unknown): ApiError | undefined {
+function fromBodyParser(error: unknown): ClientError | undefined {
   const type = (error as { type?: unknown } | undefined)?.type;
   const known = typeof type === "string" ? BODY_PARSER_ERRORS[type] : undefined;
   if (!known) return undefined;
-  const [status, code, message] = known;
+  const [code, message] = known;
+  const status = STATUS_OF[code];
   // CONTRACT's bad_request lists the offending fields: here, the body as a whole.
-  return new ApiError(
+  return {
     status,
     code,
     message,
-    code === "bad_request" ? [{ field: WHOLE_BODY, message }] : undefined,
-  );
+    details: code === "bad_request" ? [{ field: WHOLE_BODY, message }] : undefined,
+  };
 }
 
 /**
@@ -124,7 +107,7 @@ function fromHttpError(error: unknown): ClientError | undefined {
   if (typeof httpStatus !== "number" || httpStatus < 400 || httpStatus > 499 || expose === false)
     return undefined;
   const reason = STATUS_CODES[httpStatus] ?? "Bad Request";
-  const code = CLIENT_ERROR_CODES[httpStatus] ?? reason.toLowerCase().replace(/\W+/g, "_");
+  const code = CLIENT_ERROR_CODES.get(httpStatus) ?? reason.toLowerCase().replace(/\W+/g, "_");
   const message = error.message || reason;
   if (code !== "bad_request") return { status: httpStatus, code, message };
   // CONTRACT's bad_request lists the offending fields: the router's URIError is about a path parameter

@@ -1,43 +1,11 @@
 import { Router } from "express";
-import { within } from "../time-limit.js";
-import { VERSION } from "../version.js";
-import { errorBody } from "./errors.js";
+import { VERSION } from "../config/version.js";
+import { within } from "../limits/time-limit.js";
+import type { LocalWorldHealth } from "../ports/world-health.js";
+import { errorBody } from "../protocol/errors.js";
 
 const PING_TIMEOUT_MS = 2000;
 
-/** Whether the world's writes reach its database, as the world running in this process finds. */
-export type WorldDatabaseState =
-  | { state: "ok" }
-  /** Its writes fail, or one has run for long: the world holds its players' actions meanwhile. */
-  | { state: "waiting"; sinceMs: number };
-
-/**
- * The world of this process, when one runs here: it tells /health how its writes fare. The world's writes
- * have connections of their own, so a ping that answers says nothing of them.
- */
-export class LocalWorldHealth {
-  private source: (() => WorldDatabaseState) | undefined;
-
-  /** The world opened here reports through `source` until it calls the returned function. */
-  report(source: () => WorldDatabaseState): () => void {
-    this.source = source;
-    return () => {
-      if (this.source === source) this.source = undefined;
-    };
-  }
-
-  read(): WorldDatabaseState | undefined {
-    return this.source?.();
-  }
-}
-
-/**
- * GET /health: public; 503 "degraded" when the database does not answer in time, or when the world
- * running in this process waits for its database (its writes fail or hang). The body says which:
- * `database` ("ok" or "unavailable") and, where the world runs, `world` ({"database": "ok" | "waiting",
- * "waitingMs"?}). The 503 carries the health fields and CONTRACT's error body side by side, so both
- * readers find what they look for.
- */
 export function healthRouter(ping: () => Promise<void>, world: LocalWorldHealth): Router {
   const databaseAnswers = sharedPing(ping);
   return Router().get("/health", async (_req, res) => {

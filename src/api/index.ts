@@ -1,7 +1,9 @@
 // Mounts the REST API on the Express app that Colyseus's transport created.
 import express from "express";
+import { BODY_LIMIT_BYTES } from "../limits/body-size.js";
 import { skillUnlocksRouter } from "../manifests/routes.js";
-import type { Runtime } from "../runtime.js";
+import type { LiveWorld } from "../ports/live-world.js";
+import type { Runtime } from "../ports/runtime.js";
 import { accountRouter } from "./account.js";
 import { agentsRouter } from "./agents.js";
 import { forwardAgentRequests } from "./agents-forward.js";
@@ -11,15 +13,8 @@ import { charactersRouter } from "./characters.js";
 import { installCorsPolicy } from "./cors.js";
 import { envScriptRouter } from "./env-js.js";
 import { errorHandler, notFound } from "./errors.js";
-import type { LiveWorld } from "./live-world.js";
 import { playerRouter } from "./player.js";
 import { worldRouter } from "./world.js";
-
-/**
- * No endpoint takes more than a name or a short message; anything larger is refused with 413. The
- * matchmaker's routes hold bodies to it too (see src/matchmaking-limit.ts).
- */
-export const BODY_LIMIT_BYTES = 16 * 1024;
 
 /**
  * /env.js (uncounted), then everything under /api behind the REST limit, then the JSON 404 of whatever

@@ -1,8 +1,8 @@
 import { timingSafeEqual } from "node:crypto";
 import { Router } from "express";
-import type { Config } from "../config.js";
-import { scrapeMetrics } from "../metrics.js";
-import { ApiError } from "./errors.js";
+import type { Config } from "../config/config.js";
+import { ServiceError } from "../protocol/errors.js";
+import { scrapeMetrics } from "../telemetry/metrics.js";
 
 /**
  * GET /metrics, Prometheus's text format: open in development; in production only with
@@ -13,10 +13,10 @@ export function metricsRouter(config: Pick<Config, "production" | "METRICS_TOKEN
     config.METRICS_TOKEN === undefined ? undefined : Buffer.from(`Bearer ${config.METRICS_TOKEN}`);
   return Router().get("/metrics", async (req, res) => {
     if (config.production) {
-      if (!token) throw new ApiError(404, "not_found", "no endpoint GET /metrics");
+      if (!token) throw new ServiceError("not_found", "no endpoint GET /metrics");
       const given = Buffer.from(req.get("authorization") ?? "");
       if (given.length !== token.length || !timingSafeEqual(given, token))
-        throw new ApiError(401, "unauthorized", "GET /metrics needs Authorization: Bearer <METRICS_TOKEN>");
+        throw new ServiceError("unauthorized", "GET /metrics needs Authorization: Bearer <METRICS_TOKEN>");
     }
     const { contentType, body } = await scrapeMetrics();
     res.status(200).set("Content-Type", contentType).set("Cache-Control", "no-store").send(body);

@@ -4,11 +4,11 @@ import { type RequestHandler, Router } from "express";
 import { NameTakenError } from "../db/characters.js";
 import { newCharacter } from "../game/character.js";
 import { playerSyncOf } from "../game/world-view.js";
-import type { Runtime } from "../runtime.js";
+import type { LiveWorld } from "../ports/live-world.js";
+import type { Runtime } from "../ports/runtime.js";
+import { ServiceError } from "../protocol/errors.js";
 import { callerOf } from "./authenticate.js";
 import { lookupPlayer } from "./character-lookup.js";
-import { ApiError } from "./errors.js";
-import type { LiveWorld } from "./live-world.js";
 import { characterNameBody, parseOr400 } from "./validate.js";
 
 export function playerRouter(runtime: Runtime, liveWorld: LiveWorld, authenticated: RequestHandler): Router {
@@ -18,8 +18,7 @@ export function playerRouter(runtime: Runtime, liveWorld: LiveWorld, authenticat
     const [character] = await runtime.characters.ofAccount(callerOf(res).account.id);
     const player = character && (await lookupPlayer(runtime, liveWorld, character.id));
     if (!player)
-      throw new ApiError(
-        404,
+      throw new ServiceError(
         "not_found",
         "this account has no character yet: create one with POST /api/v1/player",
       );
@@ -45,7 +44,7 @@ export function playerRouter(runtime: Runtime, liveWorld: LiveWorld, authenticat
       // The world shows the new name from its next tick; the answer shows it now.
       res.status(200).json({ ...player, name });
     } catch (error) {
-      if (error instanceof NameTakenError) throw new ApiError(409, "conflict", error.message);
+      if (error instanceof NameTakenError) throw new ServiceError("conflict", error.message);
       throw error;
     }
   });

@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../telemetry/logger.js";
 
 /**
  * Logs each HTTP request at debug once answered: method, path, status and time taken. Below debug it

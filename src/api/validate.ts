@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { CHARACTER_NAME, CHARACTER_NAME_RULE } from "../auth/accounts.js";
-import { ApiError, WHOLE_BODY } from "./errors.js";
+import { CHARACTER_NAME, CHARACTER_NAME_RULE } from "../game/character-names.js";
+import { ServiceError } from "../protocol/errors.js";
+import { WHOLE_BODY } from "./errors.js";
 
 /** A body that names a character (a rename, a new agent). */
 export const characterNameBody = z.object({
@@ -15,5 +16,5 @@ export function parseOr400<T extends z.ZodType>(schema: T, value: unknown): z.ou
     field: issue.path.join(".") || WHOLE_BODY,
     message: issue.message,
   }));
-  throw new ApiError(400, "bad_request", "the request is invalid", details);
+  throw new ServiceError("bad_request", "the request is invalid", details);
 }

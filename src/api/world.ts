@@ -1,8 +1,8 @@
 // GET /api/v1/world and /api/v1/world/areas.
 import { type RequestHandler, Router } from "express";
 import type { AreaDef, GameData } from "../game/types.js";
-import type { Runtime } from "../runtime.js";
-import type { LiveWorld, WorldStatus } from "./live-world.js";
+import type { LiveWorld, WorldStatus } from "../ports/live-world.js";
+import type { Runtime } from "../ports/runtime.js";
 
 export function worldRouter(runtime: Runtime, liveWorld: LiveWorld, authenticated: RequestHandler): Router {
   const router = Router();

@@ -1,19 +1,12 @@
 // From a verified identity to the account and the character it plays. Free of Express: the REST API,
 // the WorldRoom and the /ws adapter share these steps.
 import { randomUUID } from "node:crypto";
-import type { Account } from "../db/accounts.js";
+import type { Account, AccountRepository } from "../db/accounts.js";
+import type { CharacterRepository } from "../db/characters.js";
 import { newCharacter } from "../game/character.js";
-import type { Runtime } from "../runtime.js";
+import type { GameData } from "../game/types.js";
 import { NameGenerator } from "./generated-names.js";
 import type { Identity } from "./tokens.js";
-
-/**
- * Characters' names, players' and agents' alike: 3..12 letters, digits or spaces, starting and ending
- * with a letter or digit, never two spaces in a row (`Mod  Bob` would pass for `Mod Bob`).
- */
-export const CHARACTER_NAME = /^(?!.* {2})[A-Za-z0-9][A-Za-z0-9 ]{1,10}[A-Za-z0-9]$/;
-export const CHARACTER_NAME_RULE =
-  "3 to 12 letters, digits or single spaces, not starting or ending with a space";
 
 /** Candidate names one sign-up tries before it is answered 503 (each taken one grows the numbers). */
 const NAME_ATTEMPTS = 24;
@@ -22,7 +15,10 @@ const NAME_ATTEMPTS = 24;
 const generatedNames = new NameGenerator();
 
 /** The account of an identity, created the first time the identity is seen. */
-export function resolveAccount(runtime: Pick<Runtime, "accounts">, identity: Identity): Promise<Account> {
+export function resolveAccount(
+  runtime: { accounts: AccountRepository },
+  identity: Identity,
+): Promise<Account> {
   return runtime.accounts.findOrCreate(identity.subject, identity.kind);
 }
 
@@ -32,7 +28,7 @@ export function resolveAccount(runtime: Pick<Runtime, "accounts">, identity: Ide
  * (nothing stored) in the unlikely case that no candidate name was free.
  */
 export async function accountWithCharacter(
-  runtime: Pick<Runtime, "accounts" | "characters" | "gameData">,
+  runtime: { accounts: AccountRepository; characters: CharacterRepository; gameData: GameData },
   identity: Identity,
 ): Promise<{ account: Account; characterId: string }> {
   // Read first: every join of a known player passes here, and only a new one writes.

@@ -1,7 +1,7 @@
 // When accounts were last seen: an authenticated request or connection, or a player in the world. An
 // anonymous owner long unseen loses its agents (see AgentManager), so squatted slots come free.
 import type { AccountRepository } from "../db/accounts.js";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../telemetry/logger.js";
 
 /** Past this many remembered writes, the stale ones are forgotten (they would be written again anyway). */
 const REMEMBERED_MAX = 10_000;

@@ -2,7 +2,7 @@
 // configured. Free of Express: the REST API, the WorldRoom and the /ws adapter all verify through here.
 import { createPublicKey, type KeyObject, randomUUID } from "node:crypto";
 import { createRemoteJWKSet, decodeJwt, errors, type JWTVerifyGetKey, jwtVerify, SignJWT } from "jose";
-import type { Config } from "../config.js";
+import type { Config } from "../config/config.js";
 import type { AccountKind } from "../db/accounts.js";
 
 export interface Identity {

@@ -1,7 +1,12 @@
 // Token checks as every entry point makes them (REST, rooms, /ws): a token that cannot be trusted counts
 // as an authentication attempt of its client, and past the limit the client is refused outright.
-import type { Runtime } from "../runtime.js";
-import { type Identity, IdentityProviderUnavailableError, InvalidTokenError } from "./tokens.js";
+import type { RateLimits } from "../limits/rate-limits.js";
+import {
+  type Identity,
+  IdentityProviderUnavailableError,
+  InvalidTokenError,
+  type TokenVerifier,
+} from "./tokens.js";
 
 /** Why a client is not let in, as each transport reports it (HTTP status, or room error code). */
 export interface AuthRefusal {
@@ -14,7 +19,7 @@ export interface AuthRefusal {
 
 export type Verified = { identity: Identity; refusal?: undefined } | { refusal: AuthRefusal };
 
-type AuthRuntime = Pick<Runtime, "tokens" | "rateLimits">;
+type AuthRuntime = { tokens: TokenVerifier; rateLimits: RateLimits };
 
 /** Counts an authentication attempt of `client` (its clientKey); the refusal once it is over the limit. */
 export async function countAttempt(runtime: AuthRuntime, client: string): Promise<AuthRefusal | undefined> {

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { closeSync, openSync, readFileSync, realpathSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { StartupError } from "../startup-error.js";
+import { StartupError } from "../config/startup-error.js";
 
 /**
  * Claims the embedded database's folder for this process. PGlite takes no lock of its own: a second

@@ -7,8 +7,9 @@
 //     bootstraps from the production host;
 //  5. the files are the startup list of files.ts.
 // A set of files is written to disk only once it validated, so the cache always holds a good copy.
+
+import { StartupError } from "../config/startup-error.js";
 import type { GameData } from "../game/types.js";
-import { StartupError } from "../startup-error.js";
 import { type Download, type FetchSettings, fetchManifests } from "./fetch-manifests.js";
 import { isManifestFile, MANIFEST_FILES, missingRequiredManifests } from "./files.js";
 import { buildGameData } from "./game-data.js";

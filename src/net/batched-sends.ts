@@ -1,7 +1,7 @@
 import type { Socket } from "node:net";
 import type { Client } from "@colyseus/core";
 import { WebSocket } from "ws";
-import { keepShapeOf } from "../kept-shapes.js";
+import { keepShapeOf } from "../tuning/kept-shapes.js";
 import type { FrameWrites } from "./frame-writes.js";
 import { binaryFramesLength, writeBinaryFrames } from "./frames.js";
 import { closeIfSlowReader } from "./slow-reader.js";

@@ -2,7 +2,7 @@
 // binary for Colyseus's protocol. Neither negotiates compression, so a frame is a header and the payload
 // as it is, and the frames of a tick can be laid out into one buffer and written at once.
 
-import { keepShapeOf } from "../kept-shapes.js";
+import { keepShapeOf } from "../tuning/kept-shapes.js";
 
 /** Bytes framed already: one or more whole frames, one after the other. */
 export class FramedBytes {

@@ -1,10 +1,10 @@
 import type { Client, Serializer } from "@colyseus/core";
 import type { Schema } from "@colyseus/schema";
+import type { WritePath } from "../config/write-path.js";
 import { SendBatch } from "./batched-sends.js";
 import type { FrameWrites } from "./frame-writes.js";
 import { PatchScopes, scopeSchemaSerializer } from "./patch-scopes.js";
 import { StreamWrites } from "./stream-writes.js";
-import type { WritePath } from "./write-path.js";
 import { WriteSlab } from "./write-slab.js";
 import { SocketWrites, WriterThread } from "./writer-thread.js";
 

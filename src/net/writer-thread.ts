@@ -137,7 +137,7 @@ interface PostedBatch {
  * (bench/write-floor.ts: some 11 µs each on loopback, in the kernel's send path); handed over in one
  * message, they cost the tick next to nothing. With a core to spare they run beside the main thread's
  * work; on one core, they take turns with it after the tick. Unlike the server's helper threads
- * (src/helper-threads.ts) it keeps the main thread's priority: its frames are what the players wait for
+ * (src/tuning/helper-threads.ts) it keeps the main thread's priority: its frames are what the players wait for
  * (behind the main thread, on one core a publish's frames waited up to 330 ms for it in bench/world.ts
  * at 1,000 players).
  */

@@ -20,10 +20,9 @@ import {
   tradeUpdatedView,
 } from "../game/trade.js";
 import type { InventoryEntry } from "../game/types.js";
-import { countMessageIn, countRefusal, countTradeCompleted, countTradeFailed } from "../metrics.js";
-import type { Runtime } from "../runtime.js";
-import { admitMessage } from "./flood-guard.js";
-import { markFramesOf } from "./frame-sender.js";
+import { admitMessage } from "../limits/flood-guard.js";
+import type { Runtime } from "../ports/runtime.js";
+import type { PlayerAuth } from "../ports/world-seats.js";
 import {
   eventLabel,
   isTradeMessage,
@@ -32,8 +31,10 @@ import {
   readTradeMessage,
   sdkEventName,
   type TradeMessage,
-} from "./messages.js";
-import { authenticatePlayer, type PlayerAuth, toldSafely } from "./room-auth.js";
+} from "../protocol/messages.js";
+import { countMessageIn, countRefusal, countTradeCompleted, countTradeFailed } from "../telemetry/metrics.js";
+import { markFramesOf } from "./frame-sender.js";
+import { authenticatePlayer, toldSafely } from "./room-auth.js";
 import { countSelfAnsweredFrames } from "./self-answered-frames.js";
 import type { TradeCommitOutcome } from "./trade-commits.js";
 import type { WorldRoom } from "./WorldRoom.js";

@@ -11,8 +11,6 @@ import {
   ServerError,
 } from "@colyseus/core";
 import { type AgentReply, type AgentRequest, answerAgentRequest } from "../agents/requests.js";
-import { NOT_DURABLE_YET } from "../api/live-world.js";
-import { clientKey } from "../api/rate-limits.js";
 import { sightingIntervalMs } from "../auth/sightings.js";
 import { countAttempt } from "../auth/verify.js";
 import { type TradeParticipant, TradeRepository } from "../db/trades.js";
@@ -25,20 +23,17 @@ import { TRADE_ERROR_MESSAGES } from "../game/trade.js";
 import type { InventoryEntry } from "../game/types.js";
 import { World } from "../game/world.js";
 import type { Intent, OutboundEvent, PlayerSync, TickReport } from "../game/world-types.js";
-import { countMessageIn, countMessagesOut, countRefusal, reportPlayersOnline } from "../metrics.js";
+import { ChatRates, chatRateRefusal } from "../limits/chat-rate.js";
+import { admitMessage } from "../limits/flood-guard.js";
+import { clientKey } from "../limits/rate-limits.js";
+import { within } from "../limits/time-limit.js";
 import type { FrameWrites } from "../net/frame-writes.js";
 import type { PatchScopes } from "../net/patch-scopes.js";
-import type { Runtime } from "../runtime.js";
-import { WorldRoomState } from "../schema/WorldRoomState.js";
-import { within } from "../time-limit.js";
-import { ChatRates, chatRateRefusal } from "./chat-rate.js";
-import { CLOSE_REPLACED } from "./close-codes.js";
-import { CombatLogouts } from "./combat-logouts.js";
-import type { EncodedUpdate } from "./encoded-json.js";
-import { admitMessage } from "./flood-guard.js";
-import { markFramesOf } from "./frame-sender.js";
-import { HeldMessages } from "./held-messages.js";
-import { Interest, isJsonClient, readsTheState } from "./interest.js";
+import { NOT_DURABLE_YET } from "../ports/live-world.js";
+import type { Runtime } from "../ports/runtime.js";
+import type { PlayerAuth } from "../ports/world-seats.js";
+import { CLOSE_REPLACED } from "../protocol/close-codes.js";
+import type { EncodedUpdate } from "../protocol/encoded-json.js";
 import {
   describeIssues,
   eventLabel,
@@ -51,9 +46,15 @@ import {
   toIntent,
   type WorldJoinOptions,
   worldJoinOptions,
-} from "./messages.js";
+} from "../protocol/messages.js";
+import { WorldRoomState } from "../schema/WorldRoomState.js";
+import { countMessageIn, countMessagesOut, countRefusal, reportPlayersOnline } from "../telemetry/metrics.js";
+import { CombatLogouts } from "./combat-logouts.js";
+import { markFramesOf } from "./frame-sender.js";
+import { HeldMessages } from "./held-messages.js";
+import { Interest, isJsonClient, readsTheState } from "./interest.js";
 import { deliverEvents } from "./outgoing-events.js";
-import { authenticatePlayer, databaseUnavailable, type PlayerAuth, toldSafely } from "./room-auth.js";
+import { authenticatePlayer, databaseUnavailable, toldSafely } from "./room-auth.js";
 import { countSelfAnsweredFrames } from "./self-answered-frames.js";
 import { signTrade, type TradeRoom, type TradeRoomOptions } from "./TradeRoom.js";
 import { collectTickGarbage } from "./tick-garbage.js";

@@ -12,11 +12,11 @@ import {
 import type { World } from "../game/world.js";
 import type { TickReport, WorldEntity } from "../game/world-types.js";
 import type { PatchScopes } from "../net/patch-scopes.js";
+import { type EncodedUpdate, encodedUpdate } from "../protocol/encoded-json.js";
+import { JsonClient } from "../protocol/json-client.js";
+import type { ViewUpdates } from "../protocol/messages.js";
+import { packEntity, packWorldUpdate } from "../protocol/packed-update.js";
 import { EntityState, type WorldRoomState } from "../schema/WorldRoomState.js";
-import { JsonClient } from "../ws/JsonClient.js";
-import { type EncodedUpdate, encodedUpdate } from "./encoded-json.js";
-import type { ViewUpdates } from "./messages.js";
-import { packEntity, packWorldUpdate } from "./packed-update.js";
 
 /** What one client has been sent. */
 interface ClientView {

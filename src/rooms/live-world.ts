@@ -1,7 +1,7 @@
 import { type IRoomCache, matchMaker } from "@colyseus/core";
-import { ApiError } from "../api/errors.js";
-import { type LiveWorld, NOT_DURABLE_YET } from "../api/live-world.js";
-import { ListingsUnreachableError } from "../listings-unreachable.js";
+import { type LiveWorld, NOT_DURABLE_YET } from "../ports/live-world.js";
+import { ServiceError } from "../protocol/errors.js";
+import { ListingsUnreachableError } from "../protocol/listings-unreachable.js";
 import type { WorldRoom } from "./WorldRoom.js";
 import { findWorld as findListedWorld, openWorld as openListedWorld } from "./world-listing.js";
 
@@ -18,7 +18,7 @@ export const roomLiveWorld: LiveWorld = {
     const world = await findWorld();
     const player = world && (await callWorld(world, "livePlayer", [characterId]));
     if (player === NOT_DURABLE_YET)
-      throw new ApiError(503, "unavailable", "the world is waiting for its database; try again shortly");
+      throw new ServiceError("unavailable", "the world is waiting for its database; try again shortly");
     return player;
   },
   async renamed(characterId, name) {
@@ -38,7 +38,7 @@ async function unlessUnreachable<T>(lookup: Promise<T>): Promise<T> {
   try {
     return await lookup;
   } catch (error) {
-    if (error instanceof ListingsUnreachableError) throw new ApiError(503, "unavailable", error.message);
+    if (error instanceof ListingsUnreachableError) throw new ServiceError("unavailable", error.message);
     throw error;
   }
 }
@@ -54,7 +54,7 @@ const CHECK_PROCESS_AFTER_MS = 2000;
 /** What a client is told when the process running its world does not answer, over REST and /ws alike. */
 export const WORLD_UNREACHABLE_MESSAGE = "the world's server process cannot be reached; retry later";
 
-const unreachable = () => new ApiError(503, "unavailable", WORLD_UNREACHABLE_MESSAGE);
+const unreachable = () => new ServiceError("unavailable", WORLD_UNREACHABLE_MESSAGE);
 
 /**
  * Calls the world wherever it runs. When the call fails, or goes unanswered while the world's process is
@@ -73,7 +73,8 @@ async function callWorld<M extends WorldMethod>(
     const long = timeoutMs !== undefined && timeoutMs > CHECK_PROCESS_AFTER_MS;
     return await (long ? unlessGone(world.processId, call) : call);
   } catch (error) {
-    if (error instanceof ApiError || (await matchMaker.healthCheckProcessId(world.processId))) throw error;
+    if (error instanceof ServiceError || (await matchMaker.healthCheckProcessId(world.processId)))
+      throw error;
     throw unreachable();
   }
 }

@@ -1,11 +1,11 @@
 import { type Client, ClientState, getMessageBytes, Protocol } from "@colyseus/core";
 import { blockAround, type Cell, cellOf } from "../game/view-index.js";
 import type { OutboundEvent } from "../game/world-types.js";
-import { keepShapeOf } from "../kept-shapes.js";
-import { countMessagesOut } from "../metrics.js";
 import { FramedBytes, framedLength, writeFrames } from "../net/frames.js";
 import type { WriteSlab } from "../net/write-slab.js";
-import { EncodedJson } from "./encoded-json.js";
+import { EncodedJson } from "../protocol/encoded-json.js";
+import { countMessagesOut } from "../telemetry/metrics.js";
+import { keepShapeOf } from "../tuning/kept-shapes.js";
 import { type Interest, isJsonClient } from "./interest.js";
 
 /**

@@ -1,21 +1,11 @@
 import { type AuthContext, getBearerToken, ServerError } from "@colyseus/core";
-import { clientKey } from "../api/rate-limits.js";
 import { accountWithCharacter, NAMES_EXHAUSTED_MESSAGE, resolveAccount } from "../auth/accounts.js";
 import type { Identity } from "../auth/tokens.js";
 import { verifyToken } from "../auth/verify.js";
 import { NamesExhaustedError } from "../db/characters.js";
-import type { Runtime } from "../runtime.js";
-
-/** Who a room client is: stored as `client.auth`. */
-export interface PlayerAuth {
-  accountId: string;
-  characterId: string;
-  characterName: string;
-  /** The identity's key (see Identity.subject): a login during a database outage finds its seat by it. */
-  subject: string;
-  /** The client's address: its authentication attempts are counted under it. */
-  ip: string | undefined;
-}
+import { clientKey } from "../limits/rate-limits.js";
+import type { Runtime } from "../ports/runtime.js";
+import type { PlayerAuth } from "../ports/world-seats.js";
 
 /**
  * Identities verified by the /ws channel at a connection's upgrade, by the context it joins rooms with.

@@ -1,6 +1,6 @@
 import type { EventEmitter } from "node:events";
 import { type Client, Protocol } from "@colyseus/core";
-import { admitMessage, type FloodGuard } from "./flood-guard.js";
+import { admitMessage, type FloodGuard } from "../limits/flood-guard.js";
 
 /**
  * Protocol codes of the frames that are counted elsewhere: room messages, which reach the room's

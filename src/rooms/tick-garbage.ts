@@ -1,5 +1,5 @@
 import v8 from "node:v8";
-import { exposedGc } from "../exposed-gc.js";
+import { exposedGc } from "../tuning/exposed-gc.js";
 
 /**
  * Growth of the heap since its last full collection, as a fraction of what that collection left,

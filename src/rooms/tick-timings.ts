@@ -1,5 +1,5 @@
-import type { Logger } from "../logger.js";
-import { recordTick } from "../metrics.js";
+import type { Logger } from "../telemetry/logger.js";
+import { recordTick } from "../telemetry/metrics.js";
 
 /**
  * Each tick's phases go to the metrics; a tick that took longer than its budget is logged with them, so

@@ -11,8 +11,8 @@ import { type WorldLease, WorldSupersededError } from "../db/world-lease.js";
 import type { TradeErrorReason } from "../game/trade.js";
 import type { InventoryEntry, ItemDef } from "../game/types.js";
 import type { World } from "../game/world.js";
-import type { Logger } from "../logger.js";
-import { recordTradeCommit } from "../metrics.js";
+import type { Logger } from "../telemetry/logger.js";
+import { recordTradeCommit } from "../telemetry/metrics.js";
 import type { TickSaves } from "./tick-saves.js";
 import type { WorldPersistence } from "./world-persistence.js";
 

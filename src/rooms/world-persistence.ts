@@ -1,13 +1,13 @@
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { WorldDatabaseState } from "../api/health.js";
 import type { CharacterSave } from "../db/characters.js";
 import { isDataError } from "../db/pg-errors.js";
 import { WorldSupersededError, type WriteFence } from "../db/world-lease.js";
 import { isEmptyWrite, type WorldStore, type WorldWrite } from "../db/world-store.js";
-import type { Logger } from "../logger.js";
-import { recordDatabaseWrite } from "../metrics.js";
-import { within } from "../time-limit.js";
+import { within } from "../limits/time-limit.js";
+import type { WorldDatabaseState } from "../ports/world-health.js";
+import type { Logger } from "../telemetry/logger.js";
+import { recordDatabaseWrite } from "../telemetry/metrics.js";
 
 /** What the world has changed and not yet written (TickSaves). */
 export interface UnsavedWrites {

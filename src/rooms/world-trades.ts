@@ -9,8 +9,8 @@ import {
   type TradeEvent,
   type TradeResult,
 } from "../game/trade.js";
-import { countMessagesOut } from "../metrics.js";
-import type { Reply } from "./messages.js";
+import type { Reply } from "../protocol/messages.js";
+import { countMessagesOut } from "../telemetry/metrics.js";
 
 export type PlayerGoneReason = "partner_disconnected" | "player_died";
 /** Why the world ends a started trade: a player gone, the shutdown, or a `tradeCancel` sent to the world. */

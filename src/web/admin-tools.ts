@@ -5,8 +5,8 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { basicAuth, Room } from "@colyseus/core";
 import { monitor } from "@colyseus/monitor";
 import type { Application, RequestHandler } from "express";
-import { errorBody } from "../api/errors.js";
-import { type AttemptCounter, clientKey } from "../api/rate-limits.js";
+import { type AttemptCounter, clientKey } from "../limits/rate-limits.js";
+import { errorBody } from "../protocol/errors.js";
 
 // The playground imports @colyseus/auth, which swaps Colyseus's default static Room.onAuth for a JWT
 // check of its own (with its own secret): the trade room inherits that static hook, so SDK clients'

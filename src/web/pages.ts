@@ -2,7 +2,7 @@
 // They are static files: every page is a client of the public REST API, /ws and /env.js like any other.
 import path from "node:path";
 import express, { type Request, type Response, Router } from "express";
-import { PROJECT_ROOT } from "../paths.js";
+import { PROJECT_ROOT } from "../config/paths.js";
 
 export const WEB_DIR = path.join(PROJECT_ROOT, "web");
 const DOCS_DIR = path.join(PROJECT_ROOT, "docs");

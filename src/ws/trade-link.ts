@@ -1,10 +1,10 @@
 import { type AuthContext, connectClientToRoom, matchMaker } from "@colyseus/core";
 import type { WebSocket } from "ws";
 import { TRADE_ERROR_MESSAGES } from "../game/trade.js";
-import type { Logger } from "../logger.js";
-import { type Reply, readTradeMessage } from "../rooms/messages.js";
+import { JsonClient } from "../protocol/json-client.js";
+import { type Reply, readTradeMessage } from "../protocol/messages.js";
 import type { TradeRoom } from "../rooms/TradeRoom.js";
-import { JsonClient } from "./JsonClient.js";
+import type { Logger } from "../telemetry/logger.js";
 
 interface OpenTrade {
   tradeId: string;

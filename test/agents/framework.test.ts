@@ -55,7 +55,7 @@ describe("the agent process (npm run agents) beside a game server", function () 
         DATA_DIR: dataDir,
       },
       undefined,
-      "src/agent-framework.ts",
+      "src/server/agent-framework.ts",
     );
     const created = await request(server, "/api/agents", { body: { name: "Far Feller" }, token: owner });
     assert.equal(created.status, 201, await created.clone().text());

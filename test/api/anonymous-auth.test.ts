@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
 import { decodeJwt } from "jose";
-import { CHARACTER_NAME } from "../../src/auth/accounts.js";
 import { STEM_NAMES } from "../../src/auth/generated-names.js";
+import { CHARACTER_NAME } from "../../src/game/character-names.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { WsClient } from "../support/ws-client.js";
 import { expectError, GENEROUS_LIMITS, request, signInAnonymously } from "./support.js";

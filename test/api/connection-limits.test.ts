@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import net from "node:net";
 import os from "node:os";
-import { loadConfig } from "../../src/config.js";
+import { loadConfig } from "../../src/config/config.js";
 import { joinAsNewPlayer, leave, sleep } from "../support/players.js";
 import { startTestServer, TEST_PORT, type TestServer } from "../support/server.js";
 import { connectNewPlayer } from "../support/ws-client.js";

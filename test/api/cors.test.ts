@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { corsHeadersFor } from "../../src/api/cors.js";
-import { loadConfig } from "../../src/config.js";
+import { loadConfig } from "../../src/config/config.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { GENEROUS_LIMITS, request } from "./support.js";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import vm from "node:vm";
 import { publicConfig } from "../../src/api/env-js.js";
-import { LOCAL_CDN_URL, loadConfig } from "../../src/config.js";
+import { LOCAL_CDN_URL, loadConfig } from "../../src/config/config.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { GENEROUS_LIMITS, request } from "./support.js";
 

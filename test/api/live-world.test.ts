@@ -3,11 +3,12 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { answerAgentRequest } from "../../src/agents/requests.js";
 import { mountApi } from "../../src/api/index.js";
-import type { LiveWorld } from "../../src/api/live-world.js";
-import { loadConfig } from "../../src/config.js";
+import { loadConfig } from "../../src/config/config.js";
 import type { PlayerSync } from "../../src/game/world-types.js";
-import { createLogger } from "../../src/logger.js";
-import { createRuntime, type Runtime } from "../../src/runtime.js";
+import type { LiveWorld } from "../../src/ports/live-world.js";
+import type { Runtime } from "../../src/ports/runtime.js";
+import { createRuntime } from "../../src/server/runtime.js";
+import { createLogger } from "../../src/telemetry/logger.js";
 
 describe("REST API over a running world (LiveWorld)", () => {
   let runtime: Runtime;

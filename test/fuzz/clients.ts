@@ -8,7 +8,7 @@ import {
   isWorldMessage,
   readTradeMessage,
   readWorldMessage,
-} from "../../src/rooms/messages.js";
+} from "../../src/protocol/messages.js";
 import { sleep } from "../support/players.js";
 import type { TestServer } from "../support/server.js";
 import { type Frame, WsClient } from "../support/ws-client.js";

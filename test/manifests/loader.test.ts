@@ -3,8 +3,8 @@ import { mkdir, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/p
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { StartupError } from "../../src/config/startup-error.js";
 import { type LoadOptions, loadGameData } from "../../src/manifests/loader.js";
-import { StartupError } from "../../src/startup-error.js";
 import {
   type AssetHost,
   copyShipped,

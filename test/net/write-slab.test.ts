@@ -4,8 +4,8 @@ import { FramedBytes } from "../../src/net/frames.js";
 import { StreamWrites } from "../../src/net/stream-writes.js";
 import { WriteSlab } from "../../src/net/write-slab.js";
 import { SocketWrites, WriterThread } from "../../src/net/writer-thread.js";
-import { EncodedJson } from "../../src/rooms/encoded-json.js";
-import { JsonClient } from "../../src/ws/JsonClient.js";
+import { EncodedJson } from "../../src/protocol/encoded-json.js";
+import { JsonClient } from "../../src/protocol/json-client.js";
 
 describe("WriteSlab", () => {
   it("hands out separate regions within a tick and the same memory again the next tick", () => {

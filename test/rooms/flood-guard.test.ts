@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { FLOOD_BLOCK_MS, FloodGuard, FloodGuards } from "../../src/rooms/flood-guard.js";
+import { FLOOD_BLOCK_MS, FloodGuard, FloodGuards } from "../../src/limits/flood-guard.js";
 
 describe("FloodGuard", () => {
   it("accepts up to the limit within a second, then blocks for the block length", () => {

@@ -5,9 +5,9 @@ import { OWNER_ONLY_TICKS } from "../../src/game/ground-items.js";
 import { seededRandom } from "../../src/game/random.js";
 import { cellOf, sees } from "../../src/game/view-index.js";
 import type { World } from "../../src/game/world.js";
+import { JsonClient } from "../../src/protocol/json-client.js";
 import { Interest } from "../../src/rooms/interest.js";
 import { WorldRoomState } from "../../src/schema/WorldRoomState.js";
-import { JsonClient } from "../../src/ws/JsonClient.js";
 import { character, makeWorld, SPAWN } from "../game/world-fixture.js";
 
 interface Update {

@@ -4,10 +4,10 @@ import { type Client, ClientState } from "@colyseus/core";
 import type { WebSocket } from "ws";
 import type { Tile } from "../../src/game/types.js";
 import { createOutbox } from "../../src/net/outbox.js";
+import { JsonClient } from "../../src/protocol/json-client.js";
 import { Interest } from "../../src/rooms/interest.js";
 import { deliverEvents } from "../../src/rooms/outgoing-events.js";
 import { WorldRoomState } from "../../src/schema/WorldRoomState.js";
-import { JsonClient } from "../../src/ws/JsonClient.js";
 import { character, makeWorld, SPAWN } from "../game/world-fixture.js";
 
 interface Frame {

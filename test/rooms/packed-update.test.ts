@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { unpack } from "msgpackr";
 import type { WorldEntity } from "../../src/game/world-types.js";
-import { packEntity, packWorldUpdate } from "../../src/rooms/packed-update.js";
+import { packEntity, packWorldUpdate } from "../../src/protocol/packed-update.js";
 import { character, makeWorld } from "../game/world-fixture.js";
 
 /** What a /ws client reads for the same value. */

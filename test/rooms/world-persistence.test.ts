@@ -6,8 +6,8 @@ import type { DatabaseHandle } from "../../src/db/database.js";
 import type { WriteFence } from "../../src/db/world-lease.js";
 import { WorldStore, type WorldWrite } from "../../src/db/world-store.js";
 import type { GroundItem } from "../../src/game/ground-items.js";
-import { createLogger } from "../../src/logger.js";
 import { type UnsavedWrites, WorldPersistence } from "../../src/rooms/world-persistence.js";
+import { createLogger } from "../../src/telemetry/logger.js";
 import { plainCharacter } from "../support/characters.js";
 import { backends, truncateAll } from "../support/databases.js";
 

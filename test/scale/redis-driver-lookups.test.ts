@@ -8,12 +8,12 @@ import {
   type LookupInternals,
   missingLookupInternals,
   PATCHED_DRIVER_VERSION,
-} from "../../src/redis-driver-lookups.js";
+} from "../../src/server/redis-driver-lookups.js";
 import { PROCESS_PORTS } from "../support/processes.js";
 import { accepting, hasRedisServer, startRedis, stopRedis } from "../support/redis-server.js";
 
 const { redis: REDIS_PORT } = PROCESS_PORTS.redisDriverLookups;
-const FIX = "src/redis-driver-lookups.ts";
+const FIX = "src/server/redis-driver-lookups.ts";
 const readJson = (file: string) => JSON.parse(readFileSync(file, "utf8"));
 
 describe("the fix reaching into @colyseus/redis-driver's internals", () => {

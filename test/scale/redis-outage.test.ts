@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Client } from "@colyseus/sdk";
-import { LISTINGS_UNREACHABLE_MESSAGE } from "../../src/listings-unreachable.js";
+import { LISTINGS_UNREACHABLE_MESSAGE } from "../../src/protocol/listings-unreachable.js";
 import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
 import { leave, sleep } from "../support/players.js";
 import { PROCESS_PORTS, type ServerProcess, startServerProcess } from "../support/processes.js";

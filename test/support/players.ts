@@ -1,7 +1,7 @@
 import { Client, type Room } from "@colyseus/sdk";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import type { PlayerSync } from "../../src/game/world-types.js";
-import type { WorldJoinOptions } from "../../src/rooms/messages.js";
+import type { WorldJoinOptions } from "../../src/protocol/messages.js";
 import { startTestServer, type TestServer } from "./server.js";
 
 /** Every message a room sent, by event name, with a way to wait for the next matching one. */

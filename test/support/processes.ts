@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { nodeFlagsOf } from "../../src/node-flags.js";
+import { nodeFlagsOf } from "../../src/tuning/node-flags.js";
 import { TEST_PORT, TEST_WRITE_PATH_ENV } from "./server.js";
 
 /**
@@ -46,9 +46,9 @@ export async function startServerProcess(
   env: Record<string, string>,
   startWithinMs = 30000,
   /** `npm run agents`'s entry point instead: the agent process. */
-  entry: "src/index.ts" | "src/agent-framework.ts" = "src/index.ts",
+  entry: "src/server/index.ts" | "src/server/agent-framework.ts" = "src/server/index.ts",
 ): Promise<ServerProcess> {
-  const flags = entry === "src/index.ts" ? nodeFlagsOf("start") : [];
+  const flags = entry === "src/server/index.ts" ? nodeFlagsOf("start") : [];
   const child = spawn(process.execPath, [...flags, "--import", "tsx", entry], {
     // JSON lines, which tests read, unless a test asks for the development default (LOG_FORMAT: "").
     env: { PATH: process.env.PATH, PORT: String(port), LOG_FORMAT: "json", ...TEST_WRITE_PATH_ENV, ...env },
@@ -88,7 +88,7 @@ export async function startServerProcess(
 /** Runs `npm start`'s entry point (or `entry`) until it exits: its exit code and what it wrote to stderr. */
 export async function runToExit(
   env: Record<string, string>,
-  entry: readonly string[] = ["src/index.ts"],
+  entry: readonly string[] = ["src/server/index.ts"],
 ): Promise<{ code: number | null; stderr: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", ...entry], {
     env: { PATH: process.env.PATH, LOG_FORMAT: "json", ...env },

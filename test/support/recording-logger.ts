@@ -1,5 +1,5 @@
 import { pino } from "pino";
-import type { Logger } from "../../src/logger.js";
+import type { Logger } from "../../src/telemetry/logger.js";
 
 /** A line of the server's JSON log, as a test reads it. */
 export interface LogLine {

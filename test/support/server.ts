@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
-import { createApp } from "../../src/app.js";
-import { loadConfig } from "../../src/config.js";
-import { createLogger, type Logger } from "../../src/logger.js";
-import { createRuntime, type Runtime } from "../../src/runtime.js";
-import { stopServer } from "../../src/shutdown.js";
+import { loadConfig } from "../../src/config/config.js";
+import type { Runtime } from "../../src/ports/runtime.js";
+import { createApp } from "../../src/server/app.js";
+import { createRuntime } from "../../src/server/runtime.js";
+import { stopServer } from "../../src/server/shutdown.js";
+import { createLogger, type Logger } from "../../src/telemetry/logger.js";
 
 /** One port for every server test, so they run one after another; TEST_PORT moves it (parallel checkouts). */
 export const TEST_PORT = Number(process.env.TEST_PORT ?? 2568);

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { PROJECT_ROOT } from "../../src/paths.js";
+import { PROJECT_ROOT } from "../../src/config/paths.js";
 
 export const CHROMIUM = "/usr/bin/chromium";
 /** Gitignored: the screenshots of the last run. */

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { currentSchemas, documentedSchemas, PROTOCOL_DOC } from "../../scripts/protocol-doc.js";
 import { GAME_ERROR_CODES } from "../../src/game/errors.js";
-import { tradeMessages, worldMessages } from "../../src/rooms/messages.js";
+import { tradeMessages, worldMessages } from "../../src/protocol/messages.js";
 
 describe("docs/protocol.md", () => {
   const document = readFileSync(PROTOCOL_DOC, "utf8");

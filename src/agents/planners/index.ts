@@ -1,6 +1,6 @@
 // Which planner the agents use: a language model when one is configured, each agent with its own
 // bounds (ModelPlanner); the rules otherwise.
-import type { Config } from "../../config.js";
+import type { Config } from "../../config/config.js";
 import { ModelPlanner } from "./model-planner.js";
 import { chooseModel } from "./models.js";
 

@@ -6,7 +6,7 @@ import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
-import type { Config } from "../../config.js";
+import type { Config } from "../../config/config.js";
 
 export const MODEL_PROVIDERS = ["openai", "anthropic", "google", "local"] as const;
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];

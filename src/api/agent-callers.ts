@@ -2,10 +2,10 @@
 // (GET /api/v1/account with their own token): the same verification, accounts and admins as there,
 // and the game server's refusal (401, 429, 503) passed on as it was given.
 import type { RequestHandler, Response } from "express";
-import { bearerToken } from "../../api/authenticate.js";
-import { ApiError } from "../../api/errors.js";
-import { clientKey } from "../../api/rate-limits.js";
-import type { AgentCaller } from "../requests.js";
+import type { AgentCaller } from "../agents/requests.js";
+import { clientKey } from "../limits/rate-limits.js";
+import { ServiceError } from "../protocol/errors.js";
+import { bearerToken } from "./authenticate.js";
 
 /** A token's account is asked again after this long (a dashboard polls every few seconds). */
 const REMEMBER_MS = 30_000;
@@ -16,8 +16,7 @@ export function authenticateThrough(gameServerUrl: string): RequestHandler {
   const remembered = new Map<string, { caller: AgentCaller; until: number }>();
   return async (req, res, next) => {
     const token = bearerToken(req.headers.authorization);
-    if (!token)
-      throw new ApiError(401, "unauthorized", "an Authorization: Bearer <token> header is required");
+    if (!token) throw new ServiceError("unauthorized", "an Authorization: Bearer <token> header is required");
     const known = remembered.get(token);
     if (known && known.until > Date.now()) {
       res.locals.agentCaller = known.caller;
@@ -30,8 +29,7 @@ export function authenticateThrough(gameServerUrl: string): RequestHandler {
         signal: AbortSignal.timeout(ASK_TIMEOUT_MS),
       });
     } catch {
-      throw new ApiError(
-        503,
+      throw new ServiceError(
         "unavailable",
         `the game server at ${gameServerUrl} (GAME_SERVER_URL) does not answer, so the caller cannot be checked`,
       );

@@ -97,7 +97,7 @@ const messagesOut = new Counter({
   registers: [metricsRegistry],
 });
 
-/** `event` is a name the protocol defines or OTHER_EVENT (see eventLabel in src/rooms/messages.ts). */
+/** `event` is a name the protocol defines or OTHER_EVENT (see eventLabel in src/protocol/messages.ts). */
 export function countMessageIn(event: string): void {
   counterChild(messagesIn, event).inc();
 }

@@ -2,8 +2,8 @@ import { type IRoomCache, matchMaker, type Presence, ServerError, type SortOptio
 import { RedisDriver } from "@colyseus/redis-driver";
 import { RedisPresence } from "@colyseus/redis-presence";
 import { type Cluster, Redis } from "ioredis";
-import { ListingsUnreachableError } from "./listings-unreachable.js";
-import type { Logger } from "./logger.js";
+import { ListingsUnreachableError } from "../protocol/listings-unreachable.js";
+import type { Logger } from "../telemetry/logger.js";
 import { forgetFailedLookups, missingLookupInternals } from "./redis-driver-lookups.js";
 
 /**
@@ -213,7 +213,7 @@ export function scaleOutThrough(
     logger.warn(
       `@colyseus/redis-driver's internals moved (${missingLookupInternals(driver).join(", ")} not found): ` +
         "a room lookup that fails while Redis is away may be handed to every later one. Pin the version " +
-        "src/redis-driver-lookups.ts names, or set FORGET_FAILED_ROOM_LOOKUPS=false once the driver forgets it itself",
+        "src/server/redis-driver-lookups.ts names, or set FORGET_FAILED_ROOM_LOOKUPS=false once the driver forgets it itself",
     );
   return { presence: new LoggedRedisPresence(url, logger), driver };
 }

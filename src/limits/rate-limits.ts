@@ -4,9 +4,9 @@ import type { RequestHandler } from "express";
 import { ipKeyGenerator, MemoryStore, rateLimit, type Store } from "express-rate-limit";
 import { Redis } from "ioredis";
 import { type RedisReply, RedisStore } from "rate-limit-redis";
-import type { Config } from "../config.js";
-import type { Logger } from "../logger.js";
-import { ApiError } from "./errors.js";
+import type { Config } from "../config/config.js";
+import { ServiceError } from "../protocol/errors.js";
+import type { Logger } from "../telemetry/logger.js";
 import { PassingStore } from "./passing-store.js";
 
 export interface AttemptResult {
@@ -103,7 +103,7 @@ export function createRateLimits(
         positiveHits: false,
         headersResetTime: false,
       },
-      handler: (_req, _res, next) => next(new ApiError(429, "rate_limited", `too many ${what}; retry later`)),
+      handler: (_req, _res, next) => next(new ServiceError("rate_limited", `too many ${what}; retry later`)),
       logger: {
         error: (error, message) => logger.error({ err: error }, message),
         warn: (error, message) => logger.warn({ err: error }, message),

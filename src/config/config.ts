@@ -1,10 +1,10 @@
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { CHARACTER_NAME, CHARACTER_NAME_RULE } from "./auth/accounts.js";
-import type { LogFormat } from "./logger.js";
-import { WRITE_PATHS } from "./net/write-path.js";
+import { CHARACTER_NAME, CHARACTER_NAME_RULE } from "../game/character-names.js";
+import type { LogFormat } from "../telemetry/logger.js";
 import { StartupError } from "./startup-error.js";
+import { WRITE_PATHS } from "./write-path.js";
 
 /** SPEC: the asset host listens on port 8080 in local development. */
 export const LOCAL_CDN_URL = "http://localhost:8080";
@@ -100,7 +100,7 @@ export const environmentSchema = z.object({
   REDIS_URL: optionalString,
   /**
    * Forgets a room lookup of @colyseus/redis-driver that failed while Redis was away, which the driver
-   * would hand to every later lookup (src/redis-driver-lookups.ts). Off only once the driver does it itself.
+   * would hand to every later lookup (src/server/redis-driver-lookups.ts). Off only once the driver does it itself.
    */
   FORGET_FAILED_ROOM_LOOKUPS: flagOn,
   /**

@@ -1,6 +1,6 @@
 import { format } from "node:util";
-import type { Logger } from "./logger.js";
-import type { FrameSender } from "./rooms/frame-sender.js";
+import type { FrameSender } from "../rooms/frame-sender.js";
+import type { Logger } from "../telemetry/logger.js";
 
 type Level = "trace" | "debug" | "info" | "warn" | "error";
 

@@ -1,7 +1,7 @@
 import { getMessageBytes, Protocol } from "@colyseus/core";
-import { keepShapeOf } from "../kept-shapes.js";
 import type { FramedBytes } from "../net/frames.js";
 import type { WriteSlab } from "../net/write-slab.js";
+import { keepShapeOf } from "../tuning/kept-shapes.js";
 
 /**
  * Event data already serialized to JSON. When one entity is seen by hundreds of /ws clients, its JSON

@@ -1,15 +1,15 @@
-// `npm run agents`: the agents as a process of their own (see src/agents/framework/server.ts).
-import "./quiet-env-files.js";
+// `npm run agents`: the agents as a process of their own (see src/server/agents-process.ts).
+import "../config/quiet-env-files.js";
 import { WebSocket } from "ws";
 
 // Node 20 has no global WebSocket, and Colyseus's reconnection path needs one.
 globalThis.WebSocket ??= WebSocket as unknown as typeof globalThis.WebSocket;
 
-import { startAgentFramework } from "./agents/framework/server.js";
-import { loadConfig } from "./config.js";
-import { createLogger } from "./logger.js";
+import { loadConfig } from "../config/config.js";
+import { exitAfterFailedStart, StartupError } from "../config/startup-error.js";
+import { createLogger } from "../telemetry/logger.js";
+import { startAgentFramework } from "./agents-process.js";
 import { exitOnSignals, logProcessFailures } from "./shutdown.js";
-import { exitAfterFailedStart, StartupError } from "./startup-error.js";
 
 async function main(): Promise<void> {
   const config = loadConfig();

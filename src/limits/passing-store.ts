@@ -1,5 +1,5 @@
 import type { IncrementResponse, Options, Store } from "express-rate-limit";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../telemetry/logger.js";
 
 /**
  * A shared counter store (Redis) that lets requests through, uncounted, while it cannot count them:

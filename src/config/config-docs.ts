@@ -1,4 +1,4 @@
-// What each variable of src/config.ts means, for .env.example and docs/configuration.md, which
+// What each variable of src/config/config.ts means, for .env.example and docs/configuration.md, which
 // `npm run env:example` generates from this and the schema's defaults. A variable added to the schema
 // needs its line here: test/config-docs.test.ts names any that has none.
 import type { Environment } from "./config.js";

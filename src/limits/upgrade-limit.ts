@@ -1,6 +1,6 @@
 import { type BeforeUpgradeHandler, matchMaker } from "@colyseus/core";
-import { errorBody } from "./api/errors.js";
-import { type AttemptCounter, clientKey } from "./api/rate-limits.js";
+import { errorBody } from "../protocol/errors.js";
+import { type AttemptCounter, clientKey } from "./rate-limits.js";
 
 /** Colyseus's path of a room connection, `/<processId>/<roomId>`, as its transport reads it. */
 const ROOM_PATH = /\/[a-zA-Z0-9_-]+\/([a-zA-Z0-9_-]+)$/;

@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import net from "node:net";
-import { clientKey } from "./api/rate-limits.js";
-import type { Logger } from "./logger.js";
+import type { Logger } from "../telemetry/logger.js";
+import { clientKey } from "./rate-limits.js";
 
 /**
  * Holds each client address to `limit` open connections at once. The request limits count requests;

@@ -1,4 +1,4 @@
-import { CLOSE_FLOODING } from "./close-codes.js";
+import { CLOSE_FLOODING } from "../protocol/close-codes.js";
 
 /** How long a client that passed the message rate stays blocked. */
 export const FLOOD_BLOCK_MS = 5000;

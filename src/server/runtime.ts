@@ -2,63 +2,28 @@ import { randomBytes } from "node:crypto";
 import { accessSync, constants, existsSync, mkdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { AgentManager } from "./agents/manager.js";
-import { modelPlanners } from "./agents/planners/index.js";
-import { LocalWorldHealth } from "./api/health.js";
-import { createRateLimits, type RateLimits } from "./api/rate-limits.js";
-import { Sightings, sightingIntervalMs } from "./auth/sightings.js";
-import { createTokenVerifier, type TokenVerifier } from "./auth/tokens.js";
-import type { Config } from "./config.js";
-import { capConnectionsPerAddress } from "./connection-cap.js";
-import { AccountRepository } from "./db/accounts.js";
-import { AgentRepository } from "./db/agents.js";
-import { CharacterRepository } from "./db/characters.js";
-import { type DatabaseHandle, openDatabase } from "./db/database.js";
-import { sharedSecret } from "./db/server-secrets.js";
-import { WorldStore } from "./db/world-store.js";
-import type { GameData } from "./game/types.js";
-import type { Logger } from "./logger.js";
-import { loadGameData } from "./manifests/loader.js";
-import { createOutbox, type Outbox } from "./net/outbox.js";
-import { LOCAL_MANIFESTS_DIR } from "./paths.js";
-import { FloodGuards } from "./rooms/flood-guard.js";
-import { WorldSeats } from "./rooms/world-seats.js";
-import { StartupError } from "./startup-error.js";
-
-/** Everything a server instance holds: opened once at start-up, closed once at shutdown. */
-export interface Runtime {
-  config: Config;
-  logger: Logger;
-  database: DatabaseHandle;
-  accounts: AccountRepository;
-  /** When accounts were last seen (see Sightings). */
-  sightings: Sightings;
-  characters: CharacterRepository;
-  /** The world room's writes: characters and ground items a tick at a time. */
-  worldStore: WorldStore;
-  /** The server's autonomous agents (started once the server listens). */
-  agents: AgentManager;
-  gameData: GameData;
-  /** The folder GET /manifests/ serves: the repository's manifests, or production's fetched copy. */
-  manifestDir: string;
-  /** Key of the server's own HS256 tokens (anonymous mode). */
-  jwtSecret: Uint8Array;
-  /** Verifies bearer tokens (the provider's, or the anonymous ones); its key-set cache is shared by all callers. */
-  tokens: TokenVerifier;
-  /** REST and authentication-attempt counters (in Redis when REDIS_URL is set). */
-  rateLimits: RateLimits;
-  /** Each player's WebSocket message count, across its connections to this process. */
-  floodGuards: FloodGuards;
-  /** How the writes of the world running in this process fare (for /health). */
-  worldHealth: LocalWorldHealth;
-  /** The seats of the world running in this process, for logins the database cannot answer. */
-  worldSeats: WorldSeats;
-  /** The one HTTP server: Express, the Colyseus transport and /ws share it. */
-  httpServer: http.Server;
-  /** Where the world's publishes go out (WRITE_PATH): its writer thread and slab are closed with the rest. */
-  outbox: Outbox;
-  close(): Promise<void>;
-}
+import { AgentManager } from "../agents/manager.js";
+import { modelPlanners } from "../agents/planners/index.js";
+import { Sightings, sightingIntervalMs } from "../auth/sightings.js";
+import { createTokenVerifier } from "../auth/tokens.js";
+import type { Config } from "../config/config.js";
+import { LOCAL_MANIFESTS_DIR } from "../config/paths.js";
+import { StartupError } from "../config/startup-error.js";
+import { AccountRepository } from "../db/accounts.js";
+import { AgentRepository } from "../db/agents.js";
+import { CharacterRepository } from "../db/characters.js";
+import { type DatabaseHandle, openDatabase } from "../db/database.js";
+import { sharedSecret } from "../db/server-secrets.js";
+import { WorldStore } from "../db/world-store.js";
+import { capConnectionsPerAddress } from "../limits/connection-cap.js";
+import { FloodGuards } from "../limits/flood-guard.js";
+import { createRateLimits } from "../limits/rate-limits.js";
+import { loadGameData } from "../manifests/loader.js";
+import { createOutbox } from "../net/outbox.js";
+import type { Runtime } from "../ports/runtime.js";
+import { LocalWorldHealth } from "../ports/world-health.js";
+import { WorldSeats } from "../ports/world-seats.js";
+import type { Logger } from "../telemetry/logger.js";
 
 export async function createRuntime(config: Config, logger: Logger): Promise<Runtime> {
   checkWritableFolders(config);

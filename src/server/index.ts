@@ -1,17 +1,18 @@
-import "./quiet-env-files.js";
+import "../config/quiet-env-files.js";
 import { WebSocket } from "ws";
 
 // Node 20 has no global WebSocket, and Colyseus's reconnection path needs one.
 globalThis.WebSocket ??= WebSocket as unknown as typeof globalThis.WebSocket;
 
 import { listen } from "@colyseus/tools";
+import { loadConfig } from "../config/config.js";
+import { exitAfterFailedStart, StartupError } from "../config/startup-error.js";
+import type { Runtime } from "../ports/runtime.js";
+import { createLogger } from "../telemetry/logger.js";
+import { putHelperThreadsBehindTheTick } from "../tuning/helper-threads.js";
 import { createApp } from "./app.js";
-import { loadConfig } from "./config.js";
-import { putHelperThreadsBehindTheTick } from "./helper-threads.js";
-import { createLogger } from "./logger.js";
-import { createRuntime, type Runtime } from "./runtime.js";
+import { createRuntime } from "./runtime.js";
 import { exitOnSignals, logProcessFailures, stopServer } from "./shutdown.js";
-import { exitAfterFailedStart, StartupError } from "./startup-error.js";
 
 async function main(): Promise<void> {
   const config = loadConfig();

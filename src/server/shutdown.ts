@@ -1,6 +1,6 @@
 import type { Server } from "@colyseus/core";
-import type { Logger } from "./logger.js";
-import type { Runtime } from "./runtime.js";
+import type { Runtime } from "../ports/runtime.js";
+import type { Logger } from "../telemetry/logger.js";
 import { stopWaitingForRedisWhenAway } from "./scale-out.js";
 
 /** During a shutdown, a query of the world's running this long has hung (see stopServer). */

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { PROJECT_ROOT } from "./paths.js";
+import { PROJECT_ROOT } from "../config/paths.js";
 
 /**
  * The Node flags an npm script gives the server (its collector settings: see docs/deploying.md, Production),

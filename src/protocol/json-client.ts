@@ -16,7 +16,7 @@ import type { FrameWrites } from "../net/frame-writes.js";
 import { type FramedBytes, framedLength, type OutgoingMessage } from "../net/frames.js";
 import { closeIfSlowReader } from "../net/slow-reader.js";
 import type { WriteSlab } from "../net/write-slab.js";
-import { EncodedJson } from "../rooms/encoded-json.js";
+import { EncodedJson } from "./encoded-json.js";
 
 const PROTOCOL_CODE_MASK = 0x1f;
 

@@ -1,10 +1,10 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { matchMaker } from "@colyseus/core";
 import getRawBody from "raw-body";
-import { BODY_LIMIT_BYTES } from "./api/index.js";
-import { type AttemptCounter, clientKey } from "./api/rate-limits.js";
+import type { Logger } from "../telemetry/logger.js";
+import { BODY_LIMIT_BYTES } from "./body-size.js";
 import { pinClientAddress } from "./client-address.js";
-import type { Logger } from "./logger.js";
+import { type AttemptCounter, clientKey } from "./rate-limits.js";
 
 type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 

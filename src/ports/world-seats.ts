@@ -1,4 +1,13 @@
-import type { PlayerAuth } from "./room-auth.js";
+/** Who a room client is: stored as `client.auth`. */
+export interface PlayerAuth {
+  accountId: string;
+  characterId: string;
+  characterName: string;
+  /** The identity's key (see Identity.subject): a login during a database outage finds its seat by it. */
+  subject: string;
+  /** The client's address: its authentication attempts are counted under it. */
+  ip: string | undefined;
+}
 
 /**
  * Finds the seat an identity holds in the world: as `characterId`, or, unnamed, the character it plays

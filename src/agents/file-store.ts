@@ -2,12 +2,12 @@
 // made on the game server as any player's is, by its own account (`agent:<id>`, signed with the shared
 // JWT_SECRET) creating it through POST /api/v1/player.
 import { readFile, rename, writeFile } from "node:fs/promises";
-import { issueAgentToken } from "../../auth/tokens.js";
-import type { AgentRow } from "../../db/agents.js";
-import { NameTakenError } from "../../db/characters.js";
-import type { WriteFence } from "../../db/world-lease.js";
-import type { CharacterState } from "../../game/types.js";
-import type { AgentStore } from "../manager.js";
+import { issueAgentToken } from "../auth/tokens.js";
+import type { AgentRow } from "../db/agents.js";
+import { NameTakenError } from "../db/characters.js";
+import type { WriteFence } from "../db/world-lease.js";
+import type { CharacterState } from "../game/types.js";
+import type { AgentStore } from "./manager.js";
 
 /** This process is the file's only writer: no other world's agents can write beside its own. */
 export const OWN_FENCE: WriteFence = { check: async () => {} };

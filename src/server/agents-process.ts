@@ -4,19 +4,19 @@
 import http from "node:http";
 import path from "node:path";
 import express from "express";
-import { agentsRouter } from "../../api/agents.js";
-import { errorHandler, notFound } from "../../api/errors.js";
-import { BODY_LIMIT_BYTES } from "../../api/index.js";
-import type { Config } from "../../config.js";
-import type { Logger } from "../../logger.js";
-import { loadGameData } from "../../manifests/loader.js";
-import { LOCAL_MANIFESTS_DIR } from "../../paths.js";
-import { StartupError } from "../../startup-error.js";
-import { AgentManager } from "../manager.js";
-import { modelPlanners } from "../planners/index.js";
-import { answerAgentRequest } from "../requests.js";
-import { agentCallerOf, authenticateThrough } from "./callers.js";
-import { FileAgentStore, OWN_FENCE } from "./store.js";
+import { FileAgentStore, OWN_FENCE } from "../agents/file-store.js";
+import { AgentManager } from "../agents/manager.js";
+import { modelPlanners } from "../agents/planners/index.js";
+import { answerAgentRequest } from "../agents/requests.js";
+import { agentCallerOf, authenticateThrough } from "../api/agent-callers.js";
+import { agentsRouter } from "../api/agents.js";
+import { errorHandler, notFound } from "../api/errors.js";
+import type { Config } from "../config/config.js";
+import { LOCAL_MANIFESTS_DIR } from "../config/paths.js";
+import { StartupError } from "../config/startup-error.js";
+import { BODY_LIMIT_BYTES } from "../limits/body-size.js";
+import { loadGameData } from "../manifests/loader.js";
+import type { Logger } from "../telemetry/logger.js";
 
 export interface AgentFramework {
   agents: AgentManager;

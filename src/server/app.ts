@@ -1,36 +1,36 @@
-import "./quiet-env-files.js";
+import "../config/quiet-env-files.js";
 import { matchMaker } from "@colyseus/core";
 import config from "@colyseus/tools";
 import { WebSocketTransport } from "@colyseus/ws-transport";
 import type express from "express";
-import { errorBody } from "./api/errors.js";
-import { healthRouter } from "./api/health.js";
-import { mountApi } from "./api/index.js";
-import { metricsRouter } from "./api/metrics.js";
-import { requestLog } from "./api/request-log.js";
-import { pinClientAddress } from "./client-address.js";
+import { healthRouter } from "../api/health.js";
+import { mountApi } from "../api/index.js";
+import { metricsRouter } from "../api/metrics.js";
+import { requestLog } from "../api/request-log.js";
+import { pinClientAddress } from "../limits/client-address.js";
+import { limitMatchmaking } from "../limits/matchmaking-limit.js";
+import { countColyseusUpgrades } from "../limits/upgrade-limit.js";
+import { manifestRouter } from "../manifests/routes.js";
+import type { Runtime } from "../ports/runtime.js";
+import { errorBody } from "../protocol/errors.js";
+import { frameBeingRead } from "../rooms/frame-sender.js";
+import { roomLiveWorld } from "../rooms/live-world.js";
+import { defineTradeRoom } from "../rooms/TradeRoom.js";
+import { defineWorldRoom, type WorldRoom } from "../rooms/WorldRoom.js";
+import { announceWorldClosed, openWorld, reopenWorldWhenClosedElsewhere } from "../rooms/world-listing.js";
+import { mountAdminTools } from "../web/admin-tools.js";
+import { webPagesRouter } from "../web/pages.js";
+import { JsonChannel } from "../ws/channel.js";
 import { colyseusLogger } from "./colyseus-logger.js";
 import { internalAddress } from "./internal-address.js";
-import { manifestRouter } from "./manifests/routes.js";
-import { limitMatchmaking } from "./matchmaking-limit.js";
-import { frameBeingRead } from "./rooms/frame-sender.js";
-import { roomLiveWorld } from "./rooms/live-world.js";
-import { defineTradeRoom } from "./rooms/TradeRoom.js";
-import { defineWorldRoom, type WorldRoom } from "./rooms/WorldRoom.js";
-import { announceWorldClosed, openWorld, reopenWorldWhenClosedElsewhere } from "./rooms/world-listing.js";
-import type { Runtime } from "./runtime.js";
 import { scaleOutThrough } from "./scale-out.js";
-import { countColyseusUpgrades } from "./upgrade-limit.js";
-import { mountAdminTools } from "./web/admin-tools.js";
-import { webPagesRouter } from "./web/pages.js";
-import { JsonChannel } from "./ws/channel.js";
 
 /** The Colyseus application of one server: transport, HTTP routes and rooms, built over a runtime. */
 export function createApp(runtime: Runtime) {
   return config({
     displayLogs: false,
     options: {
-      // Signals are handled by src/index.ts, which also closes the database after the rooms have saved.
+      // Signals are handled by src/server/index.ts, which also closes the database after the rooms have saved.
       gracefullyShutdown: false,
       greet: false,
       logger: colyseusLogger(runtime.logger, frameBeingRead),
