@@ -189,6 +189,34 @@ describe("configuration", () => {
     assert.throws(() => loadConfig({ ...complete, IDP_ISSUER: "" }), /IDP_ISSUER/);
   });
 
+  it("asks a production agent process only for the game server's secret and address", () => {
+    assert.throws(
+      () => loadConfig({ NODE_ENV: "production" }, "agents"),
+      (error: Error) => {
+        assert.match(error.message, /not set: JWT_SECRET, GAME_SERVER_URL\./);
+        assert.doesNotMatch(error.message, /DATABASE_URL|ADMIN_CODE|IDP/);
+        return true;
+      },
+    );
+    const agents = loadConfig(
+      {
+        NODE_ENV: "production",
+        JWT_SECRET: "a-secret-of-at-least-32-bytes-long!",
+        GAME_SERVER_URL: "https://game.example.com",
+      },
+      "agents",
+    );
+    assert.equal(agents.production, true);
+    assert.throws(
+      () =>
+        loadConfig(
+          { NODE_ENV: "production", JWT_SECRET: "short", GAME_SERVER_URL: "https://g.example" },
+          "agents",
+        ),
+      /JWT_SECRET has 5 bytes/,
+    );
+  });
+
   it("refuses AGENTS names no character may have, doubled spaces included", () => {
     assert.deepEqual(loadConfig({ AGENTS: "Warden, Mod Bob" }).AGENTS, ["Warden", "Mod Bob"]);
     assert.throws(

@@ -156,7 +156,10 @@ export const VARIABLE_DOCS = {
       "An agent of an anonymous account is removed once its owner has not been seen for this long, which frees its slot.",
   },
   AGENT_PORT: { meaning: "The agent process (`npm run agents`) serves `/api/agents` on this port." },
-  GAME_SERVER_URL: { meaning: "The game server the agent process plays on and asks who its callers are." },
+  GAME_SERVER_URL: {
+    meaning:
+      "The game server the agent process plays on and asks who its callers are. A production agent process needs it and JWT_SECRET, and nothing the game server needs.",
+  },
   AGENT_FRAMEWORK_URL: {
     meaning:
       "Set on the game server: `/api/agents` is forwarded to the agent process there, and the server runs no agents.",

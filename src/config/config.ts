@@ -13,7 +13,7 @@ export const LOCAL_CDN_URL = "http://localhost:8080";
 export const MIN_JWT_SECRET_BYTES = 32;
 export const MIN_ADMIN_CODE_LENGTH = 12;
 
-/** Variables without which a production server refuses to start (SPEC.md, configuration table). */
+/** Variables without which a production game server refuses to start (SPEC.md, configuration table). */
 export const REQUIRED_IN_PRODUCTION = [
   "DATABASE_URL",
   "JWT_SECRET",
@@ -21,6 +21,16 @@ export const REQUIRED_IN_PRODUCTION = [
   "PUBLIC_IDP_APP_ID",
   "IDP_APP_SECRET",
 ] as const;
+
+/**
+ * What a production agent process (`npm run agents`) needs: the game server's own secret, which its
+ * agents' tokens are signed with, and where that server is (the default, localhost, is development's).
+ * It holds no database, no identity provider and no admin code of its own.
+ */
+export const REQUIRED_IN_PRODUCTION_AGENTS = ["JWT_SECRET", "GAME_SERVER_URL"] as const;
+
+/** Which process reads the configuration: the game server, or the agent process. */
+export type ProcessRole = "game" | "agents";
 
 // Blank values never get here (see withoutBlanks): a string is trimmed, and is never empty.
 const optionalString = z.string().trim().optional();
@@ -268,11 +278,15 @@ function withColyseusCloudDefaults(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  * Reads and validates the environment once; throws a ConfigError naming every problem: the values that
  * are malformed and, in production, the variables that are missing, in one message.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, role: ProcessRole = "game"): Config {
   const source = withColyseusCloudDefaults(withoutBlanks(env));
   const parsed = environmentSchema.safeParse(source);
   const inProduction = source.NODE_ENV?.trim() === "production";
-  const missing = inProduction ? [...missingInProduction(source), ...missingToScaleOut(source)] : [];
+  const missing = !inProduction
+    ? []
+    : role === "agents"
+      ? REQUIRED_IN_PRODUCTION_AGENTS.filter((name) => source[name] === undefined)
+      : [...missingInProduction(source), ...missingToScaleOut(source)];
   const weak = inProduction ? weakInProduction(source) : [];
   if (!parsed.success || missing.length > 0 || weak.length > 0) {
     const problems: string[] = [];

@@ -12,7 +12,7 @@ import { startAgentFramework } from "./agents-process.js";
 import { exitOnSignals, logProcessFailures } from "./shutdown.js";
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const config = loadConfig(process.env, "agents");
   const logger = createLogger(config.LOG_LEVEL, config.logFormat);
   logProcessFailures(logger);
   const framework = await startAgentFramework(config, logger).catch((error: NodeJS.ErrnoException) => {
