@@ -1,0 +1,298 @@
+// `npm test`: every test file, then the room and /ws suites again on the stream write path
+// (WRITE_PATH=stream), spread over a few mocha processes that run side by side. Most tests wait on
+// sockets, child processes and timers rather than the CPU, so three processes finish in well under
+// half the time of one. Each process gets its own ports (TEST_PORT), PostgreSQL database and Redis
+// server, since the suites empty theirs. `npm test -- <files>` runs just those files, in one process.
+import { type ChildProcess, spawn } from "node:child_process";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+/** Seconds each file took when last recorded (`npm test -- --record`), to balance the processes. */
+const DURATIONS_FILE = path.join(ROOT, "test/support/durations.json");
+/** The weight of a file not recorded yet. */
+const UNRECORDED_SECONDS = 5;
+/** The suites whose frames go through the outbox, run again with WRITE_PATH=stream. */
+const STREAM_SUITES = ["test/rooms/", "test/ws/"];
+/** Ports a process's tests use run from its TEST_PORT up to +76 (test/support/processes.ts). */
+const PORTS_PER_PROCESS = 100;
+/** Its own Redis server, for a process after the first, listens here (above the tests' ports). */
+const REDIS_PORT_OFFSET = 97;
+
+const MOCHA_ARGS = [
+  "--no-config",
+  "--node-option",
+  "import=tsx",
+  "--require",
+  "test/setup.ts",
+  "--timeout",
+  "20000",
+  "--exit",
+  "--reporter",
+  "./test/support/summary-reporter.cjs",
+];
+
+interface Group {
+  files: string[];
+  env: Record<string, string>;
+}
+
+interface Shard {
+  index: number;
+  groups: Group[];
+  seconds: number;
+}
+
+interface Outcome {
+  passed: number;
+  failed: number;
+  skipped: number;
+  /** The process ended without its summary line (it crashed, or a test hung past --exit). */
+  incomplete: boolean;
+  durations: Record<string, number>;
+}
+
+function testFiles(dir = "test"): string[] {
+  return readdirSync(path.join(ROOT, dir), { withFileTypes: true })
+    .flatMap((entry) => {
+      const relative = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) return testFiles(relative);
+      return entry.name.endsWith(".test.ts") ? [relative] : [];
+    })
+    .sort();
+}
+
+function recordedDurations(): Record<string, number> {
+  try {
+    return JSON.parse(readFileSync(DURATIONS_FILE, "utf8"));
+  } catch {
+    return {};
+  }
+}
+
+/** A file's entry in the durations: its name, and the variables it runs with when it runs again. */
+function keyOf(file: string, env: Record<string, string>): string {
+  const variables = Object.entries(env).map(([name, value]) => `${name}=${value}`);
+  return variables.length ? `${file} ${variables.join(" ")}` : file;
+}
+
+/** The longest files first, each to the process with the least work so far. */
+function spread(runs: Group[], shardCount: number, durations: Record<string, number>): Shard[] {
+  const shards: Shard[] = Array.from({ length: shardCount }, (_, index) => ({
+    index,
+    groups: [],
+    seconds: 0,
+  }));
+  const items = runs.flatMap((run) =>
+    run.files.map((file) => ({
+      file,
+      env: run.env,
+      seconds: durations[keyOf(file, run.env)] ?? UNRECORDED_SECONDS,
+    })),
+  );
+  items.sort((a, b) => b.seconds - a.seconds);
+  for (const item of items) {
+    const shard = shards.reduce((least, next) => (next.seconds < least.seconds ? next : least));
+    shard.seconds += item.seconds;
+    const group = shard.groups.find((candidate) => candidate.env === item.env);
+    if (group) group.files.push(item.file);
+    else shard.groups.push({ files: [item.file], env: item.env });
+  }
+  return shards;
+}
+
+/** A database of the shard's own beside TEST_DATABASE_URL's (made the first time, kept after). */
+async function shardDatabase(baseUrl: string, index: number): Promise<string> {
+  const url = new URL(baseUrl);
+  const name = `${url.pathname.slice(1) || "test"}_shard${index}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  try {
+    const found = await admin.query("select 1 from pg_database where datname = $1", [name]);
+    if (!found.rowCount) await admin.query(`create database "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+function startRedis(port: number): Promise<ChildProcess> {
+  const redis = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  return new Promise((resolve, reject) => {
+    let said = "";
+    redis.once("error", (error) =>
+      reject(new Error(`cannot start redis-server for a test process: ${error.message}`)),
+    );
+    redis.stdout?.on("data", (chunk: Buffer) => {
+      said += chunk;
+      if (said.includes("Ready to accept connections")) resolve(redis);
+    });
+    redis.once("exit", (code) =>
+      reject(new Error(`redis-server on port ${port} exited (${code}): ${said.trim()}`)),
+    );
+  });
+}
+
+/** Runs one shard's groups one after another; its output is kept and printed whole at the end. */
+async function runShard(
+  shard: Shard,
+  env: NodeJS.ProcessEnv,
+  durationsOut: string,
+): Promise<Outcome & { log: string }> {
+  const outcome: Outcome & { log: string } = {
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+    incomplete: false,
+    durations: {},
+    log: "",
+  };
+  for (const [number, group] of shard.groups.entries()) {
+    const out = `${durationsOut}.${number}`;
+    const mocha = spawn(
+      process.execPath,
+      [path.join(ROOT, "node_modules/mocha/bin/mocha.js"), ...MOCHA_ARGS, ...group.files],
+      {
+        cwd: ROOT,
+        env: { ...env, ...group.env, TEST_DURATIONS_OUT: out },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    const variables = keyOf("", group.env).trim();
+    let log = `\n==== test process ${shard.index + 1}, ${group.files.length} files${variables && ` with ${variables}`}\n`;
+    mocha.stdout?.on("data", (chunk: Buffer) => {
+      log += chunk;
+    });
+    mocha.stderr?.on("data", (chunk: Buffer) => {
+      log += chunk;
+    });
+    await new Promise((resolve) => mocha.once("close", resolve));
+    const summary = log.match(/^(\d+) passed, (\d+) failed, (\d+) skipped$/m);
+    const [passed, failed, skipped] = (summary?.slice(1) ?? []).map(Number);
+    outcome.passed += passed ?? 0;
+    outcome.failed += failed ?? 0;
+    outcome.skipped += skipped ?? 0;
+    // Mocha exits with the number of failures: any other end is a process that did not finish its run.
+    if (!summary || (mocha.exitCode !== 0 && !failed)) outcome.incomplete = true;
+    try {
+      const durations: Record<string, number> = JSON.parse(readFileSync(out, "utf8"));
+      for (const [file, seconds] of Object.entries(durations))
+        outcome.durations[keyOf(file, group.env)] = seconds;
+    } catch {
+      // No durations: the process died before the end of its run, which `incomplete` already says.
+    }
+    outcome.log += log;
+  }
+  return outcome;
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const record = args.includes("--record");
+  const chosen = args.filter((arg) => arg !== "--record");
+  if (chosen.length) {
+    const mocha = spawn(
+      process.execPath,
+      [path.join(ROOT, "node_modules/mocha/bin/mocha.js"), ...MOCHA_ARGS, ...chosen],
+      {
+        cwd: ROOT,
+        stdio: "inherit",
+      },
+    );
+    mocha.once("close", (code) => process.exit(code ?? 1));
+    return;
+  }
+
+  const all = testFiles();
+  const runs: Group[] = [
+    { files: all, env: {} },
+    {
+      files: all.filter((file) => STREAM_SUITES.some((folder) => file.startsWith(folder))),
+      env: { WRITE_PATH: "stream" },
+    },
+  ];
+  const durations = recordedDurations();
+  const shardCount = Math.max(
+    1,
+    Number(process.env.TEST_PROCESSES ?? Math.min(3, os.availableParallelism() + 1)),
+  );
+  const shards = spread(runs, shardCount, durations);
+  const basePort = Number(process.env.TEST_PORT ?? 2568);
+  const unrecorded = all.filter((file) => durations[file] === undefined);
+  if (unrecorded.length)
+    console.log(
+      `(not in ${path.relative(ROOT, DURATIONS_FILE)} yet, counted as ${UNRECORDED_SECONDS} s: ${unrecorded.join(", ")}; npm test -- --record)`,
+    );
+
+  const redisServers: ChildProcess[] = [];
+  const started = Date.now();
+  try {
+    const envs = await Promise.all(
+      shards.map(async (shard) => {
+        const port = basePort + shard.index * PORTS_PER_PROCESS;
+        const env: NodeJS.ProcessEnv = { ...process.env, TEST_PORT: String(port) };
+        if (shard.index > 0 && process.env.TEST_DATABASE_URL)
+          env.TEST_DATABASE_URL = await shardDatabase(process.env.TEST_DATABASE_URL, shard.index);
+        if (shard.index > 0 && process.env.TEST_REDIS_URL) {
+          const redisPort = port + REDIS_PORT_OFFSET;
+          redisServers.push(await startRedis(redisPort));
+          env.TEST_REDIS_URL = `redis://127.0.0.1:${redisPort}`;
+        }
+        return env;
+      }),
+    );
+    const fileCount = runs.reduce((sum, run) => sum + run.files.length, 0);
+    console.log(
+      `${fileCount} test files (${runs[1]?.files.length} of them again with WRITE_PATH=stream) in ${shards.length} processes side by side; each one's output follows when it ends`,
+    );
+    const progress = setInterval(
+      () => console.log(`... ${Math.round((Date.now() - started) / 1000)} s`),
+      60_000,
+    );
+    const outcomes = await Promise.all(
+      shards.map(async (shard) => {
+        const outcome = await runShard(
+          shard,
+          envs[shard.index] as NodeJS.ProcessEnv,
+          path.join(os.tmpdir(), `test-durations-${process.pid}-${shard.index}`),
+        );
+        finished += 1;
+        process.stdout.write(outcome.log);
+        return outcome;
+      }),
+    );
+    clearInterval(progress);
+
+    if (record) {
+      const measured = Object.assign({}, ...outcomes.map((outcome) => outcome.durations));
+      const rounded = Object.fromEntries(
+        Object.entries(measured)
+          .sort()
+          .map(([file, seconds]) => [file, Math.round(Number(seconds) * 10) / 10]),
+      );
+      writeFileSync(DURATIONS_FILE, `${JSON.stringify(rounded, null, 2)}\n`);
+      console.log(`recorded the files' durations in ${path.relative(ROOT, DURATIONS_FILE)}`);
+    }
+    const total = (key: "passed" | "failed" | "skipped") =>
+      outcomes.reduce((sum, outcome) => sum + outcome[key], 0);
+    const incomplete = outcomes.filter((outcome) => outcome.incomplete).length;
+    console.log(
+      `\nall ${shards.length} test processes done in ${Math.round((Date.now() - started) / 1000)} s`,
+    );
+    if (incomplete)
+      console.log(`${incomplete} test process(es) ended without finishing their run: see their output above`);
+    console.log(`${total("passed")} passed, ${total("failed")} failed, ${total("skipped")} skipped`);
+    process.exitCode = total("failed") || incomplete ? 1 : 0;
+  } finally {
+    for (const redis of redisServers) redis.kill();
+  }
+}
+
+await main();
