@@ -41,6 +41,7 @@ import { fightingStyle } from "./planners/fighter.js";
 import { isQuickAction, QUICK_ACTION_LABELS, QUICK_ACTIONS, type QuickActionId } from "./quick-actions.js";
 
 export { isQuickAction, type QuickActionId } from "./quick-actions.js";
+
 import type { ModelDecision, ModelPlanner } from "./planners/model-planner.js";
 
 /** How many of the model's last actions (with their answers) it is reminded of. */
@@ -561,10 +562,6 @@ export class Agent {
   /** Sends a message as the agent's client; `action` names what it is part of (else read from it). */
   private send(step: Step, action?: CurrentAction): void {
     if (!this.room) return;
-    if (process.env.TRACE_AGENT === this.record.name) {
-      const self = this.sync && this.seen.get(this.sync.id);
-      console.log("TRACE", this.tally.tick, self?.health, JSON.stringify(self?.position), this.sync?.inventory.map((e) => e.itemId).join(","), step.event, JSON.stringify(step.data));
-    }
     this.room.send(step.event, step.data);
     countAgentDecision(PLANNER);
     const targetId = step.data.targetId;
@@ -673,7 +670,7 @@ export class Agent {
       // come back with the same id (a monster respawns so), the agent starts afresh rather than wait.
       if (id === this.current) this.current = undefined;
     }
-      // The tick's decision, once what the update says is known.
+    // The tick's decision, once what the update says is known.
     this.clock.tick(tick);
   }
 

@@ -4,8 +4,6 @@
 import { canReachBank } from "../game/bank.js";
 import { countItem } from "../game/inventory.js";
 import type { WorldMap } from "../game/map.js";
-import { MAX_PATH_LENGTH } from "../game/pathfinding.js";
-import { chebyshev, NEIGHBOURS } from "../game/tile.js";
 import type {
   EquipSlot,
   GameData,

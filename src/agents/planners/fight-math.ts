@@ -1,7 +1,7 @@
 // The odds of a fight, worked out with the game's own combat formulas (src/game/combat.ts), as a player
 // who knows the rules would reckon them: how fast each side deals damage, what a kill is worth in XP
 // and food, and which style to train so that it hits harder soon.
-import { combatLevel, skillLevels } from "../../game/combat-level.js";
+
 import {
   type Combatant,
   type CombatStyle,
@@ -14,6 +14,7 @@ import {
   playerCombatant,
   RANGED_STYLES,
 } from "../../game/combat.js";
+import { combatLevel, skillLevels } from "../../game/combat-level.js";
 import { burnChance } from "../../game/cooking.js";
 import type { GameData, NpcDef, SkillName } from "../../game/types.js";
 import { levelForXp, MAX_LEVEL, xpForLevel } from "../../game/xp.js";
@@ -170,7 +171,11 @@ export function bestStyle(view: AgentView, data: GameData, npc: NpcDef): CombatS
     const perDamage = combatXp(style, 1, type)[skill] ?? 0;
     let damage = now * STYLE_HORIZON_TICKS;
     const xp = view.skills[skill]?.xp ?? 0;
-    for (let level = levels[skill] + 1; level <= Math.min(MAX_LEVEL, levels[skill] + LOOKAHEAD_LEVELS); level++) {
+    for (
+      let level = levels[skill] + 1;
+      level <= Math.min(MAX_LEVEL, levels[skill] + LOOKAHEAD_LEVELS);
+      level++
+    ) {
       const after = bestRate({ ...levels, [skill]: level });
       if (after <= bestRate(levels) || now <= 0 || perDamage <= 0) continue;
       const trainTicks = (xpForLevel(level) - xp) / (perDamage * now);

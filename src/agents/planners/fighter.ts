@@ -6,7 +6,14 @@ import type { CombatStyle } from "../../game/combat.js";
 import { chebyshev } from "../../game/tile.js";
 import type { GameData, NpcDef, Tile } from "../../game/types.js";
 import { INVENTORY_SLOTS } from "../../game/types.js";
-import { type AgentView, gatherStep, type SeenEntity, type Step, trainingStyle, type WorldKnowledge } from "../brain.js";
+import {
+  type AgentView,
+  gatherStep,
+  type SeenEntity,
+  type Step,
+  trainingStyle,
+  type WorldKnowledge,
+} from "../brain.js";
 import { cookStep, gearStep, hasFood, isWinnable, withdrawStep } from "./competence.js";
 import { bestStyle, canWin, type FightOdds, fightOdds, xpRate } from "./fight-math.js";
 import { nearest, walkTowards } from "./places.js";
@@ -14,10 +21,10 @@ import { nearest, walkTowards } from "./places.js";
 /** Monsters up to this combat level may be fought whatever the agent's own level (see isWinnable). */
 const SAFE_MONSTER_LEVEL = 5;
 /**
- * A monster is worth fighting at all when, from full health with the food it carries, even twice a
- * fight's average cost leaves it standing; each fight then starts on the average (it flees when low).
+ * A monster is worth fighting at all when, from full health with the food it carries, half as much again
+ * as a fight's average cost leaves it standing; each fight then starts on the average (it flees when low).
  */
-const BAD_LUCK = 2;
+const BAD_LUCK = 1.5;
 /** Loot this near (tiles) is worth the walk. */
 const LOOT_RANGE = 6;
 /** How many fish it catches before it cooks them. */
@@ -27,10 +34,7 @@ const FISH_TO_CATCH = 4;
 function isLoot(data: GameData, itemId: string): boolean {
   const item = data.items.get(itemId);
   return (
-    (item?.heals ?? 0) > 0 ||
-    data.cooking.has(itemId) ||
-    itemId === "coins" ||
-    item?.equipSlot !== undefined
+    (item?.heals ?? 0) > 0 || data.cooking.has(itemId) || itemId === "coins" || item?.equipSlot !== undefined
   );
 }
 
@@ -41,7 +45,10 @@ function isJunk(data: GameData, itemId: string): boolean {
 
 /** Health carried as food. */
 function foodHealth(view: AgentView, data: GameData): number {
-  return view.inventory.reduce((sum, entry) => sum + (data.items.get(entry.itemId)?.heals ?? 0) * entry.quantity, 0);
+  return view.inventory.reduce(
+    (sum, entry) => sum + (data.items.get(entry.itemId)?.heals ?? 0) * entry.quantity,
+    0,
+  );
 }
 
 /** At or below this health a hit could start to matter: it eats, or without food flees. */
