@@ -42,6 +42,8 @@ const EXAMINEES: { name: string; goal: GoalType; target: number }[] = [
   { name: "Exam Fisher", goal: "fishing", target: 500 },
 ];
 const PROGRESS_EVERY_TICKS = 200;
+/** The world tick the agents start on (the next multiple of it, should joining take longer). */
+const START_TICK = 100;
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "tileworld-exam-"));
@@ -55,11 +57,20 @@ async function main(): Promise<void> {
     AGENTS: EXAMINEES.map((examinee) => examinee.name).join(","),
   });
   const runtime = await createRuntime(config, createLogger(process.env.LOG_LEVEL ?? "error", "json"));
+  const list = runtime.agents.list.bind(runtime.agents);
+  const holding = holdAll(list);
   const server = await listen(createApp(runtime), PORT);
   try {
-    console.log(`exam: ${EXAMINEES.length} agents, ${TICKS} ticks of ${TICK_MS} ms, seed ${values.seed}`);
-    const agents = await examinees(runtime.agents.list.bind(runtime.agents));
-    const startTick = Math.max(...agents.map(({ agent }) => agent.tally.tick!));
+    const agents = await examinees(list);
+    holding.stop();
+    // Every agent starts on the same world tick, run after run: the world's dice are then thrown in the
+    // same order, and the agents decide on its ticks (see DecisionClock).
+    const now = Math.max(...agents.map(({ agent }) => agent.tally.tick!));
+    const startTick = Math.max(START_TICK, Math.ceil((now + 10) / START_TICK) * START_TICK);
+    for (const { agent } of agents) agent.holdUntil(startTick);
+    console.log(
+      `exam: ${EXAMINEES.length} agents, ${TICKS} ticks of ${TICK_MS} ms from world tick ${startTick}, seed ${values.seed}`,
+    );
     const watches = agents.map(() => new ProgressWatch());
     const baseXp = agents.map(({ agent }) => skillXp(agent));
     const reachedAt: (number | undefined)[] = agents.map(() => undefined);
@@ -67,7 +78,7 @@ async function main(): Promise<void> {
     let reported = 0;
     for (;;) {
       await sleep(TICK_MS / 2);
-      const tick = Math.max(...agents.map(({ agent }) => agent.tally.tick ?? 0)) - startTick;
+      const tick = Math.max(0, Math.max(...agents.map(({ agent }) => agent.tally.tick ?? 0)) - startTick);
       agents.forEach(({ agent }, index) => {
         watches[index]!.observe(tick, total(skillXp(agent)));
         const goal = agent.goal();
@@ -104,6 +115,22 @@ async function main(): Promise<void> {
     await stopServer(server, runtime);
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Holds every agent as soon as it is made, before it joins the world: none decides until the exam says
+ * from which tick (checked each turn of the event loop, ahead of any agent's first world:update).
+ */
+function holdAll(list: () => Agent[]): { stop(): void } {
+  const held = new Set<Agent>();
+  const timer = setInterval(() => {
+    for (const agent of list()) {
+      if (held.has(agent)) continue;
+      agent.holdUntil(Number.POSITIVE_INFINITY);
+      held.add(agent);
+    }
+  }, 1);
+  return { stop: () => clearInterval(timer) };
 }
 
 /** The agents in the world with their goals set, once each has seen the world. */

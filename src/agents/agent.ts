@@ -32,11 +32,16 @@ import {
   parseDropCommand,
   pickupStep,
   type Step,
-  trainingStyle,
   type WorldKnowledge,
 } from "./brain.js";
+import { DecisionClock } from "./decision-clock.js";
 import type { AgentContext, AgentKnowledge } from "./knowledge.js";
 import { throughOwnServer } from "./own-server.js";
+import { fightingStyle } from "./planners/fighter.js";
+import { isQuickAction, QUICK_ACTION_LABELS, QUICK_ACTIONS, type QuickActionId } from "./quick-actions.js";
+
+export { isQuickAction, type QuickActionId } from "./quick-actions.js";
+
 import type { ModelDecision, ModelPlanner } from "./planners/model-planner.js";
 
 /** How many of the model's last actions (with their answers) it is reminded of. */
@@ -44,33 +49,6 @@ const RECENT_RESULTS = 5;
 
 /** A task gives up after this many refusals in a row (the world is not what the agent thought). */
 const MAX_TASK_FAILURES = 3;
-
-export const QUICK_ACTIONS = [
-  "woodcutting",
-  "mining",
-  "fishing",
-  "combat",
-  "pickup",
-  "bank",
-  "stop",
-  "idle",
-] as const;
-export type QuickActionId = (typeof QUICK_ACTIONS)[number];
-
-const QUICK_ACTION_LABELS: Record<QuickActionId, string> = {
-  woodcutting: "Chop trees",
-  mining: "Mine rocks",
-  fishing: "Catch fish",
-  combat: "Fight monsters",
-  pickup: "Pick up items",
-  bank: "Bank the inventory",
-  stop: "Stop and pause goals",
-  idle: "Stand idle",
-};
-
-export function isQuickAction(value: string): value is QuickActionId {
-  return (QUICK_ACTIONS as readonly string[]).includes(value);
-}
 
 /**
  * A goal as stored: the XP its skills had when it began, to measure its progress from (null until the
@@ -85,8 +63,10 @@ export interface AgentRecord extends AgentRow {
 
 export interface AgentDeps {
   world: WorldKnowledge;
-  /** How often the agent decides. */
-  thinkMs: number;
+  /** The agent decides every this many world ticks (see DecisionClock). */
+  thinkEveryTicks: number;
+  /** The world's tick length, for the clock's quiet fallback. */
+  tickMs: number;
   token(): Promise<string>;
   /** Headers of its matchmaking requests (see OwnAgentPass). */
   headers: Record<string, string>;
@@ -120,7 +100,7 @@ export class Agent {
   private sync: PlayerSync | undefined;
   /** The entities in view, its own player included, as its world:updates listed them. */
   private readonly seen = new Map<string, WorldEntity>();
-  private timer: NodeJS.Timeout | undefined;
+  private readonly clock: DecisionClock;
   /** The target of the action last started, kept at while it is still there. */
   private current: string | undefined;
   private errand: Errand | undefined;
@@ -158,6 +138,12 @@ export class Agent {
     private readonly deps: AgentDeps,
   ) {
     this.plannerUsed = deps.model?.label ?? "rules";
+    this.clock = new DecisionClock(deps.thinkEveryTicks, deps.tickMs, () => this.think());
+  }
+
+  /** Makes no decision before world tick `tick` (see DecisionClock.holdUntil). */
+  holdUntil(tick: number): void {
+    this.clock.holdUntil(tick);
   }
 
   get online(): boolean {
@@ -176,7 +162,7 @@ export class Agent {
   async start(baseUrl: string): Promise<void> {
     if (this.baseUrl || this.stopped) return;
     this.baseUrl = baseUrl;
-    this.timer = setInterval(() => this.think(), this.deps.thinkMs);
+    this.clock.start();
     this.deps.logger.info(
       { agentId: this.record.id, name: this.record.name, planner: PLANNER },
       `agent ${this.record.name} started`,
@@ -191,7 +177,7 @@ export class Agent {
         `agent ${this.record.name} stopped`,
       );
     this.stopped = true;
-    clearInterval(this.timer);
+    this.clock.stop();
     clearTimeout(this.rejoinTimer);
     const room = this.room;
     this.room = undefined;
@@ -450,7 +436,7 @@ export class Agent {
       return;
     }
     const step = nextStep(goal.type, view, this.world, this.current);
-    if (step && goal.type === "combat") this.trainEvenly(view);
+    if (goal.type === "combat") this.chooseStyle(view);
     if (step) this.send(step);
   }
 
@@ -557,10 +543,10 @@ export class Agent {
     }
   }
 
-  /** Fights in the style that trains its weakest melee skill, so a combat goal raises all three. */
-  private trainEvenly(view: AgentView): void {
-    const style = trainingStyle(view);
-    if (style === this.style) return;
+  /** Fights in the style its fight calls for (see fightingStyle), told to the world when it changes. */
+  private chooseStyle(view: AgentView): void {
+    const style = fightingStyle(view, this.world, this.current);
+    if (style === undefined || style === this.style) return;
     this.style = style;
     this.send({ event: "player:action", data: { action: "combat_style", style } });
   }
@@ -684,6 +670,8 @@ export class Agent {
       // come back with the same id (a monster respawns so), the agent starts afresh rather than wait.
       if (id === this.current) this.current = undefined;
     }
+    // The tick's decision, once what the update says is known.
+    this.clock.tick(tick);
   }
 
   /** What the agent knows now: its latest player:sync and the entities in view. */

@@ -4,8 +4,6 @@
 import { canReachBank } from "../game/bank.js";
 import { countItem } from "../game/inventory.js";
 import type { WorldMap } from "../game/map.js";
-import { MAX_PATH_LENGTH } from "../game/pathfinding.js";
-import { chebyshev, NEIGHBOURS } from "../game/tile.js";
 import type {
   EquipSlot,
   GameData,
@@ -18,7 +16,8 @@ import type {
 import { INVENTORY_SLOTS } from "../game/types.js";
 import type { WorldEntity } from "../game/world-types.js";
 import { levelForXp } from "../game/xp.js";
-import { foodStep, gearStep, hasFood, isWinnable } from "./planners/competence.js";
+import { fightStep } from "./planners/fighter.js";
+import { nearest, walkTowards } from "./planners/places.js";
 
 export const GOAL_TYPES = ["woodcutting", "mining", "fishing", "combat", "idle"] as const;
 export type GoalType = (typeof GOAL_TYPES)[number];
@@ -42,11 +41,6 @@ const GOAL_SKILLS: Record<GoalType, readonly SkillName[]> = {
   combat: ["attack", "strength", "defence", "ranged", "constitution"],
   idle: [],
 };
-
-/** Monsters up to this combat level count as safe for an agent to fight. */
-const SAFE_MONSTER_LEVEL = 5;
-/** Below this share of its health, a fighting agent eats, or flees when it has no food. */
-const EAT_BELOW = 0.5;
 
 export interface Goal {
   id: string;
@@ -120,11 +114,11 @@ export function nextStep(
 ): Step | undefined {
   const skill = GATHERING[type];
   if (skill) return gatherStep(skill, view, world, current);
-  if (type === "combat") return combatStep(view, world, current);
+  if (type === "combat") return fightStep(view, world, current);
   return undefined;
 }
 
-function gatherStep(
+export function gatherStep(
   skill: GatheringSkill,
   view: AgentView,
   { data, map }: WorldKnowledge,
@@ -157,106 +151,6 @@ function gatherStep(
   }
   const action = skill === "woodcutting" ? "chop" : skill === "mining" ? "mine" : "fish";
   return { event: "player:action", data: { action, targetId: target.id } };
-}
-
-/** Monsters it can beat (see isWinnable), and that leave it alone until it attacks. */
-function isSafeMonster(data: GameData, npcId: string, view: AgentView): boolean {
-  return isWinnable(data, npcId, view, SAFE_MONSTER_LEVEL);
-}
-
-function combatStep(
-  view: AgentView,
-  { data, map }: WorldKnowledge,
-  current: string | undefined,
-): Step | undefined {
-  const { health, maxHealth } = view.self;
-  // What it is at may be a fishing spot or a range while it gets food: only a monster is a fight.
-  const fighting = view.entities.some((entity) => entity.id === current && entity.kind === "npc");
-  if (health < maxHealth * EAT_BELOW) {
-    const food = view.inventory.find((entry) => (data.items.get(entry.itemId)?.heals ?? 0) > 0);
-    if (food) return { event: "inventory:use", data: { inventorySlot: food.slot } };
-    if (fighting) return { event: "player:action", data: { action: "flee" } };
-    // Out of the fight and out of food: cook, light a fire to cook on, fetch food from the bank, or
-    // catch some (its health comes back meanwhile), rather than wait a minute a hitpoint.
-    return foodStep(view, { data, map }) ?? provisionStep(view, { data, map }, current);
-  }
-  if (fighting) return undefined;
-  const kit = gearStep(view, data) ?? foodStep(view, { data, map });
-  if (kit) return kit;
-  const target = nearest(
-    view,
-    view.entities.filter(
-      (entity) => entity.kind === "npc" && isSafeMonster(data, entity.type, view) && (entity.health ?? 1) > 0,
-    ),
-  );
-  if (!target) {
-    const spawns = data.areas
-      .flatMap((area) => area.npcSpawns)
-      .filter((spawn) => isSafeMonster(data, spawn.npcId, view));
-    return walkTowards(view, spawns, map);
-  }
-  return { event: "player:action", data: { action: "attack", targetId: target.id } };
-}
-
-/** How many fish it catches before it cooks them. */
-const FISH_TO_CATCH = 4;
-
-/**
- * Food for a fighter that has none: fish with its net until it has a few raw fish, then cook them on
- * the nearest range or fire (walking there). Undefined when it cannot.
- */
-function provisionStep(
-  view: AgentView,
-  world: WorldKnowledge,
-  current: string | undefined,
-): Step | undefined {
-  const { data, map } = world;
-  if (hasFood(view, data)) return undefined;
-  const raw = view.inventory.filter((entry) => data.cooking.has(entry.itemId)).length;
-  const full = view.inventory.length >= INVENTORY_SLOTS;
-  if (raw < FISH_TO_CATCH && !full) {
-    // Still at the spot it fishes: it fishes on.
-    if (
-      view.entities.some((entity) => entity.id === current && entity.kind === "resource" && !entity.depleted)
-    )
-      return undefined;
-    const fishing = gatherStep("fishing", view, world, current);
-    if (fishing || raw === 0) return fishing;
-  }
-  if (raw === 0) return undefined;
-  const cooking = foodStep(view, world);
-  if (cooking) return cooking;
-  const ranges = data.areas
-    .flatMap((area) => area.stations)
-    .filter((station) => {
-      const type = data.stations.get(station.stationId)?.type;
-      return type === "range" || type === "fire";
-    });
-  return walkTowards(view, ranges, map);
-}
-
-/**
- * Walks beside the nearest of `places` that one move reaches (SPEC's navigateTo). Undefined when there
- * is none, or when the agent already stands beside it: it waits there (for a respawn).
- */
-function walkTowards(view: AgentView, places: readonly Tile[], map: WorldMap): Step | undefined {
-  const from = view.self.position;
-  const region = map.regionAt(from.x, from.z);
-  const tile = nearestTile(
-    from,
-    places
-      .flatMap((place) => besideTiles(place, map))
-      .filter((tile) => chebyshev(tile, from) <= MAX_PATH_LENGTH && map.regionAt(tile.x, tile.z) === region),
-  );
-  if (!tile || chebyshev(tile, from) === 0) return undefined;
-  return { event: "player:move", data: { x: tile.x, z: tile.z } };
-}
-
-/** The walkable tiles around a place (a booth, a tree: they stand on tiles nobody walks onto). */
-function besideTiles(place: Tile, map: WorldMap): Tile[] {
-  return NEIGHBOURS.map(([dx, dz]) => ({ x: place.x + dx, z: place.z + dz })).filter((tile) =>
-    map.isWalkable(tile.x, tile.z),
-  );
 }
 
 /** The melee styles an agent trains with, each by the skill it trains. */
@@ -310,20 +204,6 @@ export function bankStep(view: AgentView, { data, map }: WorldKnowledge): Step |
     return { event: "bank:deposit", data: { inventorySlot: entry.slot, quantity } };
   }
   return walkTowards(view, booths, map);
-}
-
-function nearestTile(from: Tile, tiles: readonly Tile[]): Tile | undefined {
-  return [...tiles].sort((a, b) => chebyshev(a, from) - chebyshev(b, from))[0];
-}
-
-function nearest(view: AgentView, candidates: readonly SeenEntity[]): SeenEntity | undefined {
-  let best: SeenEntity | undefined;
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (const entity of candidates) {
-    const distance = chebyshev(entity.position, view.self.position);
-    if (distance < bestDistance) [best, bestDistance] = [entity, distance];
-  }
-  return best;
 }
 
 /** SPEC's safety cap: one drop command drops at most this many inventory entries. */

@@ -277,7 +277,8 @@ export class AgentManager {
     const { agents, gameData, jwtSecret, logger, tickMs } = this.options;
     return new Agent(record, {
       world: { data: gameData, map: this.map },
-      thinkMs: tickMs * THINK_EVERY_TICKS,
+      thinkEveryTicks: THINK_EVERY_TICKS,
+      tickMs,
       token: () => issueAgentToken(jwtSecret, record.id),
       headers: this.pass.headers,
       save: (changed) => agents.saveControl(changed, fence),
