@@ -12,11 +12,10 @@ import { agentCallerOf, authenticateThrough } from "../api/agent-callers.js";
 import { agentsRouter } from "../api/agents.js";
 import { errorHandler, notFound } from "../api/errors.js";
 import type { Config } from "../config/config.js";
-import { LOCAL_MANIFESTS_DIR } from "../config/paths.js";
 import { StartupError } from "../config/startup-error.js";
 import { BODY_LIMIT_BYTES } from "../limits/body-size.js";
-import { loadGameData } from "../manifests/loader.js";
 import type { Logger } from "../telemetry/logger.js";
+import { loadConfiguredGameData } from "./game-data.js";
 
 export interface AgentFramework {
   agents: AgentManager;
@@ -25,15 +24,7 @@ export interface AgentFramework {
 }
 
 export async function startAgentFramework(config: Config, logger: Logger): Promise<AgentFramework> {
-  const { data } = await loadGameData({
-    env: config.production ? "production" : "development",
-    manifestDir: LOCAL_MANIFESTS_DIR,
-    cacheDir: config.manifestCacheDir,
-    cdnUrl: config.cdnUrl,
-    productionCdnUrl: config.PRODUCTION_CDN_URL,
-    skipManifests: config.SKIP_MANIFESTS,
-    log: logger,
-  });
+  const { data } = await loadConfiguredGameData(config, logger);
   // The game server's own secret: the agents sign in to it with tokens signed by it. Without JWT_SECRET
   // the game server keeps a development secret in its database, which this process does not open.
   if (!config.JWT_SECRET)

@@ -7,7 +7,6 @@ import { modelPlanners } from "../agents/planners/index.js";
 import { Sightings, sightingIntervalMs } from "../auth/sightings.js";
 import { createTokenVerifier } from "../auth/tokens.js";
 import type { Config } from "../config/config.js";
-import { LOCAL_MANIFESTS_DIR } from "../config/paths.js";
 import { StartupError } from "../config/startup-error.js";
 import { AccountRepository } from "../db/accounts.js";
 import { AgentRepository } from "../db/agents.js";
@@ -18,24 +17,16 @@ import { WorldStore } from "../db/world-store.js";
 import { capConnectionsPerAddress } from "../limits/connection-cap.js";
 import { FloodGuards } from "../limits/flood-guard.js";
 import { createRateLimits } from "../limits/rate-limits.js";
-import { loadGameData } from "../manifests/loader.js";
 import { createOutbox } from "../net/outbox.js";
 import type { Runtime } from "../ports/runtime.js";
 import { LocalWorldHealth } from "../ports/world-health.js";
 import { WorldSeats } from "../ports/world-seats.js";
 import type { Logger } from "../telemetry/logger.js";
+import { loadConfiguredGameData } from "./game-data.js";
 
 export async function createRuntime(config: Config, logger: Logger): Promise<Runtime> {
   checkWritableFolders(config);
-  const manifests = await loadGameData({
-    env: config.production ? "production" : "development",
-    manifestDir: LOCAL_MANIFESTS_DIR,
-    cacheDir: config.manifestCacheDir,
-    cdnUrl: config.cdnUrl,
-    productionCdnUrl: config.PRODUCTION_CDN_URL,
-    skipManifests: config.SKIP_MANIFESTS,
-    log: logger,
-  });
+  const manifests = await loadConfiguredGameData(config, logger);
   const started = Date.now();
   const database = await openDatabase({
     url: config.DATABASE_URL,
