@@ -214,6 +214,35 @@ describe("TradeRoom with SDK clients", function () {
     );
   });
 
+  it("ends a started trade that one player never joins, for both, 15 s on, and moves nothing", async function () {
+    this.timeout(30000);
+    const [alice, bob] = [await join(), await join()];
+    alice.room.send("tradeRequest", { targetPlayerId: bob.id });
+    const { tradeId } = await bob.inbox.next("tradeIncoming");
+    bob.room.send("tradeRequestRespond", { tradeId, accept: true });
+    await alice.inbox.next("tradeStarted", (s) => s.tradeId === tradeId, 5000, true);
+    await bob.inbox.next("tradeStarted", (s) => s.tradeId === tradeId, 5000, true);
+    // Alice joins and offers; Bob's client never comes to the trade's room.
+    alice.trade = await alice.sdk.joinById(tradeId);
+    alice.trade.onMessage("*", (event, data) => alice.tradeInbox.push(String(event), data));
+    alice.trade.send("tradeAddItem", { tradeId, inventorySlot: slotOf(alice, "coins"), quantity: 10 });
+    await alice.tradeInbox.next("tradeUpdated", (u) => u.myOffer.length === 1);
+    const started = Date.now();
+    assert.deepEqual(await alice.tradeInbox.next("tradeCancelled", () => true, 20000), {
+      tradeId,
+      reason: "expired",
+    });
+    assert.ok(Date.now() - started > 10_000, "not before the deadline");
+    assert.deepEqual(await bob.inbox.next("tradeCancelled", () => true, 5000), {
+      tradeId,
+      reason: "expired",
+    });
+    // Both may trade again at once, with what they had.
+    const again = await startTrade(alice, bob);
+    assert.ok(again && again !== tradeId);
+    assert.equal(countOf(latestSync(alice), "coins"), countOf(alice.sync, "coins"));
+  });
+
   it("cancels at once when a player logs in again elsewhere, so the replaced session cannot finish it", async () => {
     const [alice, bob] = [await join(), await join()];
     const tradeId = await startTrade(alice, bob);
