@@ -19,6 +19,8 @@ const AUTH: Record<Auth, string> = {
   "bearer, owner":
     "`Authorization: Bearer <token>` of the agent's owner (for the agents of `AGENTS`, an admin account)",
   metrics: "none in development; in production `Authorization: Bearer <METRICS_TOKEN>`",
+  "agent process":
+    "`Authorization: Bearer <token>` that the agent process signs with the `JWT_SECRET` it shares with the server",
 };
 
 export function endpointReference(): string {

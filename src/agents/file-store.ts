@@ -2,23 +2,34 @@
 // made on the game server as any player's is, by its own account (`agent:<id>`, signed with the shared
 // JWT_SECRET) creating it through POST /api/v1/player.
 import { readFile, rename, writeFile } from "node:fs/promises";
-import { issueAgentToken } from "../auth/tokens.js";
+import { issueAgentProcessToken, issueAgentToken } from "../auth/tokens.js";
 import type { AgentRow } from "../db/agents.js";
 import { NameTakenError } from "../db/characters.js";
 import type { WriteFence } from "../db/world-lease.js";
 import type { CharacterState } from "../game/types.js";
+import { ABSENT_OWNERS_PATH, type AbsentOwnersAnswer, MAX_OWNERS_ASKED } from "../protocol/agent-process.js";
 import type { AgentStore } from "./manager.js";
+
+/** How long a question to the game server may take; the next sweep asks again. */
+const ASK_TIMEOUT_MS = 10_000;
 
 /** This process is the file's only writer: no other world's agents can write beside its own. */
 export const OWN_FENCE: WriteFence = { check: async () => {} };
 
 export class FileAgentStore implements AgentStore {
   /**
-   * When owners were last seen is known to the game server only (its accounts): the agents of this process
-   * are stopped by their owners or an admin, not for their owners' absence.
+   * The agents whose owner is an anonymous account not seen for `seconds`. When owners were last seen is
+   * known to the game server only (its accounts), so it is asked, with this process's own token.
    */
-  async ofAbsentAnonymousOwners(): Promise<string[]> {
-    return [];
+  async ofAbsentAnonymousOwners(seconds: number): Promise<string[]> {
+    const rows = await this.all();
+    const owners = [...new Set(rows.flatMap((row) => (row.ownerAccountId ? [row.ownerAccountId] : [])))];
+    const absent = new Set<string>();
+    for (let from = 0; from < owners.length; from += MAX_OWNERS_ASKED) {
+      const accountIds = owners.slice(from, from + MAX_OWNERS_ASKED);
+      for (const id of await this.askAbsent(accountIds, seconds)) absent.add(id);
+    }
+    return rows.filter((row) => row.ownerAccountId && absent.has(row.ownerAccountId)).map((row) => row.id);
   }
 
   private rows: AgentRow[] | undefined;
@@ -56,6 +67,23 @@ export class FileAgentStore implements AgentStore {
 
   async delete(id: string): Promise<void> {
     await this.change((rows) => rows.filter((row) => row.id !== id));
+  }
+
+  private async askAbsent(accountIds: string[], seconds: number): Promise<string[]> {
+    const response = await fetch(new URL(ABSENT_OWNERS_PATH, this.gameServerUrl), {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${await issueAgentProcessToken(this.jwtSecret)}`,
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({ accountIds, seconds }),
+      signal: AbortSignal.timeout(ASK_TIMEOUT_MS),
+    });
+    if (!response.ok)
+      throw new Error(
+        `the game server answered ${response.status} to which owners are absent: ${await response.text()}`,
+      );
+    return ((await response.json()) as AbsentOwnersAnswer).absent;
   }
 
   /** The new character's id, made by the agent's own account on the game server. */

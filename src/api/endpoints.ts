@@ -2,10 +2,11 @@
 // from the zod schemas the routes validate with). test/api-doc.test.ts checks this list against the
 // routes the source registers and against a running server.
 import type { z } from "zod";
+import { absentOwnersBody } from "../protocol/agent-process.js";
 import { agentGoalBody, agentMessageBody } from "./agents.js";
 import { characterNameBody } from "./validate.js";
 
-export type Auth = "public" | "bearer" | "bearer, owner" | "metrics";
+export type Auth = "public" | "bearer" | "bearer, owner" | "metrics" | "agent process";
 
 export interface Endpoint {
   method: "GET" | "POST" | "DELETE";
@@ -164,6 +165,16 @@ export const ENDPOINTS: Endpoint[] = [
     summary:
       "The caller's account: who the token names, and whether it is an admin's (the agent process asks it).",
     answers: ["`200 {accountId, isAdmin}`"],
+  },
+  {
+    method: "POST",
+    path: "/api/v1/agent-process/absent-owners",
+    auth: "agent process",
+    summary:
+      "Which of the given accounts are anonymous and unseen for `seconds`: the agent process (`npm run agents`) asks it to remove the agents of owners gone for good, as the server does with its own agents.",
+    body: absentOwnersBody,
+    answers: ["`200 {absent: [accountId]}`"],
+    errors: ["`401 unauthorized`: not the agent process's token (it counts as an authentication attempt)"],
   },
   {
     method: "GET",

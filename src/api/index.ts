@@ -4,6 +4,7 @@ import { BODY_LIMIT_BYTES } from "../limits/body-size.js";
 import { skillUnlocksRouter } from "../manifests/routes.js";
 import type { LiveWorld } from "../ports/live-world.js";
 import type { Runtime } from "../ports/runtime.js";
+import { absentOwnersRouter } from "./absent-owners.js";
 import { accountRouter } from "./account.js";
 import { agentsRouter } from "./agents.js";
 import { forwardAgentRequests } from "./agents-forward.js";
@@ -40,6 +41,7 @@ export function mountApi(app: express.Application, runtime: Runtime, liveWorld: 
   api.use(
     anonymousAuthRouter(runtime),
     accountRouter(authenticated),
+    absentOwnersRouter(runtime),
     playerRouter(runtime, liveWorld, authenticated),
     worldRouter(runtime, liveWorld, authenticated),
     charactersRouter(runtime, liveWorld, authenticated),

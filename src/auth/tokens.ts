@@ -159,6 +159,30 @@ export function issueAgentToken(jwtSecret: Uint8Array, agentId: string): Promise
   return serverToken(jwtSecret, agentId, AGENT_AUDIENCE, serverTokenExpiry());
 }
 
+/**
+ * The agent process's token for the game server's own questions to it (which owners are absent): only a
+ * process that holds the shared JWT_SECRET can make one, and no account stands behind it.
+ */
+export const AGENT_PROCESS_AUDIENCE = "tileworld-agent-process";
+
+export function issueAgentProcessToken(jwtSecret: Uint8Array): Promise<string> {
+  return serverToken(jwtSecret, "agent-process", AGENT_PROCESS_AUDIENCE, serverTokenExpiry());
+}
+
+/** Whether `token` is an agent process's token signed with this server's JWT_SECRET. */
+export async function isAgentProcessToken(jwtSecret: Uint8Array, token: string): Promise<boolean> {
+  try {
+    await verifyOrExplain(token, jwtSecret, {
+      algorithms: ["HS256"],
+      issuer: SERVER_ISSUER,
+      audience: AGENT_PROCESS_AUDIENCE,
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** When a token the server signs now runs out (whole seconds, as a JWT says it). */
 function serverTokenExpiry(): Date {
   return new Date((Math.floor(Date.now() / 1000) + SERVER_TOKEN_SECONDS) * 1000);

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Executor } from "./database.js";
 import { accounts } from "./schema.js";
 
@@ -45,6 +45,22 @@ export class AccountRepository {
       .update(accounts)
       .set({ lastSeenAt: sql`now()` })
       .where(inArray(accounts.id, [...ids]));
+  }
+
+  /** Those of `ids` that are anonymous accounts not seen for `seconds` (by the database's clock). */
+  async absentAnonymous(ids: readonly string[], seconds: number): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .select({ id: accounts.id })
+      .from(accounts)
+      .where(
+        and(
+          inArray(accounts.id, [...ids]),
+          eq(accounts.kind, "anonymous"),
+          lt(accounts.lastSeenAt, sql`now() - make_interval(secs => ${seconds})`),
+        ),
+      );
+    return rows.map((row) => row.id);
   }
 
   async setAdmin(id: string, isAdmin: boolean): Promise<void> {

@@ -11,6 +11,7 @@ import { answerAgentRequest } from "../agents/requests.js";
 import { agentCallerOf, authenticateThrough } from "../api/agent-callers.js";
 import { agentsRouter } from "../api/agents.js";
 import { errorHandler, notFound } from "../api/errors.js";
+import { sightingIntervalMs } from "../auth/sightings.js";
 import type { Config } from "../config/config.js";
 import { StartupError } from "../config/startup-error.js";
 import { BODY_LIMIT_BYTES } from "../limits/body-size.js";
@@ -43,7 +44,7 @@ export async function startAgentFramework(config: Config, logger: Logger): Promi
     perAccount: config.AGENTS_PER_ACCOUNT,
     perAddress: config.AGENTS_PER_ADDRESS,
     ownerAbsenceSeconds: config.AGENT_OWNER_ABSENCE_SECONDS,
-    sweepMs: 60_000,
+    sweepMs: sightingIntervalMs(config.AGENT_OWNER_ABSENCE_SECONDS),
     maxOwned: config.AGENTS_MAX,
     configured: config.AGENTS,
     model: modelPlanners(config)?.create,

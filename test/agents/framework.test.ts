@@ -135,3 +135,85 @@ describe("the agent process (npm run agents) beside a game server", function () 
     );
   });
 });
+
+describe("the agent process's agents of owners gone for good", function () {
+  this.timeout(60000);
+  const ABSENCE_SECONDS = "2";
+  const port = PROCESS_PORTS.agentFramework;
+  const agentProcess = { baseUrl: `http://127.0.0.1:${port}` };
+  let server: TestServer;
+  let framework: ServerProcess | undefined;
+  let dataDir: string;
+
+  before(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), "tileworld-agent-process-"));
+    server = await startTestServer({
+      ...GENEROUS_LIMITS,
+      JWT_SECRET,
+      AGENT_FRAMEWORK_URL: agentProcess.baseUrl,
+      AGENT_OWNER_ABSENCE_SECONDS: ABSENCE_SECONDS,
+    });
+    framework = await startServerProcess(
+      port,
+      {
+        NODE_ENV: "test",
+        AGENT_PORT: String(port),
+        GAME_SERVER_URL: server.baseUrl,
+        JWT_SECRET,
+        DATA_DIR: dataDir,
+        AGENT_OWNER_ABSENCE_SECONDS: ABSENCE_SECONDS,
+      },
+      undefined,
+      "src/server/agent-framework.ts",
+    );
+  });
+  after(async () => {
+    await framework?.stop();
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("are removed, as the game server removes its own, while a present owner's stay", async () => {
+    const [away, present] = [
+      (await signInAnonymously(server)).token,
+      (await signInAnonymously(server)).token,
+    ];
+    const create = async (token: string, name: string) => {
+      const created = await request(server, "/api/agents", { body: { name }, token });
+      assert.equal(created.status, 201, await created.clone().text());
+      return ((await created.json()) as { agentId: string }).agentId;
+    };
+    const [awaysAgent, presentsAgent] = [
+      await create(away, "Left Behind"),
+      await create(present, "Looked After"),
+    ];
+    // The present owner keeps being seen (each request of its); the other is not heard from again.
+    await waitForAsync(
+      async () => {
+        const { agents } = await (await request(server, "/api/agents", { token: present })).json();
+        const ids = agents.map((agent: { agentId: string }) => agent.agentId);
+        assert.ok(ids.includes(presentsAgent), "the present owner's agent stays");
+        return !ids.includes(awaysAgent);
+      },
+      "the absent owner's agent removed by the agent process",
+      30000,
+    );
+    const stored = JSON.parse(readFileSync(path.join(dataDir, "agents.json"), "utf8"));
+    assert.deepEqual(
+      stored.map((row: { id: string }) => row.id),
+      [presentsAgent],
+    );
+  });
+
+  it("answers which owners are absent only to the agent process's own token", async () => {
+    const { token } = await signInAnonymously(server);
+    await expectError(
+      await request(server, "/api/v1/agent-process/absent-owners", {
+        body: { accountIds: [], seconds: 60 },
+        token,
+      }),
+      401,
+      "unauthorized",
+    );
+  });
+});
