@@ -5,30 +5,8 @@ import { api, el, formatNumber, manifest, signIn, titleCase } from "./common.js"
 
 const POLL_MS = 7000;
 const BACKOFF_MS = [1000, 2000, 4000];
-const AGENT_ACTIONS = [
-  "moveTo",
-  "followEntity",
-  "stopMovement",
-  "explore",
-  "approachEntity",
-  "navigateTo",
-  "attackEntity",
-  "changeCombatStyle",
-  "flee",
-  "chopTree",
-  "catchFish",
-  "lightFire",
-  "cookFood",
-  "equipItem",
-  "useItem",
-  "dropItem",
-  "pickupItem",
-  "chatMessage",
-  "bankDeposit",
-  "bankWithdraw",
-  "setGoal",
-  "idle",
-];
+/** The actions the server offers ({name, description, params: JSON Schema}), loaded at start. */
+let agentActions = [];
 const $ = (id) => document.getElementById(id);
 
 let token;
@@ -53,6 +31,11 @@ const nameOf = (itemId) => itemName.get(itemId) ?? itemId;
 /** A route the server does not have answers 404 with "no endpoint ...", an unknown agent another 404. */
 const missingRoute = (error) => error.status === 404 && /^no endpoint/.test(error.message);
 
+try {
+  agentActions = await (await fetch("/web/agent-actions.json")).json();
+} catch {
+  // An older server has no list: the action form stays hidden, the rest of the dashboard works.
+}
 try {
   token = await signIn();
 } catch (error) {
@@ -231,7 +214,9 @@ function buildDetail(agent) {
     actionSelect: el(
       "select",
       { "aria-label": "action" },
-      AGENT_ACTIONS.map((name) => el("option", { value: name, text: name })),
+      agentActions.map(({ name, description }) =>
+        el("option", { value: name, text: name, title: description }),
+      ),
     ),
   };
   const control = async (label, path, body) => {
@@ -271,14 +256,20 @@ function buildDetail(agent) {
     target,
     el("button", { text: "Set goal" }),
   );
-  const params = el("input.params", {
-    placeholder: '{"targetId": "..."}',
-    "aria-label": "action parameters (JSON)",
-  });
+  const params = el("input.params", { "aria-label": "action parameters (JSON)" });
+  // The chosen action's required parameters, as a pattern to fill in; its description as the hint.
+  const describeAction = () => {
+    const action = agentActions.find(({ name }) => name === parts.actionSelect.value);
+    const required = action?.params.required ?? [];
+    params.placeholder = JSON.stringify(Object.fromEntries(required.map((field) => [field, "…"])));
+    params.title = action?.description ?? "";
+  };
+  parts.actionSelect.addEventListener("change", describeAction);
+  describeAction();
   const actionsBox = el(
     "form.inline",
     {
-      hidden: endpoints.actions === false || endpoints.state === false,
+      hidden: endpoints.actions === false || endpoints.state === false || agentActions.length === 0,
       onsubmit: (event) => {
         event.preventDefault();
         let body = {};
@@ -440,7 +431,7 @@ function updateDetail(view) {
   if (state?.availableActions && d.actionsBox) {
     const available = new Set(state.availableActions);
     for (const option of d.actionSelect.options) option.disabled = !available.has(option.value);
-    d.actionsBox.hidden = endpoints.actions === false;
+    d.actionsBox.hidden = endpoints.actions === false || agentActions.length === 0;
   }
 
   const skills = view.skills ?? {};

@@ -2,6 +2,7 @@
 // They are static files: every page is a client of the public REST API, /ws and /env.js like any other.
 import path from "node:path";
 import express, { type Request, type Response, Router } from "express";
+import { actionCatalog } from "../agents/actions/index.js";
 import { PROJECT_ROOT } from "../config/paths.js";
 
 export const WEB_DIR = path.join(PROJECT_ROOT, "web");
@@ -27,6 +28,11 @@ export function webPagesRouter(webDir = WEB_DIR): Router {
       res.set("Cache-Control", "no-cache").sendFile(path.join(webDir, file));
     });
   }
+  // The agent actions the dashboard offers, from the actions themselves: names, what they do, parameters.
+  const catalog = JSON.stringify(actionCatalog());
+  router.get("/web/agent-actions.json", (_req, res) => {
+    res.set("Cache-Control", "no-cache").type("application/json").send(catalog);
+  });
   router.use(
     "/web",
     express.static(webDir, {

@@ -83,6 +83,18 @@ describe("the agent dashboard in a browser", function () {
     await screenshot(page, "dashboard");
   });
 
+  it("offers the server's 22 actions, says what each needs, and runs one", async () => {
+    const select = page.locator('select[aria-label="action"]');
+    assert.equal(await select.locator("option").count(), 22);
+    await select.selectOption("moveTo");
+    assert.equal(await page.locator("input.params").getAttribute("placeholder"), '{"x":"…","z":"…"}');
+    await select.selectOption("chatMessage");
+    assert.equal(await page.locator("input.params").getAttribute("placeholder"), '{"message":"…"}');
+    await page.locator("input.params").fill('{"message": "hello from the dashboard"}');
+    await page.locator("button", { hasText: "Run action" }).click();
+    await page.locator(".result", { hasText: "chatMessage: ok" }).waitFor();
+  });
+
   it("shows the agent's health and inventory", async function () {
     const token = await page.evaluate(
       () => JSON.parse(localStorage.getItem("tileworld.token") ?? "{}").token,

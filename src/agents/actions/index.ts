@@ -58,7 +58,10 @@ export function availableActions(context: AgentContext): string[] {
   return ACTION_NAMES.filter((name) => AGENT_ACTIONS[name].available?.(context) ?? true);
 }
 
-/** The action's parameters as JSON Schema, for documentation. */
-export function paramsSchema(name: ActionName) {
-  return z.toJSONSchema(AGENT_ACTIONS[name].params);
+/** Every action with what it does and its parameters as JSON Schema: what a dashboard offers to run. */
+export function actionCatalog() {
+  return ACTION_NAMES.map((name) => {
+    const { description, params } = AGENT_ACTIONS[name];
+    return { name, description, params: z.toJSONSchema(params, { io: "input" }) };
+  });
 }
