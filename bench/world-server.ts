@@ -15,6 +15,7 @@ import { PHASES, type TickReport } from "../src/game/world-types.js";
 import { SendBatch } from "../src/net/batched-sends.js";
 import { WriterThread, type WrittenBatch } from "../src/net/writer-thread.js";
 import { Interest } from "../src/rooms/interest.js";
+import { TickPublisher } from "../src/rooms/tick-publisher.js";
 import { TickTimings } from "../src/rooms/tick-timings.js";
 import { WorldRoom } from "../src/rooms/WorldRoom.js";
 import { createApp } from "../src/server/app.js";
@@ -135,12 +136,12 @@ World.prototype.step = function (this: World): TickReport {
 };
 timeMethod(Interest.prototype, "applyTick", "replicate");
 // Private in TypeScript: the events and the per-client view updates of a tick.
-timeMethod(WorldRoom.prototype, "publish", "publish");
+timeMethod(TickPublisher.prototype, "publish", "publish");
 // Within publish: the views (interest, encoding and framing), the SDK clients' state patch, and the
 // flush of each connection's frames to the writer thread (an SDK client's framed then from what it was
 // held). Timed once a tick each, not once per client: timing thousands of calls would add to what is
 // measured.
-sumMethod(WorldRoom.prototype, "sendViews", "  views");
+sumMethod(TickPublisher.prototype, "sendViews", "  views");
 sumMethod(WorldRoom.prototype, "broadcastPatch", "  state patch");
 sumMethod(SendBatch.prototype, "flush", FLUSH);
 

@@ -22,7 +22,10 @@ export type Verified = { identity: Identity; refusal?: undefined } | { refusal: 
 type AuthRuntime = { tokens: TokenVerifier; rateLimits: RateLimits };
 
 /** Counts an authentication attempt of `client` (its clientKey); the refusal once it is over the limit. */
-export async function countAttempt(runtime: AuthRuntime, client: string): Promise<AuthRefusal | undefined> {
+export async function countAttempt(
+  runtime: Pick<AuthRuntime, "rateLimits">,
+  client: string,
+): Promise<AuthRefusal | undefined> {
   const attempt = await runtime.rateLimits.authAttempts.hit(client);
   if (!attempt.limited) return undefined;
   return {

@@ -48,7 +48,7 @@ export class WorldLease implements WriteFence {
 
   /**
    * Ends the right to write of the world opened with `epoch`, unless a later world already did: for a
-   * process that learns that world's process is gone (see TradeRoom). Like a claim, it waits for that
+   * process that learns that world's process is gone (see TradeWorldLink). Like a claim, it waits for that
    * world's transactions under way; once it returns, nothing of that world commits any more. The world
    * itself, should it run on, finds out at its next write and closes; the next join opens a new one.
    */

@@ -1,7 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
-import { type AuthContext, type Client, CloseCode, matchMaker, Room, ServerError } from "@colyseus/core";
-import { TradeRepository } from "../db/trades.js";
-import { WorldLease } from "../db/world-lease.js";
+import { type AuthContext, type Client, CloseCode, Room, ServerError } from "@colyseus/core";
 import {
   acceptTrade,
   addToOffer,
@@ -19,9 +16,9 @@ import {
   type TradeTransition,
   tradeUpdatedView,
 } from "../game/trade.js";
-import type { InventoryEntry } from "../game/types.js";
 import { admitMessage } from "../limits/flood-guard.js";
 import type { Runtime } from "../ports/runtime.js";
+import type { TradeEndReason, TradePort } from "../ports/world-port.js";
 import type { PlayerAuth } from "../ports/world-seats.js";
 import {
   eventLabel,
@@ -36,41 +33,9 @@ import { countMessageIn, countRefusal, countTradeCompleted, countTradeFailed } f
 import { markFramesOf } from "./frame-sender.js";
 import { authenticatePlayer, toldSafely } from "./room-auth.js";
 import { countSelfAnsweredFrames } from "./self-answered-frames.js";
-import type { TradeCommitOutcome } from "./trade-commits.js";
-import type { WorldRoom } from "./WorldRoom.js";
-import { type Cause, sendTradeEvents, type TradeEndReason } from "./world-trades.js";
-
-/** The world that opened a trade: its room, its process, and the lease epoch it writes under (see WorldLease). */
-export interface OpeningWorld {
-  roomId: string;
-  processId: string;
-  epoch: number;
-}
-
-export interface TradeRoomOptions {
-  trade: Trade;
-  world: OpeningWorld;
-  /** Proves the world created this room: clients may ask the matchmaker to create rooms too. */
-  signature: string;
-}
-
-function isSignedByWorld(secret: Uint8Array, options: Partial<TradeRoomOptions> | undefined): boolean {
-  const { trade, world, signature } = options ?? {};
-  if (!trade?.sides?.[0] || !trade.sides[1]) return false;
-  if (typeof world?.roomId !== "string" || typeof world.processId !== "string") return false;
-  if (!Number.isInteger(world.epoch)) return false;
-  const expected = Buffer.from(signTrade(secret, trade, world));
-  const given = Buffer.from(typeof signature === "string" ? signature : "");
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
-/** The signature a world puts on the trades it opens. */
-export function signTrade(secret: Uint8Array, trade: Trade, world: OpeningWorld): string {
-  const [a, b] = trade.sides;
-  return createHmac("sha256", secret)
-    .update(`${trade.id}:${a.player.id}:${b.player.id}:${world.roomId}:${world.processId}:${world.epoch}`)
-    .digest("hex");
-}
+import { isSignedByWorld, type TradeRoomOptions } from "./trade-opening.js";
+import { TradeWorldLink } from "./trade-world-link.js";
+import { type Cause, sendTradeEvents } from "./world-trades.js";
 
 type TradeClient = Client<{ auth: PlayerAuth }>;
 
@@ -82,39 +47,23 @@ const FINAL_LINGER_MS = 10_000;
  * its client gone) would otherwise leave the other waiting on a trade no event ever ends.
  */
 const JOIN_WAIT_MS = 15_000;
-/**
- * How long a trade waits for the world's answer to its commit when the world is on another process.
- * Colyseus's 2 s would report a swap queued behind slow writes as failed while the world commits it.
- * The world answers once the outcome is known: after the writes queued ahead of the swap, the swap, and
- * at worst the 5 s check of a swap whose answer was lost. The world is told this wait, and refuses a swap
- * it could no longer answer within it, so what the players are told is what happened.
- */
-const COMMIT_ANSWER_MS = 30_000;
-/**
- * How often a trade waiting for the world's answer checks that the world's room still listens, and how
- * many checks in a row must find it gone (a Redis that restarts drops every subscription for a moment,
- * and the world subscribes again at once) before the world's process is checked as the matchmaker does.
- */
-const WORLD_CHECK_MS = 1000;
-const WORLD_GONE_CHECKS = 2;
 
 /**
  * One trade session between two players, from the offer stage to its end. Its roomId is the tradeId.
- * It reaches the players' world only through `matchMaker.remoteRoomCall`, so the two rooms may live in
- * different processes; the swap itself is one database transaction run by the world that holds both
- * players' inventories.
+ * It reaches the players' world only through its TradeWorldLink, so the two rooms may live in different
+ * processes; the swap itself is one database transaction run by the world that holds both players'
+ * inventories.
  */
-export class TradeRoom extends Room<{ client: TradeClient }> {
+export class TradeRoom extends Room<{ client: TradeClient }> implements TradePort {
   protected runtime!: Runtime;
   private trade!: Trade;
-  private world!: OpeningWorld;
+  private world!: TradeWorldLink;
   /** The events that ended the trade, for a player whose join was still under way. */
   private finalEvents: TradeEvent[] = [];
   /** Players who joined the room at some time. */
   private readonly joinedOnce = new Set<string>();
   /** Players told the end through the world, not being in the room then: their join hears nothing more. */
   private readonly toldThroughWorld = new Set<string>();
-  private released?: Promise<unknown>;
   /** Messages are handled one at a time: each may wait on the world. */
   private queue: Promise<void> = Promise.resolve();
 
@@ -122,7 +71,7 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
     if (!isSignedByWorld(this.runtime.jwtSecret, options))
       throw new ServerError(403, "trades are opened by the world");
     this.trade = options.trade;
-    this.world = options.world;
+    this.world = new TradeWorldLink(this.runtime, options.world, options.trade.id);
     this.roomId = options.trade.id;
     this.maxClients = 2;
     void this.setPrivate(true);
@@ -187,7 +136,7 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
 
   override onDispose(): Promise<unknown> | undefined {
     // A room refused at creation has no trade to release.
-    return this.trade && this.releasePlayers();
+    return this.trade && this.world.release();
   }
 
   /**
@@ -196,17 +145,9 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
    */
   private end(events: TradeEvent[]): void {
     this.finalEvents = events;
-    void this.releasePlayers();
+    void this.world.release();
     for (const client of this.clients) client.leave();
     this.clock.setTimeout(() => void this.disconnect(), FINAL_LINGER_MS);
-  }
-
-  /** Tells the world once, whether the trade ended or the room closed first. */
-  private releasePlayers(): Promise<unknown> {
-    this.released ??= matchMaker
-      .remoteRoomCall<WorldRoom>(this.world.roomId, "tradeEnded", [this.trade.id])
-      .catch(() => {});
-    return this.released;
   }
 
   /** Cancels on a player's behalf: a dropped connection, or called by the world (a `tradeCancel` it took). */
@@ -265,7 +206,7 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
     const items = this.runtime.gameData.items;
     switch (type) {
       case "tradeAddItem": {
-        const inventory = await this.inventoryOf(playerId);
+        const inventory = await this.world.inventoryOf(playerId);
         if (!inventory) return { ok: false, reason: "player_offline" };
         return addToOffer(this.trade, playerId, data.inventorySlot, data.quantity, inventory, items, now);
       }
@@ -279,74 +220,12 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
   }
 
   private async commit(cause: Cause): Promise<void> {
-    const answer = this.askWorldToCommit();
-    const outcome = (await this.settleIfWorldGone(answer)) ?? (await answer);
-    this.apply(outcome.ok ? completeTrade(this.trade) : failTradeCommit(this.trade, outcome.reason), cause);
-  }
-
-  private async askWorldToCommit(): Promise<TradeCommitOutcome> {
     const [a, b] = this.trade.sides;
-    try {
-      return await matchMaker.remoteRoomCall<WorldRoom>(
-        this.world.roomId,
-        "commitTrade",
-        [
-          this.trade.id,
-          { characterId: a.player.id, offer: a.offer },
-          { characterId: b.player.id, offer: b.offer },
-          COMMIT_ANSWER_MS,
-        ],
-        COMMIT_ANSWER_MS,
-      );
-    } catch (error) {
-      this.runtime.logger.error({ err: error, tradeId: this.trade.id }, "trade commit did not answer");
-      return { ok: false, reason: "commit_failed" };
-    }
-  }
-
-  /**
-   * While the world's answer is awaited: should the world's room stop listening and its process not
-   * answer the matchmaker's health check (it died), the outcome is settled without it, so that the players are not kept waiting for an answer that cannot
-   * come. The world's lease is revoked first, which waits for its transactions under way, so the swap
-   * can no longer commit; the trade's history row then says whether it did. Undefined once the world
-   * answers, or when the database cannot settle it (the world's answer, or its lapse, then does).
-   */
-  private async settleIfWorldGone(answer: Promise<unknown>): Promise<TradeCommitOutcome | undefined> {
-    // A world in this very process is not gone while this room runs.
-    if (matchMaker.getLocalRoomById(this.world.roomId)) return undefined;
-    let answered = false;
-    void answer.finally(() => {
-      answered = true;
-    });
-    for (let gone = 0; gone < WORLD_GONE_CHECKS; ) {
-      await Promise.race([answer, new Promise((resolve) => setTimeout(resolve, WORLD_CHECK_MS))]);
-      if (answered) return undefined;
-      gone = (await this.worldListens().catch(() => true)) ? 0 : gone + 1;
-    }
-    // A world that closed in a process that still answers (a graceful shutdown) answers its trades first.
-    if (answered || (await matchMaker.healthCheckProcessId(this.world.processId))) return undefined;
-    const { db } = this.runtime.database;
-    try {
-      await WorldLease.revoke(db, this.world.epoch);
-      const completed = await new TradeRepository(db).wasCompleted(this.trade.id);
-      this.runtime.logger.warn(
-        { tradeId: this.trade.id, epoch: this.world.epoch, completed },
-        "the trade's world is gone: its lease is revoked and the trade settled from the database",
-      );
-      return completed ? { ok: true } : { ok: false, reason: "commit_failed" };
-    } catch (error) {
-      this.runtime.logger.error(
-        { err: error, tradeId: this.trade.id },
-        "the trade's world is gone, and the database could not settle the trade: waiting for the answer",
-      );
-      return undefined;
-    }
-  }
-
-  /** Whether the world's room is subscribed to its channel in Redis (@colyseus/core's getRoomChannel). */
-  private async worldListens(): Promise<boolean> {
-    const channel = `$${this.world.roomId}`;
-    return (await matchMaker.presence.channels(channel)).includes(channel);
+    const outcome = await this.world.commit(
+      { characterId: a.player.id, offer: a.offer },
+      { characterId: b.player.id, offer: b.offer },
+    );
+    this.apply(outcome.ok ? completeTrade(this.trade) : failTradeCommit(this.trade, outcome.reason), cause);
   }
 
   /**
@@ -380,10 +259,6 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
     }
   }
 
-  private async inventoryOf(playerId: string): Promise<InventoryEntry[] | undefined> {
-    return matchMaker.remoteRoomCall<WorldRoom>(this.world.roomId, "inventoryOf", [playerId]);
-  }
-
   /**
    * Sends a player an event of the trade. The end of the trade reaches a player not in the room (its
    * join refused or still under way) through the world, so that every started trade ends for both.
@@ -393,14 +268,7 @@ export class TradeRoom extends Room<{ client: TradeClient }> {
     if (client) client.send(event, data);
     else if (final) {
       this.toldThroughWorld.add(playerId);
-      matchMaker
-        .remoteRoomCall<WorldRoom>(this.world.roomId, "tellTradeEvent", [playerId, event, data])
-        .catch((error: unknown) =>
-          this.runtime.logger.warn(
-            { err: error, tradeId: this.trade.id },
-            "the world could not tell a trade's end",
-          ),
-        );
+      this.world.tell(playerId, event, data);
     }
   }
 

@@ -1,85 +1,22 @@
 import { type Client, ClientState } from "@colyseus/core";
 import { StateView } from "@colyseus/schema";
-import {
-  type Cell,
-  cellOf,
-  NO_CELL,
-  type Placement,
-  sees,
-  type ViewDiff,
-  ViewIndex,
-} from "../game/view-index.js";
+import { type Cell, cellOf, NO_CELL, type Placement, sees, ViewIndex } from "../game/view-index.js";
 import type { World } from "../game/world.js";
-import type { TickReport, WorldEntity } from "../game/world-types.js";
+import type { TickReport } from "../game/world-types.js";
 import type { PatchScopes } from "../net/patch-scopes.js";
-import { type EncodedUpdate, encodedUpdate } from "../protocol/encoded-json.js";
+import type { EncodedUpdate } from "../protocol/encoded-json.js";
 import { JsonClient } from "../protocol/json-client.js";
 import type { ViewUpdates } from "../protocol/messages.js";
-import { packEntity, packWorldUpdate } from "../protocol/packed-update.js";
 import { EntityState, type WorldRoomState } from "../schema/WorldRoomState.js";
-
-/** What one client has been sent. */
-interface ClientView {
-  client: Client;
-  /** The player whose surroundings it is sent. */
-  readonly playerId: string;
-  /** The cell its view was last brought up to date from (NO_CELL: nothing sent yet). */
-  cell: Cell;
-  /** The tick of that update. */
-  tick: number;
-  /**
-   * Every entity it was sent and not told of leaving, kept one by one only while it is out of step with
-   * its cell (its own player pending, owner-only items held, a tick missed). In step (undefined) that is
-   * exactly what its cell saw at `tick`, which the view index can list: keeping a set per client would
-   * be most of the cost of the views in a crowded world.
-   */
-  known: Set<string> | undefined;
-  /** Its player's owner-only items among them. */
-  readonly privateKnown: Set<string>;
-  /** It reads its view from the schema state through a StateView, rather than from world:update. */
-  readonly readsState: boolean;
-  /** Its own player was sent before the index placed it: the index will list it as new. */
-  selfPending: boolean;
-  /**
-   * It reads world:update and reconnected: its next update lists everything in view as added (see
-   * `reattach`).
-   */
-  restart: boolean;
-}
-
-/**
- * An entity as views send it: its JSON, made when it changes, and its msgpack, made the first time an
- * SDK client that reads world:update messages is sent it.
- */
-class EntityPayload {
-  private packed: Buffer | undefined;
-
-  constructor(
-    readonly json: string,
-    private readonly entity: WorldEntity,
-  ) {}
-
-  get msgpack(): Buffer {
-    this.packed ??= packEntity(this.entity);
-    return this.packed;
-  }
-}
-
-/** An entity a world:update lists: its id, and how it is sent once the view index holds it. */
-interface Listed {
-  readonly id: string;
-  readonly payload?: EntityPayload | undefined;
-}
-
-/** One client's world:update: the entities added and updated, the ids removed. */
-interface ViewChange {
-  added: Listed[];
-  updated: Listed[];
-  removed: string[];
-}
-
-/** The view index as the room keeps it: with each entity's payload, made when it changes. */
-type EntityDiff = ViewDiff<EntityPayload>;
+import {
+  type ClientView,
+  type EntityDiff,
+  EntityPayload,
+  encodeViewChange,
+  type Listed,
+  reconcile,
+  type ViewChange,
+} from "./client-views.js";
 
 /**
  * Interest management: each client is sent the entities of the view cells around its player (see
@@ -277,10 +214,10 @@ export class Interest {
       return undefined;
     }
     if (change.added.length + change.updated.length + change.removed.length === 0) return undefined;
-    if (change !== shared) return this.encode(tick, change);
+    if (change !== shared) return encodeViewChange(this.world, tick, change);
     let encoded = this.encoded.get(shared);
     if (!encoded) {
-      encoded = this.encode(tick, shared);
+      encoded = encodeViewChange(this.world, tick, shared);
       this.encoded.set(shared, encoded);
     }
     return encoded;
@@ -399,38 +336,6 @@ export class Interest {
     }
   }
 
-  /**
-   * CONTRACT's world:update, assembled from each entity's cached JSON. Text, not bytes: an entity that
-   * changes costs no buffer of its own each tick, and a publish writes the update's UTF-8 straight into
-   * the frame it sends (EncodedJson.framedIn). SDK clients' msgpack is assembled the same way, if asked.
-   */
-  private encode(tick: number, { added, updated, removed }: ViewChange): EncodedUpdate {
-    return encodedUpdate(
-      `{"tick":${tick},"added":[${this.entitiesJson(added)}],"updated":[${this.entitiesJson(updated)}],"removed":${JSON.stringify(removed)}}`,
-      (head) =>
-        packWorldUpdate(head, tick, this.entitiesMsgpack(added), this.entitiesMsgpack(updated), removed),
-    );
-  }
-
-  /** The entities' JSON, comma-separated: the inside of a JSON array. */
-  private entitiesJson(entities: readonly Listed[]): string {
-    let list = "";
-    for (let i = 0; i < entities.length; i++) {
-      const entity = entities[i]!;
-      // Only a player that joined since the last tick is not in the index yet.
-      const json = entity.payload?.json ?? JSON.stringify(this.world.entity(entity.id) ?? null);
-      list = i === 0 ? json : `${list},${json}`;
-    }
-    return list;
-  }
-
-  /** The entities' msgpack, each packed once however many updates list it. */
-  private entitiesMsgpack(entities: readonly Listed[]): Buffer[] {
-    return entities.map(
-      (entity) => entity.payload?.msgpack ?? packEntity(this.world.entity(entity.id) ?? null),
-    );
-  }
-
   /** Where a changed entity is; its JSON and (while clients read it) its schema state are refreshed. */
   private placement(id: string): Placement<EntityPayload> | undefined {
     const entity = this.world.entity(id);
@@ -468,22 +373,6 @@ export class Interest {
     this.state.entities.set(id, created);
     return created;
   }
-}
-
-/**
- * A difference as this client must get it: what it already has is updated rather than added (its own
- * player after its join, its own item turned public), and what it never had is not removed.
- */
-function reconcile(known: ReadonlySet<string>, change: ViewChange): ViewChange {
-  let fits = true;
-  for (const entity of change.added) if (known.has(entity.id)) fits = false;
-  for (const id of change.removed) if (!known.has(id)) fits = false;
-  if (fits) return change;
-  return {
-    added: change.added.filter((entity) => !known.has(entity.id)),
-    updated: [...change.updated, ...change.added.filter((entity) => known.has(entity.id))],
-    removed: change.removed.filter((id) => known.has(id)),
-  };
 }
 
 /** Whether a client reads the schema state (an SDK client that did not ask for world:update messages). */

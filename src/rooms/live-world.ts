@@ -1,14 +1,14 @@
 import { type IRoomCache, matchMaker } from "@colyseus/core";
 import { type LiveWorld, NOT_DURABLE_YET } from "../ports/live-world.js";
+import type { WorldPort } from "../ports/world-port.js";
 import { ServiceError } from "../protocol/errors.js";
 import { ListingsUnreachableError } from "../protocol/listings-unreachable.js";
-import type { WorldRoom } from "./WorldRoom.js";
 import { findWorld as findListedWorld, openWorld as openListedWorld } from "./world-listing.js";
 
 /** An agent request may join an agent to the world or write to the database: more than a status read. */
 const AGENT_REQUEST_TIMEOUT_MS = 10_000;
 
-/** The REST API's view of the running WorldRoom, through the matchmaker (so it works across processes). */
+/** The REST API's view of the running world (WorldPort), through the matchmaker (so it works across processes). */
 export const roomLiveWorld: LiveWorld = {
   async status() {
     const world = await findWorld();
@@ -64,10 +64,10 @@ const unreachable = () => new ServiceError("unavailable", WORLD_UNREACHABLE_MESS
 async function callWorld<M extends WorldMethod>(
   world: IRoomCache,
   method: M,
-  args: Parameters<WorldRoom[M]>,
+  args: Parameters<WorldPort[M]>,
   timeoutMs?: number,
-): Promise<Awaited<ReturnType<WorldRoom[M]>>> {
-  const call = matchMaker.remoteRoomCall<WorldRoom>(world.roomId, method, args, timeoutMs);
+): Promise<Awaited<ReturnType<WorldPort[M]>>> {
+  const call = matchMaker.remoteRoomCall<WorldPort>(world.roomId, method, args, timeoutMs);
   if (world.processId === matchMaker.processId) return call;
   try {
     const long = timeoutMs !== undefined && timeoutMs > CHECK_PROCESS_AFTER_MS;

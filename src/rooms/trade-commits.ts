@@ -1,5 +1,4 @@
 import { performance } from "node:perf_hooks";
-import { Deferred } from "@colyseus/core";
 import { CONNECTION_WAIT_MS } from "../db/database.js";
 import {
   IN_DOUBT_WAIT_MS,
@@ -8,9 +7,9 @@ import {
   type TradeRepository,
 } from "../db/trades.js";
 import { type WorldLease, WorldSupersededError } from "../db/world-lease.js";
-import type { TradeErrorReason } from "../game/trade.js";
 import type { InventoryEntry, ItemDef } from "../game/types.js";
 import type { World } from "../game/world.js";
+import type { TradeCommitOutcome } from "../ports/world-port.js";
 import type { Logger } from "../telemetry/logger.js";
 import { recordTradeCommit } from "../telemetry/metrics.js";
 import type { TickSaves } from "./tick-saves.js";
@@ -23,20 +22,19 @@ import type { WorldPersistence } from "./world-persistence.js";
  */
 export const ANSWER_RESERVE_MS = CONNECTION_WAIT_MS + IN_DOUBT_WAIT_MS + 2000;
 
-/** What the world answers a trade's room when asked to commit the swap. */
-export type TradeCommitOutcome = { ok: true } | { ok: false; reason: TradeErrorReason };
-
 /** The world room as its trades' commits see it. */
 export interface TradeCommitWorld {
   readonly world: World;
   /** Whether the character is played in the world by a session (not only kept there by a fight). */
   isPlaying(characterId: string): boolean;
-  /** Whether the world waits for its database (see WorldRoom.waitsForDatabase): nothing may commit. */
+  /** Whether the world waits for its database (see TickLoop.waitsForDatabase): nothing may commit. */
   waitsForDatabase(): boolean;
   /** Whether the two players stand too far apart to trade. */
   tooFar(a: string, b: string): boolean;
-  /** Runs a tick that waited for the commits. */
-  tick(): void;
+  /** The tick that came while trades were committing and waits for them, if one does (see TickLoop). */
+  heldTick(): Promise<void> | undefined;
+  /** No trade is committing any more: the tick loop runs the tick that waited, if one did. */
+  commitsDone(): void;
 }
 
 export interface TradeCommitDependencies {
@@ -59,22 +57,15 @@ export class TradeCommits {
    * so nothing snapshots an inventory that the trade's transaction is about to change.
    */
   private readonly commits = new Map<string, Promise<unknown>>();
-  /**
-   * A tick that came while trades were committing: it runs once they are done, and a trade that comes
-   * meanwhile waits for it, or trades that kept overlapping would hold the world still.
-   */
-  private deferredTick: Deferred<void> | undefined;
 
   constructor(
     private readonly room: TradeCommitWorld,
     private readonly dependencies: TradeCommitDependencies,
   ) {}
 
-  /** At a tick: whether it must wait for the trades committing (it then runs once they are done). */
-  holdsTick(): boolean {
-    if (this.commits.size === 0) return false;
-    this.deferredTick ??= new Deferred<void>();
-    return true;
+  /** Whether trades are committing: a tick waits for them (it then runs once they are done). */
+  committing(): boolean {
+    return this.commits.size > 0;
   }
 
   /** Resolves once no trade of the player's is committing. */
@@ -105,7 +96,7 @@ export class TradeCommits {
     const alreadyTrading = () => ids.some((id) => this.commits.has(id));
     // Refused before the wait too: its player's other trade may be what the tick waits for.
     if (alreadyTrading()) return { ok: false, reason: "already_trading" };
-    while (this.deferredTick) await this.deferredTick.promise;
+    for (let held = room.heldTick(); held; held = room.heldTick()) await held;
     // Its session, not only its player: a player kept in the world by a fight (see CombatLogouts) logged
     // out, and the swap of a trade its logout cancelled may still reach here.
     if (!ids.every((id) => room.isPlaying(id))) return { ok: false, reason: "player_offline" };
@@ -159,19 +150,8 @@ export class TradeCommits {
         this.commits.delete(id);
         if (world.has(id)) world.setBusy(id, undefined);
       }
-      this.runDeferredTick();
-    }
-  }
-
-  /** Once no trade is committing: the tick that waited for them, then the trades that waited for it. */
-  private runDeferredTick(): void {
-    const deferred = this.deferredTick;
-    if (this.commits.size > 0 || !deferred) return;
-    this.deferredTick = undefined;
-    try {
-      this.room.tick();
-    } finally {
-      deferred.resolve();
+      // The tick that waited for them steps once none is left, then the trades that waited for it.
+      if (this.commits.size === 0) room.commitsDone();
     }
   }
 

@@ -9,12 +9,13 @@ import {
   type TradeEvent,
   type TradeResult,
 } from "../game/trade.js";
+import type { TradeEndReason } from "../ports/world-port.js";
 import type { Reply } from "../protocol/messages.js";
 import { countMessagesOut } from "../telemetry/metrics.js";
 
-export type PlayerGoneReason = "partner_disconnected" | "player_died";
-/** Why the world ends a started trade: a player gone, the shutdown, or a `tradeCancel` sent to the world. */
-export type TradeEndReason = PlayerGoneReason | "server_shutdown" | "cancelled";
+export type { TradeEndReason };
+/** Why a player's trades end when it is gone. */
+export type PlayerGoneReason = Extract<TradeEndReason, "partner_disconnected" | "player_died">;
 
 /** The player whose message caused some trade events, and the answer to that message. */
 export interface Cause {

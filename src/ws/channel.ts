@@ -308,7 +308,7 @@ export class JsonChannel {
       },
     });
     // Frames that arrive while joining wait, so none is handled (nor refused) before the first
-    // player:sync, which may itself wait for the world's database (see WorldRoom.whenPublished).
+    // player:sync, which may itself wait for the world's database (see TickLoop.whenPublished).
     const early: { data: RawData; isBinary: boolean }[] = [];
     let ready = false;
     ws.on("message", (data: RawData, isBinary: boolean) => {

@@ -1,0 +1,52 @@
+// What the rest of the server asks of the running world: the REST API (through src/rooms/live-world.ts),
+// the agent endpoints and the trade rooms. They reach the world by name with matchMaker.remoteRoomCall,
+// possibly on another process, so they depend on this interface, not on the WorldRoom class; the world
+// reaches a trade's room the same way, through TradePort.
+import type { AgentReply, AgentRequest } from "../agents/requests.js";
+import type { TradeParticipant } from "../db/trades.js";
+import type { TradeErrorReason } from "../game/trade.js";
+import type { InventoryEntry } from "../game/types.js";
+import type { PlayerSync } from "../game/world-types.js";
+import type { NOT_DURABLE_YET, WorldStatus } from "./live-world.js";
+
+/** What the world answers a trade's room when asked to commit the swap. */
+export type TradeCommitOutcome = { ok: true } | { ok: false; reason: TradeErrorReason };
+
+/** Why the world ends a started trade: a player gone, the shutdown, or a `tradeCancel` sent to the world. */
+export type TradeEndReason = "partner_disconnected" | "player_died" | "server_shutdown" | "cancelled";
+
+/** The world's remote calls, by the name each caller passes to matchMaker.remoteRoomCall. */
+export interface WorldPort {
+  // --- the REST API (src/rooms/live-world.ts) ---
+  /**
+   * An online player's state, as its client may be shown it: once durable. Undefined when offline, once
+   * its last session is written; NOT_DURABLE_YET when that takes longer than a remote call waits.
+   */
+  livePlayer(characterId: string): Promise<PlayerSync | undefined | typeof NOT_DURABLE_YET>;
+  /** A character was renamed: an online player shows the new name from the next tick. */
+  renamePlayer(characterId: string, name: string): void;
+  /** World counts for GET /api/v1/world. */
+  liveStatus(): WorldStatus;
+  // --- the agent endpoints: the agents run in the world's process ---
+  answerAgents(request: AgentRequest): Promise<AgentReply>;
+  // --- the trade rooms ---
+  /** An online player's inventory, which offers are checked against. */
+  inventoryOf(playerId: string): InventoryEntry[] | undefined;
+  /** Swaps the offers in one database transaction, answering within `answerWithinMs`. */
+  commitTrade(
+    tradeId: string,
+    a: TradeParticipant,
+    b: TradeParticipant,
+    answerWithinMs: number,
+  ): Promise<TradeCommitOutcome>;
+  /** The end of a trade, for a player who is not in the trade's room: its world connection tells it. */
+  tellTradeEvent(playerId: string, event: string, data: unknown): void;
+  /** A trade's room closed: its players may trade again. */
+  tradeEnded(tradeId: string): void;
+}
+
+/** A trade's room as its world calls it. */
+export interface TradePort {
+  /** Cancels on a player's behalf (a `tradeCancel` the world took, a player gone, the shutdown). */
+  cancelFor(playerId: string, reason: TradeEndReason): void;
+}

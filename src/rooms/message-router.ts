@@ -1,0 +1,183 @@
+import { grantAdmin, refuseAdminCode } from "../auth/admin.js";
+import { parseChat, SERVER_SPEAKER } from "../game/chat.js";
+import { type GameError, isGameError } from "../game/errors.js";
+import { TRADE_ERROR_MESSAGES, type TradeErrorReason } from "../game/trade.js";
+import type { World } from "../game/world.js";
+import type { Intent } from "../game/world-types.js";
+import { ChatRates, chatRateRefusal } from "../limits/chat-rate.js";
+import { admitMessage } from "../limits/flood-guard.js";
+import type { Runtime } from "../ports/runtime.js";
+import {
+  eventLabel,
+  isTradeMessage,
+  isWorldMessage,
+  type Refusal,
+  type Reply,
+  readWorldMessage,
+  toIntent,
+} from "../protocol/messages.js";
+import { countMessageIn, countRefusal } from "../telemetry/metrics.js";
+import { HeldMessages } from "./held-messages.js";
+import { isJsonClient } from "./interest.js";
+import type { PendingReplies } from "./pending-replies.js";
+import type { TickLoop } from "./tick-loop.js";
+import { playerOf, type WorldClient } from "./world-client.js";
+import type { WorldSessions } from "./world-sessions.js";
+import type { TradeRequests } from "./world-trades.js";
+
+/** The refusal of messages while the world waits for its database (see TickLoop.waitsForDatabase). */
+const WAITING_FOR_DATABASE: Refusal = {
+  code: "unavailable",
+  message: "The world is waiting for its database; try again shortly.",
+};
+
+export interface RouterParts {
+  readonly runtime: Runtime;
+  readonly world: World;
+  readonly sessions: WorldSessions;
+  readonly trades: TradeRequests;
+  readonly ticks: TickLoop;
+  readonly replies: PendingReplies;
+}
+
+/**
+ * The world's client messages, for SDK clients and /ws clients alike: counted, validated, and handed to
+ * the world as intents for the next tick or to the trade requests; a refusal is the reply to its
+ * message. Chat lines may carry admin commands, which a session may run once `/admin <code>` elevated it.
+ */
+export class MessageRouter {
+  /** Each player's chat rate (see ChatRates). */
+  private readonly chatRates: ChatRates;
+  private readonly heldBehindAdmin: HeldMessages<WorldClient>;
+
+  constructor(private readonly parts: RouterParts) {
+    const { runtime } = parts;
+    this.chatRates = new ChatRates(runtime.config.RATE_LIMIT_CHAT_PER_SEC);
+    this.heldBehindAdmin = new HeldMessages<WorldClient>((error) =>
+      runtime.logger.error({ err: error }, "an /admin attempt failed"),
+    );
+  }
+
+  /** The one entry point of client messages; what answers the message goes through `reply`. */
+  handle(client: WorldClient, type: string, message: unknown, reply: Reply): void {
+    const { sessions, ticks, runtime } = this.parts;
+    if (!client.userData) return;
+    const { characterId } = playerOf(client);
+    // A session a second login replaced may still have frames on the way: the player is the new one's.
+    if (!sessions.plays(client)) return;
+    countMessageIn(eventLabel(type));
+    const refuse = (refusal: Refusal) => {
+      countRefusal(refusal.code);
+      reply("error", { ...refusal, event: type });
+    };
+    // The /ws channel counts its connections' frames itself, before they get here.
+    const counted = isJsonClient(client) || admitMessage(runtime.floodGuards.of(characterId), client, refuse);
+    if (!counted) return;
+    this.heldBehindAdmin.handle(client, () => {
+      // A held message may find its session replaced or gone by now.
+      if (!sessions.plays(client)) return;
+      const refusal = ticks.waitsForDatabase
+        ? WAITING_FOR_DATABASE
+        : this.dispatch(client, type, message, reply);
+      if (refusal) refuse(refusal);
+    });
+  }
+
+  /** Validates a message and hands it to the world or the trade requests; returns why it is refused. */
+  private dispatch(
+    client: WorldClient,
+    type: string,
+    message: unknown,
+    reply: Reply,
+  ): GameError | Refusal | undefined {
+    const { trades, world, replies, runtime } = this.parts;
+    if (isTradeMessage(type) && !isWorldMessage(type))
+      return { code: "wrong_room", message: "Send trade offers to the trade's room." };
+    const event = readWorldMessage(type, message);
+    if ("error" in event) return event.error;
+    const playerId = playerOf(client).characterId;
+    const tradeRefusal = (tradeId: string | undefined) => (reason: TradeErrorReason | undefined) => {
+      if (!reason) return;
+      countRefusal(reason);
+      reply("tradeError", { tradeId, reason, message: TRADE_ERROR_MESSAGES[reason] });
+    };
+    if (event.type === "tradeRequest") {
+      const { targetPlayerId } = event.data;
+      tradeRefusal(undefined)(trades.request(playerId, targetPlayerId, Date.now(), reply));
+      return undefined;
+    }
+    if (event.type === "tradeCancel") {
+      const { tradeId } = event.data;
+      tradeRefusal(tradeId)(trades.cancel(playerId, tradeId, Date.now(), reply));
+      return undefined;
+    }
+    if (event.type === "tradeRequestRespond") {
+      const { tradeId, accept } = event.data;
+      trades
+        .respond(playerId, tradeId, accept, Date.now(), reply)
+        .then(tradeRefusal(tradeId), (error: unknown) => {
+          runtime.logger.error({ err: error, tradeId }, "opening a trade failed");
+          tradeRefusal(tradeId)("commit_failed");
+        });
+      return undefined;
+    }
+    const intent =
+      event.type === "player:chat" ? this.chatIntent(client, event.data, reply) : toIntent(event);
+    if (intent && !("type" in intent)) return intent;
+    if (!intent) return undefined;
+    const ref = replies.reserve();
+    const refusal = world.submit(playerId, intent, ref);
+    if (!refusal) replies.expect(ref, { reply, event: type, client });
+    return refusal;
+  }
+
+  /**
+   * Chat text as an intent, the admin command it carries when the session may run it, or why not;
+   * undefined for `/admin <code>`, which answers by itself once the attempt is counted.
+   */
+  private chatIntent(
+    client: WorldClient,
+    { message }: { message: string },
+    reply: Reply,
+  ): Intent | Refusal | undefined {
+    const parsed = parseChat(message);
+    if (isGameError(parsed)) return parsed;
+    switch (parsed.kind) {
+      case "say":
+        if (!this.chatRates.admit(playerOf(client).characterId))
+          return chatRateRefusal(this.chatRates.perSecond);
+        return { type: "chat", message: parsed.text };
+      case "admin":
+        this.heldBehindAdmin.holdUntil(client, this.elevate(client, parsed.code, reply));
+        return undefined;
+      default:
+        if (!client.userData?.isAdmin)
+          return { code: "forbidden", message: "Admin commands need /admin <code> first." };
+        if (parsed.kind === "give") return { type: "give", itemId: parsed.itemId, quantity: parsed.quantity };
+        if (parsed.kind === "teleport") return { type: "teleport", x: parsed.x, z: parsed.z };
+        return { type: "heal" };
+    }
+  }
+
+  /**
+   * `/admin <code>`: the attempt is checked and counted by the auth layer. The right code makes the
+   * session, and the account, an admin's. Either answer is the reply to the `/admin` line, with its `id`.
+   */
+  private async elevate(client: WorldClient, code: string, reply: Reply): Promise<void> {
+    const { runtime } = this.parts;
+    const player = playerOf(client);
+    const refusal = await refuseAdminCode(runtime, player.ip, code);
+    if (refusal) {
+      reply("error", { ...refusal, event: "player:chat" });
+      return;
+    }
+    if (client.userData) client.userData.isAdmin = true;
+    await grantAdmin(runtime, player.accountId);
+    reply("chat:message", {
+      fromPlayerId: SERVER_SPEAKER.id,
+      fromPlayerName: SERVER_SPEAKER.name,
+      message: "Admin commands enabled.",
+      timestamp: Date.now(),
+    });
+  }
+}

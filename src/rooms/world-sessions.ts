@@ -1,0 +1,304 @@
+import { type Client, ClientState, Deferred, ServerError } from "@colyseus/core";
+import type { World } from "../game/world.js";
+import type { PlayerSync } from "../game/world-types.js";
+import { within } from "../limits/time-limit.js";
+import { NOT_DURABLE_YET } from "../ports/live-world.js";
+import type { Runtime } from "../ports/runtime.js";
+import type { PlayerAuth } from "../ports/world-seats.js";
+import { CLOSE_REPLACED } from "../protocol/close-codes.js";
+import type { WorldJoinOptions } from "../protocol/messages.js";
+import { countMessagesOut } from "../telemetry/metrics.js";
+import type { CombatLogouts } from "./combat-logouts.js";
+import { markFramesOf } from "./frame-sender.js";
+import { type Interest, isJsonClient, readsTheState } from "./interest.js";
+import { databaseUnavailable } from "./room-auth.js";
+import { countSelfAnsweredFrames } from "./self-answered-frames.js";
+import type { TickLoop } from "./tick-loop.js";
+import type { TradeCommits } from "./trade-commits.js";
+import { playerOf, sendUpdate, type WorldClient } from "./world-client.js";
+import type { WorldPersistence } from "./world-persistence.js";
+import type { TradeRequests } from "./world-trades.js";
+
+/**
+ * How long a REST read of a player waits for its state to be durable (see livePlayer): within the 2 s that
+ * Colyseus lets a call to a room on another process take.
+ */
+const LIVE_READ_WAIT_MS = 1500;
+/** How long a login waits for the write of its character's last session (see lastSessionSaved). */
+const LAST_SESSION_WAIT_MS = 10_000;
+
+export interface SessionParts {
+  readonly runtime: Runtime;
+  readonly world: World;
+  readonly interest: Interest;
+  readonly persistence: WorldPersistence;
+  readonly combatLogouts: CombatLogouts;
+  readonly trades: TradeRequests;
+  readonly tradeCommits: TradeCommits;
+  readonly ticks: TickLoop;
+  /** Keeps a dropped client's seat for `seconds` (Colyseus's Room.allowReconnection). */
+  keepSeat(client: WorldClient, seconds: number): Deferred<Client>;
+}
+
+/**
+ * Who plays which character in the world: logins (a second one takes the player over), the load of a
+ * character on its arrival after its last session is written, the seat kept for a dropped connection,
+ * a reconnection, and the departure of a player whose session ended. A client is sent its player:sync
+ * (its greeting) and its view only once what they show is durable.
+ */
+export class WorldSessions {
+  /** The client currently playing each character. */
+  private readonly owners = new Map<string, WorldClient>();
+  /** Characters being loaded for a login: a second login meanwhile waits for the same load. */
+  private readonly arrivals = new Map<string, Promise<void>>();
+  /** Clients sent their player:sync (see greet). */
+  private readonly greeted = new WeakSet<WorldClient>();
+
+  constructor(private readonly parts: SessionParts) {}
+
+  async join(client: WorldClient, options: WorldJoinOptions | undefined): Promise<void> {
+    const { world, interest, trades, ticks } = this.parts;
+    const { characterId } = playerOf(client);
+    this.countFramesOf(client);
+    client.userData = { isAdmin: false };
+    const previous = this.owners.get(characterId);
+    this.owners.set(characterId, client);
+    if (previous) {
+      // A character is in the world once: the newer login takes over the same player, and is the only
+      // one sent its surroundings from now on.
+      interest.close(previous);
+      // The replaced session has logged out: its trade ends, or its own connection to the trade's room
+      // (an SDK client's is apart from the world's) could finish it behind the new session's back.
+      trades.playerGone(characterId, "partner_disconnected");
+      previous.userData?.reconnection?.reject(new Error("replaced by a new login"));
+      previous.leave(CLOSE_REPLACED, "logged in elsewhere");
+    }
+    // A player still in the world (its old session leaving or just replaced) is simply taken over, its
+    // prayers off as at every login: kept on, they would drain points the new session never switched on.
+    if (world.has(characterId)) world.prayersOff(characterId);
+    else {
+      await this.arrival(characterId);
+      if (this.owners.get(characterId) !== client) return;
+    }
+    this.log(client, "joined");
+    // A client that reads the state needs its view now: Colyseus sends it the state as it joins. Others
+    // open theirs with the player:sync they are sent first (CONTRACT), after any tick held meanwhile.
+    const readsState = readsTheState(client, options?.updates);
+    if (readsState) interest.open(client, characterId, options?.updates);
+    ticks.whenPublished(() => {
+      // The session may have reconnected meanwhile, as a new client object.
+      const current = this.owners.get(characterId);
+      if (current?.sessionId !== client.sessionId) return;
+      if (!readsState) interest.open(current, characterId, options?.updates);
+      this.greet(current, characterId);
+      this.sendView(current);
+    });
+  }
+
+  /**
+   * Loads a character into the world for the logins waiting for it. A new session starts from the state
+   * its previous session saved, so it waits for that save first. A character that no session wants any
+   * more by then stays out.
+   */
+  private arrival(characterId: string): Promise<void> {
+    const { runtime, world } = this.parts;
+    let arrival = this.arrivals.get(characterId);
+    if (!arrival) {
+      arrival = (async () => {
+        await this.lastSessionSaved(characterId);
+        const character = await runtime.characters.load(characterId).catch((error: unknown) => {
+          throw databaseUnavailable(runtime, error);
+        });
+        if (!character) throw new Error(`character ${characterId} vanished`);
+        if (this.owners.has(characterId) && !world.has(characterId)) world.join(character);
+      })().finally(() => this.arrivals.delete(characterId));
+      this.arrivals.set(characterId, arrival);
+    }
+    return arrival;
+  }
+
+  /**
+   * Waits for the write of the character's last session (its departure). While the database refuses
+   * it the login is refused too: loaded from what is stored, the character would have its items twice
+   * or not at all.
+   */
+  private async lastSessionSaved(characterId: string): Promise<void> {
+    const saved = this.parts.persistence.settled(characterId).then(() => false);
+    if (!(await within(saved, LAST_SESSION_WAIT_MS, true))) return;
+    this.parts.runtime.logger.warn(
+      { characterId },
+      "a login waited too long for its last session's write: refused",
+    );
+    throw new ServerError(503, "this character's last session is not saved yet; try again shortly");
+  }
+
+  drop(client: WorldClient): void {
+    if (this.owners.get(playerOf(client).characterId) !== client) return;
+    // A dropped connection ends the player's trades at once, even while the seat is kept.
+    this.parts.trades.playerGone(playerOf(client).characterId, "partner_disconnected");
+    const reconnection = this.parts.keepSeat(client, this.parts.runtime.config.RECONNECT_SECONDS);
+    if (client.userData) client.userData.reconnection = reconnection;
+    reconnection.catch(() => {});
+  }
+
+  reconnect(client: WorldClient): void {
+    if (client.userData) client.userData.reconnection = undefined;
+    this.countFramesOf(client);
+    const { characterId } = playerOf(client);
+    // The reconnected session is a new client object for the same session: it plays from now on.
+    if (this.owners.get(characterId)?.sessionId === client.sessionId) this.owners.set(characterId, client);
+    // Colyseus hands it the previous StateView, which the full state is encoded with once this returns:
+    // the view is brought up to date first, so that the state shows nothing that left it meanwhile. A
+    // client that reads world:update is sent its view whole again.
+    this.parts.interest.reattach(client);
+    this.parts.ticks.whenPublished(() => {
+      if (this.owners.get(characterId) !== client || !this.parts.world.has(characterId)) return;
+      this.greet(client, characterId);
+      this.sendView(client);
+    });
+  }
+
+  async leave(client: WorldClient): Promise<void> {
+    const { interest, trades, tradeCommits, combatLogouts } = this.parts;
+    interest.close(client);
+    const { characterId } = playerOf(client);
+    if (this.owners.get(characterId) !== client) return;
+    this.owners.delete(characterId);
+    this.log(client, "left");
+    trades.playerGone(characterId, "partner_disconnected");
+    await tradeCommits.settled(characterId);
+    // The client goes now, its player once its fight is over: a client waiting for its leave to be
+    // answered (an SDK's room.leave(), an agent stopped by DELETE or a shutdown) does not wait a minute.
+    const kept = combatLogouts.keep(characterId, () => void this.depart(characterId));
+    if (!kept) await this.depart(characterId);
+  }
+
+  /** Takes a player whose session ended out of the world, unless a new session took it over meanwhile. */
+  private async depart(characterId: string): Promise<void> {
+    const { world, persistence, ticks } = this.parts;
+    if (!world.has(characterId) || this.owners.has(characterId) || ticks.isSuperseded) return;
+    // A failed write is logged, and the departure goes with the writes that follow until one commits;
+    // the seat is let go all the same.
+    await persistence.writeFinal([{ state: world.leave(characterId) }]).catch(() => {});
+  }
+
+  /** The closing world's last write: every player still in it leaves with it. */
+  departAll(): Promise<void> {
+    const { world, persistence } = this.parts;
+    const remaining = [...this.owners.keys()].filter((id) => world.has(id));
+    return persistence.writeFinal(remaining.map((id) => ({ state: world.leave(id) })));
+  }
+
+  /** The client playing the character now. */
+  owner(characterId: string): WorldClient | undefined {
+    return this.owners.get(characterId);
+  }
+
+  /** Whether the client plays its character now: a session a second login replaced, or gone, does not. */
+  plays(client: WorldClient): boolean {
+    const { characterId } = playerOf(client);
+    return this.owners.get(characterId) === client && this.parts.world.has(characterId);
+  }
+
+  /** Whether the character is played in the world by a session (not only kept there by a fight). */
+  isPlaying(characterId: string): boolean {
+    return this.owners.has(characterId) && this.parts.world.has(characterId);
+  }
+
+  /** A dropped client keeps its seat for a while, but nothing sent to it arrives: it is not online. */
+  isOnline(characterId: string): boolean {
+    const client = this.owners.get(characterId);
+    return client !== undefined && client.state !== ClientState.LEAVING && this.parts.world.has(characterId);
+  }
+
+  /** How many characters are played. */
+  get count(): number {
+    return this.owners.size;
+  }
+
+  isGreeted(client: Client): boolean {
+    return this.greeted.has(client as WorldClient);
+  }
+
+  /** Sends a player's client an event of its own: after its player:sync if that is still to come. */
+  sendTo(playerId: string, event: string, data: unknown): void {
+    const client = this.owners.get(playerId);
+    if (!client) return;
+    if (this.greeted.has(client)) client.send(event, data);
+    else this.parts.ticks.whenPublished(() => this.owners.get(playerId)?.send(event, data));
+  }
+
+  /**
+   * An online player's state for the REST API, as its client may be shown it: once durable (see
+   * TickLoop.whenPublished), so that no answer shows a change a crash would undo. Undefined when
+   * offline, once its last session is written (the database then holds it). NOT_DURABLE_YET when that
+   * takes longer than a remote call waits (while the world waits for its database, say).
+   */
+  async livePlayer(characterId: string): Promise<PlayerSync | undefined | typeof NOT_DURABLE_YET> {
+    const { world, persistence, ticks } = this.parts;
+    const durable = new Deferred<PlayerSync | undefined>();
+    const read = () => {
+      if (world.has(characterId)) durable.resolve(world.playerSync(characterId));
+      else persistence.settled(characterId).then(() => durable.resolve(undefined));
+    };
+    ticks.whenPublished(read);
+    const answer = await within(durable.promise, LIVE_READ_WAIT_MS, NOT_DURABLE_YET);
+    if (answer === NOT_DURABLE_YET) ticks.withdraw(read);
+    return answer;
+  }
+
+  /**
+   * The identity's seat, from memory: a character the world holds for a session of that identity (its
+   * connection open, or dropped and its seat kept). See WorldSeats.
+   */
+  seatOf(subject: string, characterId: string | undefined): PlayerAuth | undefined {
+    const ids = characterId === undefined ? this.owners.keys() : [characterId];
+    for (const id of ids) {
+      const auth = this.owners.get(id)?.auth;
+      if (auth?.subject === subject && this.parts.world.has(id)) return auth;
+    }
+    return undefined;
+  }
+
+  /**
+   * Sends a client its player:sync, the first thing it is sent: until then it is sent none of the
+   * events around it (see TickPublisher), which the sync's state already shows.
+   */
+  private greet(client: WorldClient, characterId: string): void {
+    client.send("player:sync", this.parts.world.playerSync(characterId));
+    countMessagesOut("player:sync");
+    this.greeted.add(client);
+  }
+
+  /** Brings the client's view up to date: a /ws client is sent CONTRACT's world:update. */
+  private sendView(client: WorldClient): void {
+    const update = this.parts.interest.update(client);
+    if (update) sendUpdate(client, update);
+  }
+
+  private log(client: WorldClient, did: "joined" | "left"): void {
+    const { characterId, characterName } = playerOf(client);
+    const kind = this.clientKind(client);
+    this.parts.runtime.logger.info(
+      { characterId, name: characterName, client: kind },
+      `${characterName} ${did} the world (${kind})`,
+    );
+  }
+
+  /** How a player's client connects, for the log: the /ws channel, an SDK client, or one of the server's agents. */
+  private clientKind(client: WorldClient): "/ws" | "SDK" | "agent" {
+    if (isJsonClient(client)) return "/ws";
+    const { characterId } = playerOf(client);
+    return this.parts.runtime.agents.list().some((agent) => agent.record.characterId === characterId)
+      ? "agent"
+      : "SDK";
+  }
+
+  /** An SDK connection's frames that reach no handler count too; the /ws channel counts its own frames. */
+  private countFramesOf(client: WorldClient): void {
+    if (isJsonClient(client)) return;
+    const { characterId } = playerOf(client);
+    countSelfAnsweredFrames(client, () => this.parts.runtime.floodGuards.of(characterId));
+    markFramesOf(client, { sessionId: client.sessionId, characterId });
+  }
+}
