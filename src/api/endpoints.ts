@@ -86,6 +86,14 @@ export const ENDPOINTS: Endpoint[] = [
   },
   {
     method: "GET",
+    path: "/web/agent-actions.json",
+    auth: "public",
+    summary:
+      "The agent actions, for the dashboard's menu: each one's `name`, what it does (`description`) and its parameters as JSON Schema (`params`), the body of `POST /api/agents/:agentId/actions/:name`.",
+    answers: ["`200 [{name, description, params}]`, SPEC's 22 actions in its order"],
+  },
+  {
+    method: "GET",
     path: "/README.md",
     auth: "public",
     summary: "This server's README, as text (the pages link to it; `/docs/` serves the other documents).",
