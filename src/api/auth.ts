@@ -12,7 +12,12 @@ import { bearerToken, verifyOrRefuse } from "./authenticate.js";
  * Issues a token for a new identity, with its account and character, so `playerId` can be played at once.
  * Presenting a still-valid anonymous token renews it for the same identity instead.
  */
-export function anonymousAuthRouter(runtime: Runtime): Router {
+export function anonymousAuthRouter(
+  runtime: Pick<
+    Runtime,
+    "config" | "jwtSecret" | "rateLimits" | "accounts" | "characters" | "gameData" | "tokens" | "sightings"
+  >,
+): Router {
   return Router().post("/v1/auth/anonymous", runtime.rateLimits.tokenIssuance, async (req, res) => {
     if (runtime.config.identityProvider) {
       throw new ServiceError(

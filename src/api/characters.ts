@@ -9,7 +9,7 @@ import { ServiceError } from "../protocol/errors.js";
 import { lookupPlayer, lookupPosition } from "./character-lookup.js";
 
 export function charactersRouter(
-  runtime: Runtime,
+  runtime: Pick<Runtime, "characters" | "gameData">,
   liveWorld: LiveWorld,
   authenticated: RequestHandler,
 ): Router {

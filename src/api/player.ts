@@ -11,7 +11,11 @@ import { callerOf } from "./authenticate.js";
 import { lookupPlayer } from "./character-lookup.js";
 import { characterNameBody, parseOr400 } from "./validate.js";
 
-export function playerRouter(runtime: Runtime, liveWorld: LiveWorld, authenticated: RequestHandler): Router {
+export function playerRouter(
+  runtime: Pick<Runtime, "characters" | "gameData">,
+  liveWorld: LiveWorld,
+  authenticated: RequestHandler,
+): Router {
   const router = Router();
 
   router.get("/v1/player", authenticated, async (_req, res) => {

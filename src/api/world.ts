@@ -4,7 +4,11 @@ import type { AreaDef, GameData } from "../game/types.js";
 import type { LiveWorld, WorldStatus } from "../ports/live-world.js";
 import type { Runtime } from "../ports/runtime.js";
 
-export function worldRouter(runtime: Runtime, liveWorld: LiveWorld, authenticated: RequestHandler): Router {
+export function worldRouter(
+  runtime: Pick<Runtime, "gameData">,
+  liveWorld: LiveWorld,
+  authenticated: RequestHandler,
+): Router {
   const router = Router();
 
   router.get("/v1/world", authenticated, async (_req, res) => {

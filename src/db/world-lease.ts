@@ -75,6 +75,25 @@ export class WorldLease implements WriteFence {
   }
 }
 
+/**
+ * The lease as a server holds it, built once: a world opening here claims it on the world's own
+ * connections; a trade whose world's process died revokes it on the shared ones.
+ */
+export class WorldLeases {
+  constructor(
+    private readonly worldDb: Database,
+    private readonly db: Database,
+  ) {}
+
+  claim(): Promise<WorldLease> {
+    return WorldLease.claim(this.worldDb);
+  }
+
+  revoke(epoch: number): Promise<void> {
+    return WorldLease.revoke(this.db, epoch);
+  }
+}
+
 /** Runs `work` in a transaction whose statements may wait for a stalled transaction to be ended. */
 function outlastingStalled<T>(db: Database, work: (tx: Executor) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {

@@ -8,6 +8,8 @@ import type { Config } from "../config/config.js";
 import type { AccountRepository } from "../db/accounts.js";
 import type { CharacterRepository } from "../db/characters.js";
 import type { DatabaseHandle } from "../db/database.js";
+import type { TradeRepository } from "../db/trades.js";
+import type { WorldLeases } from "../db/world-lease.js";
 import type { WorldStore } from "../db/world-store.js";
 import type { GameData } from "../game/types.js";
 import type { FloodGuards } from "../limits/flood-guard.js";
@@ -28,6 +30,12 @@ export interface Runtime {
   characters: CharacterRepository;
   /** The world room's writes: characters and ground items a tick at a time. */
   worldStore: WorldStore;
+  /** The world's trade swaps, on the world's own connections. */
+  worldTrades: TradeRepository;
+  /** Trades as any process reads them (a trade settled after its world's process died). */
+  trades: TradeRepository;
+  /** The world's right to write: claimed by the world that opens here, revoked for one that died. */
+  worldLeases: WorldLeases;
   /** The server's autonomous agents (started once the server listens). */
   agents: AgentManager;
   gameData: GameData;

@@ -3,7 +3,7 @@ import { type AuthContext, CloseCode, Room, type Serializer, ServerError } from 
 import { type AgentReply, type AgentRequest, answerAgentRequest } from "../agents/requests.js";
 import { sightingIntervalMs } from "../auth/sightings.js";
 import type { TradeParticipant } from "../db/trades.js";
-import { WorldLease } from "../db/world-lease.js";
+import type { WorldLease } from "../db/world-lease.js";
 import { seededRandom } from "../game/random.js";
 import type { InventoryEntry } from "../game/types.js";
 import { World } from "../game/world.js";
@@ -71,7 +71,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       wallClock: () => Date.now(),
     });
     // Claimed before anything is loaded: the world this one replaces can write nothing from now on.
-    this.lease = await WorldLease.claim(runtime.database.worldDb);
+    this.lease = await runtime.worldLeases.claim();
     // What lay on the ground when the world last stopped lies there again.
     this.world.restoreGroundItems(await runtime.worldStore.loadGround(this.world.tick));
     const interest = new Interest(this.world, this.state, this.patchScopes());

@@ -32,7 +32,7 @@ const WAITING_FOR_DATABASE: Refusal = {
 };
 
 export interface RouterParts {
-  readonly runtime: Runtime;
+  readonly runtime: Pick<Runtime, "config" | "floodGuards" | "logger" | "rateLimits" | "accounts">;
   readonly world: World;
   readonly sessions: WorldSessions;
   readonly trades: TradeRequests;

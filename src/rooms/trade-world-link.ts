@@ -1,6 +1,5 @@
 import { matchMaker } from "@colyseus/core";
-import { type TradeParticipant, TradeRepository } from "../db/trades.js";
-import { WorldLease } from "../db/world-lease.js";
+import type { TradeParticipant } from "../db/trades.js";
 import type { InventoryEntry } from "../game/types.js";
 import type { Runtime } from "../ports/runtime.js";
 import type { TradeCommitOutcome, WorldPort } from "../ports/world-port.js";
@@ -31,7 +30,7 @@ export class TradeWorldLink {
   private released?: Promise<unknown>;
 
   constructor(
-    private readonly runtime: Runtime,
+    private readonly runtime: Pick<Runtime, "logger" | "trades" | "worldLeases">,
     private readonly world: OpeningWorld,
     private readonly tradeId: string,
   ) {}
@@ -102,10 +101,9 @@ export class TradeWorldLink {
     }
     // A world that closed in a process that still answers (a graceful shutdown) answers its trades first.
     if (answered || (await matchMaker.healthCheckProcessId(this.world.processId))) return undefined;
-    const { db } = this.runtime.database;
     try {
-      await WorldLease.revoke(db, this.world.epoch);
-      const completed = await new TradeRepository(db).wasCompleted(this.tradeId);
+      await this.runtime.worldLeases.revoke(this.world.epoch);
+      const completed = await this.runtime.trades.wasCompleted(this.tradeId);
       this.runtime.logger.warn(
         { tradeId: this.tradeId, epoch: this.world.epoch, completed },
         "the trade's world is gone: its lease is revoked and the trade settled from the database",

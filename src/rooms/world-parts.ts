@@ -1,5 +1,4 @@
 import { type Client, type Deferred, matchMaker } from "@colyseus/core";
-import { TradeRepository } from "../db/trades.js";
 import type { WorldLease } from "../db/world-lease.js";
 import type { Trade } from "../game/trade.js";
 import type { World } from "../game/world.js";
@@ -83,7 +82,7 @@ export function assembleWorld(
       commitsDone: () => parts.ticks.tradesDone(),
     },
     {
-      repository: new TradeRepository(runtime.database.worldDb),
+      repository: runtime.worldTrades,
       persistence,
       saves,
       items: runtime.gameData.items,

@@ -28,7 +28,7 @@ const LIVE_READ_WAIT_MS = 1500;
 const LAST_SESSION_WAIT_MS = 10_000;
 
 export interface SessionParts {
-  readonly runtime: Runtime;
+  readonly runtime: Pick<Runtime, "agents" | "characters" | "config" | "floodGuards" | "logger">;
   readonly world: World;
   readonly interest: Interest;
   readonly persistence: WorldPersistence;

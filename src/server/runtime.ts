@@ -13,6 +13,8 @@ import { AgentRepository } from "../db/agents.js";
 import { CharacterRepository } from "../db/characters.js";
 import { type DatabaseHandle, openDatabase } from "../db/database.js";
 import { sharedSecret } from "../db/server-secrets.js";
+import { TradeRepository } from "../db/trades.js";
+import { WorldLeases } from "../db/world-lease.js";
 import { WorldStore } from "../db/world-store.js";
 import { capConnectionsPerAddress } from "../limits/connection-cap.js";
 import { FloodGuards } from "../limits/flood-guard.js";
@@ -83,6 +85,9 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       model: models?.create,
     }),
     worldStore: new WorldStore(database.worldDb),
+    worldTrades: new TradeRepository(database.worldDb),
+    trades: new TradeRepository(database.db),
+    worldLeases: new WorldLeases(database.worldDb, database.db),
     gameData: manifests.data,
     manifestDir: manifests.dir,
     jwtSecret,
