@@ -17,7 +17,7 @@ import { INVENTORY_SLOTS } from "../game/types.js";
 import type { WorldEntity } from "../game/world-types.js";
 import { levelForXp } from "../game/xp.js";
 import { fightStep } from "./planners/fighter.js";
-import { nearest, walkTowards } from "./planners/places.js";
+import { nearest, walkToSoonest, walkTowards } from "./planners/places.js";
 
 export const GOAL_TYPES = ["woodcutting", "mining", "fishing", "combat", "idle"] as const;
 export type GoalType = (typeof GOAL_TYPES)[number];
@@ -73,6 +73,9 @@ export interface AgentView {
   bank?: readonly { itemId: string; quantity: number }[];
   skills: Readonly<Record<SkillName, { xp: number }>>;
   entities: readonly SeenEntity[];
+  /** The world tick it decides on, and when each depleted resource it saw comes back (see DepletedPlaces). */
+  tick?: number;
+  comesBack?: ReadonlyMap<string, number>;
 }
 
 /** A message to send, as a client sends it. */
@@ -142,12 +145,10 @@ export function gatherStep(
     view.entities.filter((entity) => entity.kind === "resource" && !entity.depleted && usable(entity.type)),
   );
   if (!target) {
-    // Those in view are depleted: the next ones are elsewhere.
-    const seen = new Set(view.entities.map(({ position }) => `${position.x},${position.z}`));
-    const places = data.areas
-      .flatMap((area) => area.resources)
-      .filter((place) => usable(place.resourceId) && !seen.has(`${place.x},${place.z}`));
-    return walkTowards(view, places, map);
+    // Those in view are depleted: to the place whose resource it can gather soonest, the walk and the
+    // respawn counted (it remembers the depleted ones out of view, so it does not walk back to them).
+    const places = data.areas.flatMap((area) => area.resources).filter((place) => usable(place.resourceId));
+    return walkToSoonest(view, places, map);
   }
   const action = skill === "woodcutting" ? "chop" : skill === "mining" ? "mine" : "fish";
   return { event: "player:action", data: { action, targetId: target.id } };

@@ -14,6 +14,7 @@ import {
   type SeenEntity,
   trainingStyle,
 } from "../../src/agents/brain.js";
+import { placeKey, walkToSoonest } from "../../src/agents/planners/places.js";
 import { WorldMap } from "../../src/game/map.js";
 import { INVENTORY_SLOTS, SKILLS } from "../../src/game/types.js";
 import { BOOTH, ENCLOSED, GOBLIN_SPAWN, gameData, SPAWN } from "../game/world-fixture.js";
@@ -250,5 +251,24 @@ describe("agent brain: what an agent does next", () => {
     assert.equal(trainingStyle(view({ skills: skills(0, 0, 0) })), "accurate");
     assert.equal(trainingStyle(view({ skills: skills(100, 40, 60) })), "aggressive");
     assert.equal(trainingStyle(view({ skills: skills(100, 140, 60) })), "defensive");
+  });
+
+  it("walks to the resource it can gather soonest, remembering the depleted ones out of view", () => {
+    // Two places of trees, neither in view: the nearer one it saw depleted until tick 400.
+    const near = { x: SPAWN.x + 3, z: SPAWN.z };
+    const far = { x: SPAWN.x - 6, z: SPAWN.z };
+    const at = (step: ReturnType<typeof walkToSoonest>) =>
+      step && Math.max(Math.abs(Number(step.data.x) - far.x), Math.abs(Number(step.data.z) - far.z));
+    const remembered = (back: Record<string, number>) =>
+      view({ tick: 100, comesBack: new Map(Object.entries(back)) });
+    // The near group is out of view and depleted: it does not walk back to it, but on to the far one.
+    assert.equal(at(walkToSoonest(remembered({ [placeKey(near)]: 400 }), [near, far], map)), 1);
+    // Both depleted: to the one back first, the walk counted.
+    const both = remembered({ [placeKey(near)]: 400, [placeKey(far)]: 300 });
+    assert.equal(at(walkToSoonest(both, [near, far], map)), 1);
+    const nearFirst = remembered({ [placeKey(near)]: 105, [placeKey(far)]: 300 });
+    const toNear = walkToSoonest(nearFirst, [near, far], map);
+    assert.equal(toNear?.event, "player:move");
+    assert.notEqual(at(toNear), 1);
   });
 });

@@ -29,6 +29,37 @@ function besideTiles(place: Tile, map: WorldMap): Tile[] {
   );
 }
 
+/** The key of a place in AgentView.comesBack. */
+export function placeKey({ x, z }: Tile): string {
+  return `${x},${z}`;
+}
+
+/**
+ * Walks beside the place whose resource is there soonest: the later of its walk (a tile a tick) and its
+ * respawn as the agent last saw it (AgentView.comesBack), nearer first on a tie. A place in view
+ * without a known respawn is depleted for an unknown time: it is left out. Undefined when the agent
+ * already stands beside the soonest: it waits there.
+ */
+export function walkToSoonest(view: AgentView, places: readonly Tile[], map: WorldMap): Step | undefined {
+  const from = view.self.position;
+  const inView = new Set(view.entities.map(({ position }) => placeKey(position)));
+  const soonest = new Map<number, Tile[]>();
+  for (const place of places) {
+    const back = view.comesBack?.get(placeKey(place));
+    if (back === undefined && inView.has(placeKey(place))) continue;
+    const wait = back === undefined ? 0 : back - (view.tick ?? 0);
+    const ready = Math.max(chebyshev(place, from), wait);
+    soonest.set(ready, [...(soonest.get(ready) ?? []), place]);
+  }
+  for (const ready of [...soonest.keys()].sort((a, b) => a - b)) {
+    const group = soonest.get(ready)!;
+    if (group.some((place) => chebyshev(place, from) <= 1)) return undefined;
+    const step = walkTowards(view, group, map);
+    if (step) return step;
+  }
+  return undefined;
+}
+
 function nearestTile(from: Tile, tiles: readonly Tile[]): Tile | undefined {
   return [...tiles].sort((a, b) => chebyshev(a, from) - chebyshev(b, from))[0];
 }

@@ -1,0 +1,118 @@
+// The language model's part in an agent's decisions: when it is asked (an owner's message waits, or
+// nothing is under way towards the goal), and how its answer is carried out, the rules taking over
+// when it cannot be.
+
+import type { Logger } from "../telemetry/logger.js";
+import type { CurrentAction } from "./actions/step-names.js";
+import type { ActionName, ActionResult } from "./actions/types.js";
+import type { Goal } from "./brain.js";
+import type { AgentContext } from "./knowledge.js";
+import type { ModelDecision, ModelPlanner } from "./planners/model-planner.js";
+
+/** How many of the model's last actions (with their answers) it is reminded of. */
+const RECENT_RESULTS = 5;
+
+/** What the model's turns need of their agent. */
+export interface ModelHost {
+  agentId: string;
+  logger: Logger;
+  context(): AgentContext;
+  goalsPaused(): boolean;
+  currentAction(): CurrentAction | null;
+  act(name: ActionName, params: unknown): Promise<ActionResult>;
+  /** Says the text in chat (held to the chat rule). */
+  say(text: string): void;
+  /** The rules decide instead (the model's decision could not be carried out). */
+  rulesDecide(): void;
+}
+
+export class ModelTurns {
+  /** Who made the last decision: the model's label, or "rules" (it fell back). */
+  planner: string;
+  /** The owner's messages waiting for the model, and the model's last actions with their answers. */
+  private readonly instructions: string[] = [];
+  private readonly recent: { action: string; result: string }[] = [];
+  /** A model call is under way. */
+  private deciding = false;
+
+  constructor(
+    private readonly model: ModelPlanner,
+    private readonly host: ModelHost,
+  ) {
+    this.planner = model.label;
+  }
+
+  /** An owner's message for the model; the oldest go when many wait (it is asked a few times a minute). */
+  instruct(text: string): void {
+    this.instructions.push(text);
+    if (this.instructions.length > RECENT_RESULTS) this.instructions.shift();
+  }
+
+  /**
+   * The model's turn, when it has one: an owner's message waits for it, or nothing is under way and the
+   * goal is its to pursue. False leaves the decision to the rules (no goal chosen yet, goals paused with
+   * nothing asked, or this minute's calls spent).
+   */
+  take(goal: Goal | null): boolean {
+    if (this.deciding) return true;
+    const asked = this.instructions.length > 0;
+    if (!asked) {
+      if (this.host.goalsPaused() || !goal || goal.progress >= 1) return false;
+      // What it started runs on: the model is asked again once it ends.
+      if (this.host.currentAction() !== null) return true;
+    }
+    if (!this.model.canCall()) {
+      this.planner = "rules";
+      return false;
+    }
+    this.deciding = true;
+    const instructions = this.instructions.splice(0);
+    const input = {
+      context: this.host.context(),
+      goal,
+      goalsPaused: this.host.goalsPaused(),
+      instructions,
+      recent: [...this.recent],
+    };
+    this.model
+      .decide(input)
+      .then((decision) => this.apply(decision))
+      .catch((error: unknown) =>
+        this.host.logger.warn({ err: error, agentId: this.host.agentId }, "an agent's model decision failed"),
+      )
+      .finally(() => {
+        this.deciding = false;
+      });
+    return true;
+  }
+
+  /** Carries out the model's decision; one that cannot be carried out is the rules' instead. */
+  private async apply(decision: ModelDecision): Promise<void> {
+    if (decision.kind !== "fallback" && decision.say) this.host.say(decision.say);
+    if (decision.kind === "say") {
+      this.planner = this.model.label;
+      return;
+    }
+    let reason: string;
+    if (decision.kind === "action") {
+      const result = await this.host.act(decision.name, decision.params);
+      this.remember(decision.name, result.ok ? "ok" : `refused: ${result.reason}`);
+      if (result.ok) {
+        this.planner = this.model.label;
+        return;
+      }
+      reason = `${decision.name} was refused: ${result.ok ? "" : result.reason}`;
+    } else reason = decision.reason;
+    this.planner = "rules";
+    this.host.logger.warn(
+      { agentId: this.host.agentId, planner: this.model.label, reason },
+      "an agent's model decision fell back to the rules",
+    );
+    this.host.rulesDecide();
+  }
+
+  private remember(action: string, result: string): void {
+    this.recent.push({ action, result });
+    if (this.recent.length > RECENT_RESULTS) this.recent.shift();
+  }
+}

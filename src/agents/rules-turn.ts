@@ -1,0 +1,82 @@
+// The rule planner's decision (src/agents/brain.ts) for one agent: towards its goal, choosing one when
+// it has none, banking a full inventory on the way, and fighting in the style its fight calls for.
+import { INVENTORY_SLOTS } from "../game/types.js";
+import {
+  type AgentView,
+  banksWhenFull,
+  type Errand,
+  GATHERING_GOALS,
+  type Goal,
+  type GoalType,
+  goalXp,
+  newErrand,
+  nextStep,
+  type Step,
+  type WorldKnowledge,
+} from "./brain.js";
+import { fightingStyle } from "./planners/fighter.js";
+
+/** What the rules need of their agent. */
+export interface RulesHost {
+  agentId: string;
+  world: WorldKnowledge;
+  goalsPaused(): boolean;
+  /** The target of the action under way. */
+  target(): string | undefined;
+  send(step: Step): void;
+  /** Sets the goal the rules chose (stored in the background). */
+  chose(type: GoalType): void;
+  startErrand(errand: Errand): void;
+}
+
+export class RulesTurn {
+  /** It went to bank a full inventory: while that inventory stays full (the bank refused), it drops instead. */
+  private bankedWhenFull = false;
+  /** The combat style chosen in this session (the world starts every session at accurate). */
+  private style: string | undefined;
+
+  constructor(private readonly host: RulesHost) {}
+
+  /** A new session: the world starts it at its default combat style. */
+  newSession(): void {
+    this.style = undefined;
+  }
+
+  decide(view: AgentView, goal: Goal | null): void {
+    const { world } = this.host;
+    if (this.host.goalsPaused()) {
+      // Paused, it chooses no goal itself; one its owner set since is pursued until reached.
+      if (!goal || goal.progress >= 1) return;
+    } else if (!goal || goal.progress >= 1) {
+      this.host.chose(this.chooseGoal(view));
+      return;
+    }
+    if (view.inventory.length < INVENTORY_SLOTS) this.bankedWhenFull = false;
+    else if (!this.bankedWhenFull && banksWhenFull(goal.type, view, world)) {
+      this.bankedWhenFull = true;
+      this.host.startErrand(newErrand("bank"));
+      return;
+    }
+    const step = nextStep(goal.type, view, world, this.host.target());
+    if (goal.type === "combat") this.chooseStyle(view);
+    if (step) this.host.send(step);
+  }
+
+  /**
+   * The agent's own choice: the gathering skill it has least XP in. Ties go a different way for each
+   * agent, so new agents spread over the trees, rocks and fishing spots instead of crowding one.
+   */
+  private chooseGoal(view: AgentView): GoalType {
+    const shift = [...this.host.agentId].reduce((sum, char) => sum + char.charCodeAt(0), 0);
+    const order = GATHERING_GOALS.map((_, i) => GATHERING_GOALS[(i + shift) % GATHERING_GOALS.length]!);
+    return order.sort((a, b) => goalXp(a, view.skills) - goalXp(b, view.skills))[0] ?? "idle";
+  }
+
+  /** Fights in the style its fight calls for (see fightingStyle), told to the world when it changes. */
+  private chooseStyle(view: AgentView): void {
+    const style = fightingStyle(view, this.host.world, this.host.target());
+    if (style === undefined || style === this.style) return;
+    this.style = style;
+    this.host.send({ event: "player:action", data: { action: "combat_style", style } });
+  }
+}
