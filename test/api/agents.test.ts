@@ -830,9 +830,9 @@ describe("an agent fighting where one monster is left", function () {
       if (playerId === agent.characterId && intent.action === "flee") flights.push(intent);
       return submit(playerId, intent, ref);
     };
-    // Low on health with one shrimp it may not eat yet: its bite is refused.
+    // Low enough that the chicken's hits matter, with one shrimp it may not eat yet: its bite is refused.
     player.nextEatTick = Number.MAX_SAFE_INTEGER;
-    state.setHealth(player, Math.floor(state.maxHealth(player) / 2) - 1);
+    state.setHealth(player, 2);
     world.replaceInventory(agent.characterId, [{ slot: 0, itemId: "shrimps", quantity: 1 }]);
     await waitForAsync(async () => refusedBites.length > 0, "the agent's bite is refused", 10000);
 
