@@ -162,7 +162,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     this.lease = await WorldLease.claim(runtime.database.worldDb);
     // What lay on the ground when the world last stopped lies there again.
     this.world.restoreGroundItems(await runtime.worldStore.loadGround(this.world.tick));
-    this.interest = new Interest(this.world, this.state, this.patchScopes());
+    this.interest = new Interest(this.world, this.state, this.patchScopes(), runtime.config.VIEW_MAX_PLAYERS);
     this.saves = new TickSaves(this.world);
     this.combatLogouts = new CombatLogouts(this.world);
     this.persistence = new WorldPersistence(runtime.worldStore, this.saves, runtime.logger, {

@@ -1,11 +1,14 @@
 import { type Client, ClientState } from "@colyseus/core";
 import { StateView } from "@colyseus/schema";
+import { DEFAULT_VIEW_MAX_PLAYERS } from "../game/nearest-players.js";
+import type { Tile } from "../game/types.js";
 import {
   type Cell,
   cellOf,
   NO_CELL,
   type Placement,
   sees,
+  type TrackedEntity,
   type ViewDiff,
   ViewIndex,
 } from "../game/view-index.js";
@@ -36,6 +39,11 @@ interface ClientView {
   known: Set<string> | undefined;
   /** Its player's owner-only items among them. */
   readonly privateKnown: Set<string>;
+  /**
+   * While more players than the cap stand in its view: the other players it is shown, the nearest ones
+   * (see nearestCapped). Its players are then chosen for it alone, and `known` is always kept.
+   */
+  crowd: Set<TrackedEntity<EntityPayload>> | undefined;
   /** It reads its view from the schema state through a StateView, rather than from world:update. */
   readonly readsState: boolean;
   /** Its own player was sent before the index placed it: the index will list it as new. */
@@ -105,6 +113,8 @@ export class Interest {
     private readonly state: WorldRoomState,
     /** Where SDK clients' listings are recorded for their state patches, when the state is encoded. */
     private readonly patchScopes?: PatchScopes,
+    /** The most other players a client is shown: the nearest ones (VIEW_MAX_PLAYERS). */
+    private readonly maxPlayers = DEFAULT_VIEW_MAX_PLAYERS,
   ) {
     // Ticks report what changes; what is there from the start (trees, rocks, monsters) is placed now.
     const everything = new Set(world.entities().map((entity) => entity.id));
@@ -157,6 +167,7 @@ export class Interest {
       tick: -1,
       known: undefined,
       privateKnown: new Set(),
+      crowd: undefined,
       selfPending: false,
       restart: false,
       readsState,
@@ -240,12 +251,16 @@ export class Interest {
     const position = this.world.positionOf(playerId);
     if ((view.tick === tick && !view.restart) || !position) return undefined;
     const cell = cellOf(position);
+    const crowded = this.crowdedAt(view, cell);
     // Shared differences start from last tick's view; a view opened since (or one that missed a tick, or
-    // is sent again whole) is compared with what its client was sent, entity by entity.
-    const shared =
-      view.cell !== NO_CELL && view.tick === tick - 1 && !view.restart
-        ? this.index.diff(view.cell, cell)
-        : undefined;
+    // is sent again whole, or whose players have just come to be chosen for it or no longer are) is
+    // compared with what its client was sent, entity by entity.
+    const followsOn =
+      view.cell !== NO_CELL &&
+      view.tick === tick - 1 &&
+      !view.restart &&
+      crowded === (view.crowd !== undefined);
+    const shared = followsOn && !crowded ? this.index.diff(view.cell, cell) : undefined;
     let change: ViewChange;
     // In step: it held what its cell saw, as every client that made the same move did, and is told the same.
     let inStep = false;
@@ -257,33 +272,85 @@ export class Interest {
       if (mayOverlap) change = reconcile(this.knownOf(view), change);
       inStep = !mayOverlap && change === shared;
       if (view.selfPending && this.index.entity(playerId)) view.selfPending = false;
-      if (view.known) {
-        for (const entity of change.added) view.known.add(entity.id);
-        for (const id of change.removed) view.known.delete(id);
-      }
+    } else if (followsOn) {
+      change = this.crowdChange(view, playerId, position, cell);
     } else {
-      change = this.resync(view, playerId, cell);
+      change = this.resync(view, playerId, position, cell, crowded);
+    }
+    if (view.known && (shared || followsOn)) {
+      for (const entity of change.added) view.known.add(entity.id);
+      for (const id of change.removed) view.known.delete(id);
     }
     view.tick = tick;
     this.moveViewer(view, cell);
-    if (view.selfPending || view.privateKnown.size > 0) {
+    if (view.crowd) {
+      // Kept whole while its players are its own (see resync).
+    } else if (view.selfPending || view.privateKnown.size > 0) {
       view.known ??= new Set([...this.index.visibleFrom(cell).map(({ id }) => id), ...view.privateKnown]);
       if (view.selfPending) view.known.add(playerId);
     } else {
       view.known = undefined;
     }
     if (view.readsState) {
-      this.updateStateView(client, change, inStep, shared === undefined);
+      this.updateStateView(client, change, inStep, !followsOn);
       return undefined;
     }
     if (change.added.length + change.updated.length + change.removed.length === 0) return undefined;
-    if (change !== shared) return this.encode(tick, change);
+    if (!shared || change !== shared) return this.encode(tick, change);
     let encoded = this.encoded.get(shared);
     if (!encoded) {
       encoded = this.encode(tick, shared);
       this.encoded.set(shared, encoded);
     }
     return encoded;
+  }
+
+  /**
+   * Whether more players than the cap, its own left out, stand in the view of a player in `cell`: its
+   * players are then the nearest ones, chosen for it alone. Below the cap it sees them all, as every
+   * client in its cell does.
+   */
+  private crowdedAt(view: ClientView, cell: Cell): boolean {
+    const self = this.index.entity(view.playerId);
+    const others = this.index.cappedAround(cell) - (self?.capped && sees(cell, self.at) ? 1 : 0);
+    // A tenth below the cap before it stops: a view that crowds and thins by a player or two at each
+    // step would otherwise be compared whole at each step. Below the cap, the nearest are all of them.
+    const margin = view.crowd ? Math.ceil(this.maxPlayers / 10) : 0;
+    return others > this.maxPlayers - margin;
+  }
+
+  /**
+   * A crowded view's update from the last tick's: what is not a player as its cell's shared difference
+   * gives it (with its own items), and its players as the nearest ones now, against those it was shown.
+   */
+  private crowdChange(view: ClientView, playerId: string, position: Tile, cell: Cell): ViewChange {
+    const known = view.known!;
+    const shown = view.crowd!;
+    // Its own items turned public are listed as new by the shared difference (see updateView).
+    const mayOverlap = view.privateKnown.size > 0;
+    let change = this.withPrivateItems(view, this.index.diff(view.cell, cell, true), playerId, cell);
+    if (mayOverlap) change = reconcile(known, change);
+    const added: Listed[] = [...change.added];
+    const updated: Listed[] = [...change.updated];
+    const removed = [...change.removed];
+    const self = this.index.entity(playerId);
+    for (const entity of this.index.nearestCapped(position, this.maxPlayers, (e) => shown.has(e), self)) {
+      if (!shown.has(entity)) {
+        shown.add(entity);
+        added.push(entity);
+      } else if (this.index.touchedNow(entity)) {
+        updated.push(entity);
+      }
+    }
+    for (const entity of shown) {
+      if (this.index.chosenLast(entity)) continue;
+      shown.delete(entity);
+      removed.push(entity.id);
+    }
+    // Its own player is always in view, whatever the crowd.
+    if (!known.has(playerId)) added.push(self ?? { id: playerId });
+    else if (!self || this.index.touchedNow(self)) updated.push(self ?? { id: playerId });
+    return { added, updated, removed };
   }
 
   /** The shared difference with the client's own owner-only items added (the shared one itself if none). */
@@ -319,12 +386,32 @@ export class Interest {
     };
   }
 
-  /** Everything in view, compared entity by entity with what the client was sent. */
-  private resync(view: ClientView, playerId: string, cell: Cell): ViewChange {
-    const visible: Listed[] = this.index.visibleFrom(cell);
-    // A player who joined since the last tick is not placed in the index until the next one.
-    view.selfPending = !this.index.entity(playerId);
-    if (view.selfPending) visible.push({ id: playerId });
+  /**
+   * Everything in view, compared entity by entity with what the client was sent. `crowded`: of the players,
+   * only the nearest ones and its own (see crowdedAt).
+   */
+  private resync(
+    view: ClientView,
+    playerId: string,
+    position: Tile,
+    cell: Cell,
+    crowded: boolean,
+  ): ViewChange {
+    const known = this.knownOf(view);
+    const visible: Listed[] = this.index.visibleFrom(cell, crowded);
+    const self = this.index.entity(playerId);
+    if (crowded) {
+      const nearest = this.index.nearestCapped(position, this.maxPlayers, (e) => known.has(e.id), self);
+      view.crowd = new Set(nearest);
+      for (const entity of nearest) visible.push(entity);
+      visible.push(self ?? { id: playerId });
+      view.selfPending = false;
+    } else {
+      view.crowd = undefined;
+      // A player who joined since the last tick is not placed in the index until the next one.
+      view.selfPending = !self;
+      if (view.selfPending) visible.push({ id: playerId });
+    }
     view.privateKnown.clear();
     for (const entity of this.index.privateOf(playerId) ?? []) {
       if (!sees(cell, entity.at)) continue;
@@ -332,7 +419,6 @@ export class Interest {
       view.privateKnown.add(entity.id);
     }
     const change: ViewChange = { added: [], updated: [], removed: [] };
-    const known = this.knownOf(view);
     const whole = view.restart;
     view.restart = false;
     const visibleIds = new Set<string>();
@@ -449,6 +535,7 @@ export class Interest {
     // still there: a player may log out between a tick and the sending of the views that list it.
     return {
       position: entity.position,
+      capped: entity.kind === "player",
       ownerId: this.world.privateOwner(id),
       payload: new EntityPayload(JSON.stringify(entity), entity),
     };
