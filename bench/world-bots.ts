@@ -211,7 +211,10 @@ export class Bot {
   /** Called often; acts every 2 to 4 seconds. */
   act(now: number): void {
     if (!this.placed || now < this.nextActAt || !this.link.open) return;
-    if (this.options.probe) return this.probe(now);
+    if (this.options.probe) {
+      this.probe(now);
+      return;
+    }
     this.nextActAt = now + randomInt(2000, 4000);
     if (this.link.forEachEntity) {
       this.trees.clear();
