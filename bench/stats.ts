@@ -55,6 +55,8 @@ export interface ServerReport {
   gcPauseMs: Percentiles & { total: number };
   /** Those of them that began inside a tick's timed stages. */
   gcInTicksMs: Percentiles & { total: number };
+  /** When each measured tick's world step began, by tick (wall clock: performance.timeOrigin + now). */
+  tickStartedAt: Record<number, number>;
 }
 
 export type ToServer = { type: "memory" } | { type: "measure" } | { type: "report" } | { type: "shutdown" };

@@ -1,6 +1,7 @@
 // Bot players for bench/world.ts: each one is a /ws JSON client that an admin teleport scatters over
 // the world, then walks, chats, chops trees and fights whatever monster it sees.
 import { readFileSync } from "node:fs";
+import { performance } from "node:perf_hooks";
 import { Client, type Room } from "@colyseus/sdk";
 import { WebSocket } from "ws";
 import { chebyshev as distance } from "../src/game/tile.js";
@@ -53,6 +54,23 @@ function nearest(from: Tile, candidates: Map<string, Tile>): string | undefined 
 /** Bytes and frames all bots received, reset by the bench at the start of a measurement. */
 export const traffic = { bytes: 0, frames: 0 };
 
+/** One probe's move: when it was sent, and when and in which tick's update its player was seen there. */
+export interface ProbeSample {
+  /** Wall-clock milliseconds (performance.timeOrigin + now: comparable with the server's, same machine). */
+  sentAt: number;
+  arrivedAt: number;
+  tick: number;
+}
+
+/** The probes' samples, kept while `recording` (the bench turns it on for the measured seconds). */
+export const probes = { recording: false, samples: [] as ProbeSample[] };
+
+/** Seconds a probe waits between moves, and gives up on one (an unwalkable tile) after. */
+const PROBE_EVERY_MS = 1500;
+const PROBE_GIVE_UP_MS = 5000;
+
+const wallClock = () => performance.timeOrigin + performance.now();
+
 export interface BotOptions {
   /** The server's HTTP address; /ws bots connect to its /ws path, SDK bots join the room "world". */
   baseUrl: string;
@@ -62,6 +80,11 @@ export interface BotOptions {
   transport: "ws" | "sdk";
   /** How SDK bots are sent their view (the room's join option). */
   updates: ViewUpdates;
+  /**
+   * A probe: instead of playing, it steps to a neighbouring tile every PROBE_EVERY_MS and times the
+   * world:update that shows it there (see `probes`).
+   */
+  probe?: boolean;
 }
 
 /** How a bot talks to the server: the /ws JSON channel, or the Colyseus SDK. */
@@ -165,6 +188,8 @@ export class Bot {
   private readonly trees = new Map<string, Tile>();
   private readonly monsters = new Map<string, Tile>();
   private nextActAt = 0;
+  /** A probe's move under way: where to, and when it was sent. */
+  private probing: { to: Tile; sentAt: number } | undefined;
 
   constructor(
     private readonly name: number,
@@ -186,6 +211,10 @@ export class Bot {
   /** Called often; acts every 2 to 4 seconds. */
   act(now: number): void {
     if (!this.placed || now < this.nextActAt || !this.link.open) return;
+    if (this.options.probe) {
+      this.probe(now);
+      return;
+    }
     this.nextActAt = now + randomInt(2000, 4000);
     if (this.link.forEachEntity) {
       this.trees.clear();
@@ -220,6 +249,18 @@ export class Bot {
     this.link.close();
   }
 
+  /** Steps one tile (walking) in a random direction, unless the last step is still under way. */
+  private probe(now: number): void {
+    if (this.probing && wallClock() - this.probing.sentAt < PROBE_GIVE_UP_MS) return;
+    this.nextActAt = now + PROBE_EVERY_MS;
+    let dx = 0;
+    let dz = 0;
+    while (dx === 0 && dz === 0) [dx, dz] = [randomInt(-1, 1), randomInt(-1, 1)];
+    const to = { x: this.position.x + dx, z: this.position.z + dz };
+    this.probing = { to, sentAt: wallClock() };
+    this.send("player:move", { ...to, run: false });
+  }
+
   private send(event: string, data: unknown): void {
     this.link.send(event, data);
   }
@@ -251,7 +292,7 @@ export class Bot {
       }
       case "world:update": {
         const update = data as WorldUpdate;
-        for (const entity of [...update.added, ...update.updated]) this.see(entity);
+        for (const entity of [...update.added, ...update.updated]) this.see(entity, update.tick);
         for (const id of update.removed) {
           this.trees.delete(id);
           this.monsters.delete(id);
@@ -261,9 +302,14 @@ export class Bot {
     }
   }
 
-  private see(entity: EntityDelta): void {
+  private see(entity: EntityDelta, tick?: number): void {
     if (entity.id === this.id) {
       this.position = entity.position;
+      const probing = this.probing;
+      if (probing && tick !== undefined && distance(entity.position, probing.to) === 0) {
+        this.probing = undefined;
+        if (probes.recording) probes.samples.push({ sentAt: probing.sentAt, arrivedAt: wallClock(), tick });
+      }
       if (this.teleportTarget && distance(entity.position, this.teleportTarget) === 0) this.placed = true;
     } else if (entity.kind === "resource" && entity.type === "tree") {
       this.trees.set(entity.id, entity.position);

@@ -49,6 +49,8 @@ let measuring = false;
 let tickWork = 0;
 let tickOffCore = 0;
 let ticks = 0;
+/** When each measured tick's world step began (wall clock, ms): the bench's probes time their moves from it. */
+let tickStartedAt: Record<number, number> = {};
 
 /**
  * Milliseconds this thread has waited, runnable, for a core (Linux's schedstat run delay): a stage
@@ -131,7 +133,10 @@ World.prototype.step = function (this: World): TickReport {
   if (measuring) tickWindows.push([started, started + tickWork]);
   record("world step", tickWork);
   for (const phase of PHASES) record(`  ${phase}`, report.phaseMs[phase]);
-  if (measuring) ticks++;
+  if (measuring) {
+    ticks++;
+    tickStartedAt[report.tick] = performance.timeOrigin + started;
+  }
   return report;
 };
 timeMethod(Interest.prototype, "applyTick", "replicate");
@@ -242,6 +247,8 @@ async function main(): Promise<void> {
     RATE_LIMIT_REST_PER_MIN: "1000000",
     // The write path to measure (the server's default unless the bench's environment names one).
     ...(process.env.WRITE_PATH && { WRITE_PATH: process.env.WRITE_PATH }),
+    // The cap on the players a client is shown, likewise.
+    ...(process.env.VIEW_MAX_PLAYERS && { VIEW_MAX_PLAYERS: process.env.VIEW_MAX_PLAYERS }),
   });
   // Timed first, alone on the core the ticks will run on.
   const referenceMs = referenceWorkMs();
@@ -261,6 +268,7 @@ async function main(): Promise<void> {
         gcPauses.length = 0;
         tickWindows.length = 0;
         ticks = 0;
+        tickStartedAt = {};
         lag.reset();
         measuring = true;
         void profiler?.start();
@@ -273,7 +281,10 @@ async function main(): Promise<void> {
         const eventLoopLagMs = loopLag(lag, LAG_RESOLUTION_MS);
         const gcPauseMs = pauseFigures(gcPauses.map(({ duration }) => duration));
         const gcInTicksMs = pauseFigures(pausesInTicks());
-        return send({ type: "report", report: { ticks, stages, eventLoopLagMs, gcPauseMs, gcInTicksMs } });
+        return send({
+          type: "report",
+          report: { ticks, stages, eventLoopLagMs, gcPauseMs, gcInTicksMs, tickStartedAt },
+        });
       }
       case "shutdown":
         stopServer(server, runtime)

@@ -2,7 +2,8 @@
 // chat, chop and fight in one world while the server (a child process, bench/world-server.ts) times
 // each stage of the room's tick.
 //   npx tsx bench/world.ts [--players 500] [--seconds 180] [--warm-up 15] [--crowd] [--sdk [--messages]]
-//                          [--batch 50] [--profile DIR] [--database-url postgres://...] [--unsteered]
+//                          [--probes 20] [--batch 50] [--profile DIR] [--database-url postgres://...]
+//                          [--unsteered]
 // --crowd keeps every bot at the starting spawn point instead of scattering them over the world.
 // With 2 or more cores the server runs pinned to core 0 and the bots to core 1 (taskset), so the
 // bots' own work does not count against the server; run as root on Linux, the kernel's receiving of
@@ -25,11 +26,12 @@ import {
   loopLag,
   type MemorySample,
   type Percentiles,
+  percentiles,
   progress,
   type ServerReport,
   type ToServer,
 } from "./stats.js";
-import { Bot, traffic } from "./world-bots.js";
+import { Bot, type ProbeSample, probes, traffic } from "./world-bots.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -45,6 +47,11 @@ const { values: args } = parseArgs({
     /** Bots that connect at once; the next batch connects when this one has joined. */
     batch: { type: "string", default: "50" },
     crowd: { type: "boolean", default: false },
+    /**
+     * Bots (of the players) that only step a tile at a time and time each step from its sending to the
+     * world:update that shows it: the input-to-visible latency. None for SDK bots that read the state.
+     */
+    probes: { type: "string", default: "20" },
     /** A PostgreSQL database for the server (its tables are created if missing); PGlite in memory otherwise. */
     "database-url": { type: "string" },
     /** Bots join through the Colyseus SDK (binary state patches) instead of the /ws JSON channel. */
@@ -63,6 +70,7 @@ const { values: args } = parseArgs({
 const PLAYERS = Number(args.players);
 const SECONDS = Number(args.seconds);
 const BATCH = Number(args.batch);
+const PROBES = args.sdk && !args.messages ? 0 : Math.min(Number(args.probes), PLAYERS);
 const ADMIN_CODE = "bench";
 const WARM_UP_MS = Number(args["warm-up"]) * 1000;
 const LAG_RESOLUTION_MS = 10;
@@ -149,6 +157,26 @@ class ServerProcess {
   }
 }
 
+/** Whether the bot of this index is a probe: spread over the batches, so the probes join among the crowd. */
+function isProbe(index: number): boolean {
+  if (PROBES === 0) return false;
+  const every = Math.floor(PLAYERS / PROBES);
+  return index % every === 0 && index / every < PROBES;
+}
+
+/**
+ * The probes' input-to-visible latency: from sending a step to seeing it in a world:update; and the same
+ * from the start of the tick that made the step (the server's own delay: the step's wait for the next tick
+ * left out). Samples whose tick began outside the measured seconds are left out.
+ */
+function probeLatency(samples: readonly ProbeSample[], tickStartedAt: Record<number, number>) {
+  const timed = samples.filter(({ tick }) => tickStartedAt[tick] !== undefined);
+  return {
+    total: percentiles(timed.map(({ sentAt, arrivedAt }) => arrivedAt - sentAt)),
+    fromTick: percentiles(timed.map(({ tick, arrivedAt }) => arrivedAt - tickStartedAt[tick]!)),
+  };
+}
+
 async function connectBots(port: number): Promise<Bot[]> {
   const bots: Bot[] = [];
   const started = Date.now();
@@ -164,6 +192,7 @@ async function connectBots(port: number): Promise<Bot[]> {
             scatter: !args.crowd,
             transport: args.sdk ? ("sdk" as const) : ("ws" as const),
             updates: args.messages ? ("messages" as const) : ("state" as const),
+            probe: isProbe(first + i),
           };
           new Bot(first + i, options, resolve, reject);
         }),
@@ -234,6 +263,7 @@ function print(
   after: MemorySample,
   bytes: number,
   frames: number,
+  latency: ReturnType<typeof probeLatency>,
 ) {
   const seconds = SECONDS;
   const total = report.stages["tick total"];
@@ -241,6 +271,7 @@ function print(
     "",
     `world bench: ${PLAYERS} ${args.sdk ? `SDK (${args.messages ? "world:update messages" : "state patches"})` : "/ws"} players${args.crowd ? " crowded at the spawn point" : " scattered over the world"}, ` +
       `${args["database-url"] ? "PostgreSQL" : "PGlite in memory"}, WRITE_PATH=${process.env.WRITE_PATH || "thread"}, ` +
+      `VIEW_MAX_PLAYERS=${process.env.VIEW_MAX_PLAYERS || "255"}, ` +
       `${seconds} s measured, ${report.ticks} ticks, ` +
       (PINNED ? "server on core 0, bots on core 1" : "server and bots sharing cores"),
     ...setting,
@@ -248,6 +279,14 @@ function print(
     `${"stage (ms)".padEnd(16)}${"p50".padStart(8)}${"p99".padStart(8)}${"max".padStart(8)}${"count".padStart(8)}`,
     ...STAGE_ORDER.filter((stage) => report.stages[stage]).map((stage) => row(stage, report.stages[stage]!)),
     "",
+    ...(PROBES > 0
+      ? [
+          `input to visible (${PROBES} probes stepping a tile; ms)`,
+          row("move to seen", latency.total),
+          row("  from its tick", latency.fromTick),
+          "",
+        ]
+      : []),
     row("server loop lag", report.eventLoopLagMs),
     row("server gc pause", report.gcPauseMs),
     row("  within ticks", report.gcInTicksMs),
@@ -289,7 +328,9 @@ async function main(): Promise<void> {
   traffic.bytes = 0;
   traffic.frames = 0;
   server.tell({ type: "measure" });
+  probes.recording = true;
   await play(bots, SECONDS * 1000, "measuring");
+  probes.recording = false;
   const { bytes, frames } = traffic;
   const report = await server.report();
   botLag.disable();
@@ -305,6 +346,7 @@ async function main(): Promise<void> {
     after,
     bytes,
     frames,
+    probeLatency(probes.samples, report.tickStartedAt),
   );
   for (const bot of bots) bot.close();
   server.tell({ type: "shutdown" });

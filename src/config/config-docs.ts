@@ -118,6 +118,10 @@ export const VARIABLE_DOCS = {
     meaning:
       "Seed of the world's dice (combat, gathering, drops): set, runs repeat (`npm run agents:exam`); unset, a new one each opening.",
   },
+  VIEW_MAX_PLAYERS: {
+    meaning:
+      "The most other players a client is shown: once more stand in its view, the nearest ones (its own always). NPCs, items and resources are not capped.",
+  },
   WORLD_TICK_MS: { meaning: "The world's tick. Shorter only for tests and load experiments." },
   WS_PING_MS: {
     meaning: "How often `/ws` connections are pinged; one that missed the previous ping is closed as dead.",

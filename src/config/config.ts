@@ -145,6 +145,11 @@ export const environmentSchema = z.object({
    * faces clients itself (TRUST_PROXY=0): behind a proxy every connection comes from the proxy.
    */
   MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(256),
+  /**
+   * The most other players a client is shown: the nearest ones, once more stand in its view (RuneScape's
+   * protocol caps its local players at 255). NPCs, items and resources are not capped.
+   */
+  VIEW_MAX_PLAYERS: z.coerce.number().int().min(1).max(2000).default(255),
   /** Length of the world's tick; RuneScape's 600 ms. Shorter only for tests and load experiments. */
   WORLD_TICK_MS: z.coerce.number().int().min(10).max(5000).default(600),
   /**

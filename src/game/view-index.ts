@@ -3,6 +3,7 @@
 // differences are computed once per cell (and per cell-to-cell move), not once per player; and
 // everything a tick changed in a block is found through the few cells it touched, not by
 // re-scanning the block for every viewer.
+import { nearestPlayers, type TileBounds, TileGrid } from "./nearest-players.js";
 import type { Tile } from "./types.js";
 
 /** Side of a view cell, in tiles. */
@@ -57,6 +58,15 @@ export function nameableFrom(viewer: Tile, tile: Tile): boolean {
   return withinCells(cellOf(viewer), cellOf(tile), VIEW_RADIUS_CELLS + 1);
 }
 
+/** The tiles a viewer standing on `viewer` sees: those of the block of cells around its own. */
+export function blockBounds(viewer: Tile): TileBounds {
+  const reach = VIEW_RADIUS_CELLS * VIEW_CELL_TILES;
+  const minX = Math.floor(viewer.x / VIEW_CELL_TILES) * VIEW_CELL_TILES - reach;
+  const minZ = Math.floor(viewer.z / VIEW_CELL_TILES) * VIEW_CELL_TILES - reach;
+  const side = (2 * VIEW_RADIUS_CELLS + 1) * VIEW_CELL_TILES;
+  return { minX, maxX: minX + side - 1, minZ, maxZ: minZ + side - 1 };
+}
+
 /** The cells a viewer standing in `viewer` sees (none for NO_CELL), kept: views ask for them every tick. */
 export function blockAround(viewer: Cell): readonly Cell[] {
   if (viewer === NO_CELL) return [];
@@ -80,6 +90,8 @@ export function blockAround(viewer: Cell): readonly Cell[] {
 export interface Placement<Payload = undefined> {
   position: Tile;
   ownerId?: string;
+  /** A player: counted against a viewer's cap on players, which shows it nearest first (see nearest-players.ts). */
+  capped?: boolean;
   payload?: Payload;
 }
 
@@ -90,6 +102,13 @@ export interface TrackedEntity<Payload = undefined> {
   payload: Payload | undefined;
   /** Its cell now, whoever may see it. */
   at: Cell;
+  /** Its tile now. */
+  x: number;
+  z: number;
+  /** Whether it counts against a viewer's cap on players. */
+  capped: boolean;
+  /** The last nearestCapped call that chose it (see chosenLast). */
+  chosenIn: number;
   /** Set while only this player may see it. */
   ownerId?: string;
   /** Whether it has left the world. */
@@ -130,6 +149,11 @@ export class ViewIndex<Payload = undefined> {
   /** This tick: entities that were public in each cell last tick and no longer are there (moved, gone, hidden). */
   private departedFrom = new Map<Cell, TrackedEntity<Payload>[]>();
   private readonly privateByOwner = new Map<string, Set<TrackedEntity<Payload>>>();
+  /** Public capped entities (players): how many in each cell, and by tile, to find the nearest. */
+  private readonly cappedIn = new Map<Cell, number>();
+  private readonly cappedGrid = new TileGrid<TrackedEntity<Payload>>();
+  /** Counts the calls of nearestCapped: entities chosen by the last one carry its count. */
+  private selection = 0;
   private diffs = new Map<number, ViewDiff<Payload>>();
 
   get currentTick(): number {
@@ -173,12 +197,41 @@ export class ViewIndex<Payload = undefined> {
     return entity.touched === this.tick;
   }
 
-  /** Every public entity a viewer in `viewer` sees now. */
-  visibleFrom(viewer: Cell): TrackedEntity<Payload>[] {
+  /** Every public entity a viewer in `viewer` sees now (`uncappedOnly`: leaving out the capped ones). */
+  visibleFrom(viewer: Cell, uncappedOnly = false): TrackedEntity<Payload>[] {
     const visible: TrackedEntity<Payload>[] = [];
     for (const cell of blockAround(viewer))
-      for (const entity of this.cells.get(cell) ?? []) visible.push(entity);
+      for (const entity of this.cells.get(cell) ?? [])
+        if (!uncappedOnly || !entity.capped) visible.push(entity);
     return visible;
+  }
+
+  /** How many public capped entities (players) a viewer in `viewer` sees, before any cap. */
+  cappedAround(viewer: Cell): number {
+    let count = 0;
+    for (const cell of blockAround(viewer)) count += this.cappedIn.get(cell) ?? 0;
+    return count;
+  }
+
+  /**
+   * The at most `limit` public capped entities nearest to a viewer standing on `viewer`, within its view,
+   * `self` left out, those `shown` kept by a margin (see nearestPlayers).
+   */
+  nearestCapped(
+    viewer: Tile,
+    limit: number,
+    shown: (entity: TrackedEntity<Payload>) => boolean,
+    self?: TrackedEntity<Payload>,
+  ): TrackedEntity<Payload>[] {
+    const nearest = nearestPlayers(this.cappedGrid, viewer, blockBounds(viewer), limit, shown, self);
+    this.selection++;
+    for (let i = 0; i < nearest.length; i++) nearest[i]!.chosenIn = this.selection;
+    return nearest;
+  }
+
+  /** Whether the last `nearestCapped` chose the entity: what a viewer was shown and no longer is, is not. */
+  chosenLast(entity: TrackedEntity<Payload>): boolean {
+    return entity.chosenIn === this.selection;
   }
 
   /**
@@ -201,29 +254,37 @@ export class ViewIndex<Payload = undefined> {
 
   /**
    * What a viewer that saw the public entities of cell `from`'s block after the previous tick (NO_CELL:
-   * nothing) must be told to see those of cell `to`'s block now. Memoized for the tick.
+   * nothing) must be told to see those of cell `to`'s block now; `uncappedOnly`, leaving out the capped
+   * entities (a viewer whose players are chosen one by one). Memoized for the tick.
    */
-  diff(from: Cell, to: Cell): ViewDiff<Payload> {
-    const key = (from + 1) * CELL_SPAN * CELL_SPAN + to;
+  diff(from: Cell, to: Cell, uncappedOnly = false): ViewDiff<Payload> {
+    const key = ((from + 1) * CELL_SPAN * CELL_SPAN + to) * 2 + (uncappedOnly ? 1 : 0);
     let diff = this.diffs.get(key);
     if (!diff) {
-      diff = this.computeDiff(from, to);
+      diff = this.computeDiff(from, to, uncappedOnly);
       this.diffs.set(key, diff);
     }
     return diff;
   }
 
   // Plain loops, one kind of collection each, and no closures: this runs for every view cell every tick.
-  private computeDiff(from: Cell, to: Cell): ViewDiff<Payload> {
+  private computeDiff(from: Cell, to: Cell, uncappedOnly: boolean): ViewDiff<Payload> {
     const diff: ViewDiff<Payload> = { added: [], updated: [], removed: [] };
     for (const cell of blockAround(to)) {
       // In a cell seen before, only what the tick touched can be news; a newly seen cell is news entirely.
       if (!sees(from, cell)) {
         const entities = this.cells.get(cell);
-        if (entities) for (const entity of entities) this.addNews(diff, from, entity);
+        if (entities)
+          for (const entity of entities)
+            if (!uncappedOnly || !entity.capped) this.addNews(diff, from, entity);
       } else {
         const touched = this.touchedIn.get(cell);
-        if (touched) for (let i = 0; i < touched.length; i++) this.addNews(diff, from, touched[i]!);
+        if (touched) {
+          for (let i = 0; i < touched.length; i++) {
+            const entity = touched[i]!;
+            if (!uncappedOnly || !entity.capped) this.addNews(diff, from, entity);
+          }
+        }
       }
     }
     for (const cell of blockAround(from)) {
@@ -233,6 +294,7 @@ export class ViewIndex<Payload = undefined> {
       if (departed) {
         for (let i = 0; i < departed.length; i++) {
           const entity = departed[i]!;
+          if (uncappedOnly && entity.capped) continue;
           const now = publicCell(entity);
           if (!sees(to, now) && !sees(from, now)) diff.removed.push(entity.id);
         }
@@ -240,7 +302,10 @@ export class ViewIndex<Payload = undefined> {
       if (sees(to, cell)) continue;
       const entities = this.cells.get(cell);
       if (!entities) continue;
-      for (const entity of entities) if (sees(from, this.previousCell(entity))) diff.removed.push(entity.id);
+      for (const entity of entities) {
+        if (uncappedOnly && entity.capped) continue;
+        if (sees(from, this.previousCell(entity))) diff.removed.push(entity.id);
+      }
     }
     return diff;
   }
@@ -260,7 +325,18 @@ export class ViewIndex<Payload = undefined> {
     let entity = this.entities.get(id);
     if (!entity) {
       if (!placement) return;
-      entity = { id, payload: undefined, at: NO_CELL, gone: true, touched: -1, before: NO_CELL };
+      entity = {
+        id,
+        payload: undefined,
+        at: NO_CELL,
+        x: 0,
+        z: 0,
+        capped: false,
+        chosenIn: 0,
+        gone: true,
+        touched: -1,
+        before: NO_CELL,
+      };
       this.entities.set(id, entity);
     }
     if (!this.touchedNow(entity)) entity.before = publicCell(entity);
@@ -268,6 +344,9 @@ export class ViewIndex<Payload = undefined> {
     this.unlist(entity);
     if (placement) {
       entity.at = cellOf(placement.position);
+      entity.x = placement.position.x;
+      entity.z = placement.position.z;
+      entity.capped = placement.capped === true;
       entity.ownerId = placement.ownerId;
       entity.payload = placement.payload;
       entity.gone = false;
@@ -280,7 +359,15 @@ export class ViewIndex<Payload = undefined> {
 
   private unlist(entity: TrackedEntity<Payload>): void {
     const cell = publicCell(entity);
-    if (cell !== NO_CELL) this.cells.get(cell)?.delete(entity);
+    if (cell !== NO_CELL) {
+      this.cells.get(cell)?.delete(entity);
+      if (entity.capped) {
+        const left = (this.cappedIn.get(cell) ?? 1) - 1;
+        if (left > 0) this.cappedIn.set(cell, left);
+        else this.cappedIn.delete(cell);
+        this.cappedGrid.remove(entity, entity.x, entity.z);
+      }
+    }
     if (entity.ownerId !== undefined) this.privateByOwner.get(entity.ownerId)?.delete(entity);
   }
 
@@ -289,6 +376,10 @@ export class ViewIndex<Payload = undefined> {
     if (cell !== NO_CELL) {
       setIn(this.cells, cell).add(entity);
       listIn(this.touchedIn, cell).push(entity);
+      if (entity.capped) {
+        this.cappedIn.set(cell, (this.cappedIn.get(cell) ?? 0) + 1);
+        this.cappedGrid.add(entity, entity.x, entity.z);
+      }
     } else if (!entity.gone && entity.ownerId !== undefined) {
       setIn(this.privateByOwner, entity.ownerId).add(entity);
     }

@@ -74,7 +74,12 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     this.lease = await runtime.worldLeases.claim();
     // What lay on the ground when the world last stopped lies there again.
     this.world.restoreGroundItems(await runtime.worldStore.loadGround(this.world.tick));
-    const interest = new Interest(this.world, this.state, this.patchScopes());
+    const interest = new Interest(
+      this.world,
+      this.state,
+      this.patchScopes(),
+      runtime.config.VIEW_MAX_PLAYERS,
+    );
     this.parts = assembleWorld(runtime, this.world, interest, this.lease, {
       roomId: () => this.roomId,
       clients: () => this.clients,

@@ -1,5 +1,7 @@
 import { type Client, ClientState } from "@colyseus/core";
 import { StateView } from "@colyseus/schema";
+import { DEFAULT_VIEW_MAX_PLAYERS } from "../game/nearest-players.js";
+import type { Tile } from "../game/types.js";
 import { type Cell, cellOf, NO_CELL, type Placement, sees, ViewIndex } from "../game/view-index.js";
 import type { World } from "../game/world.js";
 import type { TickReport } from "../game/world-types.js";
@@ -17,6 +19,7 @@ import {
   reconcile,
   type ViewChange,
 } from "./client-views.js";
+import { crowdChange, crowdedAt, withPrivateItems } from "./own-view-changes.js";
 
 /**
  * Interest management: each client is sent the entities of the view cells around its player (see
@@ -42,6 +45,8 @@ export class Interest {
     private readonly state: WorldRoomState,
     /** Where SDK clients' listings are recorded for their state patches, when the state is encoded. */
     private readonly patchScopes?: PatchScopes,
+    /** The most other players a client is shown: the nearest ones (VIEW_MAX_PLAYERS). */
+    private readonly maxPlayers = DEFAULT_VIEW_MAX_PLAYERS,
   ) {
     // Ticks report what changes; what is there from the start (trees, rocks, monsters) is placed now.
     const everything = new Set(world.entities().map((entity) => entity.id));
@@ -94,6 +99,7 @@ export class Interest {
       tick: -1,
       known: undefined,
       privateKnown: new Set(),
+      crowd: undefined,
       selfPending: false,
       restart: false,
       readsState,
@@ -177,12 +183,16 @@ export class Interest {
     const position = this.world.positionOf(playerId);
     if ((view.tick === tick && !view.restart) || !position) return undefined;
     const cell = cellOf(position);
+    const crowded = crowdedAt(this.index, this.maxPlayers, view, cell);
     // Shared differences start from last tick's view; a view opened since (or one that missed a tick, or
-    // is sent again whole) is compared with what its client was sent, entity by entity.
-    const shared =
-      view.cell !== NO_CELL && view.tick === tick - 1 && !view.restart
-        ? this.index.diff(view.cell, cell)
-        : undefined;
+    // is sent again whole, or whose players have just come to be chosen for it or no longer are) is
+    // compared with what its client was sent, entity by entity.
+    const followsOn =
+      view.cell !== NO_CELL &&
+      view.tick === tick - 1 &&
+      !view.restart &&
+      crowded === (view.crowd !== undefined);
+    const shared = followsOn && !crowded ? this.index.diff(view.cell, cell) : undefined;
     let change: ViewChange;
     // In step: it held what its cell saw, as every client that made the same move did, and is told the same.
     let inStep = false;
@@ -190,31 +200,35 @@ export class Interest {
       // What the client has is what the shared difference starts from, unless the index is about to
       // list as new its own player or an item of its own it already has.
       const mayOverlap = view.selfPending || view.privateKnown.size > 0;
-      change = this.withPrivateItems(view, shared, playerId, cell);
+      change = withPrivateItems(this.index, view, shared, playerId, cell);
       if (mayOverlap) change = reconcile(this.knownOf(view), change);
       inStep = !mayOverlap && change === shared;
       if (view.selfPending && this.index.entity(playerId)) view.selfPending = false;
-      if (view.known) {
-        for (const entity of change.added) view.known.add(entity.id);
-        for (const id of change.removed) view.known.delete(id);
-      }
+    } else if (followsOn) {
+      change = crowdChange(this.index, this.maxPlayers, view, playerId, position, cell);
     } else {
-      change = this.resync(view, playerId, cell);
+      change = this.resync(view, playerId, position, cell, crowded);
+    }
+    if (view.known && (shared || followsOn)) {
+      for (const entity of change.added) view.known.add(entity.id);
+      for (const id of change.removed) view.known.delete(id);
     }
     view.tick = tick;
     this.moveViewer(view, cell);
-    if (view.selfPending || view.privateKnown.size > 0) {
+    if (view.crowd) {
+      // Kept whole while its players are its own (see resync).
+    } else if (view.selfPending || view.privateKnown.size > 0) {
       view.known ??= new Set([...this.index.visibleFrom(cell).map(({ id }) => id), ...view.privateKnown]);
       if (view.selfPending) view.known.add(playerId);
     } else {
       view.known = undefined;
     }
     if (view.readsState) {
-      this.updateStateView(client, change, inStep, shared === undefined);
+      this.updateStateView(client, change, inStep, !followsOn);
       return undefined;
     }
     if (change.added.length + change.updated.length + change.removed.length === 0) return undefined;
-    if (change !== shared) return encodeViewChange(this.world, tick, change);
+    if (!shared || change !== shared) return encodeViewChange(this.world, tick, change);
     let encoded = this.encoded.get(shared);
     if (!encoded) {
       encoded = encodeViewChange(this.world, tick, shared);
@@ -223,45 +237,32 @@ export class Interest {
     return encoded;
   }
 
-  /** The shared difference with the client's own owner-only items added (the shared one itself if none). */
-  private withPrivateItems(view: ClientView, shared: EntityDiff, playerId: string, cell: Cell): ViewChange {
-    const mine = this.index.privateOf(playerId);
-    if (!mine?.size && view.privateKnown.size === 0) return shared;
-    const own: ViewChange = { added: [], updated: [], removed: [] };
-    for (const id of view.privateKnown) {
-      const entity = this.index.entity(id);
-      if (entity?.ownerId !== undefined) continue;
-      // Gone, or public now: in the shared difference if in view (`reconcile` makes that an update).
-      view.privateKnown.delete(id);
-      if (!entity || !sees(cell, entity.at)) own.removed.push(id);
+  /**
+   * Everything in view, compared entity by entity with what the client was sent. `crowded`: of the players,
+   * only the nearest ones and its own (see crowdedAt).
+   */
+  private resync(
+    view: ClientView,
+    playerId: string,
+    position: Tile,
+    cell: Cell,
+    crowded: boolean,
+  ): ViewChange {
+    const known = this.knownOf(view);
+    const visible: Listed[] = this.index.visibleFrom(cell, crowded);
+    const self = this.index.entity(playerId);
+    if (crowded) {
+      const nearest = this.index.nearestCapped(position, this.maxPlayers, (e) => known.has(e.id), self);
+      view.crowd = new Set(nearest);
+      for (const entity of nearest) visible.push(entity);
+      visible.push(self ?? { id: playerId });
+      view.selfPending = false;
+    } else {
+      view.crowd = undefined;
+      // A player who joined since the last tick is not placed in the index until the next one.
+      view.selfPending = !self;
+      if (view.selfPending) visible.push({ id: playerId });
     }
-    for (const entity of mine ?? []) {
-      const inView = sees(cell, entity.at);
-      const known = view.privateKnown.has(entity.id);
-      if (inView && !known) {
-        view.privateKnown.add(entity.id);
-        own.added.push(entity);
-      } else if (inView && this.index.touchedNow(entity)) {
-        own.updated.push(entity);
-      } else if (!inView && known) {
-        view.privateKnown.delete(entity.id);
-        own.removed.push(entity.id);
-      }
-    }
-    if (own.added.length + own.updated.length + own.removed.length === 0) return shared;
-    return {
-      added: [...shared.added, ...own.added],
-      updated: [...shared.updated, ...own.updated],
-      removed: [...shared.removed, ...own.removed],
-    };
-  }
-
-  /** Everything in view, compared entity by entity with what the client was sent. */
-  private resync(view: ClientView, playerId: string, cell: Cell): ViewChange {
-    const visible: Listed[] = this.index.visibleFrom(cell);
-    // A player who joined since the last tick is not placed in the index until the next one.
-    view.selfPending = !this.index.entity(playerId);
-    if (view.selfPending) visible.push({ id: playerId });
     view.privateKnown.clear();
     for (const entity of this.index.privateOf(playerId) ?? []) {
       if (!sees(cell, entity.at)) continue;
@@ -269,7 +270,6 @@ export class Interest {
       view.privateKnown.add(entity.id);
     }
     const change: ViewChange = { added: [], updated: [], removed: [] };
-    const known = this.knownOf(view);
     const whole = view.restart;
     view.restart = false;
     const visibleIds = new Set<string>();
@@ -354,6 +354,7 @@ export class Interest {
     // still there: a player may log out between a tick and the sending of the views that list it.
     return {
       position: entity.position,
+      capped: entity.kind === "player",
       ownerId: this.world.privateOwner(id),
       payload: new EntityPayload(JSON.stringify(entity), entity),
     };

@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import type { Client } from "@colyseus/core";
 import { $changes, Encoder } from "@colyseus/schema";
 import { OWNER_ONLY_TICKS } from "../../src/game/ground-items.js";
+import { SHOWN_PLAYER_BONUS_TILES } from "../../src/game/nearest-players.js";
 import { seededRandom } from "../../src/game/random.js";
+import { chebyshev } from "../../src/game/tile.js";
 import { cellOf, sees } from "../../src/game/view-index.js";
 import type { World } from "../../src/game/world.js";
 import { JsonClient } from "../../src/protocol/json-client.js";
@@ -21,8 +23,11 @@ class Viewers {
   readonly interest: Interest;
   private readonly clients = new Map<string, Client>();
 
-  constructor(readonly world: World) {
-    this.interest = new Interest(world, new WorldRoomState());
+  constructor(
+    readonly world: World,
+    maxPlayers?: number,
+  ) {
+    this.interest = new Interest(world, new WorldRoomState(), undefined, maxPlayers);
   }
 
   /** The player's client opens its view; its first update is returned. */
@@ -126,60 +131,113 @@ describe("Interest: what each /ws client is told", () => {
     assert.ok(away?.removed.includes(itemId));
   });
   it("keeps each client's picture exact, whether it is in step, holds its own drops or missed ticks", () => {
-    const world = makeWorld();
-    const viewers = new Viewers(world);
-    const random = seededRandom(7);
-    const players = ["p1", "p2", "p3", "p4", "p5"];
-    const pictures = new Map<string, Set<string>>();
-    const apply = (id: string, update: Update | undefined) => {
-      const picture = pictures.get(id)!;
-      for (const { id: added } of update?.added ?? []) {
-        assert.ok(!picture.has(added), `${id} was sent ${added} twice`);
-        picture.add(added);
-      }
-      for (const { id: updated } of update?.updated ?? [])
-        assert.ok(picture.has(updated), `${updated} unknown`);
-      for (const removed of update?.removed ?? []) {
-        assert.ok(picture.has(removed), `${id} was told ${removed} left, never having it`);
-        picture.delete(removed);
-      }
-    };
-    /** What the player is to hold: the public entities its cell sees, and its own owner-only ones there. */
-    const exact = (id: string) => {
-      const cell = cellOf(world.playerSync(id).position);
-      return world
-        .entities()
-        .filter((entity) => [undefined, id].includes(world.privateOwner(entity.id)))
-        .filter((entity) => sees(cell, cellOf(entity.position)))
-        .map((entity) => entity.id)
-        .sort();
-    };
-    for (const id of players) {
-      world.join(character(id));
-      pictures.set(id, new Set());
-      apply(id, viewers.open(id));
-    }
-    for (let tick = 0; tick < 120; tick++) {
-      for (const id of players) {
-        const roll = random();
-        if (roll < 0.15) {
-          const x = Math.floor(random() * 55);
-          const z = Math.floor(random() * 45);
-          world.submit(id, { type: "teleport", x, z });
-        } else if (roll < 0.2) {
-          const coins = world.inventory(id).find((entry) => entry.itemId === "coins");
-          if (coins) world.submit(id, { type: "action", action: "drop", inventorySlot: coins.slot });
-        }
-      }
-      // One update in five is missed: the next one must bring the client up to date all the same.
-      const updates = viewers.step(() => random() >= 0.2);
-      for (const [id, update] of updates) {
-        apply(id, update);
-        assert.deepEqual([...pictures.get(id)!].sort(), exact(id), `${id} at tick ${tick}`);
-      }
-    }
+    checkPictures({ players: 5, seed: 7 });
+  });
+  it("keeps each crowded client's picture exact: the nearest players, its own, all the rest", () => {
+    checkPictures({ players: 9, seed: 11, maxPlayers: 3, spread: 25 });
   });
 });
+
+/**
+ * Players teleport about (within `spread` tiles of the corner) and drop coins, and miss one update in five;
+ * after each update a client must hold exactly what is in its view: the public entities, its own
+ * owner-only ones, and of the other players (above `maxPlayers`) the nearest, give or take the margin a
+ * shown one keeps.
+ */
+function checkPictures({
+  players: count,
+  seed,
+  maxPlayers,
+  spread = 55,
+}: {
+  players: number;
+  seed: number;
+  maxPlayers?: number;
+  spread?: number;
+}): void {
+  const world = makeWorld();
+  const viewers = new Viewers(world, maxPlayers);
+  const random = seededRandom(seed);
+  const players = Array.from({ length: count }, (_, i) => `p${i + 1}`);
+  const pictures = new Map<string, Set<string>>();
+  let crowded = 0;
+  const apply = (id: string, update: Update | undefined) => {
+    const picture = pictures.get(id)!;
+    for (const { id: added } of update?.added ?? []) {
+      assert.ok(!picture.has(added), `${id} was sent ${added} twice`);
+      picture.add(added);
+    }
+    for (const { id: updated } of update?.updated ?? [])
+      assert.ok(picture.has(updated), `${updated} unknown`);
+    for (const removed of update?.removed ?? []) {
+      assert.ok(picture.has(removed), `${id} was told ${removed} left, never having it`);
+      picture.delete(removed);
+    }
+  };
+  const isPlayer = (id: string) => players.includes(id);
+  /** What the player is to hold, players aside: the public entities its cell sees, its own owner-only ones. */
+  const exact = (id: string) => {
+    const cell = cellOf(world.playerSync(id).position);
+    return world
+      .entities()
+      .filter((entity) => [undefined, id].includes(world.privateOwner(entity.id)))
+      .filter((entity) => sees(cell, cellOf(entity.position)))
+      .map((entity) => entity.id);
+  };
+  const check = (id: string, tick: number) => {
+    const picture = pictures.get(id)!;
+    const inView = exact(id);
+    const what = `${id} at tick ${tick}`;
+    assert.deepEqual(
+      [...picture].filter((seen) => !isPlayer(seen)).sort(),
+      inView.filter((seen) => !isPlayer(seen)).sort(),
+      what,
+    );
+    assert.ok(picture.has(id), `${what}: its own player`);
+    const others = inView.filter((seen) => isPlayer(seen) && seen !== id);
+    const shown = others.filter((seen) => picture.has(seen));
+    assert.ok(
+      [...picture].every((seen) => !isPlayer(seen) || seen === id || others.includes(seen)),
+      what,
+    );
+    if (maxPlayers === undefined || others.length <= maxPlayers) {
+      assert.equal(shown.length, others.length, `${what}: every player in view`);
+      return;
+    }
+    crowded++;
+    assert.equal(shown.length, maxPlayers, `${what}: as many players as the cap`);
+    const from = world.playerSync(id).position;
+    const distance = (other: string) => chebyshev(from, world.playerSync(other).position);
+    const farthestShown = Math.max(...shown.map(distance));
+    for (const other of others.filter((seen) => !picture.has(seen)))
+      assert.ok(distance(other) >= farthestShown - SHOWN_PLAYER_BONUS_TILES, `${what}: ${other} is nearer`);
+  };
+  for (const id of players) {
+    world.join(character(id));
+    pictures.set(id, new Set());
+    apply(id, viewers.open(id));
+  }
+  for (let tick = 0; tick < 120; tick++) {
+    for (const id of players) {
+      const roll = random();
+      if (roll < 0.15) {
+        const x = Math.floor(random() * spread);
+        const z = Math.floor(random() * Math.min(45, spread));
+        world.submit(id, { type: "teleport", x, z });
+      } else if (roll < 0.2) {
+        const coins = world.inventory(id).find((entry) => entry.itemId === "coins");
+        if (coins) world.submit(id, { type: "action", action: "drop", inventorySlot: coins.slot });
+      }
+    }
+    // One update in five is missed: the next one must bring the client up to date all the same.
+    const updates = viewers.step(() => random() >= 0.2);
+    for (const [id, update] of updates) {
+      apply(id, update);
+      check(id, tick);
+    }
+  }
+  if (maxPlayers !== undefined) assert.ok(crowded > 50, `crowded views checked: ${crowded}`);
+}
 
 describe("Interest: an SDK client's StateView", () => {
   it("is released when its view closes: nothing it was shown stays visible to it", () => {

@@ -1,0 +1,99 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import {
+  nearestPlayers,
+  SHOWN_PLAYER_BONUS_TILES,
+  type TileBounds,
+  TileGrid,
+} from "../../src/game/nearest-players.js";
+import { chebyshev } from "../../src/game/tile.js";
+import type { Tile } from "../../src/game/types.js";
+
+interface Player {
+  id: string;
+  x: number;
+  z: number;
+  shown?: boolean;
+}
+
+const BOUNDS: TileBounds = { minX: 0, maxX: 29, minZ: 0, maxZ: 29 };
+
+function gridOf(players: readonly Player[]): TileGrid<Player> {
+  const grid = new TileGrid<Player>();
+  for (const player of players) grid.add(player, player.x, player.z);
+  return grid;
+}
+
+const idsOf = (players: readonly Player[]) => players.map(({ id }) => id).sort();
+const nothingShown = () => false;
+
+describe("nearestPlayers", () => {
+  it("chooses the nearest, ties by id, and leaves out the viewer and what is out of bounds", () => {
+    const viewer = { x: 10, z: 10 };
+    const self = { id: "self", ...viewer };
+    const players = [
+      self,
+      { id: "a", x: 11, z: 10 },
+      { id: "d", x: 13, z: 13 },
+      { id: "c", x: 7, z: 10 },
+      { id: "b", x: 10, z: 7 },
+      { id: "far", x: 40, z: 10 },
+    ];
+    const grid = gridOf(players);
+    assert.deepEqual(idsOf(nearestPlayers(grid, viewer, BOUNDS, 2, nothingShown, self)), ["a", "b"]);
+    assert.deepEqual(idsOf(nearestPlayers(grid, viewer, BOUNDS, 10, nothingShown, self)), [
+      "a",
+      "b",
+      "c",
+      "d",
+    ]);
+  });
+
+  it("keeps a shown player until a newcomer is more than the margin nearer", () => {
+    const viewer = { x: 10, z: 10 };
+    const shown = { id: "shown", x: 15, z: 10 };
+    const grid = gridOf([shown, { id: "new", x: 10, z: 15 - SHOWN_PLAYER_BONUS_TILES }]);
+    const isShown = (player: Player) => player === shown;
+    assert.deepEqual(idsOf(nearestPlayers(grid, viewer, BOUNDS, 1, isShown)), ["shown"]);
+    const nearer = gridOf([shown, { id: "new", x: 10, z: 14 - SHOWN_PLAYER_BONUS_TILES }]);
+    assert.deepEqual(idsOf(nearestPlayers(nearer, viewer, BOUNDS, 1, isShown)), ["new"]);
+  });
+
+  it("agrees with sorting every player by standing, shown first, then id", () => {
+    const tile = fc.record({ x: fc.integer({ min: -5, max: 34 }), z: fc.integer({ min: -5, max: 34 }) });
+    fc.assert(
+      fc.property(
+        tile,
+        fc.array(fc.tuple(tile, fc.boolean()), { maxLength: 60 }),
+        fc.integer({ min: 0, max: 20 }),
+        (viewer: Tile, placed, limit) => {
+          const players = placed.map(([at, shown], i) => ({ id: `p${i}`, ...at, shown }));
+          const inBounds = players.filter(
+            ({ x, z }) => x >= BOUNDS.minX && x <= BOUNDS.maxX && z >= BOUNDS.minZ && z <= BOUNDS.maxZ,
+          );
+          const standing = (player: (typeof players)[number]) =>
+            chebyshev(viewer, player) - (player.shown ? SHOWN_PLAYER_BONUS_TILES : 0);
+          const expected = inBounds
+            .sort(
+              (a, b) =>
+                standing(a) - standing(b) ||
+                Number(b.shown) - Number(a.shown) ||
+                (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+            )
+            .slice(0, limit);
+          const grid = gridOf(players);
+          const chosen = nearestPlayers(grid, viewer, BOUNDS, limit, (player) => player.shown === true);
+          assert.deepEqual(idsOf(chosen), idsOf(expected));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("forgets a player removed from its tile", () => {
+    const player = { id: "a", x: 3, z: 3 };
+    const grid = gridOf([player]);
+    grid.remove(player, 3, 3);
+    assert.equal(grid.at(3, 3), undefined);
+  });
+});
