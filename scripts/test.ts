@@ -232,6 +232,13 @@ async function main(): Promise<void> {
     );
 
   const redisServers: ChildProcess[] = [];
+  // Stopped by hand (Ctrl-C, a CI timeout): the Redis servers started here would outlive the run and
+  // hold their ports against the next one.
+  for (const signal of ["SIGINT", "SIGTERM"] as const)
+    process.once(signal, () => {
+      for (const redis of redisServers) redis.kill();
+      process.exit(130);
+    });
   const started = Date.now();
   try {
     const envs = await Promise.all(
@@ -252,8 +259,12 @@ async function main(): Promise<void> {
     console.log(
       `${fileCount} test files (${runs[1]?.files.length} of them again with WRITE_PATH=stream) in ${shards.length} processes side by side; each one's output follows when it ends`,
     );
+    let finished = 0;
     const progress = setInterval(
-      () => console.log(`... ${Math.round((Date.now() - started) / 1000)} s`),
+      () =>
+        console.log(
+          `... ${Math.round((Date.now() - started) / 1000)} s, ${finished} of ${shards.length} processes done`,
+        ),
       60_000,
     );
     const outcomes = await Promise.all(

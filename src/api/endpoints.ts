@@ -90,7 +90,7 @@ export const ENDPOINTS: Endpoint[] = [
     auth: "public",
     summary:
       "The agent actions, for the dashboard's menu: each one's `name`, what it does (`description`) and its parameters as JSON Schema (`params`), the body of `POST /api/agents/:agentId/actions/:name`.",
-    answers: ["`200 [{name, description, params}]`, SPEC's 22 actions in its order"],
+    answers: ["`200 [{name, description, params}]`, the 22 actions"],
   },
   {
     method: "GET",

@@ -105,14 +105,15 @@ describe("/ws: slow readers and shutdown", function () {
   });
 
   it("closes a connection that stops answering pings", async () => {
-    const server = await startTestServer({ WORLD_TICK_MS: "50", WS_PING_MS: "200" });
+    // A second between pings: a busy machine still answers within it, where 200 ms cut clients that did.
+    const server = await startTestServer({ WORLD_TICK_MS: "50", WS_PING_MS: "1000" });
     try {
       const silent = new WebSocket(server.wsUrl, { autoPong: false });
       const closed = new Promise<number>((resolve) => silent.on("close", (code) => resolve(code)));
       await new Promise((resolve) => silent.once("open", resolve));
       const answering = await connectNewPlayer(server);
       assert.equal(await closed, 1006, "terminated, without a closing handshake");
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await new Promise((resolve) => setTimeout(resolve, 2500));
       assert.equal(answering.client.socket.readyState, WebSocket.OPEN, "a client that answers pings stays");
       await answering.client.close();
     } finally {
