@@ -1,5 +1,4 @@
 import { type Client, ClientState } from "@colyseus/core";
-import { StateView } from "@colyseus/schema";
 import { DEFAULT_VIEW_MAX_PLAYERS } from "../game/nearest-players.js";
 import type { Tile } from "../game/types.js";
 import { type Cell, cellOf, NO_CELL, type Placement, sees, ViewIndex } from "../game/view-index.js";
@@ -9,7 +8,7 @@ import type { PatchScopes } from "../net/patch-scopes.js";
 import type { EncodedUpdate } from "../protocol/encoded-json.js";
 import { JsonClient } from "../protocol/json-client.js";
 import type { ViewUpdates } from "../protocol/messages.js";
-import { EntityState, type WorldRoomState } from "../schema/WorldRoomState.js";
+import type { WorldRoomState } from "../schema/WorldRoomState.js";
 import {
   type ClientView,
   type EntityDiff,
@@ -20,6 +19,7 @@ import {
   type ViewChange,
 } from "./client-views.js";
 import { crowdChange, crowdedAt, withPrivateItems } from "./own-view-changes.js";
+import { StateViews } from "./state-views.js";
 
 /**
  * Interest management: each client is sent the entities of the view cells around its player (see
@@ -31,10 +31,8 @@ import { crowdChange, crowdedAt, withPrivateItems } from "./own-view-changes.js"
 export class Interest {
   private readonly index = new ViewIndex<EntityPayload>();
   private readonly views = new Map<string, ClientView>();
-  /** Clients that read the schema state (SDK clients by default) rather than world:update. */
-  private stateReaders = 0;
-  /** Entities that changed while no client read the state: their schema state is stale until projected. */
-  private readonly unprojected = new Set<string>();
+  /** The views of the clients that read the schema state: the same changes, as state patches. */
+  private readonly stateViews: StateViews;
   /** Clients by the cell their view was last brought up to date from: the audience of events there. */
   private readonly viewers = new Map<Cell, Set<Client>>();
   /** This tick's shared world:update of each difference, until forgetSharedUpdates. */
@@ -42,12 +40,13 @@ export class Interest {
 
   constructor(
     private readonly world: World,
-    private readonly state: WorldRoomState,
+    state: WorldRoomState,
     /** Where SDK clients' listings are recorded for their state patches, when the state is encoded. */
-    private readonly patchScopes?: PatchScopes,
+    patchScopes?: PatchScopes,
     /** The most other players a client is shown: the nearest ones (VIEW_MAX_PLAYERS). */
     private readonly maxPlayers = DEFAULT_VIEW_MAX_PLAYERS,
   ) {
+    this.stateViews = new StateViews(world, state, patchScopes);
     // Ticks report what changes; what is there from the start (trees, rocks, monsters) is placed now.
     const everything = new Set(world.entities().map((entity) => entity.id));
     this.index.advance(world.tick, everything, [], (id) => this.placement(id));
@@ -55,15 +54,7 @@ export class Interest {
 
   /** Takes in a tick's entity changes: the replicated state, the view index and the JSON cache. */
   applyTick(report: TickReport, changed: ReadonlySet<string>): void {
-    // An entity that left and came back within the tick (a player relogging) keeps its replicated
-    // instance, so every view that holds it goes on receiving its changes.
-    for (const id of report.removedEntities) {
-      if (changed.has(id)) continue;
-      this.state.entities.delete(id);
-      this.unprojected.delete(id);
-    }
-    this.state.tick = report.tick;
-    this.patchScopes?.clear();
+    this.stateViews.startTick(report.tick, report.removedEntities, (id) => changed.has(id));
     // A view in step that missed the tick just published is listed while the index can still say what
     // its cell saw: after this advance, it could not.
     for (const view of this.views.values()) {
@@ -104,10 +95,7 @@ export class Interest {
       restart: false,
       readsState,
     });
-    if (readsState) {
-      client.view = new StateView();
-      this.stateReaders++;
-    }
+    if (readsState) this.stateViews.opened(client);
   }
 
   /**
@@ -137,11 +125,7 @@ export class Interest {
     if (!view) return;
     this.views.delete(client.sessionId);
     this.moveViewer(view, NO_CELL);
-    if (!view.readsState) return;
-    this.stateReaders--;
-    client.view?.dispose();
-    // A replaced client may be sent one more patch before it is gone: as a client without a view.
-    client.view = undefined;
+    if (view.readsState) this.stateViews.closed(client);
   }
 
   /**
@@ -224,7 +208,7 @@ export class Interest {
       view.known = undefined;
     }
     if (view.readsState) {
-      this.updateStateView(client, change, inStep, !followsOn);
+      this.stateViews.apply(client, change, inStep, !followsOn);
       return undefined;
     }
     if (change.added.length + change.updated.length + change.removed.length === 0) return undefined;
@@ -311,45 +295,11 @@ export class Interest {
     after.add(view.client);
   }
 
-  /**
-   * `resynced`: the view was compared entity by entity with what its client was sent (see `resync`). An
-   * entity it still lists may then be another replicated instance than the one its StateView holds: a
-   * player who logged out and back in while this client was away (its view stood still meanwhile, see
-   * `updateAll`) is drawn anew. The StateView is given the current one, or the client would never be
-   * sent that player again, and be sent changes of an instance it does not have.
-   */
-  private updateStateView(client: Client, change: ViewChange, inStep: boolean, resynced: boolean): void {
-    if (client.view) this.patchScopes?.scope(client.view, change, inStep);
-    for (const { id } of change.added) {
-      const projected = this.projectedNow(id);
-      if (projected) client.view?.add(projected);
-    }
-    if (resynced && client.view) {
-      for (const { id } of change.updated) {
-        const projected = this.projectedNow(id);
-        if (projected && !client.view.has(projected)) client.view.add(projected);
-      }
-    }
-    for (const id of change.removed) {
-      const projected = this.state.entities.get(id);
-      if (projected) client.view?.remove(projected);
-    }
-  }
-
   /** Where a changed entity is; its JSON and (while clients read it) its schema state are refreshed. */
   private placement(id: string): Placement<EntityPayload> | undefined {
     const entity = this.world.entity(id);
-    if (!entity) {
-      this.unprojected.delete(id);
-      return undefined;
-    }
-    // Without clients that read it, nobody reads the schema state: what one adds later is projected then.
-    if (this.stateReaders > 0) {
-      const projected = this.project(id, entity);
-      if (projected) this.patchScopes?.cover(id, projected);
-    } else {
-      this.unprojected.add(id);
-    }
+    this.stateViews.changed(id, entity);
+    if (!entity) return undefined;
     // Its JSON is made now, once for every view that lists it until it changes again, and while it is
     // still there: a player may log out between a tick and the sending of the views that list it.
     return {
@@ -358,21 +308,6 @@ export class Interest {
       ownerId: this.world.privateOwner(id),
       payload: new EntityPayload(JSON.stringify(entity), entity),
     };
-  }
-
-  /** The entity's replicated state as of now: projected first if it was not (see `unprojected`). */
-  private projectedNow(id: string): EntityState | undefined {
-    const current = this.unprojected.delete(id) ? undefined : this.state.entities.get(id);
-    return current ?? this.project(id);
-  }
-
-  private project(id: string, entity = this.world.entity(id)): EntityState | undefined {
-    if (!entity) return undefined;
-    const existing = this.state.entities.get(id);
-    if (existing) return existing.copyFrom(entity);
-    const created = new EntityState().copyFrom(entity);
-    this.state.entities.set(id, created);
-    return created;
   }
 }
 
