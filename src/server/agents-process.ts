@@ -11,11 +11,11 @@ import { answerAgentRequest } from "../agents/requests.js";
 import { agentCallerOf, authenticateThrough } from "../api/agent-callers.js";
 import { agentsRouter } from "../api/agents.js";
 import { errorHandler, notFound } from "../api/errors.js";
-import { sightingIntervalMs } from "../auth/sightings.js";
 import type { Config } from "../config/config.js";
 import { StartupError } from "../config/startup-error.js";
 import { BODY_LIMIT_BYTES } from "../limits/body-size.js";
 import type { Logger } from "../telemetry/logger.js";
+import { agentSettings } from "./agent-settings.js";
 import { loadConfiguredGameData } from "./game-data.js";
 
 export interface AgentFramework {
@@ -40,13 +40,7 @@ export async function startAgentFramework(config: Config, logger: Logger): Promi
     gameData: data,
     jwtSecret,
     logger,
-    tickMs: config.WORLD_TICK_MS,
-    perAccount: config.AGENTS_PER_ACCOUNT,
-    perAddress: config.AGENTS_PER_ADDRESS,
-    ownerAbsenceSeconds: config.AGENT_OWNER_ABSENCE_SECONDS,
-    sweepMs: sightingIntervalMs(config.AGENT_OWNER_ABSENCE_SECONDS),
-    maxOwned: config.AGENTS_MAX,
-    configured: config.AGENTS,
+    ...agentSettings(config),
     model: modelPlanners(config)?.create,
   });
 

@@ -24,6 +24,7 @@ import type { Runtime } from "../ports/runtime.js";
 import { LocalWorldHealth } from "../ports/world-health.js";
 import { WorldSeats } from "../ports/world-seats.js";
 import type { Logger } from "../telemetry/logger.js";
+import { agentSettings } from "./agent-settings.js";
 import { loadConfiguredGameData } from "./game-data.js";
 
 export async function createRuntime(config: Config, logger: Logger): Promise<Runtime> {
@@ -75,13 +76,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       gameData: manifests.data,
       jwtSecret,
       logger,
-      tickMs: config.WORLD_TICK_MS,
-      perAccount: config.AGENTS_PER_ACCOUNT,
-      perAddress: config.AGENTS_PER_ADDRESS,
-      ownerAbsenceSeconds: config.AGENT_OWNER_ABSENCE_SECONDS,
-      sweepMs: sightingMs,
-      maxOwned: config.AGENTS_MAX,
-      configured: config.AGENTS,
+      ...agentSettings(config),
       model: models?.create,
     }),
     worldStore: new WorldStore(database.worldDb),
