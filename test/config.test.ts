@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
-import { ConfigError, loadConfig, REQUIRED_IN_PRODUCTION } from "../src/config/config.js";
+import { ConfigError, loadConfig } from "../src/config/config.js";
+import { REQUIRED_IN_PRODUCTION } from "../src/config/production.js";
 
 describe("configuration", () => {
   it("runs with no variables at all: port 5555, development, embedded database, SPEC's limits", () => {

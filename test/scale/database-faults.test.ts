@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
-import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
+import { freshDatabaseBehindProxy, postgresUrl } from "../support/databases.js";
 import { sleep } from "../support/players.js";
 import { PROCESS_PORTS, type ServerProcess, startServerProcess } from "../support/processes.js";
-import { startTcpProxy, type TcpProxy } from "../support/tcp.js";
+import type { TcpProxy } from "../support/tcp.js";
 import { type Frame, WsClient } from "../support/ws-client.js";
 
 const JWT_SECRET = "database-faults-test-secret";
@@ -30,14 +30,11 @@ describe("PostgreSQL connections that go silent under the world (a TCP proxy in 
 
   before(async function () {
     if (!postgresUrl) this.skip();
-    const fresh = await freshDatabaseUrl(postgresUrl);
-    dropDatabase = fresh.drop;
-    const url = new URL(fresh.url);
-    proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
-    url.host = `127.0.0.1:${proxy.port}`;
+    const behind = await freshDatabaseBehindProxy(postgresUrl);
+    ({ proxy, drop: dropDatabase } = behind);
     dataDir = mkdtempSync(path.join(os.tmpdir(), "tileworld-db-faults-"));
     server = await startServerProcess(PROCESS_PORTS.databaseFaults, {
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: behind.url,
       DATA_DIR: dataDir,
       JWT_SECRET,
       WORLD_TICK_MS: "100",

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { type DatabaseHandle, openDatabase } from "../../src/db/database.js";
+import { startTcpProxy, type TcpProxy } from "./tcp.js";
 
 export interface TestBackend {
   name: "pglite" | "postgres";
@@ -58,4 +59,15 @@ export async function truncateAll(handle: DatabaseHandle): Promise<void> {
   await handle.db.execute(
     sql`truncate table world_lease, ground_items, trades, agents, equipment, bank, inventory, skills, characters, accounts restart identity cascade`,
   );
+}
+
+/** A fresh database reached through a TCP proxy the test can black-hole, cut or refuse (see startTcpProxy). */
+export async function freshDatabaseBehindProxy(
+  baseUrl: string,
+): Promise<{ url: string; proxy: TcpProxy; drop(): Promise<void> }> {
+  const fresh = await freshDatabaseUrl(baseUrl);
+  const url = new URL(fresh.url);
+  const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+  url.host = `127.0.0.1:${proxy.port}`;
+  return { url: url.toString(), proxy, drop: fresh.drop };
 }

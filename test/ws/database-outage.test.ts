@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
-import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
+import { freshDatabaseBehindProxy, postgresUrl } from "../support/databases.js";
 import { sleep } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
-import { startTcpProxy, type TcpProxy } from "../support/tcp.js";
+import type { TcpProxy } from "../support/tcp.js";
 import { connectNewPlayer, WsClient, type WsPlayer } from "../support/ws-client.js";
 
 describe("/ws logins and trades while PostgreSQL is down (a TCP proxy in front of it)", function () {
@@ -15,13 +15,10 @@ describe("/ws logins and trades while PostgreSQL is down (a TCP proxy in front o
 
   before(async function () {
     if (!postgresUrl) this.skip();
-    const fresh = await freshDatabaseUrl(postgresUrl);
-    dropDatabase = fresh.drop;
-    const url = new URL(fresh.url);
-    proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
-    url.host = `127.0.0.1:${proxy.port}`;
+    const behind = await freshDatabaseBehindProxy(postgresUrl);
+    ({ proxy, drop: dropDatabase } = behind);
     server = await startTestServer({
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: behind.url,
       WORLD_TICK_MS: "100",
       DATABASE_STATEMENT_TIMEOUT_MS: "1000",
       DATABASE_QUERY_TIMEOUT_MS: "2000",
