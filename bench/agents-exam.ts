@@ -1,8 +1,9 @@
-// `npm run agents:exam [--ticks 2000] [--tick-ms 100] [--seed 34] [--port 2620]`: how well the rule
+// `npm run agents:exam [--ticks 2000] [--tick-ms 25] [--seed 34] [--port 2620]`: how well the rule
 // planner plays. Starts the real server in this process on an in-memory database, with a fixed world
 // seed and a short tick, runs a fresh agent per goal for a fixed number of world ticks, and prints per
 // skill XP per hour (of game time: a tick is 0.6 s, whatever the tick's length here), deaths, time
-// stuck (no XP for 30 s of game time) and messages the world refused.
+// stuck (no XP for 30 s of game time) and messages the world refused. The world steps in lockstep with
+// the agents (see Lockstep): a run repeats, tick for tick, however loaded the machine.
 import "../src/config/quiet-env-files.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -18,13 +19,14 @@ import { createRuntime } from "../src/server/runtime.js";
 import { stopServer } from "../src/server/shutdown.js";
 import { createLogger } from "../src/telemetry/logger.js";
 import { type ExamRow, examTable, ProgressWatch } from "./agents-exam-report.js";
+import { Lockstep } from "./lockstep.js";
 
 globalThis.WebSocket ??= WebSocket as unknown as typeof globalThis.WebSocket;
 
 const { values } = parseArgs({
   options: {
     ticks: { type: "string", default: "2000" },
-    "tick-ms": { type: "string", default: "100" },
+    "tick-ms": { type: "string", default: "25" },
     seed: { type: "string", default: "34" },
     port: { type: "string", default: process.env.EXAM_PORT ?? "2620" },
   },
@@ -58,6 +60,9 @@ async function main(): Promise<void> {
   });
   const runtime = await createRuntime(config, createLogger(process.env.LOG_LEVEL ?? "error", "json"));
   const list = runtime.agents.list.bind(runtime.agents);
+  let onTick = (_tick: number): void => {};
+  const lockstep = new Lockstep(list, (tick) => onTick(tick));
+  runtime.tickPace = lockstep;
   const holding = holdAll(list);
   const server = await listen(createApp(runtime), PORT);
   try {
@@ -76,29 +81,31 @@ async function main(): Promise<void> {
     const reachedAt: (number | undefined)[] = agents.map(() => undefined);
     const stuckBeforeGoal: (number | undefined)[] = agents.map(() => undefined);
     let reported = 0;
-    for (;;) {
-      await sleep(TICK_MS / 2);
-      const tick = Math.max(0, Math.max(...agents.map(({ agent }) => agent.tally.tick ?? 0)) - startTick);
-      agents.forEach(({ agent }, index) => {
-        watches[index]!.observe(tick, total(skillXp(agent)));
-        const goal = agent.goal();
-        if (reachedAt[index] === undefined && goal && goal.progress >= 1) {
-          reachedAt[index] = tick;
-          stuckBeforeGoal[index] = watches[index]!.stuckTicks;
+    await new Promise<void>((resolve) => {
+      onTick = (worldTick) => {
+        const tick = worldTick - startTick;
+        if (tick < 0) return;
+        agents.forEach(({ agent }, index) => {
+          watches[index]!.observe(tick, total(skillXp(agent)));
+          const goal = agent.goal();
+          if (reachedAt[index] === undefined && goal && goal.progress >= 1) {
+            reachedAt[index] = tick;
+            stuckBeforeGoal[index] = watches[index]!.stuckTicks;
+          }
+        });
+        if (tick >= reported + PROGRESS_EVERY_TICKS || tick === TICKS) {
+          reported = tick;
+          const line = agents
+            .map(
+              ({ agent, goal }, index) =>
+                `${agent.record.name} ${goal} +${Math.round(goalGained(agent, goal, baseXp[index]!))} XP`,
+            )
+            .join(", ");
+          console.log(`tick ${tick}/${TICKS}: ${line}`);
         }
-      });
-      if (tick >= reported + PROGRESS_EVERY_TICKS || tick >= TICKS) {
-        reported = tick;
-        const line = agents
-          .map(
-            ({ agent, goal }, index) =>
-              `${agent.record.name} ${goal} +${Math.round(goalGained(agent, goal, baseXp[index]!))} XP`,
-          )
-          .join(", ");
-        console.log(`tick ${Math.min(tick, TICKS)}/${TICKS}: ${line}`);
-      }
-      if (tick >= TICKS) break;
-    }
+        if (tick === TICKS) resolve();
+      };
+    });
     const rows: ExamRow[] = agents.map(({ agent, goal }, index) => ({
       name: agent.record.name,
       goal,
@@ -111,6 +118,8 @@ async function main(): Promise<void> {
       stuckBeforeGoalTicks: stuckBeforeGoal[index],
     }));
     console.log(`\n${examTable(rows, TICKS)}`);
+    if (lockstep.lost)
+      console.log("\nThe world went on without every agent's answer once: this run may not repeat.");
   } finally {
     await stopServer(server, runtime);
     rmSync(dataDir, { recursive: true, force: true });
@@ -119,7 +128,8 @@ async function main(): Promise<void> {
 
 /**
  * Holds every agent as soon as it is made, before it joins the world: none decides until the exam says
- * from which tick (checked each turn of the event loop, ahead of any agent's first world:update).
+ * from which tick (checked each turn of the event loop, ahead of any agent's first world:update); and
+ * paces it by the world's ticks (see Lockstep).
  */
 function holdAll(list: () => Agent[]): { stop(): void } {
   const held = new Set<Agent>();
@@ -127,6 +137,7 @@ function holdAll(list: () => Agent[]): { stop(): void } {
     for (const agent of list()) {
       if (held.has(agent)) continue;
       agent.holdUntil(Number.POSITIVE_INFINITY);
+      agent.paceByTicks();
       held.add(agent);
     }
   }, 1);

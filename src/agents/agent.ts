@@ -93,7 +93,7 @@ export class Agent {
       updated: (tick) => this.clock.tick(tick),
     });
     this.rules = new RulesTurn({
-      agentId: record.id,
+      name: record.name,
       world: deps.world,
       goalsPaused: () => this.record.goalsPaused,
       target: () => this.work.target,
@@ -152,6 +152,21 @@ export class Agent {
   /** Makes no decision before world tick `tick` (see DecisionClock.holdUntil). */
   holdUntil(tick: number): void {
     this.clock.holdUntil(tick);
+  }
+
+  /** Decides on the world's ticks alone: the quiet ones are told by `quietTick` (the exam's lockstep). */
+  paceByTicks(): void {
+    this.clock.paceByTicks();
+  }
+
+  /** World tick `tick` passed (see DecisionClock.quiet). */
+  quietTick(tick: number): void {
+    this.clock.quiet(tick);
+  }
+
+  /** Its session in the world, while it is in it. */
+  get sessionId(): string | undefined {
+    return this.room?.sessionId;
   }
 
   get online(): boolean {
@@ -329,6 +344,7 @@ export class Agent {
   private send(step: Step, action?: CurrentAction): void {
     if (!this.room) return;
     this.room.send(step.event, step.data);
+    this.tally.sent++;
     countAgentDecision(PLANNER);
     this.work.sent(step, action);
   }

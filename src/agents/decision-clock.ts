@@ -1,6 +1,7 @@
 // When an agent decides: on the world's ticks, as its world:update messages number them, so that the
-// same world (same seed, same ticks) sees the same decisions whatever the machine's speed. A wall-clock
-// timer only covers a view where nothing changes (the world then sends no update).
+// same world (same seed, same ticks) sees the same decisions whatever the machine's speed. A view where
+// nothing changes gets no update: a wall-clock timer covers it, or, paced by the world's ticks (the
+// exam's lockstep), the ticks it is told of.
 
 /** With no world:update for this many ticks' time, the agent decides anyway. */
 const QUIET_TICKS = 5;
@@ -9,7 +10,10 @@ export class DecisionClock {
   private lastTick: number | undefined;
   private heldUntil: number | undefined;
   private lastUpdateAt = 0;
+  /** The tick of its latest update or quiet decision (see quiet). */
+  private lastHeardTick: number | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private pacedByTicks = false;
 
   constructor(
     private readonly everyTicks: number,
@@ -18,6 +22,7 @@ export class DecisionClock {
   ) {}
 
   start(): void {
+    if (this.pacedByTicks) return;
     this.timer ??= setInterval(() => {
       if (!this.held() && Date.now() - this.lastUpdateAt >= QUIET_TICKS * this.tickMs) this.decide();
     }, QUIET_TICKS * this.tickMs);
@@ -37,9 +42,23 @@ export class DecisionClock {
     this.lastTick = undefined;
   }
 
+  /** No wall-clock timer: quiet ticks are told by `quiet` alone. */
+  paceByTicks(): void {
+    this.pacedByTicks = true;
+    this.stop();
+  }
+
+  /** World tick `tick` passed: with no update for QUIET_TICKS ticks, it decides anyway. */
+  quiet(tick: number): void {
+    if (this.held() || (this.lastHeardTick !== undefined && tick - this.lastHeardTick < QUIET_TICKS)) return;
+    this.lastHeardTick = tick;
+    this.decide();
+  }
+
   /** A world:update of tick `tick` arrived. */
   tick(tick: number): void {
     this.lastUpdateAt = Date.now();
+    this.lastHeardTick = tick;
     if (this.heldUntil !== undefined) {
       if (tick < this.heldUntil) return;
       this.heldUntil = undefined;

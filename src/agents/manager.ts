@@ -144,8 +144,12 @@ export class AgentManager {
     }
   }
 
+  /**
+   * One after another, in the order they were made: the world serves its players in the order they
+   * entered it, so a world started the same way runs the same way (see the agents' exam).
+   */
   private async joinAll(): Promise<void> {
-    await Promise.all([...this.running.values()].map((agent) => this.join(agent)));
+    for (const agent of this.running.values()) await this.join(agent);
   }
 
   list(): Agent[] {

@@ -18,7 +18,8 @@ import { fightingStyle } from "./planners/fighter.js";
 
 /** What the rules need of their agent. */
 export interface RulesHost {
-  agentId: string;
+  /** Its character's name. */
+  name: string;
   world: WorldKnowledge;
   goalsPaused(): boolean;
   /** The target of the action under way. */
@@ -64,10 +65,11 @@ export class RulesTurn {
 
   /**
    * The agent's own choice: the gathering skill it has least XP in. Ties go a different way for each
-   * agent, so new agents spread over the trees, rocks and fishing spots instead of crowding one.
+   * agent's name, so new agents spread over the trees, rocks and fishing spots instead of crowding one,
+   * and an agent chooses the same run after run.
    */
   private chooseGoal(view: AgentView): GoalType {
-    const shift = [...this.host.agentId].reduce((sum, char) => sum + char.charCodeAt(0), 0);
+    const shift = [...this.host.name].reduce((sum, char) => sum + char.charCodeAt(0), 0);
     const order = GATHERING_GOALS.map((_, i) => GATHERING_GOALS[(i + shift) % GATHERING_GOALS.length]!);
     return order.sort((a, b) => goalXp(a, view.skills) - goalXp(b, view.skills))[0] ?? "idle";
   }

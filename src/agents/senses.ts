@@ -16,6 +16,8 @@ export interface AgentTally {
   deaths: number;
   /** Its messages the world refused (each error it was sent). */
   refused: number;
+  /** The messages it sent. */
+  sent: number;
 }
 
 export interface SensesEvents {
@@ -32,7 +34,7 @@ export interface SensesEvents {
 }
 
 export class Senses {
-  readonly tally: AgentTally = { tick: undefined, deaths: 0, refused: 0 };
+  readonly tally: AgentTally = { tick: undefined, deaths: 0, refused: 0, sent: 0 };
   /** Its latest player:sync; kept while it is out of the world, so that its goal's progress still reads. */
   sync: PlayerSync | undefined;
   /** The entities in view, its own player included, as its world:updates listed them. */

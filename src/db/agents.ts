@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, asc, eq, lt, sql } from "drizzle-orm";
 import type { CharacterState } from "../game/types.js";
 import { AccountRepository } from "./accounts.js";
 import { insertNewCharacter } from "./characters.js";
@@ -42,7 +42,8 @@ export class AgentRepository {
         goalsPaused: agents.goalsPaused,
       })
       .from(agents)
-      .innerJoin(characters, eq(characters.id, agents.characterId));
+      .innerJoin(characters, eq(characters.id, agents.characterId))
+      .orderBy(asc(characters.createdAt), asc(characters.name));
   }
 
   async exists(id: string): Promise<boolean> {

@@ -38,6 +38,8 @@ export type PlayerAction =
 export interface PlayerEntity {
   readonly kind: "player";
   readonly id: string;
+  /** Its place in the order the players entered the world: their intents are applied in that order. */
+  readonly entered: number;
   readonly character: CharacterState;
   /** The same object as `character.position`: moves mutate it in place. */
   readonly position: Tile;

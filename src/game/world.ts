@@ -21,8 +21,13 @@ import { allEntities, describeEntity, playerSyncOf } from "./world-view.js";
 
 export type { WorldOptions } from "./world-state.js";
 
+/**
+ * Each player's intents in the order the players entered the world, not the order their messages came
+ * in: the world then runs the same from the same messages, however their arrivals interleave.
+ */
 function applyQueuedIntents(state: WorldState, pending: Set<PlayerEntity>): void {
-  for (const player of pending) {
+  const players = pending.size > 1 ? [...pending].sort((a, b) => a.entered - b.entered) : pending;
+  for (const player of players) {
     const intents = player.intents;
     player.intents = [];
     state.applyingPlayer = player;
@@ -41,6 +46,8 @@ export class World {
   private readonly now: () => number;
   /** Players with queued intents, so the input phase skips everyone else. */
   private readonly pending = new Set<PlayerEntity>();
+  /** How many players entered the world (see PlayerEntity.entered). */
+  private entries = 0;
   private readonly phases: Record<Phase, (state: WorldState) => void>;
 
   constructor(options: WorldOptions) {
@@ -78,6 +85,7 @@ export class World {
     const player: PlayerEntity = {
       kind: "player",
       id: copy.id,
+      entered: this.entries++,
       character: copy,
       position: copy.position,
       path: [],

@@ -16,6 +16,7 @@ import type { FloodGuards } from "../limits/flood-guard.js";
 import type { RateLimits } from "../limits/rate-limits.js";
 import type { Outbox } from "../net/outbox.js";
 import type { Logger } from "../telemetry/logger.js";
+import type { TickPace } from "./tick-pace.js";
 import type { LocalWorldHealth } from "./world-health.js";
 import type { WorldSeats } from "./world-seats.js";
 
@@ -57,5 +58,7 @@ export interface Runtime {
   httpServer: http.Server;
   /** Where the world's publishes go out (WRITE_PATH): its writer thread and slab are closed with the rest. */
   outbox: Outbox;
+  /** Paces the world's ticks besides its clock (see TickPace); unset but in the agents' exam. */
+  tickPace?: TickPace;
   close(): Promise<void>;
 }

@@ -116,7 +116,9 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       sightingIntervalMs(runtime.config.AGENT_OWNER_ABSENCE_SECONDS),
     );
     // The tick's one caller.
-    this.setSimulationInterval(() => this.parts.ticks.tick(), tickMs);
+    this.setSimulationInterval(() => {
+      if (runtime.tickPace?.mayStep() !== false) this.parts.ticks.tick();
+    }, tickMs);
     // No patches on a timer of their own: each tick's publish sends its patch (see TickPublisher).
     this.patchRate = null;
     this.onMessage("*", (client, type, message) =>
@@ -157,6 +159,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     message: unknown,
     reply: Reply = client.send.bind(client),
   ): void {
+    this.runtime.tickPace?.received();
     this.parts.router.handle(client, type, message, reply);
   }
 

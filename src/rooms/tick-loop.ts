@@ -43,6 +43,8 @@ export interface TickLoopParts {
   project(report: TickReport): void;
   /** The "publish" phase: the tick's views and events, as socket writes to hand over. */
   publish(report: TickReport): FrameWrites;
+  /** Told once a tick's frames are handed to the sockets (see TickPace). */
+  published?(tick: number): void;
 }
 
 /**
@@ -190,7 +192,10 @@ export class TickLoop {
         // here. The young generation is emptied once the frames are out: the players wait for those.
         if (writes) {
           this.framesOut = writes.send();
-          void this.framesOut.then(collectTickGarbage);
+          void this.framesOut.then(() => {
+            collectTickGarbage();
+            this.parts.published?.(report.tick);
+          });
         }
       }
       // Later messages wait for the next tick; these were applied by this one, and answered if refused.

@@ -1,6 +1,7 @@
 import type { TickReport } from "../game/world-types.js";
 import type { FrameWrites } from "../net/frame-writes.js";
 import type { Outbox } from "../net/outbox.js";
+import type { TickPace } from "../ports/tick-pace.js";
 import type { Interest } from "./interest.js";
 import { deliverEvents } from "./outgoing-events.js";
 import type { PendingReplies } from "./pending-replies.js";
@@ -16,6 +17,8 @@ export interface PublisherParts {
   clients(): WorldClient[];
   /** Colyseus's state patch of the tick. */
   broadcastPatch(): void;
+  /** Told who is sent an update, when something besides the clock paces the ticks. */
+  readonly pace?: TickPace;
 }
 
 /** A tick's "publish" phase (see TickLoop): what the tick changed, sent once it is durable. */
@@ -43,6 +46,14 @@ export class TickPublisher {
 
   /** Each player's client is sent what changed around it (views are open for the players' clients only). */
   private sendViews(): void {
-    this.parts.interest.updateAll(sendUpdate);
+    const { pace } = this.parts;
+    this.parts.interest.updateAll(
+      pace
+        ? (client, update) => {
+            sendUpdate(client, update);
+            pace.updateSent(client.sessionId);
+          }
+        : sendUpdate,
+    );
   }
 }

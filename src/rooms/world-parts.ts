@@ -101,6 +101,7 @@ export function assembleWorld(
     tradesCommitting: () => tradeCommits.committing(),
     project,
     publish: (report): FrameWrites => publisher.publish(report),
+    published: runtime.tickPace && ((tick) => runtime.tickPace?.published(tick)),
   });
   const sessions = new WorldSessions({
     runtime,
@@ -120,6 +121,7 @@ export function assembleWorld(
     replies,
     clients: room.clients,
     broadcastPatch: room.broadcastPatch,
+    pace: runtime.tickPace,
   });
   const router = new MessageRouter({ runtime, world, sessions, trades, ticks, replies });
   const parts: WorldParts = { persistence, combatLogouts, trades, tradeCommits, ticks, sessions, router };

@@ -257,6 +257,24 @@ describe("Stores in the world", () => {
     );
   });
 
+  it("sells the last one to the player who entered the world first, whichever asked first in the tick", () => {
+    const world = storeWorld();
+    world.join(character("p1", { position: { ...SPAWN }, inventory: holding(["coins", 60]) }));
+    world.join(character("p2", { position: { x: 12, z: 11 }, inventory: holding(["coins", 60]) }));
+    const keeper = keeperId(world);
+    const buy = (playerId: string) =>
+      world.submit(playerId, { type: "storeBuy", targetId: keeper, itemId: "bronze_axe", quantity: 1 });
+    assert.equal(buy("p1"), undefined);
+    world.step();
+    // One axe left: the later player's message comes in first.
+    assert.equal(buy("p2"), undefined);
+    assert.equal(buy("p1"), undefined);
+    world.step();
+    const axes = (playerId: string) =>
+      world.inventory(playerId).filter((entry) => entry.itemId === "bronze_axe").length;
+    assert.deepEqual([axes("p1"), axes("p2")], [2, 0]);
+  });
+
   it("serves only a player next to the shopkeeper, and refuses a store:sell of another item than the slot held", () => {
     const world = storeWorld();
     world.join(character("p1", { position: { x: 14, z: 14 }, inventory: holding(["coins", 30]) }));
