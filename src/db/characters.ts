@@ -130,6 +130,33 @@ export class CharacterRepository {
     );
   }
 
+  /**
+   * Records that the character arrives in `world`, and gives the world it last arrived in before (null
+   * when none, or when it is this one). The row is locked meanwhile, so of two arrivals at once in two
+   * worlds, the second learns of the first: it asks that world to let the character go (see WorldClaims).
+   */
+  async arriveIn(id: string, world: number): Promise<number | null> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .select({ world: characters.world })
+        .from(characters)
+        .where(eq(characters.id, id))
+        .for("update");
+      if (!row) return null;
+      if (row.world !== world) await tx.update(characters).set({ world }).where(eq(characters.id, id));
+      return row.world === world ? null : row.world;
+    });
+  }
+
+  /** The world the character last arrived in (null when none since worlds came, or no such character). */
+  async worldOf(id: string): Promise<number | null> {
+    const [row] = await this.db
+      .select({ world: characters.world })
+      .from(characters)
+      .where(eq(characters.id, id));
+    return row?.world ?? null;
+  }
+
   async summary(id: string): Promise<CharacterSummary | undefined> {
     if (!couldBeStored(id)) return undefined;
     const [row] = await this.db.select().from(characters).where(eq(characters.id, id));
