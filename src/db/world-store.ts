@@ -87,11 +87,7 @@ export class WorldStore {
   async loadGround(tick: number): Promise<GroundItem[]> {
     return this.db.transaction(async (tx) => {
       const inWorld = eq(groundItems.world, this.world);
-      const rows = await tx
-        .select()
-        .from(groundItems)
-        .where(inWorld)
-        .orderBy(asc(groundItems.droppedTick));
+      const rows = await tx.select().from(groundItems).where(inWorld).orderBy(asc(groundItems.droppedTick));
       const newest = rows.at(-1);
       if (!newest) return [];
       const shift = tick - newest.droppedTick;

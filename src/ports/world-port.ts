@@ -27,6 +27,8 @@ export interface WorldPort {
   renamePlayer(characterId: string, name: string): void;
   /** World counts for GET /api/v1/world. */
   liveStatus(): WorldStatus;
+  /** Whether a session plays the character in this world now (see WorldSessions.isPlaying). */
+  plays(characterId: string): boolean;
   // --- the agent endpoints: the agents run in the world's process ---
   answerAgents(request: AgentRequest): Promise<AgentReply>;
   // --- the trade rooms ---

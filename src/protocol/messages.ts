@@ -98,6 +98,8 @@ export const worldJoinOptions = z.object({
   /** The account's character to play (by default the account's own, created on first sight). */
   characterId: z.string().max(64).optional(),
   updates: z.enum(VIEW_UPDATES).optional(),
+  /** The numbered world to play in (1..WORLDS); by default the least full one that is not full. */
+  world: z.number().int().min(1).max(100).optional(),
 });
 export type WorldJoinOptions = z.infer<typeof worldJoinOptions>;
 

@@ -27,6 +27,7 @@ import { isTradeMessage, type Refusal } from "../protocol/messages.js";
 import { WORLD_UNREACHABLE_MESSAGE } from "../rooms/live-world.js";
 import { INTERNAL_JOIN_FAILURE, tokenOf, vouchFor } from "../rooms/room-auth.js";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
+import { chooseWorld, unknownWorld, type WorldRefusal, worldParameter } from "../rooms/world-choice.js";
 import { openWorld } from "../rooms/world-listing.js";
 import { LoopStalls, type StallMark } from "../tuning/loop-stalls.js";
 import { relay } from "./relay.js";
@@ -94,16 +95,20 @@ export class JsonChannel {
     });
     const refusal = (await this.countUpgrade(request, context)) ?? (await this.authenticate(context));
     if (refusal) return refuse(socket, refusal);
-    const world = await openWorld();
+    const asked = worldParameter(url.searchParams.get("world"));
+    if (Number.isNaN(asked)) return refuse(socket, unknownWorld(this.runtime.config));
+    const choice = await chooseWorld(this.runtime.config, asked);
+    if ("refusal" in choice) return refuse(socket, choice.refusal);
+    const world = await openWorld(choice.world);
     // Checked again just before the login is carried out: the process may have stood still meanwhile.
     if (this.tooOld(arrived)) return refuse(socket, LOGIN_TOO_OLD);
     if (world.processId !== matchMaker.processId) {
-      return this.relayToWorld(world, request, socket, head, context, url);
+      return this.relayToWorld(world, choice.world, request, socket, head, context, url);
     }
     this.wss.handleUpgrade(request, socket, head, (ws) => {
       this.watch(ws);
       const characterId = url.searchParams.get("characterId") ?? undefined;
-      this.open(ws, socket, context, world.roomId, characterId).catch((error: unknown) => {
+      this.open(ws, socket, context, world.roomId, choice.world, characterId).catch((error: unknown) => {
         // A ServerError is meant for the client (no such character, the world closed); anything else is
         // the server's own failure, whose message (a query, an address) is not the client's business.
         const told = error instanceof ServerError;
@@ -127,6 +132,7 @@ export class JsonChannel {
    */
   private relayToWorld(
     { publicAddress, processId }: IRoomCache,
+    worldId: number,
     request: IncomingMessage,
     socket: Duplex,
     head: Buffer,
@@ -143,6 +149,7 @@ export class JsonChannel {
     const target = new URL(`${scheme}://${publicAddress}/ws`);
     const characterId = url.searchParams.get("characterId");
     if (characterId) target.searchParams.set("characterId", characterId);
+    target.searchParams.set("world", String(worldId));
     const headers: Record<string, string> = {
       authorization: `Bearer ${context.token}`,
       ...this.relayPass.headers,
@@ -287,10 +294,11 @@ export class JsonChannel {
     ws: WebSocket,
     tcp: Duplex,
     context: AuthContext,
-    worldId: string,
+    roomId: string,
+    world: number,
     characterId: string | undefined,
   ): Promise<void> {
-    const seat = await matchMaker.joinById(worldId, { characterId }, context);
+    const seat = await matchMaker.joinById(roomId, { characterId, world }, context);
     const room = matchMaker.getLocalRoomById(seat.roomId) as WorldRoom | undefined;
     // The world closed between its lookup and the seat (a shutdown, a replacement): connecting again
     // finds the world where it runs now.
@@ -413,7 +421,10 @@ const LOGIN_TOO_OLD: AuthRefusal = {
 };
 
 /** Refuses an upgrade with an HTTP status and CONTRACT's error body (and Retry-After with a 429). */
-function refuse(socket: Duplex, { status, code, message, retryAfterSeconds }: AuthRefusal): void {
+function refuse(
+  socket: Duplex,
+  { status, code, message, retryAfterSeconds }: AuthRefusal | (WorldRefusal & { retryAfterSeconds?: never }),
+): void {
   const body = JSON.stringify({ error: { code, message } });
   const reason = STATUS_CODES[status] ?? "Error";
   const retryAfter = retryAfterSeconds === undefined ? "" : `Retry-After: ${retryAfterSeconds}\r\n`;
