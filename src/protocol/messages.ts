@@ -73,6 +73,11 @@ export const worldMessages = {
   "store:open": z.object({ targetId: id }),
   "store:buy": z.object({ targetId: id, itemId: id, quantity }),
   "store:sell": z.object({ targetId: id, inventorySlot: slot, quantity }),
+  // /ws only (an SDK client leaves and joins with the `world` option): answered `player:hop`, then the
+  // new world's player:sync on the same connection.
+  "player:hop": z.object({
+    world: z.int().min(1).max(100).describe("the numbered world to move to (1..WORLDS)"),
+  }),
   tradeRequest: z.object({ targetPlayerId: id }),
   tradeRequestRespond: z.object({ tradeId: id, accept: z.boolean() }),
   tradeCancel,

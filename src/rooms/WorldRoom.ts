@@ -214,6 +214,10 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     return this.parts.sessions.livePlayer(characterId);
   }
 
+  releaseCharacter(characterId: string): Promise<"released" | "in_combat"> {
+    return this.parts.sessions.release(characterId);
+  }
+
   plays(characterId: string): boolean {
     return this.parts.sessions.isPlaying(characterId);
   }

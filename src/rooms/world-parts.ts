@@ -104,6 +104,7 @@ export function assembleWorld(
   });
   const sessions = new WorldSessions({
     runtime,
+    worldId: lease.world,
     world,
     interest,
     persistence,
@@ -121,7 +122,15 @@ export function assembleWorld(
     clients: room.clients,
     broadcastPatch: room.broadcastPatch,
   });
-  const router = new MessageRouter({ runtime, world, sessions, trades, ticks, replies });
+  const router = new MessageRouter({
+    runtime,
+    worldId: lease.world,
+    world,
+    sessions,
+    trades,
+    ticks,
+    replies,
+  });
   const parts: WorldParts = { persistence, combatLogouts, trades, tradeCommits, ticks, sessions, router };
   return parts;
 
