@@ -1,4 +1,4 @@
-import { asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { isServerName } from "../game/chat.js";
 import { DEFAULT_STYLE, isCombatStyle } from "../game/combat.js";
 import {
@@ -146,6 +146,14 @@ export class CharacterRepository {
       if (row.world !== world) await tx.update(characters).set({ world }).where(eq(characters.id, id));
       return row.world === world ? null : row.world;
     });
+  }
+
+  /** Gives the character back to world `to` after an arrival in `from` was refused, unless another came since. */
+  async returnTo(id: string, from: number, to: number): Promise<void> {
+    await this.db
+      .update(characters)
+      .set({ world: to })
+      .where(and(eq(characters.id, id), eq(characters.world, from)));
   }
 
   /** The world the character last arrived in (null when none since worlds came, or no such character). */

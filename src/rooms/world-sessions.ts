@@ -131,7 +131,14 @@ export class WorldSessions {
   private async claim(characterId: string): Promise<void> {
     const { runtime, worldId } = this.parts;
     const previous = await this.stored(() => runtime.characters.arriveIn(characterId, worldId));
-    if (previous !== null) await releaseFromWorld(previous, characterId);
+    if (previous === null) return;
+    try {
+      await releaseFromWorld(previous, characterId);
+    } catch (error) {
+      // The character stays there: the next login here must ask that world again.
+      await runtime.characters.returnTo(characterId, worldId, previous).catch(() => {});
+      throw error;
+    }
   }
 
   /** A read or write of the characters' rows, refused as the database being unavailable when it fails. */

@@ -94,7 +94,7 @@ scaleOut("numbered worlds over two server processes (WORLDS=2, Redis and Postgre
     frame.event === "world:update" && frame.data.added?.some((entity: any) => entity.id === id);
   const showsItem = (itemId: string) => (frame: Frame) =>
     frame.event === "world:update" &&
-    frame.data.added?.some((entity: any) => entity.kind === "item" && entity.itemId === itemId);
+    frame.data.added?.some((entity: any) => entity.kind === "item" && entity.type === itemId);
 
   let alice: Player;
   let bob: Player;

@@ -30,6 +30,10 @@ async function getJson(server: TestServer, path: string, token?: string): Promis
   return response.json();
 }
 
+const ADMIN_CODE = "worlds-admin";
+/** Where Oakwood's goblins (not aggressive, 5 hitpoints, hitting at most 1) wander. */
+const GOBLINS = { x: 80, z: 25 };
+
 const worldOf = async (server: TestServer, token: string) =>
   (await getJson(server, "/api/v1/world", token)).world as number;
 
@@ -103,7 +107,7 @@ describe("numbered worlds: apart, and hopping between them (WORLDS=2)", function
   const sdkPlayers: SdkPlayer[] = [];
 
   before(async () => {
-    server = await startTestServer({ WORLDS: "2", WORLD_TICK_MS: "100" });
+    server = await startTestServer({ WORLDS: "2", WORLD_TICK_MS: "100", ADMIN_CODE });
   });
   afterEach(async () => {
     await Promise.all(players.splice(0).map((player) => player.client.close()));
@@ -194,6 +198,45 @@ describe("numbered worlds: apart, and hopping between them (WORLDS=2)", function
       event: "player:hop",
     });
     assert.equal(await worldOf(server, alice.token), 1);
+  });
+
+  it("keeps a player in a fight where it is: no hop, and no login in another world meanwhile", async () => {
+    const alice = await join(1);
+    alice.client.send("player:chat", { message: `/admin ${ADMIN_CODE}` });
+    await alice.client.next("chat:message");
+    alice.client.send("player:chat", { message: `/tp ${GOBLINS.x} ${GOBLINS.z + 2}` }, "tp");
+    await alice.client.received((frame) => frame.id === "tp" && frame.event === "player:sync");
+    const goblin = (
+      await alice.client.received(
+        (frame) =>
+          frame.event === "world:update" &&
+          frame.data.added?.some(
+            (entity: any) => entity.type === "goblin" && entity.health === entity.maxHealth,
+          ),
+      )
+    ).data.added.find((entity: any) => entity.type === "goblin" && entity.health === entity.maxHealth);
+    alice.client.send("player:action", { action: "attack", targetId: goblin.id });
+    await alice.client.received(
+      (frame) => frame.event === "combat:hit" && frame.data.attackerId === goblin.id,
+      10000,
+    );
+
+    alice.client.send("player:hop", { world: 2 }, "hop");
+    const refusal = await alice.client.received((frame) => frame.id === "hop");
+    assert.deepEqual(refusal.data, {
+      code: "in_combat",
+      message: "you cannot change worlds during a fight",
+      event: "player:hop",
+    });
+    const elsewhere = await WsClient.connect(`${server.wsUrl}?world=2`, { header: alice.token });
+    const refused = await elsewhere.first();
+    assert.equal(refused.event, "error");
+    assert.equal(refused.data.code, "join_failed");
+    assert.match(refused.data.message, /in a fight in world 1/);
+    await elsewhere.closed;
+    assert.equal(await worldOf(server, alice.token), 1, "still playing in world 1");
+    // Its next login elsewhere asks world 1 again.
+    assert.equal(await server.runtime.characters.worldOf(alice.id), 1);
   });
 
   it("plays a character in one world at a time: a login in another world takes it over", async () => {
