@@ -125,7 +125,7 @@ describe("numbered worlds: apart, and hopping between them (WORLDS=2)", function
       (frame) => frame.event === "world:update" && frame.data.added?.some((entity: any) => entity.id === id),
     );
 
-  it("keeps the players of two worlds from seeing or trading with each other", async () => {
+  it("keeps the players of two worlds from seeing, hearing or trading with each other", async () => {
     const alice = await join(1);
     const bob = await join(2);
     const carol = await join(1);
@@ -136,6 +136,20 @@ describe("numbered worlds: apart, and hopping between them (WORLDS=2)", function
     );
     assert.ok(!sees(alice, bob.id), "world 1 does not show world 2's player");
     assert.ok(!sees(bob, alice.id) && !sees(bob, carol.id), "nor world 2 world 1's");
+
+    alice.client.send("player:chat", { message: "hello world one" });
+    await carol.client.received(
+      (frame) => frame.event === "chat:message" && frame.data.message === "hello world one",
+    );
+    // Bob's own line comes back to him through world 2: Alice's would have come by now, were it sent there.
+    bob.client.send("player:chat", { message: "hello world two" });
+    await bob.client.received(
+      (frame) => frame.event === "chat:message" && frame.data.message === "hello world two",
+    );
+    const heard = (player: Player, message: string) =>
+      player.client.frames.some((frame) => frame.event === "chat:message" && frame.data.message === message);
+    assert.ok(!heard(bob, "hello world one"), "world 2 does not hear world 1");
+    assert.ok(!heard(alice, "hello world two") && !heard(carol, "hello world two"), "nor world 1 world 2");
 
     alice.client.send("tradeRequest", { targetPlayerId: bob.id }, "trade");
     const refused = await alice.client.next("tradeError");
