@@ -90,7 +90,8 @@ export class AgentConnection {
       urlBuilder: (url) => throughOwnServer(url, internal),
     });
     sdk.auth.token = await this.deps.token();
-    const options: WorldJoinOptions = { characterId: this.deps.characterId, updates: "messages" };
+    // The server's agents play in world 1, where the server hosts them (see app.ts).
+    const options: WorldJoinOptions = { characterId: this.deps.characterId, updates: "messages", world: 1 };
     const room = await sdk.joinOrCreate("world", options);
     if (this.stopped) {
       await leaveForGood(room);

@@ -163,8 +163,17 @@ export const ENDPOINTS: Endpoint[] = [
     method: "GET",
     path: "/api/v1/world",
     auth: "bearer",
-    summary: "The world's state.",
-    answers: ["`200 {tick, time, playersOnline, areas, entities}`"],
+    summary: "The state of the caller's world: the one its character plays in now, else world 1.",
+    answers: ["`200 {world, tick, time, playersOnline, areas, entities}`"],
+  },
+  {
+    method: "GET",
+    path: "/api/v1/worlds",
+    auth: "public",
+    summary:
+      "The numbered worlds (`WORLDS`): how many play in each, its capacity (`WORLD_CAPACITY`) and whether it is full.",
+    answers: ["`200 {worlds: [{id, playersOnline, capacity, full}]}`"],
+    errors: [WORLD_AWAY],
   },
   {
     method: "GET",
@@ -188,7 +197,7 @@ export const ENDPOINTS: Endpoint[] = [
     method: "GET",
     path: "/api/v1/world/online",
     auth: "public",
-    summary: "How many players are in the world, for the landing page (under the REST limit).",
+    summary: "How many players are in the worlds, for the landing page (under the REST limit).",
     answers: ["`200 {playersOnline}`"],
     errors: [WORLD_AWAY],
   },

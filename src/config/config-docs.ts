@@ -122,6 +122,14 @@ export const VARIABLE_DOCS = {
     meaning:
       "The most other players a client is shown: once more stand in its view, the nearest ones (its own always). NPCs, items and resources are not capped.",
   },
+  WORLDS: {
+    meaning:
+      "How many numbered worlds (1..`WORLDS`) the deployment runs, spread over its processes: each has its own players, ground items and lease. The same in every process.",
+  },
+  WORLD_CAPACITY: {
+    meaning:
+      "Players one world admits: a full world refuses new logins, and a client that names no world is put in the least full one.",
+  },
   WORLD_TICK_MS: { meaning: "The world's tick. Shorter only for tests and load experiments." },
   WS_PING_MS: {
     meaning: "How often `/ws` connections are pinged; one that missed the previous ping is closed as dead.",

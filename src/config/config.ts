@@ -128,6 +128,13 @@ export const environmentSchema = z.object({
    * protocol caps its local players at 255). NPCs, items and resources are not capped.
    */
   VIEW_MAX_PLAYERS: z.coerce.number().int().min(1).max(2000).default(255),
+  /**
+   * How many numbered worlds (WorldRooms, ids 1..WORLDS) the deployment runs, spread over its processes;
+   * each has its own players, ground items and lease. Every process of a deployment must set the same.
+   */
+  WORLDS: z.coerce.number().int().min(1).max(100).default(1),
+  /** Players a world admits: a full world refuses new logins, and a client that names none goes elsewhere. */
+  WORLD_CAPACITY: z.coerce.number().int().min(1).default(2000),
   /** Length of the world's tick; RuneScape's 600 ms. Shorter only for tests and load experiments. */
   WORLD_TICK_MS: z.coerce.number().int().min(10).max(5000).default(600),
   /**

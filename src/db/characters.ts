@@ -1,4 +1,4 @@
-import { asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { isServerName } from "../game/chat.js";
 import { DEFAULT_STYLE, isCombatStyle } from "../game/combat.js";
 import {
@@ -128,6 +128,41 @@ export class CharacterRepository {
     await nameChecked(name, () =>
       this.db.update(characters).set({ name, updatedAt: new Date() }).where(eq(characters.id, id)),
     );
+  }
+
+  /**
+   * Records that the character arrives in `world`, and gives the world it last arrived in before (null
+   * when none, or when it is this one). The row is locked meanwhile, so of two arrivals at once in two
+   * worlds, the second learns of the first: it asks that world to let the character go (see WorldClaims).
+   */
+  async arriveIn(id: string, world: number): Promise<number | null> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .select({ world: characters.world })
+        .from(characters)
+        .where(eq(characters.id, id))
+        .for("update");
+      if (!row) return null;
+      if (row.world !== world) await tx.update(characters).set({ world }).where(eq(characters.id, id));
+      return row.world === world ? null : row.world;
+    });
+  }
+
+  /** Gives the character back to world `to` after an arrival in `from` was refused, unless another came since. */
+  async returnTo(id: string, from: number, to: number): Promise<void> {
+    await this.db
+      .update(characters)
+      .set({ world: to })
+      .where(and(eq(characters.id, id), eq(characters.world, from)));
+  }
+
+  /** The world the character last arrived in (null when none since worlds came, or no such character). */
+  async worldOf(id: string): Promise<number | null> {
+    const [row] = await this.db
+      .select({ world: characters.world })
+      .from(characters)
+      .where(eq(characters.id, id));
+    return row?.world ?? null;
   }
 
   async summary(id: string): Promise<CharacterSummary | undefined> {

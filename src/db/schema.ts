@@ -45,6 +45,11 @@ export const characters = pgTable(
     prayerPoints: integer("prayer_points"),
     /** Null: full (see runEnergy). */
     runEnergy: integer("run_energy"),
+    /**
+     * The numbered world the character last arrived in: a login elsewhere asks that world to let it go
+     * first, so a character is in one world at a time (see WorldClaims). Null: none since worlds came.
+     */
+    world: smallint("world"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -154,7 +159,10 @@ export const agents = pgTable("agents", {
 export const groundItems = pgTable(
   "ground_items",
   {
-    id: text("id").primaryKey(),
+    /** The numbered world it lies in; rows from before worlds belong to world 1. */
+    world: smallint("world").notNull().default(1),
+    /** Unique within its world (each world counts its own ids). */
+    id: text("id").notNull(),
     itemId: text("item_id").notNull(),
     quantity: integer("quantity").notNull(),
     x: integer("x").notNull(),
@@ -163,11 +171,14 @@ export const groundItems = pgTable(
     ownerId: text("owner_id"),
     droppedTick: integer("dropped_tick").notNull(),
   },
-  (table) => [check("ground_items_quantity_positive", sql`${table.quantity} > 0`)],
+  (table) => [
+    primaryKey({ columns: [table.world, table.id] }),
+    check("ground_items_quantity_positive", sql`${table.quantity} > 0`),
+  ],
 );
 
 /**
- * The one row that says which opening of the world may write: each world that opens takes the next
+ * A row per numbered world that says which opening of it may write: each opening takes the next
  * epoch, and each of its transactions first checks (under a share lock) that the epoch is still its own.
  * A world that another replaced (its process was found unresponsive and the world opened elsewhere) can
  * then write nothing: two worlds never both save the same characters.
@@ -179,7 +190,8 @@ export const worldLease = pgTable(
     epoch: bigint("epoch", { mode: "number" }).notNull(),
     openedAt: timestamp("opened_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [check("world_lease_one_row", sql`${table.id} = 1`)],
+  // One row a numbered world (see WorldLease).
+  (table) => [check("world_lease_world_id", sql`${table.id} >= 1`)],
 );
 
 /**

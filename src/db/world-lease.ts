@@ -2,7 +2,6 @@ import { and, eq, sql } from "drizzle-orm";
 import { type Database, type Executor, STALLED_TRANSACTION_MS } from "./database.js";
 import { worldLease } from "./schema.js";
 
-const THE_WORLD = 1;
 /**
  * A claim or a revocation waits for the transactions of the world it replaces, and PostgreSQL ends a
  * stalled one after STALLED_TRANSACTION_MS: their statements outlast that, where the statement timeout
@@ -26,24 +25,28 @@ export interface WriteFence {
  * back, its writes must not land beside the new world's, or the same items would be saved by both.
  */
 export class WorldLease implements WriteFence {
-  private constructor(readonly epoch: number) {}
+  private constructor(
+    /** The numbered world whose lease this is: each has its own row. */
+    readonly world: number,
+    readonly epoch: number,
+  ) {}
 
   /**
    * Takes the next epoch. It waits for the transactions of the world it replaces that are under way (they
    * hold the row in share mode), so what the new world loads next includes them; later ones are refused.
    */
-  static async claim(db: Database): Promise<WorldLease> {
+  static async claim(db: Database, world = 1): Promise<WorldLease> {
     const [row] = await outlastingStalled(db, (tx) =>
       tx
         .insert(worldLease)
-        .values({ id: THE_WORLD, epoch: 1 })
+        .values({ id: world, epoch: 1 })
         .onConflictDoUpdate({
           target: worldLease.id,
           set: { epoch: sql`${worldLease.epoch} + 1`, openedAt: sql`now()` },
         })
         .returning({ epoch: worldLease.epoch }),
     );
-    return new WorldLease(row!.epoch);
+    return new WorldLease(world, row!.epoch);
   }
 
   /**
@@ -52,12 +55,12 @@ export class WorldLease implements WriteFence {
    * world's transactions under way; once it returns, nothing of that world commits any more. The world
    * itself, should it run on, finds out at its next write and closes; the next join opens a new one.
    */
-  static async revoke(db: Database, epoch: number): Promise<void> {
+  static async revoke(db: Database, epoch: number, world = 1): Promise<void> {
     await outlastingStalled(db, (tx) =>
       tx
         .update(worldLease)
         .set({ epoch: sql`${worldLease.epoch} + 1`, openedAt: sql`now()` })
-        .where(and(eq(worldLease.id, THE_WORLD), eq(worldLease.epoch, epoch))),
+        .where(and(eq(worldLease.id, world), eq(worldLease.epoch, epoch))),
     );
   }
 
@@ -66,11 +69,11 @@ export class WorldLease implements WriteFence {
     const [row] = await tx
       .select({ epoch: worldLease.epoch })
       .from(worldLease)
-      .where(eq(worldLease.id, THE_WORLD))
+      .where(eq(worldLease.id, this.world))
       .for("share");
     if (row?.epoch !== this.epoch)
       throw new WorldSupersededError(
-        `another world opened (epoch ${row?.epoch}, this one ${this.epoch}): this world may not write`,
+        `another opening of world ${this.world} (epoch ${row?.epoch}, this one ${this.epoch}): this one may not write`,
       );
   }
 }
@@ -85,12 +88,12 @@ export class WorldLeases {
     private readonly db: Database,
   ) {}
 
-  claim(): Promise<WorldLease> {
-    return WorldLease.claim(this.worldDb);
+  claim(world = 1): Promise<WorldLease> {
+    return WorldLease.claim(this.worldDb, world);
   }
 
-  revoke(epoch: number): Promise<void> {
-    return WorldLease.revoke(this.db, epoch);
+  revoke(epoch: number, world = 1): Promise<void> {
+    return WorldLease.revoke(this.db, epoch, world);
   }
 }
 

@@ -1,4 +1,4 @@
-import { asc, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { GroundItem } from "../game/ground-items.js";
 import { type CharacterSave, writeCharacters } from "./characters.js";
 import type { Database, Executor } from "./database.js";
@@ -33,7 +33,16 @@ export function isEmptyWrite({ characters, ground, undoneTrades }: WorldWrite): 
  * transaction, and a pickup does the reverse, so an item is never in neither place nor in both.
  */
 export class WorldStore {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    /** The numbered world whose ground this writes (see WORLDS); characters are the same in every world. */
+    readonly world = 1,
+  ) {}
+
+  /** The same writes for another numbered world. */
+  forWorld(world: number): WorldStore {
+    return world === this.world ? this : new WorldStore(this.db, world);
+  }
 
   /**
    * Writes in one transaction; with a `fence`, only while it holds (see WorldLease). Each of `apart` is
@@ -59,7 +68,7 @@ export class WorldStore {
         }
       }
       await writeCharacters(tx, characters);
-      if (ground) await writeGround(tx, ground);
+      if (ground) await writeGround(tx, this.world, ground);
       if (undoneTrades?.length) await tx.delete(trades).where(inArray(trades.id, [...undoneTrades]));
     });
     return refused;
@@ -77,12 +86,16 @@ export class WorldStore {
    */
   async loadGround(tick: number): Promise<GroundItem[]> {
     return this.db.transaction(async (tx) => {
-      const rows = await tx.select().from(groundItems).orderBy(asc(groundItems.droppedTick));
+      const inWorld = eq(groundItems.world, this.world);
+      const rows = await tx.select().from(groundItems).where(inWorld).orderBy(asc(groundItems.droppedTick));
       const newest = rows.at(-1);
       if (!newest) return [];
       const shift = tick - newest.droppedTick;
       if (shift !== 0)
-        await tx.update(groundItems).set({ droppedTick: sql`${groundItems.droppedTick} + ${shift}` });
+        await tx
+          .update(groundItems)
+          .set({ droppedTick: sql`${groundItems.droppedTick} + ${shift}` })
+          .where(inWorld);
       return rows.map((row) => ({
         id: row.id,
         itemId: row.itemId,
@@ -95,10 +108,14 @@ export class WorldStore {
   }
 }
 
-async function writeGround(tx: Executor, { put, removed }: GroundChanges): Promise<void> {
-  if (removed.length > 0) await tx.delete(groundItems).where(inArray(groundItems.id, [...removed]));
+async function writeGround(tx: Executor, world: number, { put, removed }: GroundChanges): Promise<void> {
+  if (removed.length > 0)
+    await tx
+      .delete(groundItems)
+      .where(and(eq(groundItems.world, world), inArray(groundItems.id, [...removed])));
   if (put.length === 0) return;
   const rows = put.map((item) => ({
+    world,
     id: item.id,
     itemId: item.itemId,
     quantity: item.quantity,
@@ -111,7 +128,7 @@ async function writeGround(tx: Executor, { put, removed }: GroundChanges): Promi
     .insert(groundItems)
     .values(rows)
     .onConflictDoUpdate({
-      target: groundItems.id,
+      target: [groundItems.world, groundItems.id],
       set: {
         quantity: sql`excluded.quantity`,
         x: sql`excluded.x`,

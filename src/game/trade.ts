@@ -56,6 +56,7 @@ export const TRADE_ERROR_MESSAGES = {
   wrong_stage: "The trade is not at a stage that allows that.",
   self_trade: "You cannot trade with yourself.",
   player_offline: "That player is not online.",
+  not_in_same_world: "That player is in another world.",
   too_far: "That player is too far away.",
   already_trading: "One of you is already trading.",
   commit_failed: "The trade could not be saved, so nothing moved.",

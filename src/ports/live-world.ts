@@ -12,15 +12,27 @@ export interface WorldStatus {
 /** The world's answer to a read of a player whose state is not durable within a short wait. */
 export const NOT_DURABLE_YET = "not_durable_yet" as const;
 
+/** One numbered world as GET /api/v1/worlds shows it. */
+export interface WorldSummary {
+  id: number;
+  playersOnline: number;
+  capacity: number;
+  full: boolean;
+}
+
 export interface LiveWorld {
-  /** The running world's counters, or undefined when no world is running. */
-  status(): Promise<WorldStatus | undefined>;
+  /** The numbered world's counters (world 1 by default), or undefined when it is not running. */
+  status(world?: number): Promise<WorldStatus | undefined>;
+  /** Worlds 1..WORLDS, with how many play in each. */
+  worlds(count: number, capacity: number): Promise<WorldSummary[]>;
+  /** The numbered world the character plays in now, or undefined when it plays in none. */
+  worldOf(characterId: string): Promise<number | undefined>;
   /**
    * An online player's state (CONTRACT's player:sync object) once durable, or undefined when offline and
-   * its last session is written; 503 `unavailable` when the world cannot say within a short wait.
+   * its last session is written; 503 `unavailable` when its world cannot say within a short wait.
    */
   player(characterId: string): Promise<PlayerSync | undefined>;
-  /** Tells the world a stored character's new name, so an online player shows it. */
+  /** Tells the worlds a stored character's new name, so an online player shows it. */
   renamed(characterId: string, name: string): Promise<void>;
   /** Answers a request of the agent endpoints where the agents run: beside the world (opened if need be). */
   agents(request: AgentRequest): Promise<AgentReply>;

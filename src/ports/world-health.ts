@@ -11,18 +11,23 @@ export type WorldDatabaseState =
  * have connections of their own, so a ping that answers says nothing of them.
  */
 export class LocalWorldHealth {
-  private source: (() => WorldDatabaseState) | undefined;
+  private readonly sources = new Set<() => WorldDatabaseState>();
 
-  /** The world opened here reports through `source` until it calls the returned function. */
+  /** A world opened here reports through `source` until it calls the returned function. */
   report(source: () => WorldDatabaseState): () => void {
-    this.source = source;
-    return () => {
-      if (this.source === source) this.source = undefined;
-    };
+    this.sources.add(source);
+    return () => this.sources.delete(source);
   }
 
+  /** Undefined when no world runs here; otherwise the longest wait of the worlds here, or ok. */
   read(): WorldDatabaseState | undefined {
-    return this.source?.();
+    let worst: WorldDatabaseState | undefined;
+    for (const source of this.sources) {
+      const state = source();
+      if (!worst || (state.state === "waiting" && (worst.state === "ok" || state.sinceMs > worst.sinceMs)))
+        worst = state;
+    }
+    return worst;
   }
 }
 

@@ -27,6 +27,10 @@ export interface WorldPort {
   renamePlayer(characterId: string, name: string): void;
   /** World counts for GET /api/v1/world. */
   liveStatus(): WorldStatus;
+  /** Whether a session plays the character in this world now (see WorldSessions.isPlaying). */
+  plays(characterId: string): boolean;
+  /** A login in another world: lets the character go, unless it is in a fight (see WorldSessions.release). */
+  releaseCharacter(characterId: string): Promise<"released" | "in_combat">;
   // --- the agent endpoints: the agents run in the world's process ---
   answerAgents(request: AgentRequest): Promise<AgentReply>;
   // --- the trade rooms ---

@@ -20,18 +20,20 @@ export type SeatFinder = (subject: string, characterId: string | undefined) => P
  * kept seat, a trade's room) that the database cannot answer during an outage is let in from here.
  */
 export class WorldSeats {
-  private finder: SeatFinder | undefined;
+  private readonly finders = new Set<SeatFinder>();
 
-  /** The world opened here answers through `finder` until it calls the returned function. */
+  /** A world opened here answers through `finder` until it calls the returned function. */
   serve(finder: SeatFinder): () => void {
-    this.finder = finder;
-    return () => {
-      if (this.finder === finder) this.finder = undefined;
-    };
+    this.finders.add(finder);
+    return () => this.finders.delete(finder);
   }
 
-  /** The identity's seat (as `characterId` when named), when the world here holds that character for it. */
+  /** The identity's seat (as `characterId` when named), when a world here holds that character for it. */
   of(subject: string, characterId: string | undefined): PlayerAuth | undefined {
-    return this.finder?.(subject, characterId);
+    for (const finder of this.finders) {
+      const seat = finder(subject, characterId);
+      if (seat) return seat;
+    }
+    return undefined;
   }
 }

@@ -73,6 +73,11 @@ export const worldMessages = {
   "store:open": z.object({ targetId: id }),
   "store:buy": z.object({ targetId: id, itemId: id, quantity }),
   "store:sell": z.object({ targetId: id, inventorySlot: slot, quantity }),
+  // /ws only (an SDK client leaves and joins with the `world` option): answered `player:hop`, then the
+  // new world's player:sync on the same connection.
+  "player:hop": z.object({
+    world: z.int().min(1).max(100).describe("the numbered world to move to (1..WORLDS)"),
+  }),
   tradeRequest: z.object({ targetPlayerId: id }),
   tradeRequestRespond: z.object({ tradeId: id, accept: z.boolean() }),
   tradeCancel,
@@ -98,6 +103,8 @@ export const worldJoinOptions = z.object({
   /** The account's character to play (by default the account's own, created on first sight). */
   characterId: z.string().max(64).optional(),
   updates: z.enum(VIEW_UPDATES).optional(),
+  /** The numbered world to play in (1..WORLDS); by default the least full one that is not full. */
+  world: z.number().int().min(1).max(100).optional(),
 });
 export type WorldJoinOptions = z.infer<typeof worldJoinOptions>;
 

@@ -24,6 +24,7 @@ import { WorldRoomState } from "../schema/WorldRoomState.js";
 import { reportPlayersOnline } from "../telemetry/metrics.js";
 import { Interest } from "./interest.js";
 import { authenticatePlayer, toldSafely } from "./room-auth.js";
+import { admittingWorld } from "./world-choice.js";
 import { playerOf, type WorldClient } from "./world-client.js";
 import { assembleWorld, type WorldParts } from "./world-parts.js";
 import type { WorldPersistence } from "./world-persistence.js";
@@ -54,6 +55,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   private scopesMade: { scopes: PatchScopes | undefined } | undefined;
 
   private world!: World;
+  /** Which numbered world this room is (1..WORLDS): its own players, ground items and lease. */
+  worldId = 1;
   /** This opening's right to write (see WorldLease); the agents beside it write under it too. */
   private lease!: WorldLease;
   private parts!: WorldParts;
@@ -62,8 +65,9 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   /** Stops this world's reports to /health and /metrics, and its answers to logins the database cannot answer. */
   private stopServing = () => {};
 
-  override async onCreate(): Promise<void> {
+  override async onCreate(options: { world?: number } = {}): Promise<void> {
     const { runtime } = this;
+    this.worldId = options.world ?? 1;
     this.world = new World({
       data: runtime.gameData,
       random: seededRandom(runtime.config.WORLD_SEED ?? Date.now()),
@@ -71,9 +75,10 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       wallClock: () => Date.now(),
     });
     // Claimed before anything is loaded: the world this one replaces can write nothing from now on.
-    this.lease = await runtime.worldLeases.claim();
+    this.lease = await runtime.worldLeases.claim(this.worldId);
     // What lay on the ground when the world last stopped lies there again.
-    this.world.restoreGroundItems(await runtime.worldStore.loadGround(this.world.tick));
+    const ground = runtime.worldStore.forWorld(this.worldId);
+    this.world.restoreGroundItems(await ground.loadGround(this.world.tick));
     const interest = new Interest(
       this.world,
       this.state,
@@ -90,8 +95,13 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     this.persistence = this.parts.persistence;
     this.serve(runtime.config.WORLD_TICK_MS);
     runtime.logger.info(
-      { roomId: this.roomId, epoch: this.lease.epoch, groundItems: this.world.counts().items },
-      `world opened in this process (lease epoch ${this.lease.epoch})`,
+      {
+        roomId: this.roomId,
+        world: this.worldId,
+        epoch: this.lease.epoch,
+        groundItems: this.world.counts().items,
+      },
+      `world ${this.worldId} opened in this process (lease epoch ${this.lease.epoch})`,
     );
   }
 
@@ -177,7 +187,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
    */
   private closeSuperseded(error: Error): void {
     this.runtime.logger.error(
-      { err: error, epoch: this.lease.epoch },
+      { err: error, world: this.worldId, epoch: this.lease.epoch },
       "another world opened while this one ran: closing it without saving",
     );
     this.parts.ticks.supersede();
@@ -188,8 +198,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   override async onDispose(): Promise<void> {
     this.stopServing();
     this.runtime.logger.info(
-      { roomId: this.roomId, epoch: this.lease.epoch },
-      "world closed in this process",
+      { roomId: this.roomId, world: this.worldId, epoch: this.lease.epoch },
+      `world ${this.worldId} closed in this process`,
     );
     if (this.parts.ticks.isSuperseded) return;
     this.parts.sessions.departAll().catch(() => {});
@@ -205,6 +215,14 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
 
   livePlayer(characterId: string): Promise<PlayerSync | undefined | typeof NOT_DURABLE_YET> {
     return this.parts.sessions.livePlayer(characterId);
+  }
+
+  releaseCharacter(characterId: string): Promise<"released" | "in_combat"> {
+    return this.parts.sessions.release(characterId);
+  }
+
+  plays(characterId: string): boolean {
+    return this.parts.sessions.isPlaying(characterId);
   }
 
   renamePlayer(characterId: string, name: string): void {
@@ -263,7 +281,11 @@ export function defineWorldRoom(runtime: Runtime): typeof WorldRoom {
   };
 }
 
-/** Who joins the world, and as which character (see `authenticatePlayer`). */
+/**
+ * Who joins the world, and as which character (see `authenticatePlayer`), and in which numbered world:
+ * the one named, or the least full. The choice is written into the join's options, which the matchmaker
+ * then filters the rooms by (it calls onAuth with the very options object it looks the room up with).
+ */
 async function authorizeWorldJoin(
   runtime: Runtime,
   options: unknown,
@@ -271,5 +293,7 @@ async function authorizeWorldJoin(
 ): Promise<PlayerAuth> {
   const parsed = worldJoinOptions.safeParse(options ?? {});
   if (!parsed.success) throw new ServerError(400, `join options: ${describeIssues(parsed.error)}`);
+  const world = await toldSafely(runtime, () => admittingWorld(runtime.config, parsed.data.world));
+  if (options && typeof options === "object") (options as WorldJoinOptions).world = world;
   return toldSafely(runtime, () => authenticatePlayer(runtime, context, parsed.data.characterId));
 }

@@ -1,29 +1,46 @@
 import { type IRoomCache, matchMaker } from "@colyseus/core";
+import type { PlayerSync } from "../game/world-types.js";
 import { type LiveWorld, NOT_DURABLE_YET } from "../ports/live-world.js";
 import type { WorldPort } from "../ports/world-port.js";
 import { ServiceError } from "../protocol/errors.js";
 import { ListingsUnreachableError } from "../protocol/listings-unreachable.js";
-import { findWorld as findListedWorld, openWorld as openListedWorld } from "./world-listing.js";
+import {
+  findWorld as findListedWorld,
+  listWorlds,
+  openWorld as openListedWorld,
+  summarizeWorlds,
+} from "./world-listing.js";
 
 /** An agent request may join an agent to the world or write to the database: more than a status read. */
 const AGENT_REQUEST_TIMEOUT_MS = 10_000;
 
 /** The REST API's view of the running world (WorldPort), through the matchmaker (so it works across processes). */
 export const roomLiveWorld: LiveWorld = {
-  async status() {
-    const world = await findWorld();
+  async status(id = 1) {
+    const world = await findWorld(id);
     return world && callWorld(world, "liveStatus", []);
   },
+  worlds: (count, capacity) => unlessUnreachable(summarizeWorlds(count, capacity)),
+  async worldOf(characterId) {
+    for (const [id, world] of await runningWorlds()) {
+      if (await callWorld(world, "plays", [characterId])) return id;
+    }
+    return undefined;
+  },
+  // A character plays in one world at a time: at most one of them has it; each is asked.
   async player(characterId) {
-    const world = await findWorld();
-    const player = world && (await callWorld(world, "livePlayer", [characterId]));
-    if (player === NOT_DURABLE_YET)
+    const answers = await Promise.all(
+      [...(await runningWorlds()).values()].map((world) => callWorld(world, "livePlayer", [characterId])),
+    );
+    if (answers.includes(NOT_DURABLE_YET))
       throw new ServiceError("unavailable", "the world is waiting for its database; try again shortly");
-    return player;
+    return answers.find((answer) => answer !== undefined && answer !== NOT_DURABLE_YET) as
+      | PlayerSync
+      | undefined;
   },
   async renamed(characterId, name) {
-    const world = await findWorld();
-    if (world) await callWorld(world, "renamePlayer", [characterId, name]);
+    for (const world of (await runningWorlds()).values())
+      await callWorld(world, "renamePlayer", [characterId, name]);
   },
   async agents(request) {
     return callWorld(await openWorld(), "answerAgents", [request], AGENT_REQUEST_TIMEOUT_MS);
@@ -31,8 +48,9 @@ export const roomLiveWorld: LiveWorld = {
 };
 
 /** The world's listing; 503 `unavailable`, with the server's own message, while Redis cannot be reached. */
-const findWorld = () => unlessUnreachable(findListedWorld());
+const findWorld = (id?: number) => unlessUnreachable(findListedWorld(id));
 const openWorld = () => unlessUnreachable(openListedWorld());
+const runningWorlds = () => unlessUnreachable(listWorlds());
 
 async function unlessUnreachable<T>(lookup: Promise<T>): Promise<T> {
   try {
@@ -43,7 +61,7 @@ async function unlessUnreachable<T>(lookup: Promise<T>): Promise<T> {
   }
 }
 
-type WorldMethod = "liveStatus" | "livePlayer" | "renamePlayer" | "answerAgents";
+type WorldMethod = "liveStatus" | "livePlayer" | "renamePlayer" | "answerAgents" | "plays";
 
 /**
  * How long a call to another process goes unanswered before that process is checked (Colyseus's short

@@ -21,7 +21,9 @@ import { HeldMessages } from "./held-messages.js";
 import { isJsonClient } from "./interest.js";
 import type { PendingReplies } from "./pending-replies.js";
 import type { TickLoop } from "./tick-loop.js";
+import { playsInAnotherWorld } from "./world-claims.js";
 import { playerOf, type WorldClient } from "./world-client.js";
+import { hopRefusal } from "./world-hops.js";
 import type { WorldSessions } from "./world-sessions.js";
 import type { TradeRequests } from "./world-trades.js";
 
@@ -33,6 +35,8 @@ const WAITING_FOR_DATABASE: Refusal = {
 
 export interface RouterParts {
   readonly runtime: Pick<Runtime, "config" | "floodGuards" | "logger" | "rateLimits" | "accounts">;
+  /** Which numbered world this is. */
+  readonly worldId: number;
   readonly world: World;
   readonly sessions: WorldSessions;
   readonly trades: TradeRequests;
@@ -103,7 +107,20 @@ export class MessageRouter {
     };
     if (event.type === "tradeRequest") {
       const { targetPlayerId } = event.data;
-      tradeRefusal(undefined)(trades.request(playerId, targetPlayerId, Date.now(), reply));
+      const refused = trades.request(playerId, targetPlayerId, Date.now(), reply);
+      if (refused !== "player_offline") {
+        tradeRefusal(undefined)(refused);
+        return undefined;
+      }
+      // Not here: online in another world is told apart from offline.
+      playsInAnotherWorld(this.parts.worldId, targetPlayerId).then(
+        (elsewhere) => tradeRefusal(undefined)(elsewhere ? "not_in_same_world" : "player_offline"),
+        () => tradeRefusal(undefined)("player_offline"),
+      );
+      return undefined;
+    }
+    if (event.type === "player:hop") {
+      void this.hop(client, event.data.world, reply);
       return undefined;
     }
     if (event.type === "tradeCancel") {
@@ -129,6 +146,31 @@ export class MessageRouter {
     const refusal = world.submit(playerId, intent, ref);
     if (!refusal) replies.expect(ref, { reply, event: type, client });
     return refusal;
+  }
+
+  /**
+   * `player:hop`: checked here (see hopRefusal), then answered `player:hop`, on which the /ws channel
+   * takes the connection out of this world and into the other, as a logout and a login would.
+   */
+  private async hop(client: WorldClient, world: number, reply: Reply): Promise<void> {
+    const { runtime, worldId, trades } = this.parts;
+    const { characterId } = playerOf(client);
+    const refusal = await hopRefusal(runtime.config, {
+      from: worldId,
+      to: world,
+      inCombat: this.parts.world.inCombat(characterId),
+      trading: trades.isTrading(characterId),
+      sdk: !isJsonClient(client),
+    }).catch((error: unknown): Refusal => {
+      runtime.logger.error({ err: error }, "a hop failed");
+      return { code: "unavailable", message: "the worlds cannot be looked up now; try again shortly" };
+    });
+    if (refusal) {
+      countRefusal(refusal.code);
+      reply("error", { ...refusal, event: "player:hop" });
+      return;
+    }
+    reply("player:hop", { from: worldId, world });
   }
 
   /**

@@ -10,6 +10,8 @@ export interface OpeningWorld {
   roomId: string;
   processId: string;
   epoch: number;
+  /** The numbered world, whose lease `epoch` is of (1 when a trade opened before worlds were numbered). */
+  world?: number;
 }
 
 export interface TradeRoomOptions {
@@ -23,7 +25,10 @@ export interface TradeRoomOptions {
 export function signTrade(secret: Uint8Array, trade: Trade, world: OpeningWorld): string {
   const [a, b] = trade.sides;
   return createHmac("sha256", secret)
-    .update(`${trade.id}:${a.player.id}:${b.player.id}:${world.roomId}:${world.processId}:${world.epoch}`)
+    .update(
+      `${trade.id}:${a.player.id}:${b.player.id}:${world.roomId}:${world.processId}:${world.epoch}` +
+        (world.world === undefined ? "" : `:${world.world}`),
+    )
     .digest("hex");
 }
 
@@ -32,6 +37,7 @@ export function isSignedByWorld(secret: Uint8Array, options: Partial<TradeRoomOp
   if (!trade?.sides?.[0] || !trade.sides[1]) return false;
   if (typeof world?.roomId !== "string" || typeof world.processId !== "string") return false;
   if (!Number.isInteger(world.epoch)) return false;
+  if (world.world !== undefined && !Number.isInteger(world.world)) return false;
   const expected = Buffer.from(signTrade(secret, trade, world));
   const given = Buffer.from(typeof signature === "string" ? signature : "");
   return given.length === expected.length && timingSafeEqual(given, expected);

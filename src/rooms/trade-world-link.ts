@@ -102,7 +102,7 @@ export class TradeWorldLink {
     // A world that closed in a process that still answers (a graceful shutdown) answers its trades first.
     if (answered || (await matchMaker.healthCheckProcessId(this.world.processId))) return undefined;
     try {
-      await this.runtime.worldLeases.revoke(this.world.epoch);
+      await this.runtime.worldLeases.revoke(this.world.epoch, this.world.world ?? 1);
       const completed = await this.runtime.trades.wasCompleted(this.tradeId);
       this.runtime.logger.warn(
         { tradeId: this.tradeId, epoch: this.world.epoch, completed },

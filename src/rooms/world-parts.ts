@@ -58,7 +58,7 @@ export function assembleWorld(
 ): WorldParts {
   const saves = new TickSaves(world);
   const combatLogouts = new CombatLogouts(world);
-  const persistence = new WorldPersistence(runtime.worldStore, saves, runtime.logger, {
+  const persistence = new WorldPersistence(runtime.worldStore.forWorld(lease.world), saves, runtime.logger, {
     fence: lease,
     onSuperseded: (error) => room.closeSuperseded(error),
     // Whichever write commits (a tick's, a departure's, a trade's catch-up), what it made durable goes out.
@@ -105,6 +105,7 @@ export function assembleWorld(
   });
   const sessions = new WorldSessions({
     runtime,
+    worldId: lease.world,
     world,
     interest,
     persistence,
@@ -123,7 +124,15 @@ export function assembleWorld(
     broadcastPatch: room.broadcastPatch,
     pace: runtime.tickPace,
   });
-  const router = new MessageRouter({ runtime, world, sessions, trades, ticks, replies });
+  const router = new MessageRouter({
+    runtime,
+    worldId: lease.world,
+    world,
+    sessions,
+    trades,
+    ticks,
+    replies,
+  });
   const parts: WorldParts = { persistence, combatLogouts, trades, tradeCommits, ticks, sessions, router };
   return parts;
 
@@ -137,7 +146,12 @@ export function assembleWorld(
 
   /** Opens the room of a trade the requests started, signed with this world's lease. */
   function openTrade(trade: Trade): Promise<void> {
-    const opening = { roomId: room.roomId(), processId: matchMaker.processId, epoch: lease.epoch };
+    const opening = {
+      roomId: room.roomId(),
+      processId: matchMaker.processId,
+      epoch: lease.epoch,
+      world: lease.world,
+    };
     const hasJsonClient = trade.sides.some(({ player }) => {
       const client = sessions.owner(player.id);
       return client !== undefined && isJsonClient(client);

@@ -15,6 +15,7 @@ import { databaseUnavailable } from "./room-auth.js";
 import { countSelfAnsweredFrames } from "./self-answered-frames.js";
 import type { TickLoop } from "./tick-loop.js";
 import type { TradeCommits } from "./trade-commits.js";
+import { type Release, releaseFromWorld } from "./world-claims.js";
 import { playerOf, sendUpdate, type WorldClient } from "./world-client.js";
 import type { WorldPersistence } from "./world-persistence.js";
 import type { TradeRequests } from "./world-trades.js";
@@ -29,6 +30,8 @@ const LAST_SESSION_WAIT_MS = 10_000;
 
 export interface SessionParts {
   readonly runtime: Pick<Runtime, "agents" | "characters" | "config" | "floodGuards" | "logger">;
+  /** Which numbered world this is: a character arriving from another has that one let it go first. */
+  readonly worldId: number;
   readonly world: World;
   readonly interest: Interest;
   readonly persistence: WorldPersistence;
@@ -106,15 +109,65 @@ export class WorldSessions {
     if (!arrival) {
       arrival = (async () => {
         await this.lastSessionSaved(characterId);
+        await this.claim(characterId);
         const character = await runtime.characters.load(characterId).catch((error: unknown) => {
           throw databaseUnavailable(runtime, error);
         });
         if (!character) throw new Error(`character ${characterId} vanished`);
+        // A login in another world since this one's claim took the character there: it stays out here.
+        if ((await this.stored(() => runtime.characters.worldOf(characterId))) !== this.parts.worldId)
+          throw new ServerError(409, "this character logged in to another world meanwhile");
         if (this.owners.has(characterId) && !world.has(characterId)) world.join(character);
       })().finally(() => this.arrivals.delete(characterId));
       this.arrivals.set(characterId, arrival);
     }
     return arrival;
+  }
+
+  /**
+   * Records that the character arrives in this world; when it last arrived in another, that world lets
+   * it go first (see releaseFromWorld), so it is loaded here with what it did there.
+   */
+  private async claim(characterId: string): Promise<void> {
+    const { runtime, worldId } = this.parts;
+    const previous = await this.stored(() => runtime.characters.arriveIn(characterId, worldId));
+    if (previous === null) return;
+    try {
+      await releaseFromWorld(previous, characterId);
+    } catch (error) {
+      // The character stays there: the next login here must ask that world again.
+      await runtime.characters.returnTo(characterId, worldId, previous).catch(() => {});
+      throw error;
+    }
+  }
+
+  /** A read or write of the characters' rows, refused as the database being unavailable when it fails. */
+  private stored<T>(work: () => Promise<T>): Promise<T> {
+    return work().catch((error: unknown) => {
+      throw databaseUnavailable(this.parts.runtime, error);
+    });
+  }
+
+  /**
+   * Lets a character go for a login in another world (see releaseFromWorld): its session is replaced,
+   * and it leaves with its state written. A player in a fight stays: leaving would escape it.
+   */
+  async release(characterId: string): Promise<Release> {
+    const { world, interest, trades, tradeCommits, persistence } = this.parts;
+    if (world.has(characterId) && world.inCombat(characterId)) return "in_combat";
+    const client = this.owners.get(characterId);
+    if (client) {
+      this.owners.delete(characterId);
+      interest.close(client);
+      trades.playerGone(characterId, "partner_disconnected");
+      client.userData?.reconnection?.reject(new Error("logged in to another world"));
+      client.leave(CLOSE_REPLACED, "logged in to another world");
+      this.log(client, "left");
+    }
+    await tradeCommits.settled(characterId);
+    await this.depart(characterId);
+    await persistence.settled(characterId);
+    return "released";
   }
 
   /**

@@ -67,6 +67,11 @@ export class TradeRequests {
 
   constructor(private readonly world: TradeWorld) {}
 
+  /** Whether the player is in a started trade (offers, confirmation or the swap). */
+  isTrading(playerId: string): boolean {
+    return this.started.has(playerId);
+  }
+
   /**
    * Sends the target `tradeIncoming` and the requester `tradeRequestSent` (its only way to learn the
    * tradeId, which cancelling takes), or returns why the request is refused.

@@ -17,7 +17,12 @@ import { frameBeingRead } from "../rooms/frame-sender.js";
 import { roomLiveWorld } from "../rooms/live-world.js";
 import { defineTradeRoom } from "../rooms/TradeRoom.js";
 import { defineWorldRoom, type WorldRoom } from "../rooms/WorldRoom.js";
-import { announceWorldClosed, openWorld, reopenWorldWhenClosedElsewhere } from "../rooms/world-listing.js";
+import {
+  announceWorldClosed,
+  openFreeWorld,
+  reopenWorldWhenClosedElsewhere,
+  WORLD_FILTER,
+} from "../rooms/world-listing.js";
 import { mountAdminTools } from "../web/admin-tools.js";
 import { webPagesRouter } from "../web/pages.js";
 import { JsonChannel } from "../ws/channel.js";
@@ -108,34 +113,39 @@ export function createApp(runtime: Runtime) {
     initializeGameServer: (server) => {
       // Clients join rooms; only the server creates them (a second world, or a forged trade, is refused).
       matchMaker.controller.exposedMethods = ["joinOrCreate", "join", "joinById", "reconnect"];
-      // The agents run where the world does: one set of them, however many processes there are.
+      // One room a numbered world, told apart by the `world` join option. The agents run where world 1
+      // does: one set of them, however many processes and worlds there are.
       server
         .define("world", defineWorldRoom(runtime))
+        .filterBy([WORLD_FILTER])
         .on("create", (world: WorldRoom) => {
           // With an agent process configured, the agents run there (and join this world as clients).
-          if (runtime.config.AGENT_FRAMEWORK_URL) return;
+          if (runtime.config.AGENT_FRAMEWORK_URL || world.worldId !== AGENTS_WORLD) return;
           runtime.agents
             .host(world.writeFence)
             .catch((error: unknown) => runtime.logger.error({ err: error }, "starting the agents failed"));
         })
-        .on("dispose", () => {
-          void runtime.agents.stopAll();
-          announceWorldClosed();
+        .on("dispose", (world: WorldRoom) => {
+          if (world.worldId === AGENTS_WORLD) void runtime.agents.stopAll();
+          announceWorldClosed(world.worldId);
         });
       server.define("trade", defineTradeRoom(runtime));
     },
-    // The world opens with the server (here, unless another process holds it), before any player comes.
+    // A world opens with the server (the lowest-numbered that runs nowhere), before any player comes.
     beforeListen: async () => {
       // First the rooms of processes that died are unlisted (as the matchmaker does once it accepts), so
       // that a dead process's world does not stand in for this one.
       await matchMaker.healthCheckAllProcesses();
-      await openWorld();
+      await openFreeWorld(runtime.config.WORLDS);
       await reopenWorldWhenClosedElsewhere((error) =>
         runtime.logger.error({ err: error }, "opening the world after it closed elsewhere failed"),
       );
     },
   });
 }
+
+/** The world the server's own agents play in (see AgentConnection). */
+const AGENTS_WORLD = 1;
 
 /**
  * The /ws JSON channel has its own upgrade handler; every other upgrade goes to Colyseus. `/ws/` is the

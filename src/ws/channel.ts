@@ -27,9 +27,10 @@ import { isTradeMessage, type Refusal } from "../protocol/messages.js";
 import { WORLD_UNREACHABLE_MESSAGE } from "../rooms/live-world.js";
 import { INTERNAL_JOIN_FAILURE, tokenOf, vouchFor } from "../rooms/room-auth.js";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
+import { chooseWorld, unknownWorld, type WorldRefusal, worldParameter } from "../rooms/world-choice.js";
 import { openWorld } from "../rooms/world-listing.js";
 import { LoopStalls, type StallMark } from "../tuning/loop-stalls.js";
-import { relay } from "./relay.js";
+import { type Frame, type RelayTarget, relay, relayOpen } from "./relay.js";
 import { type RelayPass, relayPass } from "./relay-pass.js";
 import { TradeLink } from "./trade-link.js";
 
@@ -94,80 +95,84 @@ export class JsonChannel {
     });
     const refusal = (await this.countUpgrade(request, context)) ?? (await this.authenticate(context));
     if (refusal) return refuse(socket, refusal);
-    const world = await openWorld();
+    const asked = worldParameter(url.searchParams.get("world"));
+    if (Number.isNaN(asked)) return refuse(socket, unknownWorld(this.runtime.config));
+    const choice = await chooseWorld(this.runtime.config, asked);
+    if ("refusal" in choice) return refuse(socket, choice.refusal);
+    const world = await openWorld(choice.world);
     // Checked again just before the login is carried out: the process may have stood still meanwhile.
     if (this.tooOld(arrived)) return refuse(socket, LOGIN_TOO_OLD);
     if (world.processId !== matchMaker.processId) {
-      return this.relayToWorld(world, request, socket, head, context, url);
+      return this.relayToWorld(world, choice.world, request, socket, head, context, url);
     }
     this.wss.handleUpgrade(request, socket, head, (ws) => {
       this.watch(ws);
       const characterId = url.searchParams.get("characterId") ?? undefined;
-      this.open(ws, socket, context, world.roomId, characterId).catch((error: unknown) => {
-        // A ServerError is meant for the client (no such character, the world closed); anything else is
-        // the server's own failure, whose message (a query, an address) is not the client's business.
-        const told = error instanceof ServerError;
-        this.runtime.logger[told ? "warn" : "error"]({ err: error }, "/ws join failed");
-        const message = told ? error.message : INTERNAL_JOIN_FAILURE;
-        // A 503 (the database unavailable, the world closing) passes: the client is told to come back.
-        if (told && error.code === 503) {
-          sendFrame(ws, "error", { code: "unavailable", message });
-          ws.close(CLOSE_UNAVAILABLE, "unavailable");
-          return;
-        }
-        sendFrame(ws, "error", { code: "join_failed", message });
-        ws.close(CloseCode.WITH_ERROR, "join failed");
-      });
+      this.open(ws, socket, context, world.roomId, choice.world, characterId).catch((error: unknown) =>
+        this.joinFailed(ws, error),
+      );
     });
   }
 
   /**
-   * Scaled out, the world runs on one process; a connection that reached another one is relayed to the
-   * /ws channel of the world's, with its token and the character it asked for.
+   * Scaled out, each world runs on one process; a connection that reached another one is relayed to the
+   * /ws channel of its world's, with its token, the character it asked for and the world.
    */
   private relayToWorld(
-    { publicAddress, processId }: IRoomCache,
+    listing: IRoomCache,
+    worldId: number,
     request: IncomingMessage,
     socket: Duplex,
     head: Buffer,
     context: AuthContext,
     url: URL,
   ): void {
-    if (!publicAddress) {
-      this.runtime.logger.error("the world runs on a process without PUBLIC_ADDRESS: /ws cannot reach it");
+    const target = this.relayTarget(listing, worldId, url.searchParams.get("characterId"), context, request);
+    if (!target) {
       refuse(socket, WORLD_UNREACHABLE);
       return;
+    }
+    relay(this.wss, request, socket, head, target, {
+      maxBufferedBytes: MAX_UNREAD_BYTES,
+      onOpen: (ws) => this.watch(ws),
+      onUnreachable: (unanswered, error) => {
+        this.runtime.logger.warn({ err: error, target: target.url }, "/ws relay to the world failed");
+        refuse(unanswered, WORLD_UNREACHABLE);
+        // A process that does not answer the matchmaker either is gone: its rooms are then unlisted,
+        // and the next connection opens the world again, in the process it reaches.
+        void matchMaker.healthCheckProcessId(listing.processId);
+      },
+    });
+  }
+
+  /**
+   * The /ws channel of the process a world runs on, with the token, the character and the world, as a
+   * relay there presents them; undefined when that process has no public address.
+   */
+  private relayTarget(
+    { publicAddress }: IRoomCache,
+    worldId: number,
+    characterId: string | null | undefined,
+    context: AuthContext,
+    request: IncomingMessage | undefined,
+  ): RelayTarget | undefined {
+    if (!publicAddress) {
+      this.runtime.logger.error("the world runs on a process without PUBLIC_ADDRESS: /ws cannot reach it");
+      return undefined;
     }
     // Processes are reached the way clients reach them: over TLS when the public /ws address is.
     const scheme = this.runtime.config.PUBLIC_WS_URL?.startsWith("wss:") ? "wss" : "ws";
     const target = new URL(`${scheme}://${publicAddress}/ws`);
-    const characterId = url.searchParams.get("characterId");
     if (characterId) target.searchParams.set("characterId", characterId);
+    target.searchParams.set("world", String(worldId));
     const headers: Record<string, string> = {
       authorization: `Bearer ${context.token}`,
       ...this.relayPass.headers,
     };
     // The client's address as found here (see pinClientAddress), for a world process that trusts this hop.
-    const address = request.headers["x-real-ip"];
+    const address = request?.headers["x-real-ip"];
     if (typeof address === "string") headers["x-forwarded-for"] = address;
-    relay(
-      this.wss,
-      request,
-      socket,
-      head,
-      { url: target.toString(), headers },
-      {
-        maxBufferedBytes: MAX_UNREAD_BYTES,
-        onOpen: (ws) => this.watch(ws),
-        onUnreachable: (unanswered, error) => {
-          this.runtime.logger.warn({ err: error, target: target.origin }, "/ws relay to the world failed");
-          refuse(unanswered, WORLD_UNREACHABLE);
-          // A process that does not answer the matchmaker either is gone: its rooms are then unlisted,
-          // and the next connection opens the world again, in the process it reaches.
-          void matchMaker.healthCheckProcessId(processId);
-        },
-      },
-    );
+    return { url: target.toString(), headers };
   }
 
   /**
@@ -282,15 +287,20 @@ export class JsonChannel {
     };
   }
 
-  /** Joins the connection to the world, which runs in this process (see answerUpgrade). */
+  /**
+   * Joins the connection to a world that runs in this process (see answerUpgrade); on `player:hop`, takes
+   * it out and into the other world (see hop). `carried` are frames that came during a hop, for the new world.
+   */
   private async open(
     ws: WebSocket,
     tcp: Duplex,
     context: AuthContext,
-    worldId: string,
+    roomId: string,
+    world: number,
     characterId: string | undefined,
+    carried: Frame[] = [],
   ): Promise<void> {
-    const seat = await matchMaker.joinById(worldId, { characterId }, context);
+    const seat = await matchMaker.joinById(roomId, { characterId, world }, context);
     const room = matchMaker.getLocalRoomById(seat.roomId) as WorldRoom | undefined;
     // The world closed between its lookup and the seat (a shutdown, a replacement): connecting again
     // finds the world where it runs now.
@@ -299,35 +309,108 @@ export class JsonChannel {
       room.handleMessage(client as never, event, data, reply),
     );
     const greeting = new Deferred<void>();
+    // Set once the world answered a player:hop: the connection leaves for that world after the answer.
+    let hopTo: number | undefined;
     const client = new JsonClient(seat.sessionId, ws, {
       maxBufferedBytes: MAX_UNREAD_BYTES,
       tcp,
       onEvent: (event, data) => {
         if (event === "player:sync") greeting.resolve();
         trades.observe(event, data);
+        if (event === "player:hop" && hopTo === undefined) {
+          hopTo = (data as { world: number }).world;
+          queueMicrotask(leave);
+        }
       },
     });
     // Frames that arrive while joining wait, so none is handled (nor refused) before the first
-    // player:sync, which may itself wait for the world's database (see TickLoop.whenPublished).
-    const early: { data: RawData; isBinary: boolean }[] = [];
+    // player:sync, which may itself wait for the world's database (see TickLoop.whenPublished); so do
+    // those that arrive during a hop, for the next world.
+    const early: Frame[] = carried.slice(0, this.runtime.config.RATE_LIMIT_WS_PER_SEC);
     let ready = false;
-    ws.on("message", (data: RawData, isBinary: boolean) => {
-      if (ready) this.handleFrame(room, client, trades, data, isBinary);
+    const onMessage = (data: RawData, isBinary: boolean) => {
+      if (ready && hopTo === undefined) this.handleFrame(room, client, trades, data, isBinary);
       // What the flood limit would let through anyway; anything beyond is dropped.
       else if (early.length < this.runtime.config.RATE_LIMIT_WS_PER_SEC) early.push({ data, isBinary });
-    });
-    ws.on("close", (code) => {
+    };
+    const onClose = (code: number) => {
       // A client that closes normally has logged out; anything else is a drop that may reconnect.
       const leaveCode = code === 1000 ? CloseCode.CONSENTED : code;
       client.ref.emit("close", leaveCode);
       trades.close(leaveCode);
       greeting.resolve();
-    });
+    };
+    ws.on("message", onMessage);
+    ws.on("close", onClose);
+    // The world is left as at a logout; the next one has it let the player go, saved, as it arrives.
+    const leave = () => {
+      ws.off("close", onClose);
+      ws.off("message", onMessage);
+      client.ref.emit("close", CloseCode.CONSENTED);
+      trades.close(CloseCode.CONSENTED);
+      greeting.resolve();
+      const { characterId: playing } = client.auth as PlayerAuth;
+      this.hop(ws, tcp, context, hopTo!, playing, early).catch((error: unknown) =>
+        this.joinFailed(ws, error),
+      );
+    };
     await connectClientToRoom(room, client as never, context, {});
     await client.joined();
     await greeting.promise;
+    if (hopTo !== undefined) return;
     ready = true;
     for (const frame of early.splice(0)) this.handleFrame(room, client, trades, frame.data, frame.isBinary);
+    // The client went while it was joining the world it hopped to.
+    if (ws.readyState !== WebSocket.OPEN) onClose(1006);
+  }
+
+  /**
+   * Moves an open connection into world `world` as its character: joined here when the world runs in
+   * this process, or relayed to the process it runs on (see relayOpen), with the frames that waited.
+   */
+  private async hop(
+    ws: WebSocket,
+    tcp: Duplex,
+    context: AuthContext,
+    world: number,
+    characterId: string,
+    waiting: Frame[],
+  ): Promise<void> {
+    const listing = await openWorld(world);
+    if (listing.processId === matchMaker.processId) {
+      await this.open(ws, tcp, context, listing.roomId, world, characterId, waiting);
+      return;
+    }
+    const target = this.relayTarget(listing, world, characterId, context, undefined);
+    if (!target) {
+      sendFrame(ws, "error", { code: "unavailable", message: WORLD_UNREACHABLE_MESSAGE });
+      ws.close(CLOSE_UNAVAILABLE, "unavailable");
+      return;
+    }
+    relayOpen(ws, target, waiting, {
+      maxBufferedBytes: MAX_UNREAD_BYTES,
+      onUnreachable: (error) => {
+        this.runtime.logger.warn({ err: error, world }, "/ws relay to the world hopped to failed");
+        void matchMaker.healthCheckProcessId(listing.processId);
+      },
+    });
+  }
+
+  /** Tells a client whose join failed why, and closes its connection. */
+  private joinFailed(ws: WebSocket, error: unknown): void {
+    // A ServerError is meant for the client (no such character, the world closed); anything else is
+    // the server's own failure, whose message (a query, an address) is not the client's business.
+    const told = error instanceof ServerError;
+    this.runtime.logger[told ? "warn" : "error"]({ err: error }, "/ws join failed");
+    const message = told ? error.message : INTERNAL_JOIN_FAILURE;
+    // A 503 (the database unavailable, the world closing) passes: the client is told to come back.
+    if (told && error.code === 503) {
+      sendFrame(ws, "error", { code: "unavailable", message });
+      ws.close(CLOSE_UNAVAILABLE, "unavailable");
+      return;
+    }
+    sendFrame(ws, "error", { code: "join_failed", message });
+    ws.close(CloseCode.WITH_ERROR, "join failed");
   }
 
   private handleFrame(
@@ -413,7 +496,10 @@ const LOGIN_TOO_OLD: AuthRefusal = {
 };
 
 /** Refuses an upgrade with an HTTP status and CONTRACT's error body (and Retry-After with a 429). */
-function refuse(socket: Duplex, { status, code, message, retryAfterSeconds }: AuthRefusal): void {
+function refuse(
+  socket: Duplex,
+  { status, code, message, retryAfterSeconds }: AuthRefusal | (WorldRefusal & { retryAfterSeconds?: never }),
+): void {
   const body = JSON.stringify({ error: { code, message } });
   const reason = STATUS_CODES[status] ?? "Error";
   const retryAfter = retryAfterSeconds === undefined ? "" : `Retry-After: ${retryAfterSeconds}\r\n`;

@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { type RawData, WebSocket, type WebSocketServer } from "ws";
 import { CLOSE_SLOW_READER } from "../net/slow-reader.js";
+import { CLOSE_UNAVAILABLE } from "../protocol/close-codes.js";
 
 const UPSTREAM_HANDSHAKE_TIMEOUT_MS = 5000;
 
@@ -97,6 +98,87 @@ export function relay(
       accepted.on("close", (code, reason) => upstream.close(sendable(code), reason));
       upstream.on("close", (code, reason) => accepted.close(sendable(code), reason));
     });
+  });
+}
+
+/** A frame as `ws` hands it over. */
+export interface Frame {
+  data: RawData;
+  isBinary: boolean;
+}
+
+/**
+ * Relays a /ws connection already open here (a player who hopped to a world on another process) to that
+ * world's process: `waiting` frames first, then each side's frames go to the other, and so does a close.
+ * A refusal there (an HTTP status and body) reaches the client as an `error` frame, then a close.
+ */
+export function relayOpen(
+  client: WebSocket,
+  target: RelayTarget,
+  waiting: Frame[],
+  options: Pick<RelayOptions, "maxBufferedBytes"> & { onUnreachable(error: Error): void },
+): void {
+  const upstream = new WebSocket(target.url, {
+    headers: target.headers,
+    handshakeTimeout: UPSTREAM_HANDSHAKE_TIMEOUT_MS,
+  });
+  const early: Frame[] = [...waiting];
+  let answered = false;
+  const fail = (code: string, message: string, closeCode: number) => {
+    if (client.readyState !== WebSocket.OPEN) return;
+    client.send(JSON.stringify({ event: "error", data: { code, message } }));
+    client.close(closeCode, code);
+  };
+  const onClientMessage = (data: RawData, isBinary: boolean) => {
+    if (upstream.readyState === WebSocket.OPEN) upstream.send(data, { binary: isBinary });
+    else early.push({ data, isBinary });
+  };
+  const onClientClose = (code: number, reason: Buffer) => {
+    if (upstream.readyState === WebSocket.OPEN) upstream.close(sendable(code), reason);
+    else upstream.terminate();
+  };
+  client.on("message", onClientMessage);
+  client.on("close", onClientClose);
+  upstream.once("unexpected-response", (upstreamRequest, response) => {
+    answered = true;
+    const chunks: Buffer[] = [];
+    response.on("data", (chunk: Buffer) => chunks.push(chunk));
+    response.on("end", () => {
+      upstreamRequest.destroy();
+      const body = Buffer.concat(chunks).toString();
+      let error = {
+        code: "join_failed",
+        message: `the world refused the connection (${response.statusCode})`,
+      };
+      try {
+        error = (JSON.parse(body) as { error: typeof error }).error ?? error;
+      } catch {}
+      fail(error.code, error.message, response.statusCode === 503 ? CLOSE_UNAVAILABLE : 4000);
+    });
+  });
+  upstream.on("error", (error) => {
+    if (answered) return;
+    answered = true;
+    options.onUnreachable(error);
+    fail("unavailable", "the world's server process cannot be reached; retry later", CLOSE_UNAVAILABLE);
+  });
+  upstream.on("message", (data: RawData, isBinary: boolean) => {
+    if (client.readyState !== WebSocket.OPEN) return;
+    if (client.bufferedAmount > options.maxBufferedBytes) {
+      client.close(CLOSE_SLOW_READER, "slow reader");
+      client.terminate();
+      return;
+    }
+    client.send(data, { binary: isBinary });
+  });
+  upstream.once("open", () => {
+    answered = true;
+    if (client.readyState !== WebSocket.OPEN) {
+      upstream.close(GOING_AWAY);
+      return;
+    }
+    for (const frame of early.splice(0)) upstream.send(frame.data, { binary: frame.isBinary });
+    upstream.on("close", (code, reason) => client.close(sendable(code), reason));
   });
 }
 

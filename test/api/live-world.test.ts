@@ -26,6 +26,14 @@ describe("REST API over a running world (LiveWorld)", () => {
             entities: { players: online.size, npcs: 7, items: 3, resources: 11 },
           }
         : undefined,
+    worlds: async (count, capacity) =>
+      Array.from({ length: count }, (_, index) => ({
+        id: index + 1,
+        playersOnline: index === 0 ? online.size : 0,
+        capacity,
+        full: false,
+      })),
+    worldOf: async (id) => (online.has(id) ? 1 : undefined),
     player: async (id) => online.get(id),
     renamed: async (id, name) => {
       const player = online.get(id);

@@ -43,6 +43,21 @@ for (const backend of backends) {
     beforeEach(() => truncateAll(handle));
     after(() => handle.close());
 
+    it("records the world a character arrives in, giving the one it came from, and gives it back", async () => {
+      await charactersRepo.create(null, character("c1", "Traveller"));
+      assert.equal(await charactersRepo.worldOf("c1"), null, "no world before its first arrival");
+      assert.equal(await charactersRepo.arriveIn("c1", 1), null);
+      assert.equal(await charactersRepo.arriveIn("c1", 1), null, "the same world again: nothing to let go");
+      assert.equal(await charactersRepo.arriveIn("c1", 2), 1, "from world 1");
+      assert.equal(await charactersRepo.worldOf("c1"), 2);
+      await charactersRepo.returnTo("c1", 2, 1);
+      assert.equal(await charactersRepo.worldOf("c1"), 1);
+      // Not when another login took it elsewhere meanwhile.
+      await charactersRepo.arriveIn("c1", 3);
+      await charactersRepo.returnTo("c1", 2, 1);
+      assert.equal(await charactersRepo.worldOf("c1"), 3);
+    });
+
     it("applies the migrations: every table exists and answers", async () => {
       for (const table of [
         "accounts",

@@ -47,6 +47,18 @@ for (const backend of backends) {
       assert.equal(second.epoch, first.epoch + 1);
     });
 
+    it("gives each numbered world a lease of its own: claiming one leaves the others writing", async () => {
+      const first = await WorldLease.claim(handle.db, 1);
+      const second = await WorldLease.claim(handle.db, 2);
+      await WorldLease.claim(handle.db, 2);
+      await store.save(spend(90), first);
+      assert.equal(await coins("alice"), 90, "world 1 still holds its lease");
+      await assert.rejects(store.save(spend(10), second), WorldSupersededError);
+      await WorldLease.revoke(handle.db, first.epoch, 2);
+      await store.save(spend(80), first);
+      assert.equal(await coins("alice"), 80, "revoking world 2's epoch leaves world 1 alone");
+    });
+
     it("lets the world holding the lease write, and refuses every write of the world it replaced", async () => {
       const replaced = await WorldLease.claim(handle.db);
       await store.save(spend(90), replaced);

@@ -83,5 +83,24 @@ for (const backend of backends) {
       const again = await store.loadGround(0);
       assert.deepEqual(again, first);
     });
+
+    it("keeps each numbered world's ground apart: same ids, own rows, own loads and removals", async () => {
+      const second = store.forWorld(2);
+      await store.save({ characters: [], ground: { put: [coinsOnTheGround("item:1", 10, 5)], removed: [] } });
+      await second.save({
+        characters: [],
+        ground: { put: [coinsOnTheGround("item:1", 20, 7)], removed: [] },
+      });
+      assert.deepEqual(await store.loadGround(10), [coinsOnTheGround("item:1", 10, 5)]);
+      assert.deepEqual(await second.loadGround(20), [coinsOnTheGround("item:1", 20, 7)]);
+
+      await second.save({ characters: [], ground: { put: [], removed: ["item:1"] } });
+      assert.deepEqual(await second.loadGround(20), []);
+      assert.deepEqual(
+        await store.loadGround(10),
+        [coinsOnTheGround("item:1", 10, 5)],
+        "world 1 keeps its item",
+      );
+    });
   });
 }

@@ -19,6 +19,8 @@ export const PROCESS_PORTS = {
   databaseFaults: TEST_PORT + 45,
   /** test/scale/redis-restart.test.ts, and the Redis of its own it restarts */
   redisRestart: { server: TEST_PORT + 65, redis: TEST_PORT + 73 },
+  /** test/scale/worlds.test.ts: two processes holding a numbered world each */
+  worlds: [TEST_PORT + 36, TEST_PORT + 37],
   /** test/logs.test.ts */
   logs: TEST_PORT + 34,
   /** test/agents/framework.test.ts: the agent process (`npm run agents`) */

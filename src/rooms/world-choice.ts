@@ -1,0 +1,67 @@
+// Which numbered world a login plays in: the one it names, or the least full that is not full.
+import { ServerError } from "@colyseus/core";
+import type { Config } from "../config/config.js";
+import { leastFull, summarizeWorlds } from "./world-listing.js";
+
+/** Why a login gets no world: the one named does not exist or is full, or every world is full. */
+export interface WorldRefusal {
+  status: 400 | 503;
+  code: "unknown_world" | "world_full";
+  message: string;
+}
+
+/** The world a login may play in, or why none. */
+export async function chooseWorld(
+  config: Pick<Config, "WORLDS" | "WORLD_CAPACITY">,
+  asked: number | undefined,
+): Promise<{ world: number } | { refusal: WorldRefusal }> {
+  if (asked !== undefined && !isKnownWorld(config, asked)) return { refusal: unknownWorld(config) };
+  const worlds = await summarizeWorlds(config.WORLDS, config.WORLD_CAPACITY);
+  if (asked !== undefined) {
+    if (worlds[asked - 1]?.full) return { refusal: worldFull(asked) };
+    return { world: asked };
+  }
+  const chosen = leastFull(worlds);
+  return chosen === undefined ? { refusal: EVERY_WORLD_FULL } : { world: chosen };
+}
+
+/** As chooseWorld, a refusal thrown as the matchmaker's ServerError (for SDK joins). */
+export async function admittingWorld(
+  config: Pick<Config, "WORLDS" | "WORLD_CAPACITY">,
+  asked: number | undefined,
+): Promise<number> {
+  const choice = await chooseWorld(config, asked);
+  if ("refusal" in choice) throw new ServerError(choice.refusal.status, choice.refusal.message);
+  return choice.world;
+}
+
+export function isKnownWorld(config: Pick<Config, "WORLDS">, world: unknown): world is number {
+  return typeof world === "number" && Number.isInteger(world) && world >= 1 && world <= config.WORLDS;
+}
+
+/** Reads `?world=`: a world id, undefined when absent, or NaN when it is not a whole number. */
+export function worldParameter(value: string | null): number | undefined {
+  if (value === null || value === "") return undefined;
+  return /^\d{1,3}$/.test(value) ? Number(value) : Number.NaN;
+}
+
+export function unknownWorld(config: Pick<Config, "WORLDS">): WorldRefusal {
+  return {
+    status: 400,
+    code: "unknown_world",
+    message:
+      config.WORLDS === 1
+        ? "there is one world here: world 1"
+        : `no such world: the worlds here are 1 to ${config.WORLDS}`,
+  };
+}
+
+export function worldFull(world: number): WorldRefusal {
+  return { status: 503, code: "world_full", message: `world ${world} is full; pick another or retry later` };
+}
+
+const EVERY_WORLD_FULL: WorldRefusal = {
+  status: 503,
+  code: "world_full",
+  message: "every world is full; retry later",
+};

@@ -1,0 +1,61 @@
+// A character plays in one numbered world at a time: a login in another world has the world it last
+// arrived in let it go first (its session replaced, its state written), as a second login in the same
+// world takes the player over.
+import { matchMaker, ServerError } from "@colyseus/core";
+import type { WorldPort } from "../ports/world-port.js";
+import { findWorld, listWorlds } from "./world-listing.js";
+
+/** What a world answers when asked to let a character go. */
+export type Release = "released" | "in_combat";
+
+/**
+ * How long a login waits for the other world to let its character go: its departure is one write, but
+ * it may queue behind a tick's (the same wait as a login's for its last session's write).
+ */
+const RELEASE_WAIT_MS = 10_000;
+
+/**
+ * Has `world` let the character go, when it runs. A world whose process is found gone holds nothing
+ * any more (its lease fences whatever it would still write); one that does not answer otherwise, or
+ * whose player is in a fight (leaving would escape it), refuses the login.
+ */
+export async function releaseFromWorld(world: number, characterId: string): Promise<void> {
+  const listing = await findWorld(world);
+  if (!listing) return;
+  let answer: Release;
+  try {
+    answer = await matchMaker.remoteRoomCall<WorldPort>(
+      listing.roomId,
+      "releaseCharacter",
+      [characterId],
+      RELEASE_WAIT_MS,
+    );
+  } catch (error) {
+    const alive = await matchMaker.healthCheckProcessId(listing.processId).catch(() => true);
+    if (!alive) return;
+    throw new ServerError(
+      503,
+      `world ${world}, where this character plays, did not let it go; retry shortly`,
+      {
+        cause: error,
+      },
+    );
+  }
+  if (answer === "in_combat")
+    throw new ServerError(
+      409,
+      `this character is in a fight in world ${world}: log in there, or here once the fight is over`,
+    );
+}
+
+/** Whether a session plays the character in a running world other than `world` (asked of each). */
+export async function playsInAnotherWorld(world: number, characterId: string): Promise<boolean> {
+  for (const [id, listing] of await listWorlds()) {
+    if (id === world) continue;
+    const plays = await matchMaker
+      .remoteRoomCall<WorldPort>(listing.roomId, "plays", [characterId])
+      .catch(() => false);
+    if (plays) return true;
+  }
+  return false;
+}

@@ -1,0 +1,187 @@
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
+import { issueAnonymousToken } from "../../src/auth/tokens.js";
+import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
+import { waitForAsync } from "../support/players.js";
+import { PROCESS_PORTS, type ServerProcess, startServerProcess } from "../support/processes.js";
+import { type Frame, WsClient } from "../support/ws-client.js";
+
+const redisBase = process.env.TEST_REDIS_URL;
+const [FIRST_PORT, SECOND_PORT] = PROCESS_PORTS.worlds;
+/** A Redis database of its own, emptied first, so no other suite's keys are in the way. */
+const REDIS_DB = 9;
+
+const scaleOut = redisBase && postgresUrl ? describe : describe.skip;
+
+interface Player {
+  client: WsClient;
+  id: string;
+  token: string;
+  sync: any;
+}
+
+scaleOut("numbered worlds over two server processes (WORLDS=2, Redis and PostgreSQL)", function () {
+  this.timeout(90000);
+  const secret = randomBytes(32).toString("hex");
+  let first: ServerProcess;
+  let second: ServerProcess;
+  let database: { url: string; drop(): Promise<void> };
+  let redis: Redis;
+  const players: Player[] = [];
+
+  const redisUrl = `${redisBase}/${REDIS_DB}`;
+  const env = (port: number) => ({
+    REDIS_URL: redisUrl,
+    DATABASE_URL: database.url,
+    JWT_SECRET: secret,
+    PUBLIC_ADDRESS: `127.0.0.1:${port}`,
+    WORLD_TICK_MS: "100",
+    WORLDS: "2",
+    DATA_DIR: `/tmp/tileworld-worlds-${port}`,
+    RATE_LIMIT_REST_PER_MIN: "10000",
+  });
+
+  before(async () => {
+    redis = new Redis(redisUrl);
+    await redis.flushdb();
+    database = await freshDatabaseUrl(postgresUrl!);
+    // One after the other: each opens the lowest world that runs nowhere.
+    first = await startServerProcess(FIRST_PORT, env(FIRST_PORT));
+    second = await startServerProcess(SECOND_PORT, env(SECOND_PORT));
+  });
+  after(async () => {
+    await Promise.all(players.map((player) => player.client.close().catch(() => {})));
+    await Promise.all([first, second].map((server) => server?.stop()));
+    await redis?.flushdb();
+    redis?.disconnect();
+    await database?.drop();
+  });
+
+  /** Where each world is listed: its public address, by world id. */
+  async function worldAddresses(): Promise<Map<number, string[]>> {
+    const listings = Object.values(await redis.hgetall("roomcaches")).map((json) => JSON.parse(json));
+    const where = new Map<number, string[]>();
+    for (const room of listings.filter((listing) => listing.name === "world")) {
+      const id = room.metadata?.world as number;
+      where.set(id, [...(where.get(id) ?? []), room.publicAddress]);
+    }
+    return where;
+  }
+  const address = (server: ServerProcess) => `127.0.0.1:${server.port}`;
+
+  async function connect(server: ServerProcess, world: number, token?: string): Promise<Player> {
+    const bearer = token ?? (await issueAnonymousToken(new TextEncoder().encode(secret))).token;
+    const client = await WsClient.connect(`ws://127.0.0.1:${server.port}/ws?world=${world}`, {
+      header: bearer,
+    });
+    const first = await client.first();
+    assert.equal(first.event, "player:sync", `greeted with ${JSON.stringify(first)}`);
+    const player = { client, id: first.data.id, token: bearer, sync: first.data };
+    players.push(player);
+    return player;
+  }
+
+  async function worldOf(server: ServerProcess, token: string): Promise<number> {
+    const response = await fetch(`${server.baseUrl}/api/v1/world`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    assert.equal(response.status, 200);
+    return (await response.json()).world;
+  }
+
+  const shows = (id: string) => (frame: Frame) =>
+    frame.event === "world:update" && frame.data.added?.some((entity: any) => entity.id === id);
+  const showsItem = (itemId: string) => (frame: Frame) =>
+    frame.event === "world:update" &&
+    frame.data.added?.some((entity: any) => entity.kind === "item" && entity.type === itemId);
+
+  let alice: Player;
+  let bob: Player;
+
+  it("holds one world on each process, and plays each world's players apart, relayed or not", async () => {
+    assert.deepEqual(
+      await worldAddresses(),
+      new Map([
+        [1, [address(first)]],
+        [2, [address(second)]],
+      ]),
+    );
+    // Alice reaches world 1's process; Bob reaches it too and is relayed to world 2's.
+    alice = await connect(first, 1);
+    bob = await connect(first, 2);
+    // Carol reaches world 2's process and is relayed to world 1's, at Alice's spawn.
+    const carol = await connect(second, 1);
+    await alice.client.received(shows(carol.id));
+    assert.ok(!alice.client.frames.some(shows(bob.id)), "world 1 does not show world 2's player");
+    assert.ok(!bob.client.frames.some(shows(alice.id)), "nor world 2 world 1's");
+    assert.equal(await worldOf(first, bob.token), 2);
+    assert.equal(await worldOf(second, alice.token), 1);
+
+    alice.client.send("tradeRequest", { targetPlayerId: bob.id });
+    assert.equal((await alice.client.next("tradeError")).data.reason, "not_in_same_world");
+    const worlds = await (await fetch(`${second.baseUrl}/api/v1/worlds`)).json();
+    assert.deepEqual(
+      worlds.worlds.map((world: any) => [world.id, world.playersOnline]),
+      [
+        [1, 2],
+        [2, 1],
+      ],
+    );
+    await carol.client.close();
+  });
+
+  it("hops a player to the world on the other process with its items, on the same connection", async () => {
+    // What Alice holds changes first: she eats a shrimp.
+    const shrimp = alice.sync.inventory.find((entry: any) => entry.itemId === "shrimps");
+    alice.client.send("inventory:use", { inventorySlot: shrimp.slot }, "eat");
+    const eaten = await alice.client.received((frame) => frame.id === "eat" && frame.event === "player:sync");
+    alice.client.send("player:hop", { world: 2 }, "hop");
+    const answer = await alice.client.received((frame) => frame.event === "player:hop");
+    assert.deepEqual(answer.data, { from: 1, world: 2 });
+    const frames = alice.client.frames;
+    const arrived = await alice.client.received(
+      (frame) => frame.event === "player:sync" && frames.indexOf(frame) > frames.indexOf(answer),
+      10000,
+    );
+    assert.deepEqual(arrived.data.inventory, eaten.data.inventory, "she arrives with what she held");
+    await bob.client.received(shows(alice.id));
+    assert.equal(await worldOf(first, alice.token), 2);
+    alice.sync = arrived.data;
+    alice.client.send("tradeRequest", { targetPlayerId: bob.id });
+    await bob.client.next("tradeIncoming");
+  });
+
+  it("opens a killed process's world on the other one, with its players' items and its ground", async () => {
+    // Bob drops his axe in world 2; it is written with the tick that dropped it.
+    const axe = bob.sync.inventory.find((entry: any) => entry.itemId === "bronze_axe");
+    bob.client.send("player:action", { action: "drop", inventorySlot: axe.slot }, "drop");
+    const dropped = await bob.client.received(
+      (frame) => frame.id === "drop" && frame.event === "player:sync",
+    );
+    assert.ok(!dropped.data.inventory.some((entry: any) => entry.itemId === "bronze_axe"));
+    await bob.client.received(showsItem("bronze_axe"));
+
+    await second.stop("SIGKILL");
+    await Promise.all([alice.client.closed, bob.client.closed]);
+    // The first connections find world 2's process gone (503) and have it unlisted; then it opens here.
+    let back: Player | undefined;
+    await waitForAsync(async () => {
+      back = await connect(first, 2, bob.token).catch(() => undefined);
+      return back;
+    }, "world 2 again, on the process that is left");
+    assert.deepEqual(
+      (await worldAddresses()).get(2),
+      [address(first)],
+      "world 2 runs on the first process now",
+    );
+    assert.deepEqual(back!.sync.inventory, dropped.data.inventory, "Bob's items as he left them");
+    await back!.client.received(showsItem("bronze_axe"));
+    const aliceBack = await connect(first, 2, alice.token);
+    assert.deepEqual(aliceBack.sync.inventory, alice.sync.inventory, "Alice's items as she hopped with them");
+    // World 1 shows no item of world 2's ground.
+    const elsewhere = await connect(first, 1);
+    await elsewhere.client.received((frame) => frame.event === "world:update");
+    assert.ok(!elsewhere.client.frames.some(showsItem("bronze_axe")), "world 1's ground is its own");
+  });
+});

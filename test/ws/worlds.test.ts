@@ -1,0 +1,283 @@
+import assert from "node:assert/strict";
+import { issueAnonymousToken } from "../../src/auth/tokens.js";
+import { CLOSE_REPLACED } from "../../src/protocol/close-codes.js";
+import { joinAsNewPlayer, type SdkPlayer, waitForAsync } from "../support/players.js";
+import { startTestServer, type TestServer } from "../support/server.js";
+import { refusedUpgrade, WsClient } from "../support/ws-client.js";
+
+interface Player {
+  client: WsClient;
+  id: string;
+  token: string;
+  sync: any;
+}
+
+/** A /ws player of a fresh identity (or `token`'s), in `world` when given. */
+async function connect(server: TestServer, world?: number, token?: string): Promise<Player> {
+  const bearer = token ?? (await issueAnonymousToken(server.runtime.jwtSecret)).token;
+  const url = world === undefined ? server.wsUrl : `${server.wsUrl}?world=${world}`;
+  const client = await WsClient.connect(url, { header: bearer });
+  const first = await client.first();
+  assert.equal(first.event, "player:sync", `greeted with ${JSON.stringify(first)}`);
+  return { client, id: first.data.id, token: bearer, sync: first.data };
+}
+
+async function getJson(server: TestServer, path: string, token?: string): Promise<any> {
+  const response = await fetch(`${server.baseUrl}${path}`, {
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+  assert.equal(response.status, 200, `${path}: ${response.status}`);
+  return response.json();
+}
+
+const ADMIN_CODE = "worlds-admin";
+/** Where Oakwood's goblins (not aggressive, 5 hitpoints, hitting at most 1) wander. */
+const GOBLINS = { x: 80, z: 25 };
+
+const worldOf = async (server: TestServer, token: string) =>
+  (await getJson(server, "/api/v1/world", token)).world as number;
+
+describe("numbered worlds: choosing one (WORLDS=2, WORLD_CAPACITY=1)", function () {
+  this.timeout(30000);
+  let server: TestServer;
+  const players: Player[] = [];
+
+  before(async () => {
+    server = await startTestServer({ WORLDS: "2", WORLD_CAPACITY: "1", WORLD_TICK_MS: "100" });
+  });
+  afterEach(async () => {
+    await Promise.all(players.splice(0).map((player) => player.client.close()));
+  });
+  after(() => server?.stop());
+
+  it("lists the worlds with their players and capacity, and puts each login in the least full one", async () => {
+    assert.deepEqual(await getJson(server, "/api/v1/worlds"), {
+      worlds: [
+        { id: 1, playersOnline: 0, capacity: 1, full: false },
+        { id: 2, playersOnline: 0, capacity: 1, full: false },
+      ],
+    });
+    players.push(await connect(server));
+    assert.equal(await worldOf(server, players[0]!.token), 1, "two empty worlds: the first");
+    players.push(await connect(server));
+    assert.equal(await worldOf(server, players[1]!.token), 2, "world 1 holds one: the other");
+    assert.deepEqual(await getJson(server, "/api/v1/worlds"), {
+      worlds: [
+        { id: 1, playersOnline: 1, capacity: 1, full: true },
+        { id: 2, playersOnline: 1, capacity: 1, full: true },
+      ],
+    });
+
+    const { token } = await issueAnonymousToken(server.runtime.jwtSecret);
+    const everyWorldFull = await refusedUpgrade(server.wsUrl, { header: token });
+    assert.equal(everyWorldFull.status, 503);
+    assert.equal(JSON.parse(everyWorldFull.body).error.code, "world_full");
+    const named = await refusedUpgrade(`${server.wsUrl}?world=2`, { header: token });
+    assert.equal(named.status, 503);
+    assert.match(JSON.parse(named.body).error.message, /world 2 is full/);
+  });
+
+  it("refuses ?world= naming no world, with the worlds there are", async () => {
+    const { token } = await issueAnonymousToken(server.runtime.jwtSecret);
+    for (const world of ["3", "0", "two", "1.5"]) {
+      const refused = await refusedUpgrade(`${server.wsUrl}?world=${world}`, { header: token });
+      assert.equal(refused.status, 400, `?world=${world}`);
+      assert.deepEqual(JSON.parse(refused.body), {
+        error: { code: "unknown_world", message: "no such world: the worlds here are 1 to 2" },
+      });
+    }
+  });
+
+  it("refuses a hop to a full world, and the player stays", async () => {
+    const first = await connect(server, 1);
+    const second = await connect(server, 2);
+    players.push(first, second);
+    first.client.send("player:hop", { world: 2 }, "hop");
+    const refusal = await first.client.next("error");
+    assert.equal(refusal.id, "hop");
+    assert.equal(refusal.data.code, "world_full");
+    assert.equal(await worldOf(server, first.token), 1);
+  });
+});
+
+describe("numbered worlds: apart, and hopping between them (WORLDS=2)", function () {
+  this.timeout(40000);
+  let server: TestServer;
+  const players: Player[] = [];
+  const sdkPlayers: SdkPlayer[] = [];
+
+  before(async () => {
+    server = await startTestServer({ WORLDS: "2", WORLD_TICK_MS: "100", ADMIN_CODE });
+  });
+  afterEach(async () => {
+    await Promise.all(players.splice(0).map((player) => player.client.close()));
+    await Promise.all(sdkPlayers.splice(0).map((player) => player.room.leave().catch(() => {})));
+  });
+  after(() => server?.stop());
+
+  const join = async (world?: number, token?: string) => {
+    const player = await connect(server, world, token);
+    players.push(player);
+    return player;
+  };
+  const sees = (player: Player, id: string) =>
+    player.client.frames.some(
+      (frame) => frame.event === "world:update" && frame.data.added?.some((entity: any) => entity.id === id),
+    );
+
+  it("keeps the players of two worlds from seeing, hearing or trading with each other", async () => {
+    const alice = await join(1);
+    const bob = await join(2);
+    const carol = await join(1);
+    // Carol came after Bob, to the same spawn: once Alice sees her, she would have seen Bob too.
+    await alice.client.received(
+      (frame) =>
+        frame.event === "world:update" && frame.data.added?.some((entity: any) => entity.id === carol.id),
+    );
+    assert.ok(!sees(alice, bob.id), "world 1 does not show world 2's player");
+    assert.ok(!sees(bob, alice.id) && !sees(bob, carol.id), "nor world 2 world 1's");
+
+    alice.client.send("player:chat", { message: "hello world one" });
+    await carol.client.received(
+      (frame) => frame.event === "chat:message" && frame.data.message === "hello world one",
+    );
+    // Bob's own line comes back to him through world 2: Alice's would have come by now, were it sent there.
+    bob.client.send("player:chat", { message: "hello world two" });
+    await bob.client.received(
+      (frame) => frame.event === "chat:message" && frame.data.message === "hello world two",
+    );
+    const heard = (player: Player, message: string) =>
+      player.client.frames.some((frame) => frame.event === "chat:message" && frame.data.message === message);
+    assert.ok(!heard(bob, "hello world one"), "world 2 does not hear world 1");
+    assert.ok(!heard(alice, "hello world two") && !heard(carol, "hello world two"), "nor world 1 world 2");
+
+    alice.client.send("tradeRequest", { targetPlayerId: bob.id }, "trade");
+    const refused = await alice.client.next("tradeError");
+    assert.equal(refused.data.reason, "not_in_same_world");
+    assert.equal(refused.id, "trade");
+    alice.client.send("tradeRequest", { targetPlayerId: "nobody-at-all" });
+    assert.equal((await alice.client.next("tradeError")).data.reason, "player_offline");
+
+    assert.equal(await worldOf(server, alice.token), 1);
+    assert.equal(await worldOf(server, bob.token), 2);
+  });
+
+  it("moves a player to another world on player:hop, with its items, as a logout and login would", async () => {
+    const alice = await join(1);
+    const bob = await join(2);
+    alice.client.send("player:hop", { world: 2 }, "hop");
+    const answer = await alice.client.next("player:hop");
+    assert.deepEqual(answer, { event: "player:hop", data: { from: 1, world: 2 }, id: "hop" });
+    const frames = alice.client.frames;
+    const arrived = await alice.client.received(
+      (frame) => frame.event === "player:sync" && frames.indexOf(frame) > frames.indexOf(answer),
+    );
+    assert.equal(arrived.data.id, alice.id);
+    assert.deepEqual(arrived.data.inventory, alice.sync.inventory, "the same items");
+    assert.deepEqual(arrived.data.equipment, alice.sync.equipment);
+    assert.equal(arrived.data.coins, alice.sync.coins);
+    // Now in world 2: Bob sees Alice, and they may trade.
+    await bob.client.received(
+      (frame) =>
+        frame.event === "world:update" && frame.data.added?.some((entity: any) => entity.id === alice.id),
+    );
+    assert.equal(await worldOf(server, alice.token), 2);
+    alice.client.send("tradeRequest", { targetPlayerId: bob.id });
+    await bob.client.next("tradeIncoming");
+    const worlds = (await getJson(server, "/api/v1/worlds")).worlds;
+    assert.deepEqual(
+      worlds.map((world: any) => world.playersOnline),
+      [0, 2],
+    );
+  });
+
+  it("refuses a hop to no world, to its own world, and during a trade, with a clear error", async () => {
+    const alice = await join(1);
+    const carol = await join(1);
+    const refusal = async (data: unknown) => {
+      alice.client.send("player:hop", data);
+      return (await alice.client.next("error")).data;
+    };
+    assert.equal((await refusal({ world: 3 })).code, "unknown_world");
+    assert.equal((await refusal({ world: 1 })).code, "same_world");
+    assert.equal((await refusal({})).code, "bad_request");
+
+    alice.client.send("tradeRequest", { targetPlayerId: carol.id });
+    const incoming = await carol.client.next("tradeIncoming");
+    carol.client.send("tradeRequestRespond", { tradeId: incoming.data.tradeId, accept: true });
+    await alice.client.next("tradeStarted");
+    assert.deepEqual(await refusal({ world: 2 }), {
+      code: "trading",
+      message: "finish or cancel your trade before changing worlds",
+      event: "player:hop",
+    });
+    assert.equal(await worldOf(server, alice.token), 1);
+  });
+
+  it("keeps a player in a fight where it is: no hop, and no login in another world meanwhile", async () => {
+    const alice = await join(1);
+    alice.client.send("player:chat", { message: `/admin ${ADMIN_CODE}` });
+    await alice.client.next("chat:message");
+    alice.client.send("player:chat", { message: `/tp ${GOBLINS.x} ${GOBLINS.z + 2}` }, "tp");
+    await alice.client.received((frame) => frame.id === "tp" && frame.event === "player:sync");
+    const goblin = (
+      await alice.client.received(
+        (frame) =>
+          frame.event === "world:update" &&
+          frame.data.added?.some(
+            (entity: any) => entity.type === "goblin" && entity.health === entity.maxHealth,
+          ),
+      )
+    ).data.added.find((entity: any) => entity.type === "goblin" && entity.health === entity.maxHealth);
+    alice.client.send("player:action", { action: "attack", targetId: goblin.id });
+    await alice.client.received(
+      (frame) => frame.event === "combat:hit" && frame.data.attackerId === goblin.id,
+      10000,
+    );
+
+    alice.client.send("player:hop", { world: 2 }, "hop");
+    const refusal = await alice.client.received((frame) => frame.id === "hop");
+    assert.deepEqual(refusal.data, {
+      code: "in_combat",
+      message: "you cannot change worlds during a fight",
+      event: "player:hop",
+    });
+    const elsewhere = await WsClient.connect(`${server.wsUrl}?world=2`, { header: alice.token });
+    const refused = await elsewhere.first();
+    assert.equal(refused.event, "error");
+    assert.equal(refused.data.code, "join_failed");
+    assert.match(refused.data.message, /in a fight in world 1/);
+    await elsewhere.closed;
+    assert.equal(await worldOf(server, alice.token), 1, "still playing in world 1");
+    // Its next login elsewhere asks world 1 again.
+    assert.equal(await server.runtime.characters.worldOf(alice.id), 1);
+  });
+
+  it("plays a character in one world at a time: a login in another world takes it over", async () => {
+    const first = await join(1);
+    const second = await join(2, first.token);
+    assert.equal(second.id, first.id);
+    assert.equal((await first.client.closed).code, CLOSE_REPLACED);
+    assert.deepEqual(second.sync.inventory, first.sync.inventory);
+    assert.equal(await worldOf(server, first.token), 2);
+    const worlds = (await getJson(server, "/api/v1/worlds")).worlds;
+    assert.deepEqual(
+      worlds.map((world: any) => world.playersOnline),
+      [0, 1],
+    );
+  });
+
+  it("joins an SDK client to the world its option names, and refuses one naming no world", async () => {
+    const player = await joinAsNewPlayer(server, undefined, { world: 2 });
+    sdkPlayers.push(player);
+    await waitForAsync(async () => (await worldOf(server, player.token)) === 2, "the SDK player in world 2");
+    await assert.rejects(joinAsNewPlayer(server, undefined, { world: 3 }), /no such world/);
+    // A hop is leaving and joining again with the option.
+    await player.room.leave();
+    sdkPlayers.length = 0;
+    const again = await joinAsNewPlayer(server, player.token, { world: 1 });
+    sdkPlayers.push(again);
+    assert.equal(again.id, player.id);
+    assert.equal(await worldOf(server, player.token), 1);
+  });
+});
