@@ -26,7 +26,7 @@ export const PROCESS_PORTS = {
   /** test/agents/framework.test.ts: the agent process (`npm run agents`) */
   agentFramework: TEST_PORT + 35,
   /** test/agents/exam.test.ts: two exams side by side */
-  exams: [TEST_PORT + 36, TEST_PORT + 37],
+  exams: [TEST_PORT + 38, TEST_PORT + 39],
   /** test/scale/redis-outage.test.ts, and the Redis of its own it kills */
   redisOutage: { server: TEST_PORT + 66, redis: TEST_PORT + 74 },
   /** test/scale/redis-driver-lookups.test.ts: the Redis it starts late */
