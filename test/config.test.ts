@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from "../src/config/config.js";
 import { REQUIRED_IN_PRODUCTION } from "../src/config/production.js";
 
 describe("configuration", () => {
-  it("runs with no variables at all: port 5555, development, embedded database, SPEC's limits", () => {
+  it("runs with no variables at all: port 5555, development, embedded database, the interface's limits", () => {
     const config = loadConfig({});
     assert.equal(config.PORT, 5555);
     assert.equal(config.NODE_ENV, "development");

@@ -349,7 +349,7 @@ export class Agent {
     this.work.sent(step, action);
   }
 
-  /** Who makes its decisions (CONTRACT's `planner`): "rules", or the language model's "<provider>:<model>". */
+  /** Who makes its decisions (the protocol's `planner`): "rules", or the language model's "<provider>:<model>". */
   planner(): string {
     return this.modelTurns?.planner ?? "rules";
   }
@@ -363,12 +363,12 @@ export class Agent {
     return { know: this.knowledge(), world: this.world };
   }
 
-  /** The action under way (SPEC's name), or null. */
+  /** The action under way (its interface name), or null. */
   currentAction(): CurrentAction | null {
     return this.work.action(this.senses.seen, this.sync?.id);
   }
 
-  /** Runs one of SPEC's actions with validated parameters (see src/agents/actions). */
+  /** Runs one of the interface's actions with validated parameters (see src/agents/actions). */
   async act(name: ActionName, params: unknown): Promise<ActionResult> {
     const result = await runAction(this.runtime(name), name, params);
     if (result.ok) this.directed = true;

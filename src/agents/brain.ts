@@ -207,7 +207,7 @@ export function bankStep(view: AgentView, { data, map }: WorldKnowledge): Step |
   return walkTowards(view, booths, map);
 }
 
-/** SPEC's safety cap: one drop command drops at most this many inventory entries. */
+/** The interface's safety cap: one drop command drops at most this many inventory entries. */
 export const MAX_DROPS_PER_COMMAND = 50;
 /** An errand gives up after this many refusals in a row (the world is not what it looked). */
 export const MAX_ERRAND_FAILURES = 3;
@@ -252,7 +252,7 @@ export function dropStep(view: AgentView, itemId: string | undefined): Step | un
 
 /**
  * The errand's next message; "wait" while the pickup it started is under way; undefined once it is
- * done, has dropped SPEC's cap, or has failed MAX_ERRAND_FAILURES times in a row. `current` is the
+ * done, has dropped the interface's cap, or has failed MAX_ERRAND_FAILURES times in a row. `current` is the
  * target of the action last started.
  */
 export function errandStep(

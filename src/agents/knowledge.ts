@@ -22,7 +22,7 @@ export interface AgentKnowledge {
   runEnergy: number | undefined;
   /** When a combat:hit last named it, attacker or target (ms since the epoch). */
   lastCombatAt: number | undefined;
-  /** The action under way (SPEC's name), or null. */
+  /** The action under way (its interface name), or null. */
   currentAction: string | null;
   now: number;
 }

@@ -28,10 +28,10 @@ export type AgentRequest =
   /** `params` validated against the action's schema by the API. */
   | { type: "action"; caller: AgentCaller; agentId: string; name: ActionName; params: unknown };
 
-/** CONTRACT's error codes an agent request can end with; the API gives each its status. */
+/** The protocol's error codes an agent request can end with; the API gives each its status. */
 export type AgentFailureCode = "not_found" | "forbidden" | "conflict" | "unavailable";
 
-/** The reply's body (CONTRACT's, for the endpoint that asked), or why the request was refused. */
+/** The reply's body (the protocol's, for the endpoint that asked), or why the request was refused. */
 export type AgentReply = { ok: true; body: unknown } | { ok: false; code: AgentFailureCode; message: string };
 
 class Refusal extends Error {

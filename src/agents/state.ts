@@ -1,4 +1,4 @@
-// CONTRACT's bodies of an agent's state (GET /api/agents/:agentId/state) and of its row in
+// The protocol's bodies of an agent's state (GET /api/agents/:agentId/state) and of its row in
 // GET /api/agents, built from the providers.
 import type { Agent } from "./agent.js";
 import { gameStateProvider, provideState } from "./providers/index.js";
@@ -20,7 +20,7 @@ export function agentState(agent: Agent) {
 }
 
 /**
- * What the list shows of each agent beyond CONTRACT's summary: enough for a dashboard's list (where it
+ * What the list shows of each agent beyond the protocol's summary: enough for a dashboard's list (where it
  * is, its health, its goal and what it does), so one request every few seconds serves many agents.
  */
 export function listedAgent(agent: Agent) {

@@ -1,4 +1,4 @@
-// What an agent has under way: the target of the action it last started, that action's name (SPEC's),
+// What an agent has under way: the target of the action it last started, that action's name (the interface's),
 // where its last walk was sent, and an action's work that takes several messages (a Task).
 import type { WorldEntity } from "../game/world-types.js";
 import { actionOfStep, type CurrentAction } from "./actions/step-names.js";
@@ -8,7 +8,7 @@ import type { Step } from "./brain.js";
 /** A task gives up after this many refusals in a row (the world is not what the agent thought). */
 const MAX_TASK_FAILURES = 3;
 
-/** The walks SPEC names: under way until the agent stands where it was sent. */
+/** The walks the interface names: under way until the agent stands where it was sent. */
 const WALKS: ReadonlySet<CurrentAction | undefined> = new Set(["moveTo", "explore", "approachEntity"]);
 
 export class UnderWay {
@@ -18,7 +18,7 @@ export class UnderWay {
   task: Task | undefined;
   /** The task's refusals in a row. */
   private taskFailures = 0;
-  /** The action (SPEC's name) of the message that started what is under way. */
+  /** The action (its interface name) of the message that started what is under way. */
   private name: CurrentAction | undefined;
   /** Where its last walk was sent. */
   private walkingTo: { x: number; z: number } | undefined;
@@ -32,7 +32,7 @@ export class UnderWay {
     this.name = action ?? actionOfStep(step);
   }
 
-  /** One of SPEC's walks was sent to this tile. */
+  /** One of the interface's walks was sent to this tile. */
   walksTo(x: number, z: number): void {
     this.walkingTo = { x, z };
   }
@@ -52,7 +52,7 @@ export class UnderWay {
     if (this.task && ++this.taskFailures >= MAX_TASK_FAILURES) this.task = undefined;
   }
 
-  /** The action under way (SPEC's name), or null, by what is in view (`seen`, its own player `selfId`'s). */
+  /** The action under way (its interface name), or null, by what is in view (`seen`, its own player `selfId`'s). */
   action(seen: ReadonlyMap<string, WorldEntity>, selfId: string | undefined): CurrentAction | null {
     if (this.task) return this.task.action;
     if (this.target && seen.has(this.target)) return this.name ?? null;

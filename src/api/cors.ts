@@ -1,4 +1,4 @@
-// SPEC's cross-origin rules. Colyseus answers preflights and stamps CORS headers on every response from
+// The interface's cross-origin rules. Colyseus answers preflights and stamps CORS headers on every response from
 // its own request listener, so the policy is installed there rather than as Express middleware.
 import { matchMaker } from "@colyseus/core";
 import type { Config } from "../config/config.js";
@@ -30,7 +30,7 @@ export function corsHeadersFor(
   config: CorsConfig,
 ): Record<string, string> {
   if (!origin || !isAllowedOrigin(origin, config)) return { Vary: "Origin" };
-  // The origin is echoed, never "*": credentials are allowed, and SPEC forbids the wildcard in production.
+  // The origin is echoed, never "*": credentials are allowed, and the interface forbids the wildcard in production.
   return {
     "Access-Control-Allow-Origin": origin,
     "Access-Control-Allow-Credentials": "true",
@@ -53,7 +53,7 @@ export function isAllowedOrigin(origin: string, config: CorsConfig): boolean {
   return url.protocol === "https:" && subdomainSuffixes.some((suffix) => isSubdomainOf(url.hostname, suffix));
 }
 
-/** Replaces Colyseus's default policy (which reflects any origin with credentials) by SPEC's. */
+/** Replaces Colyseus's default policy (which reflects any origin with credentials) by the interface's. */
 export function installCorsPolicy(config: CorsConfig): void {
   // Colyseus merges these defaults (a wildcard origin among them) under whatever getCorsHeaders returns.
   (matchMaker.controller as { DEFAULT_CORS_HEADERS: Record<string, string> }).DEFAULT_CORS_HEADERS = {};

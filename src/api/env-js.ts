@@ -24,7 +24,7 @@ const CLIENT_VARIABLES = ["PUBLIC_IDP_APP_ID", "PUBLIC_APP_URL"] as const;
 
 /**
  * The client's configuration. The service's own addresses default to the address the client reached it
- * at; the asset host to the one the server fetches its manifests from (SPEC's asset host on port 8080),
+ * at; the asset host to the one the server fetches its manifests from (the interface's asset host on port 8080),
  * where the models and audio the client loads are.
  */
 export function publicConfig(config: Config, origin: string): Record<string, string> {

@@ -5,7 +5,7 @@ import type { ErrorRequestHandler, RequestHandler } from "express";
 import { type ErrorCode, errorBody, ServiceError } from "../protocol/errors.js";
 import type { Logger } from "../telemetry/logger.js";
 
-/** The HTTP status of each of CONTRACT's error codes. */
+/** The HTTP status of each of the protocol's error codes. */
 export const STATUS_OF: Record<ErrorCode, number> = {
   bad_request: 400,
   unauthorized: 401,
@@ -42,7 +42,7 @@ const BODY_PARSER_ERRORS: Record<string, [ErrorCode, string]> = {
   "request.size.invalid": ["bad_request", "the body's length does not match Content-Length"],
 };
 
-/** CONTRACT's codes of the 4xx statuses it names; any other takes its HTTP reason phrase in snake case. */
+/** The protocol's codes of the 4xx statuses it names; any other takes its HTTP reason phrase in snake case. */
 const CLIENT_ERROR_CODES = new Map(
   Object.entries(STATUS_OF).map(([code, status]) => [status, code as ErrorCode]),
 );
@@ -83,7 +83,7 @@ function fromBodyParser(error: unknown): ClientError | undefined {
   if (!known) return undefined;
   const [code, message] = known;
   const status = STATUS_OF[code];
-  // CONTRACT's bad_request lists the offending fields: here, the body as a whole.
+  // The protocol's bad_request lists the offending fields: here, the body as a whole.
   return {
     status,
     code,
@@ -110,7 +110,7 @@ function fromHttpError(error: unknown): ClientError | undefined {
   const code = CLIENT_ERROR_CODES.get(httpStatus) ?? reason.toLowerCase().replace(/\W+/g, "_");
   const message = error.message || reason;
   if (code !== "bad_request") return { status: httpStatus, code, message };
-  // CONTRACT's bad_request lists the offending fields: the router's URIError is about a path parameter
+  // The protocol's bad_request lists the offending fields: the router's URIError is about a path parameter
   // that does not decode; anything else of this kind is a body that does not inflate.
   const field = error instanceof URIError ? PATH : WHOLE_BODY;
   return { status: httpStatus, code, message, details: [{ field, message }] };

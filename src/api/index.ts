@@ -27,7 +27,7 @@ export function mountApi(app: express.Application, runtime: Runtime, liveWorld: 
 
   const authenticated = authenticate(runtime);
   const api = express.Router();
-  // SPEC's REST limit covers all of /api, the public skill-unlock map included. Any JSON value is parsed
+  // The interface's REST limit covers all of /api, the public skill-unlock map included. Any JSON value is parsed
   // (not only objects and arrays), so that `null` or `5` fails validation, naming what is wrong, rather
   // than being called malformed.
   api.use(runtime.rateLimits.rest, express.json({ limit: BODY_LIMIT_BYTES, strict: false }));

@@ -7,7 +7,7 @@ import { type ProcessRole, productionProblems } from "./production.js";
 import { StartupError } from "./startup-error.js";
 import { WRITE_PATHS } from "./write-path.js";
 
-/** SPEC: the asset host listens on port 8080 in local development. */
+/** The asset host listens on port 8080 in local development. */
 export const LOCAL_CDN_URL = "http://localhost:8080";
 
 // Blank values never get here (see withoutBlanks): a string is trimmed, and is never empty.
@@ -48,7 +48,7 @@ const list = (fallback: string[]) => {
 
 const optionalUrl = optionalString.pipe(z.url().optional());
 
-/** SPEC: the public WebSocket address ends in `/ws`. */
+/** The public WebSocket address ends in `/ws`. */
 const webSocketUrl = optionalString.pipe(
   z
     .url({ protocol: /^wss?$/, error: "must be a ws:// or wss:// address" })
@@ -185,7 +185,7 @@ export const environmentSchema = z.object({
   /** The agent process's own store of its agents (a JSON file); default `<DATA_DIR>/agents.json`. */
   AGENT_STORE_FILE: optionalString,
 
-  // Language models that can drive the agents (CONTRACT: three providers and a local host). With none
+  // Language models that can drive the agents (three providers and a local host). With none
   // configured the agents decide by their rules. Keys are read here and handed to the model client only.
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: optionalUrl,
@@ -243,7 +243,7 @@ export interface Config extends Environment {
   identityProvider: boolean;
   dataDir: string;
   manifestCacheDir: string;
-  /** The asset and manifest host: PUBLIC_CDN_URL, or SPEC's local one. Published in /env.js too. */
+  /** The asset and manifest host: PUBLIC_CDN_URL, or the interface's local one. Published in /env.js too. */
   cdnUrl: string;
   logFormat: LogFormat;
   /** PUBLIC_ADDRESS was not set and this process chose it (see defaultPublicAddress). */

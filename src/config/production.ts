@@ -5,7 +5,7 @@
 export const MIN_JWT_SECRET_BYTES = 32;
 export const MIN_ADMIN_CODE_LENGTH = 12;
 
-/** Variables without which a production game server refuses to start (SPEC.md, configuration table). */
+/** Variables without which a production game server refuses to start (docs/configuration.md). */
 export const REQUIRED_IN_PRODUCTION = [
   "DATABASE_URL",
   "JWT_SECRET",

@@ -56,7 +56,7 @@ function usage(command: string): GameError {
   return gameError("bad_request", `Usage: ${command}`);
 }
 
-/** The commands a chat line may carry, as CONTRACT writes them. */
+/** The commands a chat line may carry, as the protocol writes them. */
 export const CHAT_COMMANDS = ["/admin", "/give", "/tp", "/heal"] as const;
 
 /**

@@ -19,7 +19,7 @@ export const ACTIONS = [
 ] as const;
 export type ActionName = (typeof ACTIONS)[number];
 
-/** A player's request, as CONTRACT's client events carry it; admin intents are the room's to allow. */
+/** A player's request, as the protocol's client events carry it; admin intents are the room's to allow. */
 export type Intent =
   | { type: "move"; x: number; z: number; run?: boolean }
   | { type: "action"; action: ActionName; targetId?: string; inventorySlot?: number; style?: CombatStyle }
@@ -36,7 +36,7 @@ export type Intent =
   | { type: "teleport"; x: number; z: number }
   | { type: "heal" };
 
-/** CONTRACT's entity shape. Fires and cooking ranges are `resource`s of type "fire" / the station id. */
+/** The protocol's entity shape. Fires and cooking ranges are `resource`s of type "fire" / the station id. */
 export interface WorldEntity {
   id: string;
   kind: "player" | "npc" | "item" | "resource";
@@ -49,7 +49,7 @@ export interface WorldEntity {
   depleted?: boolean;
 }
 
-/** CONTRACT's world:update: the entities that appeared in view, changed, or left it. */
+/** The protocol's world:update: the entities that appeared in view, changed, or left it. */
 export interface WorldUpdate {
   tick: number;
   added: WorldEntity[];
@@ -57,7 +57,7 @@ export interface WorldUpdate {
   removed: string[];
 }
 
-/** CONTRACT's player:sync object. */
+/** The protocol's player:sync object. */
 export interface PlayerSync {
   id: string;
   name: string;
@@ -68,11 +68,11 @@ export interface PlayerSync {
   inventory: { slot: number; itemId: string; quantity: number }[];
   equipment: Partial<Record<EquipSlot, string>>;
   coins: number;
-  /** Beyond CONTRACT's fields: the bank's contents, so a client can show what it may withdraw. */
+  /** Beyond the protocol's fields: the bank's contents, so a client can show what it may withdraw. */
   bank: { itemId: string; quantity: number }[];
-  /** Beyond CONTRACT's fields: prayer points left, and the ids of the prayers switched on. */
+  /** Beyond the protocol's fields: prayer points left, and the ids of the prayers switched on. */
   prayer: { points: number; active: string[] };
-  /** Beyond CONTRACT's fields: run energy, a whole percent (0..100), what running spends. */
+  /** Beyond the protocol's fields: run energy, a whole percent (0..100), what running spends. */
   runEnergy: number;
 }
 
@@ -112,7 +112,7 @@ export type OutboundEvent =
   | { to: Recipient; event: "error"; data: GameError; ref?: number }
   /** `ref`: the submitter's reference of the store:open it answers. */
   | { to: Recipient; event: "store:stock"; data: StoreStock; ref?: number }
-  /** Beyond CONTRACT's events: the player's run energy, a whole percent, whenever that changes. */
+  /** Beyond the protocol's events: the player's run energy, a whole percent, whenever that changes. */
   | { to: Recipient; event: "player:energy"; data: { runEnergy: number } };
 
 /**

@@ -1,4 +1,4 @@
-// Projections for the room: entities as CONTRACT draws them, what one player can see, and the
+// Projections for the room: entities as the protocol draws them, what one player can see, and the
 // player:sync object.
 
 import { maxHealth } from "./character.js";
@@ -81,7 +81,7 @@ export function allEntities(state: WorldState): WorldEntity[] {
   return entities;
 }
 
-/** CONTRACT's player:sync object of a character (online or stored): copies, safe to send later. */
+/** The protocol's player:sync object of a character (online or stored): copies, safe to send later. */
 export function playerSyncOf(
   character: CharacterState,
   activePrayers: readonly PrayerDef[] = [],

@@ -14,11 +14,11 @@ export type FloodVerdict =
   /** Still flooding while blocked: close the connection. */
   | "close";
 
-/** CONTRACT's answer to the first message over the limit. */
+/** The protocol's answer to the first message over the limit. */
 export const RATE_LIMITED = { code: "rate_limited", message: "Too many messages: wait a few seconds." };
 
 /**
- * SPEC's message limit: more than `perSecond` messages within any one second blocks the
+ * The interface's message limit: more than `perSecond` messages within any one second blocks the
  * sender for FLOOD_BLOCK_MS; sending another `perSecond` messages during the block closes it.
  */
 export class FloodGuard {

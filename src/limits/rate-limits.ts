@@ -1,4 +1,4 @@
-// SPEC's REST and authentication limits. Counters live in memory, or in Redis when REDIS_URL is set so
+// The interface's REST and authentication limits. Counters live in memory, or in Redis when REDIS_URL is set so
 // that every process behind one address shares them. A client over a limit is blocked until its window ends.
 import type { RequestHandler } from "express";
 import { ipKeyGenerator, MemoryStore, rateLimit, type Store } from "express-rate-limit";

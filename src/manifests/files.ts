@@ -60,11 +60,11 @@ export type ManifestFile = keyof typeof manifestSchemas;
 /** The parsed content of every manifest file. */
 export type Manifests = { [F in ManifestFile]: z.output<(typeof manifestSchemas)[F]> };
 
-/** SPEC's startup list: every file fetched from `{cdn}/manifests/` and kept in the cache. */
+/** The interface's startup list: every file fetched from `{cdn}/manifests/` and kept in the cache. */
 export const MANIFEST_FILES = Object.keys(manifestSchemas) as ManifestFile[];
 
 /**
- * Items may come as one `items.json` or split by type under `items/` (SPEC rule 4), so each of these
+ * Items may come as one `items.json` or split by type under `items/` (loading rule 4), so each of these
  * files may be absent on its own; every other manifest is required.
  */
 export const ITEM_FILES = [
@@ -94,7 +94,7 @@ export function schemaOf(file: ManifestFile): z.ZodType<Manifests[ManifestFile]>
   return manifestSchemas[file];
 }
 
-/** SPEC rule 4: the required manifests that `has` says are missing (empty when all are there). */
+/** loading rule 4: the required manifests that `has` says are missing (empty when all are there). */
 export function missingRequiredManifests(has: (file: string) => boolean): string[] {
   const missing = CORE_REQUIRED.filter((file) => !has(file));
   if (!has("items.json")) missing.push(...SPLIT_ITEM_FILES_REQUIRED.filter((file) => !has(file)));

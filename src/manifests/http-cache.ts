@@ -1,7 +1,7 @@
 // Responses that clients may cache and revalidate: a strong ETag and `304 Not Modified`.
 import type { Request, Response } from "express";
 
-/** SPEC: manifests (and the skill-unlock map with them) are cached for 5 minutes. */
+/** manifests (and the skill-unlock map with them) are cached for 5 minutes. */
 export const CACHE_CONTROL = "public, max-age=300";
 
 export interface CachedBody {
@@ -20,7 +20,7 @@ export function sendCachedJson(req: Request, res: Response, { body, etag }: Cach
   res.status(200).type("application/json; charset=utf-8").end(body);
 }
 
-/** CONTRACT's error body for 404. */
+/** The protocol's error body for 404. */
 export function sendNotFound(res: Response, message: string): void {
   res.status(404).json({ error: { code: "not_found", message } });
 }

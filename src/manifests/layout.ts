@@ -1,6 +1,6 @@
 // Geometry of the world: areas share one tile grid without overlapping, everything placed in an
 // area lies inside it on ground it may stand on and can be reached from the spawn point, and the
-// starting area offers what CONTRACT promises a new character within view distance: in the view a
+// starting area offers what the protocol promises a new character within view distance: in the view a
 // player standing on the spawn point is sent.
 
 import { buildingWalls } from "../game/map.js";

@@ -1,4 +1,4 @@
-// Startup loading of the game data, following SPEC's manifest loading rules:
+// Startup loading of the game data, following the interface's manifest loading rules:
 //  1. production always fetches `{cdn}/manifests/`, updates only changed files in the cache (and drops
 //     those the host no longer serves), and
 //     falls back to the cache when the host is unreachable (or a downloaded file is corrupt);

@@ -33,7 +33,7 @@ export function manifestRouter(getDir: () => string): Router {
   }
 
   /**
-   * SPEC's startup list names `items.json`, but the items may come split by type under `items/` (rule
+   * The interface's startup list names `items.json`, but the items may come split by type under `items/` (rule
    * 4): a client that asks for the one file is then served all of them as one list, as the server reads them.
    */
   let combined: (CachedBody & { from: string }) | undefined;

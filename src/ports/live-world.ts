@@ -28,7 +28,7 @@ export interface LiveWorld {
   /** The numbered world the character plays in now, or undefined when it plays in none. */
   worldOf(characterId: string): Promise<number | undefined>;
   /**
-   * An online player's state (CONTRACT's player:sync object) once durable, or undefined when offline and
+   * An online player's state (the protocol's player:sync object) once durable, or undefined when offline and
    * its last session is written; 503 `unavailable` when its world cannot say within a short wait.
    */
   player(characterId: string): Promise<PlayerSync | undefined>;

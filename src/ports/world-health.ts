@@ -35,6 +35,6 @@ export class LocalWorldHealth {
  * GET /health: public; 503 "degraded" when the database does not answer in time, or when the world
  * running in this process waits for its database (its writes fail or hang). The body says which:
  * `database` ("ok" or "unavailable") and, where the world runs, `world` ({"database": "ok" | "waiting",
- * "waitingMs"?}). The 503 carries the health fields and CONTRACT's error body side by side, so both
+ * "waitingMs"?}). The 503 carries the health fields and the protocol's error body side by side, so both
  * readers find what they look for.
  */

@@ -1,4 +1,4 @@
-// CONTRACT's error codes and its error body, `{ "error": { "code", "message", "details"? } }`: what every
+// The protocol's error codes and its error body, `{ "error": { "code", "message", "details"? } }`: what every
 // part of the server tells a client that its request failed, whichever way it came (REST, /ws, a join).
 
 export type ErrorCode =

@@ -4,7 +4,7 @@ import { COMBAT_STYLES } from "../game/combat.js";
 import { EQUIP_SLOTS, INVENTORY_SLOTS, MAX_STACK } from "../game/types.js";
 import { ACTIONS, type ActionName, type Intent } from "../game/world-types.js";
 
-// The client events of CONTRACT.md, validated the same way for SDK clients and /ws clients.
+// The client events of the protocol (docs/protocol.md), validated the same way for SDK clients and /ws clients.
 // docs/protocol.md's JSON Schemas are generated from these.
 
 const slot = z
@@ -16,14 +16,14 @@ const tileCoordinate = z.int().min(-1_000_000).max(1_000_000);
 const id = z.string().min(1).max(64);
 // The trade rules judge an offered slot's and quantity's values themselves: a slot that holds nothing
 // or a quantity that is not a whole number of at least 1 is the trade's own refusal (tradeError
-// invalid_slot or invalid_quantity, as CONTRACT lists them); only the wrong type is a malformed message.
+// invalid_slot or invalid_quantity, as the protocol lists them); only the wrong type is a malformed message.
 const offeredSlot = z
   .number()
   .describe(`an inventory slot, 0 to ${INVENTORY_SLOTS - 1}; any other number is tradeError invalid_slot`);
 const offeredQuantity = z
   .number()
   .describe("a whole number of at least 1; any other number is tradeError invalid_quantity");
-// CONTRACT's player:action: what each action acts on.
+// The protocol's player:action: what each action acts on.
 const TARGETED_ACTIONS: readonly ActionName[] = ["attack", "chop", "fish", "mine", "pickup"];
 const SLOT_ACTIONS: readonly ActionName[] = ["light_fire", "cook", "drop"];
 const listed = (actions: readonly string[]) => `${actions.slice(0, -1).join(", ")} and ${actions.at(-1)}`;
@@ -216,7 +216,7 @@ export function toIntent(event: WorldEvent): Intent | undefined {
   }
 }
 
-/** Zod's issues as CONTRACT's error details: which field, and why. */
+/** Zod's issues as the protocol's error details: which field, and why. */
 export function describeIssues(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.join(".") || "data"}: ${issue.message}`).join("; ");
 }

@@ -28,7 +28,7 @@ const KEYS = {
 };
 
 /**
- * CONTRACT's world:update `{tick, added, updated, removed}` as msgpack, from the entities' own msgpack:
+ * The protocol's world:update `{tick, added, updated, removed}` as msgpack, from the entities' own msgpack:
  * the same value, key for key, that unpacking it or parsing the update's JSON gives. It comes after
  * `head` (a room message's own header), in one buffer.
  */

@@ -77,7 +77,7 @@ export interface ViewChange {
 export type EntityDiff = ViewDiff<EntityPayload>;
 
 /**
- * CONTRACT's world:update, assembled from each entity's cached JSON. Text, not bytes: an entity that
+ * The protocol's world:update, assembled from each entity's cached JSON. Text, not bytes: an entity that
  * changes costs no buffer of its own each tick, and a publish writes the update's UTF-8 straight into
  * the frame it sends (EncodedJson.framedIn). SDK clients' msgpack is assembled the same way, if asked.
  */

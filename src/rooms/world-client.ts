@@ -19,7 +19,7 @@ export function playerOf(client: WorldClient): PlayerAuth {
   return client.auth;
 }
 
-/** Sends a client its view's update: a /ws client CONTRACT's world:update, an SDK client one room message. */
+/** Sends a client its view's update: a /ws client the protocol's world:update, an SDK client one room message. */
 export function sendUpdate(client: Client, update: EncodedUpdate): void {
   countMessagesOut("world:update");
   if (isJsonClient(client)) client.send("world:update", update);

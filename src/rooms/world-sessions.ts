@@ -85,7 +85,7 @@ export class WorldSessions {
     }
     this.log(client, "joined");
     // A client that reads the state needs its view now: Colyseus sends it the state as it joins. Others
-    // open theirs with the player:sync they are sent first (CONTRACT), after any tick held meanwhile.
+    // open theirs with the player:sync they are sent first, after any tick held meanwhile.
     const readsState = readsTheState(client, options?.updates);
     if (readsState) interest.open(client, characterId, options?.updates);
     ticks.whenPublished(() => {
@@ -323,7 +323,7 @@ export class WorldSessions {
     this.greeted.add(client);
   }
 
-  /** Brings the client's view up to date: a /ws client is sent CONTRACT's world:update. */
+  /** Brings the client's view up to date: a /ws client is sent the protocol's world:update. */
   private sendView(client: WorldClient): void {
     const update = this.parts.interest.update(client);
     if (update) sendUpdate(client, update);

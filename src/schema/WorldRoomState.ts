@@ -5,7 +5,7 @@ import type { WorldEntity } from "../game/world-types.js";
 // for it instead of growing (and warning) on the first joins.
 Encoder.BUFFER_SIZE = 64 * 1024;
 
-/** One drawable thing in the world, as CONTRACT's entity: a player, an NPC, a ground item or a resource. */
+/** One drawable thing in the world, as the protocol's entity: a player, an NPC, a ground item or a resource. */
 export class EntityState extends Schema {
   @type("string") id = "";
   @type("string") kind = "";

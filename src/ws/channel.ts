@@ -44,7 +44,7 @@ interface Envelope {
 }
 
 /**
- * SPEC's JSON channel: a plain WebSocket at /ws whose frames are `{event, data, id?}`. Each connection is
+ * The interface's JSON channel: a plain WebSocket at /ws whose frames are `{event, data, id?}`. Each connection is
  * joined to the world room as a JsonClient, so the room has one code path for every kind of client.
  */
 export class JsonChannel {
@@ -495,7 +495,7 @@ const LOGIN_TOO_OLD: AuthRefusal = {
   message: "this login waited too long in the server and was dropped; connect again",
 };
 
-/** Refuses an upgrade with an HTTP status and CONTRACT's error body (and Retry-After with a 429). */
+/** Refuses an upgrade with an HTTP status and the protocol's error body (and Retry-After with a 429). */
 function refuse(
   socket: Duplex,
   { status, code, message, retryAfterSeconds }: AuthRefusal | (WorldRefusal & { retryAfterSeconds?: never }),

@@ -34,7 +34,7 @@ interface State {
   planner: string;
 }
 
-describe("agent actions and state: SPEC's 22 actions and 6 providers against a started server", function () {
+describe("agent actions and state: the interface's 22 actions and 6 providers against a started server", function () {
   this.timeout(120000);
   let server: TestServer;
   let owner: string;
@@ -125,7 +125,7 @@ describe("agent actions and state: SPEC's 22 actions and 6 providers against a s
     throw new Error(`nothing open beside ${at.x},${at.z}`);
   };
 
-  it("serves CONTRACT's state body from the six providers, and the list a dashboard needs", async () => {
+  it("serves the protocol's state body from the six providers, and the list a dashboard needs", async () => {
     const body = await state();
     assert.deepEqual(Object.keys(body).sort(), [
       "agentId",

@@ -40,7 +40,7 @@ describe("API errors", () => {
       "bad_request",
     );
     assert.match(error.message, /%ZZ/);
-    // CONTRACT: a bad_request lists the offending fields, here the path.
+    // a bad_request lists the offending fields, here the path.
     assert.deepEqual(error.details, [{ field: "(path)", message: error.message }]);
   });
 

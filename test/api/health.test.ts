@@ -91,7 +91,7 @@ describe("GET /health", () => {
     const body = await response.json();
     assert.equal(body.status, "degraded");
     assert.equal(body.version, version);
-    // Every 5xx carries CONTRACT's error body.
+    // Every 5xx carries the protocol's error body.
     assert.equal(body.error.code, "unavailable");
     assert.match(body.error.message, /database/);
   });

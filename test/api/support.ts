@@ -40,7 +40,7 @@ export async function signInAnonymously(server: TestServer): Promise<{ token: st
   return response.json();
 }
 
-/** Asserts CONTRACT's error body and returns it. */
+/** Asserts the protocol's error body and returns it. */
 export async function expectError(response: Response, status: number, code: string) {
   assert.equal(response.status, status);
   // HTTP asks a 401 to name the scheme that would be accepted.

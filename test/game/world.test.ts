@@ -354,7 +354,7 @@ describe("World", () => {
   });
 
   describe("entities", () => {
-    it("describes resources and NPCs in CONTRACT's shape", () => {
+    it("describes resources and NPCs in the protocol's shape", () => {
       const world = makeWorld();
       world.join(character("p1"));
       const tree = world.entities().find((entity) => entity.type === "tree");

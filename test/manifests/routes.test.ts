@@ -46,7 +46,7 @@ describe("manifest routes over HTTP", () => {
       assert.ok(JSON.parse(res.body).some((item: { id: string }) => item.id === "shortbow"));
     });
 
-    it("serves items.json, which SPEC's startup list names, as every item of the split items/ files", async () => {
+    it("serves items.json, which the interface's startup list names, as every item of the split items/ files", async () => {
       const res = await rawGet(base, "/manifests/items.json");
       assert.equal(res.status, 200);
       assert.equal(res.headers["cache-control"], "public, max-age=300");

@@ -1,4 +1,4 @@
-// SPEC's banking actions: bankDeposit, bankWithdraw. Both need the agent beside a booth or a banker.
+// The interface's banking actions: bankDeposit, bankWithdraw. Both need the agent beside a booth or a banker.
 import { z } from "zod";
 import { countItem } from "../../game/inventory.js";
 import { MAX_STACK } from "../../game/types.js";

@@ -1,4 +1,4 @@
-// SPEC's combat actions: attackEntity, changeCombatStyle, flee.
+// The interface's combat actions: attackEntity, changeCombatStyle, flee.
 import { z } from "zod";
 import { COMBAT_STYLES, MELEE_STYLES, RANGED_STYLES } from "../../game/combat.js";
 import type { WorldEntity } from "../../game/world-types.js";

@@ -1,4 +1,4 @@
-// The registry of SPEC's 22 actions, and running one: validation, the agent in the world, then the
+// The registry of the interface's 22 actions, and running one: validation, the agent in the world, then the
 // action's own checks.
 import { z } from "zod";
 import type { AgentContext } from "../knowledge.js";

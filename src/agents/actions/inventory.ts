@@ -1,4 +1,4 @@
-// SPEC's inventory actions: equipItem, useItem, dropItem, pickupItem.
+// The interface's inventory actions: equipItem, useItem, dropItem, pickupItem.
 import { z } from "zod";
 import { unmetRequirement } from "../../game/equipment.js";
 import { chebyshev } from "../../game/tile.js";
@@ -9,7 +9,7 @@ import { hasRoomFor, here, inventory, itemName, levels, nearestOf, seen } from "
 import { type ActionResult, defineAction, OK, refuse } from "./types.js";
 import { legsTask, planLegs } from "./walking.js";
 
-/** SPEC's safety cap: one dropItem drops at most this many inventory entries. */
+/** The interface's safety cap: one dropItem drops at most this many inventory entries. */
 export const MAX_DROPS_PER_CALL = 50;
 /** Within this many tiles an item is picked up where the agent stands; beyond, it walks there first. */
 export const PICKUP_RANGE = 1;

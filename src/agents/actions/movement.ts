@@ -1,4 +1,4 @@
-// SPEC's movement actions: moveTo, followEntity, stopMovement, explore, approachEntity, navigateTo.
+// The interface's movement actions: moveTo, followEntity, stopMovement, explore, approachEntity, navigateTo.
 import { z } from "zod";
 import { MAX_PATH_LENGTH } from "../../game/pathfinding.js";
 import { chebyshev } from "../../game/tile.js";

@@ -1,4 +1,4 @@
-// SPEC's skill actions: chopTree, catchFish, lightFire, cookFood.
+// The interface's skill actions: chopTree, catchFish, lightFire, cookFood.
 import { z } from "zod";
 import { chebyshev } from "../../game/tile.js";
 import type { GatheringSkill } from "../../game/types.js";

@@ -1,4 +1,4 @@
-// SPEC's social action (chatMessage) and goal actions (setGoal, idle).
+// The interface's social action (chatMessage) and goal actions (setGoal, idle).
 import { z } from "zod";
 import { chatText } from "../../game/chat.js";
 import { XP_CAP } from "../../game/xp.js";

@@ -1,9 +1,9 @@
-// Which of SPEC's actions a client message carries out, for the state's currentAction when the rule
+// Which of the interface's actions a client message carries out, for the state's currentAction when the rule
 // planner sent it.
 import type { Step } from "../brain.js";
 import type { ActionName } from "./types.js";
 
-/** Mining has no action among SPEC's names: the state names it as the world does. */
+/** Mining has no action among the interface's names: the state names it as the world does. */
 export type CurrentAction = ActionName | "mine";
 
 const BY_WORLD_ACTION: Record<string, CurrentAction> = {

@@ -1,10 +1,10 @@
-// The shape of SPEC's agent actions: each a named function with typed, validated parameters that
+// The shape of the interface's agent actions: each a named function with typed, validated parameters that
 // checks its preconditions against what the agent knows, then sends ordinary client messages.
 import type { z } from "zod";
 import type { GoalType, Step } from "../brain.js";
 import type { AgentContext } from "../knowledge.js";
 
-/** SPEC's 22 action names, in its order. */
+/** The interface's 22 action names, in its order. */
 export const ACTION_NAMES = [
   "moveTo",
   "followEntity",
@@ -35,7 +35,7 @@ export function isActionName(value: string): value is ActionName {
   return (ACTION_NAMES as readonly string[]).includes(value);
 }
 
-/** CONTRACT's answer: ok, or a reason a person (or a model) can act on. */
+/** The protocol's answer: ok, or a reason a person (or a model) can act on. */
 export type ActionResult = { ok: true } | { ok: false; reason: string };
 
 export const OK: ActionResult = { ok: true };

@@ -1,4 +1,4 @@
-// The language-model planner: the rule planner's peer. It offers the model SPEC's 22 actions as tools
+// The language-model planner: the rule planner's peer. It offers the model the interface's 22 actions as tools
 // and the providers' data as context; the model answers with one tool call (and may say something).
 // Each call is bounded (calls a minute per agent, tokens, a timeout); whatever goes wrong makes that
 // decision the rules', with the reason.

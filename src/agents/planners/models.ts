@@ -1,4 +1,4 @@
-// The language model an agent may be driven by (CONTRACT: OpenAI, Anthropic, Google, or an
+// The language model an agent may be driven by (OpenAI, Anthropic, Google, or an
 // OpenAI-compatible local host), chosen from the configuration. The key goes to the model client and
 // nowhere else: only the "<provider>:<model>" label is ever shown.
 import { createAnthropic } from "@ai-sdk/anthropic";
@@ -32,7 +32,7 @@ export type ModelConfig = Pick<
 >;
 
 export interface ChosenModel {
-  /** CONTRACT's `planner` value: "<provider>:<model>". */
+  /** The protocol's `planner` value: "<provider>:<model>". */
   label: string;
   model: LanguageModel;
 }

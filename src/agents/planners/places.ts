@@ -6,7 +6,7 @@ import type { Tile } from "../../game/types.js";
 import type { AgentView, SeenEntity, Step } from "../brain.js";
 
 /**
- * Walks beside the nearest of `places` that one move reaches (SPEC's navigateTo). Undefined when there
+ * Walks beside the nearest of `places` that one move reaches (the interface's navigateTo). Undefined when there
  * is none, or when the agent already stands beside it: it waits there (for a respawn).
  */
 export function walkTowards(view: AgentView, places: readonly Tile[], map: WorldMap): Step | undefined {

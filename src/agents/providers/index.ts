@@ -1,4 +1,4 @@
-// SPEC's six state providers: each turns what the agent was sent (AgentKnowledge) into one part of
+// The interface's six state providers: each turns what the agent was sent (AgentKnowledge) into one part of
 // its state, for the planners, GET /api/agents/:agentId/state and the dashboard alike.
 
 import { areaContaining } from "../../game/map.js";
