@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import type { Client } from "@colyseus/core";
 import { $changes, Encoder } from "@colyseus/schema";
+import { CROWD_NEAREST_SLACK_TILES } from "../../src/game/crowd-choices.js";
 import { OWNER_ONLY_TICKS } from "../../src/game/ground-items.js";
-import { SHOWN_PLAYER_BONUS_TILES } from "../../src/game/nearest-players.js";
 import { seededRandom } from "../../src/game/random.js";
 import { chebyshev } from "../../src/game/tile.js";
 import { cellOf, sees } from "../../src/game/view-index.js";
@@ -141,8 +141,8 @@ describe("Interest: what each /ws client is told", () => {
 /**
  * Players teleport about (within `spread` tiles of the corner) and drop coins, and miss one update in five;
  * after each update a client must hold exactly what is in its view: the public entities, its own
- * owner-only ones, and of the other players (above `maxPlayers`) the nearest, give or take the margin a
- * shown one keeps.
+ * owner-only ones, and of the other players (above `maxPlayers`) the nearest, give or take the slack of
+ * a choice shared by a block of tiles (CROWD_NEAREST_SLACK_TILES).
  */
 function checkPictures({
   players: count,
@@ -210,7 +210,7 @@ function checkPictures({
     const distance = (other: string) => chebyshev(from, world.playerSync(other).position);
     const farthestShown = Math.max(...shown.map(distance));
     for (const other of others.filter((seen) => !picture.has(seen)))
-      assert.ok(distance(other) >= farthestShown - SHOWN_PLAYER_BONUS_TILES, `${what}: ${other} is nearer`);
+      assert.ok(distance(other) >= farthestShown - CROWD_NEAREST_SLACK_TILES, `${what}: ${other} is nearer`);
   };
   for (const id of players) {
     world.join(character(id));
