@@ -8,7 +8,6 @@ import {
   TileGrid,
   tileBounds,
 } from "../../src/game/nearest-players.js";
-import type { Tile } from "../../src/game/types.js";
 
 interface Player {
   id: string;
