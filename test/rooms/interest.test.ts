@@ -239,6 +239,47 @@ function checkPictures({
   if (maxPlayers !== undefined) assert.ok(crowded > 50, `crowded views checked: ${crowded}`);
 }
 
+describe("Interest: a crowd's clients share their updates", () => {
+  it("tells the crowded clients of one block of tiles the same, made once", () => {
+    const world = makeWorld();
+    // Three players in SPAWN's block of tiles, four more in view: with a cap of 3, each of the three sees
+    // the other two and the nearest of the rest.
+    const inBlock = {
+      a: SPAWN,
+      b: { x: SPAWN.x + 1, z: SPAWN.z + 1 },
+      c: { x: SPAWN.x + 2, z: SPAWN.z + 2 },
+    };
+    const around = [6, 8, 10, 12].map((dx, i) => [`o${i}`, { x: SPAWN.x + dx, z: SPAWN.z }] as const);
+    for (const [id, position] of [...Object.entries(inBlock), ...around])
+      world.join(character(id, { position }));
+    const interest = new Interest(world, new WorldRoomState(), undefined, 3);
+    const clients = Object.keys(inBlock).map((id) => {
+      const client = new JsonClient(`session-${id}`, {} as ConstructorParameters<typeof JsonClient>[1], {
+        maxBufferedBytes: 0,
+      }) as unknown as Client;
+      interest.open(client, id);
+      return client;
+    });
+    const tick = () => {
+      const report = world.step();
+      interest.applyTick(report, new Set(report.changedEntities));
+      return clients.map((client) => interest.update(client));
+    };
+    tick();
+    tick();
+    world.submit("o0", { type: "move", x: SPAWN.x + 6, z: SPAWN.z + 1 });
+    const updates = tick();
+    assert.ok(updates[0], "the nearest of the rest moved: an update");
+    assert.ok(
+      updates.every((update) => update === updates[0]),
+      "one update object for the three",
+    );
+    const update = JSON.parse(updates[0]!.text) as Update;
+    assert.deepEqual(ids(update.updated), ["o0"]);
+    for (const client of clients) interest.close(client);
+  });
+});
+
 describe("Interest: an SDK client's StateView", () => {
   it("is released when its view closes: nothing it was shown stays visible to it", () => {
     const world = makeWorld();
