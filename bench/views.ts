@@ -5,7 +5,8 @@
 // around it and its own, framed into one buffer per client), then lets go of what the updates shared
 // and empties the young generation as the room does. Only the socket write itself is left out
 // (bench/write-floor.ts measures it).
-//   node --expose-gc --max-semi-space-size=64 --heap-growing-percent=100 --import tsx bench/views.ts [--players 2000] [--ticks 300]
+//   node --expose-gc --max-semi-space-size=64 --heap-growing-percent=100 --import tsx bench/views.ts [--players 2000] [--ticks 300] [--crowd]
+// (--crowd: they stay at the spawn point and walk from there, as the world bench's --crowd bots do)
 // (the garbage-collector flags `npm start` gives the server; the header shows the young generation in effect).
 import { PerformanceObserver, performance } from "node:perf_hooks";
 import type { Duplex } from "node:stream";
@@ -32,6 +33,7 @@ const { values: args } = parseArgs({
   options: {
     players: { type: "string", default: "2000" },
     ticks: { type: "string", default: "300" },
+    crowd: { type: "boolean", default: false },
   },
 });
 const PLAYERS = Number(args.players);
@@ -57,6 +59,7 @@ let written = 0;
 function sink(): Duplex {
   return {
     destroyed: false,
+    writable: true,
     writableLength: 0,
     write: (bytes: Buffer) => {
       written += bytes.length;
@@ -75,9 +78,11 @@ const outbox = createOutbox("stream");
 for (let i = 0; i < PLAYERS; i++) {
   const id = `bot-${i}`;
   world.join(newCharacter(id, `Bot${i}`, data));
-  const area = data.areas[randomInt(0, data.areas.length - 1)]!;
-  const { minX, maxX, minZ, maxZ } = area.bounds;
-  world.submit(id, { type: "teleport", x: randomInt(minX, maxX), z: randomInt(minZ, maxZ) });
+  if (!args.crowd) {
+    const area = data.areas[randomInt(0, data.areas.length - 1)]!;
+    const { minX, maxX, minZ, maxZ } = area.bounds;
+    world.submit(id, { type: "teleport", x: randomInt(minX, maxX), z: randomInt(minZ, maxZ) });
+  }
   const client = new JsonClient(`session-${i}`, open, {
     maxBufferedBytes: Number.POSITIVE_INFINITY,
     tcp: sink(),
@@ -97,7 +102,13 @@ function act(id: string): void {
   world.submit(id, { type: "move", ...to });
 }
 
-const stages = { "world step": [] as number[], replicate: [] as number[], publish: [] as number[] };
+const stages = {
+  "world step": [] as number[],
+  replicate: [] as number[],
+  publish: [] as number[],
+  " views": [] as number[],
+  " events": [] as number[],
+};
 const gcPauses: number[] = [];
 const gcPausesInTicks: number[] = [];
 /** Each measured tick's start and end (performance.now()), to tell the pauses that fell inside one. */
@@ -122,10 +133,14 @@ for (let tick = 0; tick < WARM_UP_TICKS + TICKS; tick++) {
   const stepped = performance.now();
   interest.applyTick(report, new Set(report.changedEntities));
   const replicated = performance.now();
+  let viewed = 0;
+  let delivered = 0;
   void outbox
     .batch(clients.values() as never, (slab) => {
       interest.updateAll((client, update) => client.send("world:update", update));
+      viewed = performance.now();
       deliverEvents(report.events, interest, (id) => clients.get(id) as never, slab);
+      delivered = performance.now();
     })
     .send();
   const published = performance.now();
@@ -135,6 +150,8 @@ for (let tick = 0; tick < WARM_UP_TICKS + TICKS; tick++) {
     stages["world step"].push(stepped - started);
     stages.replicate.push(replicated - stepped);
     stages.publish.push(published - replicated);
+    stages[" views"].push(viewed - replicated);
+    stages[" events"].push(delivered - viewed);
     tickSpans.push([started, published]);
   } else {
     written = 0;
@@ -150,13 +167,27 @@ const totals = stages["world step"].map((ms, i) => ms + stages.replicate[i]! + s
 const youngSpace = v8.getHeapSpaceStatistics().find((space) => space.space_name === "new_space");
 const youngMb = (youngSpace?.space_size ?? 0) / 2 ** 20;
 console.log(
-  `\nviews bench: ${PLAYERS} /ws players scattered over the world, ${TICKS} ticks, no sockets, ` +
+  `\nviews bench: ${PLAYERS} /ws players ${args.crowd ? "crowded at the spawn point" : "scattered over the world"}, ${TICKS} ticks, no sockets, ` +
     `young generation ${youngMb.toFixed(0)} MB\n${machineSpeedLine(referenceMs)}\n`,
 );
 console.log(`${"stage (ms)".padEnd(14)}${"p50".padStart(8)}${"p99".padStart(8)}${"max".padStart(8)}`);
 for (const [name, samples] of Object.entries(stages)) console.log(row(name, samples));
 console.log(row("tick", totals));
 console.log(row("gc pause", gcPauses));
+const tiles = new Set(
+  [...clients.keys()].map((id) => {
+    const { x, z } = world.peek(id).position;
+    return `${x},${z}`;
+  }),
+);
+const perTile = new Map<string, number>();
+for (const id of clients.keys()) {
+  const { x, z } = world.peek(id).position;
+  perTile.set(`${x},${z}`, (perTile.get(`${x},${z}`) ?? 0) + 1);
+}
+console.log(
+  `the players stand on ${tiles.size} tiles at the end, at most ${Math.max(...perTile.values())} on one, ${[...perTile.values()].filter((n) => n >= 10).length} tiles with 10 or more`,
+);
 const sum = (samples: readonly number[]) => samples.reduce((total, ms) => total + ms, 0);
 console.log(
   `\ngarbage collection: ${sum(gcPauses).toFixed(0)} ms in ${gcPauses.length} pauses over ${TICKS} ticks, ` +

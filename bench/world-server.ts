@@ -249,6 +249,8 @@ async function main(): Promise<void> {
     ...(process.env.WRITE_PATH && { WRITE_PATH: process.env.WRITE_PATH }),
     // The cap on the players a client is shown, likewise.
     ...(process.env.VIEW_MAX_PLAYERS && { VIEW_MAX_PLAYERS: process.env.VIEW_MAX_PLAYERS }),
+    // How long a login may wait in a stopped process: on a machine shared with other work, longer.
+    ...(process.env.WS_LOGIN_MAX_STALL_MS && { WS_LOGIN_MAX_STALL_MS: process.env.WS_LOGIN_MAX_STALL_MS }),
   });
   // Timed first, alone on the core the ticks will run on.
   const referenceMs = referenceWorkMs();

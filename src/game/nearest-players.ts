@@ -56,17 +56,31 @@ export interface TileBounds {
   maxZ: number;
 }
 
-/** Reused between calls: a selection runs for every crowded viewer every tick. */
+/** The one tile `tile`, as bounds: what a single viewer searches outward from. */
+export function tileBounds(tile: Tile): TileBounds {
+  return { minX: tile.x, maxX: tile.x, minZ: tile.z, maxZ: tile.z };
+}
+
+/** Chebyshev distance from a tile to the nearest tile of `area` (0 inside it). */
+export function distanceTo(area: TileBounds, x: number, z: number): number {
+  const dx = Math.max(area.minX - x, x - area.maxX, 0);
+  const dz = Math.max(area.minZ - z, z - area.maxZ, 0);
+  return Math.max(dx, dz);
+}
+
+/** Reused between calls: a selection runs for every crowded block every tick. */
 const buckets: { id: string }[][] = [];
 
 /**
- * The at most `limit` players of `grid` nearest to `viewer` (Chebyshev distance) within `bounds` (its
- * view), `self` left out. A player `shown` already counts SHOWN_PLAYER_BONUS_TILES nearer; at equal standing
- * the shown one goes first, then the lower id: the choice depends only on positions and what was shown.
+ * The at most `limit` players of `grid` nearest to `around` (a viewer's tile, or the block of tiles whose
+ * viewers share one choice), by Chebyshev distance, within `bounds` (their view), `self` left out. Those
+ * standing in `around` itself come first; beyond it, a player `shown` already counts
+ * SHOWN_PLAYER_BONUS_TILES nearer. At equal standing the shown one goes first, then the lower id: the
+ * choice depends only on positions and what was shown.
  */
 export function nearestPlayers<E extends { readonly id: string }>(
   grid: TileGrid<E>,
-  viewer: Tile,
+  around: TileBounds,
   bounds: TileBounds,
   limit: number,
   shown: (entity: E) => boolean,
@@ -74,36 +88,48 @@ export function nearestPlayers<E extends { readonly id: string }>(
 ): E[] {
   const bonus = SHOWN_PLAYER_BONUS_TILES;
   const { minX, maxX, minZ, maxZ } = bounds;
-  const reach = Math.max(viewer.x - minX, maxX - viewer.x, viewer.z - minZ, maxZ - viewer.z);
-  // Bucket b holds standing b - bonus: a shown player at distance d stands at d - bonus, another at d.
-  for (let b = 0; b <= reach + bonus; b++) {
+  const reach = Math.max(around.minX - minX, maxX - around.maxX, around.minZ - minZ, maxZ - around.maxZ);
+  // Bucket 0 holds `around`'s own players; bucket b > 0 standing b - bonus - 1: a shown player at
+  // distance d stands at d - bonus, another at d.
+  const lastBucket = reach + bonus + 1;
+  for (let b = 0; b <= lastBucket; b++) {
     if (buckets[b]) buckets[b]!.length = 0;
     else buckets[b] = [];
   }
-  const visit = (x: number, z: number, ring: number) => {
-    if (x < minX || x > maxX || z < minZ || z > maxZ) return;
-    const here = grid.at(x, z);
-    if (!here) return;
-    for (const entity of here) {
-      if (entity !== self) buckets[shown(entity) ? ring : ring + bonus]!.push(entity);
+  const visitRow = (z: number, fromX: number, toX: number, ring: number) => {
+    if (z < minZ || z > maxZ) return;
+    const last = Math.min(toX, maxX);
+    for (let x = Math.max(fromX, minX); x <= last; x++) {
+      const here = grid.at(x, z);
+      if (!here) continue;
+      for (const entity of here) {
+        if (entity === self) continue;
+        buckets[ring === 0 ? 0 : (shown(entity) ? ring : ring + bonus) + 1]!.push(entity);
+      }
     }
   };
-  // Once ring r is searched, bucket r is complete: whoever would join it stands within r tiles.
+  // Once ring r is searched, buckets up to r + 1 are complete: whoever would join them stands within r tiles.
   let settled = 0;
   let searched = -1;
   for (let ring = 0; ring <= reach && settled < limit; ring++) {
-    if (ring === 0) visit(viewer.x, viewer.z, 0);
-    for (let step = -ring; step < ring; step++) {
-      visit(viewer.x + step, viewer.z - ring, ring);
-      visit(viewer.x + ring, viewer.z + step, ring);
-      visit(viewer.x - step, viewer.z + ring, ring);
-      visit(viewer.x - ring, viewer.z - step, ring);
+    if (ring === 0) {
+      for (let z = around.minZ; z <= around.maxZ; z++) visitRow(z, around.minX, around.maxX, 0);
+      settled += buckets[0]!.length;
+    } else {
+      const left = around.minX - ring;
+      const right = around.maxX + ring;
+      visitRow(around.minZ - ring, left, right, ring);
+      visitRow(around.maxZ + ring, left, right, ring);
+      for (let z = around.minZ - ring + 1; z < around.maxZ + ring; z++) {
+        visitRow(z, left, left, ring);
+        visitRow(z, right, right, ring);
+      }
+      settled += buckets[ring + 1]!.length;
     }
-    settled += buckets[ring]!.length;
     searched = ring;
   }
-  // The whole block searched: the buckets past the last ring are complete too.
-  const last = settled < limit ? reach + bonus : searched;
+  // The whole view searched: the buckets past the last ring are complete too.
+  const last = settled < limit ? lastBucket : searched + 1;
   const nearest: E[] = [];
   for (let b = 0; b <= last && nearest.length < limit; b++) {
     const bucket = buckets[b] as E[];

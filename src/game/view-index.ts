@@ -3,7 +3,7 @@
 // differences are computed once per cell (and per cell-to-cell move), not once per player; and
 // everything a tick changed in a block is found through the few cells it touched, not by
 // re-scanning the block for every viewer.
-import { nearestPlayers, type TileBounds, TileGrid } from "./nearest-players.js";
+import { type TileBounds, TileGrid } from "./nearest-players.js";
 import type { Tile } from "./types.js";
 
 /** Side of a view cell, in tiles. */
@@ -90,7 +90,7 @@ export function blockAround(viewer: Cell): readonly Cell[] {
 export interface Placement<Payload = undefined> {
   position: Tile;
   ownerId?: string;
-  /** A player: counted against a viewer's cap on players, which shows it nearest first (see nearest-players.ts). */
+  /** A player: counted against a viewer's cap on players, which shows it nearest first (see crowd-choices.ts). */
   capped?: boolean;
   payload?: Payload;
 }
@@ -107,8 +107,6 @@ export interface TrackedEntity<Payload = undefined> {
   z: number;
   /** Whether it counts against a viewer's cap on players. */
   capped: boolean;
-  /** The last nearestCapped call that chose it (see chosenLast). */
-  chosenIn: number;
   /** Set while only this player may see it. */
   ownerId?: string;
   /** Whether it has left the world. */
@@ -151,9 +149,8 @@ export class ViewIndex<Payload = undefined> {
   private readonly privateByOwner = new Map<string, Set<TrackedEntity<Payload>>>();
   /** Public capped entities (players): how many in each cell, and by tile, to find the nearest. */
   private readonly cappedIn = new Map<Cell, number>();
-  private readonly cappedGrid = new TileGrid<TrackedEntity<Payload>>();
-  /** Counts the calls of nearestCapped: entities chosen by the last one carry its count. */
-  private selection = 0;
+  /** (Read, never changed, outside: crowds choose their players from it, see crowd-choices.ts.) */
+  readonly cappedGrid = new TileGrid<TrackedEntity<Payload>>();
   private diffs = new Map<number, ViewDiff<Payload>>();
 
   get currentTick(): number {
@@ -214,38 +211,20 @@ export class ViewIndex<Payload = undefined> {
   }
 
   /**
-   * The at most `limit` public capped entities nearest to a viewer standing on `viewer`, within its view,
-   * `self` left out, those `shown` kept by a margin (see nearestPlayers).
-   */
-  nearestCapped(
-    viewer: Tile,
-    limit: number,
-    shown: (entity: TrackedEntity<Payload>) => boolean,
-    self?: TrackedEntity<Payload>,
-  ): TrackedEntity<Payload>[] {
-    const nearest = nearestPlayers(this.cappedGrid, viewer, blockBounds(viewer), limit, shown, self);
-    this.selection++;
-    for (let i = 0; i < nearest.length; i++) nearest[i]!.chosenIn = this.selection;
-    return nearest;
-  }
-
-  /** Whether the last `nearestCapped` chose the entity: what a viewer was shown and no longer is, is not. */
-  chosenLast(entity: TrackedEntity<Payload>): boolean {
-    return entity.chosenIn === this.selection;
-  }
-
-  /**
    * Every public entity a viewer in `viewer` saw after the previous tick: what is in its block now and
-   * was in it then, and what has left its block (moved away, gone, hidden) since.
+   * was in it then, and what has left its block (moved away, gone, hidden) since (`uncappedOnly`: leaving
+   * out the capped ones).
    */
-  visibleBefore(viewer: Cell): TrackedEntity<Payload>[] {
+  visibleBefore(viewer: Cell, uncappedOnly = false): TrackedEntity<Payload>[] {
     const seen: TrackedEntity<Payload>[] = [];
     for (const cell of blockAround(viewer)) {
       for (const entity of this.cells.get(cell) ?? []) {
+        if (uncappedOnly && entity.capped) continue;
         if (sees(viewer, this.previousCell(entity))) seen.push(entity);
       }
       // Departed from a cell of the block, and now outside it (or nowhere public): seen there before.
       for (const entity of this.departedFrom.get(cell) ?? NOTHING) {
+        if (uncappedOnly && entity.capped) continue;
         if (!sees(viewer, publicCell(entity))) seen.push(entity);
       }
     }
@@ -332,7 +311,6 @@ export class ViewIndex<Payload = undefined> {
         x: 0,
         z: 0,
         capped: false,
-        chosenIn: 0,
         gone: true,
         touched: -1,
         before: NO_CELL,

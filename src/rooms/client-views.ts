@@ -2,6 +2,7 @@
 // changes, and the update encoded from them (JSON for /ws, msgpack for SDK clients that read messages).
 // Interest decides what each view is sent; this is how it is written down.
 import type { Client } from "@colyseus/core";
+import type { CrowdChoice } from "../game/crowd-choices.js";
 import type { Cell, TrackedEntity, ViewDiff } from "../game/view-index.js";
 import type { World } from "../game/world.js";
 import type { WorldEntity } from "../game/world-types.js";
@@ -27,10 +28,11 @@ export interface ClientView {
   /** Its player's owner-only items among them. */
   readonly privateKnown: Set<string>;
   /**
-   * While more players than the cap stand in its view: the other players it is shown, the nearest ones
-   * (see nearestCapped). Its players are then chosen for it alone, and `known` is always kept.
+   * While more players than the cap stand in its view: the choice of players it was shown at `tick` (see
+   * crowd-choices.ts), its own player shown as well. Every client shown the same choice holds the same
+   * players, its own aside, and is told the same.
    */
-  crowd: Set<TrackedEntity<EntityPayload>> | undefined;
+  choice: CrowdChoice<TrackedEntity<EntityPayload>> | undefined;
   /** It reads its view from the schema state through a StateView, rather than from world:update. */
   readonly readsState: boolean;
   /** Its own player was sent before the index placed it: the index will list it as new. */

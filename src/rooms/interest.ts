@@ -1,7 +1,16 @@
 import { type Client, ClientState } from "@colyseus/core";
+import { type CrowdChoice, CrowdChoices } from "../game/crowd-choices.js";
 import { DEFAULT_VIEW_MAX_PLAYERS } from "../game/nearest-players.js";
 import type { Tile } from "../game/types.js";
-import { type Cell, cellOf, NO_CELL, type Placement, sees, ViewIndex } from "../game/view-index.js";
+import {
+  type Cell,
+  cellOf,
+  NO_CELL,
+  type Placement,
+  sees,
+  type TrackedEntity,
+  ViewIndex,
+} from "../game/view-index.js";
 import type { World } from "../game/world.js";
 import type { TickReport } from "../game/world-types.js";
 import type { PatchScopes } from "../net/patch-scopes.js";
@@ -18,13 +27,15 @@ import {
   reconcile,
   type ViewChange,
 } from "./client-views.js";
-import { crowdChange, crowdedAt, withPrivateItems } from "./own-view-changes.js";
+import { crowdedAt, SharedCrowdChanges, withOwnPlayer, withPrivateItems } from "./own-view-changes.js";
 import { StateViews } from "./state-views.js";
 
 /**
  * Interest management: each client is sent the entities of the view cells around its player (see
  * src/game/view-index.ts). Clients that stood in the same cell and still do share one computed
  * difference and one encoded world:update; only a player's own owner-only items are added per client.
+ * In a crowd, the clients of a small block of tiles share one choice of the players they are shown (see
+ * src/game/crowd-choices.ts), and those that stayed in one block share one update.
  * SDK clients get the same differences through their StateView (Colyseus then sends only those patches),
  * or as world:update messages if they asked for them.
  */
@@ -37,6 +48,11 @@ export class Interest {
   private readonly viewers = new Map<Cell, Set<Client>>();
   /** This tick's shared world:update of each difference, until forgetSharedUpdates. */
   private encoded = new WeakMap<EntityDiff, EncodedUpdate>();
+  /** In a crowd, the players each block of tiles is shown, and this tick's updates between choices. */
+  private readonly choices: CrowdChoices<TrackedEntity<EntityPayload>>;
+  /** Choices for each tile, for the clients of a block whose own players overflow its choice. */
+  private readonly tileChoices: CrowdChoices<TrackedEntity<EntityPayload>>;
+  private readonly crowdChanges: SharedCrowdChanges;
 
   constructor(
     private readonly world: World,
@@ -47,6 +63,10 @@ export class Interest {
     private readonly maxPlayers = DEFAULT_VIEW_MAX_PLAYERS,
   ) {
     this.stateViews = new StateViews(world, state, patchScopes);
+    // A block's choice holds its own players too: each of them is shown the others, maxPlayers at most.
+    this.choices = new CrowdChoices(this.index.cappedGrid, maxPlayers + 1);
+    this.tileChoices = new CrowdChoices(this.index.cappedGrid, maxPlayers + 1, 1);
+    this.crowdChanges = new SharedCrowdChanges(this.index);
     // Ticks report what changes; what is there from the start (trees, rocks, monsters) is placed now.
     const everything = new Set(world.entities().map((entity) => entity.id));
     this.index.advance(world.tick, everything, [], (id) => this.placement(id));
@@ -62,6 +82,8 @@ export class Interest {
         view.known = this.knownOf(view);
     }
     this.index.advance(report.tick, changed, report.removedEntities, (id) => this.placement(id));
+    this.choices.forgetBefore(report.tick);
+    this.tileChoices.forgetBefore(report.tick);
   }
 
   /**
@@ -70,6 +92,7 @@ export class Interest {
    */
   forgetSharedUpdates(): void {
     this.index.forgetDiffs();
+    this.crowdChanges.forget();
     this.encoded = new WeakMap();
   }
 
@@ -90,7 +113,7 @@ export class Interest {
       tick: -1,
       known: undefined,
       privateKnown: new Set(),
-      crowd: undefined,
+      choice: undefined,
       selfPending: false,
       restart: false,
       readsState,
@@ -137,6 +160,14 @@ export class Interest {
   }
 
   /**
+   * The crowd choice a client was last shown its players by (see crowd-choices.ts), if it is crowded: of
+   * the `{ near }` events it sees, it is sent those within the choice's reach. Undefined: all of them.
+   */
+  crowdChoiceOf(client: Client): CrowdChoice<unknown> | undefined {
+    return this.views.get(client.sessionId)?.choice;
+  }
+
+  /**
    * Brings every open view up to the current tick (see `update`); `send` gets the world:update of each
    * client that reads them. Walks the views themselves: a crowded world has thousands, and looking each
    * up again by its client would cost as much as some of the work.
@@ -167,18 +198,28 @@ export class Interest {
     const position = this.world.positionOf(playerId);
     if ((view.tick === tick && !view.restart) || !position) return undefined;
     const cell = cellOf(position);
-    const crowded = crowdedAt(this.index, this.maxPlayers, view, cell);
+    const self = this.index.entity(playerId);
+    const choice = crowdedAt(this.index, this.maxPlayers, view, cell)
+      ? this.choiceFor(view, self, position, tick)
+      : undefined;
     // Shared differences start from last tick's view; a view opened since (or one that missed a tick, or
-    // is sent again whole, or whose players have just come to be chosen for it or no longer are) is
-    // compared with what its client was sent, entity by entity.
+    // is sent again whole, or whose players have just come to be chosen or no longer are) is compared
+    // with what its client was sent, entity by entity.
     const followsOn =
       view.cell !== NO_CELL &&
       view.tick === tick - 1 &&
       !view.restart &&
-      crowded === (view.crowd !== undefined);
-    const shared = followsOn && !crowded ? this.index.diff(view.cell, cell) : undefined;
+      (choice === undefined) === (view.choice === undefined);
+    let shared: EntityDiff | undefined;
+    if (followsOn && choice && view.choice) {
+      const players = this.crowdChanges.of(view.choice, choice, view.cell, cell);
+      shared = withOwnPlayer(this.index, players, self, view.choice, choice);
+    } else if (followsOn) {
+      shared = this.index.diff(view.cell, cell);
+    }
     let change: ViewChange;
-    // In step: it held what its cell saw, as every client that made the same move did, and is told the same.
+    // In step: it held what its cell (crowded: and its choice) saw, as every client that made the same
+    // move did, and is told the same.
     let inStep = false;
     if (shared) {
       // What the client has is what the shared difference starts from, unless the index is about to
@@ -187,22 +228,19 @@ export class Interest {
       change = withPrivateItems(this.index, view, shared, playerId, cell);
       if (mayOverlap) change = reconcile(this.knownOf(view), change);
       inStep = !mayOverlap && change === shared;
-      if (view.selfPending && this.index.entity(playerId)) view.selfPending = false;
-    } else if (followsOn) {
-      change = crowdChange(this.index, this.maxPlayers, view, playerId, position, cell);
+      if (view.selfPending && self) view.selfPending = false;
     } else {
-      change = this.resync(view, playerId, position, cell, crowded);
+      change = this.resync(view, playerId, cell, choice);
     }
-    if (view.known && (shared || followsOn)) {
+    if (view.known && shared) {
       for (const entity of change.added) view.known.add(entity.id);
       for (const id of change.removed) view.known.delete(id);
     }
     view.tick = tick;
+    view.choice = choice;
     this.moveViewer(view, cell);
-    if (view.crowd) {
-      // Kept whole while its players are its own (see resync).
-    } else if (view.selfPending || view.privateKnown.size > 0) {
-      view.known ??= new Set([...this.index.visibleFrom(cell).map(({ id }) => id), ...view.privateKnown]);
+    if (view.selfPending || view.privateKnown.size > 0) {
+      view.known ??= this.heldNow(view, cell);
       if (view.selfPending) view.known.add(playerId);
     } else {
       view.known = undefined;
@@ -222,27 +260,38 @@ export class Interest {
   }
 
   /**
-   * Everything in view, compared entity by entity with what the client was sent. `crowded`: of the players,
-   * only the nearest ones and its own (see crowdedAt).
+   * The players a crowded client is shown this tick: its block's choice (see crowd-choices.ts), or, in a
+   * block whose own players overflow that, its tile's.
+   */
+  private choiceFor(
+    view: ClientView,
+    self: TrackedEntity<EntityPayload> | undefined,
+    position: Tile,
+    tick: number,
+  ): CrowdChoice<TrackedEntity<EntityPayload>> {
+    const inBlock = this.choices.choose(position, tick, view.choice);
+    if (self && inBlock.set.has(self)) return inBlock;
+    return this.tileChoices.choose(position, tick, view.choice).shownTo(self);
+  }
+
+  /**
+   * Everything in view, compared entity by entity with what the client was sent. Crowded, of the
+   * players only those of its choice, and its own.
    */
   private resync(
     view: ClientView,
     playerId: string,
-    position: Tile,
     cell: Cell,
-    crowded: boolean,
+    choice: CrowdChoice<TrackedEntity<EntityPayload>> | undefined,
   ): ViewChange {
     const known = this.knownOf(view);
-    const visible: Listed[] = this.index.visibleFrom(cell, crowded);
+    const visible: Listed[] = this.index.visibleFrom(cell, choice !== undefined);
     const self = this.index.entity(playerId);
-    if (crowded) {
-      const nearest = this.index.nearestCapped(position, this.maxPlayers, (e) => known.has(e.id), self);
-      view.crowd = new Set(nearest);
-      for (const entity of nearest) visible.push(entity);
-      visible.push(self ?? { id: playerId });
+    if (choice) {
+      for (const entity of choice.players) visible.push(entity);
+      if (!self || !choice.set.has(self)) visible.push(self ?? { id: playerId });
       view.selfPending = false;
     } else {
-      view.crowd = undefined;
       // A player who joined since the last tick is not placed in the index until the next one.
       view.selfPending = !self;
       if (view.selfPending) visible.push({ id: playerId });
@@ -266,18 +315,38 @@ export class Interest {
     return change;
   }
 
+  /** What a view holds once brought up to date in `cell`, held one by one. */
+  private heldNow(view: ClientView, cell: Cell): Set<string> {
+    const held = new Set<string>();
+    for (const entity of this.index.visibleFrom(cell, view.choice !== undefined)) held.add(entity.id);
+    if (view.choice) {
+      for (const entity of view.choice.players) held.add(entity.id);
+      held.add(view.playerId);
+    }
+    for (const id of view.privateKnown) held.add(id);
+    return held;
+  }
+
   /**
-   * What the client holds: kept one by one, or (in step) what its cell saw at its last update: after the
-   * previous tick, or after this one when it was brought up to date since (see `reattach`).
+   * What the client holds: kept one by one, or (in step) what its cell saw at its last update (crowded:
+   * of the players, its block's choice): after the previous tick, or after this one when it was brought
+   * up to date since (see `reattach`).
    */
   private knownOf(view: ClientView): Set<string> {
     if (view.known) return view.known;
     if (view.cell === NO_CELL) return new Set();
+    const crowded = view.choice !== undefined;
     const seen =
       view.tick === this.index.currentTick
-        ? this.index.visibleFrom(view.cell)
-        : this.index.visibleBefore(view.cell);
-    return new Set(seen.map(({ id }) => id));
+        ? this.index.visibleFrom(view.cell, crowded)
+        : this.index.visibleBefore(view.cell, crowded);
+    const known = new Set(seen.map(({ id }) => id));
+    // Crowded, its players are its choice's as of its update, and its own.
+    if (view.choice) {
+      for (const entity of view.choice.players) known.add(entity.id);
+      known.add(view.playerId);
+    }
+    return known;
   }
 
   private moveViewer(view: ClientView, cell: Cell): void {

@@ -1,4 +1,7 @@
 import { type Client, ClientState, getMessageBytes, Protocol } from "@colyseus/core";
+import type { CrowdChoice } from "../game/crowd-choices.js";
+import { distanceTo } from "../game/nearest-players.js";
+import type { Tile } from "../game/types.js";
 import { blockAround, type Cell, cellOf } from "../game/view-index.js";
 import type { OutboundEvent } from "../game/world-types.js";
 import { FramedBytes, framedLength, writeFrames } from "../net/frames.js";
@@ -10,8 +13,9 @@ import { type Interest, isJsonClient } from "./interest.js";
 
 /**
  * Sends a tick's events (within a batched publish: see withBatchedSends): the `{near}` ones to the
- * clients that see their tiles, then each player's own, in the tick's order. The joined /ws clients of
- * a view cell all get the same frames of the events around, made once for the cell. `answer` sends an
+ * clients that see their tiles (a crowded client: those within its crowd choice's reach), then each
+ * player's own, in the tick's order. The joined /ws clients of a view cell (crowded: of a crowd choice)
+ * all get the same frames of the events around, made once for them. `answer` sends an
  * event as the reply to the message that caused it, when it knows that message (true then): a player's
  * own event, or a /ws speaker's copy of its chat line, which that client is then sent on its own (with
  * its lines, wherever it now stands).
@@ -37,11 +41,25 @@ export function deliverEvents(
   const heard = new Set<OutgoingEvent>();
   if (!near.isEmpty) {
     interest.forEachViewerCell((cell, clients) => {
-      const seen = near.seenFrom(cell);
-      if (seen.length === 0 && linesBySpeaker.size === 0) return;
-      let framed: FramedBytes | undefined;
+      const seenInCell = near.seenFrom(cell);
+      if (seenInCell.length === 0 && linesBySpeaker.size === 0) return;
+      const inCell: Audience = { seen: seenInCell, framed: undefined, recipients: 0 };
+      /** Crowded clients hear what is within their crowd choice's reach, shared by the choice's clients. */
+      let byChoice: Map<CrowdChoice<unknown>, Audience> | undefined;
       for (const client of clients) {
         if (!isGreeted(client)) continue;
+        const choice = interest.crowdChoiceOf(client);
+        let audience = inCell;
+        if (choice && choice.reach !== Number.POSITIVE_INFINITY) {
+          byChoice ??= new Map();
+          let shared = byChoice.get(choice);
+          if (!shared) {
+            shared = { seen: withinReach(seenInCell, choice), framed: undefined, recipients: 0 };
+            byChoice.set(choice, shared);
+          }
+          audience = shared;
+        }
+        const seen = audience.seen;
         const joined = isJsonClient(client) && client.state === ClientState.JOINED;
         const own = linesBySpeaker.size > 0 ? linesBySpeaker.get(client.auth?.characterId) : undefined;
         if (own) {
@@ -56,13 +74,15 @@ export function deliverEvents(
         }
         if (seen.length === 0) continue;
         if (joined) {
-          framed ??= framedEvents(seen, slab);
-          client.sendFramed(framed);
-          for (const event of seen) event.counted();
+          audience.framed ??= framedEvents(seen, slab);
+          client.sendFramed(audience.framed);
+          audience.recipients++;
         } else {
           for (const event of seen) event.sendTo(client);
         }
       }
+      countRecipients(inCell);
+      for (const audience of byChoice?.values() ?? []) countRecipients(audience);
     });
   }
   for (const event of outgoing) {
@@ -75,6 +95,26 @@ export function deliverEvents(
       answer(event.event);
     }
   }
+}
+
+/** The `{ near }` events some clients of a cell see, framed once for those of them that are joined /ws clients. */
+interface Audience {
+  readonly seen: readonly OutgoingEvent[];
+  framed: FramedBytes | undefined;
+  /** The clients sent `framed`. */
+  recipients: number;
+}
+
+function countRecipients({ seen, recipients }: Audience): void {
+  if (recipients > 0) for (const event of seen) event.counted(recipients);
+}
+
+/** The events within a crowd choice's reach of its block (see crowd-choices.ts), in their order. */
+function withinReach(seen: readonly OutgoingEvent[], choice: CrowdChoice<unknown>): OutgoingEvent[] {
+  return seen.filter(({ event }) => {
+    const to = event.to as { near: Tile };
+    return distanceTo(choice.block, to.near.x, to.near.z) <= choice.reach;
+  });
 }
 
 /** A chat line that answers its speaker's message. */
@@ -118,9 +158,9 @@ class OutgoingEvent {
     keepShapeOf("event", this);
   }
 
-  /** One more recipient, for the metrics. */
-  counted(): void {
-    countMessagesOut(this.event.event);
+  /** More recipients (one by default), for the metrics. */
+  counted(recipients = 1): void {
+    countMessagesOut(this.event.event, recipients);
   }
 
   /** JSON for /ws clients, msgpack for SDK clients. */

@@ -1,72 +1,96 @@
 // The parts of a view's update that are the client's own: its owner-only items, and, in a crowd, the
-// nearest players it is shown (VIEW_MAX_PLAYERS). Interest keeps who sees what; these make the change.
+// nearest players it is shown (VIEW_MAX_PLAYERS), shared by the clients of a block of tiles. Interest
+// keeps who sees what; these make the change.
 
-import type { Tile } from "../game/types.js";
-import { type Cell, sees, type ViewIndex } from "../game/view-index.js";
-import {
-  type ClientView,
-  type EntityDiff,
-  type EntityPayload,
-  type Listed,
-  reconcile,
-  type ViewChange,
-} from "./client-views.js";
+import { type CrowdChoice, choiceDiff } from "../game/crowd-choices.js";
+import { type Cell, sees, type TrackedEntity, type ViewIndex } from "../game/view-index.js";
+import type { ClientView, EntityDiff, EntityPayload, ViewChange } from "./client-views.js";
 
 type Index = ViewIndex<EntityPayload>;
 
 /**
  * Whether more players than the cap, its own left out, stand in the view of a player in `cell`: its
- * players are then the nearest ones, chosen for it alone. Below the cap it sees them all, as every
- * client in its cell does.
+ * players are then the nearest ones, chosen for its block of tiles (see crowd-choices.ts). Below the cap
+ * it sees them all, as every client in its cell does.
  */
 export function crowdedAt(index: Index, maxPlayers: number, view: ClientView, cell: Cell): boolean {
   const self = index.entity(view.playerId);
   const others = index.cappedAround(cell) - (self?.capped && sees(cell, self.at) ? 1 : 0);
   // A tenth below the cap before it stops: a view that crowds and thins by a player or two at each
   // step would otherwise be compared whole at each step. Below the cap, the nearest are all of them.
-  const margin = view.crowd ? Math.ceil(maxPlayers / 10) : 0;
+  const margin = view.choice ? Math.ceil(maxPlayers / 10) : 0;
   return others > maxPlayers - margin;
 }
 
+type Choice = CrowdChoice<TrackedEntity<EntityPayload>>;
+
 /**
- * A crowded view's update from the last tick's: what is not a player as its cell's shared difference
- * gives it (with its own items), and its players as the nearest ones now, against those it was shown.
+ * The tick's shared updates of crowded clients: each client that was shown one block's choice last tick
+ * and is shown another's now (the same block's, mostly) is told the same, made once: what is not a player
+ * as its cells' shared difference gives it, and the players that came, changed and went between the two
+ * choices.
  */
-export function crowdChange(
-  index: Index,
-  maxPlayers: number,
-  view: ClientView,
-  playerId: string,
-  position: Tile,
-  cell: Cell,
-): ViewChange {
-  const known = view.known!;
-  const shown = view.crowd!;
-  // Its own items turned public are listed as new by the shared difference (see updateView).
-  const mayOverlap = view.privateKnown.size > 0;
-  let change = withPrivateItems(index, view, index.diff(view.cell, cell, true), playerId, cell);
-  if (mayOverlap) change = reconcile(known, change);
-  const added: Listed[] = [...change.added];
-  const updated: Listed[] = [...change.updated];
-  const removed = [...change.removed];
-  const self = index.entity(playerId);
-  for (const entity of index.nearestCapped(position, maxPlayers, (e) => shown.has(e), self)) {
-    if (!shown.has(entity)) {
-      shown.add(entity);
-      added.push(entity);
-    } else if (index.touchedNow(entity)) {
-      updated.push(entity);
+export class SharedCrowdChanges {
+  private byChoice = new Map<Choice, Map<Choice, EntityDiff>>();
+
+  constructor(private readonly index: Index) {}
+
+  /** From `before` (the choice shown in cell `from` last tick) to `now` (shown in cell `to`). */
+  of(before: Choice, now: Choice, from: Cell, to: Cell): EntityDiff {
+    let fromBefore = this.byChoice.get(now);
+    if (!fromBefore) {
+      fromBefore = new Map();
+      this.byChoice.set(now, fromBefore);
     }
+    let change = fromBefore.get(before);
+    if (!change) {
+      change = this.make(before, now, from, to);
+      fromBefore.set(before, change);
+    }
+    return change;
   }
-  for (const entity of shown) {
-    if (index.chosenLast(entity)) continue;
-    shown.delete(entity);
-    removed.push(entity.id);
+
+  /** Lets go of the tick's updates, once sent. */
+  forget(): void {
+    this.byChoice = new Map();
   }
-  // Its own player is always in view, whatever the crowd.
-  if (!known.has(playerId)) added.push(self ?? { id: playerId });
-  else if (!self || index.touchedNow(self)) updated.push(self ?? { id: playerId });
-  return { added, updated, removed };
+
+  private make(before: Choice, now: Choice, from: Cell, to: Cell): EntityDiff {
+    const rest = this.index.diff(from, to, true);
+    const players = choiceDiff(before, now, (entity) => this.index.touchedNow(entity));
+    if (players.added.length + players.updated.length + players.removed.length === 0) return rest;
+    if (rest.added.length + rest.updated.length + rest.removed.length === 0) return players;
+    return {
+      added: [...rest.added, ...players.added],
+      updated: [...rest.updated, ...players.updated],
+      removed: [...rest.removed, ...players.removed],
+    };
+  }
+}
+
+/**
+ * A crowded client's shared update as its own player requires: a client is always shown itself, so it
+ * is never told it left or came, only how it changed. The shared update itself when its player is among
+ * the players of both choices, or of neither and unchanged (the usual cases).
+ */
+export function withOwnPlayer(
+  index: Index,
+  shared: EntityDiff,
+  self: TrackedEntity<EntityPayload> | undefined,
+  before: Choice,
+  now: Choice,
+): EntityDiff {
+  if (!self) return shared;
+  const wasShown = before.set.has(self);
+  const isShown = now.set.has(self);
+  if (wasShown && isShown) return shared;
+  const changed = index.touchedNow(self);
+  if (!wasShown && !isShown && !changed) return shared;
+  return {
+    added: isShown ? shared.added.filter((entity) => entity !== self) : shared.added,
+    updated: changed ? [...shared.updated, self] : shared.updated,
+    removed: wasShown ? shared.removed.filter((id) => id !== self.id) : shared.removed,
+  };
 }
 
 /** The shared difference with the client's own owner-only items added (the shared one itself if none). */

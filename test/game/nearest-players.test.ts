@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import {
+  distanceTo,
   nearestPlayers,
   SHOWN_PLAYER_BONUS_TILES,
   type TileBounds,
   TileGrid,
+  tileBounds,
 } from "../../src/game/nearest-players.js";
-import { chebyshev } from "../../src/game/tile.js";
-import type { Tile } from "../../src/game/types.js";
 
 interface Player {
   id: string;
@@ -40,8 +40,11 @@ describe("nearestPlayers", () => {
       { id: "far", x: 40, z: 10 },
     ];
     const grid = gridOf(players);
-    assert.deepEqual(idsOf(nearestPlayers(grid, viewer, BOUNDS, 2, nothingShown, self)), ["a", "b"]);
-    assert.deepEqual(idsOf(nearestPlayers(grid, viewer, BOUNDS, 10, nothingShown, self)), [
+    assert.deepEqual(idsOf(nearestPlayers(grid, tileBounds(viewer), BOUNDS, 2, nothingShown, self)), [
+      "a",
+      "b",
+    ]);
+    assert.deepEqual(idsOf(nearestPlayers(grid, tileBounds(viewer), BOUNDS, 10, nothingShown, self)), [
       "a",
       "b",
       "c",
@@ -54,25 +57,44 @@ describe("nearestPlayers", () => {
     const shown = { id: "shown", x: 15, z: 10 };
     const grid = gridOf([shown, { id: "new", x: 10, z: 15 - SHOWN_PLAYER_BONUS_TILES }]);
     const isShown = (player: Player) => player === shown;
-    assert.deepEqual(idsOf(nearestPlayers(grid, viewer, BOUNDS, 1, isShown)), ["shown"]);
+    assert.deepEqual(idsOf(nearestPlayers(grid, tileBounds(viewer), BOUNDS, 1, isShown)), ["shown"]);
     const nearer = gridOf([shown, { id: "new", x: 10, z: 14 - SHOWN_PLAYER_BONUS_TILES }]);
-    assert.deepEqual(idsOf(nearestPlayers(nearer, viewer, BOUNDS, 1, isShown)), ["new"]);
+    assert.deepEqual(idsOf(nearestPlayers(nearer, tileBounds(viewer), BOUNDS, 1, isShown)), ["new"]);
   });
 
-  it("agrees with sorting every player by standing, shown first, then id", () => {
+  it("puts the players standing in its block first, whatever was shown", () => {
+    const block = { minX: 10, maxX: 11, minZ: 10, maxZ: 11 };
+    const shown = { id: "shown", x: 12, z: 10 };
+    const players = [shown, { id: "b", x: 11, z: 11 }, { id: "a", x: 10, z: 10 }];
+    const isShown = (player: Player) => player === shown;
+    assert.deepEqual(idsOf(nearestPlayers(gridOf(players), block, BOUNDS, 2, isShown)), ["a", "b"]);
+  });
+
+  it("agrees with sorting every player by standing, shown first, then id, from a tile or a block", () => {
     const tile = fc.record({ x: fc.integer({ min: -5, max: 34 }), z: fc.integer({ min: -5, max: 34 }) });
+    const block = fc
+      .record({
+        x: fc.integer({ min: 0, max: 25 }),
+        z: fc.integer({ min: 0, max: 25 }),
+        side: fc.integer({ min: 1, max: 5 }),
+      })
+      .map(({ x, z, side }): TileBounds => ({ minX: x, maxX: x + side - 1, minZ: z, maxZ: z + side - 1 }));
     fc.assert(
       fc.property(
-        tile,
+        fc.oneof(tile.map(tileBounds), block),
         fc.array(fc.tuple(tile, fc.boolean()), { maxLength: 60 }),
         fc.integer({ min: 0, max: 20 }),
-        (viewer: Tile, placed, limit) => {
+        (around: TileBounds, placed, limit) => {
           const players = placed.map(([at, shown], i) => ({ id: `p${i}`, ...at, shown }));
           const inBounds = players.filter(
             ({ x, z }) => x >= BOUNDS.minX && x <= BOUNDS.maxX && z >= BOUNDS.minZ && z <= BOUNDS.maxZ,
           );
-          const standing = (player: (typeof players)[number]) =>
-            chebyshev(viewer, player) - (player.shown ? SHOWN_PLAYER_BONUS_TILES : 0);
+          // Those standing in the block come before everyone else.
+          const standing = (player: (typeof players)[number]) => {
+            const distance = distanceTo(around, player.x, player.z);
+            if (distance === 0) return -SHOWN_PLAYER_BONUS_TILES - 1;
+            return distance - (player.shown ? SHOWN_PLAYER_BONUS_TILES : 0);
+          };
           const expected = inBounds
             .sort(
               (a, b) =>
@@ -82,11 +104,11 @@ describe("nearestPlayers", () => {
             )
             .slice(0, limit);
           const grid = gridOf(players);
-          const chosen = nearestPlayers(grid, viewer, BOUNDS, limit, (player) => player.shown === true);
+          const chosen = nearestPlayers(grid, around, BOUNDS, limit, (player) => player.shown === true);
           assert.deepEqual(idsOf(chosen), idsOf(expected));
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 400 },
     );
   });
 

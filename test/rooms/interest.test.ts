@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import type { Client } from "@colyseus/core";
 import { $changes, Encoder } from "@colyseus/schema";
+import { CROWD_NEAREST_SLACK_TILES } from "../../src/game/crowd-choices.js";
 import { OWNER_ONLY_TICKS } from "../../src/game/ground-items.js";
-import { SHOWN_PLAYER_BONUS_TILES } from "../../src/game/nearest-players.js";
 import { seededRandom } from "../../src/game/random.js";
 import { chebyshev } from "../../src/game/tile.js";
 import { cellOf, sees } from "../../src/game/view-index.js";
@@ -141,8 +141,8 @@ describe("Interest: what each /ws client is told", () => {
 /**
  * Players teleport about (within `spread` tiles of the corner) and drop coins, and miss one update in five;
  * after each update a client must hold exactly what is in its view: the public entities, its own
- * owner-only ones, and of the other players (above `maxPlayers`) the nearest, give or take the margin a
- * shown one keeps.
+ * owner-only ones, and of the other players (above `maxPlayers`) the nearest, give or take the slack of
+ * a choice shared by a block of tiles (CROWD_NEAREST_SLACK_TILES).
  */
 function checkPictures({
   players: count,
@@ -210,7 +210,7 @@ function checkPictures({
     const distance = (other: string) => chebyshev(from, world.playerSync(other).position);
     const farthestShown = Math.max(...shown.map(distance));
     for (const other of others.filter((seen) => !picture.has(seen)))
-      assert.ok(distance(other) >= farthestShown - SHOWN_PLAYER_BONUS_TILES, `${what}: ${other} is nearer`);
+      assert.ok(distance(other) >= farthestShown - CROWD_NEAREST_SLACK_TILES, `${what}: ${other} is nearer`);
   };
   for (const id of players) {
     world.join(character(id));
@@ -238,6 +238,47 @@ function checkPictures({
   }
   if (maxPlayers !== undefined) assert.ok(crowded > 50, `crowded views checked: ${crowded}`);
 }
+
+describe("Interest: a crowd's clients share their updates", () => {
+  it("tells the crowded clients of one block of tiles the same, made once", () => {
+    const world = makeWorld();
+    // Three players in SPAWN's block of tiles, four more in view: with a cap of 3, each of the three sees
+    // the other two and the nearest of the rest.
+    const inBlock = {
+      a: SPAWN,
+      b: { x: SPAWN.x + 1, z: SPAWN.z + 1 },
+      c: { x: SPAWN.x + 2, z: SPAWN.z + 2 },
+    };
+    const around = [6, 8, 10, 12].map((dx, i) => [`o${i}`, { x: SPAWN.x + dx, z: SPAWN.z }] as const);
+    for (const [id, position] of [...Object.entries(inBlock), ...around])
+      world.join(character(id, { position }));
+    const interest = new Interest(world, new WorldRoomState(), undefined, 3);
+    const clients = Object.keys(inBlock).map((id) => {
+      const client = new JsonClient(`session-${id}`, {} as ConstructorParameters<typeof JsonClient>[1], {
+        maxBufferedBytes: 0,
+      }) as unknown as Client;
+      interest.open(client, id);
+      return client;
+    });
+    const tick = () => {
+      const report = world.step();
+      interest.applyTick(report, new Set(report.changedEntities));
+      return clients.map((client) => interest.update(client));
+    };
+    tick();
+    tick();
+    world.submit("o0", { type: "move", x: SPAWN.x + 6, z: SPAWN.z + 1 });
+    const updates = tick();
+    assert.ok(updates[0], "the nearest of the rest moved: an update");
+    assert.ok(
+      updates.every((update) => update === updates[0]),
+      "one update object for the three",
+    );
+    const update = JSON.parse(updates[0]!.text) as Update;
+    assert.deepEqual(ids(update.updated), ["o0"]);
+    for (const client of clients) interest.close(client);
+  });
+});
 
 describe("Interest: an SDK client's StateView", () => {
   it("is released when its view closes: nothing it was shown stays visible to it", () => {

@@ -115,6 +115,48 @@ describe("deliverEvents: a tick's events to the clients that see them", () => {
     assert.deepEqual(heard("carol"), ["third"]);
   });
 
+  it("sends a crowded client the events within the reach of the players it is shown", () => {
+    const world = makeWorld();
+    // A cap of 1: alice and bob share a block of tiles and are each other's one player; carol and dave
+    // are in view, out of the choice, and what they say does not reach the block.
+    const interest = new Interest(world, new WorldRoomState(), undefined, 1);
+    const crowd: Record<string, Tile> = {
+      alice: SPAWN,
+      bob: { x: SPAWN.x + 1, z: SPAWN.z },
+      dave: { x: SPAWN.x + 7, z: SPAWN.z },
+      carol: { x: SPAWN.x + 12, z: SPAWN.z },
+    };
+    const clients = new Map<string, ReturnType<typeof recordingClient>>();
+    for (const [id, position] of Object.entries(crowd)) {
+      world.join(character(id, { position }));
+      const recording = recordingClient(id);
+      clients.set(id, recording);
+      interest.open(recording.client as unknown as Client, id);
+    }
+    const publish = () => {
+      const report = world.step();
+      interest.applyTick(report, new Set(report.changedEntities));
+      const all = [...clients.values()].map(({ client }) => client);
+      outbox.batch(all as unknown as Client[], (slab) => {
+        interest.updateAll((client, update) => client.send("world:update", update));
+        deliverEvents(report.events, interest, (id) => clients.get(id)?.client as unknown as Client, slab);
+      });
+    };
+    publish();
+    const before = clients.get("alice")!.frames().length;
+    world.submit("carol", { type: "chat", message: "far" });
+    world.submit("dave", { type: "chat", message: "near" });
+    world.submit("bob", { type: "chat", message: "beside" });
+    publish();
+    const heard = clients
+      .get("alice")!
+      .frames()
+      .slice(before)
+      .filter((frame) => frame.event === "chat:message")
+      .map((frame) => frame.data.message);
+    assert.deepEqual(heard, ["beside"]);
+  });
+
   it("puts a player's own events after its view and the events around it", () => {
     const { world, clients, publish } = setUp();
     const before = clients.get("alice")!.frames().length;

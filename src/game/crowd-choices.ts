@@ -1,0 +1,162 @@
+// A crowd's shared choice of players: the nearest players a crowded client is shown are chosen once for
+// every client standing in the same small block of tiles, not once per client, so that a crowd of
+// thousands makes one choice, one difference and one encoded update per occupied block (see
+// docs/architecture.md). A block lies inside one view cell, so its clients share their view's bounds too.
+import {
+  distanceTo,
+  nearestPlayers,
+  SHOWN_PLAYER_BONUS_TILES,
+  type TileBounds,
+  type TileGrid,
+} from "./nearest-players.js";
+import type { Tile } from "./types.js";
+import { blockBounds, VIEW_CELL_TILES } from "./view-index.js";
+
+/** Side of a block of tiles whose crowded clients share one choice of players; it divides a view cell's side. */
+export const CROWD_BLOCK_TILES = 5;
+
+/**
+ * Tiles by which a player a crowded client is not shown may be nearer to it than one it is shown: the
+ * choice is made from its block, not its tile (up to CROWD_BLOCK_TILES - 1 off), and a shown player keeps
+ * its place by SHOWN_PLAYER_BONUS_TILES.
+ */
+export const CROWD_NEAREST_SLACK_TILES = CROWD_BLOCK_TILES - 1 + SHOWN_PLAYER_BONUS_TILES;
+
+/** The players chosen for one block in one tick: shared, so never changed once made. */
+export class CrowdChoice<E> {
+  /** The same choice without its last player (see `shownTo`), once asked for. */
+  private withoutLast: CrowdChoice<E> | undefined = undefined;
+
+  constructor(
+    readonly tick: number,
+    /** The block of tiles whose clients share it. */
+    readonly block: TileBounds,
+    /**
+     * How far from the block its farthest chosen player stands, when the choice had to leave players
+     * out; Infinity when it shows every player in view. What happens beyond is not the block's to hear of.
+     */
+    readonly reach: number,
+    /** The players, those standing in the block first (so every client there, unless the block alone overflows it). */
+    readonly players: readonly E[],
+    /** At most how many players it holds: the cap on the others a client sees, and the client itself. */
+    private readonly limit: number,
+  ) {
+    this.set = new Set(players);
+  }
+
+  readonly set: ReadonlySet<E>;
+
+  /**
+   * What a client of the block is shown of it: all of it, when it is among the players or the choice
+   * is not full; otherwise all but its last player, as the client itself is shown too.
+   */
+  shownTo(self: E | undefined): CrowdChoice<E> {
+    if ((self && this.set.has(self)) || this.players.length < this.limit) return this;
+    this.withoutLast ??= new CrowdChoice(
+      this.tick,
+      this.block,
+      this.reach,
+      this.players.slice(0, this.limit - 1),
+      this.limit,
+    );
+    return this.withoutLast;
+  }
+}
+
+/** What a client that was shown `before` must be told to be shown `now`: players only. */
+export interface ChoiceDiff<E> {
+  added: E[];
+  updated: E[];
+  removed: string[];
+}
+
+const BLOCK_OFFSET = 1 << 20;
+const BLOCK_SPAN = 1 << 21;
+
+/** The block of `side` tiles a tile is in. */
+export function crowdBlockOf(tile: Tile, side = CROWD_BLOCK_TILES): TileBounds {
+  const minX = Math.floor(tile.x / side) * side;
+  const minZ = Math.floor(tile.z / side) * side;
+  return { minX, maxX: minX + side - 1, minZ, maxZ: minZ + side - 1 };
+}
+
+function blockKey(tile: Tile, side: number): number {
+  const bx = Math.floor(tile.x / side) + BLOCK_OFFSET;
+  const bz = Math.floor(tile.z / side) + BLOCK_OFFSET;
+  return bx * BLOCK_SPAN + bz;
+}
+
+/**
+ * Each block's choice of the `limit` players nearest to it (see nearestPlayers), made at most once a tick.
+ * A block's players in view are all ranked from the block, so the clients standing in it share the choice;
+ * the players it chose the tick before keep their places by the margin, as one client's would.
+ */
+export class CrowdChoices<E extends { readonly id: string; readonly x: number; readonly z: number }> {
+  /** Each block's latest choice: this tick's, or the last one it was asked for. */
+  private readonly latest = new Map<number, CrowdChoice<E>>();
+
+  constructor(
+    private readonly grid: TileGrid<E>,
+    private readonly limit: number,
+    /** The side of its blocks, in tiles: it divides a view cell's. */
+    private readonly side = CROWD_BLOCK_TILES,
+  ) {
+    if (VIEW_CELL_TILES % side !== 0) throw new Error("a crowd block must lie inside one view cell");
+  }
+
+  /**
+   * The choice for the block holding `tile` in `tick`. Made from the block's choice of the tick before,
+   * if it had one; otherwise `inherited` (what the first client to arrive there was shown the tick
+   * before) is what was shown, so a lone client walking from block to block keeps its players by the margin.
+   */
+  choose(tile: Tile, tick: number, inherited?: CrowdChoice<E>): CrowdChoice<E> {
+    const key = blockKey(tile, this.side);
+    const last = this.latest.get(key);
+    if (last?.tick === tick) return last;
+    const shownBefore = last?.tick === tick - 1 ? last : inherited?.tick === tick - 1 ? inherited : undefined;
+    const shown = shownBefore ? (entity: E) => shownBefore.set.has(entity) : () => false;
+    const block = crowdBlockOf(tile, this.side);
+    const players = nearestPlayers(this.grid, block, blockBounds(tile), this.limit, shown);
+    let reach = Number.POSITIVE_INFINITY;
+    if (players.length === this.limit) {
+      reach = 0;
+      for (const player of players) reach = Math.max(reach, distanceTo(block, player.x, player.z));
+    }
+    const choice = new CrowdChoice(tick, block, reach, players, this.limit);
+    this.latest.set(key, choice);
+    return choice;
+  }
+
+  /** Forgets the choices of blocks nobody stood in since before the tick before `tick`. */
+  forgetBefore(tick: number): void {
+    for (const [key, choice] of this.latest) if (choice.tick < tick - 1) this.latest.delete(key);
+  }
+}
+
+/**
+ * From one choice to another: who is new, who left (by id), and who stayed and changed in the tick. A
+ * player that left the world and came back as a new entry under the same id is an update, not both.
+ */
+export function choiceDiff<E extends { readonly id: string }>(
+  before: CrowdChoice<E>,
+  now: CrowdChoice<E>,
+  touched: (entity: E) => boolean,
+): ChoiceDiff<E> {
+  const diff: ChoiceDiff<E> = { added: [], updated: [], removed: [] };
+  for (const entity of now.players) {
+    if (!before.set.has(entity)) diff.added.push(entity);
+    else if (touched(entity)) diff.updated.push(entity);
+  }
+  for (const entity of before.players) if (!now.set.has(entity)) diff.removed.push(entity.id);
+  if (diff.added.length > 0 && diff.removed.length > 0) {
+    const removed = new Set(diff.removed);
+    const back = diff.added.filter((entity) => removed.has(entity.id));
+    if (back.length > 0) {
+      const ids = new Set(back.map((entity) => entity.id));
+      diff.added = diff.added.filter((entity) => !ids.has(entity.id));
+      diff.removed = diff.removed.filter((id) => !ids.has(id));
+      for (const entity of back) diff.updated.push(entity);
+    }
+  }
+  return diff;
+}

@@ -1,0 +1,160 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import {
+  CROWD_BLOCK_TILES,
+  CROWD_NEAREST_SLACK_TILES,
+  type CrowdChoice,
+  CrowdChoices,
+  choiceDiff,
+  crowdBlockOf,
+} from "../../src/game/crowd-choices.js";
+import { TileGrid } from "../../src/game/nearest-players.js";
+import { chebyshev } from "../../src/game/tile.js";
+import { blockBounds } from "../../src/game/view-index.js";
+
+interface Player {
+  id: string;
+  x: number;
+  z: number;
+}
+
+function gridOf(players: readonly Player[]): TileGrid<Player> {
+  const grid = new TileGrid<Player>();
+  for (const player of players) grid.add(player, player.x, player.z);
+  return grid;
+}
+
+const idsOf = (players: readonly Player[]) => players.map(({ id }) => id).sort();
+
+/** In view of `viewer`: within its view cell's block of cells. */
+function inView(viewer: Player, player: Player): boolean {
+  const { minX, maxX, minZ, maxZ } = blockBounds(viewer);
+  return player.x >= minX && player.x <= maxX && player.z >= minZ && player.z <= maxZ;
+}
+
+describe("CrowdChoices: one choice of players for the clients of a block of tiles", () => {
+  it("gives every tile of a block the same choice, made once a tick, the block's own players first", () => {
+    const players = [
+      { id: "a", x: 10, z: 10 },
+      { id: "b", x: 14, z: 14 },
+      { id: "near", x: 15, z: 12 },
+      { id: "far", x: 19, z: 12 },
+    ];
+    const choices = new CrowdChoices(gridOf(players), 3);
+    const fromA = choices.choose({ x: 10, z: 10 }, 1);
+    assert.equal(choices.choose({ x: 14, z: 14 }, 1), fromA);
+    assert.deepEqual(
+      fromA.players
+        .map(({ id }) => id)
+        .slice(0, 2)
+        .sort(),
+      ["a", "b"],
+    );
+    assert.deepEqual(idsOf(fromA.players), ["a", "b", "near"]);
+    assert.equal(fromA.reach, 1, "its farthest chosen player stands a tile from the block");
+    assert.notEqual(choices.choose({ x: 10, z: 10 }, 2), fromA, "a new tick, a new choice");
+  });
+
+  it("keeps the players the block was shown the tick before by the margin", () => {
+    const shown = { id: "shown", x: 19, z: 10 };
+    const newcomer = { id: "newcomer", x: 10, z: 17 };
+    const self = { id: "self", x: 10, z: 10 };
+    const grid = gridOf([self, shown]);
+    const choices = new CrowdChoices(grid, 2);
+    assert.deepEqual(idsOf(choices.choose(self, 1).players), ["self", "shown"]);
+    // 3 tiles from the block against the shown one's 5: not more than the margin nearer, it stays out.
+    grid.add(newcomer, newcomer.x, newcomer.z);
+    assert.deepEqual(idsOf(choices.choose(self, 2).players), ["self", "shown"]);
+    // 2 tiles against 5: more than the margin nearer, it takes the place.
+    grid.remove(newcomer, newcomer.x, newcomer.z);
+    newcomer.z = 16;
+    grid.add(newcomer, newcomer.x, newcomer.z);
+    assert.deepEqual(idsOf(choices.choose(self, 3).players), ["newcomer", "self"]);
+  });
+
+  it("shows a client left out of a full choice all of it but the last player", () => {
+    const players = Array.from({ length: 4 }, (_, i) => ({ id: `p${i}`, x: 10, z: 10 }));
+    const choices = new CrowdChoices(gridOf(players), 3, 1);
+    const choice = choices.choose({ x: 10, z: 10 }, 1);
+    const left = players.find((player) => !choice.set.has(player))!;
+    assert.equal(choice.shownTo(players.find((player) => choice.set.has(player))), choice);
+    const shown = choice.shownTo(left);
+    assert.deepEqual(shown.players, choice.players.slice(0, 2));
+    assert.equal(choice.shownTo(left), shown, "made once");
+  });
+
+  it("tells who came, who changed and who went between two choices", () => {
+    const a = { id: "a", x: 0, z: 0 };
+    const b = { id: "b", x: 0, z: 0 };
+    const c = { id: "c", x: 0, z: 0 };
+    const cBack = { id: "c", x: 1, z: 0 };
+    const d = { id: "d", x: 0, z: 0 };
+    const choice = (players: Player[]) => new CrowdChoices(gridOf(players), 10).choose({ x: 0, z: 0 }, 1);
+    const diff = choiceDiff(choice([a, b, c]), choice([a, b, cBack, d]), (player) => player === a);
+    assert.deepEqual(idsOf(diff.added), ["d"]);
+    assert.deepEqual(idsOf(diff.updated), ["a", "c"], "c came back as a new entry: an update");
+    assert.deepEqual(diff.removed, []);
+    const gone = choiceDiff(choice([a, b]), choice([a]), () => false);
+    assert.deepEqual(gone, { added: [], updated: [], removed: ["b"] });
+  });
+
+  it("shows each client at most the cap, and never leaves out a player more than the slack nearer", () => {
+    const tile = fc.record({ x: fc.integer({ min: 0, max: 39 }), z: fc.integer({ min: 0, max: 39 }) });
+    fc.assert(
+      fc.property(
+        fc.array(tile, { minLength: 1, maxLength: 80 }),
+        fc.array(tile, { maxLength: 10 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.nat(),
+        (placed, moves, cap, pick) => {
+          const players = placed.map((at, i) => ({ id: `p${i}`, ...at }));
+          const grid = gridOf(players);
+          const choices = new CrowdChoices(grid, cap + 1);
+          const tileChoices = new CrowdChoices(grid, cap + 1, 1);
+          const self = players[pick % players.length]!;
+          // What the client is shown, as Interest picks it: its block's choice, else its tile's.
+          const shownTo = (tick: number, before?: CrowdChoice<Player>) => {
+            const inBlock = choices.choose(self, tick, before);
+            if (inBlock.set.has(self)) return inBlock;
+            return tileChoices.choose(self, tick, before).shownTo(self);
+          };
+          let shown = shownTo(1);
+          // Some players move, and the next tick's choice is made from what was shown.
+          for (const [i, to] of moves.entries()) {
+            const mover = players[i % players.length]!;
+            grid.remove(mover, mover.x, mover.z);
+            Object.assign(mover, to);
+            grid.add(mover, mover.x, mover.z);
+          }
+          shown = shownTo(2, shown);
+          const others = shown.players.filter((player) => player !== self);
+          assert.ok(others.length <= cap, `${others.length} others shown, over ${cap}`);
+          const inSight = players.filter((player) => player !== self && inView(self, player));
+          if (inSight.length <= cap) {
+            assert.equal(others.length, inSight.length, "below the cap, everyone in view");
+            return;
+          }
+          assert.equal(others.length, cap, "as many as the cap");
+          const farthest = Math.max(...others.map((player) => chebyshev(self, player)));
+          for (const player of inSight.filter((player) => !shown.set.has(player)))
+            assert.ok(
+              chebyshev(self, player) >= farthest - CROWD_NEAREST_SLACK_TILES,
+              `${player.id} is ${chebyshev(self, player)} away, one shown ${farthest}`,
+            );
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it("cuts blocks that lie inside one view cell", () => {
+    const block = crowdBlockOf({ x: -1, z: 7 });
+    assert.deepEqual(block, {
+      minX: -CROWD_BLOCK_TILES,
+      maxX: -1,
+      minZ: 5,
+      maxZ: 4 + CROWD_BLOCK_TILES,
+    });
+    assert.throws(() => new CrowdChoices(new TileGrid<Player>(), 3, 3), /inside one view cell/);
+  });
+});
