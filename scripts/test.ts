@@ -14,6 +14,11 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 const DURATIONS_FILE = path.join(ROOT, "test/support/durations.json");
 /** The weight of a file not recorded yet. */
 const UNRECORDED_SECONDS = 5;
+/**
+ * What starting one more mocha process in a process's share costs (loading the suites' modules, the
+ * first database): a share takes the stream files without one when another share can as well.
+ */
+const PROCESS_START_SECONDS = 8;
 /** The suites whose frames go through the outbox, run again with WRITE_PATH=stream. */
 const STREAM_SUITES = ["test/rooms/", "test/ws/"];
 /** Ports a process's tests use run from its TEST_PORT up to +76 (test/support/processes.ts). */
@@ -93,10 +98,16 @@ function spread(runs: Group[], shardCount: number, durations: Record<string, num
     })),
   );
   items.sort((a, b) => b.seconds - a.seconds);
+  const groupOf = (shard: Shard, env: Record<string, string>) =>
+    shard.groups.find((candidate) => candidate.env === env);
+  const costIn = (shard: Shard, env: Record<string, string>) =>
+    shard.seconds + (groupOf(shard, env) ? 0 : PROCESS_START_SECONDS);
   for (const item of items) {
-    const shard = shards.reduce((least, next) => (next.seconds < least.seconds ? next : least));
-    shard.seconds += item.seconds;
-    const group = shard.groups.find((candidate) => candidate.env === item.env);
+    const shard = shards.reduce((least, next) =>
+      costIn(next, item.env) < costIn(least, item.env) ? next : least,
+    );
+    shard.seconds = costIn(shard, item.env) + item.seconds;
+    const group = groupOf(shard, item.env);
     if (group) group.files.push(item.file);
     else shard.groups.push({ files: [item.file], env: item.env });
   }

@@ -13,6 +13,7 @@ import { within } from "../limits/time-limit.js";
 import { exposedGc } from "../tuning/exposed-gc.js";
 import { abandonQueries, type BusyConnections, boundedClient, ReleasingPool } from "./bounded-client.js";
 import { lockDataDir } from "./data-dir-lock.js";
+import { giveBack, keepTemplate, keptTemplate, leasedClient, takeIdleDatabase } from "./in-memory-reuse.js";
 import * as schema from "./schema.js";
 
 export type Schema = typeof schema;
@@ -158,16 +159,23 @@ const EMBEDDED_SETTINGS = ["-c", "wal_init_zero=off", "-c", "shared_buffers=32MB
 
 /** The files of a freshly migrated in-memory database, once startInMemoryDatabasesFromTemplate asks for them. */
 let template: Promise<Blob> | undefined;
-let keepTemplate = false;
 
 /**
  * Starts every in-memory database after the first from a copy of the first one's files as they were
- * once migrated: PGlite's initdb takes seconds, loading those files under one. For a process that opens
- * many (the test suite); the copy takes some 40 MB for as long as the process lives.
+ * once migrated (kept on disk for the next process too): PGlite's initdb takes seconds, loading those
+ * files under one. A closed one is emptied and given to the next open, which takes milliseconds. For a
+ * process that opens many (the test suite); the copy takes some 40 MB for as long as the process lives.
  */
 export function startInMemoryDatabasesFromTemplate(): void {
-  keepTemplate = true;
+  (globalThis as Record<symbol, unknown>)[REUSE_IN_MEMORY] = true;
 }
+
+/**
+ * A flag of the process, not of this module: the suite's setup file is loaded as CommonJS, its tests as
+ * ES modules, and each has its own copy of this module.
+ */
+const REUSE_IN_MEMORY = Symbol.for("tileworld.reuseInMemoryDatabases");
+const reuseInMemory = () => (globalThis as Record<symbol, unknown>)[REUSE_IN_MEMORY] === true;
 
 async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> {
   if (dataDir) mkdirSync(path.dirname(dataDir), { recursive: true });
@@ -182,26 +190,33 @@ async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> 
 
 async function startPglite(dataDir: string | undefined, unlock: () => void): Promise<DatabaseHandle> {
   const inMemory = dataDir === undefined;
-  const loadDataDir = inMemory && template ? await template : undefined;
-  const client = new PGlite({
-    dataDir,
-    loadDataDir,
-    startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS],
-  });
-  const db = drizzlePglite(client, { schema });
-  await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
-  if (inMemory && keepTemplate && !template) {
+  const reuse = inMemory && reuseInMemory();
+  if (reuse && !template) {
+    const kept = keptTemplate(EMBEDDED_SETTINGS);
+    if (kept) template = Promise.resolve(kept);
+  }
+  const reused = reuse ? takeIdleDatabase() : undefined;
+  const client = reused ?? (await newPglite(dataDir));
+  // A handle of its own over the client: queries through it are refused once it is closed.
+  const { lease, end } = leasedClient(client);
+  const db = drizzlePglite(lease, { schema });
+  if (!reused) await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  if (reuse && !template) {
     template = client.dumpDataDir("none");
     // Without a copy, the next in-memory databases start the slow way.
-    await template.catch(() => {
-      template = undefined;
-    });
+    await template.then(
+      (files) => keepTemplate(EMBEDDED_SETTINGS, files),
+      () => {
+        template = undefined;
+      },
+    );
   }
   // PGlite makes a new database (an in-memory one every time) with a second WebAssembly instance,
   // initdb, and lets go of it on a later turn of the event loop: some 300 MB that V8 would keep until
   // its next full collection, which a quiet server may not run for hours. One collection then gives
   // them back.
-  setImmediate(() => exposedGc?.());
+  if (!reused) setImmediate(() => exposedGc?.());
+  let closing: Promise<void> | undefined;
   return {
     db: db as unknown as Database,
     // One connection in the process: nothing to keep apart, and no network to go silent.
@@ -209,12 +224,26 @@ async function startPglite(dataDir: string | undefined, unlock: () => void): Pro
     kind: "pglite",
     abandonWorldQueries: () => 0,
     ping: async () => {
-      if (client.closed) throw new Error("embedded database is closed");
+      if (closing || client.closed) throw new Error("embedded database is closed");
       await db.execute(sql`select 1`);
     },
-    close: async () => {
-      if (!client.closed) await client.close();
-      unlock();
+    close: () => {
+      closing ??= (async () => {
+        end();
+        if (reuse) await giveBack(client);
+        else if (!client.closed) await client.close();
+        unlock();
+      })();
+      return closing;
     },
   };
+}
+
+async function newPglite(dataDir: string | undefined): Promise<PGlite> {
+  const loadDataDir = dataDir === undefined && template ? await template : undefined;
+  return new PGlite({
+    dataDir,
+    loadDataDir,
+    startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS],
+  });
 }

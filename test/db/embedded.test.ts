@@ -34,7 +34,9 @@ describe("the embedded database (PGlite)", () => {
   });
 
   // The suite starts its in-memory databases from a migrated template (test/setup.ts).
-  it("starts each in-memory database empty and migrated, whatever the ones before it hold", async () => {
+  it("starts each in-memory database empty and migrated, whatever the ones before it hold", async function () {
+    // Two databases loaded from the template at once: seconds of CPU each on a loaded machine.
+    this.timeout(60000);
     const characters = async (db: DatabaseHandle) =>
       ((await db.db.execute(sql`select name from characters`)) as unknown as { rows: { name: string }[] })
         .rows;
@@ -57,6 +59,32 @@ describe("the embedded database (PGlite)", () => {
       }
     } finally {
       await Promise.all([first.close(), second.close()]);
+    }
+  });
+});
+
+describe("in-memory databases the suite gives back on close", () => {
+  it("starts the next one empty, and refuses the closed one's late queries", async () => {
+    const first = await openDatabase({});
+    await first.db.execute(
+      sql`insert into characters (id, name, x, z, health) values ('c1', 'Before', 1, 1, 10)`,
+    );
+    await first.close();
+    const next = await openDatabase({});
+    try {
+      await assert.rejects(first.db.execute(sql`select 1`), (error: Error) =>
+        /embedded database is closed/.test(String((error.cause as Error | undefined)?.message)),
+      );
+      await assert.rejects(first.ping(), /embedded database is closed/);
+      const { rows } = (await next.db.execute(sql`select name from characters`)) as unknown as {
+        rows: unknown[];
+      };
+      assert.deepEqual(rows, []);
+      await next.db.execute(
+        sql`insert into characters (id, name, x, z, health) values ('c1', 'After', 1, 1, 10)`,
+      );
+    } finally {
+      await next.close();
     }
   });
 });

@@ -48,7 +48,7 @@ export interface ServerProcess {
 export async function startServerProcess(
   port: number,
   env: Record<string, string>,
-  startWithinMs = 30000,
+  startWithinMs = 60000,
   /** `npm run agents`'s entry point instead: the agent process. */
   entry: "src/server/index.ts" | "src/server/agent-framework.ts" = "src/server/index.ts",
 ): Promise<ServerProcess> {
