@@ -2,6 +2,7 @@
 // entities a client gets, so they can be tested without a server. The agent (src/agents/agent.ts) sends
 // the chosen message as any client would.
 import { canReachBank } from "../game/bank.js";
+import { bestTool } from "../game/gathering.js";
 import { countItem } from "../game/inventory.js";
 import type { WorldMap } from "../game/map.js";
 import type {
@@ -136,9 +137,18 @@ export function gatherStep(
   }
   if (current && view.entities.some((entity) => entity.id === current && !entity.depleted)) return undefined;
   const level = levelForXp(view.skills[skill]?.xp ?? 0);
+  const carried = [...view.inventory.map((entry) => entry.itemId), ...Object.values(view.equipment ?? {})];
+  const levels = Object.fromEntries(
+    Object.entries(view.skills).map(([name, { xp }]) => [name, levelForXp(xp)]),
+  ) as Record<SkillName, number>;
+  // Without its tool the world refuses every attempt: such a resource is not one it can gather.
   const usable = (resourceId: string) => {
     const def = data.gathering.get(resourceId);
-    return def?.skill === skill && def.levelRequired <= level;
+    return (
+      def?.skill === skill &&
+      def.levelRequired <= level &&
+      bestTool(carried, skill, def.toolKind, levels, data.tools) !== undefined
+    );
   };
   const target = nearest(
     view,

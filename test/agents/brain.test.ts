@@ -5,6 +5,7 @@ import {
   banksWhenFull,
   dropStep,
   errandStep,
+  gatherStep,
   MAX_DROPS_PER_COMMAND,
   MAX_ERRAND_FAILURES,
   newErrand,
@@ -51,6 +52,17 @@ describe("agent brain: what an agent does next", () => {
       data: { action: "chop", targetId: "near" },
     });
     assert.equal(nextStep("woodcutting", view({ entities }), world, "near"), undefined);
+  });
+
+  it("leaves alone what it has no tool for: without an axe no tree is chopped or walked to", () => {
+    const entities = [tree("near", SPAWN.x + 3)];
+    const unarmed = view({ entities, inventory: [], equipment: {} });
+    assert.equal(gatherStep("woodcutting", unarmed, world, undefined), undefined);
+    // Wielded, the axe counts as much as carried.
+    assert.deepEqual(gatherStep("woodcutting", view({ entities, inventory: [] }), world, undefined), {
+      event: "player:action",
+      data: { action: "chop", targetId: "near" },
+    });
   });
 
   const fullOfLogs = [

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type AgentView, nextStep, type SeenEntity } from "../../src/agents/brain.js";
-import { foodStep, gearStep, isWinnable } from "../../src/agents/planners/competence.js";
+import { buyFoodStep, foodStep, gearStep, isWinnable } from "../../src/agents/planners/competence.js";
 import { WorldMap } from "../../src/game/map.js";
 import { SKILLS } from "../../src/game/types.js";
 import { xpForLevel } from "../../src/game/xp.js";
@@ -123,5 +123,44 @@ describe("agent rules: gear, fights and food", () => {
     assert.equal(walk?.event, "player:move");
     const to = walk!.data as { x: number; z: number };
     assert.ok(Math.max(Math.abs(to.x - 8), Math.abs(to.z - 10)) <= 1, "beside the range");
+  });
+
+  it("buys the most health its coins pay for beside the nearest shopkeeper selling food, walking there first", () => {
+    const store = {
+      id: "store",
+      name: "Store",
+      npcId: "keeper",
+      items: [
+        { itemId: "shrimps", stock: 10, price: 5 },
+        { itemId: "bronze_axe", stock: 5, price: 1 },
+      ],
+    };
+    const shop = {
+      data: {
+        ...data,
+        areas: data.areas.map((area) => ({
+          ...area,
+          npcSpawns: [...area.npcSpawns, { npcId: "keeper", x: 20, z: 10 }],
+        })),
+        stores: new Map([[store.id, store]]),
+      },
+      map,
+    };
+    const coins = (quantity: number) => [{ slot: 0, itemId: "coins", quantity }];
+    const step = buyFoodStep(view({ inventory: coins(23) }), shop);
+    assert.equal(step?.event, "player:move");
+    const { x, z } = step!.data as { x: number; z: number };
+    assert.ok(Math.max(Math.abs(x - 20), Math.abs(z - 10)) <= 1, "beside the shopkeeper's spawn");
+    const beside = view({
+      inventory: coins(23),
+      self: { id: "agent", position: { x: 19, z: 10 }, health: 3, maxHealth: 10 },
+      entities: [{ id: "npc:9", kind: "npc", type: "keeper", position: { x: 20, z: 10 } }],
+    });
+    assert.deepEqual(buyFoodStep(beside, shop), {
+      event: "store:buy",
+      data: { targetId: "npc:9", itemId: "shrimps", quantity: 4 },
+    });
+    // Too few coins for any food: it does not go.
+    assert.equal(buyFoodStep(view({ inventory: coins(4) }), shop), undefined);
   });
 });

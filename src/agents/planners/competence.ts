@@ -1,6 +1,6 @@
 // What a sensible player does around its fights, as plain rules over the agent's view: wield and wear
 // the best it owns, fight what it can beat, keep food by cooking its catch (on a fire it lights, if
-// need be) or withdrawing some from the bank.
+// need be), withdrawing some from the bank or buying some.
 import { canReachBank } from "../../game/bank.js";
 import {
   type Combatant,
@@ -11,9 +11,10 @@ import {
 } from "../../game/combat.js";
 import { unmetRequirement } from "../../game/equipment.js";
 import { chebyshev } from "../../game/tile.js";
-import type { GameData, ItemDef } from "../../game/types.js";
+import { COINS_ITEM_ID, type GameData, type ItemDef } from "../../game/types.js";
 import type { AgentView, Step, WorldKnowledge } from "../brain.js";
 import { agentCombatant, damagePerTick, levelsOf, ownCombatLevel } from "./fight-math.js";
+import { nearest, walkTowards } from "./places.js";
 
 /** How much food it takes from the bank at once. */
 export const FOOD_TO_WITHDRAW = 10;
@@ -137,4 +138,47 @@ export function withdrawStep(view: AgentView, { data }: WorldKnowledge): Step | 
       data: { itemId: banked.itemId, quantity: Math.min(FOOD_TO_WITHDRAW, banked.quantity) },
     };
   return undefined;
+}
+
+/**
+ * Food bought with the coins it carries, at the nearest store that sells food it can pay for: beside the
+ * shopkeeper, as many of the most health for its coins as they pay (the store sells what fits); else
+ * a walk there. Undefined when no store sells food it can afford.
+ */
+export function buyFoodStep(view: AgentView, { data, map }: WorldKnowledge): Step | undefined {
+  const coins = view.inventory.find((entry) => entry.itemId === COINS_ITEM_ID)?.quantity ?? 0;
+  const from = view.self.position;
+  const counters = [...data.stores.values()].flatMap((store) => {
+    const offers = store.items.filter(
+      (offer) => (data.items.get(offer.itemId)?.heals ?? 0) > 0 && offer.price <= coins,
+    );
+    if (offers.length === 0) return [];
+    const best = offers.reduce((a, b) => (health(data, b, coins) > health(data, a, coins) ? b : a));
+    return data.areas.flatMap((area) =>
+      area.npcSpawns
+        .filter((spawn) => spawn.npcId === store.npcId)
+        .map((spawn) => ({ npcId: store.npcId, offer: best, at: { x: spawn.x, z: spawn.z } })),
+    );
+  });
+  const counter = counters.sort((a, b) => chebyshev(a.at, from) - chebyshev(b.at, from))[0];
+  if (!counter) return undefined;
+  const keeper = nearest(
+    view,
+    view.entities.filter((entity) => entity.kind === "npc" && entity.type === counter.npcId),
+  );
+  if (keeper && chebyshev(keeper.position, from) <= 1)
+    return {
+      event: "store:buy",
+      data: {
+        targetId: keeper.id,
+        itemId: counter.offer.itemId,
+        quantity: Math.floor(coins / counter.offer.price),
+      },
+    };
+  return walkTowards(view, [keeper?.position ?? counter.at], map);
+}
+
+/** The health `coins` buy of an offer. */
+function health(data: GameData, offer: { itemId: string; price: number }, coins: number): number {
+  return (data.items.get(offer.itemId)?.heals ?? 0) * Math.floor(coins / offer.price);
 }

@@ -1,7 +1,7 @@
 // The combat goal's rules: fight the monster that gives the most XP for the time (its walk, the fight,
 // and the food the fight costs), in the style that soonest makes it hit harder; eat only when a hit
 // could put it in danger or before a fight it could not otherwise win; keep its loot's food and gear;
-// and, out of food, cook what it carries in one go, take food from the bank, or catch some.
+// and, out of food, cook what it carries in one go, take food from the bank, buy some, or catch some.
 import type { CombatStyle } from "../../game/combat.js";
 import { chebyshev } from "../../game/tile.js";
 import type { GameData, NpcDef, Tile } from "../../game/types.js";
@@ -14,7 +14,7 @@ import {
   trainingStyle,
   type WorldKnowledge,
 } from "../brain.js";
-import { cookStep, gearStep, hasFood, isWinnable, withdrawStep } from "./competence.js";
+import { buyFoodStep, cookStep, gearStep, hasFood, isWinnable, withdrawStep } from "./competence.js";
 import { bestStyle, canWin, type FightOdds, fightOdds, xpRate } from "./fight-math.js";
 import { nearest, walkTowards } from "./places.js";
 
@@ -211,8 +211,8 @@ function isFood(data: GameData, itemId: string): boolean {
 
 /**
  * Food for a fighter that has none: the bank's (walking to a booth), else its raw food cooked, else
- * fish caught with its net, a few before it cooks them on the nearest range or fire. Undefined when it
- * can do none of these.
+ * food bought with its coins, else fish caught with its net, a few before it cooks them on the nearest
+ * range or fire. Undefined when it can do none of these.
  */
 function provisionStep(
   view: AgentView,
@@ -236,5 +236,9 @@ function provisionStep(
   );
   // Fishing, it fishes on until it has a few to cook at once.
   if (fishing && raw < FISH_TO_CATCH && !full) return undefined;
-  return cookAllStep(view, world) ?? (full ? undefined : gatherStep("fishing", view, world, current));
+  return (
+    cookAllStep(view, world) ??
+    buyFoodStep(view, world) ??
+    (full ? undefined : gatherStep("fishing", view, world, current))
+  );
 }
