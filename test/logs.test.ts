@@ -31,7 +31,7 @@ describe("the server's log", function () {
     after(() => server?.stop());
 
     it("says when the world opens, and when an agent starts and joins", async () => {
-      assert.ok(said(/^world opened in this process/), "world opened");
+      assert.ok(said(/^world 1 opened in this process/), "world opened");
       await waitToSay(/^agent Logbot started$/);
       await waitToSay(/^Logbot joined the world \(agent\)$/);
     });
@@ -75,7 +75,7 @@ describe("the server's log", function () {
 
     it("says when the world closes", async () => {
       await server.stop();
-      await waitToSay(/^world closed in this process/);
+      await waitToSay(/^world 1 closed in this process/);
       await waitToSay(/^agent Logbot stopped$/);
     });
   });
@@ -108,7 +108,7 @@ describe("the server's log", function () {
           output,
           /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: listening on http:\/\/localhost:\d+ \(development\)$/m,
         );
-        assert.match(output, /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: world opened in this process/m);
+        assert.match(output, /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: world 1 opened in this process/m);
         assert.doesNotMatch(output, /^\{"level"/m, "no JSON line");
         assert.doesNotMatch(output, /\.env file not found/, "no notice about a .env file it does not need");
       } finally {

