@@ -1,4 +1,4 @@
-import { type IncomingMessage, STATUS_CODES } from "node:http";
+import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import {
   type AuthContext,
@@ -12,7 +12,6 @@ import {
   ServerError,
 } from "@colyseus/core";
 import { type RawData, WebSocket, WebSocketServer } from "ws";
-import { BEARER_CHALLENGE } from "../api/errors.js";
 import { type Identity, issueAnonymousToken } from "../auth/tokens.js";
 import { type AuthRefusal, countAttempt, verifyToken } from "../auth/verify.js";
 import { admitMessage } from "../limits/flood-guard.js";
@@ -27,21 +26,14 @@ import { isTradeMessage, type Refusal } from "../protocol/messages.js";
 import { WORLD_UNREACHABLE_MESSAGE } from "../rooms/live-world.js";
 import { INTERNAL_JOIN_FAILURE, tokenOf, vouchFor } from "../rooms/room-auth.js";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
-import { chooseWorld, unknownWorld, type WorldRefusal, worldParameter } from "../rooms/world-choice.js";
+import { chooseWorld, unknownWorld, worldParameter } from "../rooms/world-choice.js";
 import { openWorld } from "../rooms/world-listing.js";
 import { LoopStalls, type StallMark } from "../tuning/loop-stalls.js";
+import { readEnvelope } from "./envelope.js";
 import { type Frame, type RelayTarget, relay, relayOpen } from "./relay.js";
 import { type RelayPass, relayPass } from "./relay-pass.js";
 import { TradeLink } from "./trade-link.js";
-
-/** Largest accepted frame; larger ones are answered with `error` and dropped. */
-export const MAX_FRAME_BYTES = 4096;
-
-interface Envelope {
-  event: string;
-  data: unknown;
-  id?: string;
-}
+import { LOGIN_TOO_OLD, refuse, WORLD_UNREACHABLE } from "./upgrade-refusals.js";
 
 /**
  * The interface's JSON channel: a plain WebSocket at /ws whose frames are `{event, data, id?}`. Each connection is
@@ -452,60 +444,6 @@ export class JsonChannel {
   }
 }
 
-const FRAME_SHAPE = 'A frame is an object {"event": string, "data": object, "id"?: string}.';
-
-/** The envelope of a frame, or the error that answers it (with the frame's `id` when it has a readable one). */
-function readEnvelope(
-  data: RawData,
-  isBinary: boolean,
-): Envelope | (Refusal & { event?: string; id?: string }) {
-  if (isBinary)
-    return { code: "bad_frame", message: "Frames are JSON text; binary frames are not accepted." };
-  const size = Array.isArray(data) ? data.reduce((sum, part) => sum + part.length, 0) : data.byteLength;
-  if (size > MAX_FRAME_BYTES)
-    return { code: "frame_too_large", message: `Frames are at most ${MAX_FRAME_BYTES} bytes.` };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(data.toString());
-  } catch {
-    return { code: "bad_frame", message: "The frame is not valid JSON." };
-  }
-  if (typeof parsed !== "object" || parsed === null) return { code: "bad_frame", message: FRAME_SHAPE };
-  const { event, data: payload, id } = parsed as Record<string, unknown>;
-  const echoedId = typeof id === "string" ? id : undefined;
-  if (typeof event !== "string") return { code: "bad_frame", message: FRAME_SHAPE, id: echoedId };
-  if (id !== undefined && echoedId === undefined)
-    return { code: "bad_frame", message: '"id" must be a string.', event };
-  return { event, data: payload ?? {}, id: echoedId };
-}
-
 function sendFrame(ws: WebSocket, event: string, data: unknown): void {
   if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ event, data }));
-}
-
-const WORLD_UNREACHABLE: AuthRefusal = {
-  status: 503,
-  code: "unavailable",
-  message: WORLD_UNREACHABLE_MESSAGE,
-};
-
-const LOGIN_TOO_OLD: AuthRefusal = {
-  status: 503,
-  code: "unavailable",
-  message: "this login waited too long in the server and was dropped; connect again",
-};
-
-/** Refuses an upgrade with an HTTP status and the protocol's error body (and Retry-After with a 429). */
-function refuse(
-  socket: Duplex,
-  { status, code, message, retryAfterSeconds }: AuthRefusal | (WorldRefusal & { retryAfterSeconds?: never }),
-): void {
-  const body = JSON.stringify({ error: { code, message } });
-  const reason = STATUS_CODES[status] ?? "Error";
-  const retryAfter = retryAfterSeconds === undefined ? "" : `Retry-After: ${retryAfterSeconds}\r\n`;
-  const challenge = status === 401 ? `WWW-Authenticate: ${BEARER_CHALLENGE}\r\n` : "";
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `${retryAfter}${challenge}Connection: close\r\n\r\n${body}`,
-  );
 }
