@@ -118,11 +118,13 @@ describe("WorldRoom: combat, loot and death with real clients", function () {
     await killingBlow(bystander, chicken.id, 5000);
     const seenByAttacker = hitsOn(attacker, chicken.id);
     assert.ok(seenByAttacker.every((hit) => hit.attackerId === attacker.id));
-    assert.equal(
-      seenByAttacker.reduce((sum, hit) => sum + hit.damage, 0),
-      3,
-      "the hits add up to the chicken's health",
-    );
+    // Hit after hit, its health falls by the damage, save a point it may heal meanwhile (a monster heals
+    // one every 100 ticks): no hit is missed or seen twice.
+    let health = 3;
+    for (const hit of seenByAttacker) {
+      assert.ok([0, 1].includes(hit.targetHealth - (health - hit.damage)), JSON.stringify(seenByAttacker));
+      health = hit.targetHealth;
+    }
     assert.deepEqual(hitsOn(bystander, chicken.id), seenByAttacker, "the bystander saw the same hits");
     assert.ok(attacker.inbox.all("skill:xp").some((event) => event.skill === "attack"));
     await waitFor(() => seenEntity(attacker, chicken.id) === undefined, "the dead chicken leaves the view");
