@@ -17,6 +17,7 @@ import type {
 import { INVENTORY_SLOTS } from "../game/types.js";
 import type { WorldEntity } from "../game/world-types.js";
 import { levelForXp } from "../game/xp.js";
+import { levelsOf } from "./planners/fight-math.js";
 import { fightStep } from "./planners/fighter.js";
 import { nearest, walkToSoonest, walkTowards } from "./planners/places.js";
 
@@ -138,9 +139,7 @@ export function gatherStep(
   if (current && view.entities.some((entity) => entity.id === current && !entity.depleted)) return undefined;
   const level = levelForXp(view.skills[skill]?.xp ?? 0);
   const carried = [...view.inventory.map((entry) => entry.itemId), ...Object.values(view.equipment ?? {})];
-  const levels = Object.fromEntries(
-    Object.entries(view.skills).map(([name, { xp }]) => [name, levelForXp(xp)]),
-  ) as Record<SkillName, number>;
+  const levels = levelsOf(view);
   // Without its tool the world refuses every attempt: such a resource is not one it can gather.
   const usable = (resourceId: string) => {
     const def = data.gathering.get(resourceId);

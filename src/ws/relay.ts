@@ -47,13 +47,7 @@ export function relay(
       early.push({ data, isBinary });
       return;
     }
-    if (client.readyState !== WebSocket.OPEN) return;
-    if (client.bufferedAmount > options.maxBufferedBytes) {
-      client.close(CLOSE_SLOW_READER, "slow reader");
-      client.terminate();
-      return;
-    }
-    client.send(data, { binary: isBinary });
+    passOn(client, data, isBinary, options.maxBufferedBytes);
   };
 
   // The client's upgrade gets one answer: the relayed connection, a refusal from there, or unreachable.
@@ -162,15 +156,9 @@ export function relayOpen(
     options.onUnreachable(error);
     fail("unavailable", "the world's server process cannot be reached; retry later", CLOSE_UNAVAILABLE);
   });
-  upstream.on("message", (data: RawData, isBinary: boolean) => {
-    if (client.readyState !== WebSocket.OPEN) return;
-    if (client.bufferedAmount > options.maxBufferedBytes) {
-      client.close(CLOSE_SLOW_READER, "slow reader");
-      client.terminate();
-      return;
-    }
-    client.send(data, { binary: isBinary });
-  });
+  upstream.on("message", (data: RawData, isBinary: boolean) =>
+    passOn(client, data, isBinary, options.maxBufferedBytes),
+  );
   upstream.once("open", () => {
     answered = true;
     if (client.readyState !== WebSocket.OPEN) {
@@ -183,6 +171,17 @@ export function relayOpen(
 }
 
 const GOING_AWAY = 1001;
+
+/** Passes a world's frame on to the client, which is let go once it stops reading (a slow reader). */
+function passOn(client: WebSocket, data: RawData, isBinary: boolean, maxBufferedBytes: number): void {
+  if (client.readyState !== WebSocket.OPEN) return;
+  if (client.bufferedAmount > maxBufferedBytes) {
+    client.close(CLOSE_SLOW_READER, "slow reader");
+    client.terminate();
+    return;
+  }
+  client.send(data, { binary: isBinary });
+}
 
 /**
  * A close code as it may be sent on. "No status" and "abnormal closure" only describe what a side saw;

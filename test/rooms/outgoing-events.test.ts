@@ -67,11 +67,12 @@ describe("deliverEvents: a tick's events to the clients that see them", () => {
     carol: { x: SPAWN.x + 35, z: SPAWN.z },
   };
 
-  function setUp() {
+  /** The players at `at`, each with a recording client; `cap` is the view's players cap. */
+  function setUp(at: Record<string, Tile> = positions, cap?: number) {
     const world = makeWorld();
-    const interest = new Interest(world, new WorldRoomState());
+    const interest = new Interest(world, new WorldRoomState(), undefined, cap);
     const clients = new Map<string, ReturnType<typeof recordingClient>>();
-    for (const [id, position] of Object.entries(positions)) {
+    for (const [id, position] of Object.entries(at)) {
       world.join(character(id, { position }));
       const recording = recordingClient(id);
       clients.set(id, recording);
@@ -117,33 +118,15 @@ describe("deliverEvents: a tick's events to the clients that see them", () => {
   });
 
   it("sends a crowded client the events within the reach of the players it is shown", () => {
-    const world = makeWorld();
     // A cap of 1: alice and bob share a block of tiles and are each other's one player; carol and dave
     // are in view, out of the choice, and what they say does not reach the block.
-    const interest = new Interest(world, new WorldRoomState(), undefined, 1);
     const crowd: Record<string, Tile> = {
       alice: SPAWN,
       bob: { x: SPAWN.x + 1, z: SPAWN.z },
       dave: { x: SPAWN.x + 7, z: SPAWN.z },
       carol: { x: SPAWN.x + 12, z: SPAWN.z },
     };
-    const clients = new Map<string, ReturnType<typeof recordingClient>>();
-    for (const [id, position] of Object.entries(crowd)) {
-      world.join(character(id, { position }));
-      const recording = recordingClient(id);
-      clients.set(id, recording);
-      interest.open(recording.client as unknown as Client, id);
-    }
-    const publish = () => {
-      const report = world.step();
-      interest.applyTick(report, new Set(report.changedEntities));
-      const all = [...clients.values()].map(({ client }) => client);
-      outbox.batch(all as unknown as Client[], (slab) => {
-        interest.updateAll((client, update) => client.send("world:update", update));
-        deliverEvents(report.events, interest, (id) => clients.get(id)?.client as unknown as Client, slab);
-      });
-    };
-    publish();
+    const { world, clients, publish } = setUp(crowd, 1);
     const before = clients.get("alice")!.frames().length;
     world.submit("carol", { type: "chat", message: "far" });
     world.submit("dave", { type: "chat", message: "near" });

@@ -9,7 +9,7 @@ import { CharacterRepository } from "../../src/db/characters.js";
 import { openDatabase } from "../../src/db/database.js";
 import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
 import { Inbox, leave, sleep, waitForAsync } from "../support/players.js";
-import { PROCESS_PORTS, type ServerProcess, startServerProcess } from "../support/processes.js";
+import { PROCESS_PORTS, type ServerProcess, scaleOutEnv, startServerProcess } from "../support/processes.js";
 import { refusedUpgrade, WsClient } from "../support/ws-client.js";
 
 const redisBase = process.env.TEST_REDIS_URL;
@@ -49,15 +49,9 @@ scaleOut(
 
     const redisUrl = `${redisBase}/${REDIS_DB}`;
     const env = (port: number) => ({
-      REDIS_URL: redisUrl,
-      DATABASE_URL: database.url,
-      JWT_SECRET: secret,
-      PUBLIC_ADDRESS: `127.0.0.1:${port}`,
-      WORLD_TICK_MS: "100",
-      DATA_DIR: `/tmp/tileworld-scale-${port}`,
+      ...scaleOutEnv(port, { redisUrl, databaseUrl: database.url, secret, dataDir: "/tmp/tileworld-scale" }),
       // Every process is configured with the same agent: it must run once, beside the world.
       AGENTS: "Keeper",
-      RATE_LIMIT_REST_PER_MIN: "10000",
     });
 
     before(async () => {

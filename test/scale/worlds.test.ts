@@ -4,7 +4,7 @@ import { Redis } from "ioredis";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
 import { waitForAsync } from "../support/players.js";
-import { PROCESS_PORTS, type ServerProcess, startServerProcess } from "../support/processes.js";
+import { PROCESS_PORTS, type ServerProcess, scaleOutEnv, startServerProcess } from "../support/processes.js";
 import { type Frame, WsClient } from "../support/ws-client.js";
 
 const redisBase = process.env.TEST_REDIS_URL;
@@ -32,14 +32,8 @@ scaleOut("numbered worlds over two server processes (WORLDS=2, Redis and Postgre
 
   const redisUrl = `${redisBase}/${REDIS_DB}`;
   const env = (port: number) => ({
-    REDIS_URL: redisUrl,
-    DATABASE_URL: database.url,
-    JWT_SECRET: secret,
-    PUBLIC_ADDRESS: `127.0.0.1:${port}`,
-    WORLD_TICK_MS: "100",
+    ...scaleOutEnv(port, { redisUrl, databaseUrl: database.url, secret, dataDir: "/tmp/tileworld-worlds" }),
     WORLDS: "2",
-    DATA_DIR: `/tmp/tileworld-worlds-${port}`,
-    RATE_LIMIT_REST_PER_MIN: "10000",
   });
 
   before(async () => {

@@ -35,6 +35,25 @@ export const PROCESS_PORTS = {
   frozenLogin: { world: TEST_PORT + 67, stopped: TEST_PORT + 68, redis: TEST_PORT + 76 },
 } as const;
 
+/**
+ * The variables of a scaled-out server process on `port`: the shared Redis, database and secret, a
+ * 100 ms tick, its own data folder and a REST limit no test reaches.
+ */
+export function scaleOutEnv(
+  port: number,
+  shared: { redisUrl: string; databaseUrl: string; secret: string; dataDir: string },
+): Record<string, string> {
+  return {
+    REDIS_URL: shared.redisUrl,
+    DATABASE_URL: shared.databaseUrl,
+    JWT_SECRET: shared.secret,
+    PUBLIC_ADDRESS: `127.0.0.1:${port}`,
+    WORLD_TICK_MS: "100",
+    DATA_DIR: `${shared.dataDir}-${port}`,
+    RATE_LIMIT_REST_PER_MIN: "10000",
+  };
+}
+
 export interface ServerProcess {
   child: ChildProcess;
   port: number;
