@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { type AgentView, nextStep, type SeenEntity } from "../../src/agents/brain.js";
 import { buyFoodStep, foodStep, gearStep, isWinnable } from "../../src/agents/planners/competence.js";
+import { eatBelow } from "../../src/agents/planners/fighter.js";
 import { WorldMap } from "../../src/game/map.js";
 import { SKILLS } from "../../src/game/types.js";
 import { xpForLevel } from "../../src/game/xp.js";
-import { BOOTH, gameData, SPAWN } from "../game/world-fixture.js";
+import { BOOTH, GOBLIN_SPAWN, gameData, SPAWN } from "../game/world-fixture.js";
 
 const data = gameData();
 const map = new WorldMap(data.areas, data);
@@ -123,6 +124,21 @@ describe("agent rules: gear, fights and food", () => {
     assert.equal(walk?.event, "player:move");
     const to = walk!.data as { x: number; z: number };
     assert.ok(Math.max(Math.abs(to.x - 8), Math.abs(to.z - 10)) <= 1, "beside the range");
+  });
+
+  it("too low to start a fight and carrying only raw food, it cooks it rather than wait to heal", () => {
+    const goblin: SeenEntity = { id: "npc:1", kind: "npc", type: "goblin", position: GOBLIN_SPAWN };
+    const raw = [{ slot: 4, itemId: "raw_shrimps", quantity: 1 }];
+    const seen = { inventory: raw, entities: [goblin, range] };
+    assert.deepEqual(nextStep("combat", view(seen, eatBelow(1), 10), world, undefined), {
+      event: "player:action",
+      data: { action: "cook", inventorySlot: 4 },
+    });
+    // Healthy, it fights.
+    assert.deepEqual(
+      nextStep("combat", view(seen, 10, 10), world, undefined),
+      { event: "player:action", data: { action: "attack", targetId: goblin.id } },
+    );
   });
 
   it("buys the most health its coins pay for beside the nearest shopkeeper selling food, walking there first", () => {
