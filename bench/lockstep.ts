@@ -14,6 +14,8 @@ export class Lockstep implements TickPace {
   private tick: number | undefined;
   private readonly updated = new Set<string>();
   private quietTold = false;
+  /** Agents whose ping, sent once the tick was read, has not come back (undefined: none sent yet). */
+  private catchingUp: number | undefined;
   /** The world was let step, and has not published that tick yet. */
   private stepping = false;
   private waitingSince: number | undefined;
@@ -38,11 +40,13 @@ export class Lockstep implements TickPace {
     this.tick = tick;
     this.stepping = false;
     this.quietTold = false;
+    this.catchingUp = undefined;
   }
 
   /**
-   * Every agent sent an update has read it (and so made its decision on it); then the others are told
-   * the tick (see Agent.quietTick); then the world has received all they sent.
+   * Every agent sent an update has read it (and so made its decision on it); then every agent has read
+   * all the world sent it; then the others are told the tick (see Agent.quietTick); then the world has
+   * received all they sent.
    */
   mayStep(): boolean {
     const tick = this.tick;
@@ -54,6 +58,16 @@ export class Lockstep implements TickPace {
         agent.sessionId !== undefined && this.updated.has(agent.sessionId) && (agent.tally.tick ?? -1) < tick,
     );
     if (unread) return this.wait();
+    // A quiet agent is sent no update, but may be sent an error, XP or its sync in the tick: it decides
+    // once it has read them, which the answer to a ping sent now tells.
+    if (this.catchingUp === undefined) {
+      this.catchingUp = agents.length;
+      for (const agent of agents)
+        agent.whenCaughtUp(() => {
+          if (this.tick === tick && this.catchingUp !== undefined) this.catchingUp--;
+        });
+    }
+    if (this.catchingUp > 0) return this.wait("an agent did not read what the world sent it");
     if (!this.quietTold) {
       for (const agent of agents) agent.quietTick(tick);
       this.quietTold = true;

@@ -164,6 +164,15 @@ export class Agent {
     this.clock.quiet(tick);
   }
 
+  /**
+   * Calls `done` once it has read everything the world sent it so far: the answer to a ping follows it
+   * on the connection (at once when it is not in the world).
+   */
+  whenCaughtUp(done: () => void): void {
+    if (this.room?.connection.isOpen) this.room.ping(() => done());
+    else done();
+  }
+
   /** Its session in the world, while it is in it. */
   get sessionId(): string | undefined {
     return this.room?.sessionId;
