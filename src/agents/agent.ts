@@ -221,6 +221,7 @@ export class Agent {
       this.work.target = undefined;
     if (this.errand) this.errand.failures++;
     this.work.refused();
+    this.rules.refused();
   }
 
   /** The goal with its progress, or null. */

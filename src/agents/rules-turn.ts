@@ -1,6 +1,7 @@
 // The rule planner's decision (src/agents/brain.ts) for one agent: towards its goal, choosing one when
 // it has none, banking a full inventory on the way, and fighting in the style its fight calls for.
-import { INVENTORY_SLOTS } from "../game/types.js";
+import { chebyshev } from "../game/tile.js";
+import { type GameData, INVENTORY_SLOTS, type Tile } from "../game/types.js";
 import {
   type AgentView,
   banksWhenFull,
@@ -35,12 +36,20 @@ export class RulesTurn {
   private bankedWhenFull = false;
   /** The combat style chosen in this session (the world starts every session at accurate). */
   private style: string | undefined;
+  /** The raw food it last asked the world to cook, and where it stood at its last decision since. */
+  private cooking: { rawItemId: string; at: Tile } | undefined;
 
   constructor(private readonly host: RulesHost) {}
 
   /** A new session: the world starts it at its default combat style. */
   newSession(): void {
     this.style = undefined;
+    this.cooking = undefined;
+  }
+
+  /** The world refused a message: what it asked to cook is not being cooked. */
+  refused(): void {
+    this.cooking = undefined;
   }
 
   decide(view: AgentView, goal: Goal | null): void {
@@ -58,9 +67,35 @@ export class RulesTurn {
       this.host.startErrand(newErrand("bank"));
       return;
     }
+    if (this.stillCooking(view)) return;
     const step = nextStep(goal.type, view, world, this.host.target());
     if (goal.type === "combat") this.chooseStyle(view);
-    if (step) this.host.send(step);
+    if (!step) return;
+    this.host.send(step);
+    this.cooking = cookedBy(step, view);
+  }
+
+  /**
+   * The world cooks the raw food asked for one item after another, walking there first: asked again
+   * meanwhile, its view a tick old, the agent named slots the world had just cooked (refused: "You
+   * cannot cook Cooked chicken"). So it waits while it walks or stands beside a fire or range with some
+   * of that raw food left.
+   */
+  private stillCooking(view: AgentView): boolean {
+    if (!this.cooking) return false;
+    const { rawItemId, at } = this.cooking;
+    const here = view.self.position;
+    const walking = here.x !== at.x || here.z !== at.z;
+    const beside = view.entities.some(
+      (entity) =>
+        isCookingStation(this.host.world.data, entity.type) && chebyshev(entity.position, here) <= 1,
+    );
+    if ((walking || beside) && view.inventory.some((entry) => entry.itemId === rawItemId)) {
+      this.cooking.at = here;
+      return true;
+    }
+    this.cooking = undefined;
+    return false;
   }
 
   /**
@@ -81,4 +116,16 @@ export class RulesTurn {
     this.style = style;
     this.host.send({ event: "player:action", data: { action: "combat_style", style } });
   }
+}
+
+/** The raw food a step asks the world to cook, and where the agent stood when it asked. */
+function cookedBy(step: Step, view: AgentView): { rawItemId: string; at: Tile } | undefined {
+  if (step.event !== "player:action" || step.data.action !== "cook") return undefined;
+  const raw = view.inventory.find((entry) => entry.slot === step.data.inventorySlot);
+  return raw && { rawItemId: raw.itemId, at: view.self.position };
+}
+
+function isCookingStation(data: GameData, type: string): boolean {
+  const kind = data.stations.get(type)?.type;
+  return kind === "fire" || kind === "range";
 }

@@ -135,10 +135,10 @@ describe("agent rules: gear, fights and food", () => {
       data: { action: "cook", inventorySlot: 4 },
     });
     // Healthy, it fights.
-    assert.deepEqual(
-      nextStep("combat", view(seen, 10, 10), world, undefined),
-      { event: "player:action", data: { action: "attack", targetId: goblin.id } },
-    );
+    assert.deepEqual(nextStep("combat", view(seen, 10, 10), world, undefined), {
+      event: "player:action",
+      data: { action: "attack", targetId: goblin.id },
+    });
   });
 
   it("buys the most health its coins pay for beside the nearest shopkeeper selling food, walking there first", () => {

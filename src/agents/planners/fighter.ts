@@ -164,8 +164,7 @@ export function fightStep(
     return provisionStep(view, world, current) ?? bite(view, data);
   }
   // Too low to start a fight: it eats, or with nothing cooked gets food rather than wait for its health.
-  if (health <= eatBelow(choice.odds.maxHit))
-    return bite(view, data) ?? provisionStep(view, world, current);
+  if (health <= eatBelow(choice.odds.maxHit)) return bite(view, data) ?? provisionStep(view, world, current);
   if (isSeen(choice.target))
     return { event: "player:action", data: { action: "attack", targetId: choice.target.id } };
   return walkTowards(view, [choice.target], world.map);
