@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { matchMaker } from "@colyseus/core";
+import { Client } from "@colyseus/sdk";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { CLOSE_REPLACED } from "../../src/protocol/close-codes.js";
 import { joinAsNewPlayer, type SdkPlayer, waitForAsync } from "../support/players.js";
@@ -97,6 +99,44 @@ describe("numbered worlds: choosing one (WORLDS=2, WORLD_CAPACITY=1)", function 
     assert.equal(refusal.id, "hop");
     assert.equal(refusal.data.code, "world_full");
     assert.equal(await worldOf(server, first.token), 1);
+  });
+});
+
+describe("numbered worlds: an SDK client joining a world's room by its id (WORLDS=2, WORLD_CAPACITY=1)", function () {
+  this.timeout(30000);
+  let server: TestServer;
+  const players: Player[] = [];
+
+  before(async () => {
+    server = await startTestServer({ WORLDS: "2", WORLD_CAPACITY: "1", WORLD_TICK_MS: "100" });
+  });
+  after(async () => {
+    await Promise.all(players.splice(0).map((player) => player.client.close()));
+    await server?.stop();
+  });
+
+  it("is held to that world: refused when it is full, whatever its options name", async () => {
+    const inWorld2 = await connect(server, 2);
+    await inWorld2.client.close();
+    players.push(await connect(server, 1));
+    const rooms = await matchMaker.query({ name: "world" });
+    const roomOf = (world: number) => rooms.find((room) => room.metadata?.world === world)!.roomId;
+    assert.ok(roomOf(1) && roomOf(2), "both worlds are open");
+    await waitForAsync(
+      async () => (await getJson(server, "/api/v1/worlds")).worlds[1].playersOnline === 0,
+      "world 2 empty again",
+    );
+    const sdk = new Client(server.baseUrl);
+    const { token } = await issueAnonymousToken(server.runtime.jwtSecret);
+    sdk.auth.token = token;
+    await assert.rejects(sdk.joinById(roomOf(1)), /world 1 is full/);
+    await assert.rejects(sdk.joinById(roomOf(1), { world: 2 }), /world 1 is full/);
+    const joined = await sdk.joinById(roomOf(2));
+    try {
+      await waitForAsync(async () => (await worldOf(server, token)) === 2, "the SDK player in world 2");
+    } finally {
+      await joined.leave();
+    }
   });
 });
 
