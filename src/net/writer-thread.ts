@@ -87,6 +87,7 @@ class SocketHold {
   }
 
   closeLater(error: Error | null, callback: (error?: Error | null) => void): void {
+    stopReading(this.socket);
     this.closing = () => this.original.destroy.call(this.socket, error, callback);
   }
 
@@ -115,6 +116,19 @@ class SocketHold {
     this.socket.end = this.original.end;
     this.socket._destroy = this.original.destroy;
   }
+}
+
+/**
+ * Stops reading a socket whose closing waits. Node marks its stream destroyed at once, but the handle
+ * reads on until it is closed, and bytes read on a destroyed stream are taken for an error code: Node
+ * throws out of the event loop (ERR_OUT_OF_RANGE, "err" ... Received 6, for a client's close frame) and
+ * the process ends.
+ */
+function stopReading(socket: Duplex): void {
+  const handle = (socket as { _handle?: { reading?: boolean; readStop?: () => number } | null })._handle;
+  if (typeof handle?.readStop !== "function") return;
+  handle.reading = false;
+  handle.readStop();
 }
 
 /** One socket's write in a batch. */

@@ -109,6 +109,18 @@ describe("the internals the thread write path relies on", () => {
     }
   });
 
+  it("Node: a TCP handle's readStop, for a socket whose close waits on the writer thread (src/net/writer-thread.ts)", async () => {
+    const { writer, close } = await connectedPair();
+    try {
+      const handle = (writer as unknown as { _handle?: { reading?: boolean; readStop?: unknown } })._handle;
+      const internal = "a net.Socket's _handle.readStop() and _handle.reading";
+      assert.equal(typeof handle?.readStop, "function", moved("node", internal, "src/net/writer-thread.ts"));
+      assert.equal(handle?.reading, true, moved("node", internal, "src/net/writer-thread.ts"));
+    } finally {
+      close();
+    }
+  });
+
   it("ws: an accepted WebSocket's TCP socket as _socket (src/net/batched-sends.ts)", async () => {
     const server = http.createServer();
     const wss = new WebSocketServer({ noServer: true });

@@ -122,6 +122,30 @@ describe("the writer thread's socket writes", () => {
     }
   });
 
+  it("reads nothing more from a socket closed while the thread is still to write to it", async () => {
+    const { writer, reader, close } = await connectedPair();
+    try {
+      const writes = new SocketWrites(thread);
+      const tick = sequence(3, 1_000);
+      writes.add(writer, [shared(tick)]);
+      const closed = once(writer, "close");
+      writer.destroy();
+      // The peer's bytes (here as long as a client's empty close frame) reach a socket whose stream is
+      // destroyed while its close waits: read then, Node throws out of the event loop and the process ends.
+      reader.write(sequence(9, 6));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const received = readToEnd(reader).catch((error: NodeJS.ErrnoException) => error.code);
+      await writes.send();
+      await closed;
+      // Closed with the peer's bytes unread, the connection ends in a reset (TCP's rule) or, the tick's
+      // bytes read first, in its end.
+      const got = await received;
+      assert.ok(got === "ECONNRESET" || (Buffer.isBuffer(got) && got.equals(tick)), `received ${got}`);
+    } finally {
+      close();
+    }
+  });
+
   it("writes what the kernel could not take through the stream, ahead of what was written meanwhile", async () => {
     const { writer, reader, close } = await connectedPair();
     try {
