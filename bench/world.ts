@@ -11,10 +11,11 @@
 // The server runs as production does: compiled by tsc (tsconfig.bench.json, into dist/) and started
 // with `npm run start:prod`'s Node flags.
 // The aim: 2,000 players, tick p99 < 50 ms.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, fork, spawn, spawnSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { PROJECT_ROOT } from "../src/config/paths.js";
 import { PHASES } from "../src/game/world-types.js";
@@ -31,7 +32,8 @@ import {
   type ServerReport,
   type ToServer,
 } from "./stats.js";
-import { Bot, type ProbeSample, probes, traffic } from "./world-bots.js";
+import { Bot, type BotOptions, type ProbeSample, traffic } from "./world-bots.js";
+import type { FromProbes, ToProbes } from "./world-probes.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -157,11 +159,53 @@ class ServerProcess {
   }
 }
 
-/** Whether the bot of this index is a probe: spread over the batches, so the probes join among the crowd. */
-function isProbe(index: number): boolean {
-  if (PROBES === 0) return false;
-  const every = Math.floor(PLAYERS / PROBES);
-  return index % every === 0 && index / every < PROBES;
+/** The bots that play, in this process; the probes are the last PROBES players, in their own. */
+const LOAD_BOTS = PLAYERS - PROBES;
+
+/** The probes' process (bench/world-probes.ts): started once the other bots are in, on their core. */
+class ProbesProcess {
+  private readonly child: ChildProcess;
+  private readonly waiting = new Map<string, (message: FromProbes) => void>();
+
+  constructor(options: Omit<BotOptions, "probe">) {
+    // Forked with this process's flags (tsx's loader) and core.
+    this.child = fork(fileURLToPath(new URL("./world-probes.ts", import.meta.url)));
+    this.child.on("message", (message: FromProbes) => {
+      this.waiting.get(message.type)?.(message);
+      this.waiting.delete(message.type);
+    });
+    this.child.on("exit", (code) => {
+      if (code !== 0) {
+        console.error(`the probes' process exited with ${code}`);
+        process.exit(1);
+      }
+    });
+    const indexes = Array.from({ length: PROBES }, (_, i) => LOAD_BOTS + i);
+    this.tell({ type: "start", options, indexes });
+  }
+
+  /** How many probes reached their spot. */
+  async placed(): Promise<number> {
+    return (await this.next("placed")).placed;
+  }
+
+  measure(): void {
+    this.tell({ type: "measure" });
+  }
+
+  async samples(): Promise<ProbeSample[]> {
+    const reply = this.next("samples");
+    this.tell({ type: "stop" });
+    return (await reply).samples;
+  }
+
+  private tell(message: ToProbes): void {
+    this.child.send(message);
+  }
+
+  private next<T extends FromProbes["type"]>(type: T): Promise<Extract<FromProbes, { type: T }>> {
+    return new Promise((resolve) => this.waiting.set(type, resolve as (message: FromProbes) => void));
+  }
 }
 
 /**
@@ -177,28 +221,27 @@ function probeLatency(samples: readonly ProbeSample[], tickStartedAt: Record<num
   };
 }
 
+function botOptions(port: number): Omit<BotOptions, "probe"> {
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    adminCode: ADMIN_CODE,
+    scatter: !args.crowd,
+    transport: args.sdk ? "sdk" : "ws",
+    updates: args.messages ? "messages" : "state",
+  };
+}
+
 async function connectBots(port: number): Promise<Bot[]> {
   const bots: Bot[] = [];
   const started = Date.now();
-  for (let first = 0; first < PLAYERS; first += BATCH) {
-    const size = Math.min(BATCH, PLAYERS - first);
+  for (let first = 0; first < LOAD_BOTS; first += BATCH) {
+    const size = Math.min(BATCH, LOAD_BOTS - first);
     const joined = Array.from(
       { length: size },
-      (_, i) =>
-        new Promise<Bot>((resolve, reject) => {
-          const options = {
-            baseUrl: `http://127.0.0.1:${port}`,
-            adminCode: ADMIN_CODE,
-            scatter: !args.crowd,
-            transport: args.sdk ? ("sdk" as const) : ("ws" as const),
-            updates: args.messages ? ("messages" as const) : ("state" as const),
-            probe: isProbe(first + i),
-          };
-          new Bot(first + i, options, resolve, reject);
-        }),
+      (_, i) => new Promise<Bot>((resolve, reject) => new Bot(first + i, botOptions(port), resolve, reject)),
     );
     bots.push(...(await Promise.all(joined)));
-    progress("connecting", bots.length, PLAYERS, `${((Date.now() - started) / 1000).toFixed(1)} s`);
+    progress("connecting", bots.length, LOAD_BOTS, `${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
   return bots;
 }
@@ -292,7 +335,7 @@ function print(
     row("  within ticks", report.gcInTicksMs),
     row("bots loop lag", botLag),
     "",
-    `sent per player per second: ${(bytes / PLAYERS / seconds).toFixed(0)} B in ${(frames / PLAYERS / seconds).toFixed(1)} frames ` +
+    `sent per player per second: ${(bytes / LOAD_BOTS / seconds).toFixed(0)} B in ${(frames / LOAD_BOTS / seconds).toFixed(1)} frames ` +
       `(${kib(bytes / seconds)}/s in all)`,
     `garbage collection: ${report.gcPauseMs.total.toFixed(0)} ms in ${report.gcPauseMs.count} pauses over ${seconds} s, ` +
       `${report.gcInTicksMs.total.toFixed(0)} ms of it in ${report.gcInTicksMs.count} within ticks`,
@@ -320,7 +363,11 @@ async function main(): Promise<void> {
   const before = await server.memory();
 
   const bots = await connectBots(port);
+  const probing = PROBES > 0 ? new ProbesProcess(botOptions(port)) : undefined;
   await placeBots(bots);
+  const placedProbes = await probing?.placed();
+  if (probing && placedProbes !== PROBES)
+    process.stderr.write(`\n${PROBES - placedProbes!} probes never reached their spot; measuring anyway\n`);
   await play(bots, WARM_UP_MS, "warming up");
 
   const botLag = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
@@ -328,9 +375,9 @@ async function main(): Promise<void> {
   traffic.bytes = 0;
   traffic.frames = 0;
   server.tell({ type: "measure" });
-  probes.recording = true;
+  probing?.measure();
   await play(bots, SECONDS * 1000, "measuring");
-  probes.recording = false;
+  const probeSamples = (await probing?.samples()) ?? [];
   const { bytes, frames } = traffic;
   const report = await server.report();
   botLag.disable();
@@ -346,7 +393,7 @@ async function main(): Promise<void> {
     after,
     bytes,
     frames,
-    probeLatency(probes.samples, report.tickStartedAt),
+    probeLatency(probeSamples, report.tickStartedAt),
   );
   for (const bot of bots) bot.close();
   server.tell({ type: "shutdown" });
