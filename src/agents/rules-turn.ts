@@ -1,7 +1,8 @@
 // The rule planner's decision (src/agents/brain.ts) for one agent: towards its goal, choosing one when
 // it has none, banking a full inventory on the way, and fighting in the style its fight calls for.
+import { cooksFood } from "../game/cooking.js";
 import { chebyshev } from "../game/tile.js";
-import { type GameData, INVENTORY_SLOTS, type Tile } from "../game/types.js";
+import { INVENTORY_SLOTS, type Tile } from "../game/types.js";
 import {
   type AgentView,
   banksWhenFull,
@@ -88,7 +89,7 @@ export class RulesTurn {
     const walking = here.x !== at.x || here.z !== at.z;
     const beside = view.entities.some(
       (entity) =>
-        isCookingStation(this.host.world.data, entity.type) && chebyshev(entity.position, here) <= 1,
+        cooksFood(this.host.world.data.stations.get(entity.type)) && chebyshev(entity.position, here) <= 1,
     );
     if ((walking || beside) && view.inventory.some((entry) => entry.itemId === rawItemId)) {
       this.cooking.at = here;
@@ -123,9 +124,4 @@ function cookedBy(step: Step, view: AgentView): { rawItemId: string; at: Tile } 
   if (step.event !== "player:action" || step.data.action !== "cook") return undefined;
   const raw = view.inventory.find((entry) => entry.slot === step.data.inventorySlot);
   return raw && { rawItemId: raw.itemId, at: view.self.position };
-}
-
-function isCookingStation(data: GameData, type: string): boolean {
-  const kind = data.stations.get(type)?.type;
-  return kind === "fire" || kind === "range";
 }

@@ -1,8 +1,13 @@
 // Cooking raw food on a fire or a range.
 import type { Random } from "./random.js";
-import type { CookingRecipe } from "./types.js";
+import type { CookingRecipe, StationDef } from "./types.js";
 
 export type CookingStation = "fire" | "range";
+
+/** Whether food cooks on a station of this kind (a fire or a range; undefined: none). */
+export function cooksFood(station: StationDef | undefined): boolean {
+  return station?.type === "fire" || station?.type === "range";
+}
 
 /** Burn chance at the recipe's level requirement; a range's steadier heat burns less. */
 const BURN_CHANCE_AT_REQUIREMENT: Record<CookingStation, number> = { fire: 0.5, range: 0.4 };

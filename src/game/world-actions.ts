@@ -1,6 +1,7 @@
 // The checks an action must pass, shared by submit (refuse at once), the input phase (re-check
 // when applied) and the tick phases (stop when a check starts failing), plus where each action
 // must stand.
+import { cooksFood } from "./cooking.js";
 import { type GameError, gameError } from "./errors.js";
 import { bestTool } from "./gathering.js";
 import { type GroundItem, isGroundItemVisible } from "./ground-items.js";
@@ -181,7 +182,7 @@ export function firePlaceProblem(state: WorldState, player: PlayerEntity): GameE
 }
 
 export function isCookingStation(station: StationEntity): boolean {
-  return station.def.type === "fire" || station.def.type === "range";
+  return cooksFood(station.def);
 }
 
 /** Why the player cannot cook `rawItemId` now (no recipe, none carried, too low a level), if anything stops it. */

@@ -1,5 +1,6 @@
 // The interface's skill actions: chopTree, catchFish, lightFire, cookFood.
 import { z } from "zod";
+import { cooksFood } from "../../game/cooking.js";
 import { chebyshev } from "../../game/tile.js";
 import type { GatheringSkill } from "../../game/types.js";
 import { TINDERBOX_ITEM_ID } from "../../game/world-actions.js";
@@ -153,10 +154,9 @@ export const lightFire = defineAction({
 
 /** The fires and ranges in view. */
 function cookingPlaces({ know, world }: AgentContext): WorldEntity[] {
-  return know.entities.filter((entity) => {
-    const type = world.data.stations.get(entity.type)?.type;
-    return entity.kind === "resource" && (type === "fire" || type === "range");
-  });
+  return know.entities.filter(
+    (entity) => entity.kind === "resource" && cooksFood(world.data.stations.get(entity.type)),
+  );
 }
 
 function foodToCook(context: AgentContext, wanted: string | undefined) {

@@ -9,6 +9,7 @@ import {
   npcEffectiveLevel,
   RANGED_STYLES,
 } from "../../game/combat.js";
+import { cooksFood } from "../../game/cooking.js";
 import { unmetRequirement } from "../../game/equipment.js";
 import { chebyshev } from "../../game/tile.js";
 import { COINS_ITEM_ID, type GameData, type ItemDef } from "../../game/types.js";
@@ -115,10 +116,10 @@ export function foodStep(view: AgentView, world: WorldKnowledge): Step | undefin
 export function cookStep(view: AgentView, { data, map }: WorldKnowledge): Step | undefined {
   const raw = view.inventory.find((entry) => data.cooking.has(entry.itemId));
   if (!raw) return undefined;
-  const station = view.entities.find((entity) => {
-    const type = data.stations.get(entity.type)?.type;
-    return (type === "fire" || type === "range") && chebyshev(entity.position, view.self.position) <= 10;
-  });
+  const station = view.entities.find(
+    (entity) =>
+      cooksFood(data.stations.get(entity.type)) && chebyshev(entity.position, view.self.position) <= 10,
+  );
   if (station) return { event: "player:action", data: { action: "cook", inventorySlot: raw.slot } };
   const logs = view.inventory.find((entry) => data.firemaking.has(entry.itemId));
   const tinderbox = view.inventory.some((entry) => entry.itemId === "tinderbox");

@@ -3,6 +3,7 @@
 // could put it in danger or before a fight it could not otherwise win; keep its loot's food and gear;
 // and, out of food, cook what it carries in one go, take food from the bank, buy some, or catch some.
 import type { CombatStyle } from "../../game/combat.js";
+import { cooksFood } from "../../game/cooking.js";
 import { chebyshev } from "../../game/tile.js";
 import type { GameData, NpcDef, Tile } from "../../game/types.js";
 import { INVENTORY_SLOTS } from "../../game/types.js";
@@ -199,10 +200,7 @@ function cookAllStep(view: AgentView, world: WorldKnowledge): Step | undefined {
   if (cook) return cook;
   const ranges = data.areas
     .flatMap((area) => area.stations)
-    .filter((station) => {
-      const type = data.stations.get(station.stationId)?.type;
-      return type === "range" || type === "fire";
-    });
+    .filter((station) => cooksFood(data.stations.get(station.stationId)));
   return walkTowards(view, ranges, map);
 }
 
