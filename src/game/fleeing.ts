@@ -4,7 +4,8 @@
 import { findPathNear } from "./pathfinding.js";
 import { chebyshev } from "./tile.js";
 import type { Tile } from "./types.js";
-import type { NpcEntity, PlayerEntity, WorldState } from "./world-state.js";
+import type { NpcEntity, PlayerEntity } from "./world-entities.js";
+import type { WorldState } from "./world-state.js";
 
 /** The least a flight aims for, in tiles; farther when that is still within a chaser's leash. */
 export const FLEE_TILES = 8;

@@ -16,8 +16,8 @@ import type {
   PlayerEntity,
   ResourceEntity,
   StationEntity,
-  WorldState,
-} from "./world-state.js";
+} from "./world-entities.js";
+import type { WorldState } from "./world-state.js";
 import { describeEntity } from "./world-view.js";
 
 export const TINDERBOX_ITEM_ID = "tinderbox";

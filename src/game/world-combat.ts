@@ -9,7 +9,8 @@ import { removeItem } from "./inventory.js";
 import { chebyshev } from "./tile.js";
 import type { AmmunitionDef, SkillName } from "./types.js";
 import { ADJACENT, attackReach } from "./world-actions.js";
-import type { NpcEntity, PlayerEntity, WorldState } from "./world-state.js";
+import type { NpcEntity, PlayerEntity } from "./world-entities.js";
+import type { WorldState } from "./world-state.js";
 
 /**
  * A player a monster swung at stays in combat this many ticks (10 seconds, RuneScape's rule): closing the

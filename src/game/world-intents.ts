@@ -26,8 +26,9 @@ import {
   unfitTarget,
   visibleGroundItem,
 } from "./world-actions.js";
+import type { PlayerAction, PlayerEntity, QueuedIntent } from "./world-entities.js";
 import { planPrayer } from "./world-prayer.js";
-import type { PlayerAction, PlayerEntity, QueuedIntent, WorldState } from "./world-state.js";
+import type { WorldState } from "./world-state.js";
 import { planStore } from "./world-stores.js";
 import type { Intent } from "./world-types.js";
 

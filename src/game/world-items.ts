@@ -4,7 +4,8 @@ import { isGameError } from "./errors.js";
 import { pickUp } from "./ground-items.js";
 import { sameTile } from "./tile.js";
 import { visibleGroundItem } from "./world-actions.js";
-import type { PlayerEntity, WorldState } from "./world-state.js";
+import type { PlayerEntity } from "./world-entities.js";
+import type { WorldState } from "./world-state.js";
 
 export function updateGroundItems(state: WorldState): void {
   for (const player of state.players.values()) {

@@ -8,7 +8,8 @@ import { energyAfterTick, runEnergy } from "./run-energy.js";
 import { chebyshev } from "./tile.js";
 import type { Tile } from "./types.js";
 import { type ActionTarget, actionTarget, weaponReach } from "./world-actions.js";
-import type { PlayerEntity, WorldState } from "./world-state.js";
+import type { PlayerEntity } from "./world-entities.js";
+import type { WorldState } from "./world-state.js";
 
 export function movePlayers(state: WorldState): void {
   const regenerates = state.tick % HEALTH_REGEN_TICKS === 0;

@@ -6,7 +6,8 @@ import { combatLevel, skillLevels } from "./combat-level.js";
 import { randomInt } from "./random.js";
 import { chebyshev } from "./tile.js";
 import type { Tile } from "./types.js";
-import type { NpcEntity, PlayerEntity, WorldState } from "./world-state.js";
+import type { NpcEntity, PlayerEntity } from "./world-entities.js";
+import type { WorldState } from "./world-state.js";
 
 /** Chance per tick that an idle NPC sets off towards a new spot. */
 const WANDER_CHANCE = 1 / 8;

@@ -1,7 +1,8 @@
 // Prayers in the world: switching them on and off, their drain, and the points' slow recharge.
 import { type GameError, gameError } from "./errors.js";
 import { drainOneTick, PRAYER_REGEN_TICKS, prayerPoints, prayerProblem, switchOn } from "./prayer.js";
-import type { PlayerEntity, WorldState } from "./world-state.js";
+import type { PlayerEntity } from "./world-entities.js";
+import type { WorldState } from "./world-state.js";
 import type { Intent } from "./world-types.js";
 
 export function planPrayer(

@@ -18,7 +18,8 @@ import {
   gatherProblem,
   makerOf,
 } from "./world-actions.js";
-import type { PlayerAction, PlayerEntity, StationEntity, WorldState } from "./world-state.js";
+import type { PlayerAction, PlayerEntity, StationEntity } from "./world-entities.js";
+import type { WorldState } from "./world-state.js";
 
 /** Ticks between two cooked items, RuneScape's pace. */
 export const COOK_TICKS = 4;

@@ -13,7 +13,8 @@ import {
 } from "./stores.js";
 import { chebyshev } from "./tile.js";
 import { seenTarget, unfitTarget } from "./world-actions.js";
-import type { NpcEntity, PlayerEntity, WorldState } from "./world-state.js";
+import type { NpcEntity, PlayerEntity } from "./world-entities.js";
+import type { WorldState } from "./world-state.js";
 import type { Intent } from "./world-types.js";
 
 /** Shopkeepers serve who stands next to them, as bankers do. */

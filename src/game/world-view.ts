@@ -7,7 +7,8 @@ import { countItem } from "./inventory.js";
 import { prayerPoints } from "./prayer.js";
 import { runEnergy, runEnergyPercent } from "./run-energy.js";
 import { type CharacterState, COINS_ITEM_ID, type PrayerDef, SKILLS } from "./types.js";
-import type { NpcEntity, PlayerEntity, WorldObject, WorldState } from "./world-state.js";
+import type { NpcEntity, PlayerEntity, WorldObject } from "./world-entities.js";
+import type { WorldState } from "./world-state.js";
 import type { PlayerSync, WorldEntity } from "./world-types.js";
 
 export function describePlayer(state: WorldState, player: PlayerEntity): WorldEntity {

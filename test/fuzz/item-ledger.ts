@@ -7,7 +7,8 @@
 import type { StoreShelf } from "../../src/game/stores.js";
 import { COINS_ITEM_ID, type InventoryEntry, MAX_STACK } from "../../src/game/types.js";
 import type { World } from "../../src/game/world.js";
-import type { PlayerEntity, WorldState } from "../../src/game/world-state.js";
+import type { PlayerEntity } from "../../src/game/world-entities.js";
+import type { WorldState } from "../../src/game/world-state.js";
 
 /** docs/protocol.md: a store pays 40 % of an item's manifest value, rounded down. */
 const sellPrice = (value: number) => Math.floor((value * 2) / 5);
