@@ -80,6 +80,8 @@ export interface BotOptions {
   transport: "ws" | "sdk";
   /** How SDK bots are sent their view (the room's join option). */
   updates: ViewUpdates;
+  /** The numbered world to play in (`?world=` or the join option); the server's choice when absent. */
+  world?: number;
   /**
    * A probe: instead of playing, it steps to a neighbouring tile every PROBE_EVERY_MS and times the
    * world:update that shows it there (see `probes`).
@@ -99,8 +101,15 @@ interface Link {
 class WsLink implements Link {
   private readonly ws: WebSocket;
 
-  constructor(baseUrl: string, receive: (frame: Incoming) => void, onFailed: (error: Error) => void) {
-    this.ws = new WebSocket(`${baseUrl.replace(/^http/, "ws")}/ws`);
+  constructor(
+    baseUrl: string,
+    world: number | undefined,
+    receive: (frame: Incoming) => void,
+    onFailed: (error: Error) => void,
+  ) {
+    this.ws = new WebSocket(
+      `${baseUrl.replace(/^http/, "ws")}/ws${world === undefined ? "" : `?world=${world}`}`,
+    );
     this.ws.on("error", onFailed);
     this.ws.on("message", (data: Buffer) => {
       traffic.bytes += data.length;
@@ -140,6 +149,7 @@ class SdkLink implements Link {
     receive: (frame: Incoming) => void,
     onFailed: (error: Error) => void,
     private readonly updates: ViewUpdates,
+    private readonly world: number | undefined,
   ) {
     this.join(baseUrl, receive).catch(onFailed);
     if (updates === "state") this.forEachEntity = (visit) => this.visitState(visit);
@@ -168,7 +178,10 @@ class SdkLink implements Link {
     if (!signIn.ok) throw new Error(`anonymous sign-in: ${signIn.status}`);
     const sdk = new Client(baseUrl);
     sdk.auth.token = ((await signIn.json()) as { token: string }).token;
-    const room = await sdk.joinOrCreate("world", { updates: this.updates });
+    const room = await sdk.joinOrCreate("world", {
+      updates: this.updates,
+      ...(this.world !== undefined && { world: this.world }),
+    });
     this.room = room;
     (room.connection.transport as unknown as { ws: WebSocket }).ws.addEventListener("message", (event) => {
       traffic.bytes += (event.data as ArrayBuffer).byteLength;
@@ -204,8 +217,8 @@ export class Bot {
     };
     this.link =
       options.transport === "sdk"
-        ? new SdkLink(options.baseUrl, receive, onFailed, options.updates)
-        : new WsLink(options.baseUrl, receive, onFailed);
+        ? new SdkLink(options.baseUrl, receive, onFailed, options.updates, options.world)
+        : new WsLink(options.baseUrl, options.world, receive, onFailed);
   }
 
   /** Called often; acts every 2 to 4 seconds. */

@@ -242,6 +242,9 @@ async function main(): Promise<void> {
     ADMIN_CODE: process.env.BENCH_ADMIN_CODE ?? "bench",
     // PostgreSQL when the bench is given one (--database-url), the embedded database otherwise.
     ...(process.env.BENCH_DATABASE_URL && { DATABASE_URL: process.env.BENCH_DATABASE_URL }),
+    // With --worlds: numbered worlds, one a process, found through Redis.
+    ...(process.env.BENCH_WORLDS && { WORLDS: process.env.BENCH_WORLDS }),
+    ...(process.env.BENCH_REDIS_URL && { REDIS_URL: process.env.BENCH_REDIS_URL }),
     // Every bot comes from 127.0.0.1: the per-address limits would refuse most of them.
     RATE_LIMIT_AUTH_PER_MIN: "1000000",
     RATE_LIMIT_REST_PER_MIN: "1000000",

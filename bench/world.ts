@@ -3,8 +3,10 @@
 // each stage of the room's tick.
 //   npx tsx bench/world.ts [--players 500] [--seconds 180] [--warm-up 15] [--crowd] [--sdk [--messages]]
 //                          [--probes 20] [--batch 50] [--profile DIR] [--database-url postgres://...]
-//                          [--unsteered]
+//                          [--worlds 1 [--redis-url redis://...]] [--unsteered]
 // --crowd keeps every bot at the starting spawn point instead of scattering them over the world.
+// --worlds N runs N numbered worlds, a server process each (PostgreSQL and Redis shared), the players
+// split among them.
 // With 2 or more cores the server runs pinned to core 0 and the bots to core 1 (taskset), so the
 // bots' own work does not count against the server; run as root on Linux, the kernel's receiving of
 // the bots' packets is moved to core 1 too (see bench/loopback-steering.ts; --unsteered leaves it).
@@ -56,6 +58,12 @@ const { values: args } = parseArgs({
     probes: { type: "string", default: "20" },
     /** A PostgreSQL database for the server (its tables are created if missing); PGlite in memory otherwise. */
     "database-url": { type: "string" },
+    /**
+     * Numbered worlds, each in a server process of its own (on cores 0, 1, ... in turn) with the players
+     * split evenly among them; more than one needs --database-url and Redis (--redis-url). No probes.
+     */
+    worlds: { type: "string", default: "1" },
+    "redis-url": { type: "string", default: "redis://127.0.0.1:6379" },
     /** Bots join through the Colyseus SDK (binary state patches) instead of the /ws JSON channel. */
     sdk: { type: "boolean", default: false },
     /** SDK bots join with `updates: "messages"`: they are sent world:update messages instead of state patches. */
@@ -70,14 +78,23 @@ const { values: args } = parseArgs({
   },
 });
 const PLAYERS = Number(args.players);
+const WORLDS = Number(args.worlds);
+if (!Number.isInteger(WORLDS) || WORLDS < 1) throw new Error("--worlds takes a whole number of at least 1");
+if (WORLDS > 1 && !args["database-url"])
+  throw new Error(
+    "--worlds above 1 needs --database-url: the worlds' processes share one PostgreSQL database",
+  );
 const SECONDS = Number(args.seconds);
 const BATCH = Number(args.batch);
-const PROBES = args.sdk && !args.messages ? 0 : Math.min(Number(args.probes), PLAYERS);
+const PROBES = (args.sdk && !args.messages) || WORLDS > 1 ? 0 : Math.min(Number(args.probes), PLAYERS);
 const ADMIN_CODE = "bench";
 const WARM_UP_MS = Number(args["warm-up"]) * 1000;
 const LAG_RESOLUTION_MS = 10;
 const PLACEMENT_TIMEOUT_MS = 120_000;
-const PINNED = os.cpus().length >= 2 && spawnSync("taskset", ["-V"]).status === 0;
+const CORES = os.cpus().length;
+const PINNED = CORES >= 2 && spawnSync("taskset", ["-V"]).status === 0;
+/** The bots have a core of their own when each world's server has one and one is left. */
+const BOTS_APART = PINNED && CORES > WORLDS;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -101,9 +118,13 @@ class ServerProcess {
   private readonly child: ChildProcess;
   private readonly waiting = new Map<string, (message: FromServer) => void>();
 
-  constructor(script: string) {
+  /** `world`: its place among the worlds' processes, which picks its core and port. */
+  constructor(
+    script: string,
+    readonly world = 1,
+  ) {
     const node = [process.execPath, ...nodeFlagsOf("start:prod"), script];
-    const [command, ...commandArgs] = PINNED ? ["taskset", "-c", "0", ...node] : node;
+    const [command, ...commandArgs] = PINNED ? ["taskset", "-c", String(this.core), ...node] : node;
     this.child = spawn(command!, commandArgs, {
       stdio: ["ignore", "inherit", "inherit", "ipc"],
       env: {
@@ -112,6 +133,8 @@ class ServerProcess {
         // Only --database-url picks PostgreSQL (a BENCH_DATABASE_URL exported for bench/trades.ts does not).
         BENCH_DATABASE_URL: args["database-url"] ?? "",
         BENCH_PROFILE_DIR: args.profile ? path.resolve(args.profile) : "",
+        BENCH_PORT: String(Number(process.env.BENCH_PORT ?? 2603) + world - 1),
+        ...(WORLDS > 1 && { BENCH_WORLDS: String(WORLDS), BENCH_REDIS_URL: args["redis-url"] }),
       },
     });
     this.child.on("message", (message: FromServer) => {
@@ -124,6 +147,10 @@ class ServerProcess {
         process.exit(1);
       }
     });
+  }
+
+  get core(): number {
+    return (this.world - 1) % CORES;
   }
 
   /** The server's port, and how long the reference work took on its core (see bench/machine-speed.ts). */
@@ -221,24 +248,31 @@ function probeLatency(samples: readonly ProbeSample[], tickStartedAt: Record<num
   };
 }
 
-function botOptions(port: number): Omit<BotOptions, "probe"> {
+/** `ports`: each world's server's, by world; with more than one world, a bot names its world. */
+function botOptions(ports: readonly number[], world = 1): Omit<BotOptions, "probe"> {
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: `http://127.0.0.1:${ports[world - 1]}`,
     adminCode: ADMIN_CODE,
     scatter: !args.crowd,
     transport: args.sdk ? "sdk" : "ws",
     updates: args.messages ? "messages" : "state",
+    ...(WORLDS > 1 && { world }),
   };
 }
 
-async function connectBots(port: number): Promise<Bot[]> {
+/** The bots, the worlds' in turn. */
+async function connectBots(ports: readonly number[]): Promise<Bot[]> {
   const bots: Bot[] = [];
   const started = Date.now();
   for (let first = 0; first < LOAD_BOTS; first += BATCH) {
     const size = Math.min(BATCH, LOAD_BOTS - first);
     const joined = Array.from(
       { length: size },
-      (_, i) => new Promise<Bot>((resolve, reject) => new Bot(first + i, botOptions(port), resolve, reject)),
+      (_, i) =>
+        new Promise<Bot>(
+          (resolve, reject) =>
+            new Bot(first + i, botOptions(ports, ((first + i) % WORLDS) + 1), resolve, reject),
+        ),
     );
     bots.push(...(await Promise.all(joined)));
     progress("connecting", bots.length, LOAD_BOTS, `${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -298,8 +332,16 @@ const row = (name: string, p: Percentiles) =>
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
+/** Where the servers and the bots run. */
+function placement(): string {
+  const servers = WORLDS === 1 ? "server on core 0" : `servers on cores 0 to ${WORLDS - 1}`;
+  if (BOTS_APART) return `${servers}, bots on core ${WORLDS}`;
+  return PINNED ? `${servers}, bots sharing their cores` : "server and bots sharing cores";
+}
+
 function print(
   setting: string[],
+  players: number,
   report: ServerReport,
   botLag: Percentiles,
   before: MemorySample,
@@ -312,11 +354,11 @@ function print(
   const total = report.stages["tick total"];
   const lines = [
     "",
-    `world bench: ${PLAYERS} ${args.sdk ? `SDK (${args.messages ? "world:update messages" : "state patches"})` : "/ws"} players${args.crowd ? " crowded at the spawn point" : " scattered over the world"}, ` +
+    `world bench: ${players} ${args.sdk ? `SDK (${args.messages ? "world:update messages" : "state patches"})` : "/ws"} players${args.crowd ? " crowded at the spawn point" : " scattered over the world"}, ` +
       `${args["database-url"] ? "PostgreSQL" : "PGlite in memory"}, WRITE_PATH=${process.env.WRITE_PATH || "thread"}, ` +
       `VIEW_MAX_PLAYERS=${process.env.VIEW_MAX_PLAYERS || "255"}, ` +
       `${seconds} s measured, ${report.ticks} ticks, ` +
-      (PINNED ? "server on core 0, bots on core 1" : "server and bots sharing cores"),
+      placement(),
     ...setting,
     "",
     `${"stage (ms)".padEnd(16)}${"p50".padStart(8)}${"p99".padStart(8)}${"max".padStart(8)}${"count".padStart(8)}`,
@@ -339,7 +381,7 @@ function print(
       `(${kib(bytes / seconds)}/s in all)`,
     `garbage collection: ${report.gcPauseMs.total.toFixed(0)} ms in ${report.gcPauseMs.count} pauses over ${seconds} s, ` +
       `${report.gcInTicksMs.total.toFixed(0)} ms of it in ${report.gcInTicksMs.count} within ticks`,
-    `memory per player: ${kib((after.heapUsed - before.heapUsed) / PLAYERS)} of heap ` +
+    `memory per player: ${kib((after.heapUsed - before.heapUsed) / players)} of heap ` +
       `(server heap ${mib(before.heapUsed)} before the bots, ${mib(after.heapUsed)} with them; rss ${mib(after.rss)})`,
     total
       ? `tick total p99 ${total.p99.toFixed(2)} ms: ${total.p99 < 50 ? "within" : "OVER"} the 50 ms aim` +
@@ -351,19 +393,28 @@ function print(
 
 async function main(): Promise<void> {
   // Every thread (-a): V8's collector and compiler threads, started with the process, would otherwise
-  // go on running on the server's core.
-  if (PINNED) spawnSync("taskset", ["-a", "-pc", "1", String(process.pid)], { stdio: "ignore" });
+  // go on running on the servers' cores.
+  if (BOTS_APART)
+    spawnSync("taskset", ["-a", "-pc", String(WORLDS), String(process.pid)], { stdio: "ignore" });
   const steering =
-    PINNED && !args.unsteered
-      ? steerLoopbackReceiveTo(1)
+    BOTS_APART && !args.unsteered
+      ? steerLoopbackReceiveTo(WORLDS)
       : "loopback receive where Linux puts it: on the sending core";
   process.stdout.write(`${steering}\n`);
-  const server = new ServerProcess(buildServer());
-  const { port, referenceMs } = await server.ready();
-  const before = await server.memory();
+  const script = buildServer();
+  const servers: ServerProcess[] = [];
+  const started: { port: number; referenceMs: number }[] = [];
+  // One after the other: each opens the lowest-numbered world that runs nowhere yet.
+  for (let world = 1; world <= WORLDS; world++) {
+    const server = new ServerProcess(script, world);
+    servers.push(server);
+    started.push(await server.ready());
+  }
+  const ports = started.map(({ port }) => port);
+  const before = await Promise.all(servers.map((server) => server.memory()));
 
-  const bots = await connectBots(port);
-  const probing = PROBES > 0 ? new ProbesProcess(botOptions(port)) : undefined;
+  const bots = await connectBots(ports);
+  const probing = PROBES > 0 ? new ProbesProcess(botOptions(ports)) : undefined;
   await placeBots(bots);
   const placedProbes = await probing?.placed();
   if (probing && placedProbes !== PROBES)
@@ -374,30 +425,38 @@ async function main(): Promise<void> {
   botLag.enable();
   traffic.bytes = 0;
   traffic.frames = 0;
-  server.tell({ type: "measure" });
+  for (const server of servers) server.tell({ type: "measure" });
   probing?.measure();
   await play(bots, SECONDS * 1000, "measuring");
   const probeSamples = (await probing?.samples()) ?? [];
   const { bytes, frames } = traffic;
-  const report = await server.report();
+  const reports = await Promise.all(servers.map((server) => server.report()));
   botLag.disable();
   // Taken once the measuring is over: it collects the whole heap first, and the ticks right after a
   // full collection run slower (for several seconds at 2,000 players) than the rest.
-  const after = await server.memory();
+  const after = await Promise.all(servers.map((server) => server.memory()));
 
-  print(
-    [steering, machineSpeedLine(referenceMs)],
-    report,
-    loopLag(botLag, LAG_RESOLUTION_MS),
-    before,
-    after,
-    bytes,
-    frames,
-    probeLatency(probeSamples, report.tickStartedAt),
-  );
+  for (const [i, server] of servers.entries())
+    print(
+      [
+        steering,
+        machineSpeedLine(started[i]!.referenceMs),
+        ...(WORLDS > 1
+          ? [`world ${server.world} of ${WORLDS}: its own server process, on core ${server.core}`]
+          : []),
+      ],
+      LOAD_BOTS / WORLDS + (WORLDS === 1 ? PROBES : 0),
+      reports[i]!,
+      loopLag(botLag, LAG_RESOLUTION_MS),
+      before[i]!,
+      after[i]!,
+      bytes,
+      frames,
+      probeLatency(probeSamples, reports[i]!.tickStartedAt),
+    );
   for (const bot of bots) bot.close();
-  server.tell({ type: "shutdown" });
-  await server.exited();
+  for (const server of servers) server.tell({ type: "shutdown" });
+  await Promise.all(servers.map((server) => server.exited()));
 }
 
 main().catch((error: unknown) => {
