@@ -189,6 +189,9 @@ class ServerProcess {
 /** The bots that play, in this process; the probes are the last PROBES players, in their own. */
 const LOAD_BOTS = PLAYERS - PROBES;
 
+/** The probes' process's scheduling priority (nice): ahead of the bots'. */
+const PROBES_PRIORITY = -10;
+
 /** The probes' process (bench/world-probes.ts): started once the other bots are in, on their core. */
 class ProbesProcess {
   private readonly child: ChildProcess;
@@ -197,6 +200,11 @@ class ProbesProcess {
   constructor(options: Omit<BotOptions, "probe">) {
     // Forked with this process's flags (tsx's loader) and core.
     this.child = fork(fileURLToPath(new URL("./world-probes.ts", import.meta.url)));
+    // Ahead of the bots on the core they share, as a player's own machine is not busy with the others'
+    // updates (raising a priority needs root; elsewhere the probes share the core evenly).
+    try {
+      if (this.child.pid !== undefined) os.setPriority(this.child.pid, PROBES_PRIORITY);
+    } catch {}
     this.child.on("message", (message: FromProbes) => {
       this.waiting.get(message.type)?.(message);
       this.waiting.delete(message.type);
