@@ -268,6 +268,11 @@ function botOptions(ports: readonly number[], world = 1): Omit<BotOptions, "prob
   };
 }
 
+/** The players of a world: the bots, dealt to the worlds in turn, and (with one world) the probes. */
+function playersIn(world: number): number {
+  return Math.ceil((LOAD_BOTS - (world - 1)) / WORLDS) + (WORLDS === 1 ? PROBES : 0);
+}
+
 /** The bots, the worlds' in turn. */
 async function connectBots(ports: readonly number[]): Promise<Bot[]> {
   const bots: Bot[] = [];
@@ -453,7 +458,7 @@ async function main(): Promise<void> {
           ? [`world ${server.world} of ${WORLDS}: its own server process, on core ${server.core}`]
           : []),
       ],
-      LOAD_BOTS / WORLDS + (WORLDS === 1 ? PROBES : 0),
+      playersIn(server.world),
       reports[i]!,
       loopLag(botLag, LAG_RESOLUTION_MS),
       before[i]!,
