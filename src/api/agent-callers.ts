@@ -3,16 +3,22 @@
 // and the game server's refusal (401, 429, 503) passed on as it was given.
 import type { RequestHandler, Response } from "express";
 import type { AgentCaller } from "../agents/requests.js";
+import { sightingIntervalMs } from "../auth/sightings.js";
 import { clientKey } from "../limits/rate-limits.js";
 import { ServiceError } from "../protocol/errors.js";
 import { bearerToken } from "./authenticate.js";
 
-/** A token's account is asked again after this long (a dashboard polls every few seconds). */
+/**
+ * A token's account is asked again after this long (a dashboard polls every few seconds), or sooner
+ * when owners are taken for absent sooner: asking is what marks the owner seen on the game server, where
+ * the agent process learns which owners are absent.
+ */
 const REMEMBER_MS = 30_000;
 const REMEMBERED_MAX = 10_000;
 const ASK_TIMEOUT_MS = 10_000;
 
-export function authenticateThrough(gameServerUrl: string): RequestHandler {
+export function authenticateThrough(gameServerUrl: string, ownerAbsenceSeconds: number): RequestHandler {
+  const rememberMs = Math.min(REMEMBER_MS, sightingIntervalMs(ownerAbsenceSeconds));
   const remembered = new Map<string, { caller: AgentCaller; until: number }>();
   return async (req, res, next) => {
     const token = bearerToken(req.headers.authorization);
@@ -46,7 +52,7 @@ export function authenticateThrough(gameServerUrl: string): RequestHandler {
     const { accountId, isAdmin } = (await answer.json()) as { accountId: string; isAdmin: boolean };
     const caller: AgentCaller = { accountId, isAdmin, address: clientKey(req.ip) };
     if (remembered.size >= REMEMBERED_MAX) remembered.clear();
-    remembered.set(token, { caller, until: Date.now() + REMEMBER_MS });
+    remembered.set(token, { caller, until: Date.now() + rememberMs });
     res.locals.agentCaller = caller;
     next();
   };

@@ -11,17 +11,9 @@ const FORWARDED_HEADERS = ["authorization", "content-type", "accept", "user-agen
 /** The answer's headers that travel back. */
 const RETURNED_HEADERS = ["content-type", "retry-after", "www-authenticate", "cache-control"];
 
-/**
- * `seen` notes the caller's account as seen (see noteSeen): this server keeps the owners' sightings,
- * which the agent process asks for.
- */
-export function forwardAgentRequests(
-  frameworkUrl: string,
-  seen: (authorization: string | undefined) => Promise<void>,
-): RequestHandler {
+export function forwardAgentRequests(frameworkUrl: string): RequestHandler {
   const base = frameworkUrl.replace(/\/+$/, "");
   return async (req, res) => {
-    const sighting = seen(req.headers.authorization).catch(() => {});
     const headers: Record<string, string> = {};
     for (const name of FORWARDED_HEADERS) {
       const value = req.headers[name];
@@ -53,6 +45,5 @@ export function forwardAgentRequests(
       if (value !== null) res.set(name, value);
     }
     res.end(Buffer.from(await answer.arrayBuffer()));
-    await sighting;
   };
 }

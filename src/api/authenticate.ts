@@ -34,22 +34,6 @@ export function authenticate(runtime: AuthRuntime): RequestHandler {
   };
 }
 
-/**
- * Notes the account of a valid bearer token as seen, refusing nothing: for the requests another process
- * answers (the agent endpoints, forwarded), whose owners would otherwise look absent here and lose their
- * agents. Tokens that do not verify, or name no account yet, are left to that process to refuse.
- */
-export async function noteSeen(
-  runtime: Pick<Runtime, "tokens" | "accounts" | "sightings">,
-  authorization: string | undefined,
-): Promise<void> {
-  const token = bearerToken(authorization);
-  if (!token) return;
-  const identity = await runtime.tokens.verify(token).catch(() => undefined);
-  const account = identity && (await runtime.accounts.find(identity.subject));
-  if (account) await runtime.sightings.seen([account.id]);
-}
-
 /** The caller that `authenticate` put on the response; a route without it is a wiring mistake. */
 export function callerOf(res: Response): Caller {
   const caller = res.locals.caller as Caller | undefined;

@@ -9,7 +9,7 @@ import { accountRouter } from "./account.js";
 import { agentsRouter } from "./agents.js";
 import { forwardAgentRequests } from "./agents-forward.js";
 import { anonymousAuthRouter } from "./auth.js";
-import { authenticate, noteSeen } from "./authenticate.js";
+import { authenticate } from "./authenticate.js";
 import { charactersRouter } from "./characters.js";
 import { installCorsPolicy } from "./cors.js";
 import { envScriptRouter } from "./env-js.js";
@@ -37,11 +37,7 @@ export function mountApi(app: express.Application, runtime: Runtime, liveWorld: 
   );
   // The agents run in their own process when one is configured: their endpoints are answered there.
   const { AGENT_FRAMEWORK_URL } = runtime.config;
-  if (AGENT_FRAMEWORK_URL)
-    api.use(
-      "/agents",
-      forwardAgentRequests(AGENT_FRAMEWORK_URL, (authorization) => noteSeen(runtime, authorization)),
-    );
+  if (AGENT_FRAMEWORK_URL) api.use("/agents", forwardAgentRequests(AGENT_FRAMEWORK_URL));
   api.use(
     anonymousAuthRouter(runtime),
     accountRouter(authenticated),

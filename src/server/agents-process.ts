@@ -55,7 +55,7 @@ export async function startAgentFramework(config: Config, logger: Logger): Promi
   api.use(
     agentsRouter(
       { agents: (request) => answerAgentRequest(agents, OWN_FENCE, request) },
-      authenticateThrough(config.GAME_SERVER_URL),
+      authenticateThrough(config.GAME_SERVER_URL, config.AGENT_OWNER_ABSENCE_SECONDS),
       agentCallerOf,
     ),
   );
