@@ -317,12 +317,7 @@ export class Interest {
 
   /** What a view holds once brought up to date in `cell`, held one by one. */
   private heldNow(view: ClientView, cell: Cell): Set<string> {
-    const held = new Set<string>();
-    for (const entity of this.index.visibleFrom(cell, view.choice !== undefined)) held.add(entity.id);
-    if (view.choice) {
-      for (const entity of view.choice.players) held.add(entity.id);
-      held.add(view.playerId);
-    }
+    const held = withChoice(view, this.index.visibleFrom(cell, view.choice !== undefined));
     for (const id of view.privateKnown) held.add(id);
     return held;
   }
@@ -336,17 +331,12 @@ export class Interest {
     if (view.known) return view.known;
     if (view.cell === NO_CELL) return new Set();
     const crowded = view.choice !== undefined;
-    const seen =
+    return withChoice(
+      view,
       view.tick === this.index.currentTick
         ? this.index.visibleFrom(view.cell, crowded)
-        : this.index.visibleBefore(view.cell, crowded);
-    const known = new Set(seen.map(({ id }) => id));
-    // Crowded, its players are its choice's as of its update, and its own.
-    if (view.choice) {
-      for (const entity of view.choice.players) known.add(entity.id);
-      known.add(view.playerId);
-    }
-    return known;
+        : this.index.visibleBefore(view.cell, crowded),
+    );
   }
 
   private moveViewer(view: ClientView, cell: Cell): void {
@@ -388,4 +378,14 @@ export function readsTheState(client: Client, updates: ViewUpdates = "state"): b
 /** /ws clients read world:update instead of schema patches. */
 export function isJsonClient(client: unknown): client is JsonClient {
   return client instanceof JsonClient;
+}
+
+/** The ids of `seen`, and crowded, of the view's choice of players as of its update, and its own. */
+function withChoice(view: ClientView, seen: readonly { readonly id: string }[]): Set<string> {
+  const held = new Set(seen.map(({ id }) => id));
+  if (view.choice) {
+    for (const entity of view.choice.players) held.add(entity.id);
+    held.add(view.playerId);
+  }
+  return held;
 }
