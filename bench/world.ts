@@ -98,8 +98,37 @@ const BOTS_APART = PINNED && CORES > WORLDS;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The server's message of one type. */
-type Reply<T extends FromServer["type"]> = Extract<FromServer, { type: T }>;
+/**
+ * A child process of the bench over IPC: what it is told, and its replies awaited by type. A child that
+ * fails ends the bench.
+ */
+class ChildChannel<To, From extends { type: string }> {
+  private readonly waiting = new Map<string, (message: From) => void>();
+
+  constructor(
+    readonly child: ChildProcess,
+    name: string,
+  ) {
+    child.on("message", (message: From) => {
+      this.waiting.get(message.type)?.(message);
+      this.waiting.delete(message.type);
+    });
+    child.on("exit", (code) => {
+      if (code !== 0) {
+        console.error(`${name} exited with ${code}`);
+        process.exit(1);
+      }
+    });
+  }
+
+  tell(message: To): void {
+    this.child.send(message as object);
+  }
+
+  next<T extends From["type"]>(type: T): Promise<Extract<From, { type: T }>> {
+    return new Promise((resolve) => this.waiting.set(type, resolve as (message: From) => void));
+  }
+}
 
 /** Compiles the server and its bench side as `npm run build` does, into dist/; returns the script to run. */
 function buildServer(): string {
@@ -115,8 +144,7 @@ function buildServer(): string {
 
 /** The server child, with a request/response helper over its IPC channel. */
 class ServerProcess {
-  private readonly child: ChildProcess;
-  private readonly waiting = new Map<string, (message: FromServer) => void>();
+  private readonly channel: ChildChannel<ToServer, FromServer>;
 
   /** `world`: its place among the worlds' processes, which picks its core and port. */
   constructor(
@@ -125,7 +153,7 @@ class ServerProcess {
   ) {
     const node = [process.execPath, ...nodeFlagsOf("start:prod"), script];
     const [command, ...commandArgs] = PINNED ? ["taskset", "-c", String(this.core), ...node] : node;
-    this.child = spawn(command!, commandArgs, {
+    const child = spawn(command!, commandArgs, {
       stdio: ["ignore", "inherit", "inherit", "ipc"],
       env: {
         ...process.env,
@@ -137,16 +165,7 @@ class ServerProcess {
         ...(WORLDS > 1 && { BENCH_WORLDS: String(WORLDS), BENCH_REDIS_URL: args["redis-url"] }),
       },
     });
-    this.child.on("message", (message: FromServer) => {
-      this.waiting.get(message.type)?.(message);
-      this.waiting.delete(message.type);
-    });
-    this.child.on("exit", (code) => {
-      if (code !== 0) {
-        console.error(`bench server exited with ${code}`);
-        process.exit(1);
-      }
-    });
+    this.channel = new ChildChannel(child, "bench server");
   }
 
   get core(): number {
@@ -155,7 +174,7 @@ class ServerProcess {
 
   /** The server's port, and how long the reference work took on its core (see bench/machine-speed.ts). */
   async ready(): Promise<{ port: number; referenceMs: number }> {
-    return this.next("ready");
+    return this.channel.next("ready");
   }
 
   async memory(): Promise<MemorySample> {
@@ -167,22 +186,18 @@ class ServerProcess {
   }
 
   /** Sends a request and waits for the reply of the same type. */
-  private async ask<T extends "memory" | "report">(type: T): Promise<Reply<T>> {
-    const reply = this.next(type);
+  private async ask<T extends "memory" | "report">(type: T): Promise<Extract<FromServer, { type: T }>> {
+    const reply = this.channel.next(type);
     this.tell({ type });
     return reply;
   }
 
   tell(message: ToServer): void {
-    this.child.send(message);
+    this.channel.tell(message);
   }
 
   exited(): Promise<void> {
-    return new Promise((resolve) => this.child.once("exit", () => resolve()));
-  }
-
-  private next<T extends FromServer["type"]>(type: T): Promise<Reply<T>> {
-    return new Promise((resolve) => this.waiting.set(type, resolve as (message: FromServer) => void));
+    return new Promise((resolve) => this.channel.child.once("exit", () => resolve()));
   }
 }
 
@@ -194,52 +209,34 @@ const PROBES_PRIORITY = -10;
 
 /** The probes' process (bench/world-probes.ts): started once the other bots are in, on their core. */
 class ProbesProcess {
-  private readonly child: ChildProcess;
-  private readonly waiting = new Map<string, (message: FromProbes) => void>();
+  private readonly channel: ChildChannel<ToProbes, FromProbes>;
 
   constructor(options: Omit<BotOptions, "probe">) {
     // Forked with this process's flags (tsx's loader) and core.
-    this.child = fork(fileURLToPath(new URL("./world-probes.ts", import.meta.url)));
+    const child = fork(fileURLToPath(new URL("./world-probes.ts", import.meta.url)));
     // Ahead of the bots on the core they share, as a player's own machine is not busy with the others'
     // updates (raising a priority needs root; elsewhere the probes share the core evenly).
     try {
-      if (this.child.pid !== undefined) os.setPriority(this.child.pid, PROBES_PRIORITY);
+      if (child.pid !== undefined) os.setPriority(child.pid, PROBES_PRIORITY);
     } catch {}
-    this.child.on("message", (message: FromProbes) => {
-      this.waiting.get(message.type)?.(message);
-      this.waiting.delete(message.type);
-    });
-    this.child.on("exit", (code) => {
-      if (code !== 0) {
-        console.error(`the probes' process exited with ${code}`);
-        process.exit(1);
-      }
-    });
+    this.channel = new ChildChannel(child, "the probes' process");
     const indexes = Array.from({ length: PROBES }, (_, i) => LOAD_BOTS + i);
-    this.tell({ type: "start", options, indexes });
+    this.channel.tell({ type: "start", options, indexes });
   }
 
   /** How many probes reached their spot. */
   async placed(): Promise<number> {
-    return (await this.next("placed")).placed;
+    return (await this.channel.next("placed")).placed;
   }
 
   measure(): void {
-    this.tell({ type: "measure" });
+    this.channel.tell({ type: "measure" });
   }
 
   async samples(): Promise<ProbeSample[]> {
-    const reply = this.next("samples");
-    this.tell({ type: "stop" });
+    const reply = this.channel.next("samples");
+    this.channel.tell({ type: "stop" });
     return (await reply).samples;
-  }
-
-  private tell(message: ToProbes): void {
-    this.child.send(message);
-  }
-
-  private next<T extends FromProbes["type"]>(type: T): Promise<Extract<FromProbes, { type: T }>> {
-    return new Promise((resolve) => this.waiting.set(type, resolve as (message: FromProbes) => void));
   }
 }
 
