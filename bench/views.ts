@@ -23,6 +23,7 @@ import { JsonClient } from "../src/protocol/json-client.js";
 import { Interest } from "../src/rooms/interest.js";
 import { deliverEvents } from "../src/rooms/outgoing-events.js";
 import { collectTickGarbage } from "../src/rooms/tick-garbage.js";
+import { sendUpdate } from "../src/rooms/world-client.js";
 import { WorldRoomState } from "../src/schema/WorldRoomState.js";
 import { putHelperThreadsBehindTheTick } from "../src/tuning/helper-threads.js";
 import { localGameData } from "./game-data.js";
@@ -137,7 +138,7 @@ for (let tick = 0; tick < WARM_UP_TICKS + TICKS; tick++) {
   let delivered = 0;
   void outbox
     .batch(clients.values() as never, (slab) => {
-      interest.updateAll((client, update) => client.send("world:update", update));
+      interest.updateAll(sendUpdate);
       viewed = performance.now();
       deliverEvents(report.events, interest, (id) => clients.get(id) as never, slab);
       delivered = performance.now();

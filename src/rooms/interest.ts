@@ -44,8 +44,8 @@ export class Interest {
   private readonly views = new Map<string, ClientView>();
   /** The views of the clients that read the schema state: the same changes, as state patches. */
   private readonly stateViews: StateViews;
-  /** Clients by the cell their view was last brought up to date from: the audience of events there. */
-  private readonly viewers = new Map<Cell, Set<Client>>();
+  /** Views by the cell they were last brought up to date from: the audience of events there. */
+  private readonly viewers = new Map<Cell, Set<ClientView>>();
   /** This tick's shared world:update of each difference, until forgetSharedUpdates. */
   private encoded = new WeakMap<EntityDiff, EncodedUpdate>();
   /** In a crowd, the players each block of tiles is shown, and this tick's updates between choices. */
@@ -132,10 +132,7 @@ export class Interest {
     const view = this.views.get(client.sessionId);
     if (!view) return;
     if (!view.readsState) view.restart = true;
-    if (view.client === client) return;
-    this.viewers.get(view.cell)?.delete(view.client);
     view.client = client;
-    this.viewers.get(view.cell)?.add(client);
   }
 
   /**
@@ -152,19 +149,11 @@ export class Interest {
   }
 
   /**
-   * Visits the clients by the cell their view was last brought up to date from: the audience of a
-   * `{ near }` event is the clients of the cells whose block holds its tile.
+   * Visits the views by the cell they were last brought up to date from: the audience of a `{ near }`
+   * event is the clients of the cells whose block holds its tile.
    */
-  forEachViewerCell(visit: (cell: Cell, clients: ReadonlySet<Client>) => void): void {
-    for (const [cell, clients] of this.viewers) visit(cell, clients);
-  }
-
-  /**
-   * The crowd choice a client was last shown its players by (see crowd-choices.ts), if it is crowded: of
-   * the `{ near }` events it sees, it is sent those within the choice's reach. Undefined: all of them.
-   */
-  crowdChoiceOf(client: Client): CrowdChoice<unknown> | undefined {
-    return this.views.get(client.sessionId)?.choice;
+  forEachViewerCell(visit: (cell: Cell, viewers: ReadonlySet<Viewer>) => void): void {
+    for (const [cell, viewers] of this.viewers) visit(cell, viewers);
   }
 
   /**
@@ -342,7 +331,7 @@ export class Interest {
   private moveViewer(view: ClientView, cell: Cell): void {
     if (view.cell === cell) return;
     const before = this.viewers.get(view.cell);
-    before?.delete(view.client);
+    before?.delete(view);
     if (before?.size === 0) this.viewers.delete(view.cell);
     view.cell = cell;
     if (cell === NO_CELL) return;
@@ -351,7 +340,7 @@ export class Interest {
       after = new Set();
       this.viewers.set(cell, after);
     }
-    after.add(view.client);
+    after.add(view);
   }
 
   /** Where a changed entity is; its JSON and (while clients read it) its schema state are refreshed. */
@@ -369,6 +358,13 @@ export class Interest {
     };
   }
 }
+
+/**
+ * A view as the audience of the events around it: its client, its player, and while it is crowded the
+ * choice it was last shown its players by (see crowd-choices.ts): of the `{ near }` events it sees, it
+ * is sent those within the choice's reach.
+ */
+export type Viewer = Pick<Readonly<ClientView>, "client" | "playerId" | "choice">;
 
 /** Whether a client reads the schema state (an SDK client that did not ask for world:update messages). */
 export function readsTheState(client: Client, updates: ViewUpdates = "state"): boolean {

@@ -40,15 +40,14 @@ export function deliverEvents(
   /** Answering lines their speakers were sent (or answered with) among the events around them. */
   const heard = new Set<OutgoingEvent>();
   if (!near.isEmpty) {
-    interest.forEachViewerCell((cell, clients) => {
+    interest.forEachViewerCell((cell, viewers) => {
       const seenInCell = near.seenFrom(cell);
       if (seenInCell.length === 0 && linesBySpeaker.size === 0) return;
       const inCell: Audience = { seen: seenInCell, framed: undefined, recipients: 0 };
       /** Crowded clients hear what is within their crowd choice's reach, shared by the choice's clients. */
       let byChoice: Map<CrowdChoice<unknown>, Audience> | undefined;
-      for (const client of clients) {
+      for (const { client, playerId, choice } of viewers) {
         if (!isGreeted(client)) continue;
-        const choice = interest.crowdChoiceOf(client);
         let audience = inCell;
         if (choice && choice.reach !== Number.POSITIVE_INFINITY) {
           byChoice ??= new Map();
@@ -61,7 +60,7 @@ export function deliverEvents(
         }
         const seen = audience.seen;
         const joined = isJsonClient(client) && client.state === ClientState.JOINED;
-        const own = linesBySpeaker.size > 0 ? linesBySpeaker.get(client.auth?.characterId) : undefined;
+        const own = linesBySpeaker.size > 0 ? linesBySpeaker.get(playerId) : undefined;
         if (own) {
           // A speaker hears its lines wherever it stands now (it may have teleported away from them), in
           // the tick's order among the events around it; on /ws each is the reply to its message.
