@@ -1,5 +1,6 @@
 import { asc, eq, or, type SQL, sql } from "drizzle-orm";
-import { applyTradeToInventories, offerItems, type TradeOffer } from "../game/trade.js";
+import { offerItems, type TradeOffer } from "../game/trade.js";
+import { applyTradeToInventories } from "../game/trade-swap.js";
 import type { InventoryEntry, ItemDef, ItemQuantity } from "../game/types.js";
 import { lockCharacters } from "./characters.js";
 import type { Database, Executor } from "./database.js";

@@ -1,7 +1,7 @@
 /*
  * The trade between two players, as a pure state machine. It never touches an inventory: offers
  * are validated against the inventory view the caller passes in, and the swap itself is
- * `applyTradeToInventories`, which the database transaction runs on freshly locked rows.
+ * `applyTradeToInventories` (trade-swap.ts), which the database transaction runs on freshly locked rows.
  *
  * Stages and who may do what:
  *   pending     the target may respond (accept → offer, decline → cancelled "declined");
@@ -37,7 +37,7 @@
  *   - A received item that does not fit (no free slot, or a stack that would pass MAX_STACK) fails
  *     the whole swap with `inventory_full`; nothing moves.
  */
-import { addItem, entryAt, isValidSlot, removeFromSlot } from "./inventory.js";
+import { entryAt, isValidSlot } from "./inventory.js";
 import type { InventoryEntry, ItemDef, ItemQuantity } from "./types.js";
 
 export const TRADE_REQUEST_EXPIRY_MS = 30_000;
@@ -279,7 +279,7 @@ function withOffer(trade: Trade, index: SideIndex, offer: TradeOffer[], now: num
   return ok(changed, updatedEvents(changed));
 }
 
-function isPositiveInteger(quantity: number): boolean {
+export function isPositiveInteger(quantity: number): boolean {
   return Number.isInteger(quantity) && quantity >= 1;
 }
 
@@ -409,67 +409,4 @@ export function failTradeCommit(trade: Trade, reason: TradeErrorReason): TradeRe
   );
   const { trade: ended, events } = cancelled(trade, "commit_failed", playerIds(trade));
   return ok(ended, [...errors, ...events]);
-}
-
-/** Removes the offered quantities, after checking each slot still holds that item in that quantity. */
-function takeOffer(
-  inventory: readonly InventoryEntry[],
-  offer: readonly TradeOffer[],
-): InventoryEntry[] | undefined {
-  let remaining = [...inventory];
-  for (const { inventorySlot, itemId, quantity } of offer) {
-    const entry = entryAt(remaining, inventorySlot);
-    if (entry?.itemId !== itemId || !isPositiveInteger(quantity) || entry.quantity < quantity)
-      return undefined;
-    remaining = removeFromSlot(remaining, inventorySlot, quantity).inventory;
-  }
-  return remaining;
-}
-
-function giveItems(
-  inventory: readonly InventoryEntry[],
-  received: readonly ItemQuantity[],
-  items: ReadonlyMap<string, ItemDef>,
-): InventoryEntry[] | undefined {
-  let next = [...inventory].sort((a, b) => a.slot - b.slot);
-  for (const { itemId, quantity } of received) {
-    const stacking = { id: itemId, stackable: items.get(itemId)?.stackable ?? false };
-    const result = addItem(next, stacking, quantity);
-    if (result.remaining > 0) return undefined;
-    next = result.inventory;
-  }
-  return next;
-}
-
-export type TradeSwapResult =
-  | {
-      ok: true;
-      invA: InventoryEntry[];
-      invB: InventoryEntry[];
-      receivedA: ItemQuantity[];
-      receivedB: ItemQuantity[];
-    }
-  | { ok: false; reason: "insufficient_items" | "inventory_full" };
-
-/**
- * The swap itself, shared by the database transaction and the tests: all or nothing. Offered
- * items leave first, so the space they free counts for what arrives; received stackables join
- * the existing stack, non-stackables take one free slot each.
- */
-export function applyTradeToInventories(
-  invA: readonly InventoryEntry[],
-  invB: readonly InventoryEntry[],
-  offerA: readonly TradeOffer[],
-  offerB: readonly TradeOffer[],
-  items: ReadonlyMap<string, ItemDef>,
-): TradeSwapResult {
-  const keptA = takeOffer(invA, offerA);
-  const keptB = takeOffer(invB, offerB);
-  if (keptA === undefined || keptB === undefined) return { ok: false, reason: "insufficient_items" };
-  const receivedA = offerItems(offerB);
-  const receivedB = offerItems(offerA);
-  const nextA = giveItems(keptA, receivedA, items);
-  const nextB = giveItems(keptB, receivedB, items);
-  if (nextA === undefined || nextB === undefined) return { ok: false, reason: "inventory_full" };
-  return { ok: true, invA: nextA, invB: nextB, receivedA, receivedB };
 }

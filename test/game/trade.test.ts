@@ -3,7 +3,6 @@ import fc from "fast-check";
 import {
   acceptTrade,
   addToOffer,
-  applyTradeToInventories,
   cancelTrade,
   completeTrade,
   expireTrade,
@@ -17,6 +16,7 @@ import {
   type TradeOffer,
   type TradeResult,
 } from "../../src/game/trade.js";
+import { applyTradeToInventories } from "../../src/game/trade-swap.js";
 import { INVENTORY_SLOTS, type InventoryEntry, MAX_STACK } from "../../src/game/types.js";
 import { ITEMS, inventoryArbitrary, totals } from "./fixtures.js";
 
