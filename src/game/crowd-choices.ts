@@ -9,6 +9,7 @@ import {
   type TileBounds,
   type TileGrid,
 } from "./nearest-players.js";
+import { tileKey } from "./tile.js";
 import type { Tile } from "./types.js";
 import { blockBounds, VIEW_CELL_TILES } from "./view-index.js";
 
@@ -70,9 +71,6 @@ export interface ChoiceDiff<E> {
   removed: string[];
 }
 
-const BLOCK_OFFSET = 1 << 20;
-const BLOCK_SPAN = 1 << 21;
-
 /** The block of `side` tiles a tile is in. */
 export function crowdBlockOf(tile: Tile, side = CROWD_BLOCK_TILES): TileBounds {
   const minX = Math.floor(tile.x / side) * side;
@@ -81,9 +79,7 @@ export function crowdBlockOf(tile: Tile, side = CROWD_BLOCK_TILES): TileBounds {
 }
 
 function blockKey(tile: Tile, side: number): number {
-  const bx = Math.floor(tile.x / side) + BLOCK_OFFSET;
-  const bz = Math.floor(tile.z / side) + BLOCK_OFFSET;
-  return bx * BLOCK_SPAN + bz;
+  return tileKey(Math.floor(tile.x / side), Math.floor(tile.z / side));
 }
 
 /**

@@ -2,6 +2,7 @@
 // protocol caps its local players at 255, so that what a client is sent stops growing with the crowd.
 // The nearest are found by searching outward from the viewer's tile, ring by ring, through the players
 // kept by tile: in a crowd the N nearest lie a few rings out, whatever the crowd's size.
+import { tileKey } from "./tile.js";
 import type { Tile } from "./types.js";
 
 /** RuneScape's cap on the players a client is sent. */
@@ -13,13 +14,6 @@ export const DEFAULT_VIEW_MAX_PLAYERS = 255;
  * swap in and out every tick.
  */
 export const SHOWN_PLAYER_BONUS_TILES = 2;
-
-const TILE_OFFSET = 1 << 20;
-const TILE_SPAN = 1 << 21;
-
-function tileKey(x: number, z: number): number {
-  return (x + TILE_OFFSET) * TILE_SPAN + (z + TILE_OFFSET);
-}
 
 /** Entities kept by the tile they stand on. */
 export class TileGrid<E> {

@@ -1,9 +1,16 @@
 import type { Tile } from "./types.js";
 
-const KEY_OFFSET = 32_768;
-const KEY_SPAN = 65_536;
+const KEY_OFFSET = 16_384;
+const KEY_SPAN = 32_768;
 
-/** One number per tile (coordinates in -32768..32767), so hot maps and sets avoid string keys. */
+/** The largest tile coordinate a world may use (manifests are held to it): tileKey stays a small integer. */
+export const MAX_TILE_COORDINATE = KEY_OFFSET - 1;
+
+/**
+ * One number per tile (coordinates in -16384..16383), so hot maps and sets avoid string keys. It stays
+ * under 2^30, a small integer to V8: a larger key is a heap number, which a map lookup takes twice as long
+ * to hash (the nearest players of a crowd look up thousands of tiles a tick).
+ */
 export function tileKey(x: number, z: number): number {
   return (x + KEY_OFFSET) * KEY_SPAN + (z + KEY_OFFSET);
 }

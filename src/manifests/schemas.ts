@@ -2,6 +2,7 @@
 // src/game/types.ts, so the compiler rejects any drift between the data files and the rules.
 // Objects are strict: an unknown key is almost always a typo in hand-written data.
 import { z } from "zod";
+import { MAX_TILE_COORDINATE } from "../game/tile.js";
 import {
   type AmmunitionDef,
   type AreaDef,
@@ -44,7 +45,7 @@ const xp = z
     "XP is given in tenths (such as 37.5)",
   );
 const probability = z.number().min(0).max(1);
-const coordinate = z.number().int().nonnegative();
+const coordinate = z.number().int().nonnegative().max(MAX_TILE_COORDINATE);
 const skill = z.enum(SKILLS);
 const gatheringSkill = z.enum(["woodcutting", "fishing", "mining"]);
 const toolKind = z.enum(["axe", "pickaxe", "fishing_net", "fishing_rod", "harpoon"]);

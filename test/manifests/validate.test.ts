@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { MAX_TILE_COORDINATE } from "../../src/game/tile.js";
 import { formatReport, type Problem } from "../../src/manifests/problems.js";
 import { validateManifests } from "../../src/manifests/validate.js";
 import { editedTexts, type Json, shippedTexts } from "./helpers.js";
@@ -100,6 +101,16 @@ describe("manifest validation", () => {
     });
     assert.ok(
       problems.some((p) => p.path === "[2].spawnPoint" && /outside the area's bounds/.test(p.reason)),
+      formatReport(problems),
+    );
+  });
+
+  it("rejects a tile coordinate past the largest a world may use", async () => {
+    const problems = await problemsAfter("world-areas.json", (areas) => {
+      areas[2].bounds.maxX = MAX_TILE_COORDINATE + 1;
+    });
+    assert.ok(
+      problems.some((p) => p.path === "[2].bounds.maxX" && /16383/.test(p.reason)),
       formatReport(problems),
     );
   });
