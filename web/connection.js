@@ -20,6 +20,8 @@ export class GameConnection {
     this.attempt = 0;
     this.nextId = 1;
     this.closedForGood = false;
+    /** The numbered world to play in (`?world=`): the server's least full one while undefined. */
+    this.world = undefined;
   }
 
   async connect() {
@@ -33,6 +35,7 @@ export class GameConnection {
     }
     const url = new URL(this.options.url);
     url.searchParams.set("token", token);
+    if (this.world !== undefined) url.searchParams.set("world", String(this.world));
     const socket = new WebSocket(url);
     this.socket = socket;
     socket.onopen = () => {

@@ -1,9 +1,10 @@
 // The web client: signs in, plays over /ws, draws the world and keeps the panels up to date.
-import { el, env, formatNumber, signIn, titleCase } from "./common.js";
+import { api, el, env, formatNumber, signIn, titleCase } from "./common.js";
 import { GameConnection } from "./connection.js";
 import { drawWorld, toTile } from "./renderer.js";
 import { TradeWindow } from "./trade.js";
 import { loadWorldMap } from "./world-map.js";
+import { WorldPicker } from "./worlds.js";
 
 const $ = (id) => document.getElementById(id);
 const SKILL_ORDER = [
@@ -48,6 +49,8 @@ const game = {
   store: undefined,
   /** The inventory slot chosen with "Use", waiting for what to use it on. */
   using: undefined,
+  /** Whether the world this connection plays in is known (see learnWorld). */
+  worldKnown: false,
 };
 
 const map = await loadWorldMap().catch((error) => {
@@ -64,9 +67,8 @@ const connection = new GameConnection({
   token: signIn,
   onOpen: () => {
     // The first update of every connection lists everything in view afresh; a trade ended at the drop.
-    game.entities.clear();
-    game.pending = undefined;
-    trade.reset();
+    leaveView();
+    game.worldKnown = false;
   },
   onStatus: (status, detail) => {
     $("status").textContent = status;
@@ -76,6 +78,14 @@ const connection = new GameConnection({
   },
   onEvent: handle,
 });
+const worlds = new WorldPicker($("world"), $("world-list"), {
+  hop: (world) => send("player:hop", { world }),
+  failed: notice,
+});
+// A link may name the world (/play?world=2); otherwise the server puts the player in the least full.
+const linkedWorld = Number(new URLSearchParams(location.search).get("world"));
+if (Number.isInteger(linkedWorld) && linkedWorld > 0) connection.world = linkedWorld;
+await worlds.refresh();
 connection.connect();
 
 function send(event, data) {
@@ -93,6 +103,17 @@ function handle(event, data) {
     case "player:sync":
       game.me = data;
       renderPlayer();
+      if (!game.worldKnown) learnWorld();
+      break;
+    case "player:hop":
+      // The new world's player:sync and world:update follow: what this one showed is gone.
+      leaveView();
+      game.bankOpen = false;
+      game.store = undefined;
+      renderBank();
+      renderStore();
+      showWorld(data.world);
+      chatLine("server", "", `You moved to world ${data.world}.`);
       break;
     case "player:energy":
       if (game.me) game.me.runEnergy = data.runEnergy;
@@ -123,6 +144,32 @@ function handle(event, data) {
       chatLine("error", "", data.message);
       notice(data.message);
       break;
+  }
+}
+
+/** Forgets the world's view: a new connection or world lists everything afresh, and ends the trade. */
+function leaveView() {
+  game.entities.clear();
+  game.pending = undefined;
+  trade.reset();
+}
+
+/** The player plays in `world` now: shown, and where a reconnection goes back to. */
+function showWorld(world) {
+  game.worldKnown = true;
+  connection.world = world;
+  worlds.show(world);
+}
+
+/** Which world the server put the player in, asked once a connection's first player:sync has come. */
+async function learnWorld() {
+  game.worldKnown = true;
+  if (!worlds.many) return;
+  try {
+    const { world } = await api("/api/v1/world", { token: await signIn() });
+    showWorld(world);
+  } catch (error) {
+    notice(`Which world you are in could not be read: ${error.message}`);
   }
 }
 

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import type { Browser, Page, WebSocketRoute } from "playwright-core";
 import type { Tile } from "../../src/game/types.js";
 import { GENEROUS_LIMITS } from "../api/support.js";
+import { waitForAsync } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { connectNewPlayer, type WsPlayer } from "../support/ws-client.js";
 import { launchChromium, openPage, screenshot, skipWithoutChromium, type WatchedPage } from "./browser.js";
@@ -189,6 +190,84 @@ describe("the web pages in a browser: landing page and client", function () {
     await page.locator("#position", { hasText: "(" }).waitFor();
     assert.equal(await page.locator("#player-name").textContent(), name, "the same character");
     await page.locator("#inventory .slot.full").first().waitFor();
+    assert.equal(await page.locator("#world").isVisible(), false, "no world picker where there is one world");
+    await watched.context.close();
+  });
+});
+
+describe("the web pages in a browser: numbered worlds (WORLDS=2)", function () {
+  this.timeout(120000);
+  let server: TestServer;
+  let browser: Browser;
+  const pages: WatchedPage[] = [];
+
+  /** How many play in each world, world 1 first, as the REST API says. */
+  const playersByWorld = async (): Promise<number[]> => {
+    const { worlds } = await (await fetch(`${server.baseUrl}/api/v1/worlds`)).json();
+    return worlds.map((world: { playersOnline: number }) => world.playersOnline);
+  };
+
+  before(async function () {
+    skipWithoutChromium(this);
+    server = await startTestServer({ ...GENEROUS_LIMITS, WORLDS: "2", WORLD_TICK_MS: "150" });
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  afterEach(() => {
+    for (const { errors } of pages) assert.deepEqual(errors, [], "no page logs a console error");
+  });
+
+  it("lists the worlds on the landing page, each with a link to play there", async () => {
+    const landing = await openPage(browser);
+    pages.push(landing);
+    await landing.page.goto(`${server.baseUrl}/`);
+    await landing.page.locator("#worlds li").nth(1).waitFor();
+    assert.deepEqual(await landing.page.locator("#worlds .world-name").allTextContents(), [
+      "World 1",
+      "World 2",
+    ]);
+    assert.ok(await landing.page.locator('#worlds a[href="/play?world=2"]').isVisible());
+    await landing.context.close();
+  });
+
+  it("plays in the world its link names, hops from the picker, and reconnects to the world it hopped to", async () => {
+    const watched = await openPage(browser);
+    pages.push(watched);
+    const { page } = watched;
+    const connections: WebSocketRoute[] = [];
+    await page.routeWebSocket(/\/ws/, (route) => {
+      route.connectToServer();
+      connections.push(route);
+    });
+    await page.goto(`${server.baseUrl}/play?world=2`);
+    await page.locator('#status[data-status="online"]').waitFor();
+    await page.locator("#world", { hasText: "World 2" }).waitFor();
+    await waitForAsync(async () => (await playersByWorld()).join() === "0,1", "the player in world 2");
+
+    await page.locator("#world").click();
+    await page.locator('#world-list button[data-world="2"]:disabled').waitFor();
+    await screenshot(page, "world-picker");
+    await page.locator('#world-list button[data-world="1"]').click();
+    await page.locator("#world", { hasText: "World 1" }).waitFor();
+    await page.locator("#chat-log li", { hasText: "You moved to world 1." }).waitFor();
+    await waitForAsync(async () => (await playersByWorld()).join() === "1,0", "the player in world 1");
+    await page.locator("#position", { hasText: "(" }).waitFor();
+
+    await connections[0]!.close({ code: 4001, reason: "cut by the test" });
+    await page.locator('#status[data-status="reconnecting"]').waitFor();
+    await page.locator('#status[data-status="online"]').waitFor({ timeout: 30000 });
+    assert.equal(connections.length, 2, "one new connection");
+    assert.equal(
+      new URL(connections[1]!.url()).searchParams.get("world"),
+      "1",
+      "back to the world hopped to",
+    );
+    await page.locator("#inventory .slot.full").first().waitFor();
+    assert.equal(await page.locator("#world").textContent(), "World 1");
+    assert.deepEqual(await playersByWorld(), [1, 0]);
     await watched.context.close();
   });
 });
