@@ -6,16 +6,12 @@ import {
   connectClientToRoom,
   createAuthContext,
   Deferred,
-  getBearerToken,
   type IRoomCache,
   matchMaker,
   ServerError,
 } from "@colyseus/core";
 import { type RawData, WebSocket, WebSocketServer } from "ws";
-import { type Identity, issueAnonymousToken } from "../auth/tokens.js";
-import { type AuthRefusal, countAttempt, verifyToken } from "../auth/verify.js";
 import { admitMessage } from "../limits/flood-guard.js";
-import { clientKey } from "../limits/rate-limits.js";
 import { MAX_UNREAD_BYTES } from "../net/slow-reader.js";
 import type { Runtime } from "../ports/runtime.js";
 import type { PlayerAuth } from "../ports/world-seats.js";
@@ -24,7 +20,7 @@ import { JsonClient } from "../protocol/json-client.js";
 import { ListingsUnreachableError } from "../protocol/listings-unreachable.js";
 import { isTradeMessage, type Refusal } from "../protocol/messages.js";
 import { WORLD_UNREACHABLE_MESSAGE } from "../rooms/live-world.js";
-import { INTERNAL_JOIN_FAILURE, tokenOf, vouchFor } from "../rooms/room-auth.js";
+import { INTERNAL_JOIN_FAILURE } from "../rooms/room-auth.js";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
 import { chooseWorld, unknownWorld, worldParameter } from "../rooms/world-choice.js";
 import { openWorld } from "../rooms/world-listing.js";
@@ -33,6 +29,7 @@ import { readEnvelope } from "./envelope.js";
 import { type Frame, type RelayTarget, relay, relayOpen } from "./relay.js";
 import { type RelayPass, relayPass } from "./relay-pass.js";
 import { TradeLink } from "./trade-link.js";
+import { UpgradeAdmission } from "./upgrade-admission.js";
 import { LOGIN_TOO_OLD, refuse, WORLD_UNREACHABLE } from "./upgrade-refusals.js";
 
 /**
@@ -45,10 +42,12 @@ export class JsonChannel {
   private readonly pingTimer: NodeJS.Timeout;
   private readonly alive = new WeakSet<WebSocket>();
   private readonly relayPass: RelayPass;
+  private readonly admission: UpgradeAdmission;
   private readonly stalls = new LoopStalls();
 
   constructor(private readonly runtime: Runtime) {
     this.relayPass = relayPass(runtime.jwtSecret);
+    this.admission = new UpgradeAdmission(runtime, this.relayPass);
     this.pingTimer = setInterval(() => this.pingAll(), runtime.config.WS_PING_MS).unref();
   }
 
@@ -85,7 +84,7 @@ export class JsonChannel {
       token: url.searchParams.get("token"),
       remoteAddress: request.socket.remoteAddress,
     });
-    const refusal = (await this.countUpgrade(request, context)) ?? (await this.authenticate(context));
+    const refusal = await this.admission.admit(request, context);
     if (refusal) return refuse(socket, refusal);
     const asked = worldParameter(url.searchParams.get("world"));
     if (Number.isNaN(asked)) return refuse(socket, unknownWorld(this.runtime.config));
@@ -202,81 +201,6 @@ export class JsonChannel {
     clearInterval(this.pingTimer);
     for (const ws of this.wss.clients) ws.close(CloseCode.SERVER_SHUTDOWN, "server shutting down");
     this.wss.close();
-  }
-
-  /**
-   * Counts the upgrade as one REST request of its client, as the matchmaker's seat requests are: each
-   * one verifies a token, reads the database and logs a player in on the thread that runs the tick, and
-   * a client reconnecting without pause would otherwise do that a hundred times a second. A connection
-   * relayed by another process was counted there.
-   */
-  private async countUpgrade(
-    request: IncomingMessage,
-    context: AuthContext,
-  ): Promise<AuthRefusal | undefined> {
-    if (this.relayPass.shownBy(request)) return undefined;
-    const { limited, retryAfterSeconds } = await this.runtime.rateLimits.restRequests.hit(
-      clientKey(context.ip),
-    );
-    if (!limited) return undefined;
-    return {
-      status: 429,
-      code: "rate_limited",
-      message: "too many requests; retry later",
-      retryAfterSeconds,
-    };
-  }
-
-  /**
-   * Checks the token, or gives an anonymous identity when no provider is configured; a refusal otherwise.
-   * The rooms the connection joins take the identity found here (see vouchFor).
-   */
-  private async authenticate(context: AuthContext): Promise<AuthRefusal | undefined> {
-    const client = clientKey(context.ip);
-    const token = tokenOf(context);
-    if (token) {
-      context.token = token;
-      const verified = await verifyToken(this.runtime, token, client);
-      if (verified.refusal) return verified.refusal;
-      const conflict = await this.headerNamesAnother(context, token, verified.identity, client);
-      if (conflict) return conflict;
-      vouchFor(context, verified.identity);
-      return undefined;
-    }
-    if (this.runtime.config.identityProvider) {
-      return { status: 401, code: "unauthorized", message: "a bearer token is required" };
-    }
-    // Issuing an anonymous identity counts as an authentication attempt, as on the REST endpoint. It
-    // comes as a token, which a relay to the world's process passes on.
-    const refusal = await countAttempt(this.runtime, client);
-    if (refusal) return refusal;
-    const issued = await issueAnonymousToken(this.runtime.jwtSecret);
-    context.token = issued.token;
-    vouchFor(context, { subject: issued.subject, kind: "anonymous" });
-    return undefined;
-  }
-
-  /**
-   * A `?token=` beside an Authorization header that names another account is refused: which of the two
-   * the connection plays must never be a silent choice. The same token in both places is one token.
-   */
-  private async headerNamesAnother(
-    context: AuthContext,
-    token: string,
-    identity: Identity,
-    client: string,
-  ): Promise<AuthRefusal | undefined> {
-    const header = context.headers.get("authorization");
-    const fromHeader = header ? getBearerToken(header) : undefined;
-    if (!fromHeader || fromHeader === token) return undefined;
-    const verified = await verifyToken(this.runtime, fromHeader, client);
-    if (verified.refusal) return verified.refusal;
-    if (verified.identity.subject === identity.subject) return undefined;
-    return {
-      status: 401,
-      code: "unauthorized",
-      message: "?token= and the Authorization header name different accounts: send one token",
-    };
   }
 
   /**
