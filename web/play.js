@@ -82,11 +82,25 @@ const worlds = new WorldPicker($("world"), $("world-list"), {
   hop: (world) => send("player:hop", { world }),
   failed: notice,
 });
-// A link may name the world (/play?world=2); otherwise the server puts the player in the least full.
-const linkedWorld = Number(new URLSearchParams(location.search).get("world"));
-if (Number.isInteger(linkedWorld) && linkedWorld > 0) connection.world = linkedWorld;
 await worlds.refresh();
+connection.world = linkedWorld(new URLSearchParams(location.search).get("world"));
 connection.connect();
+
+/**
+ * The world a link names (/play?world=2), if the player can play there; otherwise (none named, no such
+ * world, a full one: the server would refuse every connection to it) the server puts the player in the
+ * least full world.
+ */
+function linkedWorld(named) {
+  if (named === null) return undefined;
+  // Without the list, the server alone can tell.
+  if (worlds.worlds.length === 0) return Number(named);
+  const world = worlds.worlds.find(({ id }) => String(id) === named);
+  if (world && !world.full) return world.id;
+  const why = world ? `World ${world.id} is full` : `There is no world ${named} here`;
+  chatLine("server", "", `${why}: you play in the least full world.`);
+  return undefined;
+}
 
 function send(event, data) {
   if (connection.send(event, data) === false) notice("Not connected: waiting for the server…");

@@ -270,4 +270,15 @@ describe("the web pages in a browser: numbered worlds (WORLDS=2)", function () {
     assert.deepEqual(await playersByWorld(), [1, 0]);
     await watched.context.close();
   });
+
+  it("plays in the least full world, saying so, when its link names no world there", async () => {
+    const watched = await openPage(browser);
+    pages.push(watched);
+    const { page } = watched;
+    await page.goto(`${server.baseUrl}/play?world=9`);
+    await page.locator('#status[data-status="online"]').waitFor();
+    await page.locator("#chat-log li", { hasText: "There is no world 9 here" }).waitFor();
+    await page.locator("#world", { hasText: /^World [12]$/ }).waitFor();
+    await watched.context.close();
+  });
 });
