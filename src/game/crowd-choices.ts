@@ -23,6 +23,27 @@ export const CROWD_BLOCK_TILES = 5;
  */
 export const CROWD_NEAREST_SLACK_TILES = CROWD_BLOCK_TILES - 1 + SHOWN_PLAYER_BONUS_TILES;
 
+/**
+ * A player as the crowd's set operations over choices take it: `mark` is scratch for them (see `marked`),
+ * since a crowded tick compares hundreds of pairs of choices of 256 players each.
+ */
+export interface Markable {
+  readonly id: string;
+  mark: number;
+}
+
+let lastMark = 0;
+
+/**
+ * Marks `entities` with a number no mark had before: until the next marking, `entity.mark === it` tells
+ * one of them in a property read instead of a set lookup. Markings do not nest: each is used at once.
+ */
+function marked(entities: readonly Markable[]): number {
+  const mark = ++lastMark;
+  for (const entity of entities) entity.mark = mark;
+  return mark;
+}
+
 /** The players chosen for one block in one tick: shared, so never changed once made. */
 export class CrowdChoice<E> {
   /** The same choice without its last player (see `shownTo`), once asked for. */
@@ -87,7 +108,7 @@ function blockKey(tile: Tile, side: number): number {
  * A block's players in view are all ranked from the block, so the clients standing in it share the choice;
  * the players it chose the tick before keep their places by the margin, as one client's would.
  */
-export class CrowdChoices<E extends { readonly id: string; readonly x: number; readonly z: number }> {
+export class CrowdChoices<E extends Markable & { readonly x: number; readonly z: number }> {
   /** Each block's latest choice: this tick's, or the last one it was asked for. */
   private readonly latest = new Map<number, CrowdChoice<E>>();
 
@@ -110,7 +131,8 @@ export class CrowdChoices<E extends { readonly id: string; readonly x: number; r
     const last = this.latest.get(key);
     if (last?.tick === tick) return last;
     const shownBefore = last?.tick === tick - 1 ? last : inherited?.tick === tick - 1 ? inherited : undefined;
-    const shown = shownBefore ? (entity: E) => shownBefore.set.has(entity) : () => false;
+    const shownMark = shownBefore ? marked(shownBefore.players) : Number.NaN;
+    const shown = (entity: E) => entity.mark === shownMark;
     const block = crowdBlockOf(tile, this.side);
     const players = nearestPlayers(this.grid, block, blockBounds(tile), this.limit, shown);
     let reach = Number.POSITIVE_INFINITY;
@@ -133,17 +155,19 @@ export class CrowdChoices<E extends { readonly id: string; readonly x: number; r
  * From one choice to another: who is new, who left (by id), and who stayed and changed in the tick. A
  * player that left the world and came back as a new entry under the same id is an update, not both.
  */
-export function choiceDiff<E extends { readonly id: string }>(
+export function choiceDiff<E extends Markable>(
   before: CrowdChoice<E>,
   now: CrowdChoice<E>,
   touched: (entity: E) => boolean,
 ): ChoiceDiff<E> {
   const diff: ChoiceDiff<E> = { added: [], updated: [], removed: [] };
+  const wasShown = marked(before.players);
   for (const entity of now.players) {
-    if (!before.set.has(entity)) diff.added.push(entity);
+    if (entity.mark !== wasShown) diff.added.push(entity);
     else if (touched(entity)) diff.updated.push(entity);
   }
-  for (const entity of before.players) if (!now.set.has(entity)) diff.removed.push(entity.id);
+  const isShown = marked(now.players);
+  for (const entity of before.players) if (entity.mark !== isShown) diff.removed.push(entity.id);
   if (diff.added.length > 0 && diff.removed.length > 0) {
     const removed = new Set(diff.removed);
     const back = diff.added.filter((entity) => removed.has(entity.id));

@@ -115,6 +115,8 @@ export interface TrackedEntity<Payload = undefined> {
   touched: number;
   /** Its public cell before the tick that last touched it. */
   before: Cell;
+  /** Scratch for the crowd's set operations over players (see Markable in crowd-choices.ts). */
+  mark: number;
 }
 
 const NOTHING: readonly never[] = [];
@@ -314,6 +316,7 @@ export class ViewIndex<Payload = undefined> {
         gone: true,
         touched: -1,
         before: NO_CELL,
+        mark: 0,
       };
       this.entities.set(id, entity);
     }

@@ -16,6 +16,7 @@ interface Player {
   id: string;
   x: number;
   z: number;
+  mark: number;
 }
 
 function gridOf(players: readonly Player[]): TileGrid<Player> {
@@ -35,10 +36,10 @@ function inView(viewer: Player, player: Player): boolean {
 describe("CrowdChoices: one choice of players for the clients of a block of tiles", () => {
   it("gives every tile of a block the same choice, made once a tick, the block's own players first", () => {
     const players = [
-      { id: "a", x: 10, z: 10 },
-      { id: "b", x: 14, z: 14 },
-      { id: "near", x: 15, z: 12 },
-      { id: "far", x: 19, z: 12 },
+      { id: "a", x: 10, z: 10, mark: 0 },
+      { id: "b", x: 14, z: 14, mark: 0 },
+      { id: "near", x: 15, z: 12, mark: 0 },
+      { id: "far", x: 19, z: 12, mark: 0 },
     ];
     const choices = new CrowdChoices(gridOf(players), 3);
     const fromA = choices.choose({ x: 10, z: 10 }, 1);
@@ -56,9 +57,9 @@ describe("CrowdChoices: one choice of players for the clients of a block of tile
   });
 
   it("keeps the players the block was shown the tick before by the margin", () => {
-    const shown = { id: "shown", x: 19, z: 10 };
-    const newcomer = { id: "newcomer", x: 10, z: 17 };
-    const self = { id: "self", x: 10, z: 10 };
+    const shown = { id: "shown", x: 19, z: 10, mark: 0 };
+    const newcomer = { id: "newcomer", x: 10, z: 17, mark: 0 };
+    const self = { id: "self", x: 10, z: 10, mark: 0 };
     const grid = gridOf([self, shown]);
     const choices = new CrowdChoices(grid, 2);
     assert.deepEqual(idsOf(choices.choose(self, 1).players), ["self", "shown"]);
@@ -73,7 +74,7 @@ describe("CrowdChoices: one choice of players for the clients of a block of tile
   });
 
   it("shows a client left out of a full choice all of it but the last player", () => {
-    const players = Array.from({ length: 4 }, (_, i) => ({ id: `p${i}`, x: 10, z: 10 }));
+    const players = Array.from({ length: 4 }, (_, i) => ({ id: `p${i}`, x: 10, z: 10, mark: 0 }));
     const choices = new CrowdChoices(gridOf(players), 3, 1);
     const choice = choices.choose({ x: 10, z: 10 }, 1);
     const left = players.find((player) => !choice.set.has(player))!;
@@ -84,11 +85,11 @@ describe("CrowdChoices: one choice of players for the clients of a block of tile
   });
 
   it("tells who came, who changed and who went between two choices", () => {
-    const a = { id: "a", x: 0, z: 0 };
-    const b = { id: "b", x: 0, z: 0 };
-    const c = { id: "c", x: 0, z: 0 };
-    const cBack = { id: "c", x: 1, z: 0 };
-    const d = { id: "d", x: 0, z: 0 };
+    const a = { id: "a", x: 0, z: 0, mark: 0 };
+    const b = { id: "b", x: 0, z: 0, mark: 0 };
+    const c = { id: "c", x: 0, z: 0, mark: 0 };
+    const cBack = { id: "c", x: 1, z: 0, mark: 0 };
+    const d = { id: "d", x: 0, z: 0, mark: 0 };
     const choice = (players: Player[]) => new CrowdChoices(gridOf(players), 10).choose({ x: 0, z: 0 }, 1);
     const diff = choiceDiff(choice([a, b, c]), choice([a, b, cBack, d]), (player) => player === a);
     assert.deepEqual(idsOf(diff.added), ["d"]);
@@ -107,7 +108,7 @@ describe("CrowdChoices: one choice of players for the clients of a block of tile
         fc.integer({ min: 1, max: 12 }),
         fc.nat(),
         (placed, moves, cap, pick) => {
-          const players = placed.map((at, i) => ({ id: `p${i}`, ...at }));
+          const players = placed.map((at, i) => ({ id: `p${i}`, ...at, mark: 0 }));
           const grid = gridOf(players);
           const choices = new CrowdChoices(grid, cap + 1);
           const tileChoices = new CrowdChoices(grid, cap + 1, 1);
