@@ -43,6 +43,11 @@ try {
   throw error;
 }
 const call = (path, options = {}) => api(path, { ...options, token });
+/** Whether the server runs more than one world: each agent's then names its own, with a link to play there. */
+const manyWorlds = await api("/api/v1/worlds").then(
+  ({ worlds }) => worlds.length > 1,
+  () => false,
+);
 poll();
 
 // ---- polling ----
@@ -363,6 +368,13 @@ function updateDetail(view) {
       }),
       goal.goalsPaused && el("span.badge.paused", { text: "goals paused" }),
       state?.planner && el("span.badge", { text: `planner: ${state.planner}` }),
+      manyWorlds &&
+        agent.world &&
+        el("a.badge.world", {
+          href: `/play?world=${agent.world}`,
+          title: "Play in this agent's world",
+          text: `World ${agent.world}`,
+        }),
     ),
   );
   drawMinimap(d.minimap, view.position, state?.nearbyEntities ?? []);

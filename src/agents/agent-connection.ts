@@ -6,6 +6,13 @@ import type { WorldJoinOptions } from "../protocol/messages.js";
 import type { Logger } from "../telemetry/logger.js";
 import { throughOwnServer } from "./own-server.js";
 
+/**
+ * The numbered world the server's agents play in: world 1, whose process hosts them (see app.ts). An
+ * agent in another world would join a room on another process, which its connection through its own
+ * server cannot reach.
+ */
+export const AGENTS_WORLD = 1;
+
 /** An agent out of the world tries to join again after this long, twice as long after each failure. */
 const REJOIN_FIRST_DELAY_MS = 1000;
 const REJOIN_MAX_DELAY_MS = 60_000;
@@ -90,8 +97,11 @@ export class AgentConnection {
       urlBuilder: (url) => throughOwnServer(url, internal),
     });
     sdk.auth.token = await this.deps.token();
-    // The server's agents play in world 1, where the server hosts them (see app.ts).
-    const options: WorldJoinOptions = { characterId: this.deps.characterId, updates: "messages", world: 1 };
+    const options: WorldJoinOptions = {
+      characterId: this.deps.characterId,
+      updates: "messages",
+      world: AGENTS_WORLD,
+    };
     const room = await sdk.joinOrCreate("world", options);
     if (this.stopped) {
       await leaveForGood(room);

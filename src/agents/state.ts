@@ -1,6 +1,7 @@
 // The protocol's bodies of an agent's state (GET /api/agents/:agentId/state) and of its row in
 // GET /api/agents, built from the providers.
 import type { Agent } from "./agent.js";
+import { AGENTS_WORLD } from "./agent-connection.js";
 import { gameStateProvider, provideState } from "./providers/index.js";
 
 export function agentState(agent: Agent) {
@@ -34,5 +35,7 @@ export function listedAgent(agent: Agent) {
     maxHealth: game?.maxHealth ?? null,
     goal: goal && { type: goal.type, progress: goal.progress },
     currentAction: context.know.currentAction,
+    /** The numbered world it plays in. */
+    world: AGENTS_WORLD,
   };
 }

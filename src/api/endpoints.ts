@@ -230,7 +230,7 @@ export const ENDPOINTS: Endpoint[] = [
     auth: "bearer",
     summary: "Every agent.",
     answers: [
-      "`200 {agents: [{agentId, characterId, name, online, position, health, maxHealth, goal, currentAction}]}`: `goal` is null or `{type, progress}`",
+      "`200 {agents: [{agentId, characterId, name, online, position, health, maxHealth, goal, currentAction, world}]}`: `goal` is null or `{type, progress}`; `world` is the numbered world it plays in",
     ],
     errors: [WORLD_AWAY],
   },

@@ -3,6 +3,7 @@ import { matchMaker } from "@colyseus/core";
 import config from "@colyseus/tools";
 import { WebSocketTransport } from "@colyseus/ws-transport";
 import type express from "express";
+import { AGENTS_WORLD } from "../agents/agent-connection.js";
 import { healthRouter } from "../api/health.js";
 import { mountApi } from "../api/index.js";
 import { metricsRouter } from "../api/metrics.js";
@@ -143,9 +144,6 @@ export function createApp(runtime: Runtime) {
     },
   });
 }
-
-/** The world the server's own agents play in (see AgentConnection). */
-const AGENTS_WORLD = 1;
 
 /**
  * The /ws JSON channel has its own upgrade handler; every other upgrade goes to Colyseus. `/ws/` is the

@@ -143,3 +143,41 @@ describe("the agent dashboard past the REST limit", function () {
     assert.deepEqual(dashboard.errors, [], "the dashboard logs no console error");
   });
 });
+
+describe("the agent dashboard in a browser: numbered worlds (WORLDS=2)", function () {
+  this.timeout(120000);
+  let server: TestServer;
+  let dashboard: WatchedPage;
+
+  before(async function () {
+    skipWithoutChromium(this);
+    server = await startTestServer({ ...GENEROUS_LIMITS, WORLDS: "2", WORLD_TICK_MS: "150" });
+    if (!browser?.isConnected()) browser = await launchChromium();
+    dashboard = await openPage(browser, PROBED_ENDPOINTS);
+  });
+  after(async () => {
+    await dashboard?.context.close();
+    await browser?.close();
+    await server?.stop();
+  });
+  afterEach(() => assert.deepEqual(dashboard?.errors ?? [], [], "the dashboard logs no console error"));
+
+  it("names the world an agent plays in, with a link to play there", async () => {
+    const { page } = dashboard;
+    await page.goto(`${server.baseUrl}/dashboard`);
+    await page.locator("#new-name").fill("Rover");
+    await page.locator("#create button").click();
+    await page.locator(".badge.online").waitFor({ timeout: 30000 });
+    const link = page.locator("a.badge.world");
+    await link.waitFor();
+    assert.equal(await link.textContent(), "World 1");
+    const { worlds } = await (await request(server, "/api/v1/worlds")).json();
+    assert.deepEqual(
+      worlds.map((world: { playersOnline: number }) => world.playersOnline),
+      [1, 0],
+      "the agent plays in the world its link names",
+    );
+    await link.click();
+    await page.waitForURL(/\/play\?world=1$/);
+  });
+});
