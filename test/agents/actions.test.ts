@@ -174,8 +174,10 @@ describe("agent actions and state: the interface's 22 actions and 6 providers ag
       "name",
       "online",
       "position",
+      "world",
     ]);
     assert.deepEqual(row.position, body.gameState.position);
+    assert.equal(row.world, 1, "the agents play in world 1");
   });
 
   it("refuses unknown actions (404), bad parameters (400 with details) and callers other than the owner (403)", async () => {
