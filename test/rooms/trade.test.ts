@@ -435,25 +435,34 @@ describe("TradeRoom with SDK clients", function () {
       ] as const;
       // With one pair's trades starting half a swap after the other's, some trade is always committing.
       slowSwaps(150);
+      // Counted in trades rather than time, so that a slow machine trades longer instead of less.
+      const TRADES = 8;
       let trading = true;
       let completed = 0;
+      let enough!: () => void;
+      const tradedEnough = new Promise<void>((resolve) => {
+        enough = resolve;
+      });
       const keepTrading = async ([a, b]: readonly [Trader, Trader], startAfterMs: number) => {
         await sleep(startAfterMs);
         while (trading) {
           const outcome = await commit(a, b);
           assert.ok(outcome.ok, `trade refused: ${JSON.stringify(outcome)}`);
-          completed++;
+          if (++completed === TRADES) enough();
         }
       };
       const before = await tick();
       const traders = [keepTrading(pairs[0], 0), keepTrading(pairs[1], 75)];
-      await sleep(1500);
+      // A refused trade ends its trader with the refusal, which then fails the test at once.
+      await Promise.race([tradedEnough, Promise.all(traders)]);
       const during = await tick();
       trading = false;
       await Promise.all(traders);
-      assert.ok(completed >= 4, `${completed} trades completed`);
-      // At 100 ms ticks 1.5 s is 15 ticks; between two swaps the world takes at least one.
-      assert.ok(during - before >= 4, `the world ticked ${during - before} times in 1.5 s of trades`);
+      // A tick (100 ms) comes due during every swap (150 ms), and the world takes it between two swaps.
+      assert.ok(
+        during - before >= TRADES / 2,
+        `the world ticked ${during - before} times in ${TRADES} trades`,
+      );
     });
 
     it("refuses, and moves nothing, a trade whose player left while it waited for the tick", async () => {
