@@ -55,6 +55,35 @@ async function openClient(browser: Browser, server: TestServer): Promise<Watched
   return watched;
 }
 
+/**
+ * A client page at `path` whose /ws connections all go through the test, so that it can cut one (see
+ * cutConnection); online once this resolves.
+ */
+async function openCuttable(
+  browser: Browser,
+  server: TestServer,
+  path: string,
+): Promise<{ watched: WatchedPage; page: Page; connections: WebSocketRoute[] }> {
+  const watched = await openPage(browser);
+  const { page } = watched;
+  const connections: WebSocketRoute[] = [];
+  await page.routeWebSocket(/\/ws/, (route) => {
+    route.connectToServer();
+    connections.push(route);
+  });
+  await page.goto(`${server.baseUrl}${path}`);
+  await page.locator('#status[data-status="online"]').waitFor();
+  return { watched, page, connections };
+}
+
+/** Cuts the page's first connection as a network failure would, and waits for the one that replaces it. */
+async function cutConnection(page: Page, connections: WebSocketRoute[]): Promise<void> {
+  await connections[0]!.close({ code: 4001, reason: "cut by the test" });
+  await page.locator('#status[data-status="reconnecting"]').waitFor();
+  await page.locator('#status[data-status="online"]').waitFor({ timeout: 30000 });
+  assert.equal(connections.length, 2, "one new connection");
+}
+
 const coinsOf = async (page: Page) =>
   Number((await page.locator("#coins").textContent())?.replace(/\D/g, ""));
 
@@ -169,24 +198,12 @@ describe("the web pages in a browser: landing page and client", function () {
   });
 
   it("comes back as the same character after its connection drops", async () => {
-    const watched = await openPage(browser);
+    const { watched, page, connections } = await openCuttable(browser, server, "/play");
     pages.push(watched);
-    const { page } = watched;
-    // Every /ws connection of the page goes through here, so that the test can cut one.
-    const connections: WebSocketRoute[] = [];
-    await page.routeWebSocket(/\/ws/, (route) => {
-      route.connectToServer();
-      connections.push(route);
-    });
-    await page.goto(`${server.baseUrl}/play`);
-    await page.locator('#status[data-status="online"]').waitFor();
     await page.locator("#position", { hasText: "(" }).waitFor();
     const name = await page.locator("#player-name").textContent();
 
-    await connections[0]!.close({ code: 4001, reason: "cut by the test" });
-    await page.locator('#status[data-status="reconnecting"]').waitFor();
-    await page.locator('#status[data-status="online"]').waitFor({ timeout: 30000 });
-    assert.equal(connections.length, 2, "one new connection");
+    await cutConnection(page, connections);
     await page.locator("#position", { hasText: "(" }).waitFor();
     assert.equal(await page.locator("#player-name").textContent(), name, "the same character");
     await page.locator("#inventory .slot.full").first().waitFor();
@@ -234,16 +251,8 @@ describe("the web pages in a browser: numbered worlds (WORLDS=2)", function () {
   });
 
   it("plays in the world its link names, hops from the picker, and reconnects to the world it hopped to", async () => {
-    const watched = await openPage(browser);
+    const { watched, page, connections } = await openCuttable(browser, server, "/play?world=2");
     pages.push(watched);
-    const { page } = watched;
-    const connections: WebSocketRoute[] = [];
-    await page.routeWebSocket(/\/ws/, (route) => {
-      route.connectToServer();
-      connections.push(route);
-    });
-    await page.goto(`${server.baseUrl}/play?world=2`);
-    await page.locator('#status[data-status="online"]').waitFor();
     await page.locator("#world", { hasText: "World 2" }).waitFor();
     await waitForAsync(async () => (await playersByWorld()).join() === "0,1", "the player in world 2");
 
@@ -256,10 +265,7 @@ describe("the web pages in a browser: numbered worlds (WORLDS=2)", function () {
     await waitForAsync(async () => (await playersByWorld()).join() === "1,0", "the player in world 1");
     await page.locator("#position", { hasText: "(" }).waitFor();
 
-    await connections[0]!.close({ code: 4001, reason: "cut by the test" });
-    await page.locator('#status[data-status="reconnecting"]').waitFor();
-    await page.locator('#status[data-status="online"]').waitFor({ timeout: 30000 });
-    assert.equal(connections.length, 2, "one new connection");
+    await cutConnection(page, connections);
     assert.equal(
       new URL(connections[1]!.url()).searchParams.get("world"),
       "1",
