@@ -1,6 +1,5 @@
 // The agent dashboard: lists the agents, shows the one picked (position on a mini-map, health, goal and
-// progress, current action, skills, inventory, equipment) and controls it. It polls within SPEC's rules:
-// every 7 s, a failed poll retried after 1 s, 2 s and 4 s, and a 429 waits for its Retry-After.
+// progress, current action, skills, inventory, equipment) and controls it. It polls every 7 s, a failed poll retried after 1 s, 2 s and 4 s, and a 429 waits for its Retry-After.
 import { api, el, formatNumber, manifest, signIn, titleCase } from "./common.js";
 
 const POLL_MS = 7000;
@@ -43,9 +42,20 @@ try {
   throw error;
 }
 const call = (path, options = {}) => api(path, { ...options, token });
-/** Whether the server runs more than one world: each agent's then names its own, with a link to play there. */
+/**
+ * Whether the server runs more than one world: a new agent is then started in the world picked, and each
+ * agent's row names its own, with a link to play there.
+ */
 const manyWorlds = await api("/api/v1/worlds").then(
-  ({ worlds }) => worlds.length > 1,
+  ({ worlds }) => {
+    if (worlds.length < 2) return false;
+    const picker = $("new-world");
+    picker.replaceChildren(
+      ...worlds.map(({ id }) => el("option", { value: String(id), text: `World ${id}` })),
+    );
+    picker.hidden = false;
+    return true;
+  },
   () => false,
 );
 poll();
@@ -185,7 +195,8 @@ $("create").addEventListener("submit", async (event) => {
   event.preventDefault();
   const name = $("new-name").value.trim();
   try {
-    const agent = await call("/api/agents", { method: "POST", body: { name } });
+    const world = manyWorlds ? { world: Number($("new-world").value) } : {};
+    const agent = await call("/api/agents", { method: "POST", body: { name, ...world } });
     $("new-name").value = "";
     selectedId = agent.agentId;
     detail = undefined;

@@ -7,9 +7,8 @@ import type { Logger } from "../telemetry/logger.js";
 import { throughOwnServer } from "./own-server.js";
 
 /**
- * The numbered world the server's agents play in: world 1, whose process hosts them (see app.ts). An
- * agent in another world would join a room on another process, which its connection through its own
- * server cannot reach.
+ * The numbered world an agent plays in unless it is made for another: the configured agents' (see
+ * AgentManager) and a new agent's when its request names none.
  */
 export const AGENTS_WORLD = 1;
 
@@ -20,6 +19,8 @@ const REJOIN_MAX_DELAY_MS = 60_000;
 export interface ConnectionDeps {
   agentId: string;
   characterId: string;
+  /** Its world: run by the process the agent runs in (see AgentManager.host). */
+  world: number;
   token(): Promise<string>;
   /** Headers of its matchmaking requests (see OwnAgentPass). */
   headers: Record<string, string>;
@@ -100,7 +101,7 @@ export class AgentConnection {
     const options: WorldJoinOptions = {
       characterId: this.deps.characterId,
       updates: "messages",
-      world: AGENTS_WORLD,
+      world: this.deps.world,
     };
     const room = await sdk.joinOrCreate("world", options);
     if (this.stopped) {

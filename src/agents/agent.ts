@@ -110,6 +110,7 @@ export class Agent {
     this.connection = new AgentConnection({
       agentId: record.id,
       characterId: record.characterId,
+      world: record.world,
       token: deps.token,
       headers: deps.headers,
       logger: deps.logger,

@@ -3,7 +3,7 @@
 // JWT_SECRET) creating it through POST /api/v1/player.
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { issueAgentProcessToken, issueAgentToken } from "../auth/tokens.js";
-import type { AgentRow } from "../db/agents.js";
+import { type AgentLimits, type AgentRow, checkAgentLimits } from "../db/agents.js";
 import { NameTakenError } from "../db/characters.js";
 import type { WriteFence } from "../db/world-lease.js";
 import type { CharacterState } from "../game/types.js";
@@ -35,6 +35,8 @@ export class FileAgentStore implements AgentStore {
   private rows: AgentRow[] | undefined;
   /** Writes one after another, each of the whole file. */
   private writing: Promise<void> = Promise.resolve();
+  /** Creations one after another: each counts the agents stored before it against the limits. */
+  private creating: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly file: string,
@@ -42,23 +44,44 @@ export class FileAgentStore implements AgentStore {
     private readonly jwtSecret: Uint8Array,
   ) {}
 
-  async all(): Promise<AgentRow[]> {
+  async all(world?: number): Promise<AgentRow[]> {
     if (!this.rows) {
       try {
-        this.rows = JSON.parse(await readFile(this.file, "utf8")) as AgentRow[];
+        // Files written before worlds hold agents of world 1.
+        const stored = JSON.parse(await readFile(this.file, "utf8")) as Omit<AgentRow, "world">[];
+        this.rows = stored.map((row) => ({ world: 1, ...row }));
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "ENOENT")
           throw new Error(`the agent store ${this.file} (AGENT_STORE_FILE) cannot be read: ${error}`);
         this.rows = [];
       }
     }
-    return this.rows.map((row) => ({ ...row }));
+    const rows = world === undefined ? this.rows : this.rows.filter((row) => row.world === world);
+    return rows.map((row) => ({ ...row }));
   }
 
-  async create(row: Omit<AgentRow, "characterId" | "name">, character: CharacterState): Promise<string> {
-    const characterId = await this.createCharacter(row.id, character.name);
-    await this.change((rows) => [...rows, { ...row, characterId, name: character.name }]);
-    return characterId;
+  create(
+    row: Omit<AgentRow, "characterId" | "name">,
+    character: CharacterState,
+    _fence: WriteFence,
+    limits: AgentLimits,
+  ): Promise<string> {
+    const created = this.creating.then(async () => {
+      if (row.ownerAccountId !== null) {
+        const owned = (await this.all()).filter((stored) => stored.ownerAccountId !== null);
+        const counts = {
+          ofOwner: owned.filter((stored) => stored.ownerAccountId === row.ownerAccountId).length,
+          fromAddress: owned.filter((stored) => stored.ownerAddress === row.ownerAddress).length,
+          owned: owned.length,
+        };
+        checkAgentLimits(counts, limits, row.ownerAddress !== null);
+      }
+      const characterId = await this.createCharacter(row.id, character.name);
+      await this.change((rows) => [...rows, { ...row, characterId, name: character.name }]);
+      return characterId;
+    });
+    this.creating = created.catch(() => {});
+    return created;
   }
 
   async saveControl({ id, goal, goalsPaused }: Pick<AgentRow, "id" | "goal" | "goalsPaused">): Promise<void> {

@@ -1,11 +1,13 @@
-// The agent endpoints' work, as plain JSON requests and replies: agents run beside the world, and a
-// request that reaches another process is carried there (matchMaker.remoteRoomCall) and answered there.
+// The agent endpoints' work, as plain JSON requests and replies: each agent runs beside its world, and a
+// request is carried to the worlds' processes (matchMaker.remoteRoomCall) and answered there.
+import { AgentLimitError } from "../db/agents.js";
 import { NameTakenError } from "../db/characters.js";
 import { WorldSupersededError, type WriteFence } from "../db/world-lease.js";
 import type { ActionName } from "./actions/types.js";
 import type { Agent, QuickActionId } from "./agent.js";
+import { AGENTS_WORLD } from "./agent-connection.js";
 import { availableGoals, type GoalType } from "./brain.js";
-import { AgentLimitError, type AgentManager } from "./manager.js";
+import type { AgentManager } from "./manager.js";
 import { agentState, listedAgent } from "./state.js";
 
 /** Who asks, for the requests that change an agent. */
@@ -18,8 +20,11 @@ export interface AgentCaller {
 
 export type AgentRequest =
   | { type: "list" }
+  /** The worlds that stored agents play in (asked of AGENTS_WORLD's process before the others are). */
+  | { type: "storedWorlds" }
   | { type: "mapping" | "goal" | "quickActions"; agentId: string }
-  | { type: "create"; caller: AgentCaller; name: string }
+  /** `world`: the numbered world the new agent plays in. */
+  | { type: "create"; caller: AgentCaller; name: string; world: number }
   | { type: "delete" | "pauseGoals" | "resumeGoals"; caller: AgentCaller; agentId: string }
   | { type: "setGoal"; caller: AgentCaller; agentId: string; goal: GoalType; target?: number }
   | { type: "message"; caller: AgentCaller; agentId: string; text: string }
@@ -34,6 +39,39 @@ export type AgentFailureCode = "not_found" | "forbidden" | "conflict" | "unavail
 /** The reply's body (the protocol's, for the endpoint that asked), or why the request was refused. */
 export type AgentReply = { ok: true; body: unknown } | { ok: false; code: AgentFailureCode; message: string };
 
+/**
+ * A request of the agent endpoints over several worlds, each answering for its own agents (`ask`): a new
+ * agent is made in its world; a list joins those of the worlds whose agents run (`running`, in order),
+ * and a request about one agent is answered by the world it plays in, the others not knowing it.
+ */
+export async function answerInWorlds(
+  request: AgentRequest,
+  running: () => Promise<readonly number[]>,
+  ask: (world: number, request: AgentRequest) => Promise<AgentReply>,
+): Promise<AgentReply> {
+  if (request.type === "create") return ask(request.world, request);
+  // Every world's process can say: they share one store.
+  if (request.type === "storedWorlds") return ask(AGENTS_WORLD, request);
+  const worlds = await running();
+  if (request.type === "list") {
+    const replies = await Promise.all(worlds.map((world) => ask(world, request)));
+    const agents: unknown[] = [];
+    for (const reply of replies) {
+      if (!reply.ok) return reply;
+      agents.push(...(reply.body as { agents: unknown[] }).agents);
+    }
+    return { ok: true, body: { agents } };
+  }
+  const replies = await Promise.allSettled(worlds.map((world) => ask(world, request)));
+  const answers = replies.flatMap((reply) => (reply.status === "fulfilled" ? [reply.value] : []));
+  const answer = answers.find((reply) => reply.ok || reply.code !== "not_found");
+  if (answer) return answer;
+  // Its world may be the one that could not be asked.
+  const failure = replies.find((reply) => reply.status === "rejected");
+  if (failure) throw failure.reason;
+  return { ok: false, code: "not_found", message: `no agent ${request.agentId}` };
+}
+
 class Refusal extends Error {
   constructor(
     readonly code: AgentFailureCode,
@@ -44,11 +82,13 @@ class Refusal extends Error {
 }
 
 /**
- * Answers one request in the world's process, with the agents it hosts (loaded first if they are not yet:
- * the world has just opened, or loading them failed) under the lease of its world (`fence`).
+ * Answers one request in the process of world `world`, with the agents of that world (loaded first if
+ * they are not yet: the world has just opened, or loading them failed) under its lease (`fence`). An
+ * agent of another world is not found here.
  */
 export async function answerAgentRequest(
   agents: AgentManager,
+  world: number,
   fence: WriteFence,
   request: AgentRequest,
 ): Promise<AgentReply> {
@@ -58,11 +98,11 @@ export async function answerAgentRequest(
     message: "this server is shutting down; retry in a moment",
   };
   if (agents.isClosed) return closed;
-  await agents.host(fence);
+  await agents.host(world, fence);
   // It may have begun to shut down while the agents were loading.
   if (agents.isClosed) return closed;
   try {
-    return { ok: true, body: await answer(agents, request) };
+    return { ok: true, body: await answer(agents, world, request) };
   } catch (error) {
     if (error instanceof Refusal) return { ok: false, code: error.code, message: error.message };
     // The request reached a world that another has replaced: the agents it asks for run there now.
@@ -78,24 +118,34 @@ export async function answerAgentRequest(
   }
 }
 
-async function answer(agents: AgentManager, request: AgentRequest): Promise<unknown> {
+async function answer(agents: AgentManager, world: number, request: AgentRequest): Promise<unknown> {
+  const found = (agentId: string) => {
+    const agent = agents.get(agentId, world);
+    if (!agent) throw new Refusal("not_found", `no agent ${agentId}`);
+    return agent;
+  };
   switch (request.type) {
     case "list":
-      return { agents: agents.list().map((agent) => ({ ...summary(agent), ...listedAgent(agent) })) };
+      return { agents: agents.list(world).map((agent) => ({ ...summary(agent), ...listedAgent(agent) })) };
+    case "storedWorlds":
+      return { worlds: await agents.storedWorlds() };
     case "create":
       return summary(
-        await agents.create(request.caller.accountId, request.name, { ownerAddress: request.caller.address }),
+        await agents.create(request.caller.accountId, request.name, {
+          ownerAddress: request.caller.address,
+          world,
+        }),
       );
     case "mapping":
-      return summary(found(agents, request.agentId));
+      return summary(found(request.agentId));
     case "goal":
-      return goalState(found(agents, request.agentId));
+      return goalState(found(request.agentId));
     case "quickActions":
-      return { actions: found(agents, request.agentId).quickActions() };
+      return { actions: found(request.agentId).quickActions() };
     case "state":
-      return agentState(found(agents, request.agentId));
+      return agentState(found(request.agentId));
   }
-  const agent = controlled(agents, request.agentId, request.caller);
+  const agent = controlled(found(request.agentId), request.caller);
   switch (request.type) {
     case "delete":
       return agents.remove(agent);
@@ -117,18 +167,11 @@ async function answer(agents: AgentManager, request: AgentRequest): Promise<unkn
   }
 }
 
-function found(agents: AgentManager, agentId: string): Agent {
-  const agent = agents.get(agentId);
-  if (!agent) throw new Refusal("not_found", `no agent ${agentId}`);
-  return agent;
-}
-
 /**
  * The agent, if the caller may control it: its owner, or an admin, who controls every agent (it stops
  * and removes the ones that squat slots); only admins control the agents the configuration starts.
  */
-function controlled(agents: AgentManager, agentId: string, caller: AgentCaller): Agent {
-  const agent = found(agents, agentId);
+function controlled(agent: Agent, caller: AgentCaller): Agent {
   const owner = agent.record.ownerAccountId;
   if (caller.isAdmin || owner === caller.accountId) return agent;
   throw new Refusal(

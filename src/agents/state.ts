@@ -1,7 +1,6 @@
 // The protocol's bodies of an agent's state (GET /api/agents/:agentId/state) and of its row in
 // GET /api/agents, built from the providers.
 import type { Agent } from "./agent.js";
-import { AGENTS_WORLD } from "./agent-connection.js";
 import { gameStateProvider, provideState } from "./providers/index.js";
 
 export function agentState(agent: Agent) {
@@ -36,6 +35,6 @@ export function listedAgent(agent: Agent) {
     goal: goal && { type: goal.type, progress: goal.progress },
     currentAction: context.know.currentAction,
     /** The numbered world it plays in. */
-    world: AGENTS_WORLD,
+    world: agent.record.world,
   };
 }

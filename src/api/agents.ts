@@ -7,6 +7,7 @@ import { z } from "zod";
 import { AGENT_ACTIONS } from "../agents/actions/index.js";
 import { isActionName } from "../agents/actions/types.js";
 import { isQuickAction } from "../agents/agent.js";
+import { AGENTS_WORLD } from "../agents/agent-connection.js";
 import { GOAL_TYPES } from "../agents/brain.js";
 import type { AgentCaller, AgentRequest } from "../agents/requests.js";
 import { chatText } from "../game/chat.js";
@@ -16,6 +17,23 @@ import type { LiveWorld } from "../ports/live-world.js";
 import { ServiceError } from "../protocol/errors.js";
 import { callerOf } from "./authenticate.js";
 import { characterNameBody, parseOr400 } from "./validate.js";
+
+/** The most worlds a deployment runs (WORLDS): the bound the API's documentation states. */
+export const MOST_WORLDS = 100;
+
+/** A new agent: its character's name, and the numbered world it plays in (1..`worlds`). */
+export function agentCreateBody(worlds: number) {
+  const which = worlds === 1 ? "there is one world here: world 1" : `the worlds here are 1 to ${worlds}`;
+  return characterNameBody.extend({
+    world: z
+      .number()
+      .int()
+      .min(1, which)
+      .max(worlds, which)
+      .optional()
+      .describe("the numbered world it plays in (1..WORLDS; world 1 when absent)"),
+  });
+}
 
 export const agentGoalBody = z.object({
   type: z.enum(GOAL_TYPES),
@@ -45,15 +63,18 @@ function accountCaller(res: Response): AgentCaller {
 }
 
 /**
- * The agent endpoints over whatever answers agent requests: the world's process here, or the agent
+ * The agent endpoints over whatever answers agent requests: the worlds' processes here, or the agent
  * process's own agents there (src/server/agents-process.ts), which resolves its callers in its own way.
+ * `worlds`: how many numbered worlds an agent may play in (WORLDS).
  */
 export function agentsRouter(
   liveWorld: Pick<LiveWorld, "agents">,
   authenticated: RequestHandler,
+  worlds: number,
   caller: (res: Response) => AgentCaller = accountCaller,
 ): Router {
   const router = Router();
+  const createBody = agentCreateBody(worlds);
 
   /** Sends the request to the agents and answers with the reply's body and `status`, or its refusal. */
   const answer = async (res: Response, request: AgentRequest, status = 200) => {
@@ -67,8 +88,8 @@ export function agentsRouter(
   router.get("/agents", authenticated, (_req, res) => answer(res, { type: "list" }));
 
   router.post("/agents", authenticated, (req, res) => {
-    const { name } = parseOr400(characterNameBody, req.body);
-    return answer(res, { type: "create", caller: caller(res), name }, 201);
+    const { name, world = AGENTS_WORLD } = parseOr400(createBody, req.body);
+    return answer(res, { type: "create", caller: caller(res), name, world }, 201);
   });
 
   router.delete("/agents/:agentId", authenticated, (req, res) =>

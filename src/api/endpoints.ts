@@ -3,7 +3,7 @@
 // routes the source registers and against a running server.
 import type { z } from "zod";
 import { absentOwnersBody } from "../protocol/agent-process.js";
-import { agentGoalBody, agentMessageBody } from "./agents.js";
+import { agentCreateBody, agentGoalBody, agentMessageBody, MOST_WORLDS } from "./agents.js";
 import { characterNameBody } from "./validate.js";
 
 export type Auth = "public" | "bearer" | "bearer, owner" | "metrics" | "agent process";
@@ -238,11 +238,13 @@ export const ENDPOINTS: Endpoint[] = [
     method: "POST",
     path: "/api/agents",
     auth: "bearer",
-    summary: "Starts an agent owned by the caller, playing a new character of that name.",
-    body: characterNameBody,
+    summary:
+      "Starts an agent owned by the caller, playing a new character of that name in the world named (world 1 when none is).",
+    body: agentCreateBody(MOST_WORLDS),
     answers: ["`201 {agentId, characterId, name}`"],
     errors: [
-      "`409 conflict`: past `AGENTS_PER_ACCOUNT`, `AGENTS_PER_ADDRESS` or `AGENTS_MAX`, or the name is taken",
+      "`400 bad_request`: the name breaks the rule, or `world` is not one of 1..WORLDS",
+      "`409 conflict`: past `AGENTS_PER_ACCOUNT`, `AGENTS_PER_ADDRESS` or `AGENTS_MAX` (counted over every world), or the name is taken",
       WORLD_AWAY,
     ],
   },

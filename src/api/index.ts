@@ -45,7 +45,7 @@ export function mountApi(app: express.Application, runtime: Runtime, liveWorld: 
     playerRouter(runtime, liveWorld, authenticated),
     worldRouter(runtime, liveWorld, authenticated),
     charactersRouter(runtime, liveWorld, authenticated),
-    agentsRouter(liveWorld, authenticated),
+    agentsRouter(liveWorld, authenticated, runtime.config.WORLDS),
   );
   app.use("/api", api);
   // Without it Express answers an HTML page; Colyseus's own routes (/matchmake) never reach Express.

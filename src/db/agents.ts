@@ -1,4 +1,4 @@
-import { and, asc, eq, lt, sql } from "drizzle-orm";
+import { and, asc, eq, isNotNull, lt, sql } from "drizzle-orm";
 import type { CharacterState } from "../game/types.js";
 import { AccountRepository } from "./accounts.js";
 import { insertNewCharacter } from "./characters.js";
@@ -18,19 +18,60 @@ export interface AgentRow {
   /** The agent's goal as src/agents stores it (JSON), or null. */
   goal: unknown;
   goalsPaused: boolean;
+  /**
+   * The numbered world it plays in: its character's (characters.world, set when the agent is made; world 1
+   * for an agent made before there were worlds).
+   */
+  world: number;
 }
 
+/** How many agents accounts may run, counted over every world: the configured agents are not counted. */
+export interface AgentLimits {
+  perAccount: number;
+  /** How many agents may be started from one client address, whichever accounts asked. */
+  perAddress: number;
+  /** How many agents accounts may run in all. */
+  maxOwned: number;
+}
+
+export class AgentLimitError extends Error {
+  override name = "AgentLimitError";
+}
+
+/** The owned agents counted against the limits: the owner's, those of the address, all of them. */
+export interface OwnedAgentCounts {
+  ofOwner: number;
+  fromAddress: number;
+  owned: number;
+}
+
+/** Refuses one more owned agent when the counts so far leave it no room (`hasAddress`: its address counts). */
+export function checkAgentLimits(
+  { ofOwner, fromAddress, owned }: OwnedAgentCounts,
+  { perAccount, perAddress, maxOwned }: AgentLimits,
+  hasAddress: boolean,
+): void {
+  if (ofOwner >= perAccount) throw new AgentLimitError(`an account may run ${perAccount} agents at most`);
+  if (hasAddress && fromAddress >= perAddress)
+    throw new AgentLimitError(`one client address may start ${perAddress} agents at most`);
+  if (owned >= maxOwned) throw new AgentLimitError(`this server runs ${maxOwned} agents of accounts at most`);
+}
+
+/** Held by each agent creation's transaction: creations on every process are counted one after another. */
+const CREATION_LOCK = 0x61_67_6e_74; // "agnt"
+
 /**
- * The stored agents. The agents run beside the world, as one set, and the world that loaded them is the
- * owner of their rows: every write is fenced by that world's lease (see WorldLease), so an agent left
- * running in a process whose world was replaced (taken for dead, or a request that reached it late)
- * cannot write over what the agents of the world that replaced it stored since, nor store an agent that
- * world has not loaded.
+ * The stored agents. Each runs beside its world, and the world that loaded it is the owner of its row:
+ * every write is fenced by that world's lease (see WorldLease), so an agent left running in a process
+ * whose world was replaced (taken for dead, or a request that reached it late) cannot write over what
+ * the world that replaced it stored since, nor store an agent that world has not loaded.
  */
 export class AgentRepository {
   constructor(private readonly db: Database) {}
 
-  all(): Promise<AgentRow[]> {
+  /** The agents of one world, or (no world) of every world. */
+  all(world?: number): Promise<AgentRow[]> {
+    const agentWorld = sql<number>`coalesce(${characters.world}, 1)`;
     return this.db
       .select({
         id: agents.id,
@@ -40,9 +81,11 @@ export class AgentRepository {
         ownerAddress: agents.ownerAddress,
         goal: agents.goal,
         goalsPaused: agents.goalsPaused,
+        world: agentWorld,
       })
       .from(agents)
       .innerJoin(characters, eq(characters.id, agents.characterId))
+      .where(world === undefined ? undefined : eq(agentWorld, world))
       .orderBy(asc(characters.createdAt), asc(characters.name));
   }
 
@@ -54,19 +97,33 @@ export class AgentRepository {
   }
 
   /**
-   * Stores a new agent with its account (`agent:<id>`) and its character, all or nothing: NameTakenError
-   * when the character's name is in use.
+   * Stores a new agent with its account (`agent:<id>`) and its character in its world, all or nothing:
+   * NameTakenError when the character's name is in use, AgentLimitError when an owned agent would pass
+   * the limits. Creations on every process take one lock in turn, so none counts before another's row.
    */
   async create(
     row: Omit<AgentRow, "characterId" | "name">,
     character: CharacterState,
     fence: WriteFence,
+    limits: AgentLimits,
   ): Promise<string> {
-    const { id, ownerAccountId, ownerAddress, goal, goalsPaused } = row;
+    const { id, ownerAccountId, ownerAddress, goal, goalsPaused, world } = row;
     await this.db.transaction(async (tx) => {
       await fence.check(tx);
+      if (ownerAccountId !== null) {
+        await tx.execute(sql`select pg_advisory_xact_lock(${CREATION_LOCK})`);
+        const [counts] = await tx
+          .select({
+            ofOwner: sql<number>`count(*) filter (where ${agents.ownerAccountId} = ${ownerAccountId})::int`,
+            fromAddress: sql<number>`count(*) filter (where ${agents.ownerAddress} = ${ownerAddress ?? ""})::int`,
+            owned: sql<number>`count(*)::int`,
+          })
+          .from(agents)
+          .where(isNotNull(agents.ownerAccountId));
+        checkAgentLimits(counts!, limits, ownerAddress !== null);
+      }
       const account = await new AccountRepository(tx).findOrCreate(`agent:${id}`, "agent");
-      await insertNewCharacter(tx, account.id, character);
+      await insertNewCharacter(tx, account.id, character, world);
       await tx
         .insert(agents)
         .values({ id, characterId: character.id, ownerAccountId, ownerAddress, goal, goalsPaused });

@@ -322,12 +322,14 @@ async function writePart(
  * Inserts a new character with all of its state, as part of the caller's transaction; NameTakenError
  * when the name is in use in any case (the transaction is then rolled back).
  */
+/** Stores a new character; `world`, the world it is to play in (otherwise the first it arrives in). */
 export function insertNewCharacter(
   tx: Executor,
   accountId: string | null,
   state: CharacterState,
+  world: number | null = null,
 ): Promise<void> {
-  return nameChecked(state.name, () => insertCharacter(tx, accountId, state));
+  return nameChecked(state.name, () => insertCharacter(tx, accountId, state, world));
 }
 
 /** Runs `write`; a unique violation on the characters' names, or the server's own name, is a NameTakenError. */
@@ -343,10 +345,16 @@ async function nameChecked<T>(name: string, write: () => Promise<T>): Promise<T>
   }
 }
 
-async function insertCharacter(tx: Executor, accountId: string | null, state: CharacterState): Promise<void> {
+async function insertCharacter(
+  tx: Executor,
+  accountId: string | null,
+  state: CharacterState,
+  world: number | null = null,
+): Promise<void> {
   await tx.insert(characters).values({
     id: state.id,
     accountId,
+    world,
     name: state.name,
     x: state.position.x,
     z: state.position.z,

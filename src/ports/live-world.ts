@@ -34,6 +34,10 @@ export interface LiveWorld {
   player(characterId: string): Promise<PlayerSync | undefined>;
   /** Tells the worlds a stored character's new name, so an online player shows it. */
   renamed(characterId: string, name: string): Promise<void>;
-  /** Answers a request of the agent endpoints where the agents run: beside the world (opened if need be). */
+  /**
+   * Answers a request of the agent endpoints where the agents run: each beside its world. A list joins
+   * every running world's, a new agent is made in its world (opened if need be), and a request about
+   * one agent is answered by the world it plays in.
+   */
   agents(request: AgentRequest): Promise<AgentReply>;
 }

@@ -238,9 +238,9 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     return { tick: this.world.tick, playersOnline: this.parts.sessions.count, entities: this.world.counts() };
   }
 
-  /** The agents run in the world's process (see app.ts). */
+  /** The world's agents run in its process (see app.ts). */
   answerAgents(request: AgentRequest): Promise<AgentReply> {
-    return answerAgentRequest(this.runtime.agents, this.lease, request);
+    return answerAgentRequest(this.runtime.agents, this.worldId, this.lease, request);
   }
 
   inventoryOf(playerId: string): InventoryEntry[] | undefined {

@@ -1,4 +1,6 @@
 import { type IRoomCache, matchMaker } from "@colyseus/core";
+import { AGENTS_WORLD } from "../agents/agent-connection.js";
+import { type AgentRequest, answerInWorlds } from "../agents/requests.js";
 import type { PlayerSync } from "../game/world-types.js";
 import { type LiveWorld, NOT_DURABLE_YET } from "../ports/live-world.js";
 import type { WorldPort } from "../ports/world-port.js";
@@ -43,13 +45,31 @@ export const roomLiveWorld: LiveWorld = {
       await callWorld(world, "renamePlayer", [characterId, name]);
   },
   async agents(request) {
-    return callWorld(await openWorld(), "answerAgents", [request], AGENT_REQUEST_TIMEOUT_MS);
+    return answerInWorlds(request, openAgentWorlds, async (id, asked) =>
+      askAgents(await openWorld(id), asked),
+    );
   },
 };
 
+/**
+ * The worlds whose agents answer, each opened if it runs nowhere (so its agents run): world 1, where
+ * the configured agents play, and every world a stored agent plays in (a lone process opens its other
+ * worlds at their first join otherwise).
+ */
+async function openAgentWorlds(): Promise<number[]> {
+  const reply = await askAgents(await openWorld(AGENTS_WORLD), { type: "storedWorlds" });
+  if (!reply.ok) throw new ServiceError(reply.code, reply.message);
+  const worlds = new Set([AGENTS_WORLD, ...(reply.body as { worlds: number[] }).worlds]);
+  await Promise.all([...worlds].map(openWorld));
+  return [...worlds].sort((a, b) => a - b);
+}
+
+const askAgents = (world: IRoomCache, request: AgentRequest) =>
+  callWorld(world, "answerAgents", [request], AGENT_REQUEST_TIMEOUT_MS);
+
 /** The world's listing; 503 `unavailable`, with the server's own message, while Redis cannot be reached. */
 const findWorld = (id?: number) => unlessUnreachable(findListedWorld(id));
-const openWorld = () => unlessUnreachable(openListedWorld());
+const openWorld = (id: number) => unlessUnreachable(openListedWorld(id));
 const runningWorlds = () => unlessUnreachable(listWorlds());
 
 async function unlessUnreachable<T>(lookup: Promise<T>): Promise<T> {

@@ -7,7 +7,7 @@ import express from "express";
 import { FileAgentStore, OWN_FENCE } from "../agents/file-store.js";
 import { AgentManager } from "../agents/manager.js";
 import { modelPlanners } from "../agents/planners/index.js";
-import { answerAgentRequest } from "../agents/requests.js";
+import { type AgentRequest, answerAgentRequest, answerInWorlds } from "../agents/requests.js";
 import { agentCallerOf, authenticateThrough } from "../api/agent-callers.js";
 import { agentsRouter } from "../api/agents.js";
 import { errorHandler, notFound } from "../api/errors.js";
@@ -52,10 +52,15 @@ export async function startAgentFramework(config: Config, logger: Logger): Promi
   });
   const api = express.Router();
   api.use(express.json({ limit: BODY_LIMIT_BYTES, strict: false }));
+  // Every world's agents run here, each joining its world on the game server.
+  const worlds = Array.from({ length: config.WORLDS }, (_, index) => index + 1);
+  const answerIn = (world: number, request: AgentRequest) =>
+    answerAgentRequest(agents, world, OWN_FENCE, request);
   api.use(
     agentsRouter(
-      { agents: (request) => answerAgentRequest(agents, OWN_FENCE, request) },
+      { agents: (request) => answerInWorlds(request, async () => worlds, answerIn) },
       authenticateThrough(config.GAME_SERVER_URL, config.AGENT_OWNER_ABSENCE_SECONDS),
+      config.WORLDS,
       agentCallerOf,
     ),
   );
@@ -63,7 +68,7 @@ export async function startAgentFramework(config: Config, logger: Logger): Promi
   app.use(notFound);
   app.use(errorHandler(logger));
 
-  await agents.host(OWN_FENCE);
+  await Promise.all(worlds.map((world) => agents.host(world, OWN_FENCE)));
   const httpServer = http.createServer(app);
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);

@@ -3,7 +3,6 @@ import { matchMaker } from "@colyseus/core";
 import config from "@colyseus/tools";
 import { WebSocketTransport } from "@colyseus/ws-transport";
 import type express from "express";
-import { AGENTS_WORLD } from "../agents/agent-connection.js";
 import { healthRouter } from "../api/health.js";
 import { mountApi } from "../api/index.js";
 import { metricsRouter } from "../api/metrics.js";
@@ -114,20 +113,22 @@ export function createApp(runtime: Runtime) {
     initializeGameServer: (server) => {
       // Clients join rooms; only the server creates them (a second world, or a forged trade, is refused).
       matchMaker.controller.exposedMethods = ["joinOrCreate", "join", "joinById", "reconnect"];
-      // One room a numbered world, told apart by the `world` join option. The agents run where world 1
-      // does: one set of them, however many processes and worlds there are.
+      // One room a numbered world, told apart by the `world` join option. Each world's agents run where
+      // it does.
       server
         .define("world", defineWorldRoom(runtime))
         .filterBy([WORLD_FILTER])
         .on("create", (world: WorldRoom) => {
-          // With an agent process configured, the agents run there (and join this world as clients).
-          if (runtime.config.AGENT_FRAMEWORK_URL || world.worldId !== AGENTS_WORLD) return;
+          // With an agent process configured, the agents run there (and join the worlds as clients).
+          if (runtime.config.AGENT_FRAMEWORK_URL) return;
           runtime.agents
-            .host(world.writeFence)
-            .catch((error: unknown) => runtime.logger.error({ err: error }, "starting the agents failed"));
+            .host(world.worldId, world.writeFence)
+            .catch((error: unknown) =>
+              runtime.logger.error({ err: error, world: world.worldId }, "starting the agents failed"),
+            );
         })
         .on("dispose", (world: WorldRoom) => {
-          if (world.worldId === AGENTS_WORLD) void runtime.agents.stopAll();
+          void runtime.agents.stopWorld(world.worldId);
           announceWorldClosed(world.worldId);
         });
       server.define("trade", defineTradeRoom(runtime));

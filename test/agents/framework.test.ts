@@ -25,6 +25,7 @@ describe("the agent process (npm run agents) beside a game server", function () 
       WORLD_TICK_MS: "50",
       JWT_SECRET,
       AGENT_FRAMEWORK_URL: agentProcess.baseUrl,
+      WORLDS: "2",
     });
     owner = (await signInAnonymously(server)).token;
   });
@@ -53,6 +54,7 @@ describe("the agent process (npm run agents) beside a game server", function () 
         JWT_SECRET,
         WORLD_TICK_MS: "50",
         DATA_DIR: dataDir,
+        WORLDS: "2",
       },
       undefined,
       "src/server/agent-framework.ts",
@@ -101,6 +103,31 @@ describe("the agent process (npm run agents) beside a game server", function () 
     assert.deepEqual(
       stored.map((row: { id: string; characterId: string }) => [row.id, row.characterId]),
       [[agent.agentId, agent.characterId]],
+    );
+  });
+
+  it("plays an agent made for world 2 in world 2", async () => {
+    const created = await request(server, "/api/agents", {
+      body: { name: "Far Wader", world: 2 },
+      token: owner,
+    });
+    assert.equal(created.status, 201, await created.clone().text());
+    const agent: { agentId: string } = await created.json();
+    const playersOnline = async () =>
+      ((await (await request(server, "/api/v1/worlds")).json()).worlds as { playersOnline: number }[]).map(
+        (world) => world.playersOnline,
+      );
+    await waitForAsync(async () => (await playersOnline())[1] === 1, "the agent in world 2");
+    assert.deepEqual(await playersOnline(), [1, 1], "the first agent stays in world 1");
+    const { agents } = await (await request(server, "/api/agents", { token: owner })).json();
+    assert.equal(agents.find((row: { agentId: string }) => row.agentId === agent.agentId)?.world, 2);
+    const stored = JSON.parse(readFileSync(path.join(dataDir, "agents.json"), "utf8"));
+    assert.deepEqual(
+      stored.map((row: { name: string; world: number }) => [row.name, row.world]),
+      [
+        ["Far Feller", 1],
+        ["Far Wader", 2],
+      ],
     );
   });
 

@@ -473,7 +473,7 @@ describe("/api/agents while the server shuts down", function () {
         "no agent loaded again in a process that is stopping",
       );
       // Nor by a world that opens in it meanwhile (the agents follow the world).
-      await server.runtime.agents.host({ check: async () => {} });
+      await server.runtime.agents.host(1, { check: async () => {} });
       assert.equal(server.runtime.agents.list().length, 0);
     } finally {
       await server.stop();
@@ -650,7 +650,7 @@ withPostgres("/api/agents: creations that come at once", function () {
 withPostgres("/api/agents across a restart", function () {
   this.timeout(60000);
 
-  it("brings the stored agents back with the server, with their goals, beside a configured name a player took", async () => {
+  it("brings the stored agents back with the server, in their worlds, with their goals, beside a configured name a player took", async () => {
     const database = await freshDatabaseUrl(postgresUrl!);
     // One secret for both servers, so the first one's token is still good.
     const env = {
@@ -658,16 +658,23 @@ withPostgres("/api/agents across a restart", function () {
       WORLD_TICK_MS: "50",
       DATABASE_URL: database.url,
       JWT_SECRET: "restart-secret",
+      WORLDS: "2",
     };
     try {
       const first = await startTestServer(env);
       const { token } = await signInAnonymously(first);
       const created = await request(first, "/api/agents", {
         method: "POST",
-        body: { name: "Returner" },
+        body: { name: "Returner", world: 2 },
         token,
       });
       const agent = await created.json();
+      const rows = (await (await request(first, "/api/agents", { token })).json()).agents;
+      assert.deepEqual(
+        rows.map((row: AgentSummary & { world: number }) => [row.name, row.world]),
+        [["Returner", 2]],
+        "listed once, in its world, by the one process that runs both worlds",
+      );
       await request(first, `/api/agents/${agent.agentId}/goal`, {
         method: "POST",
         body: { type: "mining" },
@@ -689,7 +696,9 @@ withPostgres("/api/agents across a restart", function () {
           ((await (await request(second, "/api/agents", { token })).json()).agents as AgentSummary[]).find(
             (a) => a.agentId === agent.agentId,
           );
+        // A lone process opens world 1 at start, and world 2, where the agent plays, once agents are asked for.
         await waitForAsync(async () => (await listed())?.online === true, "the agent is back in the world");
+        assert.equal(((await listed()) as AgentSummary & { world: number }).world, 2);
         const goal = await (await request(second, `/api/agents/${agent.agentId}/goal`, { token })).json();
         assert.equal(goal.goal.type, "mining");
         // The configured agent whose name is taken is left out (and logged); the others run.

@@ -41,7 +41,7 @@ describe("REST API over a running world (LiveWorld)", () => {
     },
     // No world here, so no agents beside it nor a lease to fence them: the agent endpoints are tested
     // with a real world.
-    agents: (request) => answerAgentRequest(runtime.agents, { check: async () => {} }, request),
+    agents: (request) => answerAgentRequest(runtime.agents, 1, { check: async () => {} }, request),
   };
 
   before(async () => {

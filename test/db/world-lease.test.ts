@@ -84,9 +84,17 @@ for (const backend of backends) {
 
     it("refuses the agent writes of the world it replaced: a goal, a new agent, a removal", async () => {
       const agents = new AgentRepository(handle.db);
-      const agent = { id: "a1", ownerAccountId: null, ownerAddress: null, goal: null, goalsPaused: false };
+      const agent = {
+        id: "a1",
+        ownerAccountId: null,
+        ownerAddress: null,
+        goal: null,
+        goalsPaused: false,
+        world: 1,
+      };
+      const limits = { perAccount: 1, perAddress: 1, maxOwned: 1 };
       const replaced = await WorldLease.claim(handle.db);
-      await agents.create(agent, plainCharacter("sprout"), replaced);
+      await agents.create(agent, plainCharacter("sprout"), replaced, limits);
       await agents.saveControl({ id: "a1", goal: { type: "mining" }, goalsPaused: false }, replaced);
 
       const current = await WorldLease.claim(handle.db);
@@ -95,7 +103,7 @@ for (const backend of backends) {
         WorldSupersededError,
       );
       await assert.rejects(
-        agents.create({ ...agent, id: "a2" }, plainCharacter("sapling"), replaced),
+        agents.create({ ...agent, id: "a2" }, plainCharacter("sapling"), replaced, limits),
         WorldSupersededError,
       );
       await assert.rejects(agents.delete("a1", replaced), WorldSupersededError);
@@ -107,7 +115,7 @@ for (const backend of backends) {
       assert.equal(await characters.load("sapling"), undefined, "nor its character");
 
       // The world holding the lease may store a character of that name, so nothing of it was left.
-      await agents.create({ ...agent, id: "a2" }, plainCharacter("sapling"), current);
+      await agents.create({ ...agent, id: "a2" }, plainCharacter("sapling"), current, limits);
       await agents.delete("a1", current);
       assert.deepEqual(
         (await agents.all()).map(({ id }) => id),

@@ -146,6 +146,44 @@ scaleOut("numbered worlds over two server processes (WORLDS=2, Redis and Postgre
     await bob.client.next("tradeIncoming");
   });
 
+  /** A REST call with the bearer token, answered with its status and JSON body. */
+  async function rest(server: ServerProcess, path: string, token: string, body?: unknown) {
+    const response = await fetch(`${server.baseUrl}${path}`, {
+      method: body === undefined ? "GET" : "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: await response.json() };
+  }
+
+  let wanderer: { agentId: string; characterId: string };
+
+  it("runs an agent in the world it is made for, on that world's process, whichever process is asked", async () => {
+    const owner = await connect(second, 1);
+    const made = await rest(first, "/api/agents", owner.token, { name: "Wanderer", world: 2 });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    wanderer = made.body;
+    await bob.client.received(shows(wanderer.characterId), 15000);
+    // A newcomer to world 1's spawn is shown everyone there: not the agent.
+    const newcomer = await connect(second, 1);
+    await newcomer.client.received((frame) => frame.event === "world:update");
+    assert.ok(!newcomer.client.frames.some(shows(wanderer.characterId)), "world 1 does not show it");
+    for (const server of [first, second]) {
+      const listed = await rest(server, "/api/agents", owner.token);
+      const row = listed.body.agents.find((agent: any) => agent.agentId === wanderer.agentId);
+      assert.equal(row?.world, 2, `listed by port ${server.port}: ${JSON.stringify(listed.body)}`);
+      assert.equal(row.online, true);
+    }
+    // Asked of world 1's process, answered by world 2's, where the agent runs.
+    const goal = await rest(first, `/api/agents/${wanderer.agentId}/goal`, owner.token, { type: "idle" });
+    assert.equal(goal.status, 200, JSON.stringify(goal.body));
+    assert.equal(goal.body.goal.type, "idle");
+    const elsewhere = await rest(first, "/api/agents", owner.token, { name: "Nowhere", world: 3 });
+    assert.equal(elsewhere.status, 400);
+    assert.match(JSON.stringify(elsewhere.body), /the worlds here are 1 to 2/);
+    await Promise.all([owner.client.close(), newcomer.client.close()]);
+  });
+
   it("opens a killed process's world on the other one, with its players' items and its ground", async () => {
     // Bob drops his axe in world 2; it is written with the tick that dropped it.
     const axe = bob.sync.inventory.find((entry: any) => entry.itemId === "bronze_axe");
@@ -171,6 +209,7 @@ scaleOut("numbered worlds over two server processes (WORLDS=2, Redis and Postgre
     );
     assert.deepEqual(back!.sync.inventory, dropped.data.inventory, "Bob's items as he left them");
     await back!.client.received(showsItem("bronze_axe"));
+    await back!.client.received(shows(wanderer.characterId), 15000);
     const aliceBack = await connect(first, 2, alice.token);
     assert.deepEqual(aliceBack.sync.inventory, alice.sync.inventory, "Alice's items as she hopped with them");
     // World 1 shows no item of world 2's ground.

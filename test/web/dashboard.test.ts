@@ -64,6 +64,7 @@ describe("the agent dashboard in a browser", function () {
     const sprout = agents.find((agent: { name: string }) => agent.name === "Sprout");
     assert.ok(sprout, "the server runs the agent the dashboard started");
     agentId = sprout.agentId;
+    assert.ok(await page.locator("#new-world").isHidden(), "one world: no world to pick");
   });
 
   it("pauses and resumes the agent's goals", async () => {
@@ -162,22 +163,27 @@ describe("the agent dashboard in a browser: numbered worlds (WORLDS=2)", functio
   });
   afterEach(() => assert.deepEqual(dashboard?.errors ?? [], [], "the dashboard logs no console error"));
 
-  it("names the world an agent plays in, with a link to play there", async () => {
+  it("starts an agent in the world picked, and names it with a link to play there", async () => {
     const { page } = dashboard;
     await page.goto(`${server.baseUrl}/dashboard`);
+    const picker = page.locator("#new-world");
+    await picker.waitFor();
+    assert.deepEqual(await picker.locator("option").allTextContents(), ["World 1", "World 2"]);
+    await picker.selectOption("2");
     await page.locator("#new-name").fill("Rover");
     await page.locator("#create button").click();
     await page.locator(".badge.online").waitFor({ timeout: 30000 });
     const link = page.locator("a.badge.world");
     await link.waitFor();
-    assert.equal(await link.textContent(), "World 1");
+    assert.equal(await link.textContent(), "World 2");
     const { worlds } = await (await request(server, "/api/v1/worlds")).json();
     assert.deepEqual(
       worlds.map((world: { playersOnline: number }) => world.playersOnline),
-      [1, 0],
+      [0, 1],
       "the agent plays in the world its link names",
     );
+    await screenshot(page, "dashboard-worlds");
     await link.click();
-    await page.waitForURL(/\/play\?world=1$/);
+    await page.waitForURL(/\/play\?world=2$/);
   });
 });
