@@ -3,46 +3,36 @@
 import { BANK_REACH, canReachBank, deposit, withdraw } from "./bank.js";
 import { chatText } from "./chat.js";
 import { COMBAT_STYLES } from "./combat.js";
-import { equip, unequip } from "./equipment.js";
-import { type GameError, gameError, isGameError } from "./errors.js";
+import { unequip } from "./equipment.js";
+import { gameError, isGameError } from "./errors.js";
 import { attackersOf, fleePath } from "./fleeing.js";
 import { dropSlot } from "./ground-items.js";
-import { addItem, entryAt, removeFromSlot } from "./inventory.js";
+import { addItem, entryAt } from "./inventory.js";
 import { findPathNear, MAX_PATH_LENGTH } from "./pathfinding.js";
-import { chooseMetalRecipe, isMetalStation, metalworkProblem } from "./smithing.js";
 import { chebyshev } from "./tile.js";
-import { BURY_TICKS, EAT_TICKS, type GatheringSkill, type Tile } from "./types.js";
+import type { GatheringSkill, Tile } from "./types.js";
 import {
   attackableNpc,
   cookingProblem,
-  firemakingRecipeFor,
-  firePlaceProblem,
   gatherProblem,
-  isCookingStation,
-  makerOf,
   nearestCookingStation,
   seenTarget,
-  TINDERBOX_ITEM_ID,
   unfitTarget,
   visibleGroundItem,
 } from "./world-actions.js";
-import type { PlayerAction, PlayerEntity, QueuedIntent } from "./world-entities.js";
+import type { PlayerEntity, QueuedIntent } from "./world-entities.js";
+import { type Plan, planLight, start } from "./world-plans.js";
 import { planPrayer } from "./world-prayer.js";
 import type { WorldState } from "./world-state.js";
 import { planStore } from "./world-stores.js";
 import type { Intent } from "./world-types.js";
-
-/** The change an accepted intent makes; one that can still fail (no path) reports it itself. */
-type Change = () => void;
-type Plan = Change | GameError;
+import { planUse } from "./world-use.js";
 
 const GATHER_SKILLS: Record<"chop" | "fish" | "mine", GatheringSkill> = {
   chop: "woodcutting",
   fish: "fishing",
   mine: "mining",
 };
-
-const nothingHappens = () => gameError("invalid_target", "Nothing interesting happens.");
 
 /** Actions a trade commit may run beside: none of them changes the inventory. */
 const INVENTORY_FREE_ACTIONS: ReadonlySet<string> = new Set(["attack", "stop", "flee", "combat_style"]);
@@ -61,13 +51,6 @@ function touchesInventory(intent: Intent): boolean {
     default:
       return true;
   }
-}
-
-function start(player: PlayerEntity, action: PlayerAction | undefined): Change {
-  return () => {
-    player.action = action;
-    player.path = [];
-  };
 }
 
 function isTile(x: number, z: number): boolean {
@@ -166,13 +149,6 @@ function planAction(
   }
 }
 
-/** Light logs where the player stands. */
-function planLight(state: WorldState, player: PlayerEntity, logItemId: string): Plan {
-  const recipe = firemakingRecipeFor(state, player, logItemId);
-  if (isGameError(recipe)) return recipe;
-  return firePlaceProblem(state, player) ?? start(player, { kind: "light_fire", logItemId });
-}
-
 /** Run from the monsters fighting the player, giving up its own attack. */
 function planFlee(state: WorldState, player: PlayerEntity): Plan {
   if (attackersOf(state, player).length === 0)
@@ -185,106 +161,6 @@ function planFlee(state: WorldState, player: PlayerEntity): Plan {
       return;
     }
     setOff(player, path, true);
-  };
-}
-
-/**
- * Use an item: on another item (logs with a tinderbox), on a fire or range (raw food), on a furnace
- * (ore) or an anvil (bars), or alone (eat, bury or wear).
- */
-function planUse(state: WorldState, player: PlayerEntity, intent: Extract<Intent, { type: "use" }>): Plan {
-  const entry = entryAt(player.character.inventory, intent.inventorySlot);
-  if (!entry) return gameError("invalid_slot", `Inventory slot ${intent.inventorySlot} is empty.`);
-  if (intent.targetSlot !== undefined) {
-    const other = entryAt(player.character.inventory, intent.targetSlot);
-    if (!other) return gameError("invalid_slot", `Inventory slot ${intent.targetSlot} is empty.`);
-    const logs =
-      entry.itemId === TINDERBOX_ITEM_ID ? other : other.itemId === TINDERBOX_ITEM_ID ? entry : undefined;
-    if (!logs || !state.data.firemaking.has(logs.itemId)) return nothingHappens();
-    return planLight(state, player, logs.itemId);
-  }
-  if (intent.targetId !== undefined) {
-    const station = seenTarget(player, state.objects, intent.targetId);
-    if (!station)
-      return unfitTarget(
-        state,
-        player,
-        intent.targetId,
-        "use that on",
-        `There is no ${intent.targetId} here.`,
-      );
-    if (station.kind === "station" && isMetalStation(station.def.type)) {
-      const maker = makerOf(state, player);
-      const recipes = [...state.data.smelting, ...state.data.smithing];
-      const recipe = chooseMetalRecipe(recipes, station.def.type, entry.itemId, intent.productId, maker);
-      if (isGameError(recipe)) return recipe;
-      return (
-        metalworkProblem(recipe, maker) ?? start(player, { kind: "smith", recipe, stationId: station.id })
-      );
-    }
-    if (station.kind !== "station" || !isCookingStation(station)) return nothingHappens();
-    const problem = cookingProblem(state, player, entry.itemId);
-    return problem ?? start(player, { kind: "cook", rawItemId: entry.itemId, stationId: station.id });
-  }
-  const item = state.data.items.get(entry.itemId);
-  if (item?.heals !== undefined) {
-    const heals = item.heals;
-    return useUp(
-      state,
-      player,
-      entry.slot,
-      { pace: "nextEatTick", ticks: EAT_TICKS, doing: "eating" },
-      () => {
-        state.setHealth(player, player.character.health + heals);
-        // RuneScape's price for a bite: the next swing comes 3 ticks later, so eating is never free in a fight.
-        player.nextAttackTick = Math.max(player.nextAttackTick, state.tick) + EAT_TICKS;
-      },
-    );
-  }
-  if (item?.buryXp !== undefined) {
-    const xp = item.buryXp;
-    return useUp(
-      state,
-      player,
-      entry.slot,
-      { pace: "nextBuryTick", ticks: BURY_TICKS, doing: "burying" },
-      () => state.gainXp(player, "prayer", xp),
-    );
-  }
-  const outfit = equip(
-    player.character.inventory,
-    player.character.equipment,
-    entry.slot,
-    state.data.items,
-    state.levels(player),
-  );
-  return isGameError(outfit) ? outfit : () => state.setOutfit(player, outfit);
-}
-
-/** How often an item may be used up: once every `ticks`, the next tick kept on the player under `pace`. */
-interface UsePace {
-  pace: "nextEatTick" | "nextBuryTick";
-  ticks: number;
-  doing: string;
-}
-
-/** Takes one of the slot's item and applies `effect`, at the item's pace: one at a time. */
-function useUp(
-  state: WorldState,
-  player: PlayerEntity,
-  slot: number,
-  { pace, ticks, doing }: UsePace,
-  effect: () => void,
-): Change {
-  return () => {
-    // Checked as the tick applies it: a use queued during the last one is refused then.
-    if (state.tick < player[pace]) {
-      state.fail(player, gameError("too_soon", `You are still ${doing}.`));
-      return;
-    }
-    player[pace] = state.tick + ticks;
-    state.setInventory(player, removeFromSlot(player.character.inventory, slot, 1).inventory);
-    effect();
   };
 }
 
