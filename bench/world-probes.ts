@@ -13,8 +13,9 @@ export type ToProbes =
 
 export type FromProbes = { type: "placed"; placed: number } | { type: "samples"; samples: ProbeSample[] };
 
-/** How often the probes act (as the bots' loop does), and how long they may take to reach their spot. */
+/** How often the probes act (as the bots' loop does), and how long they may take to join and to reach their spot. */
 const ACT_EVERY_MS = 100;
+const JOIN_TIMEOUT_MS = 60_000;
 const PLACEMENT_TIMEOUT_MS = 120_000;
 
 function tell(message: FromProbes, then?: () => void): void {
@@ -22,10 +23,25 @@ function tell(message: FromProbes, then?: () => void): void {
 }
 
 async function start(options: Omit<BotOptions, "probe">, indexes: number[]): Promise<Bot[]> {
+  // A join that never answers would otherwise hold the bench before it measures, saying nothing.
   const bots = await Promise.all(
     indexes.map(
       (index) =>
-        new Promise<Bot>((resolve, reject) => new Bot(index, { ...options, probe: true }, resolve, reject)),
+        new Promise<Bot>((resolve, reject) => {
+          const late = setTimeout(
+            () => reject(new Error(`probe ${index} did not join within ${JOIN_TIMEOUT_MS / 1000} s`)),
+            JOIN_TIMEOUT_MS,
+          );
+          new Bot(
+            index,
+            { ...options, probe: true },
+            (bot) => {
+              clearTimeout(late);
+              resolve(bot);
+            },
+            reject,
+          );
+        }),
     ),
   );
   const deadline = Date.now() + PLACEMENT_TIMEOUT_MS;
