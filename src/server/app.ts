@@ -20,6 +20,7 @@ import { defineWorldRoom, type WorldRoom } from "../rooms/WorldRoom.js";
 import {
   announceWorldClosed,
   openFreeWorld,
+  openWorld,
   reopenWorldWhenClosedElsewhere,
   WORLD_FILTER,
 } from "../rooms/world-listing.js";
@@ -139,6 +140,7 @@ export function createApp(runtime: Runtime) {
       // that a dead process's world does not stand in for this one.
       await matchMaker.healthCheckAllProcesses();
       await openFreeWorld(runtime.config.WORLDS);
+      await openAgentWorldsWhenAlone(runtime);
       await reopenWorldWhenClosedElsewhere((error) =>
         runtime.logger.error({ err: error }, "opening the world after it closed elsewhere failed"),
       );
@@ -153,4 +155,20 @@ export function createApp(runtime: Runtime) {
  */
 export function isJsonChannel(url: string | undefined): boolean {
   return (url ?? "").split("?")[0]!.replace(/\/+$/, "") === "/ws";
+}
+
+/**
+ * A process without Redis is the only one: it also opens, at start, the worlds its stored agents play
+ * in (besides the one openFreeWorld opened), so those agents come back with the server rather than at
+ * their world's first join. Scaled out, the worlds are left to the processes that start after this one.
+ */
+async function openAgentWorldsWhenAlone(runtime: Runtime): Promise<void> {
+  const { REDIS_URL, AGENT_FRAMEWORK_URL, WORLDS } = runtime.config;
+  if (REDIS_URL || AGENT_FRAMEWORK_URL) return;
+  try {
+    for (const world of await runtime.agents.storedWorlds()) if (world <= WORLDS) await openWorld(world);
+  } catch (error) {
+    // The first agent request opens them too (see roomLiveWorld.agents).
+    runtime.logger.error({ err: error }, "opening the worlds of the stored agents failed");
+  }
 }

@@ -696,7 +696,12 @@ withPostgres("/api/agents across a restart", function () {
           ((await (await request(second, "/api/agents", { token })).json()).agents as AgentSummary[]).find(
             (a) => a.agentId === agent.agentId,
           );
-        // A lone process opens world 1 at start, and world 2, where the agent plays, once agents are asked for.
+        // A lone process opens at start the world its stored agent plays in, before anyone asks for it.
+        const playing = async () =>
+          (await (await request(second, "/api/v1/worlds")).json()).worlds.map(
+            (world: { playersOnline: number }) => world.playersOnline,
+          );
+        await waitForAsync(async () => (await playing())[1] === 1, "world 2 open, its agent in it");
         await waitForAsync(async () => (await listed())?.online === true, "the agent is back in the world");
         assert.equal(((await listed()) as AgentSummary & { world: number }).world, 2);
         const goal = await (await request(second, `/api/agents/${agent.agentId}/goal`, { token })).json();
