@@ -292,7 +292,10 @@ async function main(): Promise<void> {
     );
     clearInterval(progress);
 
-    if (record) {
+    const incomplete = outcomes.filter((outcome) => outcome.incomplete).length;
+    // A run that did not finish would record only the files it reached, and unbalance the next runs.
+    if (record && incomplete) console.log("the durations were not recorded: the run did not finish");
+    else if (record) {
       const measured = Object.assign({}, ...outcomes.map((outcome) => outcome.durations));
       const rounded = Object.fromEntries(
         Object.entries(measured)
@@ -304,7 +307,6 @@ async function main(): Promise<void> {
     }
     const total = (key: "passed" | "failed" | "skipped") =>
       outcomes.reduce((sum, outcome) => sum + outcome[key], 0);
-    const incomplete = outcomes.filter((outcome) => outcome.incomplete).length;
     console.log(
       `\nall ${shards.length} test processes done in ${Math.round((Date.now() - started) / 1000)} s`,
     );

@@ -18,9 +18,6 @@ import { ServiceError } from "../protocol/errors.js";
 import { callerOf } from "./authenticate.js";
 import { characterNameBody, parseOr400 } from "./validate.js";
 
-/** The most worlds a deployment runs (WORLDS): the bound the API's documentation states. */
-export const MOST_WORLDS = 100;
-
 /** A new agent: its character's name, and the numbered world it plays in (1..`worlds`). */
 export function agentCreateBody(worlds: number) {
   const which = worlds === 1 ? "there is one world here: world 1" : `the worlds here are 1 to ${worlds}`;

@@ -2,8 +2,9 @@
 // from the zod schemas the routes validate with). test/api-doc.test.ts checks this list against the
 // routes the source registers and against a running server.
 import type { z } from "zod";
+import { MOST_WORLDS } from "../config/config.js";
 import { absentOwnersBody } from "../protocol/agent-process.js";
-import { agentCreateBody, agentGoalBody, agentMessageBody, MOST_WORLDS } from "./agents.js";
+import { agentCreateBody, agentGoalBody, agentMessageBody } from "./agents.js";
 import { characterNameBody } from "./validate.js";
 
 export type Auth = "public" | "bearer" | "bearer, owner" | "metrics" | "agent process";

@@ -11,6 +11,9 @@ import { WRITE_PATHS } from "./write-path.js";
 export const LOCAL_CDN_URL = "http://localhost:8080";
 
 // Blank values never get here (see withoutBlanks): a string is trimmed, and is never empty.
+/** The most numbered worlds a deployment may run (WORLDS). */
+export const MOST_WORLDS = 100;
+
 const optionalString = z.string().trim().optional();
 
 const flag = z
@@ -132,7 +135,7 @@ export const environmentSchema = z.object({
    * How many numbered worlds (WorldRooms, ids 1..WORLDS) the deployment runs, spread over its processes;
    * each has its own players, ground items and lease. Every process of a deployment must set the same.
    */
-  WORLDS: z.coerce.number().int().min(1).max(100).default(1),
+  WORLDS: z.coerce.number().int().min(1).max(MOST_WORLDS).default(1),
   /** Players a world admits: a full world refuses new logins, and a client that names none goes elsewhere. */
   WORLD_CAPACITY: z.coerce.number().int().min(1).default(2000),
   /** Length of the world's tick; RuneScape's 600 ms. Shorter only for tests and load experiments. */
