@@ -52,6 +52,8 @@ export interface AgentManagerOptions extends AgentLimits {
   sweepMs: number;
   /** Names of the agents to run from the start, owned by nobody, in AGENTS_WORLD. */
   configured: readonly string[];
+  /** How many numbered worlds run (WORLDS): an agent stored in a world beyond them stays out. */
+  worlds: number;
   /** Makes each agent's language-model planner, when a model is configured. */
   model?: ModelPlannerFactory;
 }
@@ -153,10 +155,10 @@ export class AgentManager {
     return world === undefined ? agents : agents.filter((agent) => agent.record.world === world);
   }
 
-  /** The worlds the stored agents play in, whichever process runs them. */
+  /** The worlds the stored agents play in, whichever process runs them, of those that run (WORLDS). */
   async storedWorlds(): Promise<number[]> {
     const worlds = new Set((await this.options.agents.all()).map((row) => row.world));
-    return [...worlds].sort((a, b) => a - b);
+    return [...worlds].filter((world) => world <= this.options.worlds).sort((a, b) => a - b);
   }
 
   /** The agent, if it runs here (in `world`, when one is named). */

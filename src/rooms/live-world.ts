@@ -52,9 +52,8 @@ export const roomLiveWorld: LiveWorld = {
 };
 
 /**
- * The worlds whose agents answer, each opened if it runs nowhere (so its agents run): world 1, where
- * the configured agents play, and every world a stored agent plays in (a lone process opens its other
- * worlds at their first join otherwise).
+ * The worlds whose agents answer, each opened where it runs nowhere (its agents then run): world 1,
+ * where the configured agents play, and every world a stored agent plays in.
  */
 async function openAgentWorlds(): Promise<number[]> {
   const reply = await askAgents(await openWorld(AGENTS_WORLD), { type: "storedWorlds" });

@@ -11,5 +11,6 @@ export function agentSettings(config: Config) {
     sweepMs: sightingIntervalMs(config.AGENT_OWNER_ABSENCE_SECONDS),
     maxOwned: config.AGENTS_MAX,
     configured: config.AGENTS,
+    worlds: config.WORLDS,
   };
 }

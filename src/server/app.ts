@@ -163,10 +163,10 @@ export function isJsonChannel(url: string | undefined): boolean {
  * their world's first join. Scaled out, the worlds are left to the processes that start after this one.
  */
 async function openAgentWorldsWhenAlone(runtime: Runtime): Promise<void> {
-  const { REDIS_URL, AGENT_FRAMEWORK_URL, WORLDS } = runtime.config;
+  const { REDIS_URL, AGENT_FRAMEWORK_URL } = runtime.config;
   if (REDIS_URL || AGENT_FRAMEWORK_URL) return;
   try {
-    for (const world of await runtime.agents.storedWorlds()) if (world <= WORLDS) await openWorld(world);
+    for (const world of await runtime.agents.storedWorlds()) await openWorld(world);
   } catch (error) {
     // The first agent request opens them too (see roomLiveWorld.agents).
     runtime.logger.error({ err: error }, "opening the worlds of the stored agents failed");

@@ -714,6 +714,26 @@ withPostgres("/api/agents across a restart", function () {
       } finally {
         await second.stop();
       }
+      // Started with one world, the agent of world 2 stays stored and out: no world 2 opens for it.
+      const third = await startTestServer({ ...env, WORLDS: "1" });
+      try {
+        const rows = (await (await request(third, "/api/agents", { token })).json()).agents;
+        assert.deepEqual(
+          rows.map((row: AgentSummary) => row.name),
+          ["Sentinel"],
+          "world 1's stored agent runs; Returner, of world 2, does not",
+        );
+        const { worlds } = await (await request(third, "/api/v1/worlds")).json();
+        assert.equal(worlds.length, 1);
+        const opened = await matchMaker.query({ name: "world" });
+        assert.deepEqual(
+          opened.map((listing) => listing.metadata?.world),
+          [1],
+          "world 1 alone runs",
+        );
+      } finally {
+        await third.stop();
+      }
     } finally {
       await database.drop();
     }
