@@ -1,7 +1,7 @@
 // /api/agents: the dashboard's view and control of the server's agents. Any signed-in account reads;
-// only an agent's owner (or an admin, for the agents the configuration starts) changes one. The agents
-// run beside the world: each request is answered there (src/agents/requests.ts), whichever process
-// it reaches.
+// only an agent's owner (or an admin, for the agents the configuration starts) changes one. Each agent
+// runs beside its world: a request is answered there (src/agents/requests.ts), whichever process it
+// reaches.
 import { type RequestHandler, type Response, Router } from "express";
 import { z } from "zod";
 import { AGENT_ACTIONS } from "../agents/actions/index.js";
