@@ -5,7 +5,6 @@ import { NameTakenError } from "../db/characters.js";
 import { WorldSupersededError, type WriteFence } from "../db/world-lease.js";
 import type { ActionName } from "./actions/types.js";
 import type { Agent, QuickActionId } from "./agent.js";
-import { AGENTS_WORLD } from "./agent-connection.js";
 import { availableGoals, type GoalType } from "./brain.js";
 import type { AgentManager } from "./manager.js";
 import { agentState, listedAgent } from "./state.js";
@@ -20,8 +19,6 @@ export interface AgentCaller {
 
 export type AgentRequest =
   | { type: "list" }
-  /** The worlds that stored agents play in (asked of AGENTS_WORLD's process before the others are). */
-  | { type: "storedWorlds" }
   | { type: "mapping" | "goal" | "quickActions"; agentId: string }
   /** `world`: the numbered world the new agent plays in. */
   | { type: "create"; caller: AgentCaller; name: string; world: number }
@@ -50,8 +47,6 @@ export async function answerInWorlds(
   ask: (world: number, request: AgentRequest) => Promise<AgentReply>,
 ): Promise<AgentReply> {
   if (request.type === "create") return ask(request.world, request);
-  // Every world's process can say: they share one store.
-  if (request.type === "storedWorlds") return ask(AGENTS_WORLD, request);
   const worlds = await running();
   if (request.type === "list") {
     const replies = await Promise.all(worlds.map((world) => ask(world, request)));
@@ -127,8 +122,6 @@ async function answer(agents: AgentManager, world: number, request: AgentRequest
   switch (request.type) {
     case "list":
       return { agents: agents.list(world).map((agent) => ({ ...summary(agent), ...listedAgent(agent) })) };
-    case "storedWorlds":
-      return { worlds: await agents.storedWorlds() };
     case "create":
       return summary(
         await agents.create(request.caller.accountId, request.name, {

@@ -239,6 +239,10 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   }
 
   /** The world's agents run in its process (see app.ts). */
+  agentWorlds(): Promise<number[]> {
+    return this.runtime.agents.storedWorlds();
+  }
+
   answerAgents(request: AgentRequest): Promise<AgentReply> {
     return answerAgentRequest(this.runtime.agents, this.worldId, this.lease, request);
   }

@@ -1,6 +1,6 @@
 import { type IRoomCache, matchMaker } from "@colyseus/core";
 import { AGENTS_WORLD } from "../agents/agent-connection.js";
-import { type AgentRequest, answerInWorlds } from "../agents/requests.js";
+import { answerInWorlds } from "../agents/requests.js";
 import type { PlayerSync } from "../game/world-types.js";
 import { type LiveWorld, NOT_DURABLE_YET } from "../ports/live-world.js";
 import type { WorldPort } from "../ports/world-port.js";
@@ -45,8 +45,17 @@ export const roomLiveWorld: LiveWorld = {
       await callWorld(world, "renamePlayer", [characterId, name]);
   },
   async agents(request) {
-    return answerInWorlds(request, openAgentWorlds, async (id, asked) =>
-      askAgents(await openWorld(id), asked),
+    // Each world's listing, looked up once for the request.
+    const listings = new Map<number, IRoomCache>();
+    const open = async (id: number) => {
+      const listing = listings.get(id) ?? (await openWorld(id));
+      listings.set(id, listing);
+      return listing;
+    };
+    return answerInWorlds(
+      request,
+      () => openAgentWorlds(open),
+      async (id, asked) => callWorld(await open(id), "answerAgents", [asked], AGENT_REQUEST_TIMEOUT_MS),
     );
   },
 };
@@ -55,16 +64,12 @@ export const roomLiveWorld: LiveWorld = {
  * The worlds whose agents answer, each opened where it runs nowhere (its agents then run): world 1,
  * where the configured agents play, and every world a stored agent plays in.
  */
-async function openAgentWorlds(): Promise<number[]> {
-  const reply = await askAgents(await openWorld(AGENTS_WORLD), { type: "storedWorlds" });
-  if (!reply.ok) throw new ServiceError(reply.code, reply.message);
-  const worlds = new Set([AGENTS_WORLD, ...(reply.body as { worlds: number[] }).worlds]);
-  await Promise.all([...worlds].map(openWorld));
-  return [...worlds].sort((a, b) => a - b);
+async function openAgentWorlds(open: (id: number) => Promise<IRoomCache>): Promise<number[]> {
+  const stored = await callWorld(await open(AGENTS_WORLD), "agentWorlds", []);
+  const worlds = [...new Set([AGENTS_WORLD, ...stored])].sort((a, b) => a - b);
+  await Promise.all(worlds.map(open));
+  return worlds;
 }
-
-const askAgents = (world: IRoomCache, request: AgentRequest) =>
-  callWorld(world, "answerAgents", [request], AGENT_REQUEST_TIMEOUT_MS);
 
 /** The world's listing; 503 `unavailable`, with the server's own message, while Redis cannot be reached. */
 const findWorld = (id?: number) => unlessUnreachable(findListedWorld(id));
@@ -80,7 +85,7 @@ async function unlessUnreachable<T>(lookup: Promise<T>): Promise<T> {
   }
 }
 
-type WorldMethod = "liveStatus" | "livePlayer" | "renamePlayer" | "answerAgents" | "plays";
+type WorldMethod = "liveStatus" | "livePlayer" | "renamePlayer" | "answerAgents" | "agentWorlds" | "plays";
 
 /**
  * How long a call to another process goes unanswered before that process is checked (Colyseus's short

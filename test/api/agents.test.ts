@@ -302,6 +302,20 @@ describe("/api/agents: the server's autonomous agents", function () {
     const token = (await signInAnonymously(server)).token;
     await expectError(await post("/api/agents", { name: "Third" }, token), 409, "conflict");
     await expectError(await post("/api/agents", { name: "x" }), 400, "bad_request");
+    // One world here: naming another, or a world that is not a whole number, is refused and makes nothing.
+    for (const world of [2, 0, "1"]) {
+      const refused = await expectError(
+        await post("/api/agents", { name: "Elsewhere", world }, token),
+        400,
+        "bad_request",
+      );
+      assert.deepEqual(
+        refused.details?.map((detail) => detail.field),
+        ["world"],
+        JSON.stringify(refused),
+      );
+    }
+    assert.ok(!(await list()).some((agent) => agent.name === "Elsewhere"));
     await expectError(await request(server, "/api/agents/nobody/goal", { token }), 404, "not_found");
     await expectError(await request(server, "/api/agents/mapping/nobody", { token }), 404, "not_found");
     await expectError(await request(server, "/api/agents"), 401, "unauthorized");
