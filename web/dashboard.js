@@ -10,6 +10,8 @@ const $ = (id) => document.getElementById(id);
 
 let token;
 let agents = [];
+/** The worlds whose agents the last list could not reach. */
+let missingWorlds = [];
 let selectedId;
 let detail;
 /** Whether the server has the richer agent endpoints: unknown until asked, then true or false. */
@@ -107,9 +109,10 @@ function setStatus(text, kind) {
 
 /** Fetches and shows the list and the agent picked, unless a newer poll has started meanwhile. */
 async function refresh(mine) {
-  const listed = (await call("/api/agents")).agents;
+  const { agents: listed, unavailableWorlds = [] } = await call("/api/agents");
   if (mine !== generation) return;
   agents = listed;
+  missingWorlds = unavailableWorlds;
   if (selectedId && !agents.some((a) => a.agentId === selectedId)) selectedId = undefined;
   selectedId ??= agents[agents.length - 1]?.agentId;
   renderList();
@@ -188,7 +191,10 @@ function renderList() {
       ),
     ),
   );
-  $("agents-hint").textContent = agents.length ? "" : "No agents yet.";
+  const missing = missingWorlds.length
+    ? `The agents of world ${missingWorlds.join(", ")} cannot be reached right now: they are back when their world reopens.`
+    : "";
+  $("agents-hint").textContent = agents.length || missing ? missing : "No agents yet.";
 }
 
 $("create").addEventListener("submit", async (event) => {

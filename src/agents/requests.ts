@@ -48,15 +48,7 @@ export async function answerInWorlds(
 ): Promise<AgentReply> {
   if (request.type === "create") return ask(request.world, request);
   const worlds = await running();
-  if (request.type === "list") {
-    const replies = await Promise.all(worlds.map((world) => ask(world, request)));
-    const agents: unknown[] = [];
-    for (const reply of replies) {
-      if (!reply.ok) return reply;
-      agents.push(...(reply.body as { agents: unknown[] }).agents);
-    }
-    return { ok: true, body: { agents } };
-  }
+  if (request.type === "list") return joinedLists(worlds, (world) => ask(world, request));
   const replies = await Promise.allSettled(worlds.map((world) => ask(world, request)));
   const answers = replies.flatMap((reply) => (reply.status === "fulfilled" ? [reply.value] : []));
   const answer = answers.find((reply) => reply.ok || reply.code !== "not_found");
@@ -65,6 +57,30 @@ export async function answerInWorlds(
   const failure = replies.find((reply) => reply.status === "rejected");
   if (failure) throw failure.reason;
   return { ok: false, code: "not_found", message: `no agent ${request.agentId}` };
+}
+
+/**
+ * Every world's agents, in the order of the worlds. A world that cannot answer (its process gone, its
+ * world moving) leaves its agents out, named in `unavailableWorlds`, rather than hide every other
+ * world's; when no world answers, the list fails as the first world did.
+ */
+async function joinedLists(
+  worlds: readonly number[],
+  ask: (world: number) => Promise<AgentReply>,
+): Promise<AgentReply> {
+  const replies = await Promise.allSettled(worlds.map(ask));
+  const agents: unknown[] = [];
+  const unavailableWorlds: number[] = [];
+  replies.forEach((reply, index) => {
+    if (reply.status === "fulfilled" && reply.value.ok)
+      agents.push(...(reply.value.body as { agents: unknown[] }).agents);
+    else unavailableWorlds.push(worlds[index] as number);
+  });
+  if (unavailableWorlds.length === 0) return { ok: true, body: { agents } };
+  if (unavailableWorlds.length < worlds.length) return { ok: true, body: { agents, unavailableWorlds } };
+  const first = replies[0] as PromiseSettledResult<AgentReply>;
+  if (first.status === "rejected") throw first.reason;
+  return first.value;
 }
 
 class Refusal extends Error {

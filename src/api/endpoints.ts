@@ -231,9 +231,9 @@ export const ENDPOINTS: Endpoint[] = [
     auth: "bearer",
     summary: "Every agent.",
     answers: [
-      "`200 {agents: [{agentId, characterId, name, online, position, health, maxHealth, goal, currentAction, world}]}`: `goal` is null or `{type, progress}`; `world` is the numbered world it plays in",
+      "`200 {agents: [{agentId, characterId, name, online, position, health, maxHealth, goal, currentAction, world}]}`: `goal` is null or `{type, progress}`; `world` is the numbered world it plays in; `unavailableWorlds: [n]` is added, those worlds' agents left out, while some worlds' processes do not answer",
     ],
-    errors: [WORLD_AWAY],
+    errors: ["`503 unavailable`: no world's process answers"],
   },
   {
     method: "POST",

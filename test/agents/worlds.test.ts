@@ -59,10 +59,31 @@ describe("agent requests over numbered worlds (answerInWorlds)", () => {
     });
   });
 
-  it("refuses a list, as it was refused, when a world refuses it", async () => {
+  it("lists the worlds that answer, naming those that could not, rather than fail the whole list", async () => {
     const refused: AgentReply = { ok: false, code: "unavailable", message: "shutting down" };
-    const { reply } = await ask({ 1: { ok: true, body: { agents: [] } }, 2: refused }, { type: "list" });
+    const { reply } = await ask(
+      {
+        1: { ok: true, body: { agents: [{ agentId: "a1", world: 1 }] } },
+        2: refused,
+        3: new Error("the world's server process cannot be reached"),
+      },
+      { type: "list" },
+    );
+    assert.deepEqual(reply, {
+      ok: true,
+      body: { agents: [{ agentId: "a1", world: 1 }], unavailableWorlds: [2, 3] },
+    });
+  });
+
+  it("fails a list as the first world failed when no world answers", async () => {
+    const refused: AgentReply = { ok: false, code: "unavailable", message: "shutting down" };
+    const { reply } = await ask({ 1: refused, 2: refused }, { type: "list" });
     assert.deepEqual(reply, refused);
+    const unreachable = new Error("the world's server process cannot be reached");
+    await assert.rejects(
+      ask({ 1: unreachable, 2: refused }, { type: "list" }),
+      (error) => error === unreachable,
+    );
   });
 
   it("answers a request about one agent from the world it plays in", async () => {

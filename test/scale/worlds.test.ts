@@ -157,6 +157,8 @@ scaleOut("numbered worlds over two server processes (WORLDS=2, Redis and Postgre
   }
 
   let wanderer: { agentId: string; characterId: string };
+  /** An agent of world 1, made without naming a world. */
+  let homebody: { agentId: string };
 
   it("runs an agent in the world it is made for, on that world's process, whichever process is asked", async () => {
     const owner = await connect(second, 1);
@@ -178,6 +180,9 @@ scaleOut("numbered worlds over two server processes (WORLDS=2, Redis and Postgre
     const goal = await rest(first, `/api/agents/${wanderer.agentId}/goal`, owner.token, { type: "idle" });
     assert.equal(goal.status, 200, JSON.stringify(goal.body));
     assert.equal(goal.body.goal.type, "idle");
+    const home = await rest(second, "/api/agents", owner.token, { name: "Homebody" });
+    assert.equal(home.status, 201, JSON.stringify(home.body));
+    homebody = home.body;
     const elsewhere = await rest(first, "/api/agents", owner.token, { name: "Nowhere", world: 3 });
     assert.equal(elsewhere.status, 400);
     assert.match(JSON.stringify(elsewhere.body), /the worlds here are 1 to 2/);
@@ -196,6 +201,14 @@ scaleOut("numbered worlds over two server processes (WORLDS=2, Redis and Postgre
 
     await second.stop("SIGKILL");
     await Promise.all([alice.client.closed, bob.client.closed]);
+    // The agents of world 1 stay listed while world 2's process is found gone.
+    const listed = await rest(first, "/api/agents", bob.token);
+    assert.equal(listed.status, 200, JSON.stringify(listed.body));
+    assert.deepEqual(listed.body.unavailableWorlds, [2], JSON.stringify(listed.body));
+    assert.deepEqual(
+      listed.body.agents.map((agent: any) => [agent.agentId, agent.world]),
+      [[homebody.agentId, 1]],
+    );
     // The first connections find world 2's process gone (503) and have it unlisted; then it opens here.
     let back: Player | undefined;
     await waitForAsync(async () => {

@@ -186,4 +186,24 @@ describe("the agent dashboard in a browser: numbered worlds (WORLDS=2)", functio
     await link.click();
     await page.waitForURL(/\/play\?world=2$/);
   });
+
+  it("says whose agents cannot be reached while a world's process does not answer, and lists them again", async () => {
+    const { page } = dashboard;
+    await page.goto(`${server.baseUrl}/dashboard`);
+    await page.locator('.agent[data-agent="Rover"]').waitFor();
+    // The list as the server gives it while world 2's process is gone (test/scale/worlds.test.ts).
+    await page.route("**/api/agents", async (route) => {
+      const listed = await (await route.fetch()).json();
+      const agents = listed.agents.filter((agent: { world: number }) => agent.world !== 2);
+      await route.fulfill({ json: { agents, unavailableWorlds: [2] } });
+    });
+    await page.reload();
+    await page.locator("#agents-hint", { hasText: "The agents of world 2 cannot be reached" }).waitFor();
+    assert.equal(await page.locator('.agent[data-agent="Rover"]').count(), 0);
+    await screenshot(page, "dashboard-world-unreachable");
+    await page.unroute("**/api/agents");
+    await page.reload();
+    await page.locator('.agent[data-agent="Rover"]').waitFor();
+    assert.equal(await page.locator("#agents-hint").textContent(), "");
+  });
 });
