@@ -1,5 +1,6 @@
 // An agent's seat in the world: it joins as an ordinary Colyseus SDK client (through its own server, see
-// own-server.ts) and, out of the world without being stopped, joins again after a growing delay.
+// own-server.ts; from the agent process, wherever matchmaking sends it) and, out of the world without
+// being stopped, joins again after a growing delay.
 import { Client, type Room } from "@colyseus/sdk";
 import { CLOSE_REPLACED } from "../protocol/close-codes.js";
 import type { WorldJoinOptions } from "../protocol/messages.js";
@@ -24,6 +25,11 @@ export interface ConnectionDeps {
   token(): Promise<string>;
   /** Headers of its matchmaking requests (see OwnAgentPass). */
   headers: Record<string, string>;
+  /**
+   * It connects to the room at the address matchmaking names, as any client does (from the agent
+   * process, outside the game servers), rather than through the server it runs in.
+   */
+  followsPublicAddress: boolean;
   logger: Logger;
   /** A session began: listen to its messages (before any can arrive). */
   joined(room: Room): void;
@@ -95,7 +101,7 @@ export class AgentConnection {
     const internal = new URL(baseUrl);
     const sdk = new Client(baseUrl, {
       headers: this.deps.headers,
-      urlBuilder: (url) => throughOwnServer(url, internal),
+      urlBuilder: this.deps.followsPublicAddress ? undefined : (url) => throughOwnServer(url, internal),
     });
     sdk.auth.token = await this.deps.token();
     const options: WorldJoinOptions = {

@@ -48,6 +48,8 @@ export interface AgentDeps {
   token(): Promise<string>;
   /** Headers of its matchmaking requests (see OwnAgentPass). */
   headers: Record<string, string>;
+  /** See ConnectionDeps.followsPublicAddress. */
+  followsPublicAddress: boolean;
   /** Stores the agent's goal and pause state after a change. */
   save(record: AgentRecord): Promise<void>;
   logger: Logger;
@@ -113,6 +115,7 @@ export class Agent {
       world: record.world,
       token: deps.token,
       headers: deps.headers,
+      followsPublicAddress: deps.followsPublicAddress,
       logger: deps.logger,
       joined: (room) => this.senses.listen(room),
       left: () => {

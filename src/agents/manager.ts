@@ -56,6 +56,11 @@ export interface AgentManagerOptions extends AgentLimits {
   worlds: number;
   /** Makes each agent's language-model planner, when a model is configured. */
   model?: ModelPlannerFactory;
+  /**
+   * The agents play from outside the game servers (the agent process): each joins its world at the
+   * address matchmaking names for it, so that several game server processes each hold their own.
+   */
+  outsideTheServer?: boolean;
 }
 
 /** A world whose agents this process runs: the lease they write under, and their loading. */
@@ -285,6 +290,7 @@ export class AgentManager {
       tickMs,
       token: () => issueAgentToken(jwtSecret, record.id),
       headers: this.pass.headers,
+      followsPublicAddress: this.options.outsideTheServer ?? false,
       save: (changed) => agents.saveControl(changed, fence),
       logger,
       model: this.options.model?.(),

@@ -42,6 +42,7 @@ export async function startAgentFramework(config: Config, logger: Logger): Promi
     logger,
     ...agentSettings(config),
     model: modelPlanners(config)?.create,
+    outsideTheServer: true,
   });
 
   const app = express();

@@ -21,6 +21,8 @@ export const PROCESS_PORTS = {
   redisRestart: { server: TEST_PORT + 65, redis: TEST_PORT + 73 },
   /** test/scale/worlds.test.ts: two processes holding a numbered world each */
   worlds: [TEST_PORT + 36, TEST_PORT + 37],
+  /** test/scale/agent-process-worlds.test.ts: two game server processes and the agent process */
+  agentProcessWorlds: { servers: [TEST_PORT + 40, TEST_PORT + 41], agents: TEST_PORT + 42 },
   /** test/logs.test.ts */
   logs: TEST_PORT + 34,
   /** test/agents/framework.test.ts: the agent process (`npm run agents`) */
