@@ -72,7 +72,7 @@ async function main(): Promise<void> {
     // same order, and the agents decide on its ticks (see DecisionClock).
     const now = Math.max(...agents.map(({ agent }) => agent.tally.tick!));
     const startTick = Math.max(START_TICK, Math.ceil((now + 10) / START_TICK) * START_TICK);
-    for (const { agent } of agents) agent.holdUntil(startTick);
+    for (const { agent } of agents) agent.clock.holdUntil(startTick);
     console.log(
       `exam: ${EXAMINEES.length} agents, ${TICKS} ticks of ${TICK_MS} ms from world tick ${startTick}, seed ${values.seed}`,
     );
@@ -136,8 +136,8 @@ function holdAll(list: () => Agent[]): { stop(): void } {
   const timer = setInterval(() => {
     for (const agent of list()) {
       if (held.has(agent)) continue;
-      agent.holdUntil(Number.POSITIVE_INFINITY);
-      agent.paceByTicks();
+      agent.clock.holdUntil(Number.POSITIVE_INFINITY);
+      agent.clock.paceByTicks();
       held.add(agent);
     }
   }, 1);

@@ -69,7 +69,7 @@ export class Lockstep implements TickPace {
     }
     if (this.catchingUp > 0) return this.wait("an agent did not read what the world sent it");
     if (!this.quietTold) {
-      for (const agent of agents) agent.quietTick(tick);
+      for (const agent of agents) agent.clock.quiet(tick);
       this.quietTold = true;
     }
     const sent = agents.reduce((sum, agent) => sum + agent.tally.sent, 0);

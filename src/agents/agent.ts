@@ -63,7 +63,8 @@ const PLANNER = "rules";
 export class Agent {
   private readonly connection: AgentConnection;
   private readonly senses: Senses;
-  private readonly clock: DecisionClock;
+  /** When it decides: the exam holds and paces it by hand (bench/agents-exam.ts, bench/lockstep.ts). */
+  readonly clock: DecisionClock;
   /** The language model's part in its decisions, when one is configured. */
   private readonly modelTurns: ModelTurns | undefined;
   /** What it has under way. */
@@ -151,21 +152,6 @@ export class Agent {
 
   private get sync(): PlayerSync | undefined {
     return this.senses.sync;
-  }
-
-  /** Makes no decision before world tick `tick` (see DecisionClock.holdUntil). */
-  holdUntil(tick: number): void {
-    this.clock.holdUntil(tick);
-  }
-
-  /** Decides on the world's ticks alone: the quiet ones are told by `quietTick` (the exam's lockstep). */
-  paceByTicks(): void {
-    this.clock.paceByTicks();
-  }
-
-  /** World tick `tick` passed (see DecisionClock.quiet). */
-  quietTick(tick: number): void {
-    this.clock.quiet(tick);
   }
 
   /**

@@ -27,6 +27,7 @@ import type {
   StationEntity,
   WorldObject,
 } from "./world-entities.js";
+import { populate } from "./world-population.js";
 import type { ChatMessage, OutboundEvent, Recipient } from "./world-types.js";
 import { gainXp } from "./xp.js";
 
@@ -97,61 +98,9 @@ export class WorldState {
     this.wallClock = options.wallClock ?? (() => 0);
     this.map = new WorldMap(options.data.areas, options.data);
     this.stores = new Map([...options.data.stores.values()].map((def) => [def.npcId, openShelf(def)]));
-    this.populate();
+    populate(this);
     // The room projects the initial world through World.entities(); reports carry changes only.
     this.clearChanges();
-  }
-
-  private populate(): void {
-    for (const area of this.data.areas) {
-      for (const spawn of area.npcSpawns) {
-        const def = this.data.npcs.get(spawn.npcId);
-        if (!def) throw new RangeError(`area ${area.id} spawns unknown NPC ${spawn.npcId}`);
-        const health = def.combat?.constitution;
-        const npc: NpcEntity = {
-          kind: "npc",
-          id: this.nextId("npc"),
-          def,
-          spawn: { x: spawn.x, z: spawn.z },
-          position: { x: spawn.x, z: spawn.z },
-          health,
-          maxHealth: health,
-          alive: true,
-          respawnTick: 0,
-          targetId: undefined,
-          nextAttackTick: 0,
-          wanderGoal: undefined,
-          damageBy: new Map(),
-        };
-        this.npcs.set(npc.id, npc);
-        this.npcGrid.insert(npc);
-      }
-      for (const placement of area.resources) {
-        const def = this.data.resources.get(placement.resourceId);
-        if (!def) throw new RangeError(`area ${area.id} places unknown resource ${placement.resourceId}`);
-        const resource: ResourceEntity = {
-          kind: "resource",
-          id: this.nextId("res"),
-          def,
-          gathering: this.data.gathering.get(def.id),
-          position: { x: placement.x, z: placement.z },
-          respawnTick: undefined,
-        };
-        this.addObject(resource);
-      }
-      for (const placement of area.stations) {
-        const def = this.data.stations.get(placement.stationId);
-        if (!def) throw new RangeError(`area ${area.id} places unknown station ${placement.stationId}`);
-        const position = { x: placement.x, z: placement.z };
-        this.addObject({
-          kind: "station",
-          id: this.nextId("station"),
-          def,
-          position,
-          expiresTick: undefined,
-        });
-      }
-    }
   }
 
   nextId(prefix: keyof WorldState["counters"]): string {
