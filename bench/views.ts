@@ -5,20 +5,24 @@
 // around it and its own, framed into one buffer per client), then lets go of what the updates shared
 // and empties the young generation as the room does. Only the socket write itself is left out
 // (bench/write-floor.ts measures it).
-//   node --expose-gc --max-semi-space-size=64 --heap-growing-percent=100 --import tsx bench/views.ts [--players 2000] [--ticks 300] [--crowd]
-// (--crowd: they stay at the spawn point and walk from there, as the world bench's --crowd bots do)
+//   node --expose-gc --max-semi-space-size=64 --heap-growing-percent=100 --import tsx bench/views.ts [--players 2000] [--ticks 300] [--crowd] [--sdk]
+// (--crowd: they stay at the spawn point and walk from there, as the world bench's --crowd bots do;
+// --sdk: the clients read the schema state, as SDK clients do: their StateViews are kept and each is
+// encoded its state patch, with the scoped patches the server uses)
 // (the garbage-collector flags `npm start` gives the server; the header shows the young generation in effect).
 import { PerformanceObserver, performance } from "node:perf_hooks";
 import type { Duplex } from "node:stream";
 import { parseArgs } from "node:util";
 import v8 from "node:v8";
-import { ClientState } from "@colyseus/core";
+import { type Client, ClientState, SchemaSerializer } from "@colyseus/core";
 import type { WebSocket } from "ws";
 import { newCharacter } from "../src/game/character.js";
 import { seededRandom } from "../src/game/random.js";
 import type { Tile } from "../src/game/types.js";
 import { World } from "../src/game/world.js";
 import { createOutbox } from "../src/net/outbox.js";
+import { PatchScopes, scopeSchemaSerializer } from "../src/net/patch-scopes.js";
+import { WriteSlab } from "../src/net/write-slab.js";
 import { JsonClient } from "../src/protocol/json-client.js";
 import { Interest } from "../src/rooms/interest.js";
 import { deliverEvents } from "../src/rooms/outgoing-events.js";
@@ -35,6 +39,7 @@ const { values: args } = parseArgs({
     players: { type: "string", default: "2000" },
     ticks: { type: "string", default: "300" },
     crowd: { type: "boolean", default: false },
+    sdk: { type: "boolean", default: false },
   },
 });
 const PLAYERS = Number(args.players);
@@ -50,7 +55,11 @@ const referenceMs = referenceWorkMs();
 const data = await localGameData();
 const random = seededRandom(1);
 const world = new World({ data, random, now: () => performance.now(), wallClock: () => Date.now() });
-const interest = new Interest(world, new WorldRoomState());
+const state = new WorldRoomState();
+const scopes = args.sdk ? new PatchScopes() : undefined;
+const interest = new Interest(world, state, scopes);
+const serializer = scopes && scopeSchemaSerializer(new SchemaSerializer<WorldRoomState>(), scopes);
+serializer?.reset(state);
 const randomInt = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
 
 /** Bytes the clients were sent while measuring. */
@@ -73,7 +82,28 @@ function sink(): Duplex {
 
 const open = { readyState: 1, OPEN: 1, bufferedAmount: 0 } as unknown as WebSocket;
 
-const clients = new Map<string, JsonClient>();
+/** An SDK client as the room's publish sees it: everything it is sent is counted, not written. */
+function sdkClient(sessionId: string): Client {
+  const count = (bytes: Uint8Array) => {
+    written += bytes.length;
+  };
+  return {
+    sessionId,
+    state: ClientState.JOINED,
+    view: undefined,
+    raw: count,
+    enqueueRaw: count,
+    send: () => {},
+  } as unknown as Client;
+}
+
+function jsonClient(sessionId: string): Client {
+  const client = new JsonClient(sessionId, open, { maxBufferedBytes: Number.POSITIVE_INFINITY, tcp: sink() });
+  client.state = ClientState.JOINED;
+  return client as unknown as Client;
+}
+
+const clients = new Map<string, Client>();
 // The socket writes are left out: the stream path's writes to the sinks above.
 const outbox = createOutbox("stream");
 for (let i = 0; i < PLAYERS; i++) {
@@ -84,11 +114,7 @@ for (let i = 0; i < PLAYERS; i++) {
     const { minX, maxX, minZ, maxZ } = area.bounds;
     world.submit(id, { type: "teleport", x: randomInt(minX, maxX), z: randomInt(minZ, maxZ) });
   }
-  const client = new JsonClient(`session-${i}`, open, {
-    maxBufferedBytes: Number.POSITIVE_INFINITY,
-    tcp: sink(),
-  });
-  client.state = ClientState.JOINED;
+  const client = args.sdk ? sdkClient(`session-${i}`) : jsonClient(`session-${i}`);
   clients.set(id, client);
   interest.open(client as never, id);
 }
@@ -136,14 +162,16 @@ for (let tick = 0; tick < WARM_UP_TICKS + TICKS; tick++) {
   const replicated = performance.now();
   let viewed = 0;
   let delivered = 0;
-  void outbox
-    .batch(clients.values() as never, (slab) => {
-      interest.updateAll(sendUpdate);
-      viewed = performance.now();
-      deliverEvents(report.events, interest, (id) => clients.get(id) as never, slab);
-      delivered = performance.now();
-    })
-    .send();
+  const publish = (slab: WriteSlab) => {
+    interest.updateAll(sendUpdate);
+    serializer?.applyPatches([...clients.values()], state);
+    viewed = performance.now();
+    deliverEvents(report.events, interest, (id) => clients.get(id), slab);
+    delivered = performance.now();
+  };
+  // SDK clients' frames are counted as Colyseus hands them over: they have no socket to batch writes to.
+  if (args.sdk) publish(new WriteSlab());
+  else void outbox.batch(clients.values(), publish).send();
   const published = performance.now();
   interest.forgetSharedUpdates();
   collectTickGarbage();
@@ -168,7 +196,7 @@ const totals = stages["world step"].map((ms, i) => ms + stages.replicate[i]! + s
 const youngSpace = v8.getHeapSpaceStatistics().find((space) => space.space_name === "new_space");
 const youngMb = (youngSpace?.space_size ?? 0) / 2 ** 20;
 console.log(
-  `\nviews bench: ${PLAYERS} /ws players ${args.crowd ? "crowded at the spawn point" : "scattered over the world"}, ${TICKS} ticks, no sockets, ` +
+  `\nviews bench: ${PLAYERS} ${args.sdk ? "SDK state readers" : "/ws players"} ${args.crowd ? "crowded at the spawn point" : "scattered over the world"}, ${TICKS} ticks, no sockets, ` +
     `young generation ${youngMb.toFixed(0)} MB\n${machineSpeedLine(referenceMs)}\n`,
 );
 console.log(`${"stage (ms)".padEnd(14)}${"p50".padStart(8)}${"p99".padStart(8)}${"max".padStart(8)}`);
