@@ -24,6 +24,7 @@ import {
   reopenWorldWhenClosedElsewhere,
   WORLD_FILTER,
 } from "../rooms/world-listing.js";
+import { noteWorldRunning, watchWorlds } from "../rooms/world-watch.js";
 import { mountAdminTools } from "../web/admin-tools.js";
 import { webPagesRouter } from "../web/pages.js";
 import { JsonChannel } from "../ws/channel.js";
@@ -120,6 +121,10 @@ export function createApp(runtime: Runtime) {
         .define("world", defineWorldRoom(runtime))
         .filterBy([WORLD_FILTER])
         .on("create", (world: WorldRoom) => {
+          if (runtime.config.REDIS_URL)
+            noteWorldRunning(world.worldId).catch((error: unknown) =>
+              runtime.logger.warn({ err: error, world: world.worldId }, "noting that the world runs failed"),
+            );
           // With an agent process configured, the agents run there (and join the worlds as clients).
           if (runtime.config.AGENT_FRAMEWORK_URL) return;
           runtime.agents
@@ -144,6 +149,17 @@ export function createApp(runtime: Runtime) {
       await reopenWorldWhenClosedElsewhere((error) =>
         runtime.logger.error({ err: error }, "opening the world after it closed elsewhere failed"),
       );
+      // Alone, no other process holds a world that could die.
+      if (runtime.config.REDIS_URL)
+        watchWorlds(runtime.config.WORLDS, {
+          reopening: (world) =>
+            runtime.logger.warn(
+              { world },
+              `world ${world} runs nowhere (its process is gone): opening it here`,
+            ),
+          failed: (error) =>
+            runtime.logger.error({ err: error }, "looking for worlds whose process is gone failed"),
+        });
     },
   });
 }

@@ -1,5 +1,6 @@
 import type { Server } from "@colyseus/core";
 import type { Runtime } from "../ports/runtime.js";
+import { stopWatchingWorlds } from "../rooms/world-watch.js";
 import type { Logger } from "../telemetry/logger.js";
 import { stopWaitingForRedisWhenAway } from "./scale-out.js";
 
@@ -30,6 +31,7 @@ export async function stopServer(server: Server, runtime: Runtime): Promise<void
   try {
     // The agents leave first, as players logging out: none of them then tries to come back.
     await runtime.agents.close();
+    stopWatchingWorlds();
     stopWaitingForRedisWhenAway();
     await server.gracefullyShutdown(false);
   } finally {

@@ -209,6 +209,16 @@ scaleOut("numbered worlds over two server processes (WORLDS=2, Redis and Postgre
       listed.body.agents.map((agent: any) => [agent.agentId, agent.world]),
       [[homebody.agentId, 1]],
     );
+    // With no player or agent request coming to it, world 2 opens on the process left (read from Redis,
+    // which opens nothing).
+    await waitForAsync(
+      async () => (await worldAddresses()).get(2)?.join() === address(first),
+      "world 2 opened again on its own",
+    ).catch((e) => {
+      console.log(first.output().slice(-5000));
+      throw e;
+    });
+    assert.match(first.output(), /world 2 runs nowhere \(its process is gone\): opening it here/);
     // The first connections find world 2's process gone (503) and have it unlisted; then it opens here.
     let back: Player | undefined;
     await waitForAsync(async () => {
