@@ -89,16 +89,17 @@ describe("server process", function () {
     const server = await startServer(dataDir);
     try {
       const pid = server.child.pid!;
-      // The writer thread starts with the world's first publish, a tick after the world opens.
+      // The writer thread starts with the world's first publish, a tick after the world opens. A second
+      // thread was seen beside it for a moment, twice in some forty runs: it is given time to go.
       const besideMain = () =>
         [...threadNiceness(pid)].filter(([thread, nice]) => thread !== pid && nice === 0);
-      for (let waited = 0; besideMain().length === 0 && waited < 10_000; waited += 100)
+      for (let waited = 0; besideMain().length !== 1 && waited < 10_000; waited += 100)
         await new Promise((resolve) => setTimeout(resolve, 100));
       const niceness = threadNiceness(pid);
       assert.equal(niceness.get(pid), 0, "the main thread keeps its priority");
       const helpers = [...niceness].filter(([thread]) => thread !== pid);
       assert.ok(helpers.length >= 5, `V8's workers, libuv's pool and the writer: ${helpers.length} threads`);
-      assert.equal(besideMain().length, 1, "the writer thread keeps the main thread's priority");
+      assert.equal(besideMain().length, 1, "the writer thread, alone, keeps the main thread's priority");
       assert.deepEqual(
         helpers.filter(([, nice]) => nice !== 19 && nice !== 0),
         [],
