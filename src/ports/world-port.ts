@@ -4,7 +4,7 @@
 // reaches a trade's room the same way, through TradePort.
 import type { AgentReply, AgentRequest } from "../agents/requests.js";
 import type { TradeParticipant } from "../db/trades.js";
-import type { TradeErrorReason } from "../game/trade.js";
+import type { TradeErrorReason } from "../game/trade-reasons.js";
 import type { InventoryEntry } from "../game/types.js";
 import type { PlayerSync } from "../game/world-types.js";
 import type { NOT_DURABLE_YET, WorldStatus } from "./live-world.js";

@@ -8,14 +8,13 @@ import {
   expireUnjoinedTrade,
   failTradeCommit,
   removeFromOffer,
-  TRADE_ERROR_MESSAGES,
   type Trade,
-  type TradeErrorReason,
   type TradeEvent,
   type TradeResult,
   type TradeTransition,
   tradeUpdatedView,
 } from "../game/trade.js";
+import { TRADE_ERROR_MESSAGES, type TradeErrorReason } from "../game/trade-reasons.js";
 import { admitMessage } from "../limits/flood-guard.js";
 import type { Runtime } from "../ports/runtime.js";
 import type { TradeEndReason, TradePort } from "../ports/world-port.js";

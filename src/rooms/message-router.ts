@@ -1,7 +1,7 @@
 import { grantAdmin, refuseAdminCode } from "../auth/admin.js";
 import { parseChat, SERVER_SPEAKER } from "../game/chat.js";
 import { type GameError, isGameError } from "../game/errors.js";
-import { TRADE_ERROR_MESSAGES, type TradeErrorReason } from "../game/trade.js";
+import { TRADE_ERROR_MESSAGES, type TradeErrorReason } from "../game/trade-reasons.js";
 import type { World } from "../game/world.js";
 import type { Intent } from "../game/world-types.js";
 import { ChatRates, chatRateRefusal } from "../limits/chat-rate.js";

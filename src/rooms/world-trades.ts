@@ -5,10 +5,10 @@ import {
   requestTrade,
   respondToTrade,
   type Trade,
-  type TradeErrorReason,
   type TradeEvent,
   type TradeResult,
 } from "../game/trade.js";
+import type { TradeErrorReason } from "../game/trade-reasons.js";
 import type { TradeEndReason } from "../ports/world-port.js";
 import type { Reply } from "../protocol/messages.js";
 import { countMessagesOut } from "../telemetry/metrics.js";

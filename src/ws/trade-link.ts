@@ -1,6 +1,6 @@
 import { type AuthContext, connectClientToRoom, matchMaker } from "@colyseus/core";
 import type { WebSocket } from "ws";
-import { TRADE_ERROR_MESSAGES } from "../game/trade.js";
+import { TRADE_ERROR_MESSAGES } from "../game/trade-reasons.js";
 import { JsonClient } from "../protocol/json-client.js";
 import { type Reply, readTradeMessage } from "../protocol/messages.js";
 import type { TradeRoom } from "../rooms/TradeRoom.js";
