@@ -10,7 +10,13 @@ const WATCH_EVERY_MS = 5000;
  * Longer than a few looks, so that a death is always found within it; short enough that after the whole
  * deployment stopped, its processes share the worlds at start again as they open them (openFreeWorld).
  */
-const RAN_RECENTLY_SECONDS = 30;
+const RAN_RECENTLY_SECONDS = 60;
+/**
+ * A world is opened again once it has run nowhere for this long: longer than Colyseus takes to list
+ * again the rooms of a live process whose Redis channel was missing for a moment (a reconnection) and
+ * that a health check took for gone (its swept check, every 5 s), so that such a blip moves no world.
+ */
+const MISSING_FOR_MS = 8000;
 /** The processes that find a world gone wait up to this long, at random, so that one opens it. */
 const REOPEN_JITTER_MS = 500;
 
@@ -31,14 +37,16 @@ export interface WorldWatchEvents {
 /**
  * Every few seconds, for worlds 1..`worlds`: unlists the rooms of processes found gone (Colyseus checks
  * only the processes whose Redis channel has closed, as a killed process's does at once: a stalled one
- * is left alone), notes the worlds running, and opens here each world that ran recently and runs
- * nowhere now, whoever unlisted it. An opening that races another process's joins it (see openWorld),
- * and the world's lease settles the rest.
+ * is left alone), notes the worlds running, and opens here each world that ran recently and has run
+ * nowhere for a while (MISSING_FOR_MS), whoever unlisted it. An opening that races another process's
+ * joins it (see openWorld), and the world's lease settles the rest.
  */
 export function watchWorlds(worlds: number, events: WorldWatchEvents): void {
   stopWatchingWorlds();
   let failing = false;
   let busy = false;
+  /** When each world that ran recently was first found running nowhere. */
+  const missingSince = new Map<number, number>();
   const look = async () => {
     if (busy || matchMaker.state !== matchMaker.MatchMakerState.READY) return;
     busy = true;
@@ -46,8 +54,17 @@ export function watchWorlds(worlds: number, events: WorldWatchEvents): void {
       await matchMaker.healthCheckAllProcesses();
       const running = await listWorlds();
       for (let world = 1; world <= worlds; world++) {
-        if (running.has(world)) await noteWorldRunning(world);
-        else if (await matchMaker.presence.exists(ranKey(world))) await reopen(world, events);
+        if (running.has(world)) {
+          missingSince.delete(world);
+          await noteWorldRunning(world);
+        } else if (await matchMaker.presence.exists(ranKey(world))) {
+          const since = missingSince.get(world) ?? Date.now();
+          missingSince.set(world, since);
+          if (Date.now() - since >= MISSING_FOR_MS) {
+            missingSince.delete(world);
+            await reopen(world, events);
+          }
+        } else missingSince.delete(world);
       }
       failing = false;
     } catch (error) {
