@@ -93,7 +93,6 @@ function sdkClient(sessionId: string): Client {
     view: undefined,
     raw: count,
     enqueueRaw: count,
-    send: () => {},
   } as unknown as Client;
 }
 
