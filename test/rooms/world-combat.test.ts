@@ -58,6 +58,11 @@ function healWhenLow(player: SdkPlayer): () => void {
 const GOBLINS = { x: 80, z: 25 };
 
 /** Every hit the player dealt or took, as `observer` saw them. */
+/** The world's tick as the player's replicated state has it. */
+function worldTick(player: SdkPlayer): number {
+  return (player.room.state as { tick: number }).tick;
+}
+
 function fightOf(observer: SdkPlayer, playerId: string): CombatHit[] {
   return observer.inbox
     .all("combat:hit")
@@ -174,8 +179,10 @@ describe("WorldRoom: combat, loot and death with real clients", function () {
     const leaving = performance.now();
     await player.room.leave();
     assert.ok(performance.now() - leaving < 500, "the leave was answered without waiting for the fight");
-    // Some ticks on, a player who had simply left would be gone from every view.
-    await sleep(300);
+    // Some ticks on, a player who had simply left would be gone from every view. Counted in the world's
+    // ticks, as the fight's end is: a stall of this busy process must not pass for the fight ending.
+    const answeredAt = worldTick(bystander);
+    await waitFor(() => worldTick(bystander) >= answeredAt + 6, "six ticks on");
     assert.ok(seenEntity(bystander, player.id), "the player is still in the world");
     const fightSoFar = fightOf(bystander, player.id).length;
     await waitFor(() => fightOf(bystander, player.id).length > fightSoFar, "the fight goes on");
