@@ -234,7 +234,7 @@ export const ENDPOINTS: Endpoint[] = [
       "`200 {agents: [{agentId, characterId, name, online, position, health, maxHealth, goal, currentAction, world}]}`: `goal` is null or `{type, progress}`; `world` is the numbered world it plays in; `unavailableWorlds: [n]` is added, those worlds' agents left out, while some worlds' processes do not answer",
     ],
     errors: [
-      "`503 unavailable`: world 1's process (asked first which worlds the stored agents play in) does not answer, or no world's process does",
+      "`503 unavailable`: no world's process answers (world 1 and the worlds stored agents play in are asked)",
     ],
   },
   {

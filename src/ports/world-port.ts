@@ -33,8 +33,6 @@ export interface WorldPort {
   releaseCharacter(characterId: string): Promise<"released" | "in_combat">;
   // --- the agent endpoints: the agents run in the world's process ---
   answerAgents(request: AgentRequest): Promise<AgentReply>;
-  /** The worlds the stored agents play in (see AgentManager.storedWorlds). */
-  agentWorlds(): Promise<number[]>;
   // --- the trade rooms ---
   /** An online player's inventory, which offers are checked against. */
   inventoryOf(playerId: string): InventoryEntry[] | undefined;

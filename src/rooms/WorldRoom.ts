@@ -238,11 +238,6 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     return { tick: this.world.tick, playersOnline: this.parts.sessions.count, entities: this.world.counts() };
   }
 
-  /** The world's agents run in its process (see app.ts). */
-  agentWorlds(): Promise<number[]> {
-    return this.runtime.agents.storedWorlds();
-  }
-
   answerAgents(request: AgentRequest): Promise<AgentReply> {
     return answerAgentRequest(this.runtime.agents, this.worldId, this.lease, request);
   }

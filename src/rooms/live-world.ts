@@ -16,8 +16,12 @@ import {
 /** An agent request may join an agent to the world or write to the database: more than a status read. */
 const AGENT_REQUEST_TIMEOUT_MS = 10_000;
 
-/** The REST API's view of the running world (WorldPort), through the matchmaker (so it works across processes). */
-export const roomLiveWorld: LiveWorld = {
+/**
+ * The REST API's view of the running worlds (WorldPort), through the matchmaker (so it works across
+ * processes). `storedAgentWorlds` reads from the database, which every process shares, the worlds the
+ * stored agents play in: no one world's process has to answer for the others'.
+ */
+export const roomLiveWorld = (storedAgentWorlds: () => Promise<number[]>): LiveWorld => ({
   async status(id = 1) {
     const world = await findWorld(id);
     return world && callWorld(world, "liveStatus", []);
@@ -54,19 +58,21 @@ export const roomLiveWorld: LiveWorld = {
     };
     return answerInWorlds(
       request,
-      () => openAgentWorlds(open),
+      () => openAgentWorlds(open, storedAgentWorlds),
       async (id, asked) => callWorld(await open(id), "answerAgents", [asked], AGENT_REQUEST_TIMEOUT_MS),
     );
   },
-};
+});
 
 /**
  * The worlds whose agents answer, each opened where it runs nowhere (its agents then run): world 1,
  * where the configured agents play, and every world a stored agent plays in.
  */
-async function openAgentWorlds(open: (id: number) => Promise<IRoomCache>): Promise<number[]> {
-  const stored = await callWorld(await open(AGENTS_WORLD), "agentWorlds", []);
-  const worlds = [...new Set([AGENTS_WORLD, ...stored])].sort((a, b) => a - b);
+async function openAgentWorlds(
+  open: (id: number) => Promise<IRoomCache>,
+  storedAgentWorlds: () => Promise<number[]>,
+): Promise<number[]> {
+  const worlds = [...new Set([AGENTS_WORLD, ...(await storedAgentWorlds())])].sort((a, b) => a - b);
   await Promise.all(worlds.map(open));
   return worlds;
 }
@@ -85,7 +91,7 @@ async function unlessUnreachable<T>(lookup: Promise<T>): Promise<T> {
   }
 }
 
-type WorldMethod = "liveStatus" | "livePlayer" | "renamePlayer" | "answerAgents" | "agentWorlds" | "plays";
+type WorldMethod = "liveStatus" | "livePlayer" | "renamePlayer" | "answerAgents" | "plays";
 
 /**
  * How long a call to another process goes unanswered before that process is checked (Colyseus's short

@@ -110,7 +110,11 @@ export function createApp(runtime: Runtime) {
         authAttempts: runtime.rateLimits.authAttempts,
       });
       // Last: it ends with the 404 of whatever no route above answered.
-      mountApi(app, runtime, roomLiveWorld);
+      mountApi(
+        app,
+        runtime,
+        roomLiveWorld(() => runtime.agents.storedWorlds()),
+      );
     },
     initializeGameServer: (server) => {
       // Clients join rooms; only the server creates them (a second world, or a forged trade, is refused).
@@ -184,7 +188,7 @@ async function openAgentWorldsWhenAlone(runtime: Runtime): Promise<void> {
   try {
     for (const world of await runtime.agents.storedWorlds()) await openWorld(world);
   } catch (error) {
-    // The first agent request opens them too (see roomLiveWorld.agents).
+    // The first agent request opens them too (see roomLiveWorld).
     runtime.logger.error({ err: error }, "opening the worlds of the stored agents failed");
   }
 }

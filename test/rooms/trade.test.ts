@@ -426,7 +426,7 @@ describe("TradeRoom with SDK clients", function () {
 
   describe("trades while the world's tick waits for others", () => {
     afterEach(restoreSwaps);
-    const tick = async () => (await roomLiveWorld.status())!.tick;
+    const tick = async () => (await roomLiveWorld(async () => []).status())!.tick;
 
     it("keeps the world ticking while trades keep committing, each starting before the last ends", async () => {
       const pairs = [

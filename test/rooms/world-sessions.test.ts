@@ -560,7 +560,7 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
   it("steps no tick while the last tick's write is still running", async () => {
     const player = await join();
     const { worldStore } = server().runtime;
-    const tick = async () => (await roomLiveWorld.status())!.tick;
+    const tick = async () => (await roomLiveWorld(async () => []).status())!.tick;
     let release = () => {};
     const held = new Promise<void>((resolve) => {
       release = resolve;

@@ -158,7 +158,7 @@ scaleOut("numbered worlds over two server processes (WORLDS=2, Redis and Postgre
 
   let wanderer: { agentId: string; characterId: string };
   /** An agent of world 1, made without naming a world. */
-  let homebody: { agentId: string };
+  let homebody: { agentId: string; characterId: string };
 
   it("runs an agent in the world it is made for, on that world's process, whichever process is asked", async () => {
     const owner = await connect(second, 1);
@@ -190,51 +190,52 @@ scaleOut("numbered worlds over two server processes (WORLDS=2, Redis and Postgre
   });
 
   it("opens a killed process's world on the other one, with its players' items and its ground", async () => {
-    // Bob drops his axe in world 2; it is written with the tick that dropped it.
-    const axe = bob.sync.inventory.find((entry: any) => entry.itemId === "bronze_axe");
-    bob.client.send("player:action", { action: "drop", inventorySlot: axe.slot }, "drop");
-    const dropped = await bob.client.received(
+    // Dave, relayed to world 1's process, drops his axe there; it is written with the tick that dropped it.
+    const dave = await connect(second, 1);
+    const axe = dave.sync.inventory.find((entry: any) => entry.itemId === "bronze_axe");
+    dave.client.send("player:action", { action: "drop", inventorySlot: axe.slot }, "drop");
+    const dropped = await dave.client.received(
       (frame) => frame.id === "drop" && frame.event === "player:sync",
     );
     assert.ok(!dropped.data.inventory.some((entry: any) => entry.itemId === "bronze_axe"));
-    await bob.client.received(showsItem("bronze_axe"));
+    await dave.client.received(showsItem("bronze_axe"));
 
-    await second.stop("SIGKILL");
-    await Promise.all([alice.client.closed, bob.client.closed]);
-    // The agents of world 1 stay listed while world 2's process is found gone.
-    const listed = await rest(first, "/api/agents", bob.token);
+    await first.stop("SIGKILL");
+    await Promise.all([alice.client.closed, bob.client.closed, dave.client.closed]);
+    // World 2's agents stay listed while world 1's process, where the configured agents play, is gone.
+    const listed = await rest(second, "/api/agents", bob.token);
     assert.equal(listed.status, 200, JSON.stringify(listed.body));
-    assert.deepEqual(listed.body.unavailableWorlds, [2], JSON.stringify(listed.body));
+    assert.deepEqual(listed.body.unavailableWorlds, [1], JSON.stringify(listed.body));
     assert.deepEqual(
       listed.body.agents.map((agent: any) => [agent.agentId, agent.world]),
-      [[homebody.agentId, 1]],
+      [[wanderer.agentId, 2]],
     );
-    // With no player or agent request coming to it, world 2 opens on the process left (read from Redis,
+    // With no player or agent request coming to it, world 1 opens on the process left (read from Redis,
     // which opens nothing).
     await waitForAsync(
-      async () => (await worldAddresses()).get(2)?.join() === address(first),
-      "world 2 opened again on its own",
+      async () => (await worldAddresses()).get(1)?.join() === address(second),
+      "world 1 opened again on its own",
       30_000,
     );
-    assert.match(first.output(), /world 2 runs nowhere \(its process is gone\): opening it here/);
+    assert.match(second.output(), /world 1 runs nowhere \(its process is gone\): opening it here/);
     let back: Player | undefined;
     await waitForAsync(async () => {
-      back = await connect(first, 2, bob.token).catch(() => undefined);
+      back = await connect(second, 1, dave.token).catch(() => undefined);
       return back;
-    }, "world 2 again, on the process that is left");
+    }, "world 1 again, on the process that is left");
     assert.deepEqual(
-      (await worldAddresses()).get(2),
-      [address(first)],
-      "world 2 runs on the first process now",
+      (await worldAddresses()).get(1),
+      [address(second)],
+      "world 1 runs on the second process now",
     );
-    assert.deepEqual(back!.sync.inventory, dropped.data.inventory, "Bob's items as he left them");
+    assert.deepEqual(back!.sync.inventory, dropped.data.inventory, "Dave's items as he left them");
     await back!.client.received(showsItem("bronze_axe"));
-    await back!.client.received(shows(wanderer.characterId), 15000);
-    const aliceBack = await connect(first, 2, alice.token);
+    await back!.client.received(shows(homebody.characterId), 15000);
+    const aliceBack = await connect(second, 2, alice.token);
     assert.deepEqual(aliceBack.sync.inventory, alice.sync.inventory, "Alice's items as she hopped with them");
-    // World 1 shows no item of world 2's ground.
-    const elsewhere = await connect(first, 1);
+    // World 2 shows no item of world 1's ground.
+    const elsewhere = await connect(second, 2);
     await elsewhere.client.received((frame) => frame.event === "world:update");
-    assert.ok(!elsewhere.client.frames.some(showsItem("bronze_axe")), "world 1's ground is its own");
+    assert.ok(!elsewhere.client.frames.some(showsItem("bronze_axe")), "world 2's ground is its own");
   });
 });
