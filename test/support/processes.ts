@@ -23,6 +23,8 @@ export const PROCESS_PORTS = {
   worlds: [TEST_PORT + 36, TEST_PORT + 37],
   /** test/scale/agent-process-worlds.test.ts: two game server processes and the agent process */
   agentProcessWorlds: { servers: [TEST_PORT + 40, TEST_PORT + 41], agents: TEST_PORT + 42 },
+  /** test/scale/redis-partition.test.ts: the process cut off from Redis, and the one that is not */
+  redisPartition: [TEST_PORT + 46, TEST_PORT + 47],
   /** test/logs.test.ts */
   logs: TEST_PORT + 34,
   /** test/agents/framework.test.ts: the agent process (`npm run agents`) */
