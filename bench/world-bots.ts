@@ -54,7 +54,7 @@ function nearest(from: Tile, candidates: Map<string, Tile>): string | undefined 
 /** Bytes and frames all bots received, reset by the bench at the start of a measurement. */
 export const traffic = { bytes: 0, frames: 0 };
 
-/** One probe's move: when it was sent, and when and in which tick's update its player was seen there. */
+/** One probe's move: when it was sent, and when and in which tick's update its player was seen stepping. */
 export interface ProbeSample {
   /** Wall-clock milliseconds (performance.timeOrigin + now: comparable with the server's, same machine). */
   sentAt: number;
@@ -65,7 +65,7 @@ export interface ProbeSample {
 /** The probes' samples, kept while `recording` (the bench turns it on for the measured seconds). */
 export const probes = { recording: false, samples: [] as ProbeSample[] };
 
-/** Seconds a probe waits between moves, and gives up on one (an unwalkable tile) after. */
+/** Milliseconds a probe waits between moves, and gives up on one (an unwalkable tile) after. */
 const PROBE_EVERY_MS = 1500;
 const PROBE_GIVE_UP_MS = 5000;
 
@@ -84,7 +84,7 @@ export interface BotOptions {
   world?: number;
   /**
    * A probe: instead of playing, it steps to a neighbouring tile every PROBE_EVERY_MS and times the
-   * world:update that shows it there (see `probes`).
+   * world:update that shows its first step (see `probes`).
    */
   probe?: boolean;
 }
@@ -201,8 +201,8 @@ export class Bot {
   private readonly trees = new Map<string, Tile>();
   private readonly monsters = new Map<string, Tile>();
   private nextActAt = 0;
-  /** A probe's move under way: where to, and when it was sent. */
-  private probing: { to: Tile; sentAt: number } | undefined;
+  /** A probe's move under way: where from, and when it was sent. */
+  private probing: { from: Tile; sentAt: number } | undefined;
 
   constructor(
     private readonly name: number,
@@ -269,9 +269,8 @@ export class Bot {
     let dx = 0;
     let dz = 0;
     while (dx === 0 && dz === 0) [dx, dz] = [randomInt(-1, 1), randomInt(-1, 1)];
-    const to = { x: this.position.x + dx, z: this.position.z + dz };
-    this.probing = { to, sentAt: wallClock() };
-    this.send("player:move", { ...to, run: false });
+    this.probing = { from: this.position, sentAt: wallClock() };
+    this.send("player:move", { x: this.position.x + dx, z: this.position.z + dz, run: false });
   }
 
   private send(event: string, data: unknown): void {
@@ -319,7 +318,8 @@ export class Bot {
     if (entity.id === this.id) {
       this.position = entity.position;
       const probing = this.probing;
-      if (probing && tick !== undefined && distance(entity.position, probing.to) === 0) {
+      // The move's first step, which shows it was taken: a blocked neighbour is reached in more than one.
+      if (probing && tick !== undefined && distance(entity.position, probing.from) !== 0) {
         this.probing = undefined;
         if (probes.recording) probes.samples.push({ sentAt: probing.sentAt, arrivedAt: wallClock(), tick });
       }

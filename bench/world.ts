@@ -250,6 +250,13 @@ function probeLatency(samples: readonly ProbeSample[], tickStartedAt: Record<num
   return {
     total: percentiles(timed.map(({ sentAt, arrivedAt }) => arrivedAt - sentAt)),
     fromTick: percentiles(timed.map(({ tick, arrivedAt }) => arrivedAt - tickStartedAt[tick]!)),
+    tickWait: percentiles(timed.map(({ tick, sentAt }) => tickStartedAt[tick]! - sentAt)),
+    tickInterval: percentiles(
+      Object.keys(tickStartedAt)
+        .map(Number)
+        .filter((tick) => tickStartedAt[tick - 1] !== undefined)
+        .map((tick) => tickStartedAt[tick]! - tickStartedAt[tick - 1]!),
+    ),
   };
 }
 
@@ -379,6 +386,8 @@ function print(
           `input to visible (${PROBES} probes stepping a tile; ms)`,
           row("move to seen", latency.total),
           row("  from its tick", latency.fromTick),
+          row("  its tick's wait", latency.tickWait),
+          row("tick interval", latency.tickInterval),
           "",
         ]
       : []),
