@@ -216,6 +216,16 @@ export class JsonChannel {
     characterId: string | undefined,
     carried: Frame[] = [],
   ): Promise<void> {
+    // A close that comes before the world has taken the client in waits until it has: Colyseus would
+    // miss one that came before the join began (the player then stayed in the world for good), and one
+    // during it would leave the world's count of players one too high.
+    let closedEarly: number | undefined;
+    let closeNow: ((code: number) => void) | undefined;
+    const onClose = (code: number) => {
+      if (closeNow) closeNow(code);
+      else closedEarly ??= code;
+    };
+    ws.on("close", onClose);
     const seat = await matchMaker.joinById(roomId, { characterId, world }, context);
     const room = matchMaker.getLocalRoomById(seat.roomId) as WorldRoom | undefined;
     // The world closed between its lookup and the seat (a shutdown, a replacement): connecting again
@@ -249,7 +259,7 @@ export class JsonChannel {
       // What the flood limit would let through anyway; anything beyond is dropped.
       else if (early.length < this.runtime.config.RATE_LIMIT_WS_PER_SEC) early.push({ data, isBinary });
     };
-    const onClose = (code: number) => {
+    const close = (code: number) => {
       // A client that closes normally has logged out; anything else is a drop that may reconnect.
       const leaveCode = code === 1000 ? CloseCode.CONSENTED : code;
       client.ref.emit("close", leaveCode);
@@ -257,7 +267,6 @@ export class JsonChannel {
       greeting.resolve();
     };
     ws.on("message", onMessage);
-    ws.on("close", onClose);
     // The world is left as at a logout; the next one has it let the player go, saved, as it arrives.
     const leave = () => {
       ws.off("close", onClose);
@@ -272,12 +281,12 @@ export class JsonChannel {
     };
     await connectClientToRoom(room, client as never, context, {});
     await client.joined();
+    closeNow = close;
+    if (closedEarly !== undefined) return close(closedEarly);
     await greeting.promise;
-    if (hopTo !== undefined) return;
+    if (hopTo !== undefined || ws.readyState !== WebSocket.OPEN) return;
     ready = true;
     for (const frame of early.splice(0)) this.handleFrame(room, client, trades, frame.data, frame.isBinary);
-    // The client went while it was joining the world it hopped to.
-    if (ws.readyState !== WebSocket.OPEN) onClose(1006);
   }
 
   /**
@@ -293,6 +302,8 @@ export class JsonChannel {
     waiting: Frame[],
   ): Promise<void> {
     const listing = await openWorld(world);
+    // Gone while the world was looked up: it has left the last world, and joins no other.
+    if (ws.readyState !== WebSocket.OPEN) return;
     if (listing.processId === matchMaker.processId) {
       await this.open(ws, tcp, context, listing.roomId, world, characterId, waiting);
       return;
