@@ -4,13 +4,13 @@
 // option `updates: "messages"`): agents run in the server's process, where decoding a state patch for
 // each of them would take from the tick's core. Its seat in the world is an AgentConnection.
 import type { Room } from "@colyseus/sdk";
-import { chatText } from "../game/chat.js";
 import type { PlayerSync } from "../game/world-types.js";
 import type { Logger } from "../telemetry/logger.js";
 import { countAgentDecision } from "../telemetry/metrics.js";
 import { runAction } from "./actions/index.js";
 import type { CurrentAction } from "./actions/step-names.js";
 import type { ActionName, ActionResult, ActionRuntime } from "./actions/types.js";
+import { agentChatLine } from "./agent-chat.js";
 import { AgentConnection } from "./agent-connection.js";
 import { type AgentRecord, goalProgress, newGoal, RecordWrites } from "./agent-goal.js";
 import {
@@ -328,7 +328,7 @@ export class Agent {
 
   /** Says a model's reply in chat, held to the chat rule. */
   private say(text: string): void {
-    const said = chatText(text);
+    const said = agentChatLine(text);
     if (typeof said === "string") this.send({ event: "player:chat", data: { message: said } });
   }
 

@@ -7,10 +7,10 @@ import { z } from "zod";
 import { AGENT_ACTIONS } from "../agents/actions/index.js";
 import { isActionName } from "../agents/actions/types.js";
 import { isQuickAction } from "../agents/agent.js";
+import { agentChatLine } from "../agents/agent-chat.js";
 import { AGENTS_WORLD } from "../agents/agent-connection.js";
 import { GOAL_TYPES } from "../agents/brain.js";
 import type { AgentCaller, AgentRequest } from "../agents/requests.js";
-import { chatText } from "../game/chat.js";
 import { XP_CAP } from "../game/xp.js";
 import { clientKey } from "../limits/rate-limits.js";
 import type { LiveWorld } from "../ports/live-world.js";
@@ -37,19 +37,11 @@ export const agentGoalBody = z.object({
   /** XP to gain in the goal's skills. */
   target: z.number().int().positive().max(XP_CAP).optional(),
 });
-/**
- * Chat commands (`/admin`, `/give`, ...) are never run through an agent: it would try them as the agent,
- * from the server's own address, so a wrong `/admin` code would spend the server's attempts, not the
- * caller's. Its owner runs commands on a connection of its own, where they count against it.
- */
-const AGENT_COMMAND_REFUSAL = "An agent does not run chat commands: send commands from your own connection.";
-
-// Said in chat unless it is a command: held to the chat rule, and refused with its reason.
+// Said in chat unless it is a command (see agentChatLine): held to the chat rule, and refused with its reason.
 export const agentMessageBody = z.object({
   text: z.string().superRefine((text, context) => {
-    const said = chatText(text);
+    const said = agentChatLine(text);
     if (typeof said !== "string") context.addIssue({ code: "custom", message: said.message });
-    else if (said.startsWith("/")) context.addIssue({ code: "custom", message: AGENT_COMMAND_REFUSAL });
   }),
 });
 

@@ -1,16 +1,16 @@
 // The interface's social action (chatMessage) and goal actions (setGoal, idle).
 import { z } from "zod";
-import { chatText } from "../../game/chat.js";
 import { XP_CAP } from "../../game/xp.js";
+import { agentChatLine } from "../agent-chat.js";
 import { GOAL_TYPES } from "../brain.js";
 import { defineAction, OK, refuse } from "./types.js";
 
 export const chatMessage = defineAction({
   name: "chatMessage",
-  description: "Say something in chat to the players nearby.",
+  description: "Say something in chat to the players nearby (not a chat command).",
   params: z.object({ message: z.string().max(1000) }),
   run(runtime, { message }) {
-    const said = chatText(message);
+    const said = agentChatLine(message);
     if (typeof said !== "string") return refuse(said.message);
     runtime.send({ event: "player:chat", data: { message: said } });
     return OK;
