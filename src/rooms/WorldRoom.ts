@@ -149,8 +149,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   override onJoin(client: WorldClient, options: WorldJoinOptions | undefined): Promise<void> {
     return toldSafely(this.runtime, async () => {
       // A join by room id comes here whatever world onAuth chose for its options: this world's capacity
-      // holds for it too.
-      if (options?.world !== this.worldId) await admittingWorld(this.runtime.config, this.worldId);
+      // holds for it too, its own seat (reserved by now) left out.
+      if (options?.world !== this.worldId) await admittingWorld(this.runtime.config, this.worldId, true);
       await this.parts.sessions.join(client, options);
     });
   }

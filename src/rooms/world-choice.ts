@@ -10,15 +10,20 @@ export interface WorldRefusal {
   message: string;
 }
 
-/** The world a login may play in, or why none. */
+/**
+ * The world a login may play in, or why none. `seated`: a login whose seat in the world asked for is
+ * reserved already, and so counted in its players, is not turned away by its own seat.
+ */
 export async function chooseWorld(
   config: Pick<Config, "WORLDS" | "WORLD_CAPACITY">,
   asked: number | undefined,
+  seated = false,
 ): Promise<{ world: number } | { refusal: WorldRefusal }> {
   if (asked !== undefined && !isKnownWorld(config, asked)) return { refusal: unknownWorld(config) };
   const worlds = await summarizeWorlds(config.WORLDS, config.WORLD_CAPACITY);
   if (asked !== undefined) {
-    if (worlds[asked - 1]?.full) return { refusal: worldFull(asked) };
+    const others = (worlds[asked - 1]?.playersOnline ?? 0) - (seated ? 1 : 0);
+    if (others >= config.WORLD_CAPACITY) return { refusal: worldFull(asked) };
     return { world: asked };
   }
   const chosen = leastFull(worlds);
@@ -29,8 +34,9 @@ export async function chooseWorld(
 export async function admittingWorld(
   config: Pick<Config, "WORLDS" | "WORLD_CAPACITY">,
   asked: number | undefined,
+  seated = false,
 ): Promise<number> {
-  const choice = await chooseWorld(config, asked);
+  const choice = await chooseWorld(config, asked, seated);
   if ("refusal" in choice) throw new ServerError(choice.refusal.status, choice.refusal.message);
   return choice.world;
 }

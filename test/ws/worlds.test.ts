@@ -138,6 +138,25 @@ describe("numbered worlds: an SDK client joining a world's room by its id (WORLD
       await joined.leave();
     }
   });
+
+  it("takes it into that world's last seat while another world is as empty", async () => {
+    await Promise.all(players.splice(0).map((player) => player.client.close()));
+    await waitForAsync(async () => {
+      const { worlds } = await getJson(server, "/api/v1/worlds");
+      return worlds.every((world: { playersOnline: number }) => world.playersOnline === 0);
+    }, "both worlds empty");
+    const world2 = (await matchMaker.query({ name: "world" })).find((room) => room.metadata?.world === 2)!;
+    const sdk = new Client(server.baseUrl);
+    const { token } = await issueAnonymousToken(server.runtime.jwtSecret);
+    sdk.auth.token = token;
+    // The login would go to world 1 (the lowest of the least full): the room joined is world 2's.
+    const joined = await sdk.joinById(world2.roomId);
+    try {
+      await waitForAsync(async () => (await worldOf(server, token)) === 2, "the SDK player in world 2");
+    } finally {
+      await joined.leave();
+    }
+  });
 });
 
 describe("numbered worlds: apart, and hopping between them (WORLDS=2)", function () {
