@@ -7,8 +7,7 @@ import { type GameError, gameError } from "../game/errors.js";
  * caller's, and a right one would make the agent's account an admin's. Its owner runs commands on a
  * connection of its own, where they count against it.
  */
-const AGENT_COMMAND_REFUSAL =
-  "An agent does not run chat commands: send commands from your own connection.";
+const AGENT_COMMAND_REFUSAL = "An agent does not run chat commands: send commands from your own connection.";
 
 /**
  * What an agent says in chat, whoever asked it (its owner's message or action, its language model): the
