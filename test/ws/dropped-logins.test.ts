@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
-import { sleep } from "../support/players.js";
+import { sleep, waitForAsync } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { refusedUpgrade, WsClient } from "../support/ws-client.js";
 
@@ -34,6 +34,10 @@ async function getJson(server: TestServer, path: string, token?: string): Promis
 /** Players online in each world, as GET /api/v1/worlds (and the world picker) shows them. */
 const online = async (server: TestServer) =>
   ((await getJson(server, "/api/v1/worlds")).worlds as any[]).map((world) => world.playersOnline);
+
+/** Waits until no world counts a player: past RECONNECT_SECONDS (1 s here), a dropped seat is let go. */
+const emptied = (server: TestServer, what: string) =>
+  waitForAsync(async () => (await online(server)).every((count: number) => count === 0), what, 6000);
 
 /**
  * A server (on PostgreSQL when TEST_DATABASE_URL is set) whose join looks its character up 300 ms late,
@@ -86,8 +90,9 @@ describe("a /ws connection cut while its login is answered (WORLDS=2, WORLD_CAPA
       client.socket.terminate();
       await client.closed;
     }
-    // Far past RECONNECT_SECONDS (1 s): a dropped player's seat is let go by then.
-    await sleep(4000);
+    // Taken in (their seats counted), then let go once their seats' time is up.
+    await waitForAsync(async () => (await online(server))[0] === 3, "the three logins counted in world 1");
+    await emptied(server, "the three players whose connections dropped let go of world 1");
     const newcomer = (await issueAnonymousToken(server.runtime.jwtSecret)).token;
     const refusal = await refusedUpgrade(`${server.wsUrl}?world=1`, { header: newcomer }).catch(
       () => undefined,
@@ -108,8 +113,7 @@ describe("a /ws connection cut while its login is answered (WORLDS=2, WORLD_CAPA
     // The player comes back (taking its character over) and logs out properly.
     const again = await connect(server, 1, token);
     await again.client.close();
-    await sleep(2000);
-    assert.deepEqual(await online(server), [0, 0], "world 1 still counts a seat no one holds");
+    await emptied(server, "world 1 counting no seat once the player logged out");
   });
 
   it("does not leave a player hopping to world 2 there when its connection drops on the hop", async () => {
@@ -118,7 +122,8 @@ describe("a /ws connection cut while its login is answered (WORLDS=2, WORLD_CAPA
     await alice.client.next("player:hop");
     alice.client.socket.terminate();
     await alice.client.closed;
-    await sleep(4000);
+    // Longer than world 2's join and its seat's time (1 s).
+    await sleep(2000);
     assert.deepEqual(await online(server), [0, 0], "alice, gone, still plays in a world");
   });
 });
@@ -142,7 +147,8 @@ describe("a /ws connection cut while its login is answered (WORLDS=1, WORLD_CAPA
     const client = await WsClient.connect(server.wsUrl, { header: token });
     client.socket.terminate();
     await client.closed;
-    await sleep(4000);
+    await waitForAsync(async () => (await online(server))[0] === 1, "the login counted in the world");
+    await emptied(server, "the dropped login letting go of the world's one seat");
     const refusal = await refusedUpgrade(server.wsUrl, { header: token }).catch(() => undefined);
     assert.equal(
       refusal && `${refusal.status} ${refusal.body}`,
