@@ -5,8 +5,8 @@ import type { World } from "../game/world.js";
 export const COMBAT_LOGOUT_LIMIT_TICKS = TICKS_PER_MINUTE;
 
 interface Lingering {
-  /** The tick it leaves at, in a fight or not. */
-  readonly deadline: number;
+  /** The tick it leaves at, in a fight or not: a minute after its latest logout. */
+  deadline: number;
   /** The departures waiting for it (a new session may have come and gone meanwhile). */
   readonly releases: (() => void)[];
 }
@@ -28,13 +28,16 @@ export class CombatLogouts {
    */
   keep(playerId: string, leave: () => void): boolean {
     if (this.closing || !this.world.has(playerId) || !this.world.inCombat(playerId)) return false;
+    const deadline = this.world.tick + COMBAT_LOGOUT_LIMIT_TICKS;
     const lingering = this.lingering.get(playerId);
-    if (lingering) lingering.releases.push(leave);
-    else
-      this.lingering.set(playerId, {
-        deadline: this.world.tick + COMBAT_LOGOUT_LIMIT_TICKS,
-        releases: [leave],
-      });
+    if (!lingering) {
+      this.lingering.set(playerId, { deadline, releases: [leave] });
+      return true;
+    }
+    // Logged in again and out again in the same fight: the minute counts from this logout, or logging
+    // out just before the first one's end would let it escape the fight.
+    lingering.deadline = Math.max(lingering.deadline, deadline);
+    lingering.releases.push(leave);
     return true;
   }
 
