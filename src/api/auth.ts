@@ -26,7 +26,14 @@ export function anonymousAuthRouter(
       );
     }
     const presented = bearerToken(req.headers.authorization);
-    const renewed = presented ? await verifyOrRefuse(runtime, presented, clientKey(req.ip), res) : undefined;
+    // The route's limit has counted this request: a bad token is not counted a second time.
+    const renewed = presented
+      ? await verifyOrRefuse(runtime, presented, clientKey(req.ip), res, true)
+      : undefined;
+    // An agent's token names no anonymous identity: renewing it would answer with a character the new
+    // token could not play.
+    if (renewed && renewed.kind !== "anonymous")
+      throw new ServiceError("forbidden", "only an anonymous identity's token is renewed here");
     const issued = await issueAnonymousToken(runtime.jwtSecret, renewed?.subject);
     const identity = { subject: issued.subject, kind: "anonymous" } as const;
     const { characterId: playerId } = await accountWithCharacter(runtime, identity).catch((error) => {

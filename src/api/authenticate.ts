@@ -41,14 +41,15 @@ export function callerOf(res: Response): Caller {
   return caller;
 }
 
-/** The token's identity; a refusal is thrown as the API error that answers it. */
+/** The token's identity; a refusal is thrown as the API error that answers it (see verifyToken). */
 export async function verifyOrRefuse(
   runtime: AuthRuntime,
   token: string,
   client: string,
   res: Response,
+  counted = false,
 ): Promise<Identity> {
-  const verified = await verifyToken(runtime, token, client);
+  const verified = await verifyToken(runtime, token, client, counted);
   if (verified.refusal) throw refusalError(verified.refusal, res);
   return verified.identity;
 }

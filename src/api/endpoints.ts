@@ -133,8 +133,9 @@ export const ENDPOINTS: Endpoint[] = [
       "Anonymous sign-in: a new identity with its account and a character of a generated name, or, with a still-valid anonymous token in `Authorization`, that token renewed for the same identity.",
     answers: ["`201 {token, playerId, expiresAt}`: an HS256 token valid for one hour"],
     errors: [
-      "`403 forbidden`: an identity provider is configured (sign in with it)",
-      "`429 rate_limited`: past `RATE_LIMIT_AUTH_PER_MIN`",
+      "`401 unauthorized`: the token presented for renewal is not valid",
+      "`403 forbidden`: an identity provider is configured (sign in with it), or the token presented is not an anonymous identity's (an agent's)",
+      "`429 rate_limited`: past `RATE_LIMIT_AUTH_PER_MIN` (each request counts once, its token's failure included)",
     ],
   },
   {

@@ -36,8 +36,16 @@ export async function countAttempt(
   };
 }
 
-/** The token's identity, or why it is refused; an untrustworthy token counts against `client`. */
-export async function verifyToken(runtime: AuthRuntime, token: string, client: string): Promise<Verified> {
+/**
+ * The token's identity, or why it is refused; an untrustworthy token counts against `client`, unless the
+ * request was counted as an attempt already (`counted`: the token-issuing route's own limit).
+ */
+export async function verifyToken(
+  runtime: AuthRuntime,
+  token: string,
+  client: string,
+  counted = false,
+): Promise<Verified> {
   try {
     return { identity: await runtime.tokens.verify(token) };
   } catch (error) {
@@ -52,7 +60,7 @@ export async function verifyToken(runtime: AuthRuntime, token: string, client: s
       };
     }
     if (!(error instanceof InvalidTokenError)) throw error;
-    const refusal = (await countAttempt(runtime, client)) ?? {
+    const refusal = (counted ? undefined : await countAttempt(runtime, client)) ?? {
       status: 401,
       code: "unauthorized",
       message: error.message,

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
 import { decodeJwt } from "jose";
 import { STEM_NAMES } from "../../src/auth/generated-names.js";
+import { issueAgentToken, issueAnonymousToken } from "../../src/auth/tokens.js";
 import { CHARACTER_NAME } from "../../src/game/character-names.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { WsClient } from "../support/ws-client.js";
@@ -39,6 +40,23 @@ describe("POST /api/v1/auth/anonymous (anonymous mode)", () => {
     const renewed = await request(server, "/api/v1/auth/anonymous", { method: "POST", token: first.token });
     assert.equal(renewed.status, 201);
     assert.equal((await renewed.json()).playerId, first.playerId);
+  });
+
+  it("refuses to renew an agent's token with 403: it names no anonymous identity", async () => {
+    const owner = await signInAnonymously(server);
+    const created = await request(server, "/api/agents", {
+      method: "POST",
+      token: owner.token,
+      body: { name: "Renewer" },
+    });
+    assert.equal(created.status, 201);
+    const agent = await created.json();
+    const agentToken = await issueAgentToken(server.runtime.jwtSecret, agent.agentId);
+    await expectError(
+      await request(server, "/api/v1/auth/anonymous", { method: "POST", token: agentToken }),
+      403,
+      "forbidden",
+    );
   });
 
   it("refuses to renew a token that is not valid with 401", async () => {
@@ -88,5 +106,32 @@ describe("POST /api/v1/auth/anonymous with the short generated names all taken",
     } finally {
       await client.close();
     }
+  });
+});
+
+describe("POST /api/v1/auth/anonymous under its own limit (RATE_LIMIT_AUTH_PER_MIN=3)", () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ RATE_LIMIT_AUTH_PER_MIN: "3" });
+  });
+  after(() => server?.stop());
+
+  it("counts a renewal with a bad token as one attempt, not two", async () => {
+    const stranger = new TextEncoder().encode("not this server's secret".padEnd(32, "x"));
+    const { token } = await issueAnonymousToken(stranger);
+    await expectError(
+      await request(server, "/api/v1/auth/anonymous", { method: "POST", token }),
+      401,
+      "unauthorized",
+    );
+    for (const attempt of ["second", "third"]) {
+      const response = await request(server, "/api/v1/auth/anonymous", { method: "POST" });
+      assert.equal(response.status, 201, `the ${attempt} attempt of three`);
+    }
+    await expectError(
+      await request(server, "/api/v1/auth/anonymous", { method: "POST" }),
+      429,
+      "rate_limited",
+    );
   });
 });
