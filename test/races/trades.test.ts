@@ -2,28 +2,13 @@
 // all, and each session is shown what is stored.
 import assert from "node:assert/strict";
 import { eq } from "drizzle-orm";
-import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { groundItems } from "../../src/db/schema.js";
 import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
 import { sleep } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
-import { WsClient } from "../support/ws-client.js";
+import { connectPlayer, type WsClient, type WsPlayer } from "../support/ws-client.js";
 
-interface Player {
-  client: WsClient;
-  id: string;
-  token: string;
-  sync: any;
-}
-
-async function connect(server: TestServer, world?: number, token?: string): Promise<Player> {
-  const bearer = token ?? (await issueAnonymousToken(server.runtime.jwtSecret)).token;
-  const url = world === undefined ? server.wsUrl : `${server.wsUrl}?world=${world}`;
-  const client = await WsClient.connect(url, { header: bearer });
-  const first = await client.first();
-  assert.equal(first.event, "player:sync", `greeted with ${JSON.stringify(first)}`);
-  return { client, id: first.data.id, token: bearer, sync: first.data };
-}
+type Player = WsPlayer;
 
 describe("trades against second logins and hops at the same moment (WORLDS=2)", function () {
   this.timeout(120000);
@@ -49,7 +34,7 @@ describe("trades against second logins and hops at the same moment (WORLDS=2)", 
   after(() => done?.());
 
   const join = async (world?: number, token?: string) => {
-    const player = await connect(server, world, token);
+    const player = await connectPlayer(server, world, token);
     players.push(player);
     return player;
   };

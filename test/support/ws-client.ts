@@ -118,13 +118,23 @@ export interface WsPlayer {
 }
 
 /** Connects a new anonymous player with a bearer header and waits for its first player:sync. */
-export async function connectNewPlayer(server: TestServer): Promise<WsPlayer> {
-  const { token } = await issueAnonymousToken(server.runtime.jwtSecret);
-  const client = await WsClient.connect(server.wsUrl, { header: token });
+export function connectNewPlayer(server: TestServer): Promise<WsPlayer> {
+  return connectPlayer(server);
+}
+
+/**
+ * Connects a player of a fresh anonymous identity (or `token`'s), in `world` when given, with a bearer
+ * header, and waits for its first player:sync.
+ */
+export async function connectPlayer(server: TestServer, world?: number, token?: string): Promise<WsPlayer> {
+  const bearer = token ?? (await issueAnonymousToken(server.runtime.jwtSecret)).token;
+  const url = world === undefined ? server.wsUrl : `${server.wsUrl}?world=${world}`;
+  const client = await WsClient.connect(url, { header: bearer });
   const first = await client.first();
-  if (first.event !== "player:sync") throw new Error(`the first frame was ${first.event}, not player:sync`);
+  if (first.event !== "player:sync")
+    throw new Error(`the first frame was ${first.event}, not player:sync: ${JSON.stringify(first.data)}`);
   const sync = first.data as PlayerSync;
-  return { client, sync, id: sync.id, token };
+  return { client, sync, id: sync.id, token: bearer };
 }
 
 /** The HTTP status and body with which an upgrade was refused. */

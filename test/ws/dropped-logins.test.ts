@@ -5,23 +5,9 @@ import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
 import { sleep, waitForAsync } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
-import { refusedUpgrade, WsClient } from "../support/ws-client.js";
+import { connectPlayer, refusedUpgrade, WsClient, type WsPlayer } from "../support/ws-client.js";
 
-interface Player {
-  client: WsClient;
-  id: string;
-  token: string;
-  sync: any;
-}
-
-async function connect(server: TestServer, world?: number, token?: string): Promise<Player> {
-  const bearer = token ?? (await issueAnonymousToken(server.runtime.jwtSecret)).token;
-  const url = world === undefined ? server.wsUrl : `${server.wsUrl}?world=${world}`;
-  const client = await WsClient.connect(url, { header: bearer });
-  const first = await client.first();
-  assert.equal(first.event, "player:sync", `greeted with ${JSON.stringify(first)}`);
-  return { client, id: first.data.id, token: bearer, sync: first.data };
-}
+type Player = WsPlayer;
 
 async function getJson(server: TestServer, path: string, token?: string): Promise<any> {
   const response = await fetch(`${server.baseUrl}${path}`, {
@@ -111,13 +97,13 @@ describe("a /ws connection cut while its login is answered (WORLDS=2, WORLD_CAPA
     await client.closed;
     await sleep(2000);
     // The player comes back (taking its character over) and logs out properly.
-    const again = await connect(server, 1, token);
+    const again = await connectPlayer(server, 1, token);
     await again.client.close();
     await emptied(server, "world 1 counting no seat once the player logged out");
   });
 
   it("does not leave a player hopping to world 2 there when its connection drops on the hop", async () => {
-    const alice = await connect(server, 1);
+    const alice = await connectPlayer(server, 1);
     alice.client.send("player:hop", { world: 2 }, "hop");
     await alice.client.next("player:hop");
     alice.client.socket.terminate();

@@ -5,24 +5,9 @@ import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { CLOSE_REPLACED } from "../../src/protocol/close-codes.js";
 import { joinAsNewPlayer, type SdkPlayer, waitForAsync } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
-import { refusedUpgrade, WsClient } from "../support/ws-client.js";
+import { connectPlayer, refusedUpgrade, WsClient, type WsPlayer } from "../support/ws-client.js";
 
-interface Player {
-  client: WsClient;
-  id: string;
-  token: string;
-  sync: any;
-}
-
-/** A /ws player of a fresh identity (or `token`'s), in `world` when given. */
-async function connect(server: TestServer, world?: number, token?: string): Promise<Player> {
-  const bearer = token ?? (await issueAnonymousToken(server.runtime.jwtSecret)).token;
-  const url = world === undefined ? server.wsUrl : `${server.wsUrl}?world=${world}`;
-  const client = await WsClient.connect(url, { header: bearer });
-  const first = await client.first();
-  assert.equal(first.event, "player:sync", `greeted with ${JSON.stringify(first)}`);
-  return { client, id: first.data.id, token: bearer, sync: first.data };
-}
+type Player = WsPlayer;
 
 async function getJson(server: TestServer, path: string, token?: string): Promise<any> {
   const response = await fetch(`${server.baseUrl}${path}`, {
@@ -59,9 +44,9 @@ describe("numbered worlds: choosing one (WORLDS=2, WORLD_CAPACITY=1)", function 
         { id: 2, playersOnline: 0, capacity: 1, full: false },
       ],
     });
-    players.push(await connect(server));
+    players.push(await connectPlayer(server));
     assert.equal(await worldOf(server, players[0]!.token), 1, "two empty worlds: the first");
-    players.push(await connect(server));
+    players.push(await connectPlayer(server));
     assert.equal(await worldOf(server, players[1]!.token), 2, "world 1 holds one: the other");
     assert.deepEqual(await getJson(server, "/api/v1/worlds"), {
       worlds: [
@@ -91,8 +76,8 @@ describe("numbered worlds: choosing one (WORLDS=2, WORLD_CAPACITY=1)", function 
   });
 
   it("refuses a hop to a full world, and the player stays", async () => {
-    const first = await connect(server, 1);
-    const second = await connect(server, 2);
+    const first = await connectPlayer(server, 1);
+    const second = await connectPlayer(server, 2);
     players.push(first, second);
     first.client.send("player:hop", { world: 2 }, "hop");
     const refusal = await first.client.next("error");
@@ -116,9 +101,9 @@ describe("numbered worlds: an SDK client joining a world's room by its id (WORLD
   });
 
   it("is held to that world: refused when it is full, whatever its options name", async () => {
-    const inWorld2 = await connect(server, 2);
+    const inWorld2 = await connectPlayer(server, 2);
     await inWorld2.client.close();
-    players.push(await connect(server, 1));
+    players.push(await connectPlayer(server, 1));
     const rooms = await matchMaker.query({ name: "world" });
     const roomOf = (world: number) => rooms.find((room) => room.metadata?.world === world)!.roomId;
     assert.ok(roomOf(1) && roomOf(2), "both worlds are open");
@@ -175,7 +160,7 @@ describe("numbered worlds: apart, and hopping between them (WORLDS=2)", function
   after(() => server?.stop());
 
   const join = async (world?: number, token?: string) => {
-    const player = await connect(server, world, token);
+    const player = await connectPlayer(server, world, token);
     players.push(player);
     return player;
   };
