@@ -47,6 +47,8 @@ const FINAL_LINGER_MS = 10_000;
  */
 const JOIN_WAIT_MS = 15_000;
 
+const ALREADY_IN_THE_ROOM = "this player is in the trade's room already, on another connection";
+
 /**
  * One trade session between two players, from the offer stage to its end. Its roomId is the tradeId.
  * It reaches the players' world only through its TradeWorldLink, so the two rooms may live in different
@@ -63,6 +65,8 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
   private readonly joinedOnce = new Set<string>();
   /** Players told the end through the world, not being in the room then: their join hears nothing more. */
   private readonly toldThroughWorld = new Set<string>();
+  /** Second clients of a player, refused as they joined: their leaving ends nothing. */
+  private readonly duplicates = new WeakSet<TradeClient>();
   /** Messages are handled one at a time: each may wait on the world. */
   private queue: Promise<void> = Promise.resolve();
 
@@ -72,7 +76,8 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
     this.trade = options.trade;
     this.world = new TradeWorldLink(this.runtime, options.world, options.trade.id);
     this.roomId = options.trade.id;
-    this.maxClients = 2;
+    // No cap on seats: two seats held by one player would lock the partner out of its own trade. Each
+    // side has one client here instead (see onAuth and onJoin).
     void this.setPrivate(true);
     this.onMessage("*", (client, type, message) => {
       const trader = client as TradeClient;
@@ -102,11 +107,17 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
       authenticatePlayer(this.runtime, context, undefined, { seatsFirst }),
     );
     if (!this.sideOf(player.characterId)) throw new ServerError(403, "not a player of this trade");
+    if (this.clientsOf(player.characterId).length > 0) throw new ServerError(409, ALREADY_IN_THE_ROOM);
     return player;
   }
 
   override onJoin(client: TradeClient): void {
     const playerId = client.auth!.characterId;
+    // A second client of one player that passed onAuth beside the first: it goes, the trade stays.
+    if (this.clientsOf(playerId).length > 1) {
+      this.duplicates.add(client);
+      throw new ServerError(409, ALREADY_IN_THE_ROOM);
+    }
     this.joinedOnce.add(playerId);
     // A /ws client's frames never come this way: its channel counts them.
     countSelfAnsweredFrames(client, () => this.runtime.floodGuards.of(playerId));
@@ -122,7 +133,12 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
 
   /** A player who drops out of the trade's room is gone from the trade, even if their seat in the world is kept. */
   override onLeave(client: TradeClient): void {
+    if (this.duplicates.has(client)) return;
     this.cancelFor(client.auth!.characterId, "partner_disconnected");
+  }
+
+  private clientsOf(playerId: string): TradeClient[] {
+    return this.clients.filter((client) => client.auth?.characterId === playerId);
   }
 
   /** The server is stopping: an open trade is cancelled (a committing one finishes first), then the room closes. */

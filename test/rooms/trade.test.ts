@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { matchMaker } from "@colyseus/core";
+import { Client } from "@colyseus/sdk";
 import { TradeRepository } from "../../src/db/trades.js";
 import type { TradeOffer } from "../../src/game/trade.js";
 import type { PlayerSync } from "../../src/game/world-types.js";
@@ -90,6 +91,23 @@ describe("TradeRoom with SDK clients", function () {
 
     const stored = await server.runtime.characters.load(bob.id);
     assert.equal(stored?.inventory.find((e) => e.itemId === "coins")?.quantity, 35);
+  });
+
+  it("gives each player one seat in its trade's room, so a second client cannot lock the partner out", async () => {
+    const [alice, bob] = [await join(), await join()];
+    alice.room.send("tradeRequest", { targetPlayerId: bob.id });
+    const incoming = await bob.inbox.next("tradeIncoming");
+    bob.room.send("tradeRequestRespond", { tradeId: incoming.tradeId, accept: true });
+    const { tradeId } = await alice.inbox.next("tradeStarted", () => true, 5000, true);
+    alice.trade = await alice.sdk.joinById(tradeId);
+    // Alice's token on a second client of hers: refused, and the trade goes on.
+    const second = new Client(server.baseUrl);
+    second.auth.token = alice.token;
+    await assert.rejects(second.joinById(tradeId), /in the trade's room already/);
+    bob.trade = await bob.sdk.joinById(tradeId);
+    bob.trade.onMessage("*", (event, data) => bob.tradeInbox.push(String(event), data));
+    const view = await bob.tradeInbox.next("tradeUpdated", () => true, 5000, true);
+    assert.equal(view.tradeId, tradeId);
   });
 
   it("takes offered items back with tradeRemoveItem, and clears both accepts on any change", async () => {
