@@ -8,13 +8,11 @@ import { sleep } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { connectPlayer, type WsClient, type WsPlayer } from "../support/ws-client.js";
 
-type Player = WsPlayer;
-
 describe("trades against second logins and hops at the same moment (WORLDS=2)", function () {
   this.timeout(120000);
   let server: TestServer;
   let done: () => Promise<void>;
-  const players: Player[] = [];
+  const players: WsPlayer[] = [];
 
   before(async () => {
     const fresh = postgresUrl ? await freshDatabaseUrl(postgresUrl) : undefined;
@@ -43,7 +41,7 @@ describe("trades against second logins and hops at the same moment (WORLDS=2)", 
   const stored = async (id: string) => coinsIn(await server.runtime.characters.load(id));
 
   /** Alice offers `quantity` coins to Bob; both accept once: the confirm screen. Returns the trade id. */
-  async function toConfirm(alice: Player, bob: Player, quantity: number): Promise<string> {
+  async function toConfirm(alice: WsPlayer, bob: WsPlayer, quantity: number): Promise<string> {
     const incoming = bob.client.next("tradeIncoming");
     alice.client.send("tradeRequest", { targetPlayerId: bob.id });
     const tradeId = (await incoming).data.tradeId;
@@ -84,8 +82,8 @@ describe("trades against second logins and hops at the same moment (WORLDS=2)", 
 
   /** The last accepts, and alice's second login in `world` `offsetMs` later (earlier when negative). */
   async function acceptAndLogIn(
-    alice: Player,
-    bob: Player,
+    alice: WsPlayer,
+    bob: WsPlayer,
     tradeId: string,
     world: number,
     offsetMs: number,

@@ -79,3 +79,12 @@ export async function startTestServer(
   listening = server;
   return server;
 }
+
+/** A GET answered 200 (asserted), as JSON; with a bearer `token` when given. */
+export async function getJson(server: TestServer, path: string, token?: string): Promise<any> {
+  const response = await fetch(`${server.baseUrl}${path}`, {
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+  if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}

@@ -4,18 +4,8 @@ import assert from "node:assert/strict";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
 import { sleep, waitForAsync } from "../support/players.js";
-import { startTestServer, type TestServer } from "../support/server.js";
+import { getJson, startTestServer, type TestServer } from "../support/server.js";
 import { connectPlayer, refusedUpgrade, WsClient, type WsPlayer } from "../support/ws-client.js";
-
-type Player = WsPlayer;
-
-async function getJson(server: TestServer, path: string, token?: string): Promise<any> {
-  const response = await fetch(`${server.baseUrl}${path}`, {
-    headers: token ? { authorization: `Bearer ${token}` } : {},
-  });
-  assert.equal(response.status, 200, `${path}: ${response.status}`);
-  return response.json();
-}
 
 /** Players online in each world, as GET /api/v1/worlds (and the world picker) shows them. */
 const online = async (server: TestServer) =>
@@ -51,7 +41,7 @@ describe("a /ws connection cut while its login is answered (WORLDS=2, WORLD_CAPA
   this.timeout(60000);
   let server: TestServer;
   let done: () => Promise<void>;
-  const players: Player[] = [];
+  const players: WsPlayer[] = [];
 
   beforeEach(async () => {
     ({ server, done } = await startServer({

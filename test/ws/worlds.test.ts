@@ -4,18 +4,8 @@ import { Client } from "@colyseus/sdk";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { CLOSE_REPLACED } from "../../src/protocol/close-codes.js";
 import { joinAsNewPlayer, type SdkPlayer, waitForAsync } from "../support/players.js";
-import { startTestServer, type TestServer } from "../support/server.js";
+import { getJson, startTestServer, type TestServer } from "../support/server.js";
 import { connectPlayer, refusedUpgrade, WsClient, type WsPlayer } from "../support/ws-client.js";
-
-type Player = WsPlayer;
-
-async function getJson(server: TestServer, path: string, token?: string): Promise<any> {
-  const response = await fetch(`${server.baseUrl}${path}`, {
-    headers: token ? { authorization: `Bearer ${token}` } : {},
-  });
-  assert.equal(response.status, 200, `${path}: ${response.status}`);
-  return response.json();
-}
 
 const ADMIN_CODE = "worlds-admin";
 /** Where Oakwood's goblins (not aggressive, 5 hitpoints, hitting at most 1) wander. */
@@ -27,7 +17,7 @@ const worldOf = async (server: TestServer, token: string) =>
 describe("numbered worlds: choosing one (WORLDS=2, WORLD_CAPACITY=1)", function () {
   this.timeout(30000);
   let server: TestServer;
-  const players: Player[] = [];
+  const players: WsPlayer[] = [];
 
   before(async () => {
     server = await startTestServer({ WORLDS: "2", WORLD_CAPACITY: "1", WORLD_TICK_MS: "100" });
@@ -90,7 +80,7 @@ describe("numbered worlds: choosing one (WORLDS=2, WORLD_CAPACITY=1)", function 
 describe("numbered worlds: an SDK client joining a world's room by its id (WORLDS=2, WORLD_CAPACITY=1)", function () {
   this.timeout(30000);
   let server: TestServer;
-  const players: Player[] = [];
+  const players: WsPlayer[] = [];
 
   before(async () => {
     server = await startTestServer({ WORLDS: "2", WORLD_CAPACITY: "1", WORLD_TICK_MS: "100" });
@@ -147,7 +137,7 @@ describe("numbered worlds: an SDK client joining a world's room by its id (WORLD
 describe("numbered worlds: apart, and hopping between them (WORLDS=2)", function () {
   this.timeout(40000);
   let server: TestServer;
-  const players: Player[] = [];
+  const players: WsPlayer[] = [];
   const sdkPlayers: SdkPlayer[] = [];
 
   before(async () => {
@@ -164,7 +154,7 @@ describe("numbered worlds: apart, and hopping between them (WORLDS=2)", function
     players.push(player);
     return player;
   };
-  const sees = (player: Player, id: string) =>
+  const sees = (player: WsPlayer, id: string) =>
     player.client.frames.some(
       (frame) => frame.event === "world:update" && frame.data.added?.some((entity: any) => entity.id === id),
     );
@@ -190,7 +180,7 @@ describe("numbered worlds: apart, and hopping between them (WORLDS=2)", function
     await bob.client.received(
       (frame) => frame.event === "chat:message" && frame.data.message === "hello world two",
     );
-    const heard = (player: Player, message: string) =>
+    const heard = (player: WsPlayer, message: string) =>
       player.client.frames.some((frame) => frame.event === "chat:message" && frame.data.message === message);
     assert.ok(!heard(bob, "hello world one"), "world 2 does not hear world 1");
     assert.ok(!heard(alice, "hello world two") && !heard(carol, "hello world two"), "nor world 1 world 2");
