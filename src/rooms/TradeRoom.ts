@@ -65,8 +65,6 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
   private readonly joinedOnce = new Set<string>();
   /** Players told the end through the world, not being in the room then: their join hears nothing more. */
   private readonly toldThroughWorld = new Set<string>();
-  /** Second clients of a player, refused as they joined: their leaving ends nothing. */
-  private readonly duplicates = new WeakSet<TradeClient>();
   /** Messages are handled one at a time: each may wait on the world. */
   private queue: Promise<void> = Promise.resolve();
 
@@ -114,10 +112,7 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
   override onJoin(client: TradeClient): void {
     const playerId = client.auth!.characterId;
     // A second client of one player that passed onAuth beside the first: it goes, the trade stays.
-    if (this.clientsOf(playerId).length > 1) {
-      this.duplicates.add(client);
-      throw new ServerError(409, ALREADY_IN_THE_ROOM);
-    }
+    if (this.clientsOf(playerId).length > 1) throw new ServerError(409, ALREADY_IN_THE_ROOM);
     this.joinedOnce.add(playerId);
     // A /ws client's frames never come this way: its channel counts them.
     countSelfAnsweredFrames(client, () => this.runtime.floodGuards.of(playerId));
@@ -131,10 +126,14 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
     else client.send("tradeUpdated", tradeUpdatedView(this.trade, playerId));
   }
 
-  /** A player who drops out of the trade's room is gone from the trade, even if their seat in the world is kept. */
+  /**
+   * A player who drops out of the trade's room is gone from the trade, even if their seat in the world is
+   * kept; not a second client of one still in the room (refused as it joined).
+   */
   override onLeave(client: TradeClient): void {
-    if (this.duplicates.has(client)) return;
-    this.cancelFor(client.auth!.characterId, "partner_disconnected");
+    const playerId = client.auth!.characterId;
+    if (this.clientsOf(playerId).length > 0) return;
+    this.cancelFor(playerId, "partner_disconnected");
   }
 
   private clientsOf(playerId: string): TradeClient[] {
