@@ -23,8 +23,9 @@ import {
 import { WorldRoomState } from "../schema/WorldRoomState.js";
 import { reportPlayersOnline } from "../telemetry/metrics.js";
 import { Interest } from "./interest.js";
-import { authenticatePlayer, toldSafely } from "./room-auth.js";
+import { authenticatePlayer, identityOf, toldSafely } from "./room-auth.js";
 import { admittingWorld } from "./world-choice.js";
+import { worldHoldingSeat } from "./world-claims.js";
 import { playerOf, type WorldClient } from "./world-client.js";
 import { assembleWorld, type WorldParts } from "./world-parts.js";
 import type { WorldPersistence } from "./world-persistence.js";
@@ -150,7 +151,14 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     return toldSafely(this.runtime, async () => {
       // A join by room id comes here whatever world onAuth chose for its options: this world's capacity
       // holds for it too, its own seat (reserved by now) left out.
-      if (options?.world !== this.worldId) await admittingWorld(this.runtime.config, this.worldId, true);
+      if (options?.world !== this.worldId) {
+        const seat = client.auth;
+        await admittingWorld(this.runtime.config, this.worldId, {
+          seated: true,
+          heldSeat: async () =>
+            seat && this.holdsSeat(seat.subject, seat.characterId) ? this.worldId : undefined,
+        });
+      }
       await this.parts.sessions.join(client, options);
     });
   }
@@ -230,6 +238,10 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     return this.parts.sessions.isPlaying(characterId);
   }
 
+  holdsSeat(subject: string, characterId: string | null): boolean {
+    return this.parts.sessions.seatOf(subject, characterId ?? undefined) !== undefined;
+  }
+
   renamePlayer(characterId: string, name: string): void {
     if (this.world.has(characterId)) this.world.rename(characterId, name);
   }
@@ -297,7 +309,13 @@ async function authorizeWorldJoin(
 ): Promise<PlayerAuth> {
   const parsed = worldJoinOptions.safeParse(options ?? {});
   if (!parsed.success) throw new ServerError(400, `join options: ${describeIssues(parsed.error)}`);
-  const world = await toldSafely(runtime, () => admittingWorld(runtime.config, parsed.data.world));
+  const heldSeat = async () => {
+    const identity = await identityOf(runtime, context);
+    return worldHoldingSeat(identity.subject, parsed.data.characterId);
+  };
+  const world = await toldSafely(runtime, () =>
+    admittingWorld(runtime.config, parsed.data.world, { heldSeat }),
+  );
   if (options && typeof options === "object") (options as WorldJoinOptions).world = world;
   return toldSafely(runtime, () => authenticatePlayer(runtime, context, parsed.data.characterId));
 }

@@ -38,7 +38,7 @@ export async function authenticatePlayer(
     seatsFirst?: readonly string[];
   } = {},
 ): Promise<PlayerAuth> {
-  const identity = verifiedAtUpgrade.get(context) ?? (await verifiedIdentity(runtime, context));
+  const identity = await identityOf(runtime, context);
   const seatAs = (id: string | undefined) => {
     const seat = runtime.worldSeats.of(identity.subject, id);
     return seat && { ...seat, ip: context.ip };
@@ -107,6 +107,15 @@ export async function toldSafely<T>(runtime: Pick<Runtime, "logger">, step: () =
     runtime.logger.error({ err: error }, "a join failed");
     throw new ServerError(500, INTERNAL_JOIN_FAILURE);
   }
+}
+
+/** The identity a join's token proves, verified once: the join's later steps take it from the context. */
+export async function identityOf(runtime: Runtime, context: AuthContext): Promise<Identity> {
+  const vouched = verifiedAtUpgrade.get(context);
+  if (vouched) return vouched;
+  const identity = await verifiedIdentity(runtime, context);
+  vouchFor(context, identity);
+  return identity;
 }
 
 async function verifiedIdentity(runtime: Runtime, context: AuthContext): Promise<Identity> {

@@ -10,23 +10,31 @@ export interface WorldRefusal {
   message: string;
 }
 
-/**
- * The world a login may play in, or why none. `seated`: a login whose seat in the world asked for is
- * reserved already, and so counted in its players, is not turned away by its own seat.
- */
+/** What a login brings to the choice of its world beyond the world it asks for. */
+export interface LoginSeats {
+  /** Its seat in the world asked for is reserved already, and so counted in its players. */
+  seated?: boolean;
+  /**
+   * The world where its identity holds a seat already (a dropped session's, kept for its return), asked
+   * only when the login would be refused as full: taking that seat over adds no player there.
+   */
+  heldSeat?: () => Promise<number | undefined>;
+}
+
+/** The world a login may play in, or why none; a full world still takes back a player it holds a seat for. */
 export async function chooseWorld(
   config: Pick<Config, "WORLDS" | "WORLD_CAPACITY">,
   asked: number | undefined,
-  seated = false,
+  { seated = false, heldSeat }: LoginSeats = {},
 ): Promise<{ world: number } | { refusal: WorldRefusal }> {
   if (asked !== undefined && !isKnownWorld(config, asked)) return { refusal: unknownWorld(config) };
   const worlds = await summarizeWorlds(config.WORLDS, config.WORLD_CAPACITY);
   if (asked !== undefined) {
     const others = (worlds[asked - 1]?.playersOnline ?? 0) - (seated ? 1 : 0);
-    if (others >= config.WORLD_CAPACITY) return { refusal: worldFull(asked) };
-    return { world: asked };
+    if (others < config.WORLD_CAPACITY || (await heldSeat?.()) === asked) return { world: asked };
+    return { refusal: worldFull(asked) };
   }
-  const chosen = leastFull(worlds);
+  const chosen = leastFull(worlds) ?? (await heldSeat?.());
   return chosen === undefined ? { refusal: EVERY_WORLD_FULL } : { world: chosen };
 }
 
@@ -34,9 +42,9 @@ export async function chooseWorld(
 export async function admittingWorld(
   config: Pick<Config, "WORLDS" | "WORLD_CAPACITY">,
   asked: number | undefined,
-  seated = false,
+  seats: LoginSeats = {},
 ): Promise<number> {
-  const choice = await chooseWorld(config, asked, seated);
+  const choice = await chooseWorld(config, asked, seats);
   if ("refusal" in choice) throw new ServerError(choice.refusal.status, choice.refusal.message);
   return choice.world;
 }

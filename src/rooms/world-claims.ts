@@ -59,3 +59,20 @@ export async function playsInAnotherWorld(world: number, characterId: string): P
   }
   return false;
 }
+
+/**
+ * The world where a session of the identity holds a seat (as `characterId` when named), dropped or
+ * not: a login of its own takes that seat over rather than adding a player (asked of each world).
+ */
+export async function worldHoldingSeat(
+  subject: string,
+  characterId: string | undefined,
+): Promise<number | undefined> {
+  for (const [id, listing] of await listWorlds()) {
+    const holds = await matchMaker
+      .remoteRoomCall<WorldPort>(listing.roomId, "holdsSeat", [subject, characterId ?? null])
+      .catch(() => false);
+    if (holds) return id;
+  }
+  return undefined;
+}

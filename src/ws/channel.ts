@@ -20,9 +20,10 @@ import { JsonClient } from "../protocol/json-client.js";
 import { ListingsUnreachableError } from "../protocol/listings-unreachable.js";
 import { isTradeMessage, type Refusal } from "../protocol/messages.js";
 import { WORLD_UNREACHABLE_MESSAGE } from "../rooms/live-world.js";
-import { INTERNAL_JOIN_FAILURE } from "../rooms/room-auth.js";
+import { INTERNAL_JOIN_FAILURE, identityOf } from "../rooms/room-auth.js";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
 import { chooseWorld, unknownWorld, worldParameter } from "../rooms/world-choice.js";
+import { worldHoldingSeat } from "../rooms/world-claims.js";
 import { openWorld } from "../rooms/world-listing.js";
 import { LoopStalls, type StallMark } from "../tuning/loop-stalls.js";
 import { readEnvelope } from "./envelope.js";
@@ -88,7 +89,10 @@ export class JsonChannel {
     if (refusal) return refuse(socket, refusal);
     const asked = worldParameter(url.searchParams.get("world"));
     if (Number.isNaN(asked)) return refuse(socket, unknownWorld(this.runtime.config));
-    const choice = await chooseWorld(this.runtime.config, asked);
+    const characterId = url.searchParams.get("characterId") || undefined;
+    const choice = await chooseWorld(this.runtime.config, asked, {
+      heldSeat: async () => worldHoldingSeat((await identityOf(this.runtime, context)).subject, characterId),
+    });
     if ("refusal" in choice) return refuse(socket, choice.refusal);
     const world = await openWorld(choice.world);
     // Checked again just before the login is carried out: the process may have stood still meanwhile.
@@ -98,7 +102,6 @@ export class JsonChannel {
     }
     this.wss.handleUpgrade(request, socket, head, (ws) => {
       this.watch(ws);
-      const characterId = url.searchParams.get("characterId") ?? undefined;
       this.open(ws, socket, context, world.roomId, choice.world, characterId).catch((error: unknown) =>
         this.joinFailed(ws, error),
       );

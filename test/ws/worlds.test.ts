@@ -3,7 +3,7 @@ import { matchMaker } from "@colyseus/core";
 import { Client } from "@colyseus/sdk";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { CLOSE_REPLACED } from "../../src/protocol/close-codes.js";
-import { joinAsNewPlayer, type SdkPlayer, waitForAsync } from "../support/players.js";
+import { joinAsNewPlayer, type SdkPlayer, sleep, waitForAsync } from "../support/players.js";
 import { getJson, startTestServer, type TestServer } from "../support/server.js";
 import { connectPlayer, refusedUpgrade, WsClient, type WsPlayer } from "../support/ws-client.js";
 
@@ -130,6 +130,72 @@ describe("numbered worlds: an SDK client joining a world's room by its id (WORLD
       await waitForAsync(async () => (await worldOf(server, token)) === 2, "the SDK player in world 2");
     } finally {
       await joined.leave();
+    }
+  });
+});
+
+describe("numbered worlds: full, and a player coming back (WORLDS=2, WORLD_CAPACITY=1)", function () {
+  this.timeout(30000);
+  let server: TestServer;
+  const players: WsPlayer[] = [];
+  const online = async () =>
+    ((await getJson(server, "/api/v1/worlds")).worlds as any[]).map((world) => world.playersOnline);
+  /** The player's connection drops (no close frame): its world keeps its seat for RECONNECT_SECONDS. */
+  const drop = async (player: WsPlayer) => {
+    player.client.socket.terminate();
+    await player.client.closed;
+    await sleep(300);
+  };
+
+  before(async () => {
+    server = await startTestServer({ WORLDS: "2", WORLD_CAPACITY: "1", WORLD_TICK_MS: "100" });
+  });
+  after(async () => {
+    await Promise.all(players.splice(0).map((player) => player.client.close()));
+    await server?.stop();
+  });
+
+  it("takes a player whose connection dropped back into its kept seat, and nobody else", async () => {
+    const alice = await connectPlayer(server, 1);
+    players.push(await connectPlayer(server, 2));
+    await drop(alice);
+    assert.deepEqual(await online(), [1, 1], "alice's seat kept");
+
+    const back = await connectPlayer(server, undefined, alice.token);
+    assert.equal(back.id, alice.id, "every world full: alice back in hers");
+    await drop(back);
+    const named = await connectPlayer(server, 1, alice.token);
+    assert.equal(named.id, alice.id, "alice back, naming her world");
+    players.push(named);
+
+    const elsewhere = await refusedUpgrade(`${server.wsUrl}?world=2`, { header: alice.token });
+    assert.match(JSON.parse(elsewhere.body).error.message, /world 2 is full/, "her seat is in world 1");
+    const { token } = await issueAnonymousToken(server.runtime.jwtSecret);
+    const newcomer = await refusedUpgrade(server.wsUrl, { header: token });
+    assert.equal(JSON.parse(newcomer.body).error.code, "world_full");
+    assert.deepEqual(await online(), [1, 1]);
+  });
+
+  it("takes an SDK player back into its kept seat, by its world or by its room's id", async () => {
+    await Promise.all(players.splice(0).map((player) => player.client.close()));
+    const bob = await connectPlayer(server, 1);
+    const other = await connectPlayer(server, 2);
+    await drop(bob);
+    const joined = await joinAsNewPlayer(server, bob.token, { world: 1 });
+    assert.equal(joined.id, bob.id);
+    // The SDK client's connection drops too; it comes back by the room's id while world 2 is empty.
+    joined.room.connection.close();
+    await other.client.close();
+    await sleep(300);
+    assert.deepEqual(await online(), [1, 0], "bob's seat kept");
+    const sdk = new Client(server.baseUrl);
+    sdk.auth.token = bob.token;
+    const rejoined = await sdk.joinById(joined.room.roomId);
+    try {
+      await waitForAsync(async () => (await worldOf(server, bob.token)) === 1, "bob in world 1");
+      assert.deepEqual(await online(), [1, 0]);
+    } finally {
+      await rejoined.leave();
     }
   });
 });
