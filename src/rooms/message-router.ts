@@ -158,8 +158,8 @@ export class MessageRouter {
     const refusal = await hopRefusal(runtime.config, {
       from: worldId,
       to: world,
-      inCombat: this.parts.world.inCombat(characterId),
-      trading: trades.isTrading(characterId),
+      inCombat: () => this.parts.world.inCombat(characterId),
+      trading: () => trades.isTrading(characterId),
       sdk: !isJsonClient(client),
     }).catch((error: unknown): Refusal => {
       runtime.logger.error({ err: error }, "a hop failed");

@@ -7,9 +7,9 @@ export interface HopRequest {
   from: number;
   to: number;
   /** A monster fights the player: leaving now would escape the fight, as logging out does not. */
-  inCombat: boolean;
+  inCombat: () => boolean;
   /** In a started trade, which a hop would end behind the partner's back. */
-  trading: boolean;
+  trading: () => boolean;
   /** An SDK client hops by leaving and joining with the `world` option: the room cannot move it. */
   sdk: boolean;
 }
@@ -29,9 +29,16 @@ export async function hopRefusal(
       code: "bad_request",
       message: "an SDK client hops by leaving the room and joining it with the option world",
     };
-  if (inCombat) return { code: "in_combat", message: "you cannot change worlds during a fight" };
-  if (trading) return { code: "trading", message: "finish or cancel your trade before changing worlds" };
+  const busy = busyRefusal(inCombat, trading);
+  if (busy) return busy;
   const choice = await chooseWorld(config, to);
   if ("refusal" in choice) return { code: choice.refusal.code, message: choice.refusal.message };
+  // Asked again: a monster may have attacked, or a trade begun, while the worlds were looked up.
+  return busyRefusal(inCombat, trading);
+}
+
+function busyRefusal(inCombat: () => boolean, trading: () => boolean): Refusal | undefined {
+  if (inCombat()) return { code: "in_combat", message: "you cannot change worlds during a fight" };
+  if (trading()) return { code: "trading", message: "finish or cancel your trade before changing worlds" };
   return undefined;
 }

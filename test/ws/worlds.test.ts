@@ -11,6 +11,21 @@ const ADMIN_CODE = "worlds-admin";
 /** Where Oakwood's goblins (not aggressive, 5 hitpoints, hitting at most 1) wander. */
 const GOBLINS = { x: 80, z: 25 };
 
+/** Delays the matchmaker's next query of the worlds' listings by `ms`; `started` settles as it begins. */
+function slowNextWorldQuery(ms: number): { started: Promise<void> } {
+  const driver = matchMaker.driver;
+  const query = driver.query;
+  let begin!: () => void;
+  const started = new Promise<void>((resolve) => (begin = resolve));
+  driver.query = async (...args: Parameters<typeof query>) => {
+    driver.query = query;
+    begin();
+    await sleep(ms);
+    return query.apply(driver, args);
+  };
+  return { started };
+}
+
 const worldOf = async (server: TestServer, token: string) =>
   (await getJson(server, "/api/v1/world", token)).world as number;
 
@@ -312,6 +327,27 @@ describe("numbered worlds: apart, and hopping between them (WORLDS=2)", function
       event: "player:hop",
     });
     assert.equal(await worldOf(server, alice.token), 1);
+  });
+
+  it("refuses a hop when a trade begins while the worlds are looked up", async () => {
+    const alice = await join(1);
+    const carol = await join(1);
+    alice.client.send("tradeRequest", { targetPlayerId: carol.id });
+    const incoming = await carol.client.next("tradeIncoming");
+    // The hop's look-up of the worlds is slowed, as a loaded Redis would: Carol accepts meanwhile.
+    const lookup = slowNextWorldQuery(1000);
+    alice.client.send("player:hop", { world: 2 }, "hop");
+    await lookup.started;
+    carol.client.send("tradeRequestRespond", { tradeId: incoming.data.tradeId, accept: true });
+    await alice.client.next("tradeStarted");
+    const answer = await alice.client.received((frame) => frame.id === "hop");
+    assert.deepEqual(answer.data, {
+      code: "trading",
+      message: "finish or cancel your trade before changing worlds",
+      event: "player:hop",
+    });
+    assert.equal(await worldOf(server, alice.token), 1);
+    assert.ok(!carol.client.frames.some((frame) => frame.event === "tradeCancelled"), "the trade goes on");
   });
 
   it("keeps a player in a fight where it is: no hop, and no login in another world meanwhile", async () => {
