@@ -24,7 +24,7 @@ import { WorldRoomState } from "../schema/WorldRoomState.js";
 import { reportPlayersOnline } from "../telemetry/metrics.js";
 import { Interest } from "./interest.js";
 import { authenticatePlayer, identityOf, toldSafely } from "./room-auth.js";
-import { admittingWorld } from "./world-choice.js";
+import { admittingWorld, WorldFullError } from "./world-choice.js";
 import { worldHoldingSeat } from "./world-claims.js";
 import { playerOf, type WorldClient } from "./world-client.js";
 import { assembleWorld, type WorldParts } from "./world-parts.js";
@@ -149,16 +149,10 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
 
   override onJoin(client: WorldClient, options: WorldJoinOptions | undefined): Promise<void> {
     return toldSafely(this.runtime, async () => {
-      // A join by room id comes here whatever world onAuth chose for its options: this world's capacity
-      // holds for it too, its own seat (reserved by now) left out.
-      if (options?.world !== this.worldId) {
-        const seat = client.auth;
-        await admittingWorld(this.runtime.config, this.worldId, {
-          seated: true,
-          heldSeat: async () =>
-            seat && this.holdsSeat(seat.subject, seat.characterId) ? this.worldId : undefined,
-        });
-      }
+      // Checked and taken in one step, so logins at the same moment (or by room id, past the world
+      // onAuth chose) cannot take the world past its capacity.
+      if (!this.parts.sessions.admits(client, this.runtime.config.WORLD_CAPACITY))
+        throw new WorldFullError(this.worldId);
       await this.parts.sessions.join(client, options);
     });
   }
@@ -313,9 +307,7 @@ async function authorizeWorldJoin(
     const identity = await identityOf(runtime, context);
     return worldHoldingSeat(identity.subject, parsed.data.characterId);
   };
-  const world = await toldSafely(runtime, () =>
-    admittingWorld(runtime.config, parsed.data.world, { heldSeat }),
-  );
+  const world = await toldSafely(runtime, () => admittingWorld(runtime.config, parsed.data.world, heldSeat));
   if (options && typeof options === "object") (options as WorldJoinOptions).world = world;
   return toldSafely(runtime, () => authenticatePlayer(runtime, context, parsed.data.characterId));
 }

@@ -10,28 +10,27 @@ export interface WorldRefusal {
   message: string;
 }
 
-/** What a login brings to the choice of its world beyond the world it asks for. */
-export interface LoginSeats {
-  /** Its seat in the world asked for is reserved already, and so counted in its players. */
-  seated?: boolean;
-  /**
-   * The world where its identity holds a seat already (a dropped session's, kept for its return), asked
-   * only when the login would be refused as full: taking that seat over adds no player there.
-   */
-  heldSeat?: () => Promise<number | undefined>;
-}
+/**
+ * The world where the login's identity holds a seat already (a dropped session's, kept for its return),
+ * asked only when the login would be refused as full: taking that seat over adds no player there.
+ */
+export type HeldSeat = () => Promise<number | undefined>;
 
-/** The world a login may play in, or why none; a full world still takes back a player it holds a seat for. */
+/**
+ * The world a login may play in, or why none; a full world still takes back a player it holds a seat for.
+ * Read from the worlds' listings, this turns most logins to a full world away early; the world itself
+ * holds its capacity exactly as each login joins (see WorldSessions.admits).
+ */
 export async function chooseWorld(
   config: Pick<Config, "WORLDS" | "WORLD_CAPACITY">,
   asked: number | undefined,
-  { seated = false, heldSeat }: LoginSeats = {},
+  heldSeat?: HeldSeat,
 ): Promise<{ world: number } | { refusal: WorldRefusal }> {
   if (asked !== undefined && !isKnownWorld(config, asked)) return { refusal: unknownWorld(config) };
   const worlds = await summarizeWorlds(config.WORLDS, config.WORLD_CAPACITY);
   if (asked !== undefined) {
-    const others = (worlds[asked - 1]?.playersOnline ?? 0) - (seated ? 1 : 0);
-    if (others < config.WORLD_CAPACITY || (await heldSeat?.()) === asked) return { world: asked };
+    const players = worlds[asked - 1]?.playersOnline ?? 0;
+    if (players < config.WORLD_CAPACITY || (await heldSeat?.()) === asked) return { world: asked };
     return { refusal: worldFull(asked) };
   }
   const chosen = leastFull(worlds) ?? (await heldSeat?.());
@@ -42,11 +41,18 @@ export async function chooseWorld(
 export async function admittingWorld(
   config: Pick<Config, "WORLDS" | "WORLD_CAPACITY">,
   asked: number | undefined,
-  seats: LoginSeats = {},
+  heldSeat?: HeldSeat,
 ): Promise<number> {
-  const choice = await chooseWorld(config, asked, seats);
+  const choice = await chooseWorld(config, asked, heldSeat);
   if ("refusal" in choice) throw new ServerError(choice.refusal.status, choice.refusal.message);
   return choice.world;
+}
+
+/** A join the world turned away because it was full by then: a /ws client is told `world_full`. */
+export class WorldFullError extends ServerError {
+  constructor(world: number) {
+    super(503, worldFull(world).message);
+  }
 }
 
 export function isKnownWorld(config: Pick<Config, "WORLDS">, world: unknown): world is number {

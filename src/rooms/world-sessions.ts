@@ -264,6 +264,14 @@ export class WorldSessions {
     return client !== undefined && client.state !== ClientState.LEAVING && this.parts.world.has(characterId);
   }
 
+  /**
+   * Whether the world has room for the client's login: a seat of its own, or its character's seat to
+   * take over. Join at once on yes (in the same step): the seat is taken as the join begins.
+   */
+  admits(client: WorldClient, capacity: number): boolean {
+    return this.owners.has(playerOf(client).characterId) || this.owners.size < capacity;
+  }
+
   /** How many characters are played. */
   get count(): number {
     return this.owners.size;

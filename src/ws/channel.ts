@@ -22,7 +22,7 @@ import { isTradeMessage, type Refusal } from "../protocol/messages.js";
 import { WORLD_UNREACHABLE_MESSAGE } from "../rooms/live-world.js";
 import { INTERNAL_JOIN_FAILURE, identityOf } from "../rooms/room-auth.js";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
-import { chooseWorld, unknownWorld, worldParameter } from "../rooms/world-choice.js";
+import { chooseWorld, unknownWorld, WorldFullError, worldParameter } from "../rooms/world-choice.js";
 import { worldHoldingSeat } from "../rooms/world-claims.js";
 import { openWorld } from "../rooms/world-listing.js";
 import { LoopStalls, type StallMark } from "../tuning/loop-stalls.js";
@@ -90,9 +90,9 @@ export class JsonChannel {
     const asked = worldParameter(url.searchParams.get("world"));
     if (Number.isNaN(asked)) return refuse(socket, unknownWorld(this.runtime.config));
     const characterId = url.searchParams.get("characterId") || undefined;
-    const choice = await chooseWorld(this.runtime.config, asked, {
-      heldSeat: async () => worldHoldingSeat((await identityOf(this.runtime, context)).subject, characterId),
-    });
+    const choice = await chooseWorld(this.runtime.config, asked, async () =>
+      worldHoldingSeat((await identityOf(this.runtime, context)).subject, characterId),
+    );
     if ("refusal" in choice) return refuse(socket, choice.refusal);
     const world = await openWorld(choice.world);
     // Checked again just before the login is carried out: the process may have stood still meanwhile.
@@ -333,6 +333,11 @@ export class JsonChannel {
     const told = error instanceof ServerError;
     this.runtime.logger[told ? "warn" : "error"]({ err: error }, "/ws join failed");
     const message = told ? error.message : INTERNAL_JOIN_FAILURE;
+    if (error instanceof WorldFullError) {
+      sendFrame(ws, "error", { code: "world_full", message });
+      ws.close(CLOSE_UNAVAILABLE, "world full");
+      return;
+    }
     // A 503 (the database unavailable, the world closing) passes: the client is told to come back.
     if (told && error.code === 503) {
       sendFrame(ws, "error", { code: "unavailable", message });

@@ -213,8 +213,55 @@ describe("numbered worlds: full, and a player coming back (WORLDS=2, WORLD_CAPAC
       await rejoined.leave();
     }
   });
-});
 
+  it("holds its capacity against logins arriving at the same moment, /ws and SDK alike", async () => {
+    await Promise.all(players.splice(0).map((player) => player.client.close()));
+    await waitForAsync(async () => (await online()).every((count) => count === 0), "both worlds empty");
+    const newTokens = () =>
+      Promise.all(
+        Array.from({ length: 5 }, async () => (await issueAnonymousToken(server.runtime.jwtSecret)).token),
+      );
+    const tokens = await newTokens();
+    // Each join looks its character up 300 ms late, as a loaded database would: all five have been
+    // checked against the worlds' listings by the time the first takes its seat.
+    const characters = server.runtime.characters as any;
+    const summary = characters.summary;
+    characters.summary = async (...args: unknown[]) => {
+      await sleep(300);
+      return summary.apply(characters, args);
+    };
+    const wsLogin = async (token: string) => {
+      const client = await WsClient.connect(`${server.wsUrl}?world=1`, { header: token }).catch(
+        () => undefined,
+      );
+      if (!client) return "refused on the upgrade";
+      const first = await client.first();
+      if (first.event !== "player:sync") return first.data.code as string;
+      players.push({ client, sync: first.data, id: first.data.id, token });
+      return "played";
+    };
+    const wsOutcomes = await Promise.all(tokens.map(wsLogin));
+    assert.deepEqual(
+      wsOutcomes.sort(),
+      ["played", "world_full", "world_full", "world_full", "world_full"],
+      "one /ws player in world 1's one seat; the others told it is full",
+    );
+
+    const sdkOutcomes = await Promise.allSettled(
+      (await newTokens()).map((token) => joinAsNewPlayer(server, token, { world: 2 })),
+    );
+    characters.summary = summary;
+    const joined = sdkOutcomes.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
+    try {
+      assert.equal(joined.length, 1, "one SDK player in world 2's one seat");
+      for (const outcome of sdkOutcomes)
+        if (outcome.status === "rejected") assert.match(String(outcome.reason), /world 2 is full/);
+      assert.deepEqual(await online(), [1, 1]);
+    } finally {
+      await Promise.all(joined.map((player) => player.room.leave()));
+    }
+  });
+});
 describe("numbered worlds: apart, and hopping between them (WORLDS=2)", function () {
   this.timeout(40000);
   let server: TestServer;
