@@ -196,7 +196,10 @@ function scopeEncoder(encoder: Encoder, scopes: PatchScopes): void {
       view.changes.clear();
       return encoded;
     }
-    const patch = encodeView.call(this, view, sharedOffset, it, bytes);
+    // Each view's patch is written just past the shared part, over the previous one (which Colyseus has
+    // copied out by then): on the round's own iterator they would follow one another, and the encoder's
+    // buffer would grow to hold every client's patch at once, copied whole at each growth.
+    const patch = encodeView.call(this, view, sharedOffset, { offset: sharedOffset }, bytes);
     if (listing) shared.patches.set(listing, patch);
     return patch;
   };

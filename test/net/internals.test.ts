@@ -12,7 +12,7 @@ import type { AddressInfo, Socket } from "node:net";
 import path from "node:path";
 import type { Duplex } from "node:stream";
 import { ClientState, SchemaSerializer } from "@colyseus/core";
-import { $changes, Encoder, Schema, type } from "@colyseus/schema";
+import { $changes, Encoder, Schema, StateView, type } from "@colyseus/schema";
 import { WebSocketClient } from "@colyseus/ws-transport";
 import { WebSocket, WebSocketServer } from "ws";
 import { socketDescriptor } from "../../src/net/socket-write.js";
@@ -204,5 +204,23 @@ describe("the internals the thread write path relies on", () => {
     encoder.root.changes = queue;
     const whole = encoder.encode({ offset: 0 }).length;
     assert.ok(narrowed < whole, moved("@colyseus/schema", internal, "src/net/patch-scopes.ts"));
+  });
+
+  it("Colyseus schema: a view's patch comes copied out of the encoder's buffer (src/net/patch-scopes.ts)", () => {
+    const state = new Probe();
+    const encoder = new Encoder(state);
+    const view = new StateView();
+    view.add(state);
+    state.x = 7;
+    const it = { offset: 0 };
+    encoder.encode(it);
+    const patch = encoder.encodeView(view, it.offset, { offset: it.offset });
+    const internal = "Encoder.encodeView's patch, a copy (the next view's is written over the same bytes)";
+    assert.ok(patch.length > 0, moved("@colyseus/schema", internal, "src/net/patch-scopes.ts"));
+    assert.notEqual(
+      patch.buffer,
+      encoder.sharedBuffer.buffer,
+      moved("@colyseus/schema", internal, "src/net/patch-scopes.ts"),
+    );
   });
 });
