@@ -52,6 +52,11 @@ export interface SessionParts {
 export class WorldSessions {
   /** The client currently playing each character. */
   private readonly owners = new Map<string, WorldClient>();
+  /**
+   * Who played each character kept in the world by a fight after its session ended (see CombatLogouts):
+   * its player may come back to it, a full world or not.
+   */
+  private readonly lingering = new Map<string, PlayerAuth>();
   /** Characters being loaded for a login: a second login meanwhile waits for the same load. */
   private readonly arrivals = new Map<string, Promise<void>>();
   /** Clients sent their player:sync (see greet). */
@@ -223,12 +228,14 @@ export class WorldSessions {
     // The client goes now, its player once its fight is over: a client waiting for its leave to be
     // answered (an SDK's room.leave(), an agent stopped by DELETE or a shutdown) does not wait a minute.
     const kept = combatLogouts.keep(characterId, () => void this.depart(characterId));
-    if (!kept) await this.depart(characterId);
+    if (kept) this.lingering.set(characterId, playerOf(client));
+    else await this.depart(characterId);
   }
 
   /** Takes a player whose session ended out of the world, unless a new session took it over meanwhile. */
   private async depart(characterId: string): Promise<void> {
     const { world, persistence, ticks } = this.parts;
+    this.lingering.delete(characterId);
     if (!world.has(characterId) || this.owners.has(characterId) || ticks.isSuperseded) return;
     // A failed write is logged, and the departure goes with the writes that follow until one commits;
     // the seat is let go all the same.
@@ -269,7 +276,8 @@ export class WorldSessions {
    * take over. Join at once on yes (in the same step): the seat is taken as the join begins.
    */
   admits(client: WorldClient, capacity: number): boolean {
-    return this.owners.has(playerOf(client).characterId) || this.owners.size < capacity;
+    const { characterId } = playerOf(client);
+    return this.owners.has(characterId) || this.lingering.has(characterId) || this.owners.size < capacity;
   }
 
   /** How many characters are played. */
@@ -310,12 +318,12 @@ export class WorldSessions {
 
   /**
    * The identity's seat, from memory: a character the world holds for a session of that identity (its
-   * connection open, or dropped and its seat kept). See WorldSeats.
+   * connection open, dropped and its seat kept, or ended in a fight the character fights on). See WorldSeats.
    */
   seatOf(subject: string, characterId: string | undefined): PlayerAuth | undefined {
-    const ids = characterId === undefined ? this.owners.keys() : [characterId];
+    const ids = characterId === undefined ? [...this.owners.keys(), ...this.lingering.keys()] : [characterId];
     for (const id of ids) {
-      const auth = this.owners.get(id)?.auth;
+      const auth = this.owners.get(id)?.auth ?? this.lingering.get(id);
       if (auth?.subject === subject && this.parts.world.has(id)) return auth;
     }
     return undefined;

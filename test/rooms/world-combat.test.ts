@@ -9,6 +9,7 @@ import { findWorld } from "../../src/rooms/world-listing.js";
 import { joinAsNewPlayer, leave, type SdkPlayer, sleep, worldSuite } from "../support/players.js";
 import { recordingLogger } from "../support/recording-logger.js";
 import { startTestServer } from "../support/server.js";
+import { connectPlayer, type WsPlayer } from "../support/ws-client.js";
 import { asTrader, startTrade } from "./trade-helpers.js";
 import {
   becomeAdmin,
@@ -340,5 +341,32 @@ describe("WorldRoom: shutting down while a player who logged out in a fight is s
       lines.filter((line) => line.level >= 50).map((line) => line.msg),
       [],
     );
+  });
+});
+
+describe("WorldRoom: a full world and a player who logged out in a fight (WORLD_CAPACITY=1)", function () {
+  this.timeout(30000);
+
+  it("takes the player back to its character, still fighting, and nobody else", async () => {
+    // 600 ms ticks: the goblin's fight lasts over 10 s.
+    const server = await startTestServer({ ADMIN_CODE, WORLD_CAPACITY: "1" });
+    const players: SdkPlayer[] = [];
+    let back: WsPlayer | undefined;
+    try {
+      const alice = await joinAsNewPlayer(server);
+      await pickFightWithGoblin(alice);
+      await leave(alice.room);
+      // Her session is gone, her seat with it: the world takes Bob, and is full.
+      players.push(await joinAsNewPlayer(server));
+      await assert.rejects(joinAsNewPlayer(server), /every world is full/);
+      back = await connectPlayer(server, undefined, alice.token);
+      assert.equal(back.id, alice.id, "alice back in the world her character fights in");
+      const { x, z } = back.sync.position;
+      assert.ok(Math.max(Math.abs(x - GOBLINS.x), Math.abs(z - GOBLINS.z)) <= 5, "where she fights");
+    } finally {
+      await back?.client.close();
+      await Promise.all(players.map((player) => leave(player.room)));
+      await server.stop();
+    }
   });
 });
