@@ -1,4 +1,4 @@
-import type { IncrementResponse, Options, Store } from "express-rate-limit";
+import type { ClientRateLimitInfo, IncrementResponse, Options, Store } from "express-rate-limit";
 import type { Logger } from "../telemetry/logger.js";
 
 /**
@@ -44,6 +44,16 @@ export class PassingStore implements Store {
       this.failed(error);
       // Not counted: no hits, no reset time (the limiters accept that, see rate-limits.ts).
       return { totalHits: 0, resetTime: undefined };
+    }
+  }
+
+  async get(key: string): Promise<ClientRateLimitInfo | undefined> {
+    try {
+      if (this.reinitialize && this.options) await this.store.init?.(this.options);
+      return await this.store.get?.(key);
+    } catch (error) {
+      this.failed(error);
+      return undefined;
     }
   }
 

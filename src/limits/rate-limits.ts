@@ -18,6 +18,8 @@ export interface AttemptResult {
 export interface AttemptCounter {
   /** Counts one attempt of the client `key` and says whether it is over the limit. */
   hit(key: string): Promise<AttemptResult>;
+  /** Whether the client `key` is over the limit now, counting nothing. */
+  peek(key: string): Promise<AttemptResult>;
 }
 
 export interface RateLimits {
@@ -110,13 +112,22 @@ export function createRateLimits(
       },
     });
   // Creating a limiter gives its store its window, so a counter over the same store shares its counts.
-  const counter = (store: Store, limit: number): AttemptCounter => ({
-    hit: async (key) => {
-      const { totalHits, resetTime } = await store.increment(key);
+  const counter = (store: Store, limit: number): AttemptCounter => {
+    const result = (totalHits: number, resetTime: Date | undefined): AttemptResult => {
       const retryAfterMs = resetTime ? resetTime.getTime() - Date.now() : config.RATE_LIMIT_WINDOW_MS;
       return { limited: totalHits > limit, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
-    },
-  });
+    };
+    return {
+      hit: async (key) => {
+        const { totalHits, resetTime } = await store.increment(key);
+        return result(totalHits, resetTime);
+      },
+      peek: async (key) => {
+        const counted = await store.get?.(key);
+        return result(counted?.totalHits ?? 0, counted?.resetTime);
+      },
+    };
+  };
   return {
     rest: limiter(restStore, config.RATE_LIMIT_REST_PER_MIN, "requests"),
     restRequests: counter(restStore, config.RATE_LIMIT_REST_PER_MIN),

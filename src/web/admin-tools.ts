@@ -56,18 +56,24 @@ export function mountAdminTools(app: Application, options: AdminToolsOptions): v
   app.use("/playground", gate, playgroundWithoutJoinMessage({ use: [guard] }));
 }
 
-/** Lets through a request whose basic-auth password is the admin code; a wrong one counts against the limit. */
+/**
+ * Lets through a request whose basic-auth password is the admin code; a wrong one counts against the
+ * limit. Past the limit even the right one is refused, or a guesser would tell it by its answer. The
+ * right one is not counted: a browser sends it with every request of the monitor's page.
+ */
 function adminGate(adminCode: string, authAttempts: AttemptCounter): RequestHandler {
   return async (req, res, next) => {
     const password = basicPassword(req.headers.authorization);
-    if (password !== undefined && sameSecret(password, adminCode)) return next();
     if (password !== undefined) {
-      const attempt = await authAttempts.hit(clientKey(req.ip));
+      const key = clientKey(req.ip);
+      const right = sameSecret(password, adminCode);
+      const attempt = right ? await authAttempts.peek(key) : await authAttempts.hit(key);
       if (attempt.limited) {
         res.set("Retry-After", String(attempt.retryAfterSeconds));
         res.status(429).json(errorBody("rate_limited", "too many authentication attempts; retry later"));
         return;
       }
+      if (right) return next();
     }
     // Answered here: the API's error handler would challenge for a bearer token, and browsers would not ask.
     res

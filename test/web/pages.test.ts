@@ -136,8 +136,11 @@ describe("Colyseus's monitor and playground in production", function () {
     }
   });
 
-  it("counts wrong codes as authentication attempts, refusing them with 429 past the limit", async () => {
+  it("counts wrong codes as authentication attempts, refusing them, the right one too, with 429 past the limit", async () => {
     await serve(ADMIN_CODE);
+    // The right code alone is not counted: the monitor's page sends it with each of its requests.
+    for (let i = 0; i < 5; i++)
+      assert.equal((await fetch(`${base}/monitor/`, { headers: basic(ADMIN_CODE) })).status, 200);
     const statuses = [];
     for (let i = 0; i < 4; i++)
       statuses.push((await fetch(`${base}/monitor/`, { headers: basic(`guess ${i}`) })).status);
@@ -145,6 +148,9 @@ describe("Colyseus's monitor and playground in production", function () {
     const limited = await fetch(`${base}/monitor/`, { headers: basic("another guess") });
     assert.equal(limited.status, 429);
     assert.ok(Number(limited.headers.get("retry-after")) > 0);
+    // Were the right code let through now, a guesser would tell it by its answer among the 429s.
+    const right = await fetch(`${base}/monitor/`, { headers: basic(ADMIN_CODE) });
+    assert.equal(right.status, 429);
   });
 
   it("serves neither without an admin code", async () => {
