@@ -54,6 +54,11 @@ export class WorldMap {
     this.labelRegions();
   }
 
+  /** The widest extent of the map, in tiles: no tile of it lies farther from another along either axis. */
+  get span(): number {
+    return Math.max(this.width, this.depth);
+  }
+
   isWalkable(x: number, z: number): boolean {
     return this.regionAt(x, z) > 0;
   }

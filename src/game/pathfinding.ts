@@ -82,8 +82,9 @@ export function findPathNear(
   if (direct && arrived(end.x, end.z)) return direct;
   if (!goalInRegion(map, from, to, range)) return undefined;
 
-  // Every tile a search may reach lies within maxLength steps of the start.
-  const area = searchArea(maxLength);
+  // Every tile a search may reach lies within maxLength steps of the start, and inside the map: a long
+  // trip's area is the map's size, not its length's (5,000 steps would make 100 million tiles).
+  const area = searchArea(Math.min(maxLength, map.span));
   area.begin(from);
   const open = area.open;
   // Ties on f go to the tile nearer the goal, which keeps the search narrow and paths direct.

@@ -149,4 +149,15 @@ describe("findPath", () => {
   it("returns an empty path when already there", () => {
     assert.deepEqual(findPath(mapWith(), { x: 3, z: 3 }, { x: 3, z: 3 }), []);
   });
+
+  it("searches a long trip's cap within the map's size, not the cap's", () => {
+    // A wall across the straight way makes it a search; capped at 5,000 steps, as an agent's trips are.
+    const wall = Array.from({ length: 21 }, (_, i) => ({ x: 20, z: 20 + i }));
+    const before = process.memoryUsage().arrayBuffers;
+    const path = findPathNear(mapWith(wall), { x: 10, z: 30 }, { x: 30, z: 30 }, 0, 5000);
+    const grownMb = (process.memoryUsage().arrayBuffers - before) / 2 ** 20;
+    assert.deepEqual(path?.at(-1), { x: 30, z: 30 });
+    // An area 5,000 tiles each way would be 100 million tiles: 1.3 GB of search arrays, kept for reuse.
+    assert.ok(grownMb < 16, `the search took ${grownMb.toFixed(0)} MB`);
+  });
 });
