@@ -198,6 +198,7 @@ export class Agent {
         `agent ${this.record.name} stopped`,
       );
     this.clock.stop();
+    this.modelTurns?.cancel();
     await this.connection.stop();
   }
 
@@ -221,6 +222,8 @@ export class Agent {
 
   async setGoal(type: GoalType, target?: number): Promise<Goal> {
     this.record.goal = newGoal(type, target, this.sync);
+    // A decision asked for the goal before is not this one's.
+    this.modelTurns?.cancel();
     this.work.target = undefined;
     this.errand = undefined;
     await this.store();
@@ -332,8 +335,9 @@ export class Agent {
     if (typeof said === "string") this.send({ event: "player:chat", data: { message: said } });
   }
 
-  /** Stops the current action and path. */
+  /** Stops the current action and path, and gives up the model's decision under way. */
   private halt(): void {
+    this.modelTurns?.cancel();
     this.work.target = undefined;
     this.errand = undefined;
     this.work.task = undefined;

@@ -32,8 +32,8 @@ export class ModelTurns {
   /** The owner's messages waiting for the model, and the model's last actions with their answers. */
   private readonly instructions: string[] = [];
   private readonly recent: { action: string; result: string }[] = [];
-  /** A model call is under way. */
-  private deciding = false;
+  /** The model call under way, whose answer is carried out unless it is given up (see cancel). */
+  private pending: AbortController | undefined;
 
   constructor(
     private readonly model: ModelPlanner,
@@ -54,7 +54,7 @@ export class ModelTurns {
    * nothing asked, or this minute's calls spent).
    */
   take(goal: Goal | null): boolean {
-    if (this.deciding) return true;
+    if (this.pending) return true;
     const asked = this.instructions.length > 0;
     if (!asked) {
       if (this.host.goalsPaused() || !goal || goal.progress >= 1) return false;
@@ -65,7 +65,8 @@ export class ModelTurns {
       this.planner = "rules";
       return false;
     }
-    this.deciding = true;
+    const call = new AbortController();
+    this.pending = call;
     const instructions = this.instructions.splice(0);
     const input = {
       context: this.host.context(),
@@ -75,15 +76,24 @@ export class ModelTurns {
       recent: [...this.recent],
     };
     this.model
-      .decide(input)
-      .then((decision) => this.apply(decision))
+      .decide(input, call.signal)
+      .then((decision) => (call.signal.aborted ? undefined : this.apply(decision)))
       .catch((error: unknown) =>
         this.host.logger.warn({ err: error, agentId: this.host.agentId }, "an agent's model decision failed"),
       )
       .finally(() => {
-        this.deciding = false;
+        if (this.pending === call) this.pending = undefined;
       });
     return true;
+  }
+
+  /**
+   * Gives up the model's decision under way, if any: its owner stopped the agent, gave it another goal
+   * or deleted it. The request is cut (a provider bills what it goes on writing), and its answer is
+   * neither carried out nor said.
+   */
+  cancel(): void {
+    this.pending?.abort();
   }
 
   /** Carries out the model's decision; one that cannot be carried out is the rules' instead. */

@@ -136,6 +136,8 @@ describe("language-model planner: stub providers on loopback drive an agent", fu
         { mode: { kind: "malformed" } as const, reason: /answer could not be read/ },
         { mode: { kind: "tool", name: "castFireball" } as const, reason: /unknown action "castFireball"/ },
         { mode: { kind: "status", status: 429 } as const, reason: /rate limiting \(429\)/ },
+        // A broken gateway's endless answer is read no further than the cap.
+        { mode: { kind: "huge", bytes: 4 * 2 ** 20 } as const, reason: /larger than 256 kB/ },
       ];
       for (const { mode, reason } of failures) {
         run.stub.mode = mode;
@@ -178,6 +180,51 @@ describe("language-model planner: stub providers on loopback drive an agent", fu
       );
       await sleep(2000);
       assert.equal(run.stub.requests.length, 2, "2 calls in the minute, no more");
+    } finally {
+      await run.stop();
+    }
+  });
+
+  it("carries out no answer that comes after its owner stopped the goals", async () => {
+    const run = await drivenAgent("openai", { AGENT_MODEL_TIMEOUT_MS: "10000" });
+    try {
+      await waitForAsync(async () => (await run.xp()) > 0, "the model driving");
+      run.stub.mode = { kind: "late", ms: 1500, name: "chopTree" };
+      const stop = () =>
+        request(run.server, `/api/agents/${run.agentId}/goal/stop`, { token: run.owner, body: {} });
+      const asked = run.stub.requests.length;
+      // A new goal: the model is asked, and the goals stopped while it thinks.
+      await run.setGoal();
+      await waitForAsync(async () => run.stub.requests.length > asked, "the model asked");
+      assert.equal((await stop()).status, 200);
+      const xpAtStop = await run.xp();
+      const seen = new Set<string>();
+      for (const until = Date.now() + 3000; Date.now() < until; await sleep(100)) {
+        const { currentAction } = await run.state();
+        if (currentAction !== null) seen.add(currentAction);
+      }
+      assert.deepEqual({ actions: [...seen], xp: await run.xp() }, { actions: [], xp: xpAtStop });
+      assert.equal(run.stub.abandoned, 1, "the request cut when the goals stopped");
+    } finally {
+      await run.stop();
+    }
+  });
+
+  it("cuts its model request when the agent is deleted", async () => {
+    const run = await drivenAgent("google", { AGENT_MODEL_TIMEOUT_MS: "15000" });
+    try {
+      await waitForAsync(async () => (await run.xp()) > 0, "the model driving");
+      run.stub.mode = { kind: "never" };
+      const asked = run.stub.requests.length;
+      await run.setGoal();
+      await waitForAsync(async () => run.stub.requests.length > asked, "the model asked");
+      const deleted = await request(run.server, `/api/agents/${run.agentId}`, {
+        token: run.owner,
+        method: "DELETE",
+      });
+      assert.equal(deleted.status, 204);
+      // Not left running for its 15 s (a provider bills what it goes on writing).
+      await waitForAsync(async () => run.stub.abandoned === 1, "the request cut", 3000);
     } finally {
       await run.stop();
     }

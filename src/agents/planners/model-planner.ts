@@ -8,6 +8,7 @@ import { ACTION_NAMES, type ActionName, isActionName } from "../actions/types.js
 import type { Goal } from "../brain.js";
 import type { AgentContext } from "../knowledge.js";
 import { provideState } from "../providers/index.js";
+import { AnswerTooLargeError, wasTooLarge } from "./capped-fetch.js";
 
 export interface ModelBounds {
   callsPerMinute: number;
@@ -66,7 +67,8 @@ export class ModelPlanner {
     return this.calls.length < this.bounds.callsPerMinute;
   }
 
-  async decide(input: DecisionInput): Promise<ModelDecision> {
+  /** The model's decision, asked within the call's time limit; `given up` cuts the request short. */
+  async decide(input: DecisionInput, givenUp?: AbortSignal): Promise<ModelDecision> {
     if (!this.canCall())
       return { kind: "fallback", reason: `more than ${this.bounds.callsPerMinute} model calls a minute` };
     this.calls.push(Date.now());
@@ -77,7 +79,9 @@ export class ModelPlanner {
         prompt: describe(input),
         tools: TOOLS,
         maxOutputTokens: this.bounds.maxTokens,
-        abortSignal: AbortSignal.timeout(this.bounds.timeoutMs),
+        abortSignal: givenUp
+          ? AbortSignal.any([AbortSignal.timeout(this.bounds.timeoutMs), givenUp])
+          : AbortSignal.timeout(this.bounds.timeoutMs),
         maxRetries: 0,
       });
       const say = result.text.trim().slice(0, MAX_REPLY) || undefined;
@@ -102,6 +106,7 @@ export class ModelPlanner {
 
 /** Why a call failed, in words that hold no key, header or body. */
 function failureReason(error: unknown, timeoutMs: number): string {
+  if (wasTooLarge(error)) return new AnswerTooLargeError().message;
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
     return `the model did not answer within ${timeoutMs} ms`;
   if (APICallError.isInstance(error)) {

@@ -7,6 +7,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
 import type { Config } from "../../config/config.js";
+import { cappedFetch } from "./capped-fetch.js";
 
 export const MODEL_PROVIDERS = ["openai", "anthropic", "google", "local"] as const;
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
@@ -68,15 +69,28 @@ function languageModel(config: ModelConfig, provider: ModelProvider, id: string)
   switch (provider) {
     case "openai":
       // Chat completions: what OpenAI-compatible gateways speak too.
-      return createOpenAI({ apiKey: config.OPENAI_API_KEY, baseURL: config.OPENAI_BASE_URL }).chat(id);
+      return createOpenAI({
+        apiKey: config.OPENAI_API_KEY,
+        baseURL: config.OPENAI_BASE_URL,
+        fetch: cappedFetch,
+      }).chat(id);
     case "anthropic":
-      return createAnthropic({ apiKey: config.ANTHROPIC_API_KEY, baseURL: config.ANTHROPIC_BASE_URL })(id);
+      return createAnthropic({
+        apiKey: config.ANTHROPIC_API_KEY,
+        baseURL: config.ANTHROPIC_BASE_URL,
+        fetch: cappedFetch,
+      })(id);
     case "google":
       return createGoogleGenerativeAI({
         apiKey: config.GOOGLE_GENERATIVE_AI_API_KEY,
         baseURL: config.GOOGLE_GENERATIVE_AI_BASE_URL,
+        fetch: cappedFetch,
       })(id);
     case "local":
-      return createOpenAICompatible({ name: "local", baseURL: config.LOCAL_MODEL_URL! }).chatModel(id);
+      return createOpenAICompatible({
+        name: "local",
+        baseURL: config.LOCAL_MODEL_URL!,
+        fetch: cappedFetch,
+      }).chatModel(id);
   }
 }

@@ -9,6 +9,12 @@ export type StubProvider = "openai" | "anthropic" | "google" | "local";
 export type StubMode =
   | { kind: "tool"; name: string; input?: Record<string, unknown>; text?: string }
   | { kind: "slow"; ms: number }
+  /** A tool call, answered `ms` late. */
+  | { kind: "late"; ms: number; name: string }
+  /** No answer, until the client hangs up. */
+  | { kind: "never" }
+  /** `bytes` of an answer, sent in pieces (no length given ahead). */
+  | { kind: "huge"; bytes: number }
   | { kind: "malformed" }
   | { kind: "status"; status: number };
 
@@ -24,6 +30,8 @@ export interface ModelStub {
   url: string;
   mode: StubMode;
   requests: StubRequest[];
+  /** Requests whose client hung up before their answer was sent whole. */
+  abandoned: number;
   close(): Promise<void>;
 }
 
@@ -96,6 +104,7 @@ export async function startModelStub(provider: StubProvider): Promise<ModelStub>
     url: "",
     mode: { kind: "tool", name: "chopTree" },
     requests,
+    abandoned: 0,
     close: async () => {},
   };
   const server = http.createServer((req, res) => {
@@ -109,6 +118,9 @@ export async function startModelStub(provider: StubProvider): Promise<ModelStub>
         json = JSON.parse(body);
       } catch {}
       requests.push({ path: req.url ?? "", headers: req.headers, body, json });
+      res.on("close", () => {
+        if (!res.writableFinished) stub.abandoned++;
+      });
       const mode = stub.mode;
       const send = (status: number, payload: unknown) =>
         res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(payload));
@@ -120,6 +132,25 @@ export async function startModelStub(provider: StubProvider): Promise<ModelStub>
             if (!res.destroyed) send(200, toolReply(provider, { kind: "tool", name: "idle" }));
           }, mode.ms).unref();
           return;
+        case "late":
+          setTimeout(() => {
+            if (!res.destroyed) send(200, toolReply(provider, { kind: "tool", name: mode.name }));
+          }, mode.ms).unref();
+          return;
+        case "never":
+          return;
+        case "huge": {
+          res.writeHead(200, { "content-type": "application/json" });
+          const piece = "a".repeat(16 * 1024);
+          const more = (left: number): void => {
+            if (res.destroyed) return;
+            if (left <= 0) return void res.end();
+            if (res.write(piece)) more(left - piece.length);
+            else res.once("drain", () => more(left - piece.length));
+          };
+          res.write('{"choices":[{"message":{"content":"');
+          return more(mode.bytes);
+        }
         case "malformed":
           return res.writeHead(200, { "content-type": "application/json" }).end("{ this is not json");
         case "status":
