@@ -7,6 +7,7 @@ import { sightingIntervalMs } from "../auth/sightings.js";
 import { clientKey } from "../limits/rate-limits.js";
 import { ServiceError } from "../protocol/errors.js";
 import { bearerToken } from "./authenticate.js";
+import type { AddressVoucher } from "./vouched-address.js";
 
 /**
  * A token's account is asked again after this long (a dashboard polls every few seconds), or sooner
@@ -17,15 +18,24 @@ const REMEMBER_MS = 30_000;
 const REMEMBERED_MAX = 10_000;
 const ASK_TIMEOUT_MS = 10_000;
 
-export function authenticateThrough(gameServerUrl: string, ownerAbsenceSeconds: number): RequestHandler {
+/**
+ * The caller's account, asked of the game server (and remembered a while), with its address: the one
+ * the game server vouched for when it forwarded the request, or the request's own.
+ */
+export function authenticateThrough(
+  gameServerUrl: string,
+  ownerAbsenceSeconds: number,
+  voucher: AddressVoucher,
+): RequestHandler {
   const rememberMs = Math.min(REMEMBER_MS, sightingIntervalMs(ownerAbsenceSeconds));
-  const remembered = new Map<string, { caller: AgentCaller; until: number }>();
+  const remembered = new Map<string, { account: Omit<AgentCaller, "address">; until: number }>();
   return async (req, res, next) => {
     const token = bearerToken(req.headers.authorization);
     if (!token) throw new ServiceError("unauthorized", "an Authorization: Bearer <token> header is required");
+    const address = clientKey(voucher.of(req) ?? req.ip);
     const known = remembered.get(token);
     if (known && known.until > Date.now()) {
-      res.locals.agentCaller = known.caller;
+      res.locals.agentCaller = { ...known.account, address };
       return next();
     }
     let answer: globalThis.Response;
@@ -50,10 +60,9 @@ export function authenticateThrough(gameServerUrl: string, ownerAbsenceSeconds: 
       return;
     }
     const { accountId, isAdmin } = (await answer.json()) as { accountId: string; isAdmin: boolean };
-    const caller: AgentCaller = { accountId, isAdmin, address: clientKey(req.ip) };
     if (remembered.size >= REMEMBERED_MAX) remembered.clear();
-    remembered.set(token, { caller, until: Date.now() + rememberMs });
-    res.locals.agentCaller = caller;
+    remembered.set(token, { account: { accountId, isAdmin }, until: Date.now() + rememberMs });
+    res.locals.agentCaller = { accountId, isAdmin, address } satisfies AgentCaller;
     next();
   };
 }

@@ -3,6 +3,7 @@
 // address) and its answer passed back as it was given.
 import type { RequestHandler } from "express";
 import { ServiceError } from "../protocol/errors.js";
+import type { AddressVoucher } from "./vouched-address.js";
 
 /** The agent process answers within this, or the caller is told it is unavailable. */
 const FORWARD_TIMEOUT_MS = 15_000;
@@ -11,7 +12,7 @@ const FORWARDED_HEADERS = ["authorization", "content-type", "accept", "user-agen
 /** The answer's headers that travel back. */
 const RETURNED_HEADERS = ["content-type", "retry-after", "www-authenticate", "cache-control"];
 
-export function forwardAgentRequests(frameworkUrl: string): RequestHandler {
+export function forwardAgentRequests(frameworkUrl: string, voucher: AddressVoucher): RequestHandler {
   const base = frameworkUrl.replace(/\/+$/, "");
   return async (req, res) => {
     const headers: Record<string, string> = {};
@@ -19,8 +20,10 @@ export function forwardAgentRequests(frameworkUrl: string): RequestHandler {
       const value = req.headers[name];
       if (typeof value === "string") headers[name] = value;
     }
-    // The client's address as this server resolved it (TRUST_PROXY), for the agent process's logs.
+    // The client's address as this server resolved it (TRUST_PROXY), for the agent process's logs, and
+    // vouched for: the agent process counts AGENTS_PER_ADDRESS by it.
     headers["x-forwarded-for"] = req.ip ?? "";
+    Object.assign(headers, voucher.headers(req.ip ?? ""));
     // express.json has parsed the body already: it goes on as JSON (a request without one, without).
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
     if (body !== undefined) headers["content-type"] = "application/json";

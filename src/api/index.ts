@@ -15,6 +15,7 @@ import { installCorsPolicy } from "./cors.js";
 import { envScriptRouter } from "./env-js.js";
 import { errorHandler, notFound } from "./errors.js";
 import { playerRouter } from "./player.js";
+import { addressVoucher } from "./vouched-address.js";
 import { worldRouter } from "./world.js";
 
 /**
@@ -37,7 +38,8 @@ export function mountApi(app: express.Application, runtime: Runtime, liveWorld: 
   );
   // The agents run in their own process when one is configured: their endpoints are answered there.
   const { AGENT_FRAMEWORK_URL } = runtime.config;
-  if (AGENT_FRAMEWORK_URL) api.use("/agents", forwardAgentRequests(AGENT_FRAMEWORK_URL));
+  if (AGENT_FRAMEWORK_URL)
+    api.use("/agents", forwardAgentRequests(AGENT_FRAMEWORK_URL, addressVoucher(runtime.jwtSecret)));
   api.use(
     anonymousAuthRouter(runtime),
     accountRouter(authenticated),

@@ -11,6 +11,7 @@ import { type AgentRequest, answerAgentRequest, answerInWorlds } from "../agents
 import { agentCallerOf, authenticateThrough } from "../api/agent-callers.js";
 import { agentsRouter } from "../api/agents.js";
 import { errorHandler, notFound } from "../api/errors.js";
+import { addressVoucher } from "../api/vouched-address.js";
 import type { Config } from "../config/config.js";
 import { StartupError } from "../config/startup-error.js";
 import { BODY_LIMIT_BYTES } from "../limits/body-size.js";
@@ -60,7 +61,11 @@ export async function startAgentFramework(config: Config, logger: Logger): Promi
   api.use(
     agentsRouter(
       { agents: (request) => answerInWorlds(request, async () => worlds, answerIn) },
-      authenticateThrough(config.GAME_SERVER_URL, config.AGENT_OWNER_ABSENCE_SECONDS),
+      authenticateThrough(
+        config.GAME_SERVER_URL,
+        config.AGENT_OWNER_ABSENCE_SECONDS,
+        addressVoucher(jwtSecret),
+      ),
       config.WORLDS,
       agentCallerOf,
     ),

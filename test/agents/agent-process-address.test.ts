@@ -1,0 +1,84 @@
+// AGENTS_PER_ADDRESS with the agent process (`npm run agents`): creations forwarded by the game server are
+// counted there by the client address the game server vouches for, and no caller can vouch for one.
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { GENEROUS_LIMITS, request } from "../api/support.js";
+import { PROCESS_PORTS, type ServerProcess, startServerProcess } from "../support/processes.js";
+import { startTestServer, type TestServer } from "../support/server.js";
+
+const JWT_SECRET = "the secret the game server and the agent process share";
+
+describe("AGENTS_PER_ADDRESS through the agent process", function () {
+  this.timeout(120000);
+  const port = PROCESS_PORTS.agentFramework;
+  let server: TestServer;
+  let framework: ServerProcess | undefined;
+  let dataDir: string;
+
+  before(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), "tileworld-agent-process-address-"));
+    // The game server sits behind one proxy (TRUST_PROXY=1): each client's own address is known to it.
+    server = await startTestServer({
+      ...GENEROUS_LIMITS,
+      TRUST_PROXY: "1",
+      WORLD_TICK_MS: "50",
+      JWT_SECRET,
+      AGENT_FRAMEWORK_URL: `http://127.0.0.1:${port}`,
+    });
+    framework = await startServerProcess(
+      port,
+      {
+        NODE_ENV: "test",
+        AGENT_PORT: String(port),
+        GAME_SERVER_URL: server.baseUrl,
+        JWT_SECRET,
+        WORLD_TICK_MS: "50",
+        DATA_DIR: dataDir,
+        AGENTS_PER_ADDRESS: "1",
+      },
+      undefined,
+      "src/server/agent-framework.ts",
+    );
+  });
+  after(async () => {
+    await framework?.stop();
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("counts two owners at two addresses apart (AGENTS_PER_ADDRESS=1), and takes no caller's word for one", async () => {
+    const statuses: number[] = [];
+    for (const [index, address] of ["203.0.113.7", "198.51.100.9"].entries()) {
+      const headers = { "x-forwarded-for": address };
+      const signIn = await request(server, "/api/v1/auth/anonymous", { method: "POST", headers });
+      assert.equal(signIn.status, 201);
+      const { token } = await signIn.json();
+      const created = await request(server, "/api/agents", {
+        token,
+        headers,
+        body: { name: `Far ${index} Owner` },
+      });
+      statuses.push(created.status);
+      if (created.status !== 201) console.log(`      ${address}: ${await created.text()}`);
+    }
+    assert.deepEqual(statuses, [201, 201], "the second address was counted as the first's");
+
+    // A caller of the agent process itself claiming the first address, without the game server's proof,
+    // is counted as what it is (this machine, which has started none).
+    const signIn = await request(server, "/api/v1/auth/anonymous", { method: "POST" });
+    const { token } = await signIn.json();
+    const direct = await fetch(`http://127.0.0.1:${port}/api/agents`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        "x-tileworld-client-address": "203.0.113.7",
+        "x-tileworld-client-proof": "made-up",
+      },
+      body: JSON.stringify({ name: "Near Owner" }),
+    });
+    assert.equal(direct.status, 201, await direct.text());
+  });
+});
