@@ -26,22 +26,41 @@ function stored() {
   }
 }
 
+/** A sign-in only the person can give: an identity provider's token, missing or expired. Not retried. */
+export class SignInRequired extends Error {
+  final = true;
+}
+
+/** When a JWT runs out (its `exp`), as an ISO date; null when it does not say. */
+function expiryOf(token) {
+  try {
+    const payload = JSON.parse(atob(token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/")));
+    return typeof payload.exp === "number" ? new Date(payload.exp * 1000).toISOString() : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The token of this browser's identity. Anonymous mode: issued by the server and kept, renewed while
  * still valid so the same character stays ours. With an identity provider, its token is given to the
- * page as `#token=...` (or kept from an earlier visit).
+ * page as `#token=...` (or kept from an earlier visit, until it expires).
  */
 export async function signIn() {
   const fromHash = new URLSearchParams(location.hash.slice(1)).get("token");
   if (fromHash) {
-    localStorage.setItem(TOKEN_KEY, JSON.stringify({ token: fromHash, expiresAt: null }));
+    localStorage.setItem(TOKEN_KEY, JSON.stringify({ token: fromHash, expiresAt: expiryOf(fromHash) }));
     history.replaceState(null, "", location.pathname + location.search);
   }
   const kept = stored();
   if (env.PUBLIC_IDP_APP_ID) {
-    if (kept?.token) return kept.token;
-    throw new Error(
-      "This server signs players in with its identity provider: open the page with #token=<your token>.",
+    const expired = kept?.expiresAt && Date.parse(kept.expiresAt) <= Date.now();
+    if (kept?.token && !expired) return kept.token;
+    forgetToken();
+    throw new SignInRequired(
+      kept?.token
+        ? "Your sign-in has run out: open the page again with #token=<a new token>."
+        : "This server signs players in with its identity provider: open the page with #token=<your token>.",
     );
   }
   const fresh = kept?.expiresAt && Date.parse(kept.expiresAt) - Date.now() > RENEW_MARGIN_MS;
@@ -53,6 +72,28 @@ export async function signIn() {
   });
   localStorage.setItem(TOKEN_KEY, JSON.stringify({ token: issued.token, expiresAt: issued.expiresAt }));
   return issued.token;
+}
+
+/** Forgets the kept token: the server refused it (its secret changed, or it ran out). */
+export function forgetToken() {
+  localStorage.removeItem(TOKEN_KEY);
+}
+
+/**
+ * Checks the kept token with the server when a connection was refused before it opened (a browser is
+ * told no reason): one the server refuses is forgotten, so the next sign-in starts afresh. True then.
+ */
+export async function dropRefusedToken() {
+  const token = stored()?.token;
+  if (!token) return false;
+  try {
+    await api("/api/v1/account", { token });
+    return false;
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 401) return false;
+    forgetToken();
+    return true;
+  }
 }
 
 /** A JSON call of the REST API; a 4xx or 5xx throws an ApiError with the server's code and message. */

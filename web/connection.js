@@ -7,12 +7,16 @@ const FINAL_CLOSES = {
   4002: "Joining the world failed.",
   4409: "This character logged in elsewhere: this page was replaced.",
 };
-const BACKOFF_MS = [1000, 2000, 4000, 8000];
+/** Reconnections wait 1 s, 2 s, 4 s... up to 30 s, each between half and all of it: a restart's players spread out. */
+const FIRST_BACKOFF_MS = 1000;
+const MAX_BACKOFF_MS = 30_000;
 
 export class GameConnection {
   /**
    * @param {{ url: string, token: () => Promise<string>, onEvent: (event: string, data: any, id?: string) => void,
-   *   onStatus: (status: string, detail?: string) => void, onOpen: () => void }} options
+   *   onStatus: (status: string, detail?: string) => void, onOpen: () => void,
+   *   onRefused?: () => Promise<void> }} options `onRefused`: a connection closed before it opened (refused
+   *   at its upgrade, for a reason a browser is not told); the page checks what it can before the next try.
    */
   constructor(options) {
     this.options = options;
@@ -30,6 +34,8 @@ export class GameConnection {
     try {
       token = await this.options.token();
     } catch (error) {
+      // A sign-in only the person can give (an identity provider's token) is not retried.
+      if (error.final) return this.options.onStatus("closed", error.message);
       this.options.onStatus("offline", error.message);
       return this.retry();
     }
@@ -38,7 +44,9 @@ export class GameConnection {
     if (this.world !== undefined) url.searchParams.set("world", String(this.world));
     const socket = new WebSocket(url);
     this.socket = socket;
+    let opened = false;
     socket.onopen = () => {
+      opened = true;
       this.options.onOpen();
       this.options.onStatus("online");
     };
@@ -62,14 +70,18 @@ export class GameConnection {
         return;
       }
       this.options.onStatus("reconnecting", `connection lost (${close.code}); reconnecting…`);
-      this.retry();
+      this.retry(opened ? undefined : this.options.onRefused);
     };
   }
 
-  retry() {
-    const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+  /** Connects again after the back-off, having run `check` (whose failure does not stop it). */
+  retry(check) {
+    const delay = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** this.attempt) * (0.5 + Math.random() / 2);
     this.attempt++;
-    setTimeout(() => this.connect(), delay);
+    setTimeout(async () => {
+      await check?.().catch(() => {});
+      this.connect();
+    }, delay);
   }
 
   /** Sends an event; answers to it carry the returned id. False when not connected. */

@@ -1,6 +1,6 @@
 // The agent dashboard: lists the agents, shows the one picked (position on a mini-map, health, goal and
 // progress, current action, skills, inventory, equipment) and controls it. It polls every 7 s, a failed poll retried after 1 s, 2 s and 4 s, and a 429 waits for its Retry-After.
-import { api, el, formatNumber, manifest, signIn, titleCase } from "./common.js";
+import { api, el, forgetToken, formatNumber, manifest, signIn, titleCase } from "./common.js";
 
 const POLL_MS = 7000;
 const BACKOFF_MS = [1000, 2000, 4000];
@@ -17,6 +17,8 @@ let detail;
 /** Whether the server has the richer agent endpoints: unknown until asked, then true or false. */
 const endpoints = { state: undefined, actions: undefined };
 let failures = 0;
+/** Whether this page has signed in afresh after a refused token (see signInAgain). */
+let signedInAgain = false;
 let timer;
 let countdown;
 /** Each poll's number: a poll started while another is under way makes the older one stop where it is. */
@@ -76,19 +78,33 @@ async function poll() {
     timer = setTimeout(poll, POLL_MS);
   } catch (error) {
     if (mine !== generation) return;
-    const backoff = BACKOFF_MS[failures];
-    failures++;
-    if (backoff === undefined) {
-      // Three retries failed: back to the ordinary pace until the server answers again.
-      failures = 0;
-      return wait(POLL_MS, `${error.message}; trying again`, "error");
-    }
+    // Three retries failed: back to the ordinary pace until the server answers again.
+    const backoff = BACKOFF_MS[failures] ?? POLL_MS;
+    failures = failures < BACKOFF_MS.length ? failures + 1 : 0;
+    if (error.status === 401 && !signedInAgain) return signInAgain();
     if (error.status === 429) {
       const delay = Math.max(backoff, (error.retryAfter ?? 0) * 1000);
       return wait(delay, "Rate limited (429): backing off, retrying", "rate-limited");
     }
     return wait(backoff, `${error.message}; retrying`, "error");
   }
+}
+
+/**
+ * The server refused the kept token (its secret changed, or the token ran out): it is forgotten and a
+ * new sign-in made, once a page (a server that refuses every token is not sent new identities all
+ * day). An identity provider's sign-in is the person's to give again.
+ */
+async function signInAgain() {
+  signedInAgain = true;
+  forgetToken();
+  try {
+    token = await signIn();
+  } catch (error) {
+    return setStatus(`Cannot sign in: ${error.message}`, "error");
+  }
+  setStatus("The server no longer took this browser's sign-in: signed in afresh", "error");
+  timer = setTimeout(poll, BACKOFF_MS[0]);
 }
 
 /** Waits `delay` ms before the next poll, counting down in the status line. */

@@ -1,5 +1,5 @@
 // The web client: signs in, plays over /ws, draws the world and keeps the panels up to date.
-import { api, el, env, formatNumber, signIn, titleCase } from "./common.js";
+import { api, dropRefusedToken, el, env, formatNumber, signIn, titleCase } from "./common.js";
 import { GameConnection } from "./connection.js";
 import { drawWorld, toTile } from "./renderer.js";
 import { TradeWindow } from "./trade.js";
@@ -51,6 +51,8 @@ const game = {
   using: undefined,
   /** Whether the world this connection plays in is known (see learnWorld). */
   worldKnown: false,
+  /** Whether this page forgot a token the server refused and signed in afresh (see onRefused). */
+  signedInAgain: false,
 };
 
 const map = await loadWorldMap().catch((error) => {
@@ -77,6 +79,16 @@ const connection = new GameConnection({
     else if (status === "online") hideNotice();
   },
   onEvent: handle,
+  onRefused: async () => {
+    // Once a page: a server that refuses every token is not sent a new identity at each try.
+    if (!game.signedInAgain && (await dropRefusedToken())) {
+      game.signedInAgain = true;
+      notice("The server no longer takes this browser's sign-in: you play as a new player.");
+    }
+    if (connection.world === undefined) return;
+    await worlds.refresh();
+    if (worlds.worlds.find(({ id }) => id === connection.world)?.full) leaveFullWorld(connection.world);
+  },
 });
 const worlds = new WorldPicker($("world"), $("world-list"), {
   hop: (world) => send("player:hop", { world }),
@@ -100,6 +112,12 @@ function linkedWorld(named) {
   const why = world ? `World ${world.id} is full` : `There is no world ${named} here`;
   chatLine("server", "", `${why}: you play in the least full world.`);
   return undefined;
+}
+
+/** The world to reconnect to is full: the server puts the player in the least full one instead. */
+function leaveFullWorld(world) {
+  chatLine("server", "", `World ${world} is full: you play in the least full world.`);
+  connection.world = undefined;
 }
 
 function send(event, data) {
@@ -157,6 +175,9 @@ function handle(event, data) {
     case "error":
       chatLine("error", "", data.message);
       notice(data.message);
+      // A login the world turned away as full (not a hop: that one names its event).
+      if (data.code === "world_full" && !data.event && connection.world !== undefined)
+        leaveFullWorld(connection.world);
       break;
   }
 }

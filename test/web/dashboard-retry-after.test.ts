@@ -1,0 +1,62 @@
+// The dashboard's polling past the REST limit: a 429 waits for its Retry-After, every one of them (the
+// fourth refusal in a row included, where the back-off starts over), and says it is rate limited.
+import assert from "node:assert/strict";
+import type { Browser } from "playwright-core";
+import { GENEROUS_LIMITS } from "../api/support.js";
+import { startTestServer, type TestServer } from "../support/server.js";
+import { launchChromium, openPage, skipWithoutChromium } from "../web/browser.js";
+
+const RETRY_AFTER_SECONDS = 30;
+
+describe("the dashboard and Retry-After", function () {
+  this.timeout(120000);
+  let server: TestServer;
+  let browser: Browser;
+
+  before(async function () {
+    skipWithoutChromium(this);
+    server = await startTestServer({ ...GENEROUS_LIMITS });
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("never polls again sooner than a 429's Retry-After", async () => {
+    const { page, context } = await openPage(browser, [{ status: 429, url: /\/api\/agents$/ }]);
+    await page.clock.install();
+    let elapsed = 0;
+    const polls: { at: number }[] = [];
+    // The server's REST limit, as the list endpoint answers it once the window is used up.
+    await page.route(
+      (url) => url.pathname === "/api/agents",
+      (route) => {
+        polls.push({ at: elapsed });
+        return route.fulfill({
+          status: 429,
+          headers: { "Retry-After": String(RETRY_AFTER_SECONDS), "Content-Type": "application/json" },
+          body: JSON.stringify({
+            error: { code: "rate_limited", message: "too many requests; retry later" },
+          }),
+        });
+      },
+    );
+    await page.goto(`${server.baseUrl}/dashboard`);
+    while (polls.length === 0) await page.waitForTimeout(50);
+    const statuses: string[] = [];
+    while (polls.length < 6 && elapsed < 200_000) {
+      await page.clock.runFor(500);
+      elapsed += 500;
+      await page.waitForTimeout(10);
+      const status = (await page.locator("#poll-status").textContent()) ?? "";
+      if (statuses.at(-1)?.replace(/\d+ s$/, "") !== status.replace(/\d+ s$/, "")) statuses.push(status);
+    }
+    await context.close();
+    const gaps = polls.slice(1).map((poll, i) => (poll.at - polls[i]!.at) / 1000);
+    assert.ok(
+      gaps.every((gap) => gap >= RETRY_AFTER_SECONDS - 1),
+      `polls ${gaps.join(" s, ")} s apart with Retry-After: ${RETRY_AFTER_SECONDS}; status lines: ${statuses.join(" | ")}`,
+    );
+  });
+});
