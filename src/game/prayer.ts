@@ -33,16 +33,19 @@ export function switchOn(active: readonly PrayerDef[], prayer: PrayerDef): Praye
 }
 
 /**
- * One tick of drain: the active prayers' drains add up in `carried` (points a minute, so a point is
- * TICKS_PER_MINUTE of it), and each whole point leaves. Integer arithmetic keeps the drain exact.
+ * One tick of drain: the active prayers' drains (points a minute) add up in `carried`, and each whole
+ * point leaves. A worn prayer bonus makes each point last (60 + 2 x bonus) / 60 as long, as in
+ * RuneScape. Counted in sixtieths of a drain, the arithmetic stays exact.
  */
 export function drainOneTick(
   points: number,
   carried: number,
   active: readonly PrayerDef[],
+  prayerBonus = 0,
 ): { points: number; carried: number } {
+  const perPoint = TICKS_PER_MINUTE * (60 + 2 * Math.max(0, prayerBonus));
   let owed = carried;
-  for (const prayer of active) owed += prayer.drain;
-  const spent = Math.floor(owed / TICKS_PER_MINUTE);
-  return { points: Math.max(0, points - spent), carried: owed - spent * TICKS_PER_MINUTE };
+  for (const prayer of active) owed += prayer.drain * 60;
+  const spent = Math.floor(owed / perPoint);
+  return { points: Math.max(0, points - spent), carried: owed - spent * perPoint };
 }

@@ -47,7 +47,7 @@ export interface PlayerEntity {
   style: CombatStyle;
   /** The prayers switched on (all off at login and at death). */
   prayers: PrayerDef[];
-  /** Prayer drain owed towards the next point, in points a minute (see drainOneTick). */
+  /** Prayer drain owed towards the next point, in sixtieths of points a minute (see drainOneTick). */
   prayerDrain: number;
   /** Ticks in a row with no prayer on, towards the next point recharged (see tendPrayers). */
   prayerRest: number;

@@ -1,4 +1,5 @@
 // Prayers in the world: switching them on and off, their drain, and the points' slow recharge.
+import { equipmentBonuses } from "./combat.js";
 import { type GameError, gameError } from "./errors.js";
 import { drainOneTick, PRAYER_REGEN_TICKS, prayerPoints, prayerProblem, switchOn } from "./prayer.js";
 import type { PlayerEntity } from "./world-entities.js";
@@ -41,7 +42,8 @@ export function tendPrayers(state: WorldState): void {
       continue;
     }
     player.prayerRest = 0;
-    const drained = drainOneTick(points, player.prayerDrain, player.prayers);
+    const bonus = equipmentBonuses(character.equipment, state.data.items).prayer;
+    const drained = drainOneTick(points, player.prayerDrain, player.prayers, bonus);
     player.prayerDrain = drained.carried;
     if (drained.points === points) continue;
     state.setPrayerPoints(player, drained.points);

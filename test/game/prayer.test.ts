@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { drainOneTick, PRAYER_REGEN_TICKS, prayerProblem, switchOn } from "../../src/game/prayer.js";
 import { seededRandom } from "../../src/game/random.js";
-import type { CharacterState, PrayerDef } from "../../src/game/types.js";
+import type { CharacterState, ItemDef, PrayerDef } from "../../src/game/types.js";
 import { World } from "../../src/game/world.js";
 import type { TickReport } from "../../src/game/world-types.js";
 import { skillsAt } from "./fixtures.js";
@@ -52,6 +52,18 @@ describe("Prayer rules", () => {
     for (let tick = 0; tick < 100; tick++) state = drainOneTick(state.points, state.carried, [SKIN, STONE]);
     assert.deepEqual(state, { points: 84, carried: 0 });
     assert.equal(drainOneTick(0, 99, [STONE]).points, 0);
+  });
+
+  it("makes each point last (60 + 2 x bonus) / 60 as long with a prayer bonus worn", () => {
+    // 5 points a minute, +8: a point every 25 1/3 ticks instead of 20.
+    let state = { points: 10, carried: 0 };
+    const lost: number[] = [];
+    for (let tick = 1; tick <= 80; tick++) {
+      const before = state.points;
+      state = drainOneTick(state.points, state.carried, [SKIN], 8);
+      if (state.points < before) lost.push(tick);
+    }
+    assert.deepEqual(lost, [26, 51, 76]);
   });
 });
 
@@ -175,5 +187,43 @@ describe("Prayers in the world", () => {
     for (let tick = 0; tick < 200 && !died; tick++) died = world.step().deaths.includes("p1");
     assert.ok(died, "the goblin kills a player at 1 hitpoint");
     assert.deepEqual(world.playerSync("p1").prayer.active, []);
+  });
+});
+
+describe("Prayers in the world: a worn prayer bonus", () => {
+  it("slows the drain of a player wearing it", () => {
+    const symbol: ItemDef = {
+      id: "holy_symbol",
+      name: "Holy symbol",
+      type: "armor",
+      value: 300,
+      stackable: false,
+      tradeable: true,
+      equipSlot: "neck",
+      bonuses: { prayer: 8 },
+    };
+    const drainedIn200Ticks = (equipment: CharacterState["equipment"]) => {
+      const data = gameData();
+      const world = new World({
+        data: {
+          ...data,
+          items: new Map([...data.items, [symbol.id, symbol]]),
+          prayers: new Map([[STONE.id, STONE]]),
+        },
+        random: seededRandom(3),
+      });
+      world.join(
+        character("p1", {
+          position: { ...SPAWN },
+          skills: skillsAt(1, { prayer: 40, constitution: 10 }),
+          equipment,
+        }),
+      );
+      assert.equal(world.submit("p1", { type: "pray", prayerId: STONE.id, active: true }), undefined);
+      stepFor(world, 200);
+      return 40 - (world.character("p1").prayerPoints ?? 40);
+    };
+    // 10 points a minute: 20 in 200 ticks bare-necked, 200 x 10 / 126 2/3 = 15 with +8.
+    assert.deepEqual([drainedIn200Ticks({}), drainedIn200Ticks({ neck: "holy_symbol" })], [20, 15]);
   });
 });
