@@ -177,7 +177,10 @@ function die(state: WorldState, player: PlayerEntity): void {
   player.action = undefined;
   player.path = [];
   player.lastStruckTick = Number.NEGATIVE_INFINITY;
+  // As in RuneScape, a respawn restores the prayer points too.
   state.setPrayers(player, []);
+  state.setPrayerPoints(player, character.skills.prayer.level);
+  player.prayerDrain = 0;
   state.moveTo(player, area.spawnPoint);
   state.setHealth(player, state.maxHealth(player));
   state.deaths.add(player.id);

@@ -297,6 +297,10 @@ export class WorldState {
     // Constitution's level is the player's maximum health; as in RuneScape, the current health rises
     // with it, and setHealth shows both to everyone in view.
     if (skill === "constitution") this.setHealth(player, player.character.health + result.levelsGained);
+    // So do the prayer points with the prayer level (unstored ones are the level already).
+    const { prayerPoints } = player.character;
+    if (skill === "prayer" && prayerPoints !== undefined)
+      this.setPrayerPoints(player, prayerPoints + result.levelsGained);
   }
 
   // --- objects and ground items ---

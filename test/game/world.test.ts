@@ -337,6 +337,19 @@ describe("World", () => {
       );
     });
 
+    it("adds a prayer point for each prayer level gained, as constitution adds health", () => {
+      // 80 XP: 3 short of level 2; spent down to 0 of its 1 point.
+      const world = worldWith(SPAWN, {
+        inventory: [{ slot: 0, itemId: "bones", quantity: 1 }],
+        skills: { ...character("p1").skills, prayer: { level: 1, xp: 80 } },
+        prayerPoints: 0,
+      });
+      bury(world, 0);
+      world.step();
+      const { skills, prayerPoints } = world.character("p1");
+      assert.deepEqual([skills.prayer.level, prayerPoints], [2, 1]);
+    });
+
     it("buries one at a time: another within 2 ticks is refused and nothing is buried", () => {
       const world = withBones();
       bury(world, 0);
@@ -706,7 +719,8 @@ describe("World", () => {
         random: seededRandom(3),
       });
       const deathTile = { x: GOBLIN_SPAWN.x, z: GOBLIN_SPAWN.z - 2 };
-      world.join(character("p1", { position: deathTile }));
+      // Out of prayer points: a respawn restores them, as it does health.
+      world.join(character("p1", { position: deathTile, prayerPoints: 0 }));
 
       const reports = stepUntil(world, () => world.character("p1").position.z === SPAWN.z);
       assert.ok(
@@ -721,6 +735,7 @@ describe("World", () => {
       const state = world.character("p1");
       assert.deepEqual(state.position, SPAWN);
       assert.equal(state.health, 10);
+      assert.equal(state.prayerPoints, state.skills.prayer.level);
       assert.deepEqual(state.inventory, [], "outside a safe zone nothing is kept");
       const dropped = world.entities().filter((entity) => entity.kind === "item");
       assert.deepEqual(dropped.map((item) => item.type).sort(), [
