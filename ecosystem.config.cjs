@@ -1,6 +1,7 @@
 // How pm2 runs the server, as Colyseus Cloud does (its deploy runs `npm run build`, then starts this):
 // the compiled entry point with `npm run start:prod`'s Node flags; one process a core on PostgreSQL
-// (DATABASE_URL), and one alone on the embedded database, whose files only one process may open.
+// and Redis (DATABASE_URL and REDIS_URL), and one alone otherwise: the embedded database's files only
+// one process may open, and without Redis processes cannot share the worlds.
 const os = require("node:os");
 const { scripts } = require("./package.json");
 
@@ -12,7 +13,9 @@ module.exports = {
       name: "tileworld-server",
       script: "dist/src/server/index.js",
       node_args: nodeFlags,
-      instances: process.env.DATABASE_URL ? os.cpus().length : 1,
+      // Colyseus Cloud names its Redis REDIS_URI (read as REDIS_URL by the server).
+      instances:
+        process.env.DATABASE_URL && (process.env.REDIS_URL || process.env.REDIS_URI) ? os.cpus().length : 1,
       exec_mode: "fork",
       // @colyseus/tools' listen tells pm2 once the process listens.
       wait_ready: true,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -73,9 +73,11 @@ describe("start-up failures", function () {
   async function failedStart(
     env: Record<string, string>,
     entry = NPM_START,
+    prepare?: (dataDir: string) => Promise<void>,
   ): Promise<{ code: number | null; stderr: string }> {
     const dataDir = await mkdtemp(join(tmpdir(), "startup-"));
     try {
+      await prepare?.(dataDir);
       return await runToExit({ DATA_DIR: dataDir, PGLITE_STORAGE: "memory", ...env }, entry);
     } finally {
       await rm(dataDir, { recursive: true, force: true });
@@ -114,10 +116,51 @@ describe("start-up failures", function () {
         [...entry],
       );
       assert.equal(code, 1, stderr);
-      assert.match(stderr, /Check DATABASE_URL/);
+      // PostgreSQL's own reason, not only the failed query the database layer wraps it in.
+      assert.match(stderr, /ECONNREFUSED 127\.0\.0\.1:9\. Check DATABASE_URL/);
       assert.doesNotMatch(stderr, /^\s+at /m, "no stack trace");
     });
   }
+
+  it("says which database does not exist at DATABASE_URL", async function () {
+    const postgresUrl = process.env.TEST_DATABASE_URL;
+    if (!postgresUrl) this.skip();
+    const url = new URL(postgresUrl);
+    url.pathname = "/no_such_database_here";
+    const { code, stderr } = await failedStart({ PORT: "0", DATABASE_URL: url.toString() });
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, /database "no_such_database_here" does not exist\. Check DATABASE_URL/);
+  });
+
+  it("refuses a DATABASE_URL that is not a PostgreSQL address", async () => {
+    const { code, stderr } = await failedStart({ PORT: "0", DATABASE_URL: "mysql://db/game" });
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, /DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ address/);
+  });
+
+  it("names REDIS_URL, without a stack trace, when Redis does not answer", async () => {
+    const started = Date.now();
+    const { code, stderr } = await failedStart({ PORT: "0", REDIS_URL: `redis://${NOTHING_THERE}` });
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, /Cannot reach Redis at REDIS_URL \(127\.0\.0\.1:9: .*ECONNREFUSED/);
+    assert.doesNotMatch(stderr, /^\s+at /m, "no stack trace");
+    assert.ok(Date.now() - started < 15000, "refused at once, not after the matchmaker's retries");
+  });
+
+  it("names DATA_DIR, without a stack trace, when the embedded database there cannot be opened", async () => {
+    // Another embedded database version's files (PostgreSQL 17's, where PGlite writes 18's).
+    const { code, stderr } = await failedStart(
+      { PORT: "0", PGLITE_STORAGE: "disk" },
+      NPM_START,
+      async (dataDir) => {
+        await mkdir(join(dataDir, "pglite"));
+        await writeFile(join(dataDir, "pglite", "PG_VERSION"), "17\n");
+      },
+    );
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, /Cannot open the embedded database in .*pglite: .*set DATA_DIR to another folder/);
+    assert.doesNotMatch(stderr, /^\s+at /m, "no stack trace");
+  });
 
   for (const variable of ["DATA_DIR", "MANIFEST_CACHE_DIR"]) {
     it(`names ${variable}, without a stack trace, when the server cannot write there`, async () => {

@@ -21,7 +21,10 @@ export const VARIABLE_DOCS = {
     meaning: "`pretty`: a timed line for people; `json`: one JSON object a line, for log collectors.",
     shownDefault: "`pretty` in development, else `json`",
   },
-  DATABASE_URL: { meaning: "PostgreSQL connection string. Unset: embedded PGlite in `DATA_DIR/pglite`." },
+  DATABASE_URL: {
+    meaning:
+      "PostgreSQL connection string (`postgres://` or `postgresql://`). Unset: embedded PGlite in `DATA_DIR/pglite`. Without `REDIS_URL`, one server process per database: a second stops at start-up.",
+  },
   DATA_DIR: { meaning: "Embedded database, manifest cache." },
   PGLITE_STORAGE: { meaning: "`memory` keeps the embedded database in memory (tests)." },
   JWT_SECRET: {
@@ -72,7 +75,8 @@ export const VARIABLE_DOCS = {
   },
   SKIP_ASSETS: { meaning: "Accepted for compatibility, as `CI`: it changes nothing." },
   REDIS_URL: {
-    meaning: "Scale-out: Colyseus presence and driver, and rate-limit counters, in Redis.",
+    meaning:
+      "Scale-out: Colyseus presence and driver, and rate-limit counters, in Redis. Checked at start-up: a Redis that does not answer within 5 s stops the server, naming it.",
     shownDefault: "unset (Colyseus Cloud: its `REDIS_URI`)",
   },
   TRUST_PROXY: {

@@ -65,7 +65,11 @@ export const environmentSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
   /** `pretty` lines for people, or `json` lines for log collectors; by default pretty in development only. */
   LOG_FORMAT: z.enum(["pretty", "json"]).optional(),
-  DATABASE_URL: optionalString,
+  DATABASE_URL: optionalString.pipe(
+    z
+      .url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// address" })
+      .optional(),
+  ),
   /** Embedded database and generated secrets live here when DATABASE_URL is unset. */
   DATA_DIR: z.string().default("data"),
   /** `memory` keeps the embedded database in memory (tests). */

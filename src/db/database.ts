@@ -15,6 +15,7 @@ import { abandonQueries, type BusyConnections, boundedClient, ReleasingPool } fr
 import { lockDataDir } from "./data-dir-lock.js";
 import { giveBack, keepTemplate, keptTemplate, leasedClient, takeIdleDatabase } from "./in-memory-reuse.js";
 import * as schema from "./schema.js";
+import { claimDatabase, type ServerClaim } from "./server-claim.js";
 
 export type Schema = typeof schema;
 /** The one query interface both backends implement. */
@@ -59,12 +60,14 @@ export interface DatabaseOptions {
   dataDir?: string;
   poolSize?: number;
   timeouts?: DatabaseTimeouts;
+  /** A server process's claim on a PostgreSQL database (see server-claim.ts); none by default. */
+  claim?: ServerClaim;
 }
 
 /** Opens the configured database and applies pending migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   return options.url
-    ? openPostgres(options.url, options.poolSize ?? 10, options.timeouts ?? DEFAULT_TIMEOUTS)
+    ? openPostgres(options.url, options.poolSize ?? 10, options.timeouts ?? DEFAULT_TIMEOUTS, options.claim)
     : openPglite(options.dataDir);
 }
 
@@ -92,6 +95,7 @@ async function openPostgres(
   url: string,
   poolSize: number,
   timeouts: DatabaseTimeouts,
+  claim: ServerClaim | undefined,
 ): Promise<DatabaseHandle> {
   const worldBusy: BusyConnections = new Map();
   const otherBusy: BusyConnections = new Map();
@@ -115,19 +119,22 @@ async function openPostgres(
   const pool = newPool(poolSize, otherBusy);
   const worldPool = newPool(WORLD_POOL_SIZE, worldBusy);
   const db = drizzlePg(pool, { schema });
+  let unclaim = async () => {};
   const end = async () => {
     // Whatever still waits for a silent connection at the end is given up on, not waited for; and so is
     // the goodbye of an idle one, which a silent connection never answers.
     abandonQueries(otherBusy, 0);
     abandonQueries(worldBusy, 0);
-    await within(Promise.all([pool.end(), worldPool.end()]), CLOSE_WAIT_MS, undefined);
+    await within(Promise.all([pool.end(), worldPool.end(), unclaim()]), CLOSE_WAIT_MS, undefined);
   };
   try {
     await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    if (claim) unclaim = await claimDatabase(url, claim);
   } catch (error) {
     await end();
+    if (error instanceof StartupError) throw error;
     throw new StartupError(
-      `Cannot prepare the PostgreSQL database at DATABASE_URL: ${(error as Error).message}. ` +
+      `Cannot prepare the PostgreSQL database at DATABASE_URL: ${innermostMessage(error)}. ` +
         "Check DATABASE_URL and that its server is running, or unset it to use the embedded database.",
       { cause: error },
     );
@@ -184,8 +191,22 @@ async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> 
     return await startPglite(dataDir, unlock);
   } catch (error) {
     unlock();
-    throw error;
+    if (!dataDir) throw error;
+    throw new StartupError(
+      `Cannot open the embedded database in ${dataDir}: ${innermostMessage(error)}. ` +
+        "It may have been made by another version of the embedded database (PGlite): move it aside to " +
+        "start afresh, or set DATA_DIR to another folder.",
+      { cause: error },
+    );
   }
+}
+
+/** The message of the error at the bottom of `error`'s causes: the query wrappers' say only which query. */
+function innermostMessage(error: unknown): string {
+  let innermost = error;
+  for (let depth = 0; depth < 10 && innermost instanceof Error && innermost.cause instanceof Error; depth++)
+    innermost = innermost.cause;
+  return innermost instanceof Error ? innermost.message : String(innermost);
 }
 
 async function startPglite(dataDir: string | undefined, unlock: () => void): Promise<DatabaseHandle> {

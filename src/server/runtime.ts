@@ -26,9 +26,11 @@ import { WorldSeats } from "../ports/world-seats.js";
 import type { Logger } from "../telemetry/logger.js";
 import { agentSettings } from "./agent-settings.js";
 import { loadConfiguredGameData } from "./game-data.js";
+import { reachRedis } from "./redis-reach.js";
 
 export async function createRuntime(config: Config, logger: Logger): Promise<Runtime> {
   checkWritableFolders(config);
+  if (config.REDIS_URL) await reachRedis(config.REDIS_URL);
   const manifests = await loadConfiguredGameData(config, logger);
   const started = Date.now();
   const database = await openDatabase({
@@ -39,6 +41,8 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       queryMs: config.DATABASE_QUERY_TIMEOUT_MS,
       keepAliveMs: config.DATABASE_KEEPALIVE_MS,
     },
+    // Alone, a process runs the worlds by itself; with Redis, processes run them together.
+    claim: config.REDIS_URL ? "shared" : "alone",
   });
   logger.info(
     { database: database.kind, ms: Date.now() - started },

@@ -35,6 +35,8 @@ export const PROCESS_PORTS = {
   redisOutage: { server: TEST_PORT + 66, redis: TEST_PORT + 74 },
   /** test/scale/redis-driver-lookups.test.ts: the Redis it starts late */
   redisDriverLookups: { redis: TEST_PORT + 75 },
+  /** test/scale/database-claim.test.ts: two processes on one database, without Redis */
+  databaseClaim: [TEST_PORT + 81, TEST_PORT + 82],
   /** test/scale/frozen-login.test.ts: the world's process, the one it stops, and their Redis */
   frozenLogin: { world: TEST_PORT + 67, stopped: TEST_PORT + 68, redis: TEST_PORT + 76 },
 } as const;
