@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { GENEROUS_LIMITS, request } from "../api/support.js";
-import { PROCESS_PORTS, type ServerProcess, startServerProcess } from "../support/processes.js";
+import { PROCESS_PORTS, type ServerProcess, startAgentProcess } from "../support/processes.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 
 const JWT_SECRET = "the secret the game server and the agent process share";
@@ -27,20 +27,9 @@ describe("AGENTS_PER_ADDRESS through the agent process", function () {
       JWT_SECRET,
       AGENT_FRAMEWORK_URL: `http://127.0.0.1:${port}`,
     });
-    framework = await startServerProcess(
-      port,
-      {
-        NODE_ENV: "test",
-        AGENT_PORT: String(port),
-        GAME_SERVER_URL: server.baseUrl,
-        JWT_SECRET,
-        WORLD_TICK_MS: "50",
-        DATA_DIR: dataDir,
-        AGENTS_PER_ADDRESS: "1",
-      },
-      undefined,
-      "src/server/agent-framework.ts",
-    );
+    framework = await startAgentProcess(port, server.baseUrl, JWT_SECRET, dataDir, {
+      AGENTS_PER_ADDRESS: "1",
+    });
   });
   after(async () => {
     await framework?.stop();

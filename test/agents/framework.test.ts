@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { expectError, GENEROUS_LIMITS, request, signInAnonymously } from "../api/support.js";
 import { waitForAsync } from "../support/players.js";
-import { PROCESS_PORTS, type ServerProcess, startServerProcess } from "../support/processes.js";
+import { PROCESS_PORTS, type ServerProcess, startAgentProcess } from "../support/processes.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 
 const JWT_SECRET = "the secret the game server and the agent process share";
@@ -45,20 +45,7 @@ describe("the agent process (npm run agents) beside a game server", function () 
   });
 
   it("runs an agent created through the game server as a player there, readable at both addresses", async () => {
-    framework = await startServerProcess(
-      port,
-      {
-        NODE_ENV: "test",
-        AGENT_PORT: String(port),
-        GAME_SERVER_URL: server.baseUrl,
-        JWT_SECRET,
-        WORLD_TICK_MS: "50",
-        DATA_DIR: dataDir,
-        WORLDS: "2",
-      },
-      undefined,
-      "src/server/agent-framework.ts",
-    );
+    framework = await startAgentProcess(port, server.baseUrl, JWT_SECRET, dataDir, { WORLDS: "2" });
     const created = await request(server, "/api/agents", { body: { name: "Far Feller" }, token: owner });
     assert.equal(created.status, 201, await created.clone().text());
     const agent: { agentId: string; characterId: string; name: string } = await created.json();
@@ -180,19 +167,11 @@ describe("the agent process's agents of owners gone for good", function () {
       AGENT_FRAMEWORK_URL: agentProcess.baseUrl,
       AGENT_OWNER_ABSENCE_SECONDS: ABSENCE_SECONDS,
     });
-    framework = await startServerProcess(
-      port,
-      {
-        NODE_ENV: "test",
-        AGENT_PORT: String(port),
-        GAME_SERVER_URL: server.baseUrl,
-        JWT_SECRET,
-        DATA_DIR: dataDir,
-        AGENT_OWNER_ABSENCE_SECONDS: ABSENCE_SECONDS,
-      },
-      undefined,
-      "src/server/agent-framework.ts",
-    );
+    framework = await startAgentProcess(port, server.baseUrl, JWT_SECRET, dataDir, {
+      // Its agents decide at the server's default pace.
+      WORLD_TICK_MS: "",
+      AGENT_OWNER_ABSENCE_SECONDS: ABSENCE_SECONDS,
+    });
   });
   after(async () => {
     await framework?.stop();

@@ -6,7 +6,13 @@ import path from "node:path";
 import { Redis } from "ioredis";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
-import { PROCESS_PORTS, type ServerProcess, scaleOutEnv, startServerProcess } from "../support/processes.js";
+import {
+  PROCESS_PORTS,
+  type ServerProcess,
+  scaleOutEnv,
+  startAgentProcess,
+  startServerProcess,
+} from "../support/processes.js";
 import { type Frame, WsClient } from "../support/ws-client.js";
 
 const redisBase = process.env.TEST_REDIS_URL;
@@ -40,21 +46,11 @@ scaleOut("the agent process beside two game server processes, one world each (WO
     });
     // One after the other: each opens the lowest world that runs nowhere.
     for (const port of servers) games.push(await startServerProcess(port, env(port)));
-    agentProcess = await startServerProcess(
-      AGENT_PORT,
-      {
-        NODE_ENV: "test",
-        AGENT_PORT: String(AGENT_PORT),
-        // The first process: world 2 runs on the second.
-        GAME_SERVER_URL: games[0]!.baseUrl,
-        JWT_SECRET: secret,
-        WORLD_TICK_MS: "100",
-        DATA_DIR: `${dataDir}/agents`,
-        WORLDS: "2",
-      },
-      undefined,
-      "src/server/agent-framework.ts",
-    );
+    // On the first process: world 2 runs on the second.
+    agentProcess = await startAgentProcess(AGENT_PORT, games[0]!.baseUrl, secret, `${dataDir}/agents`, {
+      WORLD_TICK_MS: "100",
+      WORLDS: "2",
+    });
   });
   after(async () => {
     await Promise.all(clients.map((client) => client.close().catch(() => {})));

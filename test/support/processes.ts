@@ -69,6 +69,33 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/**
+ * The agent process (`npm run agents`) on `port`, playing on the game server at `gameServerUrl` with its
+ * `secret`, its agents' file in `dataDir`; `env` adds to (or overrides) these.
+ */
+export function startAgentProcess(
+  port: number,
+  gameServerUrl: string,
+  secret: string,
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
+  return startServerProcess(
+    port,
+    {
+      NODE_ENV: "test",
+      AGENT_PORT: String(port),
+      GAME_SERVER_URL: gameServerUrl,
+      JWT_SECRET: secret,
+      WORLD_TICK_MS: "50",
+      DATA_DIR: dataDir,
+      ...env,
+    },
+    undefined,
+    "src/server/agent-framework.ts",
+  );
+}
+
 /** Starts `npm start`'s entry point as `npm start` runs it, as a separate process; waits until /health answers. */
 export async function startServerProcess(
   port: number,
