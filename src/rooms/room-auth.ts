@@ -109,9 +109,14 @@ export async function toldSafely<T>(runtime: Pick<Runtime, "logger">, step: () =
   }
 }
 
+/** The identity a connection was admitted with, if it was checked already (see vouchFor). */
+export function vouchedIdentity(context: AuthContext): Identity | undefined {
+  return verifiedAtUpgrade.get(context);
+}
+
 /** The identity a join's token proves, verified once: the join's later steps take it from the context. */
 export async function identityOf(runtime: Runtime, context: AuthContext): Promise<Identity> {
-  const vouched = verifiedAtUpgrade.get(context);
+  const vouched = vouchedIdentity(context);
   if (vouched) return vouched;
   const identity = await verifiedIdentity(runtime, context);
   vouchFor(context, identity);

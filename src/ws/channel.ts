@@ -20,13 +20,14 @@ import { JsonClient } from "../protocol/json-client.js";
 import { ListingsUnreachableError } from "../protocol/listings-unreachable.js";
 import { isTradeMessage, type Refusal } from "../protocol/messages.js";
 import { WORLD_UNREACHABLE_MESSAGE } from "../rooms/live-world.js";
-import { INTERNAL_JOIN_FAILURE, identityOf } from "../rooms/room-auth.js";
+import { INTERNAL_JOIN_FAILURE, identityOf, vouchedIdentity } from "../rooms/room-auth.js";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
 import { chooseWorld, unknownWorld, WorldFullError, worldParameter } from "../rooms/world-choice.js";
 import { worldHoldingSeat } from "../rooms/world-claims.js";
 import { openWorld } from "../rooms/world-listing.js";
 import { LoopStalls, type StallMark } from "../tuning/loop-stalls.js";
 import { readEnvelope } from "./envelope.js";
+import { type HeldFrames, holdFrames } from "./held-frames.js";
 import { type Frame, type RelayTarget, relay, relayOpen } from "./relay.js";
 import { type RelayPass, relayPass } from "./relay-pass.js";
 import { TradeLink } from "./trade-link.js";
@@ -102,7 +103,8 @@ export class JsonChannel {
     }
     this.wss.handleUpgrade(request, socket, head, (ws) => {
       this.watch(ws);
-      this.open(ws, socket, context, world.roomId, choice.world, characterId).catch((error: unknown) =>
+      const held = holdFrames(ws, this.runtime.config.RATE_LIMIT_WS_PER_SEC);
+      this.open(ws, socket, context, world.roomId, choice.world, characterId, held).catch((error: unknown) =>
         this.joinFailed(ws, error),
       );
     });
@@ -159,12 +161,15 @@ export class JsonChannel {
     const target = new URL(`${scheme}://${publicAddress}/ws`);
     if (characterId) target.searchParams.set("characterId", characterId);
     target.searchParams.set("world", String(worldId));
+    const identity = vouchedIdentity(context);
     const headers: Record<string, string> = {
       authorization: `Bearer ${context.token}`,
       ...this.relayPass.headers,
+      ...(identity && this.relayPass.identityHeaders(identity)),
     };
-    // The client's address as found here (see pinClientAddress), for a world process that trusts this hop.
-    const address = request?.headers["x-real-ip"];
+    // The client's address as found here (see pinClientAddress; a hop has no request, but the address its
+    // connection was admitted with), for a world process that trusts this hop.
+    const address = request?.headers["x-real-ip"] ?? context.ip;
     if (typeof address === "string") headers["x-forwarded-for"] = address;
     return { url: target.toString(), headers };
   }
@@ -208,7 +213,8 @@ export class JsonChannel {
 
   /**
    * Joins the connection to a world that runs in this process (see answerUpgrade); on `player:hop`, takes
-   * it out and into the other world (see hop). `carried` are frames that came during a hop, for the new world.
+   * it out and into the other world (see hop). `held` are the frames that came meanwhile (during the
+   * login, or a hop), and go on coming until the world takes them.
    */
   private async open(
     ws: WebSocket,
@@ -217,7 +223,7 @@ export class JsonChannel {
     roomId: string,
     world: number,
     characterId: string | undefined,
-    carried: Frame[] = [],
+    held: HeldFrames,
   ): Promise<void> {
     // A close that comes before the world has taken the client in waits until it has: Colyseus would
     // miss one that came before the join began (the player then stayed in the world for good), and one
@@ -255,7 +261,7 @@ export class JsonChannel {
     // Frames that arrive while joining wait, so none is handled (nor refused) before the first
     // player:sync, which may itself wait for the world's database (see TickLoop.whenPublished); so do
     // those that arrive during a hop, for the next world.
-    const early: Frame[] = carried.slice(0, this.runtime.config.RATE_LIMIT_WS_PER_SEC);
+    let early: Frame[] = [];
     let ready = false;
     const onMessage = (data: RawData, isBinary: boolean) => {
       if (ready && hopTo === undefined) this.handleFrame(room, client, trades, data, isBinary);
@@ -269,16 +275,19 @@ export class JsonChannel {
       trades.close(leaveCode);
       greeting.resolve();
     };
+    // Taken over in one step: no frame goes unheard between the two listeners.
     ws.on("message", onMessage);
+    early = held.release();
     // The world is left as at a logout; the next one has it let the player go, saved, as it arrives.
     const leave = () => {
       ws.off("close", onClose);
+      const carried = holdFrames(ws, this.runtime.config.RATE_LIMIT_WS_PER_SEC, early);
       ws.off("message", onMessage);
       client.ref.emit("close", CloseCode.CONSENTED);
       trades.close(CloseCode.CONSENTED);
       greeting.resolve();
       const { characterId: playing } = client.auth as PlayerAuth;
-      this.hop(ws, tcp, context, hopTo!, playing, early).catch((error: unknown) =>
+      this.hop(ws, tcp, context, hopTo!, playing, carried).catch((error: unknown) =>
         this.joinFailed(ws, error),
       );
     };
@@ -294,7 +303,7 @@ export class JsonChannel {
 
   /**
    * Moves an open connection into world `world` as its character: joined here when the world runs in
-   * this process, or relayed to the process it runs on (see relayOpen), with the frames that waited.
+   * this process, or relayed to the process it runs on (see relayOpen), with the frames held meanwhile.
    */
   private async hop(
     ws: WebSocket,
@@ -302,13 +311,13 @@ export class JsonChannel {
     context: AuthContext,
     world: number,
     characterId: string,
-    waiting: Frame[],
+    held: HeldFrames,
   ): Promise<void> {
     const listing = await openWorld(world);
     // Gone while the world was looked up: it has left the last world, and joins no other.
     if (ws.readyState !== WebSocket.OPEN) return;
     if (listing.processId === matchMaker.processId) {
-      await this.open(ws, tcp, context, listing.roomId, world, characterId, waiting);
+      await this.open(ws, tcp, context, listing.roomId, world, characterId, held);
       return;
     }
     const target = this.relayTarget(listing, world, characterId, context, undefined);
@@ -317,7 +326,8 @@ export class JsonChannel {
       ws.close(CLOSE_UNAVAILABLE, "unavailable");
       return;
     }
-    relayOpen(ws, target, waiting, {
+    // The relay listens from here on, in this same step.
+    relayOpen(ws, target, held.release(), {
       maxBufferedBytes: MAX_UNREAD_BYTES,
       onUnreachable: (error) => {
         this.runtime.logger.warn({ err: error, world }, "/ws relay to the world hopped to failed");

@@ -1,12 +1,23 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import type { Identity } from "../auth/tokens.js";
 
 const PASS_HEADER = "x-tileworld-relay";
+/** The identity the relaying process found the connection's token to prove. */
+const IDENTITY_HEADER = "x-tileworld-identity";
+const KINDS: readonly Identity["kind"][] = ["idp", "anonymous", "agent"];
 
 export interface RelayPass {
   /** The headers a relayed upgrade carries. */
   headers: Record<string, string>;
   shownBy(request: IncomingMessage): boolean;
+  /** The header that carries the identity the connection was admitted with, where it arrived. */
+  identityHeaders(identity: Identity): Record<string, string>;
+  /**
+   * The identity a relayed upgrade carries, when it shows the pass: a connection stays signed in for its
+   * life, so a hop to another process long after its token expired is taken as the same client.
+   */
+  identityOf(request: IncomingMessage): Identity | undefined;
 }
 
 /**
@@ -19,13 +30,27 @@ export function relayPass(jwtSecret: Uint8Array): RelayPass {
   const secret = Buffer.from(
     createHmac("sha256", jwtSecret).update("tileworld /ws relay").digest("base64url"),
   );
+  const shownBy = (request: IncomingMessage) => {
+    const shown = request.headers[PASS_HEADER];
+    if (typeof shown !== "string") return false;
+    const bytes = Buffer.from(shown);
+    return bytes.length === secret.length && timingSafeEqual(bytes, secret);
+  };
   return {
     headers: { [PASS_HEADER]: secret.toString() },
-    shownBy: (request) => {
-      const shown = request.headers[PASS_HEADER];
-      if (typeof shown !== "string") return false;
-      const bytes = Buffer.from(shown);
-      return bytes.length === secret.length && timingSafeEqual(bytes, secret);
+    shownBy,
+    identityHeaders: ({ subject, kind }) => ({
+      [IDENTITY_HEADER]: Buffer.from(JSON.stringify({ subject, kind })).toString("base64url"),
+    }),
+    identityOf: (request) => {
+      const carried = request.headers[IDENTITY_HEADER];
+      if (typeof carried !== "string" || !shownBy(request)) return undefined;
+      try {
+        const { subject, kind } = JSON.parse(Buffer.from(carried, "base64url").toString());
+        return typeof subject === "string" && KINDS.includes(kind) ? { subject, kind } : undefined;
+      } catch {
+        return undefined;
+      }
     },
   };
 }

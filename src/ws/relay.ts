@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
+import { CloseCode } from "@colyseus/core";
 import { type RawData, WebSocket, type WebSocketServer } from "ws";
 import { CLOSE_SLOW_READER } from "../net/slow-reader.js";
 import { CLOSE_UNAVAILABLE } from "../protocol/close-codes.js";
@@ -147,7 +148,7 @@ export function relayOpen(
       try {
         error = (JSON.parse(body) as { error: typeof error }).error ?? error;
       } catch {}
-      fail(error.code, error.message, response.statusCode === 503 ? CLOSE_UNAVAILABLE : 4000);
+      fail(error.code, error.message, response.statusCode === 503 ? CLOSE_UNAVAILABLE : CloseCode.WITH_ERROR);
     });
   });
   upstream.on("error", (error) => {

@@ -17,6 +17,13 @@ export class UpgradeAdmission {
 
   /** The refusal of an upgrade, or undefined once its client is counted and its identity vouched for. */
   async admit(request: IncomingMessage, context: AuthContext): Promise<AuthRefusal | undefined> {
+    // Relayed by another process, which counted it and checked its token (possibly long ago: a hop).
+    const relayed = this.relayPass.identityOf(request);
+    if (relayed) {
+      context.token = tokenOf(context);
+      vouchFor(context, relayed);
+      return undefined;
+    }
     return (await this.countUpgrade(request, context)) ?? (await this.authenticate(context));
   }
 

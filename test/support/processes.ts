@@ -35,6 +35,10 @@ export const PROCESS_PORTS = {
   redisOutage: { server: TEST_PORT + 66, redis: TEST_PORT + 74 },
   /** test/scale/redis-driver-lookups.test.ts: the Redis it starts late */
   redisDriverLookups: { redis: TEST_PORT + 75 },
+  /** test/scale/hop-address.test.ts, hop-frames.test.ts, hop-expired-token.test.ts: two processes each */
+  hopAddress: [TEST_PORT + 90, TEST_PORT + 91],
+  hopFrames: [TEST_PORT + 92, TEST_PORT + 93],
+  hopExpiredToken: [TEST_PORT + 94, TEST_PORT + 95],
   /** test/scale/database-claim.test.ts: two processes on one database, without Redis */
   databaseClaim: [TEST_PORT + 81, TEST_PORT + 82],
   /** test/scale/frozen-login.test.ts: the world's process, the one it stops, and their Redis */
