@@ -22,19 +22,21 @@ const SKILL_ORDER = [
   "cooking",
   "smithing",
 ];
+/** The server's equipment slots, in the panel's order; some shown under the names players know. */
 const EQUIPMENT_SLOTS = [
   "head",
   "cape",
-  "amulet",
+  "neck",
   "weapon",
   "body",
   "shield",
   "legs",
-  "gloves",
-  "boots",
+  "hands",
+  "feet",
   "ring",
   "ammo",
 ];
+const SLOT_LABELS = { neck: "Amulet", hands: "Gloves", feet: "Boots" };
 const CHAT_LINES = 100;
 const chebyshev = (a, b) => Math.max(Math.abs(a.x - b.x), Math.abs(a.z - b.z));
 
@@ -46,6 +48,10 @@ const game = {
   /** A walk towards a bank or a shopkeeper, finished by opening it on arrival. */
   pending: undefined,
   bankOpen: false,
+  /** The bank booth or banker the bank was opened at: it closes once the player leaves its side. */
+  bankBy: undefined,
+  /** A store:open was sent: the store:stock that answers it opens the store. */
+  storeAsked: false,
   store: undefined,
   /** The inventory slot chosen with "Use", waiting for what to use it on. */
   using: undefined,
@@ -120,8 +126,11 @@ function leaveFullWorld(world) {
   connection.world = undefined;
 }
 
+/** Sends an event; false (and the player told) when not connected. */
 function send(event, data) {
-  if (connection.send(event, data) === false) notice("Not connected: waiting for the server…");
+  if (connection.send(event, data) !== false) return true;
+  notice("Not connected: waiting for the server…");
+  return false;
 }
 
 // ---- server events ----
@@ -168,9 +177,17 @@ function handle(event, data) {
       chatLine(data.fromPlayerId === "server" ? "server" : "player", data.fromPlayerName, data.message);
       break;
     case "store:stock":
-      game.store = data;
-      renderStore();
-      showTab("store");
+      // Sent on every change of the stock while the player stands by the shopkeeper: it opens the store
+      // only as the answer to the player's own store:open; otherwise it updates a store left open.
+      if (game.storeAsked) {
+        game.storeAsked = false;
+        game.store = data;
+        renderStore();
+        showTab("store");
+      } else if (game.store?.targetId === data.targetId) {
+        game.store = data;
+        renderStore();
+      }
       break;
     case "error":
       chatLine("error", "", data.message);
@@ -223,6 +240,7 @@ function applyUpdate(update) {
     const area = map.areaAt(self.position.x, self.position.z);
     $("position").textContent = `${area?.name ?? "?"} (${self.position.x}, ${self.position.z})`;
     arriveAtPending(self.position);
+    closeWhatIsOutOfReach(self.position);
   }
 }
 
@@ -359,10 +377,32 @@ function arriveAtPending(position) {
   game.pending = undefined;
   if (pending.kind === "bank") {
     game.bankOpen = true;
+    game.bankBy = pending.entity;
     renderBank();
     showTab("bank");
   } else {
-    send("store:open", { targetId: pending.entity.id });
+    game.storeAsked = send("store:open", { targetId: pending.entity.id });
+  }
+}
+
+/**
+ * Closes the bank or the store once the player is no longer beside what opened it (walked off, was
+ * teleported, died): the server would refuse what they offer.
+ */
+function closeWhatIsOutOfReach(position) {
+  const at = (entity) => (entity.id ? game.entities.get(entity.id)?.position : entity.position);
+  const beside = (entity) => {
+    const where = entity && at(entity);
+    return where !== undefined && chebyshev(position, where) <= 1;
+  };
+  if (game.bankOpen && !beside(game.bankBy)) {
+    game.bankOpen = false;
+    renderBank();
+    renderInventory();
+  }
+  if (game.store && !beside({ id: game.store.targetId })) {
+    game.store = undefined;
+    renderStore();
   }
 }
 
@@ -559,7 +599,7 @@ function renderEquipment() {
           title: itemId ? `Remove ${map.itemName(itemId)}` : "",
           onclick: () => itemId && send("inventory:unequip", { slot }),
         },
-        el("span.slot-name", { text: titleCase(slot) }),
+        el("span.slot-name", { text: SLOT_LABELS[slot] ?? titleCase(slot) }),
         el("span.item-name", { text: itemId ? map.itemName(itemId) : "—" }),
       );
     }),
@@ -707,8 +747,8 @@ $("chat-form").addEventListener("submit", (event) => {
   const input = $("chat-input");
   const message = input.value.trim();
   if (!message) return;
-  send("player:chat", { message });
-  input.value = "";
+  // A line that could not be sent stays, to be sent again once the connection is back.
+  if (send("player:chat", { message })) input.value = "";
 });
 
 let noticeTimer;

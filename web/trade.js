@@ -27,6 +27,8 @@ export class TradeWindow {
     this.trade = undefined;
     this.result = undefined;
     this.error = undefined;
+    /** What the player typed in the offer picker, by inventory slot: kept as the window is drawn again. */
+    this.typed = new Map();
   }
 
   /** Whether offers can be changed now (the inventory's menu offers items then). */
@@ -61,6 +63,7 @@ export class TradeWindow {
         this.outgoing = undefined;
         this.error = undefined;
         this.result = undefined;
+        this.typed.clear();
         this.trade = {
           tradeId: data.tradeId,
           partnerName: data.partnerName,
@@ -71,6 +74,8 @@ export class TradeWindow {
         break;
       case "tradeUpdated":
         if (this.trade?.tradeId !== data.tradeId) return true;
+        // An operation went through: a refusal shown before is past.
+        this.error = undefined;
         Object.assign(this.trade, {
           myOffer: data.myOffer,
           theirOffer: data.theirOffer,
@@ -80,6 +85,7 @@ export class TradeWindow {
         break;
       case "tradeConfirmScreen":
         if (this.trade?.tradeId !== data.tradeId) return true;
+        this.error = undefined;
         Object.assign(this.trade, {
           stage: "confirm",
           myOffer: data.myOffer,
@@ -102,11 +108,12 @@ export class TradeWindow {
         this.incoming.delete(data.tradeId);
         if (this.outgoing?.tradeId === data.tradeId) this.outgoing = undefined;
         if (this.trade?.tradeId === data.tradeId || !this.trade) {
+          const reason = CANCEL_REASONS[data.reason] ?? `The trade ended (${data.reason}).`;
+          // A swap that failed says why in the tradeError just before (an inventory without room, say).
+          const why = data.reason === "commit_failed" && this.error ? ` ${this.error}` : "";
           this.trade = undefined;
-          this.result = {
-            kind: "cancelled",
-            message: CANCEL_REASONS[data.reason] ?? `The trade ended (${data.reason}).`,
-          };
+          this.error = undefined;
+          this.result = { kind: "cancelled", message: reason + why };
         }
         break;
       case "tradeError":
@@ -265,8 +272,9 @@ export class TradeWindow {
           type: "number",
           min: 1,
           max: left,
-          value: left,
+          value: this.typed.get(item.slot) ?? left,
           "aria-label": `quantity of ${this.host.itemName(item.itemId)}`,
+          oninput: (event) => this.typed.set(item.slot, event.target.value),
         });
         return el(
           "li",
@@ -277,8 +285,10 @@ export class TradeWindow {
           left > 1 && input,
           el("button", {
             text: "Offer",
-            onclick: () =>
-              this.offer(item.slot, left > 1 ? Math.max(1, Math.floor(Number(input.value)) || 1) : 1),
+            onclick: () => {
+              this.typed.delete(item.slot);
+              this.offer(item.slot, left > 1 ? Math.max(1, Math.floor(Number(input.value)) || 1) : 1);
+            },
           }),
         );
       });

@@ -1,0 +1,63 @@
+// A death on the play page, during a trade, with the bank open.
+import assert from "node:assert/strict";
+import type { Browser } from "playwright-core";
+import { GENEROUS_LIMITS } from "../api/support.js";
+import { startTestServer, type TestServer } from "../support/server.js";
+import { launchChromium, skipWithoutChromium, type WatchedPage } from "./browser.js";
+import { ADMIN_CODE, becomeAdmin, clickTile, openClient, startTrade, teleport } from "./play-helpers.js";
+
+describe("the play page: dying", function () {
+  this.timeout(180000);
+  let server: TestServer;
+  let browser: Browser;
+  const pages: WatchedPage[] = [];
+
+  before(async function () {
+    skipWithoutChromium(this);
+    server = await startTestServer({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "100", ADMIN_CODE });
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  afterEach(() => {
+    for (const { errors } of pages) assert.deepEqual(errors, [], "no page logs a console error");
+  });
+
+  it("a player killed during a trade: both told, the victim's panels up to date", async () => {
+    const a = await openClient(browser, server);
+    const b = await openClient(browser, server);
+    pages.push(a, b);
+    await becomeAdmin(a.page);
+    await becomeAdmin(b.page);
+    const at = await teleport(a.page, { x: 31, z: 27 });
+    await teleport(b.page, { x: 32, z: 27 });
+    await clickTile(a.page, at, { x: 30, z: 26 });
+    await a.page.locator("#bank-hint", { hasText: "Click an item to withdraw it" }).waitFor();
+    await startTrade(a.page, b.page);
+    await a.page
+      .locator(".offer-picker li", { hasText: "Coins" })
+      .locator("button", { hasText: "Offer" })
+      .click();
+    await b.page.locator(".side.theirs li", { hasText: "Coins" }).waitFor();
+    // Both walk into the spiders' den (teleported), A first in reach.
+    await teleport(b.page, { x: 162, z: 92 });
+    await teleport(a.page, { x: 153, z: 96 });
+    await b.page.locator(".trade-result", { hasText: "a player died" }).waitFor({ timeout: 120000 });
+    await a.page.locator(".trade-result", { hasText: "a player died" }).waitFor();
+    await a.page.waitForTimeout(1000);
+    assert.equal(await a.page.locator("#health-text").textContent(), "10/10", "respawned with full health");
+    assert.match(
+      (await a.page.locator("#position").textContent()) ?? "",
+      /\(132, 32\)/,
+      "at the respawn point",
+    );
+    // Far from any bank now, the bank panel still says it is open and the inventory offers deposits.
+    assert.equal(
+      await a.page.locator("#bank-hint").textContent(),
+      "Click a bank booth or a banker to use the bank.",
+      "the bank opened before the death is closed after it",
+    );
+  });
+});

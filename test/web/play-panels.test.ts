@@ -1,0 +1,103 @@
+// One player on the play page: equipment, the bank, full inventories, chat while disconnected.
+import assert from "node:assert/strict";
+import type { Browser } from "playwright-core";
+import { GENEROUS_LIMITS } from "../api/support.js";
+import { startTestServer, type TestServer } from "../support/server.js";
+import { launchChromium, skipWithoutChromium, type WatchedPage } from "./browser.js";
+import {
+  ADMIN_CODE,
+  becomeAdmin,
+  clickTile,
+  openClient,
+  openCuttable,
+  say,
+  slotMenu,
+  standingStill,
+  teleport,
+} from "./play-helpers.js";
+
+const BANK_BOOTH = { x: 30, z: 26 };
+
+describe("the play page: one player's panels", function () {
+  this.timeout(120000);
+  let server: TestServer;
+  let browser: Browser;
+  const pages: WatchedPage[] = [];
+
+  before(async function () {
+    skipWithoutChromium(this);
+    server = await startTestServer({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "150", ADMIN_CODE });
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  afterEach(() => {
+    for (const { errors } of pages) assert.deepEqual(errors, [], "no page logs a console error");
+  });
+
+  it("shows worn gloves, boots and an amulet in the equipment panel's own slots", async () => {
+    const w = await openClient(browser, server);
+    pages.push(w);
+    const { page } = w;
+    await becomeAdmin(page);
+    await say(page, "/give leather_gloves 1");
+    await page.locator('#inventory .slot[data-item="leather_gloves"]').waitFor();
+    await page.locator('#tabs button[data-tab="equipment"]').click();
+    const before = await page.locator("#equipment .equip-slot").count();
+    await slotMenu(page, "leather_gloves", "Equip Leather gloves");
+    await page.locator('#tabs button[data-tab="equipment"]').click();
+    await page.locator("#equipment .equip-slot.full", { hasText: "Leather gloves" }).waitFor();
+    const slots = await page.locator("#equipment .equip-slot .slot-name").allTextContents();
+    assert.equal(
+      await page.locator("#equipment .equip-slot").count(),
+      before,
+      `no new slot appears for the gloves next to an empty "Gloves" one: ${slots.join(", ")}`,
+    );
+    await w.context.close();
+  });
+
+  it("closes the bank when the player walks away from it, rather than offering deposits it refuses", async () => {
+    const w = await openClient(browser, server);
+    pages.push(w);
+    const { page } = w;
+    await becomeAdmin(page);
+    const at = await teleport(page, { x: 31, z: 27 });
+    await clickTile(page, at, BANK_BOOTH);
+    await page.locator("#bank-hint", { hasText: "Click an item to withdraw it" }).waitFor();
+    // Walk 8 tiles away.
+    await clickTile(page, at, { x: 31, z: 35 });
+    await page.locator("#position", { hasText: "(31, 35)" }).waitFor();
+    await standingStill(page);
+    await page.locator('#tabs button[data-tab="inventory"]').click();
+    await page.locator('#inventory .slot[data-item="shrimps"]').first().click();
+    const offered = await page.locator("#slot-menu button").allTextContents();
+    if (offered.some((label) => label.startsWith("Deposit"))) {
+      await page.locator("#slot-menu button", { hasText: "Deposit Shrimps" }).first().click();
+      await page.locator("#chat-log li.error").first().waitFor();
+      const said = await page.locator("#chat-log li.error").first().textContent();
+      assert.fail(
+        `8 tiles from the bank, the inventory still offers "Deposit", and it is refused: "${said}"`,
+      );
+    }
+    await w.context.close();
+  });
+
+  it("keeps a chat line typed while the connection is down instead of dropping it", async () => {
+    const { watched, page, connections } = await openCuttable(browser, server);
+    pages.push(watched);
+    // The server goes away for a while: the page reconnects, and may take a while to.
+    await page.routeWebSocket(/\/ws/, (route) => route.close({ code: 1011 }));
+    await connections[0]!.close({ code: 4001, reason: "cut by the test" });
+    await page.locator('#status[data-status="reconnecting"]').waitFor();
+    await say(page, "hello there");
+    await page.locator("#notice", { hasText: "Not connected" }).waitFor();
+    assert.equal(
+      await page.locator("#chat-input").inputValue(),
+      "hello there",
+      "the unsent line is still in the input",
+    );
+    await watched.context.close();
+  });
+});

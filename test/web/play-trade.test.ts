@@ -1,0 +1,141 @@
+// Trades between two pages (two browser contexts), through the trade window.
+import assert from "node:assert/strict";
+import type { Browser, Page } from "playwright-core";
+import { GENEROUS_LIMITS } from "../api/support.js";
+import { startTestServer, type TestServer } from "../support/server.js";
+import { launchChromium, skipWithoutChromium, type WatchedPage } from "./browser.js";
+import { ADMIN_CODE, becomeAdmin, coinsOf, openClient, say, startTrade, teleport } from "./play-helpers.js";
+
+describe("the play page: trading between two pages", function () {
+  this.timeout(120000);
+  let server: TestServer;
+  let browser: Browser;
+  const pages: WatchedPage[] = [];
+
+  before(async function () {
+    skipWithoutChromium(this);
+    server = await startTestServer({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "150", ADMIN_CODE });
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  afterEach(() => {
+    for (const { errors } of pages) assert.deepEqual(errors, [], "no page logs a console error");
+  });
+
+  /** Two new players next to each other, at `x`. */
+  async function twoPlayers(x: number): Promise<[Page, Page, WatchedPage, WatchedPage]> {
+    const a = await openClient(browser, server);
+    const b = await openClient(browser, server);
+    pages.push(a, b);
+    await becomeAdmin(a.page);
+    await becomeAdmin(b.page);
+    await teleport(a.page, { x, z: 34 });
+    await teleport(b.page, { x: x + 1, z: 34 });
+    return [a.page, b.page, a, b];
+  }
+
+  it("keeps the quantity typed in the offer picker when the partner changes their offer", async () => {
+    const [a, b, wa, wb] = await twoPlayers(20);
+    await startTrade(a, b);
+    const coinsRow = a.locator(".offer-picker li", { hasText: "Coins" });
+    await coinsRow.locator("input").fill("5");
+    // Meanwhile B offers an axe.
+    await b
+      .locator(".offer-picker li", { hasText: "Bronze axe" })
+      .locator("button", { hasText: "Offer" })
+      .click();
+    await a.locator(".side.theirs li", { hasText: "Bronze axe" }).waitFor();
+    await coinsRow.locator("button", { hasText: "Offer" }).click();
+    await b.locator(".side.theirs li", { hasText: "Coins" }).waitFor();
+    assert.equal(
+      await a.locator(".side.mine li").first().textContent(),
+      "Coins × 5",
+      "A offered the 5 coins typed, not all 25",
+    );
+    await a.locator(".trade-window button", { hasText: "Decline" }).click();
+    await b.locator(".trade-result", { hasText: "The trade was cancelled." }).waitFor();
+    await wa.context.close();
+    await wb.context.close();
+    pages.length = 0;
+  });
+
+  it("clears a refused offer's error once a later offer goes through", async () => {
+    const [a, b, wa, wb] = await twoPlayers(24);
+    await say(a, "/give guild_token 1");
+    await a.locator('#inventory .slot[data-item="guild_token"]').waitFor();
+    await startTrade(a, b);
+    await a
+      .locator(".offer-picker li", { hasText: "Guild token" })
+      .locator("button", { hasText: "Offer" })
+      .click();
+    await a.locator(".trade-error", { hasText: "That item cannot be traded." }).waitFor();
+    await a
+      .locator(".offer-picker li", { hasText: "Bronze axe" })
+      .locator("button", { hasText: "Offer" })
+      .click();
+    await a.locator(".side.mine li", { hasText: "Bronze axe" }).waitFor();
+    assert.equal(await a.locator(".trade-error").count(), 0, "the old refusal is no longer shown");
+    await a.locator(".trade-window button", { hasText: "Decline" }).click();
+    await b.locator(".trade-result", { hasText: "The trade was cancelled." }).waitFor();
+    await wa.context.close();
+    await wb.context.close();
+    pages.length = 0;
+  });
+
+  it("tells the players why a trade failed when the receiver's inventory is full", async () => {
+    const [a, b, wa, wb] = await twoPlayers(28);
+    // B's inventory: full of logs.
+    await say(b, "/give logs 28");
+    await b.waitForTimeout(500);
+    assert.equal(await b.locator("#inventory .slot.full").count(), 28, "B's inventory is full");
+    await startTrade(a, b);
+    await a
+      .locator(".offer-picker li", { hasText: "Bronze axe" })
+      .locator("button", { hasText: "Offer" })
+      .click();
+    await b.locator(".side.theirs li", { hasText: "Bronze axe" }).waitFor();
+    await a.locator(".trade-window button", { hasText: "Accept" }).click();
+    await b.locator(".trade-status", { hasText: "The other player has accepted." }).waitFor();
+    await b.locator(".trade-window button", { hasText: "Accept" }).click();
+    await a
+      .locator(".trade-window h3", { hasText: "Confirm the trade" })
+      .waitFor()
+      .catch(() => {});
+    if (await a.locator(".trade-window h3", { hasText: "Confirm the trade" }).count()) {
+      await a.locator(".trade-window button", { hasText: "Accept" }).click();
+      await b.locator(".trade-window button", { hasText: "Accept" }).click();
+    }
+    await b.locator(".trade-result").waitFor();
+    const shown = async (page: Page) =>
+      `${await page.locator("#trade").textContent()} | ${await page.locator("#chat-log").textContent()}`;
+    console.log("A sees:", await shown(a));
+    console.log("B sees:", await shown(b));
+    assert.match(await shown(b), /no room/i, "B is told its inventory has no room");
+    assert.match(await shown(a), /no room/i, "A is told the other's inventory has no room");
+    await wa.context.close();
+    await wb.context.close();
+    pages.length = 0;
+  });
+
+  it("a trade cancelled by the partner midway closes the window and stops offering items", async () => {
+    const [a, b, wa, wb] = await twoPlayers(32);
+    const aCoins = await coinsOf(a);
+    await startTrade(a, b);
+    await a.locator(".offer-picker li", { hasText: "Coins" }).locator("button", { hasText: "Offer" }).click();
+    await b.locator(".side.theirs li", { hasText: "Coins × 25" }).waitFor();
+    await a.locator(".trade-window button", { hasText: "Accept" }).click();
+    await b.locator(".trade-window button", { hasText: "Decline" }).click();
+    await a.locator(".trade-result.cancelled", { hasText: "The trade was cancelled." }).waitFor();
+    await b.locator(".trade-result.cancelled", { hasText: "The trade was cancelled." }).waitFor();
+    assert.equal(await a.locator(".trade-window").count(), 0);
+    await a.locator('#inventory .slot[data-item="coins"]').click();
+    assert.equal(await a.locator("#slot-menu button", { hasText: "Offer" }).count(), 0);
+    assert.equal(await coinsOf(a), aCoins);
+    await wa.context.close();
+    await wb.context.close();
+    pages.length = 0;
+  });
+});
