@@ -75,6 +75,8 @@ export interface AgentView {
   bank?: readonly { itemId: string; quantity: number }[];
   skills: Readonly<Record<SkillName, { xp: number }>>;
   entities: readonly SeenEntity[];
+  /** The monsters that struck it lately (see ATTACKED_WITHIN_TICKS): the fight it fled may chase it. */
+  attackedBy?: readonly string[];
   /** The world tick it decides on, and when each depleted resource it saw comes back (see DepletedPlaces). */
   tick?: number;
   comesBack?: ReadonlyMap<string, number>;

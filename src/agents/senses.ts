@@ -9,6 +9,12 @@ import type { AgentView, WorldKnowledge } from "./brain.js";
 import { DepletedPlaces } from "./depleted-places.js";
 import type { AgentKnowledge } from "./knowledge.js";
 
+/**
+ * How long a monster's strike counts as a fight going on: two of the slowest monster's swings. A fight
+ * the agent fled goes on as long as it is still struck.
+ */
+const ATTACKED_WITHIN_TICKS = 10;
+
 /** What happened to an agent since it started, for measuring how well it plays (`npm run agents:exam`). */
 export interface AgentTally {
   /** The world's tick of its latest world:update. */
@@ -42,6 +48,8 @@ export class Senses {
   readonly depleted: DepletedPlaces;
   runEnergy: number | undefined;
   lastCombatAt: number | undefined;
+  /** The world tick of each attacker's latest strike on it. */
+  private readonly strikes = new Map<string, number>();
 
   constructor(
     world: WorldKnowledge,
@@ -67,6 +75,7 @@ export class Senses {
     });
     room.onMessage("combat:hit", ({ attackerId, targetId, targetHealth }: CombatHit) => {
       if (attackerId === this.sync?.id || targetId === this.sync?.id) this.lastCombatAt = Date.now();
+      if (targetId === this.sync?.id) this.strikes.set(attackerId, this.tally.tick ?? 0);
       // Killed: it comes back at a spawn point with nothing under way, though the world says no more.
       if (targetId === this.sync?.id && targetHealth === 0) {
         this.events.targetEnded();
@@ -123,9 +132,17 @@ export class Senses {
       bank: sync.bank,
       skills: sync.skills,
       entities: [...this.seen.values()].filter((entity) => entity.id !== sync.id),
+      attackedBy: this.attackers(),
       tick: this.tally.tick,
       comesBack: this.depleted.comesBack(),
     };
+  }
+
+  /** Who struck it within ATTACKED_WITHIN_TICKS; older strikes are forgotten. */
+  private attackers(): string[] {
+    const since = (this.tally.tick ?? 0) - ATTACKED_WITHIN_TICKS;
+    for (const [id, tick] of this.strikes) if (tick < since) this.strikes.delete(id);
+    return [...this.strikes.keys()];
   }
 
   private see({ tick, added, updated, removed }: WorldUpdate): void {

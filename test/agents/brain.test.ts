@@ -116,6 +116,30 @@ describe("agent brain: what an agent does next", () => {
     });
   });
 
+  it("keeps running from a monster it fled while that monster still strikes it", () => {
+    const goblin: SeenEntity = {
+      id: "npc:1",
+      kind: "npc",
+      type: "goblin",
+      position: { x: SPAWN.x, z: SPAWN.z + 2 },
+      health: 5,
+    };
+    const coins: SeenEntity = { id: "item:1", kind: "item", type: "coins", position: { ...SPAWN } };
+    const raw = [{ slot: 1, itemId: "raw_shrimps", quantity: 1 }];
+    // Fled (no fight under way), low, with nothing cooked: it runs on rather than cook or loot.
+    const chased = view({ entities: [goblin, coins], inventory: raw, attackedBy: ["npc:1"] }, 3);
+    assert.deepEqual(nextStep("combat", chased, world, undefined), {
+      event: "player:action",
+      data: { action: "flee" },
+    });
+    // Once no strike came for a while, the fight is over: it picks up what lies there.
+    const rested = view({ entities: [goblin, coins], inventory: raw }, 3);
+    assert.deepEqual(nextStep("combat", rested, world, undefined), {
+      event: "player:action",
+      data: { action: "pickup", targetId: "item:1" },
+    });
+  });
+
   it("picks up the nearest item on the ground", () => {
     const items: SeenEntity[] = [
       { id: "item:2", kind: "item", type: "logs", position: { x: SPAWN.x + 5, z: SPAWN.z } },

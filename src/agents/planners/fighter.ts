@@ -140,7 +140,14 @@ export function fightStep(
 ): Step | undefined {
   const { data } = world;
   const { health } = view.self;
-  const under = view.entities.find((entity) => entity.id === current);
+  const target = view.entities.find((entity) => entity.id === current);
+  // The fight under way, or one that goes on without it: a monster it fled still striking it. Until it
+  // stops, the agent eats or runs, and turns back to nothing else (cooking, looting).
+  const under =
+    target?.kind === "npc"
+      ? target
+      : (view.entities.find((entity) => entity.kind === "npc" && view.attackedBy?.includes(entity.id)) ??
+        target);
   const foe = under?.kind === "npc" ? data.npcs.get(under.type) : undefined;
   if (foe) {
     const odds = fightOdds(view, data, foe, styleAgainst(view, data, foe));
