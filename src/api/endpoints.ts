@@ -167,6 +167,7 @@ export const ENDPOINTS: Endpoint[] = [
     auth: "bearer",
     summary: "The state of the caller's world: the one its character plays in now, else world 1.",
     answers: ["`200 {world, tick, time, playersOnline, areas, entities}`"],
+    errors: [WORLD_AWAY],
   },
   {
     method: "GET",

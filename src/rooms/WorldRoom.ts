@@ -238,6 +238,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
 
   renamePlayer(characterId: string, name: string): void {
     if (this.world.has(characterId)) this.world.rename(characterId, name);
+    else this.parts.sessions.renameArriving(characterId, name);
   }
 
   liveStatus(): WorldStatus {

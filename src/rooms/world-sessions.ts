@@ -59,6 +59,8 @@ export class WorldSessions {
   private readonly lingering = new Map<string, PlayerAuth>();
   /** Characters being loaded for a login: a second login meanwhile waits for the same load. */
   private readonly arrivals = new Map<string, Promise<void>>();
+  /** Names given to characters while they were loaded (see renameArriving). */
+  private readonly arrivingNames = new Map<string, string>();
   /** Clients sent their player:sync (see greet). */
   private readonly greeted = new WeakSet<WorldClient>();
 
@@ -122,8 +124,15 @@ export class WorldSessions {
         // A login in another world since this one's claim took the character there: it stays out here.
         if ((await this.stored(() => runtime.characters.worldOf(characterId))) !== this.parts.worldId)
           throw new ServerError(409, "this character logged in to another world meanwhile");
-        if (this.owners.has(characterId) && !world.has(characterId)) world.join(character);
-      })().finally(() => this.arrivals.delete(characterId));
+        if (this.owners.has(characterId) && !world.has(characterId)) {
+          world.join(character);
+          const renamed = this.arrivingNames.get(characterId);
+          if (renamed !== undefined) world.rename(characterId, renamed);
+        }
+      })().finally(() => {
+        this.arrivals.delete(characterId);
+        this.arrivingNames.delete(characterId);
+      });
       this.arrivals.set(characterId, arrival);
     }
     return arrival;
@@ -278,6 +287,16 @@ export class WorldSessions {
   admits(client: WorldClient, capacity: number): boolean {
     const { characterId } = playerOf(client);
     return this.owners.has(characterId) || this.lingering.has(characterId) || this.owners.size < capacity;
+  }
+
+  /**
+   * A character renamed while it is loaded for a login: it may have been read with its old name, so the
+   * new one is given once it is in the world. False when it is not being loaded.
+   */
+  renameArriving(characterId: string, name: string): boolean {
+    if (!this.arrivals.has(characterId)) return false;
+    this.arrivingNames.set(characterId, name);
+    return true;
   }
 
   /** How many characters are played. */

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
+import { sleep } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
+import { connectPlayer } from "../support/ws-client.js";
 import { expectError, GENEROUS_LIMITS, request, signInAnonymously } from "./support.js";
 
 describe("/api/v1/player", () => {
@@ -52,6 +54,41 @@ describe("/api/v1/player", () => {
         "not_found",
       );
       await expectError(await request(server, "/api/v1/player"), 401, "unauthorized");
+    });
+  });
+
+  describe("POST while the character is loaded for a login", () => {
+    it("shows the new name to the player who logs in", async () => {
+      const { token } = await signInAnonymously(server);
+      // The login's load of the character is slowed, as a loaded database would: the rename comes in it.
+      const characters = server.runtime.characters as any;
+      const load = characters.load;
+      let loading!: () => void;
+      const loadStarted = new Promise<void>((resolve) => (loading = resolve));
+      characters.load = async (...args: unknown[]) => {
+        const loaded = await load.apply(characters, args);
+        loading();
+        await sleep(500);
+        return loaded;
+      };
+      try {
+        const login = connectPlayer(server, undefined, token);
+        await loadStarted;
+        const renamed = await request(server, "/api/v1/player", { token, body: { name: "Late Renamer" } });
+        assert.equal(renamed.status, 200);
+        const player = await login;
+        const named = async () =>
+          (
+            await player.client.received(
+              (frame) =>
+                frame.event === "world:update" && frame.data.added?.some((e: any) => e.id === player.id),
+            )
+          ).data.added.find((e: any) => e.id === player.id).name;
+        assert.deepEqual([player.sync.name, await named()], ["Late Renamer", "Late Renamer"]);
+        await player.client.close();
+      } finally {
+        characters.load = load;
+      }
     });
   });
 
