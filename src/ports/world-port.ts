@@ -29,7 +29,7 @@ export interface WorldPort {
   liveStatus(): WorldStatus;
   /** Whether a session plays the character in this world now (see WorldSessions.isPlaying). */
   plays(characterId: string): boolean;
-  /** Whether a session of the identity (as `characterId` when named) holds a seat here, dropped or not. */
+  /** Whether a session of the identity (as `characterId` when named) holds a seat here (see WorldSessions.holdsSeat). */
   holdsSeat(subject: string, characterId: string | null): boolean;
   /** A login in another world: lets the character go, unless it is in a fight (see WorldSessions.release). */
   releaseCharacter(characterId: string): Promise<"released" | "in_combat">;

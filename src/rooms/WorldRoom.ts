@@ -152,7 +152,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       // Checked and taken in one step, so logins at the same moment (or by room id, past the world
       // onAuth chose) cannot take the world past its capacity.
       if (!this.parts.sessions.admits(client, this.runtime.config.WORLD_CAPACITY))
-        throw new WorldFullError(this.worldId);
+        throw WorldFullError.of(this.worldId);
       await this.parts.sessions.join(client, options);
     });
   }
@@ -233,7 +233,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   }
 
   holdsSeat(subject: string, characterId: string | null): boolean {
-    return this.parts.sessions.seatOf(subject, characterId ?? undefined) !== undefined;
+    return this.parts.sessions.holdsSeat(subject, characterId ?? undefined);
   }
 
   renamePlayer(characterId: string, name: string): void {

@@ -44,14 +44,19 @@ export async function admittingWorld(
   heldSeat?: HeldSeat,
 ): Promise<number> {
   const choice = await chooseWorld(config, asked, heldSeat);
-  if ("refusal" in choice) throw new ServerError(choice.refusal.status, choice.refusal.message);
-  return choice.world;
+  if (!("refusal" in choice)) return choice.world;
+  const { code, status, message } = choice.refusal;
+  throw code === "world_full" ? new WorldFullError(message) : new ServerError(status, message);
 }
 
-/** A join the world turned away because it was full by then: a /ws client is told `world_full`. */
+/** A join turned away because its world, or every world, is full: a /ws client is told `world_full`. */
 export class WorldFullError extends ServerError {
-  constructor(world: number) {
-    super(503, worldFull(world).message);
+  constructor(message: string) {
+    super(503, message);
+  }
+
+  static of(world: number): WorldFullError {
+    return new WorldFullError(worldFull(world).message);
   }
 }
 

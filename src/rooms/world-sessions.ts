@@ -290,6 +290,15 @@ export class WorldSessions {
   }
 
   /**
+   * Whether a session of the identity holds a seat here (as `characterId` when named): playing, dropped
+   * and kept, kept by a fight, or still being loaded for its login. A login of its own takes it over.
+   */
+  holdsSeat(subject: string, characterId: string | undefined): boolean {
+    const ids = characterId === undefined ? [...this.owners.keys(), ...this.lingering.keys()] : [characterId];
+    return ids.some((id) => (this.owners.get(id)?.auth ?? this.lingering.get(id))?.subject === subject);
+  }
+
+  /**
    * A character renamed while it is loaded for a login: it may have been read with its old name, so the
    * new one is given once it is in the world. False when it is not being loaded.
    */
