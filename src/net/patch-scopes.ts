@@ -36,6 +36,8 @@ export class PatchScopes {
   private readonly scopes = new Map<StateView, ScopedChange>();
   /** The views whose listing is shared by every view that holds what they hold: their patches are alike. */
   private readonly inStep = new Set<StateView>();
+  /** Views given changes while their client was still joining, not sent yet (see sharedPatchOf). */
+  private readonly unsent = new WeakSet<StateView>();
   /** The queue built for each listing: a shared difference is one listing for every client that made its move. */
   private queues = new WeakMap<ScopedChange, ChangeQueue>();
   /** This patch's changed trees that no listing accounts for, in queue order (built at its first scoped encode). */
@@ -65,15 +67,26 @@ export class PatchScopes {
    * client that stood in the same cell and moved to the same one). Such views hold the same again after
    * it, and are sent the same patch, which is then encoded once.
    */
-  scope(view: StateView, change: ScopedChange, inStep: boolean): void {
+  scope(view: StateView, change: ScopedChange, inStep: boolean, joined = true): void {
     this.scopes.set(view, change);
     if (inStep) this.inStep.add(view);
     else this.inStep.delete(view);
+    if (!joined) this.unsent.add(view);
   }
 
-  /** The listing every view in step with `view` shares, when it is in step: its patch is theirs too. */
+  /**
+   * The listing every view in step with `view` shares, when it is in step: its patch is theirs too. A
+   * view that was given changes while its client was still joining holds them unsent (Colyseus sends
+   * patches to joined clients only): its patch is its own until they are sent, or every view in step
+   * with it would be sent them too (entries without their fields, in a crowd).
+   */
   sharedPatchOf(view: StateView): ScopedChange | undefined {
-    return this.inStep.has(view) ? this.scopes.get(view) : undefined;
+    return this.inStep.has(view) && !this.unsent.has(view) ? this.scopes.get(view) : undefined;
+  }
+
+  /** The view's patch is encoded: whatever it held unsent is in it. */
+  sent(view: StateView): void {
+    this.unsent.delete(view);
   }
 
   /** The queue to encode `view`'s patch from: its listed trees and the unlisted ones (undefined: the whole queue). */
@@ -200,6 +213,7 @@ function scopeEncoder(encoder: Encoder, scopes: PatchScopes): void {
     // copied out by then): on the round's own iterator they would follow one another, and the encoder's
     // buffer would grow to hold every client's patch at once, copied whole at each growth.
     const patch = encodeView.call(this, view, sharedOffset, { offset: sharedOffset }, bytes);
+    scopes.sent(view);
     if (listing) shared.patches.set(listing, patch);
     return patch;
   };

@@ -1,7 +1,7 @@
 // The schema-state side of the views: SDK clients that read `room.state` are sent the same view changes
 // as everyone else, applied to their StateView, and Colyseus sends each the patches of what its view
 // holds. The replicated entities are projected from the world only while such a client is there.
-import type { Client } from "@colyseus/core";
+import { type Client, ClientState } from "@colyseus/core";
 import { StateView } from "@colyseus/schema";
 import type { World } from "../game/world.js";
 import type { WorldEntity } from "../game/world-types.js";
@@ -68,7 +68,8 @@ export class StateViews {
 
   /** Brings a client's StateView up to date with its view's change (`resynced`: compared whole). */
   apply(client: Client, change: ViewChange, inStep: boolean, resynced: boolean): void {
-    if (client.view) this.patchScopes?.scope(client.view, change, inStep);
+    if (client.view)
+      this.patchScopes?.scope(client.view, change, inStep, client.state === ClientState.JOINED);
     for (const { id } of change.added) {
       const projected = this.projectedNow(id);
       if (projected) client.view?.add(projected);
