@@ -486,7 +486,8 @@ describe("TradeRoom with SDK clients", function () {
     it("refuses, and moves nothing, a trade whose player left while it waited for the tick", async () => {
       const [first, second, alice, bob] = [await join(), await join(), await join(), await join()];
       const [aliceCoins, bobCoins] = [countOf(alice.sync, "coins"), countOf(bob.sync, "coins")];
-      slowSwaps(400);
+      // Long enough for bob's leave to land while the swap holds the tick, on a loaded machine too.
+      slowSwaps(1200);
       const inFlight = commit(first, second);
       // A tick comes during the swap and waits for it; alice's trade then waits for that tick.
       await tickWaitsForSwap();
