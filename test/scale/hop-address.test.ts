@@ -1,15 +1,13 @@
 // a /ws player's client address across the hops between processes (WORLDS=2, one world on each
 // process, TRUST_PROXY=1 as behind a load balancer). Redis database 12.
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
-import { Redis } from "ioredis";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
-import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
-import { PROCESS_PORTS, type ServerProcess, scaleOutEnv, startServerProcess } from "../support/processes.js";
+import { postgresUrl } from "../support/databases.js";
+import { PROCESS_PORTS, type ServerProcess, twoScaledProcesses } from "../support/processes.js";
 import { WsClient } from "../support/ws-client.js";
 
 const redisBase = process.env.TEST_REDIS_URL;
-const [FIRST_PORT, SECOND_PORT] = PROCESS_PORTS.hopAddress;
+const PORTS = PROCESS_PORTS.hopAddress;
 const REDIS_DB = 12;
 /** Wrong /admin codes one address may try a minute. */
 const AUTH_LIMIT = 3;
@@ -18,45 +16,18 @@ const scaleOut = redisBase && postgresUrl ? describe : describe.skip;
 
 scaleOut("a /ws client's address over a relay and a hop (TRUST_PROXY=1, WORLDS=2)", function () {
   this.timeout(90000);
-  const secret = randomBytes(32).toString("hex");
-  let first: ServerProcess;
-  let second: ServerProcess;
-  let database: { url: string; drop(): Promise<void> };
-  let redis: Redis;
-  const clients: WsClient[] = [];
-
-  const redisUrl = `${redisBase}/${REDIS_DB}`;
-  const env = (port: number) => ({
-    ...scaleOutEnv(port, {
-      redisUrl,
-      databaseUrl: database.url,
-      secret,
-      dataDir: "/tmp/tileworld-hop",
-    }),
+  const pair = twoScaledProcesses(PORTS, REDIS_DB, {
     WORLDS: "2",
     TRUST_PROXY: "1",
     ADMIN_CODE: "the-right-admin-code",
     RATE_LIMIT_AUTH_PER_MIN: String(AUTH_LIMIT),
   });
-
-  before(async () => {
-    redis = new Redis(redisUrl);
-    await redis.flushdb();
-    database = await freshDatabaseUrl(postgresUrl!);
-    first = await startServerProcess(FIRST_PORT, env(FIRST_PORT));
-    second = await startServerProcess(SECOND_PORT, env(SECOND_PORT));
-  });
-  after(async () => {
-    await Promise.all(clients.map((client) => client.close().catch(() => {})));
-    await Promise.all([first, second].map((server) => server?.stop()));
-    await redis?.flushdb();
-    redis?.disconnect();
-    await database?.drop();
-  });
+  const clients: WsClient[] = [];
+  after(() => Promise.all(clients.map((client) => client.close().catch(() => {}))));
 
   /** A player from `address` (as the load balancer in front says), in world `world` through `server`. */
   async function connect(server: ServerProcess, world: number, address: string) {
-    const { token } = await issueAnonymousToken(new TextEncoder().encode(secret));
+    const { token } = await issueAnonymousToken(new TextEncoder().encode(pair.secret));
     const client = await WsClient.connect(
       `ws://127.0.0.1:${server.port}/ws?world=${world}`,
       { header: token },
@@ -89,8 +60,8 @@ scaleOut("a /ws client's address over a relay and a hop (TRUST_PROXY=1, WORLDS=2
 
   it("keeps apart the /admin attempts of two players from different addresses, relayed without a hop", async () => {
     // World 2 runs on the second process: both are relayed there by the first.
-    const guesser = await connect(first, 2, "203.0.113.10");
-    const other = await connect(first, 2, "198.51.100.10");
+    const guesser = await connect(pair.first, 2, "203.0.113.10");
+    const other = await connect(pair.first, 2, "198.51.100.10");
     for (let i = 0; i < AUTH_LIMIT; i++) assert.equal(await wrongAdminCode(guesser, `g${i}`), "forbidden");
     assert.equal(await wrongAdminCode(guesser, "g-over"), "rate_limited");
     assert.equal(await wrongAdminCode(other, "o0"), "forbidden", "the other address is not limited");
@@ -98,14 +69,14 @@ scaleOut("a /ws client's address over a relay and a hop (TRUST_PROXY=1, WORLDS=2
 
   it("keeps apart the /admin attempts of two players from different addresses after a hop to the other process", async () => {
     // Both log in to world 1, on the first process, then hop to world 2, on the second.
-    const guesser = await connect(first, 1, "203.0.113.20");
-    const other = await connect(first, 1, "198.51.100.20");
+    const guesser = await connect(pair.first, 1, "203.0.113.20");
+    const other = await connect(pair.first, 1, "198.51.100.20");
     await hop(guesser, 2);
     await hop(other, 2);
     for (let i = 0; i < AUTH_LIMIT; i++) assert.equal(await wrongAdminCode(guesser, `g${i}`), "forbidden");
     assert.equal(await wrongAdminCode(guesser, "g-over"), "rate_limited");
     // Were the second process to see the first one's address, the other player would share the guesser's count.
-    const counted = (await redis.keys("tileworld:rate-limit:auth:*")).sort();
+    const counted = (await pair.redis.keys("tileworld:rate-limit:auth:*")).sort();
     assert.equal(
       await wrongAdminCode(other, "o0"),
       "forbidden",

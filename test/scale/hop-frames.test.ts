@@ -1,56 +1,25 @@
 // frames a /ws client sends right after it connects, or right after its hop is answered, across two
 // processes (WORLDS=2, one world on each). Redis database 13.
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
-import { Redis } from "ioredis";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
-import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
-import { PROCESS_PORTS, type ServerProcess, scaleOutEnv, startServerProcess } from "../support/processes.js";
+import { postgresUrl } from "../support/databases.js";
+import { PROCESS_PORTS, type ServerProcess, twoScaledProcesses } from "../support/processes.js";
 import { WsClient } from "../support/ws-client.js";
 
 const redisBase = process.env.TEST_REDIS_URL;
-const [FIRST_PORT, SECOND_PORT] = PROCESS_PORTS.hopFrames;
+const PORTS = PROCESS_PORTS.hopFrames;
 const REDIS_DB = 13;
 
 const scaleOut = redisBase && postgresUrl ? describe : describe.skip;
 
 scaleOut("/ws frames around a relay and a hop (WORLDS=2, two processes)", function () {
   this.timeout(90000);
-  const secret = randomBytes(32).toString("hex");
-  let first: ServerProcess;
-  let second: ServerProcess;
-  let database: { url: string; drop(): Promise<void> };
-  let redis: Redis;
+  const pair = twoScaledProcesses(PORTS, REDIS_DB, { WORLDS: "2" });
   const clients: WsClient[] = [];
-
-  const redisUrl = `${redisBase}/${REDIS_DB}`;
-  const env = (port: number) => ({
-    ...scaleOutEnv(port, {
-      redisUrl,
-      databaseUrl: database.url,
-      secret,
-      dataDir: "/tmp/tileworld-frames",
-    }),
-    WORLDS: "2",
-  });
-
-  before(async () => {
-    redis = new Redis(redisUrl);
-    await redis.flushdb();
-    database = await freshDatabaseUrl(postgresUrl!);
-    first = await startServerProcess(FIRST_PORT, env(FIRST_PORT));
-    second = await startServerProcess(SECOND_PORT, env(SECOND_PORT));
-  });
-  after(async () => {
-    await Promise.all(clients.map((client) => client.close().catch(() => {})));
-    await Promise.all([first, second].map((server) => server?.stop()));
-    await redis?.flushdb();
-    redis?.disconnect();
-    await database?.drop();
-  });
+  after(() => Promise.all(clients.map((client) => client.close().catch(() => {}))));
 
   async function open(server: ServerProcess, world: number): Promise<WsClient> {
-    const { token } = await issueAnonymousToken(new TextEncoder().encode(secret));
+    const { token } = await issueAnonymousToken(new TextEncoder().encode(pair.secret));
     const client = await WsClient.connect(`ws://127.0.0.1:${server.port}/ws?world=${world}`, {
       header: token,
     });
@@ -64,15 +33,15 @@ scaleOut("/ws frames around a relay and a hop (WORLDS=2, two processes)", functi
     client.received((frame) => frame.id === id && frame.event === "error", 5000);
 
   it("answers the same frame sent after the player:sync (control)", async () => {
-    const client = await open(first, 2);
+    const client = await open(pair.first, 2);
     assert.equal((await client.first()).event, "player:sync");
     badMove(client, "after-sync");
     assert.equal((await answerTo(client, "after-sync")).data.code, "bad_request");
   });
 
   for (const [label, via, world] of [
-    ["a direct connection", () => first, 1],
-    ["a relayed connection", () => first, 2],
+    ["a direct connection", () => pair.first, 1],
+    ["a relayed connection", () => pair.first, 2],
   ] as const) {
     it(`answers a frame sent as soon as ${label} opens, before its player:sync`, async () => {
       const client = await open(via(), world);
@@ -84,8 +53,8 @@ scaleOut("/ws frames around a relay and a hop (WORLDS=2, two processes)", functi
   }
 
   for (const [label, via, from, to] of [
-    ["to the world on the other process (relayed on)", () => first, 1, 2],
-    ["to the world on the same process", () => first, 2, 1],
+    ["to the world on the other process (relayed on)", () => pair.first, 1, 2],
+    ["to the world on the same process", () => pair.first, 2, 1],
   ] as const) {
     it(`answers a frame sent as soon as a hop ${label} is answered`, async () => {
       const client = await open(via(), from);

@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
 import { nodeFlagsOf } from "../../src/tuning/node-flags.js";
+import { freshDatabaseUrl, postgresUrl } from "./databases.js";
 import { TEST_PORT, TEST_WRITE_PATH_ENV } from "./server.js";
 
 /**
@@ -160,4 +163,50 @@ export async function runToExit(
   });
   const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
   return { code, stderr };
+}
+
+/** Two scaled-out processes of one suite, with what they share (see twoScaledProcesses). */
+export interface ScaledPair {
+  first: ServerProcess;
+  second: ServerProcess;
+  /** Their Redis database. */
+  redis: Redis;
+  /** Their JWT_SECRET. */
+  secret: string;
+}
+
+/**
+ * Mocha hooks for a suite on two scaled-out processes on `ports`, started one after the other on a
+ * fresh database and Redis database `redisDb` (emptied before and after); `env` adds to each process's.
+ * Its fields are set once the suite's `before` has run.
+ */
+export function twoScaledProcesses(
+  ports: readonly number[],
+  redisDb: number,
+  env: Record<string, string>,
+): ScaledPair {
+  const pair = { secret: randomBytes(32).toString("hex") } as ScaledPair;
+  const redisUrl = `${process.env.TEST_REDIS_URL}/${redisDb}`;
+  let database: { url: string; drop(): Promise<void> } | undefined;
+  before(async () => {
+    pair.redis = new Redis(redisUrl);
+    await pair.redis.flushdb();
+    database = await freshDatabaseUrl(postgresUrl!);
+    const shared = {
+      redisUrl,
+      databaseUrl: database.url,
+      secret: pair.secret,
+      dataDir: `/tmp/tileworld-${redisDb}`,
+    };
+    const start = (port: number) => startServerProcess(port, { ...scaleOutEnv(port, shared), ...env });
+    pair.first = await start(ports[0]!);
+    pair.second = await start(ports[1]!);
+  });
+  after(async () => {
+    await Promise.all([pair.first, pair.second].map((server) => server?.stop()));
+    await pair.redis?.flushdb();
+    pair.redis?.disconnect();
+    await database?.drop();
+  });
+  return pair;
 }
