@@ -11,15 +11,17 @@ export interface WorldRefusal {
 }
 
 /**
- * The world where the login's identity holds a seat already (a dropped session's, kept for its return),
- * asked only when the login would be refused as full: taking that seat over adds no player there.
+ * The world where the login's identity holds a seat already (a session's, dropped or not, or a character
+ * fighting on after its player left): taking that seat over adds no player there.
  */
 export type HeldSeat = () => Promise<number | undefined>;
 
 /**
  * The world a login may play in, or why none; a full world still takes back a player it holds a seat for.
- * Read from the worlds' listings, this turns most logins to a full world away early; the world itself
- * holds its capacity exactly as each login joins (see WorldSessions.admits).
+ * A login naming no world goes back to the one holding its seat, where a character in a fight must stay
+ * (asked of the worlds only when there are several). Read from the worlds' listings, this turns most
+ * logins to a full world away early; the world itself holds its capacity exactly as each login joins
+ * (see WorldSessions.admits).
  */
 export async function chooseWorld(
   config: Pick<Config, "WORLDS" | "WORLD_CAPACITY">,
@@ -33,7 +35,10 @@ export async function chooseWorld(
     if (players < config.WORLD_CAPACITY || (await heldSeat?.()) === asked) return { world: asked };
     return { refusal: worldFull(asked) };
   }
-  const chosen = leastFull(worlds) ?? (await heldSeat?.());
+  const chosen =
+    config.WORLDS > 1
+      ? ((await heldSeat?.()) ?? leastFull(worlds))
+      : (leastFull(worlds) ?? (await heldSeat?.()));
   return chosen === undefined ? { refusal: EVERY_WORLD_FULL } : { world: chosen };
 }
 

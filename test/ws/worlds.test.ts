@@ -434,6 +434,18 @@ describe("numbered worlds: apart, and hopping between them (WORLDS=2)", function
     assert.equal(await worldOf(server, alice.token), 1, "still playing in world 1");
     // Its next login elsewhere asks world 1 again.
     assert.equal(await server.runtime.characters.worldOf(alice.id), 1);
+
+    // Logged out mid-fight, its character fights on in world 1: a login naming no world goes back there,
+    // though world 2 is emptier.
+    await alice.client.close();
+    const back = await join(undefined, alice.token);
+    assert.equal(back.id, alice.id);
+    assert.equal(await worldOf(server, alice.token), 1);
+    // So does a second login while the first plays: it takes the player over where it is.
+    const again = await join(undefined, alice.token);
+    assert.equal((await back.client.closed).code, CLOSE_REPLACED);
+    assert.equal(again.id, alice.id);
+    assert.equal(await worldOf(server, alice.token), 1);
   });
 
   it("plays a character in one world at a time: a login in another world takes it over", async () => {
