@@ -89,9 +89,8 @@ describe("server process", function () {
     const server = await startServer(dataDir);
     try {
       const pid = server.child.pid!;
-      // The writer thread starts with the world's first publish, a tick after the world opens. A second
-      // thread was seen beside it for a while, twice in some forty runs and once for over 10 s in a
-      // loaded full run: it is given time to go.
+      // The writer thread starts with the world's first publish, a tick after the world opens (run from
+      // source, its module loader starts a thread of its own, which it puts behind the tick).
       const besideMain = () =>
         [...threadNiceness(pid)].filter(([thread, nice]) => thread !== pid && nice === 0);
       for (let waited = 0; besideMain().length !== 1 && waited < 30_000; waited += 100)

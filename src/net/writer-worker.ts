@@ -6,6 +6,7 @@
 import { writeSync, writevSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { parentPort } from "node:worker_threads";
+import { putLaterThreadsBehindTheTick } from "../tuning/helper-threads.js";
 
 /** One publish's writes, as WriterThread.post sends them. */
 export interface BatchToWrite {
@@ -48,6 +49,7 @@ export function writeBatch({ memory, writes, regions }: BatchToWrite): WrittenBa
 }
 
 const port = parentPort;
+if (port) putLaterThreadsBehindTheTick();
 port?.on("message", (batch: BatchToWrite) => {
   const written = writeBatch(batch);
   port.postMessage(written, [written.taken.buffer as ArrayBuffer]);

@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, readlinkSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import os from "node:os";
 
@@ -17,9 +17,25 @@ export async function putHelperThreadsBehindTheTick(): Promise<void> {
   if (process.platform !== "linux") return;
   // libuv starts its pool on first use, and a thread starts at its creator's priority: start it now.
   await stat(process.cwd());
+  putThreadsBehindTheTick([process.pid]);
+}
+
+/**
+ * Called by the writer thread as it starts: the threads started since start-up go behind the tick too
+ * (run from source, the thread's own module loader starts one, at the writer's priority); the main
+ * thread and the writer keep theirs.
+ */
+export function putLaterThreadsBehindTheTick(): void {
+  if (process.platform !== "linux") return;
+  // "/proc/thread-self" names the calling thread: "<pid>/task/<thread id>".
+  const ownThread = Number(readlinkSync("/proc/thread-self").split("/").pop());
+  putThreadsBehindTheTick([process.pid, ownThread]);
+}
+
+function putThreadsBehindTheTick(kept: readonly number[]): void {
   for (const entry of readdirSync("/proc/self/task")) {
     const threadId = Number(entry);
-    if (threadId === process.pid) continue;
+    if (kept.includes(threadId)) continue;
     try {
       os.setPriority(threadId, LOWEST_PRIORITY);
     } catch {

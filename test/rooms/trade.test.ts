@@ -392,8 +392,11 @@ describe("TradeRoom with SDK clients", function () {
   const { complete } = TradeRepository.prototype;
   /** Resolves once the first swap that slowSwaps slowed has begun (its wait begins then). */
   let slowSwapStarted: Promise<void> = Promise.resolve();
-  /** Makes every swap (or only those `of` takes part in) take `ms` longer, before its transaction starts. */
-  const slowSwaps = (ms: number, of?: Trader) => {
+  /**
+   * Makes every swap (or only those `of` takes part in) wait `ms` longer, or until `until` settles, before
+   * its transaction starts.
+   */
+  const slowSwaps = (until: number | Promise<void>, of?: Trader) => {
     let started!: () => void;
     slowSwapStarted = new Promise((resolve) => {
       started = resolve;
@@ -403,7 +406,7 @@ describe("TradeRoom with SDK clients", function () {
         const { a, b } = args[0];
         if (!of || a.characterId === of.id || b.characterId === of.id) {
           started();
-          await sleep(ms);
+          await (typeof until === "number" ? sleep(until) : until);
         }
         return complete.apply(this, args);
       },
@@ -487,13 +490,20 @@ describe("TradeRoom with SDK clients", function () {
     it("refuses, and moves nothing, a trade whose player left while it waited for the tick", async () => {
       const [first, second, alice, bob] = [await join(), await join(), await join(), await join()];
       const [aliceCoins, bobCoins] = [countOf(alice.sync, "coins"), countOf(bob.sync, "coins")];
-      // Long enough for bob's leave to land while the swap holds the tick, on a loaded machine too.
-      slowSwaps(1200);
+      // The swap holds the tick until bob's leave has landed.
+      let bobLeft!: () => void;
+      slowSwaps(new Promise((resolve) => (bobLeft = resolve)));
       const inFlight = commit(first, second);
       // A tick comes during the swap and waits for it; alice's trade then waits for that tick.
       await tickWaitsForSwap();
       const waiting = commit(alice, bob, fiveCoinsOf(alice));
       await leave(bob.room);
+      const roomId = (await findWorld())!.roomId;
+      await waitForAsync(
+        async () => !(await matchMaker.remoteRoomCall<WorldRoom>(roomId, "plays", [bob.id])),
+        "bob out of the world",
+      );
+      bobLeft();
       assert.deepEqual(await waiting, { ok: false, reason: "player_offline" });
       assert.equal((await inFlight).ok, true);
       const storedCoins = (id: string) => storedCount(server, id, "coins");

@@ -131,7 +131,8 @@ describe("the web pages in a browser: landing page and client", function () {
     const area = server.runtime.gameData.areas[0]!;
     assert.deepEqual(start, area.spawnPoint, "a new character starts at the spawn point");
 
-    const stop = { x: start.x + 2, z: start.z };
+    // A tile no NPC wanders onto: a click on a chicken there would attack it instead.
+    const stop = { x: start.x - 2, z: start.z - 2 };
     await clickTile(page, start, stop);
     await page.locator("#position", { hasText: `(${stop.x}, ${stop.z})` }).waitFor();
     const here = await standingStill(page);
