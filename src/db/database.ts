@@ -15,7 +15,7 @@ import { abandonQueries, type BusyConnections, boundedClient, ReleasingPool } fr
 import { lockDataDir } from "./data-dir-lock.js";
 import { giveBack, keepTemplate, keptTemplate, leasedClient, takeIdleDatabase } from "./in-memory-reuse.js";
 import * as schema from "./schema.js";
-import { claimDatabase, type ServerClaim } from "./server-claim.js";
+import { type ClaimNews, claimDatabase, type ServerClaim } from "./server-claim.js";
 
 export type Schema = typeof schema;
 /** The one query interface both backends implement. */
@@ -62,12 +62,14 @@ export interface DatabaseOptions {
   timeouts?: DatabaseTimeouts;
   /** A server process's claim on a PostgreSQL database (see server-claim.ts); none by default. */
   claim?: ServerClaim;
+  /** Hears what becomes of the claim after its connection drops. */
+  onClaimNews?: (news: ClaimNews) => void;
 }
 
 /** Opens the configured database and applies pending migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   return options.url
-    ? openPostgres(options.url, options.poolSize ?? 10, options.timeouts ?? DEFAULT_TIMEOUTS, options.claim)
+    ? openPostgres(options.url, options.poolSize ?? 10, options.timeouts ?? DEFAULT_TIMEOUTS, options)
     : openPglite(options.dataDir);
 }
 
@@ -95,7 +97,7 @@ async function openPostgres(
   url: string,
   poolSize: number,
   timeouts: DatabaseTimeouts,
-  claim: ServerClaim | undefined,
+  { claim, onClaimNews }: Pick<DatabaseOptions, "claim" | "onClaimNews">,
 ): Promise<DatabaseHandle> {
   const worldBusy: BusyConnections = new Map();
   const otherBusy: BusyConnections = new Map();
@@ -129,7 +131,7 @@ async function openPostgres(
   };
   try {
     await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
-    if (claim) unclaim = await claimDatabase(url, claim);
+    if (claim) unclaim = await claimDatabase(url, claim, onClaimNews);
   } catch (error) {
     await end();
     if (error instanceof StartupError) throw error;

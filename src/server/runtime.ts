@@ -12,6 +12,7 @@ import { AccountRepository } from "../db/accounts.js";
 import { AgentRepository } from "../db/agents.js";
 import { CharacterRepository } from "../db/characters.js";
 import { type DatabaseHandle, openDatabase } from "../db/database.js";
+import type { ClaimNews } from "../db/server-claim.js";
 import { sharedSecret } from "../db/server-secrets.js";
 import { TradeRepository } from "../db/trades.js";
 import { WorldLeases } from "../db/world-lease.js";
@@ -43,6 +44,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     },
     // Alone, a process runs the worlds by itself; with Redis, processes run them together.
     claim: config.REDIS_URL ? "shared" : "alone",
+    onClaimNews: (news) => logClaimNews(news, logger),
   });
   logger.info(
     { database: database.kind, ms: Date.now() - started },
@@ -183,4 +185,19 @@ function writable(dir: string, variable: string): void {
       { cause: error },
     );
   }
+}
+
+/** What became of the process's claim on the PostgreSQL database after its connection dropped. */
+function logClaimNews(news: ClaimNews, logger: Logger): void {
+  if (news === "lost")
+    logger.warn(
+      "the connection holding this process's claim on DATABASE_URL dropped: taking the claim again",
+    );
+  else if (news === "retaken") logger.info("the claim on DATABASE_URL is taken again");
+  else
+    logger.error(
+      "while this process's claim on DATABASE_URL was lost, a server process that may not share the database " +
+        "with it took it (one without REDIS_URL, or this one being without it): their worlds will keep " +
+        "closing each other's. Stop one of them, or give both the same REDIS_URL.",
+    );
 }
