@@ -5,6 +5,7 @@ import { sightingIntervalMs } from "../auth/sightings.js";
 import type { TradeParticipant } from "../db/trades.js";
 import type { WorldLease } from "../db/world-lease.js";
 import { seededRandom } from "../game/random.js";
+import type { TradeErrorReason } from "../game/trade-reasons.js";
 import type { InventoryEntry } from "../game/types.js";
 import { World } from "../game/world.js";
 import type { PlayerSync } from "../game/world-types.js";
@@ -273,6 +274,11 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
 
   tradeEnded(tradeId: string): void {
     this.parts.trades.ended(tradeId);
+  }
+
+  /** Why a /ws player's trade message naming `tradeId` finds no trade of its own to act on. */
+  tradeRefusalFor(playerId: string, tradeId: string): TradeErrorReason {
+    return this.parts.trades.refusalFor(playerId, tradeId);
   }
 }
 

@@ -112,7 +112,7 @@ export class TradeRequests {
     reply: Reply,
   ): Promise<TradeErrorReason | undefined> {
     const trade = this.pending.get(tradeId);
-    if (!trade) return "not_found";
+    if (!trade) return this.refusalFor(playerId, tradeId);
     const result = respondToTrade(trade, playerId, accept, now);
     if (!result.ok) return result.reason;
     const [a, b] = [trade.sides[0].player.id, trade.sides[1].player.id];
@@ -160,9 +160,23 @@ export class TradeRequests {
       this.apply(tradeId, result, { playerId, reply });
       return undefined;
     }
-    if (this.started.get(playerId) !== tradeId) return "not_found";
+    if (this.started.get(playerId) !== tradeId) return this.refusalFor(playerId, tradeId);
     this.cancelStarted(tradeId, playerId, "cancelled");
     return undefined;
+  }
+
+  /**
+   * Why a player's trade message naming `tradeId` finds nothing to act on here: a trade of others is
+   * not its own; its own is at the wrong stage (offers and accepts while its request is pending, an
+   * answer to a request once the trade started); no trade has that id any more.
+   */
+  refusalFor(playerId: string, tradeId: string): TradeErrorReason {
+    const pending = this.pending.get(tradeId);
+    if (pending)
+      return pending.sides.some((side) => side.player.id === playerId) ? "wrong_stage" : "not_participant";
+    if (this.started.get(playerId) === tradeId) return "wrong_stage";
+    for (const started of this.started.values()) if (started === tradeId) return "not_participant";
+    return "not_found";
   }
 
   /** A started trade's room has closed (completed, cancelled or expired). */

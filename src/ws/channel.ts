@@ -240,8 +240,12 @@ export class JsonChannel {
     // The world closed between its lookup and the seat (a shutdown, a replacement): connecting again
     // finds the world where it runs now.
     if (!room) throw new ServerError(503, "the world closed meanwhile: connect again");
-    const trades: TradeLink = new TradeLink(ws, context, this.runtime.logger, (event, data, reply) =>
-      room.handleMessage(client as never, event, data, reply),
+    const trades: TradeLink = new TradeLink(
+      ws,
+      context,
+      this.runtime.logger,
+      (event, data, reply) => room.handleMessage(client as never, event, data, reply),
+      (tradeId) => room.tradeRefusalFor((client.auth as PlayerAuth).characterId, tradeId),
     );
     const greeting = new Deferred<void>();
     // Set once the world answered a player:hop: the connection leaves for that world after the answer.

@@ -1,6 +1,6 @@
 import { type AuthContext, connectClientToRoom, matchMaker } from "@colyseus/core";
 import type { WebSocket } from "ws";
-import { TRADE_ERROR_MESSAGES } from "../game/trade-reasons.js";
+import { TRADE_ERROR_MESSAGES, type TradeErrorReason } from "../game/trade-reasons.js";
 import { JsonClient } from "../protocol/json-client.js";
 import { type Reply, readTradeMessage } from "../protocol/messages.js";
 import type { TradeRoom } from "../rooms/TradeRoom.js";
@@ -14,6 +14,8 @@ interface OpenTrade {
 
 /** Hands a message to the world room, which holds trade requests until they are accepted. */
 export type ToWorld = (event: string, data: unknown, reply: Reply) => void;
+/** Why the world finds nothing of the player's to act on in a trade message naming `tradeId`. */
+export type TradeRefusal = (tradeId: string) => TradeErrorReason;
 
 /**
  * Hides the TradeRoom from a /ws client: when the world announces `tradeStarted`, the connection joins
@@ -27,6 +29,7 @@ export class TradeLink {
     private readonly context: AuthContext,
     private readonly logger: Logger,
     private readonly toWorld: ToWorld,
+    private readonly refusalFor: TradeRefusal,
   ) {}
 
   /**
@@ -42,7 +45,10 @@ export class TradeLink {
     }
   }
 
-  /** Sends a trade event to the connection's trade, or a `tradeCancel` of another one to the world. */
+  /**
+   * Sends a trade event to the connection's trade, or a `tradeCancel` of another one to the world; any
+   * other event naming another trade is refused with the world's reason.
+   */
   forward(event: string, data: unknown, reply: Reply): void {
     const read = readTradeMessage(event, data);
     if ("error" in read) {
@@ -50,16 +56,16 @@ export class TradeLink {
       return;
     }
     const { tradeId } = read.data;
-    const notFound = () =>
-      reply("tradeError", { tradeId, reason: "not_found", message: TRADE_ERROR_MESSAGES.not_found });
+    const refuse = (reason: TradeErrorReason) =>
+      reply("tradeError", { tradeId, reason, message: TRADE_ERROR_MESSAGES[reason] });
     const trade = this.current?.tradeId === tradeId ? this.current : undefined;
     if (trade) {
       void trade.joined.then((joined) => {
         if (joined) joined.room.handleMessage(joined.client as never, event, data, reply);
-        else notFound();
+        else refuse("not_found");
       });
     } else if (read.type === "tradeCancel") this.toWorld(event, data, reply);
-    else notFound();
+    else refuse(this.refusalFor(tradeId));
   }
 
   close(code: number): void {

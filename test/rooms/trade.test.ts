@@ -29,6 +29,29 @@ import {
 
 const ADMIN_CODE = "trade-admin";
 
+const slotOf = (trader: Trader, itemId: string) =>
+  trader.sync.inventory.find((e) => e.itemId === itemId)!.slot;
+
+/**
+ * Asks the world to swap `a`'s offer for `b`'s, as a trade room does after both final accepts, saying
+ * it waits `answerWithinMs` for the answer.
+ */
+const commit = async (
+  a: Trader,
+  b: Trader,
+  offerOfA: TradeOffer[] = [],
+  answerWithinMs = ANSWER_RESERVE_MS + 10_000,
+) =>
+  matchMaker.remoteRoomCall<WorldRoom>(
+    (await findWorld())!.roomId,
+    "commitTrade",
+    [randomUUID(), { characterId: a.id, offer: offerOfA }, { characterId: b.id, offer: [] }, answerWithinMs],
+    answerWithinMs,
+  );
+const fiveCoinsOf = (trader: Trader): TradeOffer[] => [
+  { inventorySlot: slotOf(trader, "coins"), itemId: "coins", quantity: 5 },
+];
+
 describe("TradeRoom with SDK clients", function () {
   this.timeout(30000);
   let server: TestServer;
@@ -39,9 +62,6 @@ describe("TradeRoom with SDK clients", function () {
     traders.push(trader);
     return trader;
   };
-
-  const slotOf = (trader: Trader, itemId: string) =>
-    trader.sync.inventory.find((e) => e.itemId === itemId)!.slot;
 
   before(async () => {
     // Some 70 players join within a minute from one address, with several requests each: more than the
@@ -421,30 +441,6 @@ describe("TradeRoom with SDK clients", function () {
     await sleep(200);
   };
   const restoreSwaps = () => Object.assign(TradeRepository.prototype, { complete });
-  /**
-   * Asks the world to swap `a`'s offer for `b`'s, as a trade room does after both final accepts, saying
-   * it waits `answerWithinMs` for the answer.
-   */
-  const commit = async (
-    a: Trader,
-    b: Trader,
-    offerOfA: TradeOffer[] = [],
-    answerWithinMs = ANSWER_RESERVE_MS + 10_000,
-  ) =>
-    matchMaker.remoteRoomCall<WorldRoom>(
-      (await findWorld())!.roomId,
-      "commitTrade",
-      [
-        randomUUID(),
-        { characterId: a.id, offer: offerOfA },
-        { characterId: b.id, offer: [] },
-        answerWithinMs,
-      ],
-      answerWithinMs,
-    );
-  const fiveCoinsOf = (trader: Trader): TradeOffer[] => [
-    { inventorySlot: slotOf(trader, "coins"), itemId: "coins", quantity: 5 },
-  ];
 
   describe("trades while the world's tick waits for others", () => {
     afterEach(restoreSwaps);
@@ -848,6 +844,37 @@ describe("TradeRoom when the server shuts down", function () {
         tradeId,
         reason: "server_shutdown",
       });
+    }
+  });
+});
+
+describe("TradeRoom: the world closing while a swap commits", function () {
+  this.timeout(30000);
+
+  it("keeps the committed swap: its players leave with its outcome, not with what they held before", async () => {
+    const server = await startTestServer({ WORLD_TICK_MS: "100" });
+    const { complete } = TradeRepository.prototype;
+    try {
+      const [alice, bob] = [asTrader(await joinAsNewPlayer(server)), asTrader(await joinAsNewPlayer(server))];
+      const [aliceCoins, bobCoins] = [countOf(alice.sync, "coins"), countOf(bob.sync, "coins")];
+      // The swap's transaction has committed; the world has not yet taken in its outcome.
+      let committed = false;
+      TradeRepository.prototype.complete = async function (this: TradeRepository, ...args) {
+        const outcome = await complete.apply(this, args);
+        committed = true;
+        await sleep(1000);
+        return outcome;
+      };
+      const swap = commit(alice, bob, fiveCoinsOf(alice)).catch(() => undefined);
+      await waitFor(() => committed, "the swap committed");
+      const world = matchMaker.getLocalRoomById((await findWorld())!.roomId)!;
+      await world.disconnect();
+      await swap;
+      assert.equal(await storedCount(server, alice.id, "coins"), aliceCoins - 5);
+      assert.equal(await storedCount(server, bob.id, "coins"), bobCoins + 5);
+    } finally {
+      TradeRepository.prototype.complete = complete;
+      await server.stop();
     }
   });
 });

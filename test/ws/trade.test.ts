@@ -272,6 +272,69 @@ describe("/ws: trading between two plain WebSocket clients", function () {
     alice.client.send("tradeCancel", { tradeId: "no-such-trade" }, "cancel-1");
     assert.equal((await notCancelled).data.reason, "not_found");
   });
+
+  /** The tradeError `player` is answered with to one message. */
+  async function tradeErrorOf(player: WsPlayer, event: string, data: unknown, id: string) {
+    const answer = player.client.next("tradeError", (_data, frame) => frame.id === id);
+    player.client.send(event, data, id);
+    return (await answer).data as { tradeId?: string; reason: string; message: string };
+  }
+
+  it("answers a third player's messages on another pair's trade with not_participant, pending or started", async () => {
+    const alice = await connect();
+    const bob = await connect();
+    const carol = await connect();
+    const incoming = bob.client.next("tradeIncoming");
+    alice.client.send("tradeRequest", { targetPlayerId: bob.id });
+    const pendingId = (await incoming).data.tradeId;
+    assert.equal(
+      (await tradeErrorOf(carol, "tradeCancel", { tradeId: pendingId }, "pending")).reason,
+      "not_participant",
+    );
+    alice.client.send("tradeCancel", { tradeId: pendingId });
+    await bob.client.next("tradeCancelled");
+
+    const tradeId = await startTrade(alice, bob);
+    const reasons: Record<string, string> = {};
+    for (const [event, data] of [
+      ["tradeAccept", { tradeId }],
+      ["tradeAddItem", { tradeId, inventorySlot: 0, quantity: 1 }],
+      ["tradeRemoveItem", { tradeId, inventorySlot: 0 }],
+      ["tradeCancel", { tradeId }],
+      ["tradeRequestRespond", { tradeId, accept: true }],
+    ] as const) {
+      reasons[event] = (await tradeErrorOf(carol, event, data, `carol-${event}`)).reason;
+    }
+    assert.deepEqual(reasons, {
+      tradeAccept: "not_participant",
+      tradeAddItem: "not_participant",
+      tradeRemoveItem: "not_participant",
+      tradeCancel: "not_participant",
+      tradeRequestRespond: "not_participant",
+    });
+    // Its own players answering the request again are told the trade is past that stage.
+    assert.equal(
+      (await tradeErrorOf(bob, "tradeRequestRespond", { tradeId, accept: true }, "again")).reason,
+      "wrong_stage",
+    );
+  });
+
+  it("answers an offer or an accept on a request still pending with wrong_stage", async () => {
+    const alice = await connect();
+    const bob = await connect();
+    const incoming = bob.client.next("tradeIncoming");
+    alice.client.send("tradeRequest", { targetPlayerId: bob.id });
+    const tradeId = (await incoming).data.tradeId;
+    const coins = alice.sync.inventory.find((entry) => entry.itemId === "coins")!.slot;
+    const add = await tradeErrorOf(
+      alice,
+      "tradeAddItem",
+      { tradeId, inventorySlot: coins, quantity: 1 },
+      "add",
+    );
+    const accept = await tradeErrorOf(bob, "tradeAccept", { tradeId }, "accept");
+    assert.deepEqual([add.reason, accept.reason], ["wrong_stage", "wrong_stage"]);
+  });
   it("lets a connection trade after the token it opened with has expired", async () => {
     // The connection was authenticated at its upgrade; it cannot present a fresh token afterwards.
     const subject = randomUUID();
