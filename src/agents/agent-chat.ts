@@ -1,4 +1,5 @@
-import { chatText } from "../game/chat.js";
+import { z } from "zod";
+import { chatText, MAX_CHAT_LENGTH } from "../game/chat.js";
 import { type GameError, gameError } from "../game/errors.js";
 
 /**
@@ -19,3 +20,12 @@ export function agentChatLine(text: string): string | GameError {
     return gameError("bad_request", AGENT_COMMAND_REFUSAL);
   return said;
 }
+
+/** A line for an agent to say, as a request's parameter: held to the chat rule, refused with its reason. */
+export const agentChatText = z
+  .string()
+  .describe(`1 to ${MAX_CHAT_LENGTH} characters, not a chat command`)
+  .superRefine((text, context) => {
+    const said = agentChatLine(text);
+    if (typeof said !== "string") context.addIssue({ code: "custom", message: said.message });
+  });

@@ -57,9 +57,6 @@ export interface AgentDeps {
   model?: ModelPlanner;
 }
 
-/** The agents' one planner so far: the rules of brain.ts. */
-const PLANNER = "rules";
-
 export class Agent {
   private readonly connection: AgentConnection;
   private readonly senses: Senses;
@@ -185,7 +182,7 @@ export class Agent {
     if (!this.connection.startable) return;
     this.clock.start();
     this.deps.logger.info(
-      { agentId: this.record.id, name: this.record.name, planner: PLANNER },
+      { agentId: this.record.id, name: this.record.name, planner: this.planner() },
       `agent ${this.record.name} started`,
     );
     await this.connection.start(baseUrl);
@@ -349,7 +346,7 @@ export class Agent {
     if (!this.room) return;
     this.room.send(step.event, step.data);
     this.tally.sent++;
-    countAgentDecision(PLANNER);
+    countAgentDecision(this.planner());
     this.work.sent(step, action);
   }
 

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { AGENT_ACTIONS } from "../agents/actions/index.js";
 import { isActionName } from "../agents/actions/types.js";
 import { isQuickAction } from "../agents/agent.js";
-import { agentChatLine } from "../agents/agent-chat.js";
+import { agentChatText } from "../agents/agent-chat.js";
 import { AGENTS_WORLD } from "../agents/agent-connection.js";
 import { GOAL_TYPES } from "../agents/brain.js";
 import type { AgentCaller, AgentRequest } from "../agents/requests.js";
@@ -38,12 +38,7 @@ export const agentGoalBody = z.object({
   target: z.number().int().positive().max(XP_CAP).optional(),
 });
 // Said in chat unless it is a command (see agentChatLine): held to the chat rule, and refused with its reason.
-export const agentMessageBody = z.object({
-  text: z.string().superRefine((text, context) => {
-    const said = agentChatLine(text);
-    if (typeof said !== "string") context.addIssue({ code: "custom", message: said.message });
-  }),
-});
+export const agentMessageBody = z.object({ text: agentChatText });
 
 /** Who the authenticated caller is: its account, as the game server's own routes resolve it. */
 function accountCaller(res: Response): AgentCaller {

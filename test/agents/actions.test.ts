@@ -188,6 +188,14 @@ describe("agent actions and state: the interface's 22 actions and 6 providers ag
       "bad_request",
     );
     assert.ok(bad.details!.some((detail) => detail.field === "x"));
+    // A parameter the action does not take is refused, not left out: chopTree names its tree by treeId,
+    // and without it would chop whichever tree is nearest.
+    for (const [name, params] of [
+      ["chopTree", { entityId: "tree-that-i-meant" }],
+      ["stopMovement", { bogus: 1 }],
+      ["idle", { goal: "woodcutting" }],
+    ] as const)
+      await expectError(await post(`/api/agents/${agentId}/actions/${name}`, params), 400, "bad_request");
     const stranger = (await signInAnonymously(server)).token;
     await expectError(await post(`/api/agents/${agentId}/actions/idle`, {}, stranger), 403, "forbidden");
     await expectError(await post("/api/agents/nobody/actions/idle"), 404, "not_found");
@@ -399,7 +407,15 @@ describe("agent actions and state: the interface's 22 actions and 6 providers ag
     await ok("bankDeposit", { all: true });
     await waitForAsync(async () => (await state()).inventory.items.length === 0, "everything deposited");
 
-    await refused("chatMessage", { message: "   " }, /1 to \d+ characters/);
+    // A line the chat rule refuses is a bad parameter, as it is for POST .../message.
+    for (const message of ["   ", "a".repeat(300), "/admin guess"]) {
+      const bad = await expectError(
+        await post(`/api/agents/${agentId}/actions/chatMessage`, { message }),
+        400,
+        "bad_request",
+      );
+      assert.ok(bad.details!.some((detail) => detail.field === "message"));
+    }
     await ok("chatMessage", { message: "hello from an agent" });
     await ok("setGoal", { type: "fishing", target: 40 });
     assert.equal((await state()).goal?.type, "fishing");

@@ -97,7 +97,14 @@ describe("language-model planner: stub providers on loopback drive an agent", fu
           60000,
         );
         const body = await run.state();
-        assert.equal(body.planner, `${provider}:${envFor(provider, run.stub).AGENT_MODEL!.split(":")[1]}`);
+        const label = `${provider}:${envFor(provider, run.stub).AGENT_MODEL!.split(":")[1]}`;
+        assert.equal(body.planner, label);
+        const metrics = await (await fetch(`${run.server.baseUrl}/metrics`)).text();
+        assert.match(
+          metrics,
+          new RegExp(`^tileworld_agent_decisions_total\\{planner="${label}"\\} [1-9]`, "m"),
+          "the model's decisions counted under its planner",
+        );
         const [first] = run.stub.requests;
         assert.ok(first, "the model was asked");
         assert.deepEqual(
@@ -135,9 +142,15 @@ describe("language-model planner: stub providers on loopback drive an agent", fu
         { mode: { kind: "slow", ms: 5000 } as const, reason: /did not answer within 1000 ms/ },
         { mode: { kind: "malformed" } as const, reason: /answer could not be read/ },
         { mode: { kind: "tool", name: "castFireball" } as const, reason: /unknown action "castFireball"/ },
-        { mode: { kind: "status", status: 429 } as const, reason: /rate limiting \(429\)/ },
+        // A parameter its tool does not take (the tools offered allow no others): not carried out.
+        {
+          mode: { kind: "tool", name: "idle", input: { until: "dawn" } } as const,
+          reason: /idle parameters that do not fit/,
+        },
         // A broken gateway's endless answer is read no further than the cap.
         { mode: { kind: "huge", bytes: 4 * 2 ** 20 } as const, reason: /larger than 256 kB/ },
+        // Last: the provider is then waited out (see the next test).
+        { mode: { kind: "status", status: 429 } as const, reason: /rate limiting \(429\)/ },
       ];
       for (const { mode, reason } of failures) {
         run.stub.mode = mode;
@@ -165,6 +178,37 @@ describe("language-model planner: stub providers on loopback drive an agent", fu
       await run.stop();
     }
   });
+
+  for (const provider of ["openai", "anthropic"] as const)
+    it(`${provider}: waits out the Retry-After of a 429 before asking again, the rules deciding meanwhile`, async () => {
+      const run = await drivenAgent(provider);
+      try {
+        await waitForAsync(async () => run.stub.requests.length >= 1, "the model asked");
+        run.stub.mode = { kind: "status", status: 429, retryAfter: "3" };
+        const asked = run.stub.requests.length;
+        await run.setGoal();
+        await waitForAsync(async () => run.stub.requests.length > asked, "the model asked (answered 429)");
+        const told = run.stub.requests.length;
+        const limited = Date.now();
+        run.stub.mode = { kind: "tool", name: "chopTree" };
+        // Decisions that would ask the model, all within the 3 s it was told to wait.
+        for (let i = 0; i < 3; i++) {
+          await run.setGoal();
+          await sleep(400);
+        }
+        assert.ok(Date.now() - limited < 3000, "the decisions came within the wait");
+        assert.equal(run.stub.requests.length, told, "no request within the provider's Retry-After");
+        assert.equal((await run.state()).planner, "rules", "the rules decide meanwhile");
+        await sleep(Math.max(0, limited + 3100 - Date.now()));
+        await run.setGoal();
+        await waitForAsync(
+          async () => run.stub.requests.length > told,
+          "the model asked once the wait is over",
+        );
+      } finally {
+        await run.stop();
+      }
+    });
 
   it("bounds the calls a minute per agent: past them, the rules decide", async () => {
     const run = await drivenAgent("local", { AGENT_MODEL_CALLS_PER_MIN: "2" });

@@ -14,7 +14,7 @@ export const bankDeposit = defineAction({
   description:
     "Deposit into the bank: an item (itemId or slot, all of it unless a quantity is given), or everything with all: true. Must stand beside a bank booth or banker.",
   params: z
-    .object({
+    .strictObject({
       itemId: z.string().min(1).max(64).optional(),
       slot: z.int().min(0).max(27).optional(),
       quantity: quantity.optional(),
@@ -74,7 +74,7 @@ export const bankWithdraw = defineAction({
   name: "bankWithdraw",
   description:
     "Withdraw an item from the bank (quantity 1 unless given). Must stand beside a bank booth or banker.",
-  params: z.object({ itemId: z.string().min(1).max(64), quantity: quantity.optional() }),
+  params: z.strictObject({ itemId: z.string().min(1).max(64), quantity: quantity.optional() }),
   run(runtime, { itemId, quantity: wanted = 1 }) {
     if (!besideBank(runtime)) return refuse(NOT_AT_BANK);
     const held = banked(runtime, itemId);

@@ -18,7 +18,7 @@ export function attackable({ know, world }: AgentContext): WorldEntity[] {
 export const attackEntity = defineAction({
   name: "attackEntity",
   description: "Attack a monster in view (by its entity id; the nearest one when none is named).",
-  params: z.object({ entityId: z.string().min(1).max(64).optional() }),
+  params: z.strictObject({ entityId: z.string().min(1).max(64).optional() }),
   run(runtime, { entityId }) {
     let target: WorldEntity | undefined;
     if (entityId === undefined) {
@@ -42,7 +42,7 @@ export const changeCombatStyle = defineAction({
   name: "changeCombatStyle",
   description:
     "Choose the combat style: melee accurate (trains attack), aggressive (strength), defensive (defence), controlled (all three); ranged accurate, rapid, longrange.",
-  params: z.object({ style: z.enum(COMBAT_STYLES) }),
+  params: z.strictObject({ style: z.enum(COMBAT_STYLES) }),
   run(runtime, { style }) {
     const weaponId = runtime.know.sync?.equipment.weapon;
     const weapon = weaponId === undefined ? undefined : runtime.world.data.items.get(weaponId);
@@ -60,7 +60,7 @@ export const changeCombatStyle = defineAction({
 export const flee = defineAction({
   name: "flee",
   description: "Run away from the fight the agent is in.",
-  params: z.object({}),
+  params: z.strictObject({}),
   run(runtime) {
     if (!inCombat(runtime.know)) return refuse("the agent is not in a fight: there is nothing to flee from");
     runtime.send({ event: "player:action", data: { action: "flee" } });

@@ -22,7 +22,7 @@ const itemId = z.string().min(1).max(64);
 
 /** An inventory entry named by its slot or its item id (exactly one of them). */
 const oneEntry = z
-  .object({ itemId: itemId.optional(), slot: slot.optional() })
+  .strictObject({ itemId: itemId.optional(), slot: slot.optional() })
   .refine(({ itemId: id, slot: at }) => (id === undefined) !== (at === undefined), {
     message: "name the item by exactly one of itemId or slot",
   });
@@ -67,7 +67,7 @@ export const useItem = defineAction({
   description:
     "Use an inventory item (by itemId or slot): alone it is eaten, buried or worn; on another item (onItemId, e.g. a tinderbox on logs) or on something in view (targetId, e.g. raw food on a fire, ore on a furnace).",
   params: z
-    .object({
+    .strictObject({
       itemId: itemId.optional(),
       slot: slot.optional(),
       onItemId: itemId.optional(),
@@ -107,7 +107,7 @@ export const dropItem = defineAction({
   name: "dropItem",
   description: `Drop items: one (itemId or slot), every one of a kind (itemId with all: true), or everything (all: true alone); at most ${MAX_DROPS_PER_CALL} per call.`,
   params: z
-    .object({ itemId: itemId.optional(), slot: slot.optional(), all: z.boolean().optional() })
+    .strictObject({ itemId: itemId.optional(), slot: slot.optional(), all: z.boolean().optional() })
     .refine(({ itemId: id, slot: at }) => !(id !== undefined && at !== undefined), {
       message: "name the item by itemId or slot, not both",
     })
@@ -170,7 +170,7 @@ export const pickupItem = defineAction({
   description:
     "Pick up an item on the ground (by its entity id, or the nearest of an itemId, or the nearest of all), walking to it first when it lies beyond reach.",
   params: z
-    .object({ entityId: z.string().min(1).max(64).optional(), itemId: itemId.optional() })
+    .strictObject({ entityId: z.string().min(1).max(64).optional(), itemId: itemId.optional() })
     .refine(({ entityId, itemId: id }) => entityId === undefined || id === undefined, {
       message: "name the item by entityId or itemId, not both",
     }),

@@ -14,7 +14,7 @@ const entityId = z.string().min(1).max(64);
 export const moveTo = defineAction({
   name: "moveTo",
   description: `Walk (or run) to a tile at most ${MAX_PATH_LENGTH} tiles away; use navigateTo for longer trips.`,
-  params: z.object({ x: coordinate, z: coordinate, run: z.boolean().optional() }),
+  params: z.strictObject({ x: coordinate, z: coordinate, run: z.boolean().optional() }),
   run(runtime, { x, z, run }) {
     const from = here(runtime.know);
     const distance = chebyshev(from, { x, z });
@@ -47,7 +47,7 @@ export const followEntity = defineAction({
   name: "followEntity",
   description:
     "Follow a player or NPC in view, staying beside it, until stopped (stopMovement or another action).",
-  params: z.object({ entityId }),
+  params: z.strictObject({ entityId }),
   run(runtime, { entityId: id }) {
     const target = seen(runtime.know, id);
     if (!target)
@@ -81,7 +81,7 @@ export const followEntity = defineAction({
 export const stopMovement = defineAction({
   name: "stopMovement",
   description: "Stop walking and stop the action under way (following, gathering, fighting).",
-  params: z.object({}),
+  params: z.strictObject({}),
   run(runtime) {
     runtime.halt();
     return OK;
@@ -95,7 +95,7 @@ const EXPLORE_MAX = 30;
 export const explore = defineAction({
   name: "explore",
   description: `Walk to a random reachable tile ${EXPLORE_MIN} to ${EXPLORE_MAX} tiles away, to see what lies around.`,
-  params: z.object({}),
+  params: z.strictObject({}),
   run(runtime) {
     const from = here(runtime.know);
     const region = regionOf(runtime.world, from);
@@ -118,7 +118,7 @@ export const explore = defineAction({
 export const approachEntity = defineAction({
   name: "approachEntity",
   description: "Walk next to an entity in view (a player, NPC, item, tree, rock or fishing spot).",
-  params: z.object({ entityId }),
+  params: z.strictObject({ entityId }),
   run(runtime, { entityId: id }) {
     const target = seen(runtime.know, id);
     if (!target)
@@ -156,7 +156,7 @@ export const navigateTo = defineAction({
   description:
     "Travel anywhere on the map, in legs: to an area (its id or name), a landmark (bank, cooking_range, furnace, anvil, a resource such as oak_tree, or an NPC such as goblin: the nearest one), or a tile {x, z}.",
   params: z
-    .object({
+    .strictObject({
       area: z.string().min(1).max(64).optional(),
       landmark: z.string().min(1).max(64).optional(),
       x: coordinate.optional(),

@@ -86,7 +86,7 @@ export const chopTree = defineAction({
   name: "chopTree",
   description:
     "Chop a tree in view for logs and woodcutting XP (the nearest usable one when none is named). Needs an axe.",
-  params: z.object({ treeId: entityId }),
+  params: z.strictObject({ treeId: entityId }),
   run: (runtime, { treeId }) => gather(runtime, "woodcutting", treeId),
   available: (context) => canGather(context, "woodcutting"),
 });
@@ -95,7 +95,7 @@ export const catchFish = defineAction({
   name: "catchFish",
   description:
     "Fish at a fishing spot in view for raw fish and fishing XP (the nearest usable one when none is named). Needs the spot's net, rod or harpoon.",
-  params: z.object({ spotId: entityId }),
+  params: z.strictObject({ spotId: entityId }),
   run: (runtime, { spotId }) => gather(runtime, "fishing", spotId),
   available: (context) => canGather(context, "fishing"),
 });
@@ -140,7 +140,7 @@ export const lightFire = defineAction({
   name: "lightFire",
   description:
     "Light a fire from logs in the inventory (the best it may light when none are named). Needs a tinderbox; not in a town.",
-  params: z.object({ itemId }),
+  params: z.strictObject({ itemId }),
   run(runtime, { itemId: wanted }) {
     const problem = fireProblem(runtime, wanted);
     if (problem) return refuse(problem);
@@ -186,7 +186,7 @@ export const cookFood = defineAction({
   name: "cookFood",
   description:
     "Cook raw food on the nearest fire or range in view (the first raw food it can cook when none is named).",
-  params: z.object({ itemId }),
+  params: z.strictObject({ itemId }),
   run(runtime, { itemId: wanted }) {
     const problem = cookProblem(runtime, wanted);
     if (problem) return refuse(problem);

@@ -1,18 +1,16 @@
 // The interface's social action (chatMessage) and goal actions (setGoal, idle).
 import { z } from "zod";
 import { XP_CAP } from "../../game/xp.js";
-import { agentChatLine } from "../agent-chat.js";
+import { agentChatText } from "../agent-chat.js";
 import { GOAL_TYPES } from "../brain.js";
-import { defineAction, OK, refuse } from "./types.js";
+import { defineAction, OK } from "./types.js";
 
 export const chatMessage = defineAction({
   name: "chatMessage",
   description: "Say something in chat to the players nearby (not a chat command).",
-  params: z.object({ message: z.string().max(1000) }),
+  params: z.strictObject({ message: agentChatText }),
   run(runtime, { message }) {
-    const said = agentChatLine(message);
-    if (typeof said !== "string") return refuse(said.message);
-    runtime.send({ event: "player:chat", data: { message: said } });
+    runtime.send({ event: "player:chat", data: { message: message.trim() } });
     return OK;
   },
 });
@@ -20,7 +18,7 @@ export const chatMessage = defineAction({
 export const setGoal = defineAction({
   name: "setGoal",
   description: `Set the agent's goal: ${GOAL_TYPES.join(", ")}, with the XP to gain (target).`,
-  params: z.object({ type: z.enum(GOAL_TYPES), target: z.int().positive().max(XP_CAP).optional() }),
+  params: z.strictObject({ type: z.enum(GOAL_TYPES), target: z.int().positive().max(XP_CAP).optional() }),
   async run(runtime, { type, target }) {
     await runtime.setGoal(type, target);
     return OK;
@@ -30,7 +28,7 @@ export const setGoal = defineAction({
 export const idle = defineAction({
   name: "idle",
   description: "Stop everything and stand idle, waiting for instructions.",
-  params: z.object({}),
+  params: z.strictObject({}),
   async run(runtime) {
     runtime.halt();
     await runtime.setGoal("idle");

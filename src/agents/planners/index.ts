@@ -1,8 +1,9 @@
 // Which planner the agents use: a language model when one is configured, each agent with its own
-// bounds (ModelPlanner); the rules otherwise.
+// bounds (ModelPlanner) and all waiting out the provider's rate limit together; the rules otherwise.
 import type { Config } from "../../config/config.js";
 import { ModelPlanner } from "./model-planner.js";
 import { chooseModel } from "./models.js";
+import { ProviderPause } from "./provider-pause.js";
 
 export type ModelPlannerFactory = () => ModelPlanner;
 
@@ -15,5 +16,10 @@ export function modelPlanners(config: Config): { label: string; create: ModelPla
     maxTokens: config.AGENT_MODEL_MAX_TOKENS,
     timeoutMs: config.AGENT_MODEL_TIMEOUT_MS,
   };
-  return { label: chosen.label, create: () => new ModelPlanner(chosen.model, chosen.label, bounds) };
+  // The provider's rate limit is the key's: every agent waits out what it asks.
+  const pause = new ProviderPause();
+  return {
+    label: chosen.label,
+    create: () => new ModelPlanner(chosen.model, chosen.label, bounds, pause),
+  };
 }

@@ -9,6 +9,7 @@ import type { Goal } from "../brain.js";
 import type { AgentContext } from "../knowledge.js";
 import { provideState } from "../providers/index.js";
 import { AnswerTooLargeError, wasTooLarge } from "./capped-fetch.js";
+import type { ProviderPause } from "./provider-pause.js";
 
 export interface ModelBounds {
   callsPerMinute: number;
@@ -59,16 +60,24 @@ export class ModelPlanner {
     /** "<provider>:<model>". */
     readonly label: string,
     private readonly bounds: ModelBounds,
+    /** When the provider may be asked again, shared by every agent on its key. */
+    private readonly pause: ProviderPause,
   ) {}
 
-  /** Whether a call fits in this agent's calls of the last minute. */
+  /** Whether a call fits in this agent's calls of the last minute, and the provider takes calls. */
   canCall(now = Date.now()): boolean {
     while (this.calls.length > 0 && now - this.calls[0]! >= 60_000) this.calls.shift();
-    return this.calls.length < this.bounds.callsPerMinute;
+    return this.calls.length < this.bounds.callsPerMinute && this.pause.left(now) === 0;
   }
 
   /** The model's decision, asked within the call's time limit; `given up` cuts the request short. */
   async decide(input: DecisionInput, givenUp?: AbortSignal): Promise<ModelDecision> {
+    const wait = this.pause.left();
+    if (wait > 0)
+      return {
+        kind: "fallback",
+        reason: `the model's provider asked to wait: ${Math.ceil(wait / 1000)} s left`,
+      };
     if (!this.canCall())
       return { kind: "fallback", reason: `more than ${this.bounds.callsPerMinute} model calls a minute` };
     this.calls.push(Date.now());
@@ -99,6 +108,7 @@ export class ModelPlanner {
         return { kind: "fallback", reason: `the model gave ${call.toolName} parameters that do not fit` };
       return { kind: "action", name: call.toolName, params: parsed.data, ...(say && { say }) };
     } catch (error) {
+      if (APICallError.isInstance(error)) this.pause.failed(error.statusCode, error.responseHeaders);
       return { kind: "fallback", reason: failureReason(error, this.bounds.timeoutMs) };
     }
   }

@@ -16,7 +16,8 @@ export type StubMode =
   /** `bytes` of an answer, sent in pieces (no length given ahead). */
   | { kind: "huge"; bytes: number }
   | { kind: "malformed" }
-  | { kind: "status"; status: number };
+  /** An error status, with the wait a provider asks for in `retry-after` when given. */
+  | { kind: "status"; status: number; retryAfter?: string };
 
 export interface StubRequest {
   path: string;
@@ -154,9 +155,16 @@ export async function startModelStub(provider: StubProvider): Promise<ModelStub>
         case "malformed":
           return res.writeHead(200, { "content-type": "application/json" }).end("{ this is not json");
         case "status":
-          return send(mode.status, {
-            error: { message: "slow down", type: "rate_limit_error", code: mode.status },
-          });
+          return res
+            .writeHead(mode.status, {
+              "content-type": "application/json",
+              ...(mode.retryAfter !== undefined && { "retry-after": mode.retryAfter }),
+            })
+            .end(
+              JSON.stringify({
+                error: { message: "slow down", type: "rate_limit_error", code: mode.status },
+              }),
+            );
       }
     });
   });
