@@ -15,6 +15,7 @@ import { addressVoucher } from "../api/vouched-address.js";
 import type { Config } from "../config/config.js";
 import { StartupError } from "../config/startup-error.js";
 import { BODY_LIMIT_BYTES } from "../limits/body-size.js";
+import { createRateLimits } from "../limits/rate-limits.js";
 import type { Logger } from "../telemetry/logger.js";
 import { agentSettings } from "./agent-settings.js";
 import { loadConfiguredGameData } from "./game-data.js";
@@ -53,6 +54,11 @@ export async function startAgentFramework(config: Config, logger: Logger): Promi
     res.json({ status: "ok" });
   });
   const api = express.Router();
+  // Clients may call this process directly: they are held to the REST limit (with REDIS_URL, in the
+  // same counts as their calls to the game server). What the game server forwards it counted already.
+  const limits = createRateLimits(config, logger);
+  const voucher = addressVoucher(jwtSecret);
+  api.use((req, res, next) => (voucher.of(req) !== undefined ? next() : limits.rest(req, res, next)));
   api.use(express.json({ limit: BODY_LIMIT_BYTES, strict: false }));
   // Every world's agents run here, each joining its world on the game server.
   const worlds = Array.from({ length: config.WORLDS }, (_, index) => index + 1);
@@ -61,11 +67,7 @@ export async function startAgentFramework(config: Config, logger: Logger): Promi
   api.use(
     agentsRouter(
       { agents: (request) => answerInWorlds(request, async () => worlds, answerIn) },
-      authenticateThrough(
-        config.GAME_SERVER_URL,
-        config.AGENT_OWNER_ABSENCE_SECONDS,
-        addressVoucher(jwtSecret),
-      ),
+      authenticateThrough(config.GAME_SERVER_URL, config.AGENT_OWNER_ABSENCE_SECONDS, voucher),
       config.WORLDS,
       agentCallerOf,
     ),
@@ -91,6 +93,7 @@ export async function startAgentFramework(config: Config, logger: Logger): Promi
     httpServer,
     close: async () => {
       await agents.close();
+      await limits.close();
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },

@@ -9,6 +9,8 @@ import { PROCESS_PORTS, type ServerProcess, startAgentProcess } from "../support
 import { startTestServer, type TestServer } from "../support/server.js";
 
 const JWT_SECRET = "the secret the game server and the agent process share";
+/** The agent process's REST limit in this suite (the game server's is generous). */
+const DIRECT_REST_LIMIT = 20;
 
 describe("AGENTS_PER_ADDRESS through the agent process", function () {
   this.timeout(120000);
@@ -29,6 +31,7 @@ describe("AGENTS_PER_ADDRESS through the agent process", function () {
     });
     framework = await startAgentProcess(port, server.baseUrl, JWT_SECRET, dataDir, {
       AGENTS_PER_ADDRESS: "1",
+      RATE_LIMIT_REST_PER_MIN: String(DIRECT_REST_LIMIT),
     });
   });
   after(async () => {
@@ -69,5 +72,28 @@ describe("AGENTS_PER_ADDRESS through the agent process", function () {
       body: JSON.stringify({ name: "Near Owner" }),
     });
     assert.equal(direct.status, 201, await direct.text());
+  });
+
+  it("holds a client calling it directly to the REST limit, and does not count again what the game server forwards", async () => {
+    const { token } = await (await request(server, "/api/v1/auth/anonymous", { method: "POST" })).json();
+    const direct: number[] = [];
+    let retryAfter: string | null = null;
+    for (let i = 0; i < DIRECT_REST_LIMIT + 5; i++) {
+      const response = await fetch(`http://127.0.0.1:${port}/api/agents`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      await response.arrayBuffer();
+      direct.push(response.status);
+      retryAfter ??= response.headers.get("retry-after");
+    }
+    // (The first test's direct creation counted one already.)
+    assert.deepEqual(direct.slice(0, DIRECT_REST_LIMIT - 1), Array(DIRECT_REST_LIMIT - 1).fill(200));
+    assert.deepEqual(direct.slice(DIRECT_REST_LIMIT), Array(5).fill(429), "past the limit, answered 429");
+    assert.ok(Number(retryAfter) > 0, "with Retry-After");
+    // The same caller through the game server: counted there (generously), not here.
+    for (let i = 0; i < DIRECT_REST_LIMIT + 5; i++) {
+      const response = await request(server, "/api/agents", { token });
+      assert.equal(response.status, 200, await response.text());
+    }
   });
 });
