@@ -372,7 +372,7 @@ export class JsonChannel {
     // The frame over the limit is read after all, so that its refusal is its reply, with its event and id.
     const refuse = (error: Refusal) => {
       const { event, id } = readEnvelope(data, isBinary);
-      client.sendJson("error", { ...error, event }, id);
+      client.sendJson("error", { ...error, event: event ?? null }, id);
     };
     // Counted with the player's other connections: reconnecting neither resets the count nor lifts a block.
     const { characterId } = client.auth as PlayerAuth;

@@ -11,29 +11,45 @@ export interface Envelope {
   id?: string;
 }
 
+/** A frame refused before it reaches the game: the error, naming the frame's event (null when unreadable). */
+export interface RefusedFrame extends Refusal {
+  event: string | null;
+  id?: string;
+}
+
 const FRAME_SHAPE = 'A frame is an object {"event": string, "data": object, "id"?: string}.';
 
 /** The envelope of a frame, or the error that answers it (with the frame's `id` when it has a readable one). */
-export function readEnvelope(
-  data: RawData,
-  isBinary: boolean,
-): Envelope | (Refusal & { event?: string; id?: string }) {
+export function readEnvelope(data: RawData, isBinary: boolean): Envelope | RefusedFrame {
   if (isBinary)
-    return { code: "bad_frame", message: "Frames are JSON text; binary frames are not accepted." };
+    return {
+      code: "bad_frame",
+      message: "Frames are JSON text; binary frames are not accepted.",
+      event: null,
+    };
   const size = Array.isArray(data) ? data.reduce((sum, part) => sum + part.length, 0) : data.byteLength;
-  if (size > MAX_FRAME_BYTES)
-    return { code: "frame_too_large", message: `Frames are at most ${MAX_FRAME_BYTES} bytes.` };
   let parsed: unknown;
   try {
     parsed = JSON.parse(data.toString());
   } catch {
-    return { code: "bad_frame", message: "The frame is not valid JSON." };
+    return size > MAX_FRAME_BYTES
+      ? { code: "frame_too_large", message: TOO_LARGE, event: null }
+      : { code: "bad_frame", message: "The frame is not valid JSON.", event: null };
   }
-  if (typeof parsed !== "object" || parsed === null) return { code: "bad_frame", message: FRAME_SHAPE };
-  const { event, data: payload, id } = parsed as Record<string, unknown>;
+  const {
+    event,
+    data: payload,
+    id,
+  } = typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : {};
+  const named = typeof event === "string" ? event : null;
   const echoedId = typeof id === "string" ? id : undefined;
-  if (typeof event !== "string") return { code: "bad_frame", message: FRAME_SHAPE, id: echoedId };
+  // Read all the same (up to the socket's own limit), so that its refusal answers it.
+  if (size > MAX_FRAME_BYTES)
+    return { code: "frame_too_large", message: TOO_LARGE, event: named, id: echoedId };
+  if (named === null) return { code: "bad_frame", message: FRAME_SHAPE, event: null, id: echoedId };
   if (id !== undefined && echoedId === undefined)
-    return { code: "bad_frame", message: '"id" must be a string.', event };
-  return { event, data: payload ?? {}, id: echoedId };
+    return { code: "bad_frame", message: '"id" must be a string.', event: named };
+  return { event: named, data: payload ?? {}, id: echoedId };
 }
+
+const TOO_LARGE = `Frames are at most ${MAX_FRAME_BYTES} bytes.`;

@@ -48,11 +48,17 @@ describe("/ws: frames the server cannot take", function () {
     assert.equal(await online(goneAway.id), true, "the player whose page went away keeps its seat");
   });
 
-  const badFrames: { kind: string; frame: string | Buffer; code: string; event?: string }[] = [
-    { kind: "a binary frame", frame: Buffer.from([1, 2, 3]), code: "bad_frame" },
-    { kind: "text that is not JSON", frame: "{event: player:move", code: "bad_frame" },
-    { kind: "JSON that is not an object", frame: "[1, 2]", code: "bad_frame" },
-    { kind: "an object without an event", frame: JSON.stringify({ data: { x: 1 } }), code: "bad_frame" },
+  // The error names the frame's event: null when it could not be read.
+  const badFrames: { kind: string; frame: string | Buffer; code: string; event: string | null }[] = [
+    { kind: "a binary frame", frame: Buffer.from([1, 2, 3]), code: "bad_frame", event: null },
+    { kind: "text that is not JSON", frame: "{event: player:move", code: "bad_frame", event: null },
+    { kind: "JSON that is not an object", frame: "[1, 2]", code: "bad_frame", event: null },
+    {
+      kind: "an object without an event",
+      frame: JSON.stringify({ data: { x: 1 } }),
+      code: "bad_frame",
+      event: null,
+    },
     {
       kind: "an unknown event",
       frame: JSON.stringify({ event: "teleport:me", data: {} }),
@@ -69,6 +75,7 @@ describe("/ws: frames the server cannot take", function () {
       kind: "a frame over 4096 bytes",
       frame: JSON.stringify({ event: "player:chat", data: { message: "x".repeat(5000) } }),
       code: "frame_too_large",
+      event: "player:chat",
     },
   ];
   for (const { kind, frame, code, event } of badFrames) {
@@ -100,6 +107,12 @@ describe("/ws: frames the server cannot take", function () {
     const noEvent = player.client.next("error", (_data, frame) => frame.id === "no-event");
     player.client.sendRaw(JSON.stringify({ data: {}, id: "no-event" }));
     assert.equal((await noEvent).data.code, "bad_frame");
+    // A frame over the size limit is read all the same, to answer it.
+    const large = player.client.next("error", (_data, frame) => frame.id === "large-1");
+    player.client.sendRaw(
+      JSON.stringify({ event: "player:chat", data: { message: "x".repeat(5000) }, id: "large-1" }),
+    );
+    assert.deepEqual((await large).data.code, "frame_too_large");
   });
 
   it("echoes the id on a trade request's tradeError", async () => {
