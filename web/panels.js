@@ -1,0 +1,334 @@
+// The play page's side panels: the player's meters, inventory (and its item menu), equipment, skills,
+// bank and store, drawn from what the server last sent.
+import { el, formatNumber, titleCase } from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+const SKILL_ORDER = [
+  "attack",
+  "strength",
+  "defence",
+  "ranged",
+  "prayer",
+  "constitution",
+  "hitpoints",
+  "woodcutting",
+  "fishing",
+  "mining",
+  "firemaking",
+  "cooking",
+  "smithing",
+];
+/** The server's equipment slots, in the panel's order; some shown under the names players know. */
+const EQUIPMENT_SLOTS = [
+  "head",
+  "cape",
+  "neck",
+  "weapon",
+  "body",
+  "shield",
+  "legs",
+  "hands",
+  "feet",
+  "ring",
+  "ammo",
+];
+const SLOT_LABELS = { neck: "Amulet", hands: "Gloves", feet: "Boots" };
+
+/**
+ * The panels of one page. `game` is the page's state, `map` the world's items, `trade` its trade window;
+ * `send` sends an event, `notice` and `hideNotice` show and hide a notice, `showMenu` opens a menu and
+ * `chatLine` writes a line in the chat.
+ */
+export function createPanels({ game, map, trade, send, notice, hideNotice, showMenu, chatLine }) {
+  function renderPlayer() {
+    const me = game.me;
+    $("player-name").textContent = me.name;
+    renderMeters();
+    renderInventory();
+    renderEquipment();
+    renderSkills();
+    renderBank();
+    trade.render();
+  }
+
+  function renderMeters() {
+    const me = game.me;
+    if (!me) return;
+    $("health-bar").style.width = `${(100 * Math.max(0, me.health)) / me.maxHealth}%`;
+    $("health-text").textContent = `${me.health}/${me.maxHealth}`;
+    $("energy-bar").style.width = `${me.runEnergy ?? 0}%`;
+    $("energy-text").textContent = `${me.runEnergy ?? 0}%`;
+  }
+
+  function renderInventory() {
+    const me = game.me;
+    if (!me) return;
+    const bySlot = new Map(me.inventory.map((item) => [item.slot, item]));
+    const slots = [];
+    for (let slot = 0; slot < 28; slot++) {
+      const item = bySlot.get(slot);
+      const def = item && map.items.get(item.itemId);
+      slots.push(
+        el(
+          "button.slot",
+          {
+            "data-slot": slot,
+            "data-item": item?.itemId,
+            class: `slot${item ? " full" : ""}${game.using === slot ? " using" : ""}`,
+            title: item
+              ? `${def?.name ?? item.itemId}${item.quantity > 1 ? ` × ${formatNumber(item.quantity)}` : ""}`
+              : "",
+            onclick: (event) => item && slotClicked(item, event),
+          },
+          item && el("span.item-name", { text: def?.name ?? item.itemId }),
+          item && item.quantity > 1 && el("span.qty", { text: shortNumber(item.quantity) }),
+        ),
+      );
+    }
+    $("inventory").replaceChildren(...slots);
+    $("coins").textContent = formatNumber(me.coins);
+  }
+
+  function slotClicked(item, event) {
+    if (game.using !== undefined && game.using !== item.slot) {
+      const slot = game.using;
+      return useOn(slot, { targetSlot: item.slot });
+    }
+    const def = map.items.get(item.itemId);
+    const name = def?.name ?? item.itemId;
+    const options = [];
+    if (trade.offering) {
+      options.push({ label: `Offer ${name}`, run: () => trade.offer(item.slot, 1) });
+      if (item.quantity > 1)
+        options.push({ label: `Offer all ${name}`, run: () => trade.offer(item.slot, item.quantity) });
+    }
+    if (game.bankOpen) {
+      options.push({
+        label: `Deposit ${name}`,
+        run: () => send("bank:deposit", { inventorySlot: item.slot, quantity: 1 }),
+      });
+      options.push({
+        label: `Deposit all ${name}`,
+        run: () => send("bank:deposit", { inventorySlot: item.slot, quantity: 2147483647 }),
+      });
+    }
+    if (game.store) {
+      options.push({
+        label: `Sell ${name}`,
+        run: () =>
+          send("store:sell", { targetId: game.store.targetId, inventorySlot: item.slot, quantity: 1 }),
+      });
+    }
+    if (def?.heals)
+      options.push({ label: `Eat ${name}`, run: () => send("inventory:use", { inventorySlot: item.slot }) });
+    else if (def?.equipSlot)
+      options.push({
+        label: `Equip ${name}`,
+        run: () => send("inventory:use", { inventorySlot: item.slot }),
+      });
+    else if (item.itemId.includes("bones"))
+      options.push({ label: `Bury ${name}`, run: () => send("inventory:use", { inventorySlot: item.slot }) });
+    if (item.itemId.endsWith("logs"))
+      options.push({
+        label: `Light ${name}`,
+        run: () => send("player:action", { action: "light_fire", inventorySlot: item.slot }),
+      });
+    if (item.itemId.startsWith("raw_"))
+      options.push({
+        label: `Cook ${name}`,
+        run: () => send("player:action", { action: "cook", inventorySlot: item.slot }),
+      });
+    options.push({ label: `Use ${name}`, run: () => startUsing(item.slot) });
+    options.push({
+      label: `Drop ${name}`,
+      run: () => send("player:action", { action: "drop", inventorySlot: item.slot }),
+    });
+    const rect = event.currentTarget.getBoundingClientRect();
+    showMenu($("slot-menu"), options);
+    const menu = $("slot-menu");
+    const sidebar = menu.parentElement.getBoundingClientRect();
+    menu.style.left = `${Math.min(rect.left - sidebar.left, sidebar.width - 180)}px`;
+    menu.style.top = `${rect.bottom - sidebar.top}px`;
+  }
+
+  function startUsing(slot) {
+    game.using = slot;
+    renderInventory();
+    notice(
+      `Choose what to use ${map.itemName(game.me.inventory.find((i) => i.slot === slot)?.itemId ?? "")} on.`,
+    );
+  }
+
+  function stopUsing() {
+    if (game.using === undefined) return;
+    game.using = undefined;
+    renderInventory();
+    hideNotice();
+  }
+
+  function useOn(slot, target) {
+    stopUsing();
+    send("inventory:use", { inventorySlot: slot, ...target });
+  }
+
+  function renderEquipment() {
+    const equipment = game.me.equipment ?? {};
+    const slots = [...new Set([...EQUIPMENT_SLOTS, ...Object.keys(equipment)])];
+    $("equipment").replaceChildren(
+      ...slots.map((slot) => {
+        const itemId = equipment[slot];
+        return el(
+          "button.equip-slot",
+          {
+            class: `equip-slot${itemId ? " full" : ""}`,
+            "data-slot": slot,
+            title: itemId ? `Remove ${map.itemName(itemId)}` : "",
+            onclick: () => itemId && send("inventory:unequip", { slot }),
+          },
+          el("span.slot-name", { text: SLOT_LABELS[slot] ?? titleCase(slot) }),
+          el("span.item-name", { text: itemId ? map.itemName(itemId) : "—" }),
+        );
+      }),
+    );
+  }
+
+  function renderSkills() {
+    const skills = game.me.skills ?? {};
+    const names = Object.keys(skills).sort((a, b) => rank(a) - rank(b));
+    $("skills").replaceChildren(
+      ...names.map((skill) =>
+        el(
+          "div.skill",
+          { "data-skill": skill, title: `${formatNumber(Math.floor(skills[skill].xp))} XP` },
+          el("span.skill-name", { text: titleCase(skill) }),
+          el("span.skill-level", { text: String(skills[skill].level) }),
+          el("span.skill-xp", { text: `${formatNumber(Math.floor(skills[skill].xp))} xp` }),
+        ),
+      ),
+    );
+    const total = names.reduce((sum, skill) => sum + skills[skill].level, 0);
+    $("total-level").textContent = `Total level: ${total}`;
+  }
+  const rank = (skill) => SKILL_ORDER.indexOf(skill) + 1 || 99;
+
+  function xpDrop({ skill, gained, level, xp }) {
+    const before = game.me?.skills?.[skill]?.level;
+    if (game.me?.skills) {
+      game.me.skills[skill] = { level, xp };
+      renderSkills();
+    }
+    const drop = el("div.xp-drop", { text: `+${formatNumber(gained)} ${titleCase(skill)} XP` });
+    $("xp-drops").append(drop);
+    setTimeout(() => drop.remove(), 2500);
+    if (before !== undefined && level > before)
+      chatLine("server", "", `Congratulations, your ${titleCase(skill)} level is now ${level}.`);
+  }
+
+  function renderBank() {
+    const me = game.me;
+    if (!me) return;
+    $("bank-hint").textContent = game.bankOpen
+      ? "Click an item to withdraw it; click an inventory item to deposit it."
+      : "Click a bank booth or a banker to use the bank.";
+    if (!game.bankOpen) return $("bank").replaceChildren();
+    const bank = me.bank ?? [];
+    $("bank").replaceChildren(
+      bank.length === 0
+        ? el("p.empty", { text: "Your bank is empty." })
+        : el(
+            "ul.list",
+            {},
+            bank.map((entry) =>
+              el(
+                "li",
+                {},
+                el("span.name", { text: `${map.itemName(entry.itemId)} × ${formatNumber(entry.quantity)}` }),
+                el("button", {
+                  text: "Take 1",
+                  onclick: () => send("bank:withdraw", { itemId: entry.itemId, quantity: 1 }),
+                }),
+                el("button", {
+                  text: "All",
+                  onclick: () => send("bank:withdraw", { itemId: entry.itemId, quantity: entry.quantity }),
+                }),
+              ),
+            ),
+          ),
+      el("button.close", {
+        text: "Close the bank",
+        onclick: () => {
+          game.bankOpen = false;
+          renderBank();
+          renderInventory();
+        },
+      }),
+    );
+  }
+
+  function renderStore() {
+    const store = game.store;
+    $("store-hint").textContent = store
+      ? `${store.name}: click Buy, or an inventory item to sell it.`
+      : "Click a shopkeeper to see their wares.";
+    if (!store) return $("store").replaceChildren();
+    $("store").replaceChildren(
+      el(
+        "ul.list",
+        {},
+        store.items.map((entry) =>
+          el(
+            "li",
+            {},
+            el("span.name", {
+              text: `${map.itemName(entry.itemId)} (${entry.stock}) — ${formatNumber(entry.price)} gp`,
+            }),
+            el("button", {
+              text: "Buy 1",
+              disabled: entry.stock === 0,
+              onclick: () =>
+                send("store:buy", { targetId: store.targetId, itemId: entry.itemId, quantity: 1 }),
+            }),
+            el("button", {
+              text: "Buy 10",
+              disabled: entry.stock === 0,
+              onclick: () =>
+                send("store:buy", { targetId: store.targetId, itemId: entry.itemId, quantity: 10 }),
+            }),
+          ),
+        ),
+      ),
+      el("button.close", {
+        text: "Close the store",
+        onclick: () => {
+          game.store = undefined;
+          renderStore();
+        },
+      }),
+    );
+  }
+
+  function showTab(name) {
+    for (const button of $("tabs").querySelectorAll("button"))
+      button.classList.toggle("active", button.dataset.tab === name);
+    for (const tab of document.querySelectorAll(".tab"))
+      tab.classList.toggle("active", tab.id === `tab-${name}`);
+  }
+
+  return {
+    renderPlayer,
+    renderMeters,
+    renderInventory,
+    xpDrop,
+    renderBank,
+    renderStore,
+    showTab,
+    stopUsing,
+    useOn,
+  };
+}
+
+function shortNumber(n) {
+  if (n >= 10_000_000) return `${Math.floor(n / 1_000_000)}M`;
+  if (n >= 100_000) return `${Math.floor(n / 1000)}K`;
+  return String(n);
+}
