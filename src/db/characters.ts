@@ -15,6 +15,12 @@ import type { Database, Executor } from "./database.js";
 import { pgError, UNIQUE_VIOLATION } from "./pg-errors.js";
 import { bank, characters, equipment, inventory, skills } from "./schema.js";
 
+/** An opening of a numbered world: the world, and the lease epoch it writes under (null: not recorded). */
+export interface WorldOpening {
+  world: number;
+  epoch: number | null;
+}
+
 export class NameTakenError extends Error {
   override name = "NameTakenError";
   constructor(readonly characterName: string) {
@@ -131,28 +137,30 @@ export class CharacterRepository {
   }
 
   /**
-   * Records that the character arrives in `world`, and gives the world it last arrived in before (null
-   * when none, or when it is this one). The row is locked meanwhile, so of two arrivals at once in two
-   * worlds, the second learns of the first: it asks that world to let the character go (see WorldClaims).
+   * Records that the character arrives in the opening of `world` that holds lease `epoch`, and gives the
+   * opening it last arrived in before (null when none, or when it is this world). The row is locked
+   * meanwhile, so of two arrivals at once in two worlds, the second learns of the first: it asks that
+   * world to let the character go (see WorldClaims).
    */
-  async arriveIn(id: string, world: number): Promise<number | null> {
+  async arriveIn(id: string, world: number, epoch: number): Promise<WorldOpening | null> {
     return this.db.transaction(async (tx) => {
       const [row] = await tx
-        .select({ world: characters.world })
+        .select({ world: characters.world, epoch: characters.worldEpoch })
         .from(characters)
         .where(eq(characters.id, id))
         .for("update");
       if (!row) return null;
-      if (row.world !== world) await tx.update(characters).set({ world }).where(eq(characters.id, id));
-      return row.world === world ? null : row.world;
+      if (row.world !== world || row.epoch !== epoch)
+        await tx.update(characters).set({ world, worldEpoch: epoch }).where(eq(characters.id, id));
+      return row.world === null || row.world === world ? null : { world: row.world, epoch: row.epoch };
     });
   }
 
-  /** Gives the character back to world `to` after an arrival in `from` was refused, unless another came since. */
-  async returnTo(id: string, from: number, to: number): Promise<void> {
+  /** Gives the character back to the opening it came from after an arrival in `from` was refused, unless another came since. */
+  async returnTo(id: string, from: number, to: WorldOpening): Promise<void> {
     await this.db
       .update(characters)
-      .set({ world: to })
+      .set({ world: to.world, worldEpoch: to.epoch })
       .where(and(eq(characters.id, id), eq(characters.world, from)));
   }
 

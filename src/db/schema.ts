@@ -50,6 +50,11 @@ export const characters = pgTable(
      * first, so a character is in one world at a time (see WorldClaims). Null: none since worlds came.
      */
     world: smallint("world"),
+    /**
+     * The lease epoch of the opening of `world` it arrived in: a login elsewhere that finds that world
+     * gone ends exactly that opening's right to write (see releaseFromWorld). Null: not recorded yet.
+     */
+    worldEpoch: integer("world_epoch"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -2,6 +2,8 @@
 // arrived in let it go first (its session replaced, its state written), as a second login in the same
 // world takes the player over.
 import { matchMaker, ServerError } from "@colyseus/core";
+import type { WorldOpening } from "../db/characters.js";
+import type { WorldLeases } from "../db/world-lease.js";
 import type { WorldPort } from "../ports/world-port.js";
 import { findWorld, listWorlds } from "./world-listing.js";
 
@@ -15,13 +17,21 @@ export type Release = "released" | "in_combat";
 const RELEASE_WAIT_MS = 10_000;
 
 /**
- * Has `world` let the character go, when it runs. A world whose process is found gone holds nothing
- * any more (its lease fences whatever it would still write); one that does not answer otherwise, or
- * whose player is in a fight (leaving would escape it), refuses the login.
+ * Has the world opening the character last arrived in let it go, when it runs. One that does not run
+ * any more, or whose process is found gone, may still write the character: a process stalled, or cut
+ * off from Redis, runs on under its lease until another opening of its world takes it. So that
+ * opening's lease is revoked first (see WorldLease.revoke: it waits for the opening's transactions under
+ * way, and nothing of it commits after). One that does not answer otherwise, or whose player is in a
+ * fight (leaving would escape it), refuses the login.
  */
-export async function releaseFromWorld(world: number, characterId: string): Promise<void> {
+export async function releaseFromWorld(
+  opening: WorldOpening,
+  characterId: string,
+  leases: Pick<WorldLeases, "revoke">,
+): Promise<void> {
+  const { world } = opening;
   const listing = await findWorld(world);
-  if (!listing) return;
+  if (!listing) return fence(opening, leases);
   let answer: Release;
   try {
     answer = await matchMaker.remoteRoomCall<WorldPort>(
@@ -32,7 +42,7 @@ export async function releaseFromWorld(world: number, characterId: string): Prom
     );
   } catch (error) {
     const alive = await matchMaker.healthCheckProcessId(listing.processId).catch(() => true);
-    if (!alive) return;
+    if (!alive) return fence(opening, leases);
     throw new ServerError(
       503,
       `world ${world}, where this character plays, did not let it go; retry shortly`,
@@ -46,6 +56,11 @@ export async function releaseFromWorld(world: number, characterId: string): Prom
       409,
       `this character is in a fight in world ${world}: log in there, or here once the fight is over`,
     );
+}
+
+/** Ends the right to write of the opening, unless a later one of its world already did (or none was recorded). */
+async function fence({ world, epoch }: WorldOpening, leases: Pick<WorldLeases, "revoke">): Promise<void> {
+  if (epoch !== null) await leases.revoke(epoch, world);
 }
 
 /** Whether a session plays the character in a running world other than `world` (asked of each). */

@@ -106,6 +106,7 @@ export function assembleWorld(
   const sessions = new WorldSessions({
     runtime,
     worldId: lease.world,
+    epoch: lease.epoch,
     world,
     interest,
     persistence,

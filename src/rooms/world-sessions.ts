@@ -29,9 +29,14 @@ const LIVE_READ_WAIT_MS = 1500;
 const LAST_SESSION_WAIT_MS = 10_000;
 
 export interface SessionParts {
-  readonly runtime: Pick<Runtime, "agents" | "characters" | "config" | "floodGuards" | "logger">;
+  readonly runtime: Pick<
+    Runtime,
+    "agents" | "characters" | "config" | "floodGuards" | "logger" | "worldLeases"
+  >;
   /** Which numbered world this is: a character arriving from another has that one let it go first. */
   readonly worldId: number;
+  /** The lease epoch this opening of the world writes under. */
+  readonly epoch: number;
   readonly world: World;
   readonly interest: Interest;
   readonly persistence: WorldPersistence;
@@ -143,11 +148,11 @@ export class WorldSessions {
    * it go first (see releaseFromWorld), so it is loaded here with what it did there.
    */
   private async claim(characterId: string): Promise<void> {
-    const { runtime, worldId } = this.parts;
-    const previous = await this.stored(() => runtime.characters.arriveIn(characterId, worldId));
+    const { runtime, worldId, epoch } = this.parts;
+    const previous = await this.stored(() => runtime.characters.arriveIn(characterId, worldId, epoch));
     if (previous === null) return;
     try {
-      await releaseFromWorld(previous, characterId);
+      await releaseFromWorld(previous, characterId, runtime.worldLeases);
     } catch (error) {
       // The character stays there: the next login here must ask that world again.
       await runtime.characters.returnTo(characterId, worldId, previous).catch(() => {});

@@ -43,18 +43,24 @@ for (const backend of backends) {
     beforeEach(() => truncateAll(handle));
     after(() => handle.close());
 
-    it("records the world a character arrives in, giving the one it came from, and gives it back", async () => {
+    it("records the world opening a character arrives in, giving the one it came from, and gives it back", async () => {
       await charactersRepo.create(null, character("c1", "Traveller"));
       assert.equal(await charactersRepo.worldOf("c1"), null, "no world before its first arrival");
-      assert.equal(await charactersRepo.arriveIn("c1", 1), null);
-      assert.equal(await charactersRepo.arriveIn("c1", 1), null, "the same world again: nothing to let go");
-      assert.equal(await charactersRepo.arriveIn("c1", 2), 1, "from world 1");
+      assert.equal(await charactersRepo.arriveIn("c1", 1, 4), null);
+      assert.equal(
+        await charactersRepo.arriveIn("c1", 1, 4),
+        null,
+        "the same world again: nothing to let go",
+      );
+      // World 1 opened again (epoch 5): the character is in that opening now.
+      assert.equal(await charactersRepo.arriveIn("c1", 1, 5), null);
+      assert.deepEqual(await charactersRepo.arriveIn("c1", 2, 1), { world: 1, epoch: 5 }, "from world 1");
       assert.equal(await charactersRepo.worldOf("c1"), 2);
-      await charactersRepo.returnTo("c1", 2, 1);
+      await charactersRepo.returnTo("c1", 2, { world: 1, epoch: 5 });
       assert.equal(await charactersRepo.worldOf("c1"), 1);
+      assert.deepEqual(await charactersRepo.arriveIn("c1", 3, 2), { world: 1, epoch: 5 }, "given back whole");
       // Not when another login took it elsewhere meanwhile.
-      await charactersRepo.arriveIn("c1", 3);
-      await charactersRepo.returnTo("c1", 2, 1);
+      await charactersRepo.returnTo("c1", 2, { world: 1, epoch: 5 });
       assert.equal(await charactersRepo.worldOf("c1"), 3);
     });
 

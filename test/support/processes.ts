@@ -44,6 +44,8 @@ export const PROCESS_PORTS = {
   hopExpiredToken: [TEST_PORT + 94, TEST_PORT + 95],
   /** test/scale/database-claim.test.ts: two processes on one database, without Redis */
   databaseClaim: [TEST_PORT + 81, TEST_PORT + 82],
+  /** test/scale/world-release-fencing.test.ts: world 1's process, world 2's, and their Redis */
+  worldRelease: { servers: [TEST_PORT + 83, TEST_PORT + 84], redis: TEST_PORT + 85 },
   /** test/scale/frozen-login.test.ts: the world's process, the one it stops, and their Redis */
   frozenLogin: { world: TEST_PORT + 67, stopped: TEST_PORT + 68, redis: TEST_PORT + 76 },
 } as const;
