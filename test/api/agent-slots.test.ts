@@ -161,15 +161,16 @@ describe("/api/agents: slots nobody can hold for good", function () {
       }
       // Nor through its chatMessage action, the right code included: the agent's account stays a player's.
       for (const message of ["/admin guess5", `/admin ${ADMIN_CODE}`, "/give coins 1000"]) {
-        const answer = await request(server, `/api/agents/${agent.agentId}/actions/chatMessage`, {
-          method: "POST",
-          token,
-          body: { message },
-        });
-        assert.equal(answer.status, 200);
-        const result = await answer.json();
-        assert.equal(result.ok, false, `${message} was run: ${JSON.stringify(result)}`);
-        assert.match(result.reason, /chat commands/);
+        const error = await expectError(
+          await request(server, `/api/agents/${agent.agentId}/actions/chatMessage`, {
+            method: "POST",
+            token,
+            body: { message },
+          }),
+          400,
+          "bad_request",
+        );
+        assert.match(error.details?.[0]?.message ?? "", /chat commands/, `${message} was run`);
       }
       // Loopback (the agents' address, and this client's) may still authenticate: a bad token is 401,
       // not 429, and the right code still makes a loopback player an admin.

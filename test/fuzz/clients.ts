@@ -705,8 +705,17 @@ export class FuzzClient {
       payload = Buffer.from([1, 2, 3]);
       expected = { session, sentAt, event: "", code: "bad_frame", route: "world", frame: "binary" };
     } else if (frame.kind === "oversized") {
+      // Readable all the same: its refusal echoes its id.
       payload = JSON.stringify({ event: "player:chat", data: { message: "x".repeat(5000) }, id });
-      expected = { session, sentAt, event: "", code: "frame_too_large", route: "world", frame: "oversized" };
+      expected = {
+        session,
+        sentAt,
+        event: "",
+        code: "frame_too_large",
+        id,
+        route: "world",
+        frame: "oversized",
+      };
     } else {
       payload = frame.text.replace('"raw"', JSON.stringify(id));
       const readableId = payload.includes(JSON.stringify(id)) ? id : undefined;
