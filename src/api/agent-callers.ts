@@ -2,6 +2,7 @@
 // (GET /api/v1/account with their own token): the same verification, accounts and admins as there,
 // and the game server's refusal (401, 429, 503) passed on as it was given.
 import type { RequestHandler, Response } from "express";
+import { decodeJwt } from "jose";
 import type { AgentCaller } from "../agents/requests.js";
 import { sightingIntervalMs } from "../auth/sightings.js";
 import { clientKey } from "../limits/rate-limits.js";
@@ -61,10 +62,22 @@ export function authenticateThrough(
     }
     const { accountId, isAdmin } = (await answer.json()) as { accountId: string; isAdmin: boolean };
     if (remembered.size >= REMEMBERED_MAX) remembered.clear();
-    remembered.set(token, { account: { accountId, isAdmin }, until: Date.now() + rememberMs });
+    // Never past the token's own expiry: an expired token is refused here as it is there.
+    const until = Math.min(Date.now() + rememberMs, expiryMs(token));
+    remembered.set(token, { account: { accountId, isAdmin }, until });
     res.locals.agentCaller = { accountId, isAdmin, address } satisfies AgentCaller;
     next();
   };
+}
+
+/** When the token expires (its `exp`), as the game server just accepted it; never when it names none. */
+function expiryMs(token: string): number {
+  try {
+    const { exp } = decodeJwt(token);
+    return typeof exp === "number" ? exp * 1000 : Number.POSITIVE_INFINITY;
+  } catch {
+    return 0;
+  }
 }
 
 /** The caller `authenticateThrough` found. */

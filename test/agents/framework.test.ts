@@ -2,8 +2,10 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { decodeJwt, SignJWT } from "jose";
+import { ANONYMOUS_AUDIENCE, SERVER_ISSUER } from "../../src/auth/tokens.js";
 import { expectError, GENEROUS_LIMITS, request, signInAnonymously } from "../api/support.js";
-import { waitForAsync } from "../support/players.js";
+import { sleep, waitForAsync } from "../support/players.js";
 import { PROCESS_PORTS, type ServerProcess, startAgentProcess } from "../support/processes.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 
@@ -116,6 +118,39 @@ describe("the agent process (npm run agents) beside a game server", function () 
         ["Far Wader", 2],
       ],
     );
+  });
+
+  it("refuses a token that has expired since it last checked it, directly and through the game server", async () => {
+    const [agent] = (await (await request(server, "/api/agents", { token: owner })).json()).agents;
+    // A token of the owner's identity that runs out in 2 s, signed as the server signs its own.
+    const expiresAt = Math.floor(Date.now() / 1000) + 2;
+    const shortLived = await new SignJWT({})
+      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setSubject(decodeJwt(owner).sub!)
+      .setIssuer(SERVER_ISSUER)
+      .setAudience(ANONYMOUS_AUDIENCE)
+      .setExpirationTime(expiresAt)
+      .sign(new TextEncoder().encode(JWT_SECRET));
+    // Checked, and remembered a while, while it is valid.
+    assert.equal((await request(agentProcess, "/api/agents", { token: shortLived })).status, 200);
+    await sleep(expiresAt * 1000 - Date.now() + 500);
+    const stop = `/api/agents/${agent.agentId}/goal/stop`;
+    await expectError(
+      await request(agentProcess, stop, { method: "POST", token: shortLived }),
+      401,
+      "unauthorized",
+    );
+    await expectError(
+      await request(server, stop, { method: "POST", token: shortLived }),
+      401,
+      "unauthorized",
+    );
+    assert.equal(
+      (await request(server, stop, { method: "POST", token: owner })).status,
+      200,
+      "the owner's own",
+    );
+    await request(server, `/api/agents/${agent.agentId}/goal/resume`, { method: "POST", token: owner });
   });
 
   it("checks callers as the game server does, with the game server's accounts", async () => {
