@@ -7,6 +7,7 @@ import type { AgentCaller } from "../agents/requests.js";
 import { sightingIntervalMs } from "../auth/sightings.js";
 import { clientKey } from "../limits/rate-limits.js";
 import { ServiceError } from "../protocol/errors.js";
+import type { Logger } from "../telemetry/logger.js";
 import { bearerToken } from "./authenticate.js";
 import type { AddressVoucher } from "./vouched-address.js";
 
@@ -27,6 +28,7 @@ export function authenticateThrough(
   gameServerUrl: string,
   ownerAbsenceSeconds: number,
   voucher: AddressVoucher,
+  logger: Logger,
 ): RequestHandler {
   const rememberMs = Math.min(REMEMBER_MS, sightingIntervalMs(ownerAbsenceSeconds));
   const remembered = new Map<string, { account: Omit<AgentCaller, "address">; until: number }>();
@@ -46,10 +48,11 @@ export function authenticateThrough(
         signal: AbortSignal.timeout(ASK_TIMEOUT_MS),
       });
     } catch {
-      throw new ServiceError(
-        "unavailable",
-        `the game server at ${gameServerUrl} (GAME_SERVER_URL) does not answer, so the caller cannot be checked`,
+      logger.warn(
+        { gameServer: gameServerUrl },
+        `the game server at ${gameServerUrl} (GAME_SERVER_URL) does not answer, so callers cannot be checked`,
       );
+      throw new ServiceError("unavailable", "the caller cannot be checked now; retry shortly");
     }
     if (!answer.ok) {
       res.status(answer.status);

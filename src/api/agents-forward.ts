@@ -3,6 +3,7 @@
 // address) and its answer passed back as it was given.
 import type { RequestHandler } from "express";
 import { ServiceError } from "../protocol/errors.js";
+import type { Logger } from "../telemetry/logger.js";
 import type { AddressVoucher } from "./vouched-address.js";
 
 /** The agent process answers within this, or the caller is told it is unavailable. */
@@ -12,7 +13,16 @@ const FORWARDED_HEADERS = ["authorization", "content-type", "accept", "user-agen
 /** The answer's headers that travel back. */
 const RETURNED_HEADERS = ["content-type", "retry-after", "www-authenticate", "cache-control"];
 
-export function forwardAgentRequests(frameworkUrl: string, voucher: AddressVoucher): RequestHandler {
+/**
+ * Carries a request, its caller already authenticated here, to the agent process. When that does not
+ * answer the caller is told so, and the log says where it was looked for (clients are not told the
+ * internal address).
+ */
+export function forwardAgentRequests(
+  frameworkUrl: string,
+  voucher: AddressVoucher,
+  logger: Logger,
+): RequestHandler {
   const base = frameworkUrl.replace(/\/+$/, "");
   return async (req, res) => {
     const headers: Record<string, string> = {};
@@ -37,10 +47,11 @@ export function forwardAgentRequests(frameworkUrl: string, voucher: AddressVouch
         redirect: "manual",
       });
     } catch {
-      throw new ServiceError(
-        "unavailable",
+      logger.warn(
+        { agentProcess: base },
         `the agent process at ${base} (AGENT_FRAMEWORK_URL) does not answer: start it with npm run agents, or unset AGENT_FRAMEWORK_URL to run the agents in this server`,
       );
+      throw new ServiceError("unavailable", "the agents' service does not answer; retry shortly");
     }
     res.status(answer.status);
     for (const name of RETURNED_HEADERS) {

@@ -36,10 +36,15 @@ export function mountApi(app: express.Application, runtime: Runtime, liveWorld: 
     "/data/skill-unlocks",
     skillUnlocksRouter(() => runtime.gameData),
   );
-  // The agents run in their own process when one is configured: their endpoints are answered there.
+  // The agents run in their own process when one is configured: their endpoints are answered there, for
+  // callers this server has authenticated.
   const { AGENT_FRAMEWORK_URL } = runtime.config;
   if (AGENT_FRAMEWORK_URL)
-    api.use("/agents", forwardAgentRequests(AGENT_FRAMEWORK_URL, addressVoucher(runtime.jwtSecret)));
+    api.use(
+      "/agents",
+      authenticated,
+      forwardAgentRequests(AGENT_FRAMEWORK_URL, addressVoucher(runtime.jwtSecret), runtime.logger),
+    );
   api.use(
     anonymousAuthRouter(runtime),
     accountRouter(authenticated),

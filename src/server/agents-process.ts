@@ -67,7 +67,7 @@ export async function startAgentFramework(config: Config, logger: Logger): Promi
   api.use(
     agentsRouter(
       { agents: (request) => answerInWorlds(request, async () => worlds, answerIn) },
-      authenticateThrough(config.GAME_SERVER_URL, config.AGENT_OWNER_ABSENCE_SECONDS, voucher),
+      authenticateThrough(config.GAME_SERVER_URL, config.AGENT_OWNER_ABSENCE_SECONDS, voucher, logger),
       config.WORLDS,
       agentCallerOf,
     ),

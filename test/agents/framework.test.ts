@@ -43,7 +43,13 @@ describe("the agent process (npm run agents) beside a game server", function () 
       503,
       "unavailable",
     );
-    assert.match(body.message, /npm run agents/);
+    assert.doesNotMatch(
+      body.message,
+      /127\.0\.0\.1|http/,
+      "the agent process's address is not the caller's to know",
+    );
+    // Only an authenticated caller is forwarded at all.
+    await expectError(await request(server, "/api/agents"), 401, "unauthorized");
   });
 
   it("runs an agent created through the game server as a player there, readable at both addresses", async () => {
