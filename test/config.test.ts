@@ -253,6 +253,11 @@ describe("configuration", () => {
     );
     assert.throws(() => loadConfig({ ...complete, JWT_SECRET: "x".repeat(31) }), /JWT_SECRET has 31 bytes/);
     assert.throws(() => loadConfig({ ...complete, ADMIN_CODE: "y".repeat(11) }), /ADMIN_CODE has 11/);
+    assert.throws(
+      () => loadConfig({ ...complete, METRICS_TOKEN: "short" }),
+      /METRICS_TOKEN has 5 characters/,
+    );
+    assert.equal(loadConfig({ ...complete, METRICS_TOKEN: "m".repeat(12) }).production, true);
     // A missing secret and a weak one are both named, in one message.
     assert.throws(
       () => loadConfig({ ...complete, DATABASE_URL: "", ADMIN_CODE: "short" }),

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { errorHandler } from "../src/api/errors.js";
 import { metricsRouter } from "../src/api/metrics.js";
+import { createRateLimits } from "../src/limits/rate-limits.js";
 import { createLogger } from "../src/telemetry/logger.js";
 import { GENEROUS_LIMITS } from "./api/support.js";
 import { asTrader, startTrade, type Trader } from "./rooms/trade-helpers.js";
@@ -138,12 +139,27 @@ describe("GET /metrics", function () {
 describe("GET /metrics in production", () => {
   const logger = createLogger("silent", "json");
   const serve = async (METRICS_TOKEN: string | undefined) => {
-    const app = express().use(metricsRouter({ production: true, METRICS_TOKEN }), errorHandler(logger));
+    const limits = createRateLimits(
+      { RATE_LIMIT_REST_PER_MIN: 100, RATE_LIMIT_AUTH_PER_MIN: AUTH_LIMIT, RATE_LIMIT_WINDOW_MS: 60_000 },
+      logger,
+    );
+    const app = express().use(
+      metricsRouter({ production: true, METRICS_TOKEN }, limits.authAttempts),
+      errorHandler(logger),
+    );
     const server = app.listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));
     const { port } = server.address() as AddressInfo;
-    return { url: `http://127.0.0.1:${port}/metrics`, close: () => server.close() };
+    return {
+      url: `http://127.0.0.1:${port}/metrics`,
+      close: async () => {
+        server.close();
+        await limits.close();
+      },
+    };
   };
+  /** Authentication attempts an address may make a minute, in these tests. */
+  const AUTH_LIMIT = 3;
 
   it("is not there without METRICS_TOKEN", async () => {
     const { url, close } = await serve(undefined);
@@ -152,7 +168,7 @@ describe("GET /metrics in production", () => {
       assert.equal(response.status, 404);
       assert.equal(((await response.json()) as { error: { code: string } }).error.code, "not_found");
     } finally {
-      close();
+      await close();
     }
   });
 
@@ -168,7 +184,23 @@ describe("GET /metrics in production", () => {
       assert.equal(right.status, 200);
       assert.match(await right.text(), /^# HELP tileworld_/m);
     } finally {
-      close();
+      await close();
+    }
+  });
+
+  it("counts wrong tokens as authentication attempts: past the limit, the right one is refused too", async () => {
+    const { url, close } = await serve("s3cret-token");
+    try {
+      const scrape = (token: string) => fetch(url, { headers: { authorization: `Bearer ${token}` } });
+      // The right one, however often, counts nothing.
+      for (let i = 0; i < AUTH_LIMIT + 2; i++) assert.equal((await scrape("s3cret-token")).status, 200);
+      for (let i = 0; i < AUTH_LIMIT; i++) assert.equal((await scrape(`guess-${i}`)).status, 401);
+      const limited = await scrape("guess-last");
+      assert.equal(limited.status, 429);
+      assert.ok(Number(limited.headers.get("retry-after")) > 0);
+      assert.equal((await scrape("s3cret-token")).status, 429, "the right one tells nothing past the limit");
+    } finally {
+      await close();
     }
   });
 });

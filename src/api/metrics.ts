@@ -1,21 +1,35 @@
 import { timingSafeEqual } from "node:crypto";
 import { Router } from "express";
 import type { Config } from "../config/config.js";
+import { type AttemptCounter, clientKey } from "../limits/rate-limits.js";
 import { ServiceError } from "../protocol/errors.js";
 import { scrapeMetrics } from "../telemetry/metrics.js";
 
 /**
  * GET /metrics, Prometheus's text format: open in development; in production only with
- * `Authorization: Bearer <METRICS_TOKEN>`, and not there at all (404) while METRICS_TOKEN is unset.
+ * `Authorization: Bearer <METRICS_TOKEN>`, and not there at all (404) while METRICS_TOKEN is unset. A
+ * wrong token counts as an authentication attempt of the caller's address; past the limit even the
+ * right one is refused (429), or a guesser would tell it by its answer. The right one is not counted:
+ * Prometheus scrapes with it every few seconds.
  */
-export function metricsRouter(config: Pick<Config, "production" | "METRICS_TOKEN">): Router {
+export function metricsRouter(
+  config: Pick<Config, "production" | "METRICS_TOKEN">,
+  authAttempts: AttemptCounter,
+): Router {
   const token =
     config.METRICS_TOKEN === undefined ? undefined : Buffer.from(`Bearer ${config.METRICS_TOKEN}`);
   return Router().get("/metrics", async (req, res) => {
     if (config.production) {
       if (!token) throw new ServiceError("not_found", "no endpoint GET /metrics");
       const given = Buffer.from(req.get("authorization") ?? "");
-      if (given.length !== token.length || !timingSafeEqual(given, token))
+      const right = given.length === token.length && timingSafeEqual(given, token);
+      const key = clientKey(req.ip);
+      const attempt = right ? await authAttempts.peek(key) : await authAttempts.hit(key);
+      if (attempt.limited) {
+        res.set("Retry-After", String(attempt.retryAfterSeconds));
+        throw new ServiceError("rate_limited", "too many authentication attempts; retry later");
+      }
+      if (!right)
         throw new ServiceError("unauthorized", "GET /metrics needs Authorization: Bearer <METRICS_TOKEN>");
     }
     const { contentType, body } = await scrapeMetrics();

@@ -214,6 +214,6 @@ export const VARIABLE_DOCS = {
   },
   METRICS_TOKEN: {
     meaning:
-      "In production, `GET /metrics` needs `Authorization: Bearer <METRICS_TOKEN>`; unset, it answers 404. Open in development.",
+      "In production, `GET /metrics` needs `Authorization: Bearer <METRICS_TOKEN>` (at least 12 characters; a wrong one counts as an authentication attempt); unset, it answers 404. Open in development.",
   },
 } satisfies Partial<Record<keyof Environment, VariableDoc>>;

@@ -1,7 +1,7 @@
 // What a production process must be given: the variables it cannot run without, and secrets long
 // enough not to be guessed. Development needs none of them.
 
-/** Shortest secrets a production server accepts: a shorter JWT_SECRET or ADMIN_CODE can be guessed. */
+/** Shortest secrets a production server accepts: a shorter JWT_SECRET, ADMIN_CODE or METRICS_TOKEN can be guessed. */
 export const MIN_JWT_SECRET_BYTES = 32;
 export const MIN_ADMIN_CODE_LENGTH = 12;
 
@@ -45,6 +45,12 @@ function weakInProduction(env: NodeJS.ProcessEnv): string[] {
   const code = env.ADMIN_CODE?.trim();
   if (code && [...code].length < MIN_ADMIN_CODE_LENGTH)
     weak.push(`ADMIN_CODE has ${[...code].length} characters, fewer than ${MIN_ADMIN_CODE_LENGTH}`);
+  // Optional, but a bearer of it reads the server's metrics: held to the admin code's length.
+  const metricsToken = env.METRICS_TOKEN?.trim();
+  if (metricsToken && [...metricsToken].length < MIN_ADMIN_CODE_LENGTH)
+    weak.push(
+      `METRICS_TOKEN has ${[...metricsToken].length} characters, fewer than ${MIN_ADMIN_CODE_LENGTH}`,
+    );
   return weak;
 }
 

@@ -87,7 +87,7 @@ export function createApp(runtime: Runtime) {
       // Not counted against the REST limit, which covers /api only: health, metrics and game data files.
       app.use(
         healthRouter(() => runtime.database.ping(), runtime.worldHealth),
-        metricsRouter(runtime.config),
+        metricsRouter(runtime.config, runtime.rateLimits.authAttempts),
       );
       // /ws is a WebSocket: a plain request there (a browser's, say) is told so rather than "not found".
       app.get("/ws", (_req, res) => {
