@@ -34,7 +34,7 @@ export const VARIABLE_DOCS = {
   },
   ADMIN_CODE: {
     meaning:
-      "Code for the `/admin` chat command; unset disables it. In production, also the basic-auth password of `/monitor` and `/playground`.",
+      "Code for the `/admin` chat command; unset disables it. Also the basic-auth password of `/monitor` and `/playground` (unset: served in development only, to the machine's own pages).",
   },
   PUBLIC_IDP_APP_ID: {
     meaning: "Public application id of the identity provider; the audience of its tokens.",

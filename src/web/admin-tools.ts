@@ -1,10 +1,11 @@
-// @colyseus/monitor at /monitor and @colyseus/playground at /playground: open in development; in
-// production only to whoever gives ADMIN_CODE as the password of HTTP basic authentication (any user
-// name), as the monitor can dispose of the world room. Without ADMIN_CODE they are not served there.
+// @colyseus/monitor at /monitor and @colyseus/playground at /playground: with ADMIN_CODE, only to whoever
+// gives it as the password of HTTP basic authentication (any user name), as the monitor can dispose of
+// the world room and call any of its methods. Without it they are served in development only, to this
+// machine's own pages; in production not at all.
 import { createHash, timingSafeEqual } from "node:crypto";
 import { basicAuth, Room } from "@colyseus/core";
 import { monitor } from "@colyseus/monitor";
-import type { Application, RequestHandler } from "express";
+import type { Application, Request, RequestHandler } from "express";
 import { type AttemptCounter, clientKey } from "../limits/rate-limits.js";
 import { errorBody } from "../protocol/errors.js";
 
@@ -39,12 +40,14 @@ export interface AdminToolsOptions {
 const REALM = 'Basic realm="tileworld admin", charset="UTF-8"';
 
 export function mountAdminTools(app: Application, options: AdminToolsOptions): void {
-  if (!options.production) {
-    app.use("/monitor", monitor());
-    app.use("/playground", playgroundWithoutJoinMessage());
+  const adminCode = options.adminCode;
+  if (!options.production && adminCode === undefined) {
+    // The monitor runs any room method (moving items, speaking for any account): open, but to this
+    // machine's own callers only, and never to a page of another site (a GET would do).
+    app.use("/monitor", ownPagesOnly, monitor());
+    app.use("/playground", ownPagesOnly, playgroundWithoutJoinMessage());
     return;
   }
-  const adminCode = options.adminCode;
   if (adminCode === undefined) return;
   const gate = adminGate(adminCode, options.authAttempts);
   // The playground serves its data in production only behind a guard of its own: the same check.
@@ -54,6 +57,36 @@ export function mountAdminTools(app: Application, options: AdminToolsOptions): v
   });
   app.use("/monitor", gate, monitor());
   app.use("/playground", gate, playgroundWithoutJoinMessage({ use: [guard] }));
+}
+
+/** Lets through a request from this machine that no other site's page sent (development without ADMIN_CODE). */
+const ownPagesOnly: RequestHandler = (req, res, next) => {
+  if (isLoopback(req.socket.remoteAddress) && !fromAnotherSite(req)) return next();
+  res
+    .status(403)
+    .json(
+      errorBody(
+        "forbidden",
+        "without ADMIN_CODE, /monitor and /playground answer pages of this server on this machine only; set ADMIN_CODE to open them elsewhere (it is then the password of HTTP basic authentication)",
+      ),
+    );
+};
+
+function isLoopback(address: string | undefined): boolean {
+  return address === "::1" || /^(::ffff:)?127\./.test(address ?? "");
+}
+
+/** Whether a browser says another site's (or another port's) page sent the request. */
+function fromAnotherSite(req: Request): boolean {
+  const site = req.get("sec-fetch-site");
+  if (site !== undefined && site !== "same-origin" && site !== "none") return true;
+  const origin = req.get("origin") ?? req.get("referer");
+  if (origin === undefined) return false;
+  try {
+    return new URL(origin).host !== req.get("host");
+  } catch {
+    return true;
+  }
 }
 
 /**

@@ -71,6 +71,28 @@ describe("the web pages over HTTP", function () {
     assert.match(playground.headers.get("content-type") ?? "", /text\/html/);
   });
 
+  it("answers no other site's page from the monitor and playground in development: a GET calls room methods", async () => {
+    // What another page in the developer's browser could send: a room method, with any caller it likes.
+    const call = `/monitor/api/room/call?roomId=none&method=answerAgents&args=${encodeURIComponent("[]")}`;
+    const sentByAnotherSite: Record<string, string>[] = [
+      { "sec-fetch-site": "cross-site" },
+      { "sec-fetch-site": "same-site" },
+      { origin: "http://evil.example" },
+      { referer: "http://localhost:1/page.html" },
+    ];
+    for (const headers of sentByAnotherSite) {
+      for (const path of [call, "/monitor/api", "/playground/"]) {
+        const refused = await expectError(await request(server, path, { headers }), 403, "forbidden");
+        assert.match(refused.message, /ADMIN_CODE/);
+      }
+    }
+    // The monitor's own page, on the server's address, is answered.
+    const own = await request(server, "/monitor/api", {
+      headers: { "sec-fetch-site": "same-origin", referer: `${server.baseUrl}/monitor/` },
+    });
+    assert.equal(own.status, 200);
+  });
+
   it("leaves the rooms' authentication to them with the playground loaded", async () => {
     // The playground's @colyseus/auth replaces Colyseus's static Room.onAuth with a JWT check of its own,
     // which refuses every token of this server: the trade room, which inherits it, would refuse its players.
