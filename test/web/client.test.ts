@@ -1,80 +1,11 @@
 import assert from "node:assert/strict";
 import type { Browser, Page, WebSocketRoute } from "playwright-core";
-import type { Tile } from "../../src/game/types.js";
 import { GENEROUS_LIMITS } from "../api/support.js";
 import { waitForAsync } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { connectNewPlayer, type WsPlayer } from "../support/ws-client.js";
 import { launchChromium, openPage, screenshot, skipWithoutChromium, type WatchedPage } from "./browser.js";
-
-/** The client's tile size in CSS pixels (web/renderer.js). */
-const TILE = 32;
-
-/** The tile the client says its player stands on ("Meadowbrook (32, 32)"). */
-async function positionOf(page: Page): Promise<Tile> {
-  const text = (await page.locator("#position").textContent()) ?? "";
-  const match = /\((-?\d+), (-?\d+)\)/.exec(text);
-  if (!match) throw new Error(`no position shown: "${text}"`);
-  return { x: Number(match[1]), z: Number(match[2]) };
-}
-
-/** Waits for the player to stand still (the camera then centres on its tile) and says where. */
-async function standingStill(page: Page): Promise<Tile> {
-  let last = "";
-  let since = Date.now();
-  const deadline = Date.now() + 20000;
-  while (Date.now() < deadline) {
-    const text = (await page.locator("#position").textContent()) ?? "";
-    if (text !== last) {
-      last = text;
-      since = Date.now();
-    } else if (text && Date.now() - since >= 1000) return positionOf(page);
-    await page.waitForTimeout(100);
-  }
-  throw new Error("the player did not stand still");
-}
-
-/** Clicks a tile of the map, the player standing still on `me` at the canvas's centre. */
-async function clickTile(page: Page, me: Tile, tile: Tile, button: "left" | "right" = "left") {
-  const box = await page.locator("#map").boundingBox();
-  assert.ok(box, "the map is on the page");
-  await page.mouse.click(
-    box.x + box.width / 2 + (tile.x - me.x) * TILE,
-    box.y + box.height / 2 + (tile.z - me.z) * TILE,
-    {
-      button,
-    },
-  );
-}
-
-async function openClient(browser: Browser, server: TestServer): Promise<WatchedPage> {
-  const watched = await openPage(browser);
-  await watched.page.goto(`${server.baseUrl}/play`);
-  await watched.page.locator('#status[data-status="online"]').waitFor();
-  await watched.page.locator("#inventory .slot.full").first().waitFor();
-  return watched;
-}
-
-/**
- * A client page at `path` whose /ws connections all go through the test, so that it can cut one (see
- * cutConnection); online once this resolves.
- */
-async function openCuttable(
-  browser: Browser,
-  server: TestServer,
-  path: string,
-): Promise<{ watched: WatchedPage; page: Page; connections: WebSocketRoute[] }> {
-  const watched = await openPage(browser);
-  const { page } = watched;
-  const connections: WebSocketRoute[] = [];
-  await page.routeWebSocket(/\/ws/, (route) => {
-    route.connectToServer();
-    connections.push(route);
-  });
-  await page.goto(`${server.baseUrl}${path}`);
-  await page.locator('#status[data-status="online"]').waitFor();
-  return { watched, page, connections };
-}
+import { clickTile, coinsOf, openClient, openCuttable, standingStill } from "./play-helpers.js";
 
 /** Cuts the page's first connection as a network failure would, and waits for the one that replaces it. */
 async function cutConnection(page: Page, connections: WebSocketRoute[]): Promise<void> {
@@ -83,9 +14,6 @@ async function cutConnection(page: Page, connections: WebSocketRoute[]): Promise
   await page.locator('#status[data-status="online"]').waitFor({ timeout: 30000 });
   assert.equal(connections.length, 2, "one new connection");
 }
-
-const coinsOf = async (page: Page) =>
-  Number((await page.locator("#coins").textContent())?.replace(/\D/g, ""));
 
 describe("the web pages in a browser: landing page and client", function () {
   this.timeout(120000);

@@ -43,6 +43,15 @@ export async function clickTile(page: Page, me: Tile, tile: Tile, button: "left"
   );
 }
 
+/**
+ * Walks to a tile through its menu's "Walk here": a left click there would attack, talk to or pick up
+ * whatever NPC or item happens to be on it.
+ */
+export async function walkTo(page: Page, me: Tile, tile: Tile): Promise<void> {
+  await clickTile(page, me, tile, "right");
+  await page.locator("#context-menu button", { hasText: "Walk here" }).click();
+}
+
 export async function openClient(browser: Browser, server: TestServer): Promise<WatchedPage> {
   const watched = await openPage(browser);
   await watched.page.goto(`${server.baseUrl}/play`);
@@ -108,7 +117,7 @@ export async function startTrade(a: Page, b: Page) {
  * A client page whose /ws connections go through the test, so that it can cut one; online once this
  * resolves.
  */
-export async function openCuttable(browser: Browser, server: TestServer) {
+export async function openCuttable(browser: Browser, server: TestServer, path = "/play") {
   const watched = await openPage(browser);
   const { page } = watched;
   const connections: import("playwright-core").WebSocketRoute[] = [];
@@ -116,7 +125,7 @@ export async function openCuttable(browser: Browser, server: TestServer) {
     route.connectToServer();
     connections.push(route);
   });
-  await page.goto(`${server.baseUrl}/play`);
+  await page.goto(`${server.baseUrl}${path}`);
   await page.locator('#status[data-status="online"]').waitFor();
   await page.locator("#inventory .slot.full").first().waitFor();
   return { watched, page, connections };

@@ -14,6 +14,7 @@ import {
   slotMenu,
   standingStill,
   teleport,
+  walkTo,
 } from "./play-helpers.js";
 
 const BANK_BOOTH = { x: 30, z: 26 };
@@ -67,7 +68,7 @@ describe("the play page: one player's panels", function () {
     await clickTile(page, at, BANK_BOOTH);
     await page.locator("#bank-hint", { hasText: "Click an item to withdraw it" }).waitFor();
     // Walk 8 tiles away.
-    await clickTile(page, at, { x: 31, z: 35 });
+    await walkTo(page, at, { x: 31, z: 35 });
     await page.locator("#position", { hasText: "(31, 35)" }).waitFor();
     await standingStill(page);
     await page.locator('#tabs button[data-tab="inventory"]').click();
