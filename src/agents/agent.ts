@@ -98,6 +98,7 @@ export class Agent {
       goalsPaused: () => this.record.goalsPaused,
       target: () => this.work.target,
       send: (step) => this.send(step),
+      sent: () => this.tally.sent,
       chose: (type) => {
         this.setGoal(type).catch((error: unknown) => {
           this.deps.logger.warn({ err: error, agentId: record.id }, "an agent could not store its new goal");

@@ -27,6 +27,8 @@ export interface RulesHost {
   /** The target of the action under way. */
   target(): string | undefined;
   send(step: Step): void;
+  /** How many messages the agent has sent so far. */
+  sent(): number;
   /** Sets the goal the rules chose (stored in the background). */
   chose(type: GoalType): void;
   startErrand(errand: Errand): void;
@@ -39,6 +41,11 @@ export class RulesTurn {
   private style: string | undefined;
   /** The raw food it last asked the world to cook, and where it stood at its last decision since. */
   private cooking: { rawItemId: string; at: Tile } | undefined;
+  /**
+   * The tile its last walk was sent to, where it stood at its last decision since, and how many messages
+   * the agent had sent then (another message since may have taken it elsewhere).
+   */
+  private walking: { to: Tile; at: Tile; sent: number } | undefined;
 
   constructor(private readonly host: RulesHost) {}
 
@@ -46,11 +53,13 @@ export class RulesTurn {
   newSession(): void {
     this.style = undefined;
     this.cooking = undefined;
+    this.walking = undefined;
   }
 
-  /** The world refused a message: what it asked to cook is not being cooked. */
+  /** The world refused a message: what it asked to cook is not being cooked, nor a walk walked. */
   refused(): void {
     this.cooking = undefined;
+    this.walking = undefined;
   }
 
   decide(view: AgentView, goal: Goal | null): void {
@@ -72,8 +81,27 @@ export class RulesTurn {
     const step = nextStep(goal.type, view, world, this.host.target());
     if (goal.type === "combat") this.chooseStyle(view);
     if (!step) return;
+    const to = step.event === "player:move" ? { x: Number(step.data.x), z: Number(step.data.z) } : undefined;
+    const here = view.self.position;
+    if (to && this.walksOn(to, here)) {
+      this.walking = { to, at: here, sent: this.host.sent() };
+      return;
+    }
     this.host.send(step);
+    this.walking = to && { to, at: here, sent: this.host.sent() };
     this.cooking = cookedBy(step, view);
+  }
+
+  /**
+   * Whether a walk to `to` is under way: its last, sent to the same tile with nothing sent since, and
+   * moving since the last decision. The world keeps a walk's path; asked again, it would only plan it
+   * again. A walk that stopped (the agent stands where it stood) is asked again.
+   */
+  private walksOn(to: Tile, here: Tile): boolean {
+    const last = this.walking;
+    if (!last || last.sent !== this.host.sent()) return false;
+    const moved = here.x !== last.at.x || here.z !== last.at.z;
+    return moved && to.x === last.to.x && to.z === last.to.z;
   }
 
   /**

@@ -44,6 +44,7 @@ function rulesTurn(): { rules: RulesTurn; sent: Step[] } {
     send: (step) => {
       if (step.data.action !== "combat_style") sent.push(step);
     },
+    sent: () => sent.length,
     chose: () => {},
     startErrand: () => {},
   });
@@ -79,5 +80,42 @@ describe("agent rules: a cook under way", () => {
     rules.refused();
     rules.decide(view(BESIDE_RANGE, [4, 5]), combat);
     assert.deepEqual(sent, [cook(4), cook(4)]);
+  });
+});
+
+describe("agent rules: a walk under way", () => {
+  const woodcutting: Goal = { ...combat, type: "woodcutting", description: "chop" };
+  /** An agent with an axe and nothing in view: it walks towards the nearest trees the map gives. */
+  const at = (position: Tile): AgentView => ({
+    ...view(position, []),
+    inventory: [{ slot: 0, itemId: "bronze_axe", quantity: 1 }],
+    entities: [],
+  });
+
+  it("is asked of the world once while the agent moves, again once it stops or another message went", () => {
+    const sent: Step[] = [];
+    const rules = new RulesTurn({
+      name: "Walker",
+      world,
+      goalsPaused: () => false,
+      target: () => undefined,
+      send: (step) => sent.push(step),
+      sent: () => sent.length,
+      chose: () => {},
+      startErrand: () => {},
+    });
+    const walks = () => sent.filter((step) => step.event === "player:move");
+    rules.decide(at({ x: 60, z: 60 }), woodcutting);
+    assert.equal(walks().length, 1, "a walk towards the trees");
+    rules.decide(at({ x: 59, z: 59 }), woodcutting);
+    rules.decide(at({ x: 58, z: 58 }), woodcutting);
+    assert.equal(walks().length, 1, "moving there: not asked again");
+    rules.decide(at({ x: 58, z: 58 }), woodcutting);
+    assert.equal(walks().length, 2, "stood still: asked again");
+    rules.decide(at({ x: 57, z: 57 }), woodcutting);
+    sent.push({ event: "player:action", data: { action: "stop" } });
+    rules.decide(at({ x: 56, z: 56 }), woodcutting);
+    assert.equal(walks().length, 3, "another message went meanwhile: asked again");
+    assert.deepEqual(walks()[2], walks()[0], "the same walk each time");
   });
 });
