@@ -136,11 +136,24 @@ export interface MessageError extends Refusal {
 }
 
 /**
- * The event name of an SDK message's type: Colyseus hands an empty type over as undefined, which must
- * be answered as the "" it was, not as an event named "undefined"; a numeric type is read as its digits.
+ * An SDK message's event and data, from what Colyseus hands a room's wildcard handler. A message whose
+ * type is "*" itself reaches that handler as if it had been registered for it: its data where the type
+ * goes, and Colyseus's send context (never message data: it holds functions) where the data goes. An
+ * empty type comes as undefined, to be answered as the "" it was; a numeric type is read as its digits;
+ * anything else names no event.
  */
-export function sdkEventName(type: string | number | undefined): string {
-  return type === undefined ? "" : String(type);
+export function sdkMessage(type: unknown, message: unknown): { event: string; data: unknown } {
+  if (isSendContext(message)) return { event: "*", data: type };
+  const event = typeof type === "string" ? type : typeof type === "number" ? String(type) : "";
+  return { event, data: message };
+}
+
+function isSendContext(value: unknown): boolean {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { resolve?: unknown }).resolve === "function"
+  );
 }
 
 export function isWorldMessage(name: string): name is WorldMessageName {

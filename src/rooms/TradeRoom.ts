@@ -25,7 +25,7 @@ import {
   isWorldMessage,
   type Reply,
   readTradeMessage,
-  sdkEventName,
+  sdkMessage,
   type TradeMessage,
 } from "../protocol/messages.js";
 import { countMessageIn, countRefusal, countTradeCompleted, countTradeFailed } from "../telemetry/metrics.js";
@@ -79,8 +79,8 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
     void this.setPrivate(true);
     this.onMessage("*", (client, type, message) => {
       const trader = client as TradeClient;
-      const event = sdkEventName(type);
-      if (this.admits(trader, event)) this.handleMessage(trader, event, message);
+      const { event, data } = sdkMessage(type, message);
+      if (this.admits(trader, event)) this.handleMessage(trader, event, data);
     });
     this.clock.setInterval(
       () => this.serially(async () => this.apply(expireTrade(this.trade, Date.now()))),

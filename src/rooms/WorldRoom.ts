@@ -17,7 +17,7 @@ import type { PlayerAuth } from "../ports/world-seats.js";
 import {
   describeIssues,
   type Reply,
-  sdkEventName,
+  sdkMessage,
   type WorldJoinOptions,
   worldJoinOptions,
 } from "../protocol/messages.js";
@@ -133,9 +133,10 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     }, tickMs);
     // No patches on a timer of their own: each tick's publish sends its patch (see TickPublisher).
     this.patchRate = null;
-    this.onMessage("*", (client, type, message) =>
-      this.handleMessage(client as WorldClient, sdkEventName(type), message),
-    );
+    this.onMessage("*", (client, type, message) => {
+      const { event, data } = sdkMessage(type, message);
+      this.handleMessage(client as WorldClient, event, data);
+    });
   }
 
   /** Setting the state makes a SchemaSerializer: on the thread write path it encodes each SDK client's patch from its scope. */

@@ -197,6 +197,16 @@ describe("WorldRoom: joining and moving", function () {
     });
     player.room.send("bank:deposit", { inventorySlot: 99, quantity: 1 });
     assert.equal((await player.inbox.next("error")).code, "bad_request");
+    // Colyseus hands a message of type "*" to the room's wildcard handler with its data where the type
+    // goes: read as the type, data that cannot be made a string took the whole process down.
+    for (const data of [{ x: 1 }, { toString: 1 }]) {
+      player.room.send("*", data);
+      assert.deepEqual(await player.inbox.next("error"), {
+        code: "unknown_event",
+        message: 'There is no event named "*".',
+        event: "*",
+      });
+    }
     player.room.send("player:chat", { message: "still here" });
     const chat = await player.inbox.next("chat:message", (m) => m.fromPlayerId === player.id);
     assert.equal(chat.message, "still here");
