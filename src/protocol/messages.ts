@@ -136,6 +136,15 @@ export interface MessageError extends Refusal {
 }
 
 /**
+ * Largest message a client may send, a /ws frame or an SDK room message; larger ones (up to 64 kB, which
+ * both read) are answered with `frame_too_large` and dropped, the connection kept.
+ */
+export const MAX_FRAME_BYTES = 4096;
+/** Largest frame either transport reads at all: a larger one closes the connection (1009). */
+export const MAX_READ_BYTES = 64 * 1024;
+export const TOO_LARGE = `Frames are at most ${MAX_FRAME_BYTES} bytes.`;
+
+/**
  * An SDK message's event and data, from what Colyseus hands a room's wildcard handler. A message whose
  * type is "*" itself reaches that handler as if it had been registered for it: its data where the type
  * goes, and Colyseus's send context (never message data: it holds functions) where the data goes. An

@@ -30,6 +30,7 @@ import {
 } from "../protocol/messages.js";
 import { countMessageIn, countRefusal, countTradeCompleted, countTradeFailed } from "../telemetry/metrics.js";
 import { markFramesOf } from "./frame-sender.js";
+import { refusedForSize, watchMessageSizes } from "./message-sizes.js";
 import { authenticatePlayer, toldSafely } from "./room-auth.js";
 import { countSelfAnsweredFrames } from "./self-answered-frames.js";
 import { isSignedByWorld, type TradeRoomOptions } from "./trade-opening.js";
@@ -80,6 +81,8 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
     this.onMessage("*", (client, type, message) => {
       const trader = client as TradeClient;
       const { event, data } = sdkMessage(type, message);
+      const flood = this.runtime.floodGuards.of(trader.auth!.characterId);
+      if (refusedForSize(trader, event, flood)) return;
       if (this.admits(trader, event)) this.handleMessage(trader, event, data);
     });
     this.clock.setInterval(
@@ -116,6 +119,7 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
     this.joinedOnce.add(playerId);
     // A /ws client's frames never come this way: its channel counts them.
     countSelfAnsweredFrames(client, () => this.runtime.floodGuards.of(playerId));
+    watchMessageSizes(client);
     markFramesOf(client, { sessionId: client.sessionId, characterId: playerId });
     // Told the end through the world already: nothing more to say.
     if (this.toldThroughWorld.has(playerId)) return;

@@ -24,6 +24,7 @@ import {
 import { WorldRoomState } from "../schema/WorldRoomState.js";
 import { reportPlayersOnline } from "../telemetry/metrics.js";
 import { Interest } from "./interest.js";
+import { refusedForSize } from "./message-sizes.js";
 import { authenticatePlayer, identityOf, toldSafely } from "./room-auth.js";
 import { admittingWorld, WorldFullError } from "./world-choice.js";
 import { worldHoldingSeat } from "./world-claims.js";
@@ -135,6 +136,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     this.patchRate = null;
     this.onMessage("*", (client, type, message) => {
       const { event, data } = sdkMessage(type, message);
+      const flood = runtime.floodGuards.of(playerOf(client as WorldClient).characterId);
+      if (refusedForSize(client, event, flood)) return;
       this.handleMessage(client as WorldClient, event, data);
     });
   }

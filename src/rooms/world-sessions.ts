@@ -11,6 +11,7 @@ import { countMessagesOut } from "../telemetry/metrics.js";
 import type { CombatLogouts } from "./combat-logouts.js";
 import { markFramesOf } from "./frame-sender.js";
 import { type Interest, isJsonClient, readsTheState } from "./interest.js";
+import { watchMessageSizes } from "./message-sizes.js";
 import { databaseUnavailable } from "./room-auth.js";
 import { countSelfAnsweredFrames } from "./self-answered-frames.js";
 import type { TickLoop } from "./tick-loop.js";
@@ -401,6 +402,7 @@ export class WorldSessions {
     if (isJsonClient(client)) return;
     const { characterId } = playerOf(client);
     countSelfAnsweredFrames(client, () => this.parts.runtime.floodGuards.of(characterId));
+    watchMessageSizes(client);
     markFramesOf(client, { sessionId: client.sessionId, characterId });
   }
 }

@@ -13,6 +13,7 @@ import { countColyseusUpgrades } from "../limits/upgrade-limit.js";
 import { manifestRouter } from "../manifests/routes.js";
 import type { Runtime } from "../ports/runtime.js";
 import { errorBody } from "../protocol/errors.js";
+import { MAX_READ_BYTES } from "../protocol/messages.js";
 import { frameBeingRead } from "../rooms/frame-sender.js";
 import { roomLiveWorld } from "../rooms/live-world.js";
 import { defineTradeRoom } from "../rooms/TradeRoom.js";
@@ -75,7 +76,13 @@ export function createApp(runtime: Runtime) {
           .catch((error: unknown) => runtime.logger.error({ err: error }, "starting the agents failed"));
       });
       const beforeUpgrade = countColyseusUpgrades(runtime.rateLimits.restRequests);
-      return new WebSocketTransport({ noServer: true, beforeUpgrade }).attachToServer(runtime.httpServer, {
+      // Messages up to 64 kB are read, as on /ws, so that one over the protocol's size is answered
+      // (frame_too_large) rather than cutting the connection (see rooms/message-sizes.ts).
+      return new WebSocketTransport({
+        noServer: true,
+        beforeUpgrade,
+        maxPayload: MAX_READ_BYTES,
+      }).attachToServer(runtime.httpServer, {
         filter: (request) => !isJsonChannel(request.url),
       });
     },

@@ -18,7 +18,7 @@ import type { PlayerAuth } from "../ports/world-seats.js";
 import { CLOSE_UNAVAILABLE } from "../protocol/close-codes.js";
 import { JsonClient } from "../protocol/json-client.js";
 import { ListingsUnreachableError } from "../protocol/listings-unreachable.js";
-import { isTradeMessage, type Refusal } from "../protocol/messages.js";
+import { isTradeMessage, MAX_READ_BYTES, type Refusal } from "../protocol/messages.js";
 import { WORLD_UNREACHABLE_MESSAGE } from "../rooms/live-world.js";
 import { INTERNAL_JOIN_FAILURE, identityOf, vouchedIdentity } from "../rooms/room-auth.js";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
@@ -40,7 +40,7 @@ import { LOGIN_TOO_OLD, refuse, WORLD_UNREACHABLE } from "./upgrade-refusals.js"
  */
 export class JsonChannel {
   // Frames up to 64 kB are read so that an oversized one can be answered instead of cutting the connection.
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_READ_BYTES });
   private readonly pingTimer: NodeJS.Timeout;
   private readonly alive = new WeakSet<WebSocket>();
   private readonly relayPass: RelayPass;

@@ -1,9 +1,6 @@
 // A /ws frame's envelope, `{event, data, id?}`, read from what the socket delivered.
 import type { RawData } from "ws";
-import type { Refusal } from "../protocol/messages.js";
-
-/** Largest accepted frame; larger ones are answered with `error` and dropped. */
-export const MAX_FRAME_BYTES = 4096;
+import { MAX_FRAME_BYTES, type Refusal, TOO_LARGE } from "../protocol/messages.js";
 
 export interface Envelope {
   event: string;
@@ -51,5 +48,3 @@ export function readEnvelope(data: RawData, isBinary: boolean): Envelope | Refus
     return { code: "bad_frame", message: '"id" must be a string.', event: named };
   return { event: named, data: payload ?? {}, id: echoedId };
 }
-
-const TOO_LARGE = `Frames are at most ${MAX_FRAME_BYTES} bytes.`;

@@ -5,6 +5,7 @@ import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { joinAsNewPlayer, sleep, worldSuite } from "../support/players.js";
 import { interceptWorldWrites } from "../support/world-writes.js";
 import { connectNewPlayer } from "../support/ws-client.js";
+import { asTrader, startTrade } from "./trade-helpers.js";
 import { becomeAdmin, seenEntities, seenEntity, slotOf, teleport, waitFor } from "./world-helpers.js";
 
 describe("WorldRoom: joining and moving", function () {
@@ -212,6 +213,35 @@ describe("WorldRoom: joining and moving", function () {
     assert.equal(chat.message, "still here");
     const self = seenEntity(player, player.id);
     assert.deepEqual({ x: self?.x, z: self?.z }, { x: 32, z: 32 });
+  });
+
+  it("refuses a message over 4096 bytes with frame_too_large, keeping the connection and its trade", async () => {
+    const alice = asTrader(await join());
+    const bob = asTrader(await join());
+    const tradeId = await startTrade(alice, bob);
+    let leftWith: number | undefined;
+    alice.room.onLeave((code) => {
+      leftWith = code;
+    });
+    alice.room.send("player:chat", { message: "x".repeat(5000) });
+    assert.deepEqual(await alice.inbox.next("error", (e) => e.code === "frame_too_large"), {
+      code: "frame_too_large",
+      message: "Frames are at most 4096 bytes.",
+      event: "player:chat",
+    });
+    alice.trade!.send("tradeCancel", { tradeId: "x".repeat(4200) });
+    assert.equal(
+      (await alice.tradeInbox.next("error", (e) => e.code === "frame_too_large")).event,
+      "tradeCancel",
+      "in the trade's room too",
+    );
+    // Nothing was said, the connection stays, and so does the trade.
+    alice.room.send("player:chat", { message: "still here" });
+    await alice.inbox.next("chat:message", (m) => m.message === "still here");
+    assert.equal(leftWith, undefined);
+    assert.deepEqual(bob.tradeInbox.all("tradeCancelled"), []);
+    alice.trade!.send("tradeCancel", { tradeId });
+    await bob.tradeInbox.next("tradeCancelled");
   });
 
   it("delivers chat to players nearby", async () => {
