@@ -31,7 +31,7 @@ import {
 import { countMessageIn, countRefusal, countTradeCompleted, countTradeFailed } from "../telemetry/metrics.js";
 import { markFramesOf } from "./frame-sender.js";
 import { refusedForSize, watchMessageSizes } from "./message-sizes.js";
-import { authenticatePlayer, toldSafely } from "./room-auth.js";
+import { authenticatePlayer, identityOf, toldSafely } from "./room-auth.js";
 import { countSelfAnsweredFrames } from "./self-answered-frames.js";
 import { isSignedByWorld, type TradeRoomOptions } from "./trade-opening.js";
 import { TradeWorldLink } from "./trade-world-link.js";
@@ -49,6 +49,8 @@ const FINAL_LINGER_MS = 10_000;
 const JOIN_WAIT_MS = 15_000;
 
 const ALREADY_IN_THE_ROOM = "this player is in the trade's room already, on another connection";
+const BOTH_SIDES =
+  "this account plays both sides of the trade: join with the characterId option naming the character you play";
 
 /**
  * One trade session between two players, from the offer stage to its end. Its roomId is the tradeId.
@@ -78,6 +80,9 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
     // No cap on seats: two seats held by one player would lock the partner out of its own trade. Each
     // side has one client here instead (see onAuth and onJoin).
     void this.setPrivate(true);
+    // The room closes itself once the trade ends (see end): emptied by a refused join (a stranger, say)
+    // before its players are in, it would close under their trade.
+    this.autoDispose = false;
     this.onMessage("*", (client, type, message) => {
       const trader = client as TradeClient;
       const { event, data } = sdkMessage(type, message);
@@ -100,12 +105,27 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
     }, JOIN_WAIT_MS);
   }
 
-  override async onAuth(_client: Client, _options: unknown, context: AuthContext): Promise<PlayerAuth> {
+  /**
+   * Which side joins: the character the join option `characterId` names, else the one side whose seat
+   * the identity holds (an account playing both sides, a main and its alt, must name which).
+   */
+  override async onAuth(_client: Client, options: unknown, context: AuthContext): Promise<PlayerAuth> {
+    const named = (options as { characterId?: unknown } | undefined)?.characterId;
+    if (named !== undefined && typeof named !== "string")
+      throw new ServerError(400, "join options: characterId must be a string");
+    const sides = this.trade.sides.map((side) => side.player.id);
+    if (named !== undefined && !sides.includes(named))
+      throw new ServerError(403, "not a player of this trade");
+    if (named === undefined) {
+      const { subject } = await toldSafely(this.runtime, () => identityOf(this.runtime, context));
+      if (sides.every((id) => this.runtime.worldSeats.of(subject, id)))
+        throw new ServerError(400, BOTH_SIDES);
+    }
     // The trade's players are in the world: their seats there answer first, so that a trade opened while
     // the database stalls is joined all the same.
-    const seatsFirst = this.trade.sides.map((side) => side.player.id);
+    const seatsFirst = named === undefined ? sides : [named];
     const player = await toldSafely(this.runtime, () =>
-      authenticatePlayer(this.runtime, context, undefined, { seatsFirst }),
+      authenticatePlayer(this.runtime, context, named, { seatsFirst }),
     );
     if (!this.sideOf(player.characterId)) throw new ServerError(403, "not a player of this trade");
     if (this.clientsOf(player.characterId).length > 0) throw new ServerError(409, ALREADY_IN_THE_ROOM);

@@ -246,6 +246,7 @@ export class JsonChannel {
       this.runtime.logger,
       (event, data, reply) => room.handleMessage(client as never, event, data, reply),
       (tradeId) => room.tradeRefusalFor((client.auth as PlayerAuth).characterId, tradeId),
+      () => (client.auth as PlayerAuth).characterId,
     );
     const greeting = new Deferred<void>();
     // Set once the world answered a player:hop: the connection leaves for that world after the answer.

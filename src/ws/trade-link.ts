@@ -30,6 +30,8 @@ export class TradeLink {
     private readonly logger: Logger,
     private readonly toWorld: ToWorld,
     private readonly refusalFor: TradeRefusal,
+    /** The character the connection plays: it joins the trade as that side. */
+    private readonly characterId: () => string,
   ) {}
 
   /**
@@ -75,7 +77,7 @@ export class TradeLink {
 
   private async join(tradeId: string) {
     try {
-      const seat = await matchMaker.joinById(tradeId, {}, this.context);
+      const seat = await matchMaker.joinById(tradeId, { characterId: this.characterId() }, this.context);
       const room = matchMaker.getLocalRoomById(seat.roomId) as TradeRoom | undefined;
       if (!room) throw new Error("the trade runs on another server process");
       const client = new JsonClient(seat.sessionId, this.socket, {

@@ -409,6 +409,22 @@ describe("TradeRoom with SDK clients", function () {
     );
   });
 
+  it("keeps a trade whose room a stranger tried to join before its players did", async () => {
+    const [alice, bob, carol] = [await join(), await join(), await join()];
+    alice.room.send("tradeRequest", { targetPlayerId: bob.id });
+    const { tradeId } = await bob.inbox.next("tradeIncoming");
+    bob.room.send("tradeRequestRespond", { tradeId, accept: true });
+    await alice.inbox.next("tradeStarted", (started) => started.tradeId === tradeId, 5000, true);
+    await assert.rejects(carol.sdk.joinById(tradeId), /not a player of this trade/);
+    for (const me of [alice, bob]) {
+      me.trade = await me.sdk.joinById(tradeId);
+      me.trade.onMessage("*", (event, data) => me.tradeInbox.push(String(event), data));
+    }
+    alice.trade!.send("tradeAddItem", { tradeId, inventorySlot: slotOf(alice, "coins"), quantity: 5 });
+    const seen = await bob.tradeInbox.next("tradeUpdated", (update) => update.theirOffer.length === 1);
+    assert.equal(seen.theirOffer[0].quantity, 5);
+  });
+
   const { complete } = TradeRepository.prototype;
   /** Resolves once the first swap that slowSwaps slowed has begun (its wait begins then). */
   let slowSwapStarted: Promise<void> = Promise.resolve();
