@@ -211,9 +211,10 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
   ): void {
     const playerId = client.auth!.characterId;
     countMessageIn(eventLabel(type));
-    const refuse = (reason: TradeErrorReason) => {
+    // A refusal names the trade the message named (a stale one's id, for not_found), as /ws does.
+    const refuse = (reason: TradeErrorReason, tradeId = this.trade.id) => {
       countRefusal(reason);
-      reply("tradeError", { tradeId: this.trade.id, reason, message: TRADE_ERROR_MESSAGES[reason] });
+      reply("tradeError", { tradeId, reason, message: TRADE_ERROR_MESSAGES[reason] });
     };
     // A world event sent here is refused as the world refuses a trade event sent to it, not as unknown.
     if (isWorldMessage(type) && !isTradeMessage(type)) {
@@ -225,7 +226,7 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
     if ("error" in read) {
       countRefusal(read.error.code);
       reply("error", read.error);
-    } else if (read.data.tradeId !== this.trade.id) refuse("not_found");
+    } else if (read.data.tradeId !== this.trade.id) refuse("not_found", read.data.tradeId);
     else {
       const cause: Cause = { playerId, reply };
       void this.serially(async () => {

@@ -139,10 +139,18 @@ export class TradeRequests {
     this.emit(result.events, cause);
     if (cancelledMeanwhile)
       this.cancelStarted(tradeId, cancelledMeanwhile.playerId, cancelledMeanwhile.reason);
-    // Each player is in one trade at a time: their other requests are void now.
+    // Each player is in one trade at a time: their other requests are void now. One between these two
+    // (each had asked the other) is withdrawn, told to both; any other is told partner_busy.
     for (const other of [...this.pending.values()]) {
       const involved = other.sides.find((side) => side.player.id === a || side.player.id === b);
-      if (involved) this.apply(other.id, cancelTrade(other, involved.player.id, "partner_busy"));
+      if (!involved) continue;
+      const between = other.sides.every((side) => side.player.id === a || side.player.id === b);
+      this.apply(
+        other.id,
+        between
+          ? cancelTrade(other, other.sides[0].player.id)
+          : cancelTrade(other, involved.player.id, "partner_busy"),
+      );
     }
     return undefined;
   }

@@ -409,6 +409,22 @@ describe("TradeRoom with SDK clients", function () {
     );
   });
 
+  it("ends, telling both, a request between two players who start trading through the other one", async () => {
+    const [alice, bob] = [await join(), await join()];
+    alice.room.send("tradeRequest", { targetPlayerId: bob.id });
+    const fromAlice = await bob.inbox.next("tradeIncoming");
+    bob.room.send("tradeRequest", { targetPlayerId: alice.id });
+    const fromBob = await alice.inbox.next("tradeIncoming");
+    bob.room.send("tradeRequestRespond", { tradeId: fromAlice.tradeId, accept: true });
+    for (const player of [alice, bob]) {
+      assert.deepEqual(
+        await player.inbox.next("tradeCancelled", (cancel) => cancel.tradeId === fromBob.tradeId, 5000, true),
+        { tradeId: fromBob.tradeId, reason: "cancelled" },
+        "bob's own request withdrawn, told to both",
+      );
+    }
+  });
+
   it("keeps a trade whose room a stranger tried to join before its players did", async () => {
     const [alice, bob, carol] = [await join(), await join(), await join()];
     alice.room.send("tradeRequest", { targetPlayerId: bob.id });
@@ -677,8 +693,13 @@ describe("TradeRoom with SDK clients", function () {
     assert.equal((await alice.tradeInbox.next("error")).code, "bad_request");
     alice.trade!.send("tradeAddItem", { tradeId, inventorySlot: 40, quantity: 1 });
     assert.equal((await alice.tradeInbox.next("tradeError")).reason, "invalid_slot");
+    // Named after the trade the message named, as /ws does: not the one open here.
     alice.trade!.send("tradeAddItem", { tradeId: "other", inventorySlot: 0, quantity: 1 });
-    assert.equal((await alice.tradeInbox.next("tradeError")).reason, "not_found");
+    assert.deepEqual(await alice.tradeInbox.next("tradeError"), {
+      tradeId: "other",
+      reason: "not_found",
+      message: "There is no such trade.",
+    });
     alice.trade!.send("tradeAddItem", { tradeId, inventorySlot: slotOf(alice, "coins"), quantity: 26 });
     assert.equal((await alice.tradeInbox.next("tradeError")).reason, "insufficient_items");
   });
