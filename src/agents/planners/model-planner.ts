@@ -1,7 +1,7 @@
 // The language-model planner: the rule planner's peer. It offers the model the interface's 22 actions as tools
 // and the providers' data as context; the model answers with one tool call (and may say something).
-// Each call is bounded (calls a minute per agent, tokens, a timeout); whatever goes wrong makes that
-// decision the rules', with the reason.
+// Each call is bounded (calls a minute per agent, tokens, a timeout, the provider's asked wait); whatever
+// goes wrong makes that decision the rules', with the reason.
 import { APICallError, generateText, type LanguageModel, type Tool, tool } from "ai";
 import { AGENT_ACTIONS } from "../actions/index.js";
 import { ACTION_NAMES, type ActionName, isActionName } from "../actions/types.js";

@@ -32,8 +32,8 @@ function requestedWaitMs(headers: Record<string, string> | undefined, now: numbe
     Object.entries(headers)
       .find(([key]) => key.toLowerCase() === name)?.[1]
       ?.trim();
-  const ms = Number(header("retry-after-ms"));
-  if (header("retry-after-ms") && Number.isFinite(ms) && ms >= 0) return ms;
+  const inMs = header("retry-after-ms");
+  if (inMs && Number.isFinite(Number(inMs)) && Number(inMs) >= 0) return Number(inMs);
   const after = header("retry-after");
   if (!after) return undefined;
   const seconds = Number(after);
