@@ -119,10 +119,43 @@ function checkGathering(m: Manifests, catalog: Catalog, report: Report, checkIte
   });
 }
 
-function checkTools(m: Manifests, checkItem: RefCheck): void {
+/** A tool gathers for the skill its kind is used in (an axe filed under mining would chop no tree). */
+function checkTools(m: Manifests, report: Report, checkItem: RefCheck): void {
+  const skillsOfKind = new Map<string, Set<string>>();
+  for (const file of GATHERING_FILES)
+    for (const def of m[file]) {
+      const skills = skillsOfKind.get(def.toolKind) ?? new Set<string>();
+      skills.add(def.skill);
+      skillsOfKind.set(def.toolKind, skills);
+    }
   m["tools.json"].forEach((tool, i) => {
     checkItem("tools.json", [i, "itemId"], tool.itemId, ["tool"]);
+    const skills = skillsOfKind.get(tool.kind);
+    if (skills && !skills.has(tool.skill))
+      report("tools.json", [i, "skill"], `${tool.kind} tools are for ${[...skills].join(" or ")}`);
   });
+}
+
+/**
+ * Lists the game looks up by a key the catalog does not index: a repeated key would be kept once (the
+ * last) without a word, and the skill-unlock map, which lists every entry, would disagree with the game.
+ */
+function checkRepeatedKeys(m: Manifests, report: Report): void {
+  const keyed = [
+    ["ammunition.json", "itemId"],
+    ["prayers.json", "id"],
+    ["recipes/cooking.json", "rawItemId"],
+    ["recipes/firemaking.json", "logItemId"],
+    ["recipes/smelting.json", "id"],
+    ["recipes/smithing.json", "id"],
+  ] as const;
+  for (const [file, key] of keyed) {
+    const seen = new Set<unknown>();
+    (m[file] as readonly Record<string, unknown>[]).forEach((entry, i) => {
+      if (seen.has(entry[key])) report(file, [i, key], `"${String(entry[key])}" is listed already`);
+      seen.add(entry[key]);
+    });
+  }
 }
 
 function checkAmmunition(m: Manifests, catalog: Catalog, report: Report, checkItem: RefCheck): void {
@@ -179,7 +212,8 @@ export function checkReferences(m: Manifests, catalog: Catalog, report: Report):
   checkNpcs(m, catalog, report, checkItem);
   checkStores(m, catalog, report, checkItem);
   checkGathering(m, catalog, report, checkItem);
-  checkTools(m, checkItem);
+  checkTools(m, report, checkItem);
+  checkRepeatedKeys(m, report);
   checkAmmunition(m, catalog, report, checkItem);
   checkRecipes(m, catalog, report, checkItem);
   checkStarterKit(m, catalog, report, checkItem);

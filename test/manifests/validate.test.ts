@@ -86,6 +86,33 @@ describe("manifest validation", () => {
     }
   });
 
+  it("rejects a tool filed under another skill than its kind's: an axe for mining chops no tree", async () => {
+    const problems = await problemsAfter("tools.json", (tools) => {
+      tools[0].skill = "mining";
+    });
+    assert.deepEqual(problems, [
+      { file: "tools.json", path: "[0].skill", reason: "axe tools are for woodcutting" },
+    ]);
+  });
+
+  it("rejects a recipe, ammunition or prayer listed twice: the game would keep the last alone", async () => {
+    const cases: [string, (json: Json) => void][] = [
+      ["recipes/cooking.json", (recipes) => recipes.push({ ...recipes[0], levelRequired: 40 })],
+      ["recipes/firemaking.json", (recipes) => recipes.push({ ...recipes[0], levelRequired: 50 })],
+      ["recipes/smithing.json", (recipes) => recipes.push({ ...recipes[0], levelRequired: 60 })],
+      ["recipes/smelting.json", (recipes) => recipes.push({ ...recipes[0] })],
+      ["ammunition.json", (ammunition) => ammunition.push({ ...ammunition[0] })],
+      ["prayers.json", (prayers) => prayers.push({ ...prayers[0] })],
+    ];
+    for (const [file, edit] of cases) {
+      const problems = await problemsAfter(file, edit);
+      assert.ok(
+        problems.some((p) => p.file === file && / is listed already$/.test(p.reason)),
+        `${file}: ${formatReport(problems)}`,
+      );
+    }
+  });
+
   it("rejects a spawn of an unknown NPC", async () => {
     const problems = await problemsAfter("world-areas.json", (areas) => {
       areas[1].npcSpawns[0].npcId = "dragon";
