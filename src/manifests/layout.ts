@@ -78,11 +78,11 @@ function checkAreaPlacements(area: AreaDef, i: number, catalog: Catalog, report:
     if (problem) at(["stations", n], `${placed.stationId} ${problem}`);
     else place(["stations", n], placed, placed.stationId);
   });
+  // An NPC stands on open ground of its own: not on a tree, rock, booth or station, nor on another NPC.
   area.npcSpawns.forEach((spawn, n) => {
-    const problem = groundProblem(spawn);
+    const problem = groundProblem(spawn) ?? (grid.isWalkable(spawn) ? undefined : "is not on open ground");
     if (problem) at(["npcSpawns", n], `${spawn.npcId} ${problem}`);
-    else if (!grid.canReach(spawn))
-      at(["npcSpawns", n], `${spawn.npcId} cannot be reached from the spawn point`);
+    else place(["npcSpawns", n], spawn, spawn.npcId);
   });
 }
 

@@ -122,6 +122,24 @@ describe("manifest validation", () => {
     ]);
   });
 
+  it("rejects an NPC spawned on a tree, a rock, a bank booth, a range or another NPC", async () => {
+    // Meadowbrook: a tree at (25, 28), copper at (36, 40), a booth at (30, 26), a range at (34, 26), a
+    // chicken at (36, 34).
+    for (const [x, z, what] of [
+      [25, 28, "tree"],
+      [36, 40, "copper_rock"],
+      [30, 26, "a bank"],
+      [34, 26, "cooking_range"],
+      [36, 34, "chicken"],
+    ] as const) {
+      const problems = await problemsAfter("world-areas.json", (areas) => {
+        areas[0].npcSpawns.push({ npcId: "cow", x, z });
+      });
+      const reasons = problems.map((p) => p.reason).join("; ");
+      assert.match(reasons, /^cow (is not on open ground|shares its tile with)/, `on ${what}: ${reasons}`);
+    }
+  });
+
   it("rejects a spawn point outside its area's bounds", async () => {
     const problems = await problemsAfter("world-areas.json", (areas) => {
       areas[2].spawnPoint = { x: 500, z: 500 };
