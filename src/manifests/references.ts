@@ -38,6 +38,17 @@ function checkItems(m: Manifests, report: Report): void {
     if (item.type === "armor" && item.equipSlot === undefined) at("equipSlot", "armour needs an equip slot");
     if (item.type === "ammunition" && item.equipSlot !== "ammo")
       at("equipSlot", 'ammunition goes in the "ammo" slot');
+    // What is worn: weapons, armour (not in the weapon's or the arrows' slot) and ammunition, nothing else.
+    const worn = item.type === "weapon" || item.type === "armor" || item.type === "ammunition";
+    if (!worn && item.equipSlot !== undefined) at("equipSlot", `a ${item.type} is not worn`);
+    if (item.type === "armor" && (item.equipSlot === "weapon" || item.equipSlot === "ammo"))
+      at("equipSlot", `armour is not worn in the "${item.equipSlot}" slot`);
+    if (item.equipSlot === undefined && item.bonuses !== undefined)
+      at("bonuses", "only what is worn gives bonuses");
+    if (item.type !== "weapon" && item.attackSpeed !== undefined)
+      at("attackSpeed", "only weapons have an attack speed");
+    if (item.type !== "weapon" && item.combatType !== undefined)
+      at("combatType", "only weapons have a combat type");
   }
 }
 

@@ -113,6 +113,43 @@ describe("manifest validation", () => {
     }
   });
 
+  it("rejects what is worn where it cannot be: food on the head, armour as a weapon or arrows, bonuses unworn", async () => {
+    const byId = (items: Json[], id: string) => items.find((item) => item.id === id);
+    const cases: [string, (items: Json[]) => void, string, string][] = [
+      [
+        "items/food.json",
+        (items) => Object.assign(byId(items, "shrimps"), { equipSlot: "head", bonuses: { defence: 50 } }),
+        "equipSlot",
+        "a food is not worn",
+      ],
+      [
+        "items/armor.json",
+        (items) => Object.assign(byId(items, "bronze_kiteshield"), { equipSlot: "weapon" }),
+        "equipSlot",
+        'armour is not worn in the "weapon" slot',
+      ],
+      [
+        "items/armor.json",
+        (items) => Object.assign(byId(items, "leather_gloves"), { equipSlot: "ammo" }),
+        "equipSlot",
+        'armour is not worn in the "ammo" slot',
+      ],
+      [
+        "items/tools.json",
+        (items) => Object.assign(byId(items, "hammer"), { bonuses: { attack: 20 } }),
+        "bonuses",
+        "only what is worn gives bonuses",
+      ],
+    ];
+    for (const [file, edit, field, reason] of cases) {
+      const problems = await problemsAfter(file, edit);
+      assert.ok(
+        problems.some((p) => p.file === file && p.path.endsWith(`.${field}`) && p.reason === reason),
+        `${file}: ${formatReport(problems)}`,
+      );
+    }
+  });
+
   it("rejects a spawn of an unknown NPC", async () => {
     const problems = await problemsAfter("world-areas.json", (areas) => {
       areas[1].npcSpawns[0].npcId = "dragon";
