@@ -1,5 +1,6 @@
 // Cross-file rules for everything except the world layout: every referenced id exists and is of
 // the kind the reference needs, and each entity has the fields its kind implies.
+import { npcCombatant } from "../game/combat.js";
 import { INVENTORY_SLOTS, type ItemType } from "../game/types.js";
 import type { Catalog, Report } from "./catalog.js";
 import type { Manifests } from "./files.js";
@@ -65,6 +66,12 @@ function checkNpcs(m: Manifests, catalog: Catalog, report: Report, checkItem: Re
     const file = "npcs.json";
     if (npc.role === "monster") {
       if (!npc.combat) report(file, [i, "combat"], "monsters need combat stats");
+      else {
+        // A monster that can never land a hit, or whose hardest is 0, is no fight at all.
+        const { attackRoll, maxHit } = npcCombatant(npc);
+        if (attackRoll <= 0) report(file, [i, "combat", "attackBonus"], "this monster could never hit");
+        if (maxHit < 1) report(file, [i, "combat", "strengthBonus"], "this monster's hardest hit would be 0");
+      }
       if (npc.drops.length === 0) report(file, [i, "drops"], "monsters need a drop table");
     } else if (npc.combat) {
       report(file, [i, "combat"], `a ${npc.role} cannot be fought`);

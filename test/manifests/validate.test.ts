@@ -150,6 +150,22 @@ describe("manifest validation", () => {
     }
   });
 
+  it("rejects a monster that could never hit, or hits for 0 at most", async () => {
+    let goblin = -1;
+    const problems = await problemsAfter("npcs.json", (npcs) => {
+      goblin = indexOf(npcs, "goblin");
+      Object.assign(npcs[goblin].combat, { attackBonus: -64, strength: 1, strengthBonus: -64 });
+    });
+    assert.deepEqual(problems, [
+      { file: "npcs.json", path: `[${goblin}].combat.attackBonus`, reason: "this monster could never hit" },
+      {
+        file: "npcs.json",
+        path: `[${goblin}].combat.strengthBonus`,
+        reason: "this monster's hardest hit would be 0",
+      },
+    ]);
+  });
+
   it("rejects a spawn of an unknown NPC", async () => {
     const problems = await problemsAfter("world-areas.json", (areas) => {
       areas[1].npcSpawns[0].npcId = "dragon";
