@@ -60,6 +60,31 @@ describe("server process", function () {
     assert.equal(await again.stop(), 0, again.output());
   });
 
+  it("exits 0, promptly, on SIGTERM while a /ws client has stopped reading (a frozen tab, a dead network)", async () => {
+    const server = await startServer(dataDir, { WORLD_TICK_MS: "100" });
+    const player = async () => {
+      const { token } = await (
+        await fetch(`${server.baseUrl}/api/v1/auth/anonymous`, { method: "POST" })
+      ).json();
+      const client = await WsClient.connect(`ws://127.0.0.1:${PORT}/ws`, { header: token });
+      assert.equal((await client.first()).event, "player:sync");
+      return client;
+    };
+    const [frozen, other] = [await player(), await player()];
+    try {
+      // The frozen client reads nothing more: it never answers the close handshake.
+      (frozen.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+      const began = Date.now();
+      server.child.kill("SIGTERM");
+      assert.equal(await server.exited, 0, server.output());
+      assert.ok(Date.now() - began < 5000, `took ${Date.now() - began} ms`);
+      assert.match(server.output(), /shutdown complete/);
+      assert.equal((await other.closed).code, 4001);
+    } finally {
+      frozen.socket.terminate();
+    }
+  });
+
   it("starts where the claim left behind names a process id another program has since taken", async function () {
     if (process.platform !== "linux") this.skip();
     const other = spawn("sleep", ["60"]);

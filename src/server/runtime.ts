@@ -27,6 +27,7 @@ import { WorldSeats } from "../ports/world-seats.js";
 import type { Logger } from "../telemetry/logger.js";
 import { agentSettings } from "./agent-settings.js";
 import { loadConfiguredGameData } from "./game-data.js";
+import { trackSockets } from "./open-sockets.js";
 import { reachRedis } from "./redis-reach.js";
 
 export async function createRuntime(config: Config, logger: Logger): Promise<Runtime> {
@@ -124,6 +125,7 @@ function createHttpServer(config: Config, logger: Logger): http.Server {
   });
   if (config.TRUST_PROXY === 0 && config.MAX_CONNECTIONS_PER_ADDRESS > 0)
     capConnectionsPerAddress(server, config.MAX_CONNECTIONS_PER_ADDRESS, logger);
+  trackSockets(server);
   return server;
 }
 

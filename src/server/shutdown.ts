@@ -1,7 +1,9 @@
 import type { Server } from "@colyseus/core";
+import { within } from "../limits/time-limit.js";
 import type { Runtime } from "../ports/runtime.js";
 import { stopWatchingWorlds } from "../rooms/world-watch.js";
 import type { Logger } from "../telemetry/logger.js";
+import { endOpenSockets } from "./open-sockets.js";
 import { stopWaitingForRedisWhenAway } from "./scale-out.js";
 
 /** During a shutdown, a query of the world's running this long has hung (see stopServer). */
@@ -12,6 +14,8 @@ const HUNG_WRITE_CHECK_MS = 500;
  * SIGTERM (Docker's default), and an exit of our own says why.
  */
 const STOP_DEADLINE_MS = 9500;
+/** How long the server waits, once its rooms are closed, for WebSocket peers to answer their close. */
+const CLOSE_HANDSHAKE_GRACE_MS = 1000;
 
 /**
  * Stops one server in order: the agents leave, no new connections, rooms disconnect their clients and
@@ -37,10 +41,13 @@ export async function stopServer(server: Server, runtime: Runtime): Promise<void
   } finally {
     clearInterval(hungWrites);
   }
-  await new Promise<void>((resolve) => {
-    runtime.httpServer.close(() => resolve());
-    runtime.httpServer.closeAllConnections();
-  });
+  const closed = new Promise<void>((resolve) => runtime.httpServer.close(() => resolve()));
+  runtime.httpServer.closeAllConnections();
+  // The rooms have said goodbye: a peer that has not finished its close handshake by now never will.
+  if ((await within(closed, CLOSE_HANDSHAKE_GRACE_MS, "late")) === "late") {
+    endOpenSockets(runtime.httpServer);
+    await closed;
+  }
   await runtime.close();
 }
 
