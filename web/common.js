@@ -74,6 +74,19 @@ export async function signIn() {
   return issued.token;
 }
 
+/** How often an open page checks that its token is not near its expiry (renewing it then: see signIn). */
+const KEEP_FRESH_MS = 60 * 1000;
+
+/**
+ * Keeps this browser's anonymous token renewed while the page is open, so that a connection made after
+ * hours of play (a drop, a hop) still comes back as the same player: a token that ran out cannot be
+ * renewed, and a new one is a new player.
+ */
+export function keepSignedIn() {
+  if (env.PUBLIC_IDP_APP_ID) return;
+  setInterval(() => signIn().catch(() => {}), KEEP_FRESH_MS);
+}
+
 /** Forgets the kept token: the server refused it (its secret changed, or it ran out). */
 export function forgetToken() {
   localStorage.removeItem(TOKEN_KEY);
@@ -110,10 +123,12 @@ export async function api(path, { method = "GET", body, token } = {}) {
   const data = await response.json().catch(() => null);
   if (!response.ok) {
     const retryAfter = Number(response.headers.get("Retry-After")) || undefined;
+    // The reasons of a refused body (each field's) say more than "the request is invalid".
+    const details = (data?.error?.details ?? []).map((detail) => detail.message).filter(Boolean);
     throw new ApiError(
       response.status,
       data?.error?.code ?? "http_error",
-      data?.error?.message ?? `HTTP ${response.status}`,
+      details.length > 0 ? details.join("; ") : (data?.error?.message ?? `HTTP ${response.status}`),
       retryAfter,
     );
   }

@@ -45,7 +45,12 @@ try {
   setStatus(`Cannot sign in: ${error.message}`, "error");
   throw error;
 }
-const call = (path, options = {}) => api(path, { ...options, token });
+// Each call signs in first: a token near its expiry is renewed for the same identity (see signIn), so a
+// page left open for hours keeps control of its agents.
+const call = async (path, options = {}) => {
+  token = await signIn();
+  return api(path, { ...options, token });
+};
 /**
  * Whether the server runs more than one world: a new agent is then started in the world picked, and each
  * agent's row names its own, with a link to play there.
@@ -315,6 +320,7 @@ function buildDetail(agent) {
           body = params.value.trim() ? JSON.parse(params.value) : {};
         } catch {
           parts.result.textContent = "The parameters are not JSON.";
+          parts.result.dataset.kind = "error";
           return;
         }
         control(parts.actionSelect.value, `/api/agents/${id}/actions/${parts.actionSelect.value}`, body);
@@ -327,7 +333,7 @@ function buildDetail(agent) {
   parts.actionsBox = actionsBox;
   const text = el("input", {
     maxlength: 200,
-    placeholder: "Message (a chat command, e.g. chop trees)",
+    placeholder: "Message (a command, e.g. woodcutting or drop all logs)",
     "aria-label": "message",
   });
   const message = el(
@@ -336,8 +342,8 @@ function buildDetail(agent) {
       onsubmit: async (event) => {
         event.preventDefault();
         if (!text.value.trim()) return;
-        await control("Message", `/api/agents/${id}/message`, { text: text.value });
-        text.value = "";
+        // Kept when refused, to be corrected and sent again.
+        if (await control("Message", `/api/agents/${id}/message`, { text: text.value })) text.value = "";
       },
     },
     text,
@@ -354,6 +360,7 @@ function buildDetail(agent) {
         poll();
       } catch (error) {
         parts.result.textContent = `Delete failed: ${error.message}`;
+        parts.result.dataset.kind = "error";
       }
     },
   });

@@ -1,5 +1,5 @@
 // The web client: signs in, plays over /ws, draws the world and keeps the panels up to date.
-import { api, dropRefusedToken, el, env, signIn, titleCase } from "./common.js";
+import { api, dropRefusedToken, el, env, keepSignedIn, signIn, titleCase } from "./common.js";
 import { GameConnection } from "./connection.js";
 import { createPanels } from "./panels.js";
 import { drawWorld, toTile } from "./renderer.js";
@@ -85,6 +85,7 @@ const worlds = new WorldPicker($("world"), $("world-list"), {
 await worlds.refresh();
 connection.world = linkedWorld(new URLSearchParams(location.search).get("world"));
 connection.connect();
+keepSignedIn();
 
 /**
  * The world a link names (/play?world=2), if the player can play there; otherwise (none named, no such

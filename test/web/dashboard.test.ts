@@ -30,7 +30,8 @@ describe("the agent dashboard in a browser", function () {
     skipWithoutChromium(this);
     server = await startTestServer({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "150" });
     browser = await launchChromium();
-    dashboard = await openPage(browser, PROBED_ENDPOINTS);
+    // A message the server refuses (a test below sends one) is a 400 the browser logs.
+    dashboard = await openPage(browser, [...PROBED_ENDPOINTS, { status: 400, url: /\/message$/ }]);
     page = dashboard.page;
   });
   after(async () => {
@@ -96,6 +97,27 @@ describe("the agent dashboard in a browser", function () {
     await page.locator(".result", { hasText: "chatMessage: ok" }).waitFor();
   });
 
+  it("says why a message was refused and keeps it to correct; shows a parameters error as an error", async () => {
+    const box = page.locator('input[aria-label="message"]');
+    await box.fill("/help me please");
+    await page.locator("button", { hasText: "Send" }).click();
+    await page
+      .locator(".result", { hasText: "Message failed: An agent does not run chat commands" })
+      .waitFor();
+    assert.equal(await box.inputValue(), "/help me please", "what was typed is kept");
+    // The example the box gives works.
+    assert.match((await box.getAttribute("placeholder")) ?? "", /e\.g\. woodcutting/);
+    await box.fill("woodcutting");
+    await page.locator("button", { hasText: "Send" }).click();
+    await page.locator(".result", { hasText: "Message: done" }).waitFor();
+    assert.equal(await box.inputValue(), "", "sent, the box is emptied");
+    await page.locator("input.params").fill("{message: hi}");
+    await page.locator("button", { hasText: "Run action" }).click();
+    const result = page.locator(".result", { hasText: "The parameters are not JSON." });
+    await result.waitFor();
+    assert.equal(await result.getAttribute("data-kind"), "error");
+  });
+
   it("shows the agent's health and inventory", async function () {
     const token = await page.evaluate(
       () => JSON.parse(localStorage.getItem("tileworld.token") ?? "{}").token,
@@ -109,6 +131,47 @@ describe("the agent dashboard in a browser", function () {
     await page.locator('.meter-row[data-meter="health"]', { hasText: /\d+\/\d+/ }).waitFor();
     await page.locator('[data-card="inventory"] li', { hasText: "Bronze axe" }).waitFor();
     await screenshot(page, "dashboard-state");
+  });
+});
+
+describe("the agent dashboard left open for the better part of an hour", function () {
+  this.timeout(120000);
+  let server: TestServer;
+
+  before(async function () {
+    skipWithoutChromium(this);
+    server = await startTestServer({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "150" });
+    browser ??= await launchChromium();
+  });
+  after(() => server?.stop());
+
+  it("renews its sign-in before it runs out, keeping control of its agents", async () => {
+    const dashboard = await openPage(browser, PROBED_ENDPOINTS);
+    const { page } = dashboard;
+    try {
+      await page.clock.install();
+      await page.goto(`${server.baseUrl}/dashboard`);
+      await page.locator("#new-name").fill("Keeper");
+      await page.locator("#create button").click();
+      await page.locator(".badge.online").waitFor({ timeout: 30000 });
+      const kept = () =>
+        page.evaluate(() => JSON.parse(localStorage.getItem("tileworld.token") ?? "{}").token);
+      const first: string = await kept();
+      // 56 minutes on (tokens last an hour): the next poll renews the token, for the same identity.
+      await page.clock.fastForward("56:00");
+      await page.waitForFunction((before) => {
+        const now = JSON.parse(localStorage.getItem("tileworld.token") ?? "{}").token;
+        return now !== undefined && now !== before;
+      }, first);
+      const subject = (token: string) =>
+        JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()).sub;
+      assert.equal(subject(await kept()), subject(first), "the same identity");
+      await page.locator("button.pause-goals", { hasText: "Pause goals" }).click();
+      await page.locator(".badge.paused", { hasText: "goals paused" }).waitFor();
+      assert.deepEqual(dashboard.errors, []);
+    } finally {
+      await dashboard.context.close();
+    }
   });
 });
 

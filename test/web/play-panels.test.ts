@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";
 import { GENEROUS_LIMITS } from "../api/support.js";
 import { startTestServer, type TestServer } from "../support/server.js";
-import { launchChromium, skipWithoutChromium, type WatchedPage } from "./browser.js";
+import { launchChromium, openPage, skipWithoutChromium, type WatchedPage } from "./browser.js";
 import {
   ADMIN_CODE,
   becomeAdmin,
@@ -83,6 +83,27 @@ describe("the play page: one player's panels", function () {
       );
     }
     await w.context.close();
+  });
+
+  it("renews its sign-in while open, so a later connection comes back as the same player", async () => {
+    const watched = await openPage(browser);
+    pages.push(watched);
+    const { page } = watched;
+    await page.clock.install();
+    await page.goto(`${server.baseUrl}/play`);
+    await page.locator('#status[data-status="online"]').waitFor();
+    const kept = () => page.evaluate(() => JSON.parse(localStorage.getItem("tileworld.token") ?? "{}").token);
+    const first: string = await kept();
+    // 56 minutes of play on one connection (tokens last an hour): the page renews the token meanwhile.
+    await page.clock.fastForward("56:00");
+    await page.waitForFunction((before) => {
+      const now = JSON.parse(localStorage.getItem("tileworld.token") ?? "{}").token;
+      return now !== undefined && now !== before;
+    }, first);
+    const subject = (token: string) =>
+      JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()).sub;
+    assert.equal(subject(await kept()), subject(first), "the same identity");
+    await watched.context.close();
   });
 
   it("keeps a chat line typed while the connection is down instead of dropping it", async () => {
