@@ -132,7 +132,8 @@ function setStatus(text, kind) {
 async function refresh(mine) {
   const { agents: listed, unavailableWorlds = [] } = await call("/api/agents");
   if (mine !== generation) return;
-  agents = listed;
+  // Every signed-in account reads every agent; the dashboard is for those the caller controls.
+  agents = listed.filter((agent) => agent.controllable !== false);
   missingWorlds = unavailableWorlds;
   if (selectedId && !agents.some((a) => a.agentId === selectedId)) selectedId = undefined;
   selectedId ??= agents[agents.length - 1]?.agentId;

@@ -18,7 +18,7 @@ export interface AgentCaller {
 }
 
 export type AgentRequest =
-  | { type: "list" }
+  | { type: "list"; caller: AgentCaller }
   | { type: "mapping" | "goal" | "quickActions"; agentId: string }
   /** `world`: the numbered world the new agent plays in. */
   | { type: "create"; caller: AgentCaller; name: string; world: number }
@@ -137,7 +137,13 @@ async function answer(agents: AgentManager, world: number, request: AgentRequest
   };
   switch (request.type) {
     case "list":
-      return { agents: agents.list(world).map((agent) => ({ ...summary(agent), ...listedAgent(agent) })) };
+      return {
+        agents: agents.list(world).map((agent) => ({
+          ...summary(agent),
+          ...listedAgent(agent),
+          controllable: mayControl(agent, request.caller),
+        })),
+      };
     case "create":
       return summary(
         await agents.create(request.caller.accountId, request.name, {
@@ -182,13 +188,17 @@ async function answer(agents: AgentManager, world: number, request: AgentRequest
  */
 function controlled(agent: Agent, caller: AgentCaller): Agent {
   const owner = agent.record.ownerAccountId;
-  if (caller.isAdmin || owner === caller.accountId) return agent;
+  if (mayControl(agent, caller)) return agent;
   throw new Refusal(
     "forbidden",
     owner === null
       ? "only an admin account controls the server's own agents"
       : "only the agent's owner (or an admin) controls it",
   );
+}
+
+function mayControl(agent: Agent, caller: AgentCaller): boolean {
+  return caller.isAdmin || agent.record.ownerAccountId === caller.accountId;
 }
 
 function summary(agent: Agent) {

@@ -69,7 +69,7 @@ export function agentsRouter(
   };
   const agentId = (params: Record<string, unknown>) => params.agentId as string;
 
-  router.get("/agents", authenticated, (_req, res) => answer(res, { type: "list" }));
+  router.get("/agents", authenticated, (_req, res) => answer(res, { type: "list", caller: caller(res) }));
 
   router.post("/agents", authenticated, (req, res) => {
     const { name, world = AGENTS_WORLD } = parseOr400(createBody, req.body);

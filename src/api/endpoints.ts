@@ -233,7 +233,7 @@ export const ENDPOINTS: Endpoint[] = [
     auth: "bearer",
     summary: "Every agent.",
     answers: [
-      "`200 {agents: [{agentId, characterId, name, online, position, health, maxHealth, goal, currentAction, world}]}`: `goal` is null or `{type, progress}`; `world` is the numbered world it plays in; `unavailableWorlds: [n]` is added, those worlds' agents left out, while some worlds' processes do not answer",
+      "`200 {agents: [{agentId, characterId, name, online, position, health, maxHealth, goal, currentAction, world, controllable}]}`: `goal` is null or `{type, progress}`; `world` is the numbered world it plays in; `controllable` says whether the caller may control it (its owner, or an admin); `unavailableWorlds: [n]` is added, those worlds' agents left out, while some worlds' processes do not answer",
     ],
     errors: [
       "`503 unavailable`: no world's process answers (world 1 and the worlds stored agents play in are asked)",

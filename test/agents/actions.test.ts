@@ -167,6 +167,7 @@ describe("agent actions and state: the interface's 22 actions and 6 providers ag
     assert.deepEqual(Object.keys(row).sort(), [
       "agentId",
       "characterId",
+      "controllable",
       "currentAction",
       "goal",
       "health",
@@ -178,6 +179,10 @@ describe("agent actions and state: the interface's 22 actions and 6 providers ag
     ]);
     assert.deepEqual(row.position, body.gameState.position);
     assert.equal(row.world, 1, "the agents play in world 1");
+    assert.equal(row.controllable, true, "its owner controls it");
+    const stranger = (await signInAnonymously(server)).token;
+    const seen = (await (await request(server, "/api/agents", { token: stranger })).json()).agents;
+    assert.equal(seen.find((a: { agentId: string }) => a.agentId === agentId).controllable, false);
   });
 
   it("refuses unknown actions (404), bad parameters (400 with details) and callers other than the owner (403)", async () => {

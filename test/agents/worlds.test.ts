@@ -46,7 +46,7 @@ describe("agent requests over numbered worlds (answerInWorlds)", () => {
         2: { ok: true, body: { agents: [] } },
         3: { ok: true, body: { agents: [{ agentId: "a3", world: 3 }] } },
       },
-      { type: "list" },
+      { type: "list", caller },
     );
     assert.deepEqual(reply, {
       ok: true,
@@ -67,7 +67,7 @@ describe("agent requests over numbered worlds (answerInWorlds)", () => {
         2: refused,
         3: new Error("the world's server process cannot be reached"),
       },
-      { type: "list" },
+      { type: "list", caller },
     );
     assert.deepEqual(reply, {
       ok: true,
@@ -77,11 +77,11 @@ describe("agent requests over numbered worlds (answerInWorlds)", () => {
 
   it("fails a list as the first world failed when no world answers", async () => {
     const refused: AgentReply = { ok: false, code: "unavailable", message: "shutting down" };
-    const { reply } = await ask({ 1: refused, 2: refused }, { type: "list" });
+    const { reply } = await ask({ 1: refused, 2: refused }, { type: "list", caller });
     assert.deepEqual(reply, refused);
     const unreachable = new Error("the world's server process cannot be reached");
     await assert.rejects(
-      ask({ 1: unreachable, 2: refused }, { type: "list" }),
+      ask({ 1: unreachable, 2: refused }, { type: "list", caller }),
       (error) => error === unreachable,
     );
   });

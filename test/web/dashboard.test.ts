@@ -68,6 +68,25 @@ describe("the agent dashboard in a browser", function () {
     assert.ok(await page.locator("#new-world").isHidden(), "one world: no world to pick");
   });
 
+  it("lists only the agents its account controls, not another player's", async () => {
+    const other = (await (await request(server, "/api/v1/auth/anonymous", { method: "POST" })).json()).token;
+    const created = await request(server, "/api/agents", { token: other, body: { name: "Stranger" } });
+    assert.equal(created.status, 201);
+    const listed = async () =>
+      (await page.locator(".agent").allTextContents()).some((text) => text.includes("Stranger"));
+    // A poll later, it is still not listed.
+    const polled = await page.locator("#poll-status").textContent();
+    await page.waitForFunction(
+      (before) => document.querySelector("#poll-status")?.textContent !== before,
+      polled,
+      {
+        timeout: 20000,
+      },
+    );
+    assert.equal(await listed(), false, "another player's agent is not the dashboard's to control");
+    await page.locator('.agent.selected[data-agent="Sprout"]').waitFor();
+  });
+
   it("pauses and resumes the agent's goals", async () => {
     await page.locator("button.pause-goals", { hasText: "Pause goals" }).click();
     await page.locator(".badge.paused", { hasText: "goals paused" }).waitFor();
