@@ -76,3 +76,27 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path: file });
   return file;
 }
+
+/** The identity (`sub`) of the token the page keeps in its storage. */
+async function keptSubject(page: Page): Promise<{ token: string; subject: string }> {
+  const token: string = await page.evaluate(
+    () => JSON.parse(localStorage.getItem("tileworld.token") ?? "{}").token,
+  );
+  return { token, subject: JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()).sub };
+}
+
+/**
+ * Runs the page's clock (installed before it loaded) 56 minutes on, tokens lasting an hour, then
+ * `runOnMs` more so that the page's own timer comes due past the jump (a jump fires a timer at most
+ * once), and waits for the kept token to change. The identities before and after.
+ */
+export async function identitiesAcrossTheHour(page: Page, runOnMs: number): Promise<[string, string]> {
+  const before = await keptSubject(page);
+  await page.clock.fastForward("56:00");
+  await page.clock.runFor(runOnMs);
+  await page.waitForFunction((token) => {
+    const now = JSON.parse(localStorage.getItem("tileworld.token") ?? "{}").token;
+    return now !== undefined && now !== token;
+  }, before.token);
+  return [before.subject, (await keptSubject(page)).subject];
+}

@@ -4,6 +4,7 @@ import { GENEROUS_LIMITS, request } from "../api/support.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import {
   type ExpectedRefusal,
+  identitiesAcrossTheHour,
   launchChromium,
   openPage,
   screenshot,
@@ -173,20 +174,9 @@ describe("the agent dashboard left open for the better part of an hour", functio
       await page.locator("#new-name").fill("Keeper");
       await page.locator("#create button").click();
       await page.locator(".badge.online").waitFor({ timeout: 30000 });
-      const kept = () =>
-        page.evaluate(() => JSON.parse(localStorage.getItem("tileworld.token") ?? "{}").token);
-      const first: string = await kept();
-      // 56 minutes on (tokens last an hour): the next poll renews the token, for the same identity.
-      await page.clock.fastForward("56:00");
-      // And on, so that the page's timer comes due past the jump (the jump fires a timer at most once).
-      await page.clock.runFor(8000);
-      await page.waitForFunction((before) => {
-        const now = JSON.parse(localStorage.getItem("tileworld.token") ?? "{}").token;
-        return now !== undefined && now !== before;
-      }, first);
-      const subject = (token: string) =>
-        JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()).sub;
-      assert.equal(subject(await kept()), subject(first), "the same identity");
+      // 56 minutes on (tokens last an hour), the page renews its token for the same identity.
+      const [before, after] = await identitiesAcrossTheHour(page, 8000);
+      assert.equal(after, before, "the same identity");
       await page.locator("button.pause-goals", { hasText: "Pause goals" }).click();
       await page.locator(".badge.paused", { hasText: "goals paused" }).waitFor();
       assert.deepEqual(dashboard.errors, []);

@@ -1,28 +1,18 @@
 // A death on the play page, during a trade, with the bank open.
 import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";
-import { GENEROUS_LIMITS } from "../api/support.js";
-import { startTestServer, type TestServer } from "../support/server.js";
-import { launchChromium, skipWithoutChromium, type WatchedPage } from "./browser.js";
-import { ADMIN_CODE, becomeAdmin, clickTile, openClient, startTrade, teleport } from "./play-helpers.js";
+import type { TestServer } from "../support/server.js";
+import { becomeAdmin, clickTile, openClient, playPageSuite, startTrade, teleport } from "./play-helpers.js";
 
 describe("the play page: dying", function () {
   this.timeout(180000);
+  const suite = playPageSuite(100);
+  const { pages } = suite;
   let server: TestServer;
   let browser: Browser;
-  const pages: WatchedPage[] = [];
-
-  before(async function () {
-    skipWithoutChromium(this);
-    server = await startTestServer({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "100", ADMIN_CODE });
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-  afterEach(() => {
-    for (const { errors } of pages) assert.deepEqual(errors, [], "no page logs a console error");
+  before(() => {
+    server = suite.server();
+    browser = suite.browser();
   });
 
   it("a player killed during a trade: both told, the victim's panels up to date", async () => {

@@ -2,8 +2,9 @@
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
 import type { Tile } from "../../src/game/types.js";
-import type { TestServer } from "../support/server.js";
-import { openPage, type WatchedPage } from "./browser.js";
+import { GENEROUS_LIMITS } from "../api/support.js";
+import { startTestServer, type TestServer } from "../support/server.js";
+import { launchChromium, openPage, skipWithoutChromium, type WatchedPage } from "./browser.js";
 
 export const ADMIN_CODE = "play-admin-code-123";
 /** The client's tile size in CSS pixels (web/renderer.js). */
@@ -129,4 +130,31 @@ export async function openCuttable(browser: Browser, server: TestServer, path = 
   await page.locator('#status[data-status="online"]').waitFor();
   await page.locator("#inventory .slot.full").first().waitFor();
   return { watched, page, connections };
+}
+
+/**
+ * Mocha hooks of a play-page suite: a server (with ADMIN_CODE) and a browser for the suite, and every
+ * page a test pushes onto `pages` checked for console errors after each test.
+ */
+export function playPageSuite(tickMs: number): {
+  server: () => TestServer;
+  browser: () => Browser;
+  pages: WatchedPage[];
+} {
+  let server: TestServer;
+  let browser: Browser;
+  const pages: WatchedPage[] = [];
+  before(async function () {
+    skipWithoutChromium(this);
+    server = await startTestServer({ ...GENEROUS_LIMITS, WORLD_TICK_MS: String(tickMs), ADMIN_CODE });
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  afterEach(() => {
+    for (const { errors } of pages) assert.deepEqual(errors, [], "no page logs a console error");
+  });
+  return { server: () => server, browser: () => browser, pages };
 }

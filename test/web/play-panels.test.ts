@@ -1,15 +1,14 @@
 // One player on the play page: equipment, the bank, full inventories, chat while disconnected.
 import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";
-import { GENEROUS_LIMITS } from "../api/support.js";
-import { startTestServer, type TestServer } from "../support/server.js";
-import { launchChromium, openPage, skipWithoutChromium, type WatchedPage } from "./browser.js";
+import type { TestServer } from "../support/server.js";
+import { identitiesAcrossTheHour, openPage } from "./browser.js";
 import {
-  ADMIN_CODE,
   becomeAdmin,
   clickTile,
   openClient,
   openCuttable,
+  playPageSuite,
   say,
   slotMenu,
   standingStill,
@@ -21,21 +20,13 @@ const BANK_BOOTH = { x: 30, z: 26 };
 
 describe("the play page: one player's panels", function () {
   this.timeout(120000);
+  const suite = playPageSuite(150);
+  const { pages } = suite;
   let server: TestServer;
   let browser: Browser;
-  const pages: WatchedPage[] = [];
-
-  before(async function () {
-    skipWithoutChromium(this);
-    server = await startTestServer({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "150", ADMIN_CODE });
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-  afterEach(() => {
-    for (const { errors } of pages) assert.deepEqual(errors, [], "no page logs a console error");
+  before(() => {
+    server = suite.server();
+    browser = suite.browser();
   });
 
   it("shows worn gloves, boots and an amulet in the equipment panel's own slots", async () => {
@@ -92,19 +83,9 @@ describe("the play page: one player's panels", function () {
     await page.clock.install();
     await page.goto(`${server.baseUrl}/play`);
     await page.locator('#status[data-status="online"]').waitFor();
-    const kept = () => page.evaluate(() => JSON.parse(localStorage.getItem("tileworld.token") ?? "{}").token);
-    const first: string = await kept();
-    // 56 minutes of play on one connection (tokens last an hour): the page renews the token meanwhile.
-    await page.clock.fastForward("56:00");
-    // And on, so that the page's timer comes due past the jump (the jump fires a timer at most once).
-    await page.clock.runFor(61000);
-    await page.waitForFunction((before) => {
-      const now = JSON.parse(localStorage.getItem("tileworld.token") ?? "{}").token;
-      return now !== undefined && now !== before;
-    }, first);
-    const subject = (token: string) =>
-      JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()).sub;
-    assert.equal(subject(await kept()), subject(first), "the same identity");
+    // 56 minutes on (tokens last an hour), the page renews its token for the same identity.
+    const [before, after] = await identitiesAcrossTheHour(page, 61000);
+    assert.equal(after, before, "the same identity");
     await watched.context.close();
   });
 

@@ -1,30 +1,20 @@
 // The store window on the play page, with another player at the same counter.
 import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";
-import { GENEROUS_LIMITS } from "../api/support.js";
-import { startTestServer, type TestServer } from "../support/server.js";
-import { launchChromium, skipWithoutChromium, type WatchedPage } from "./browser.js";
-import { ADMIN_CODE, becomeAdmin, clickTile, openClient, teleport } from "./play-helpers.js";
+import type { TestServer } from "../support/server.js";
+import { becomeAdmin, clickTile, openClient, playPageSuite, teleport } from "./play-helpers.js";
 
 const KEEPER = { x: 22, z: 30 };
 
 describe("the play page: the store window", function () {
   this.timeout(120000);
+  const suite = playPageSuite(150);
+  const { pages } = suite;
   let server: TestServer;
   let browser: Browser;
-  const pages: WatchedPage[] = [];
-
-  before(async function () {
-    skipWithoutChromium(this);
-    server = await startTestServer({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "150", ADMIN_CODE });
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-  afterEach(() => {
-    for (const { errors } of pages) assert.deepEqual(errors, [], "no page logs a console error");
+  before(() => {
+    server = suite.server();
+    browser = suite.browser();
   });
 
   it("a store the player closed stays closed, and the tab stays put, when another player buys there", async () => {

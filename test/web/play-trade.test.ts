@@ -1,28 +1,27 @@
 // Trades between two pages (two browser contexts), through the trade window.
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
-import { GENEROUS_LIMITS } from "../api/support.js";
-import { startTestServer, type TestServer } from "../support/server.js";
-import { launchChromium, skipWithoutChromium, type WatchedPage } from "./browser.js";
-import { ADMIN_CODE, becomeAdmin, coinsOf, openClient, say, startTrade, teleport } from "./play-helpers.js";
+import type { TestServer } from "../support/server.js";
+import type { WatchedPage } from "./browser.js";
+import {
+  becomeAdmin,
+  coinsOf,
+  openClient,
+  playPageSuite,
+  say,
+  startTrade,
+  teleport,
+} from "./play-helpers.js";
 
 describe("the play page: trading between two pages", function () {
   this.timeout(120000);
+  const suite = playPageSuite(150);
+  const { pages } = suite;
   let server: TestServer;
   let browser: Browser;
-  const pages: WatchedPage[] = [];
-
-  before(async function () {
-    skipWithoutChromium(this);
-    server = await startTestServer({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "150", ADMIN_CODE });
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-  afterEach(() => {
-    for (const { errors } of pages) assert.deepEqual(errors, [], "no page logs a console error");
+  before(() => {
+    server = suite.server();
+    browser = suite.browser();
   });
 
   /** Two new players next to each other, at `x`. */
