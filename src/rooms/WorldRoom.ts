@@ -188,6 +188,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   /** Trades end with `server_shutdown` (not as if each player had dropped), then everyone is let go. */
   override onBeforeShutdown(): void {
     this.parts.trades.shutdown();
+    this.parts.sessions.shutDown();
     this.parts.combatLogouts.releaseAll();
     super.onBeforeShutdown();
   }

@@ -69,6 +69,8 @@ export class WorldSessions {
   private readonly arrivingNames = new Map<string, string>();
   /** Clients sent their player:sync (see greet). */
   private readonly greeted = new WeakSet<WorldClient>();
+  /** The world is shutting down: its closing write (see WorldRoom.onDispose) takes every departure. */
+  private closing = false;
 
   constructor(private readonly parts: SessionParts) {}
 
@@ -243,8 +245,19 @@ export class WorldSessions {
     // The client goes now, its player once its fight is over: a client waiting for its leave to be
     // answered (an SDK's room.leave(), an agent stopped by DELETE or a shutdown) does not wait a minute.
     const kept = combatLogouts.keep(characterId, () => void this.depart(characterId));
-    if (kept) this.lingering.set(characterId, playerOf(client));
-    else await this.depart(characterId);
+    if (kept) {
+      this.lingering.set(characterId, playerOf(client));
+      return;
+    }
+    const departed = this.depart(characterId);
+    // Colyseus sends a leaving client its close only once this returns: in a shutdown, the players are
+    // told at once, not after a write a stalled database may hold until the process is killed.
+    if (!this.closing) await departed;
+  }
+
+  /** The world is shutting down: players leave without waiting for their departures' writes. */
+  shutDown(): void {
+    this.closing = true;
   }
 
   /** Takes a player whose session ended out of the world, unless a new session took it over meanwhile. */

@@ -148,3 +148,51 @@ describe("PostgreSQL connections that go silent under the world (a TCP proxy in 
     assert.match(server!.output(), /shutdown complete/);
   });
 });
+
+describe("a shutdown while PostgreSQL stalls (every connection, new ones too, holds what it is sent)", function () {
+  this.timeout(60_000);
+
+  it("closes its players with 4001 at once and exits within 10 s", async function () {
+    if (!postgresUrl) this.skip();
+    const { url, proxy, drop } = await freshDatabaseBehindProxy(postgresUrl);
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "tileworld-db-stall-"));
+    const server = await startServerProcess(PROCESS_PORTS.databaseStall, {
+      DATABASE_URL: url,
+      DATA_DIR: dataDir,
+      JWT_SECRET,
+      WORLD_TICK_MS: "100",
+      LOG_LEVEL: "info",
+    });
+    try {
+      const players = await Promise.all(
+        [1, 2].map(async () => {
+          const { token } = await issueAnonymousToken(new TextEncoder().encode(JWT_SECRET));
+          const client = await WsClient.connect(`ws://127.0.0.1:${server.port}/ws`, { header: token });
+          assert.equal((await client.first()).event, "player:sync");
+          return client;
+        }),
+      );
+      proxy.stall();
+      const started = Date.now();
+      const exited = server.stop("SIGTERM");
+      const closes = await Promise.all(players.map((player) => player.closed));
+      const closedAfterMs = Date.now() - started;
+      const code = await exited;
+      const exitedAfterMs = Date.now() - started;
+      // A player is told the server is going before the world's last write, which waits for the database.
+      assert.deepEqual(
+        closes.map((close) => close.code),
+        [4001, 4001],
+      );
+      assert.ok(closedAfterMs < 2000, `closed after ${closedAfterMs} ms`);
+      assert.ok(exitedAfterMs < 10_000, `exited after ${exitedAfterMs} ms`);
+      assert.equal(code, 0, server.output().slice(-3000));
+    } finally {
+      await server.stop("SIGKILL");
+      proxy.resume();
+      await proxy.close();
+      await drop().catch(() => {});
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

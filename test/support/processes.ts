@@ -20,6 +20,8 @@ export const PROCESS_PORTS = {
   tradeStorm: TEST_PORT + 63,
   /** test/scale/database-faults.test.ts */
   databaseFaults: TEST_PORT + 45,
+  /** test/scale/database-faults.test.ts: the server whose database stalls as it shuts down */
+  databaseStall: TEST_PORT + 48,
   /** test/scale/redis-restart.test.ts, and the Redis of its own it restarts */
   redisRestart: { server: TEST_PORT + 65, redis: TEST_PORT + 73 },
   /** test/scale/worlds.test.ts: two processes holding a numbered world each */
