@@ -136,7 +136,8 @@ export const VARIABLE_DOCS = {
   },
   WORLD_TICK_MS: { meaning: "The world's tick. Shorter only for tests and load experiments." },
   WS_PING_MS: {
-    meaning: "How often `/ws` connections are pinged; one that missed the previous ping is closed as dead.",
+    meaning:
+      "How often `/ws` connections, and the world processes they are relayed to, are pinged; one that missed the previous ping is closed as dead.",
   },
   RECONNECT_SECONDS: { meaning: "How long a dropped player's seat is kept." },
   WS_LOGIN_MAX_STALL_MS: {

@@ -130,6 +130,7 @@ export class JsonChannel {
     }
     relay(this.wss, request, socket, head, target, {
       maxBufferedBytes: MAX_UNREAD_BYTES,
+      pingMs: this.runtime.config.WS_PING_MS,
       onOpen: (ws) => this.watch(ws),
       onUnreachable: (unanswered, error) => {
         this.runtime.logger.warn({ err: error, target: target.url }, "/ws relay to the world failed");
@@ -334,6 +335,7 @@ export class JsonChannel {
     // The relay listens from here on, in this same step.
     relayOpen(ws, target, held.release(), {
       maxBufferedBytes: MAX_UNREAD_BYTES,
+      pingMs: this.runtime.config.WS_PING_MS,
       onUnreachable: (error) => {
         this.runtime.logger.warn({ err: error, world }, "/ws relay to the world hopped to failed");
         void matchMaker.healthCheckProcessId(listing.processId);

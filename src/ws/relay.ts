@@ -16,6 +16,8 @@ export interface RelayTarget {
 export interface RelayOptions {
   /** Output a client may leave unread before it is disconnected as a slow reader. */
   maxBufferedBytes: number;
+  /** How often the world's process is pinged; one that missed the previous ping is cut (see keepAlive). */
+  pingMs: number;
   /** The accepted client socket, before any frame passes. */
   onOpen(client: WebSocket): void;
   /** The upstream connection could not be opened for a reason other than a refusal. */
@@ -83,6 +85,7 @@ export function relay(
       upstream.close(GOING_AWAY);
       return;
     }
+    keepAlive(upstream, options.pingMs);
     wss.handleUpgrade(request, socket, head, (accepted) => {
       client = accepted;
       options.onOpen(accepted);
@@ -111,7 +114,7 @@ export function relayOpen(
   client: WebSocket,
   target: RelayTarget,
   waiting: Frame[],
-  options: Pick<RelayOptions, "maxBufferedBytes"> & { onUnreachable(error: Error): void },
+  options: Pick<RelayOptions, "maxBufferedBytes" | "pingMs"> & { onUnreachable(error: Error): void },
 ): void {
   const upstream = new WebSocket(target.url, {
     headers: target.headers,
@@ -167,8 +170,31 @@ export function relayOpen(
       return;
     }
     for (const frame of early.splice(0)) upstream.send(frame.data, { binary: frame.isBinary });
+    keepAlive(upstream, options.pingMs);
     upstream.on("close", (code, reason) => client.close(sendable(code), reason));
   });
+}
+
+/**
+ * Cuts the connection to a world's process that stopped answering (stopped, paused, a dead network):
+ * its client is then closed as after the process's death and reconnects, where the world may run again
+ * elsewhere. This process answers the client's own pings, so nothing else would let it go.
+ */
+function keepAlive(upstream: WebSocket, everyMs: number): void {
+  let answered = true;
+  upstream.on("pong", () => {
+    answered = true;
+  });
+  const timer = setInterval(() => {
+    if (!answered) {
+      upstream.terminate();
+      return;
+    }
+    answered = false;
+    upstream.ping();
+  }, everyMs);
+  timer.unref();
+  upstream.once("close", () => clearInterval(timer));
 }
 
 const GOING_AWAY = 1001;

@@ -48,6 +48,9 @@ export const PROCESS_PORTS = {
   databaseClaim: [TEST_PORT + 81, TEST_PORT + 82],
   /** test/scale/world-release-fencing.test.ts: world 1's process, world 2's, and their Redis */
   worldRelease: { servers: [TEST_PORT + 83, TEST_PORT + 84], redis: TEST_PORT + 85 },
+  /** test/scale/world-pair-faults.test.ts: a pair of world processes and their Redis, for each case */
+  listingsLost: { servers: [TEST_PORT + 86, TEST_PORT + 87], redis: TEST_PORT + 88 } as const,
+  relayStalled: { servers: [TEST_PORT + 77, TEST_PORT + 78], redis: TEST_PORT + 79 } as const,
   /** test/scale/frozen-login.test.ts: the world's process, the one it stops, and their Redis */
   frozenLogin: { world: TEST_PORT + 67, stopped: TEST_PORT + 68, redis: TEST_PORT + 76 },
 } as const;
