@@ -349,7 +349,11 @@ export class ViewIndex<Payload = undefined> {
         this.cappedGrid.remove(entity, entity.x, entity.z);
       }
     }
-    if (entity.ownerId !== undefined) this.privateByOwner.get(entity.ownerId)?.delete(entity);
+    if (entity.ownerId !== undefined) {
+      const owned = this.privateByOwner.get(entity.ownerId);
+      // Emptied, the owner's entry goes: every player who ever dropped or looted anything would keep one.
+      if (owned?.delete(entity) && owned.size === 0) this.privateByOwner.delete(entity.ownerId);
+    }
   }
 
   private list(entity: TrackedEntity<Payload>): void {

@@ -82,7 +82,7 @@ export interface NpcEntity {
   targetId: string | undefined;
   nextAttackTick: number;
   wanderGoal: Tile | undefined;
-  /** The damage each player dealt it in this life: its loot goes to the one who dealt the most. */
+  /** The damage each player dealt it since it was last whole: its loot goes to the one who dealt the most. */
   readonly damageBy: Map<string, number>;
 }
 

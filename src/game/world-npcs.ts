@@ -39,6 +39,8 @@ function respawn(state: WorldState, npc: NpcEntity): void {
 function regenerate(state: WorldState, npc: NpcEntity): void {
   if (npc.health === undefined || npc.maxHealth === undefined || npc.health >= npc.maxHealth) return;
   npc.health += 1;
+  // Healed whole, it owes its loot to no one who wore it down before: a kill now is the killer's alone.
+  if (npc.health === npc.maxHealth) npc.damageBy.clear();
   state.entityChanged(npc.id);
 }
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { newCharacter } from "../../src/game/character.js";
 import type { CombatStyle } from "../../src/game/combat.js";
-import { equipmentBonuses } from "../../src/game/combat.js";
+import { equipmentBonuses, HEALTH_REGEN_TICKS } from "../../src/game/combat.js";
 import { DESPAWN_TICKS, OWNER_ONLY_TICKS } from "../../src/game/ground-items.js";
 import { WorldMap } from "../../src/game/map.js";
 import { seededRandom } from "../../src/game/random.js";
@@ -589,6 +589,29 @@ describe("World", () => {
       world.submit("finisher", { type: "action", action: "attack", targetId: goblin });
       stepUntil(world, () => world.entity(goblin) === undefined);
       assert.deepEqual(lootOwners(world), ["finisher"]);
+    });
+
+    it("gives the loot to the killer when the goblin healed whole since others wore it down", () => {
+      const world = makeWorld();
+      const goblin = goblinWornDown(world, "killer");
+      const whole = () => world.entity(goblin)!.health === world.entity(goblin)!.maxHealth;
+      const leash = { type: "move", x: GOBLIN_SPAWN.x, z: GOBLIN_SPAWN.z - 16 } as const;
+      // Twice the worker wears it down and runs off past its leash, staying in the world; each time the
+      // goblin heals whole. The worker has dealt more than the goblin's health, more than a kill deals.
+      world.submit("worker", leash);
+      stepUntil(world, whole, 10 * HEALTH_REGEN_TICKS);
+      world.submit("worker", { type: "move", x: GOBLIN_SPAWN.x, z: GOBLIN_SPAWN.z - 1 });
+      stepUntil(
+        world,
+        () => chebyshev(world.entity("worker")!.position, world.entity(goblin)!.position) <= 1,
+      );
+      world.submit("worker", { type: "action", action: "attack", targetId: goblin });
+      stepUntil(world, () => world.entity(goblin)!.health === 2);
+      world.submit("worker", leash);
+      stepUntil(world, whole, 10 * HEALTH_REGEN_TICKS);
+      world.submit("killer", { type: "action", action: "attack", targetId: goblin });
+      stepUntil(world, () => world.entity(goblin) === undefined);
+      assert.deepEqual(lootOwners(world), ["killer"]);
     });
 
     it("lets an NPC fight back", () => {
