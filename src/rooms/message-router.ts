@@ -53,6 +53,8 @@ export class MessageRouter {
   /** Each player's chat rate (see ChatRates). */
   private readonly chatRates: ChatRates;
   private readonly heldBehindAdmin: HeldMessages<WorldClient>;
+  /** Clients whose hop is being looked into: one hop at a time (a second would be answered too). */
+  private readonly hopping = new WeakSet<WorldClient>();
 
   constructor(private readonly parts: RouterParts) {
     const { runtime } = parts;
@@ -155,6 +157,12 @@ export class MessageRouter {
   private async hop(client: WorldClient, world: number, reply: Reply): Promise<void> {
     const { runtime, worldId, trades } = this.parts;
     const { characterId } = playerOf(client);
+    if (this.hopping.has(client)) {
+      countRefusal("busy");
+      reply("error", { code: "busy", message: "a hop is under way", event: "player:hop" });
+      return;
+    }
+    this.hopping.add(client);
     const refusal = await hopRefusal(runtime.config, {
       from: worldId,
       to: world,
@@ -166,10 +174,12 @@ export class MessageRouter {
       return { code: "unavailable", message: "the worlds cannot be looked up now; try again shortly" };
     });
     if (refusal) {
+      this.hopping.delete(client);
       countRefusal(refusal.code);
       reply("error", { ...refusal, event: "player:hop" });
       return;
     }
+    // Granted, the client leaves this world: it stays marked, and the next world knows it anew.
     reply("player:hop", { from: worldId, world });
   }
 

@@ -28,11 +28,20 @@ import { openWorld } from "../rooms/world-listing.js";
 import { LoopStalls, type StallMark } from "../tuning/loop-stalls.js";
 import { readEnvelope } from "./envelope.js";
 import { type HeldFrames, holdFrames } from "./held-frames.js";
-import { type Frame, type RelayTarget, relay, relayOpen } from "./relay.js";
+import { type Frame, handBackHop, type RelayedHop, type RelayTarget, relay, relayOpen } from "./relay.js";
 import { type RelayPass, relayPass } from "./relay-pass.js";
 import { TradeLink } from "./trade-link.js";
 import { UpgradeAdmission } from "./upgrade-admission.js";
 import { LOGIN_TOO_OLD, refuse, WORLD_UNREACHABLE } from "./upgrade-refusals.js";
+
+/** A client's /ws connection, as this process holds it. */
+interface Connection {
+  ws: WebSocket;
+  tcp: Duplex;
+  context: AuthContext;
+  /** Relayed here by the process holding the client's socket: a hop goes back there (see handBackHop). */
+  relayed: boolean;
+}
 
 /**
  * The interface's JSON channel: a plain WebSocket at /ws whose frames are `{event, data, id?}`. Each connection is
@@ -104,7 +113,8 @@ export class JsonChannel {
     this.wss.handleUpgrade(request, socket, head, (ws) => {
       this.watch(ws);
       const held = holdFrames(ws, this.runtime.config.RATE_LIMIT_WS_PER_SEC);
-      this.open(ws, socket, context, world.roomId, choice.world, characterId, held).catch((error: unknown) =>
+      const connection = { ws, tcp: socket, context, relayed: this.relayPass.shownBy(request) };
+      this.open(connection, world.roomId, choice.world, characterId, held).catch((error: unknown) =>
         this.joinFailed(ws, error),
       );
     });
@@ -131,7 +141,9 @@ export class JsonChannel {
     relay(this.wss, request, socket, head, target, {
       maxBufferedBytes: MAX_UNREAD_BYTES,
       pingMs: this.runtime.config.WS_PING_MS,
+      holdLimit: this.runtime.config.RATE_LIMIT_WS_PER_SEC,
       onOpen: (ws) => this.watch(ws),
+      onHop: (ws, hop) => this.hopHere({ ws, tcp: socket, context, relayed: false }, hop),
       onUnreachable: (unanswered, error) => {
         this.runtime.logger.warn({ err: error, target: target.url }, "/ws relay to the world failed");
         refuse(unanswered, WORLD_UNREACHABLE);
@@ -218,14 +230,13 @@ export class JsonChannel {
    * login, or a hop), and go on coming until the world takes them.
    */
   private async open(
-    ws: WebSocket,
-    tcp: Duplex,
-    context: AuthContext,
+    connection: Connection,
     roomId: string,
     world: number,
     characterId: string | undefined,
     held: HeldFrames,
   ): Promise<void> {
+    const { ws, tcp, context } = connection;
     // A close that comes before the world has taken the client in waits until it has: Colyseus would
     // miss one that came before the join began (the player then stayed in the world for good), and one
     // during it would leave the world's count of players one too high.
@@ -293,9 +304,13 @@ export class JsonChannel {
       trades.close(CloseCode.CONSENTED);
       greeting.resolve();
       const { characterId: playing } = client.auth as PlayerAuth;
-      this.hop(ws, tcp, context, hopTo!, playing, carried).catch((error: unknown) =>
-        this.joinFailed(ws, error),
-      );
+      // Relayed here, the hop goes back to the process holding the connection, which holds what follows.
+      if (connection.relayed) {
+        carried.release();
+        handBackHop(ws, hopTo!, playing);
+        return;
+      }
+      this.hop(connection, hopTo!, playing, carried).catch((error: unknown) => this.joinFailed(ws, error));
     };
     await connectClientToRoom(room, client as never, context, {});
     await client.joined();
@@ -312,18 +327,17 @@ export class JsonChannel {
    * this process, or relayed to the process it runs on (see relayOpen), with the frames held meanwhile.
    */
   private async hop(
-    ws: WebSocket,
-    tcp: Duplex,
-    context: AuthContext,
+    connection: Connection,
     world: number,
     characterId: string,
     held: HeldFrames,
   ): Promise<void> {
+    const { ws, context } = connection;
     const listing = await openWorld(world);
     // Gone while the world was looked up: it has left the last world, and joins no other.
     if (ws.readyState !== WebSocket.OPEN) return;
     if (listing.processId === matchMaker.processId) {
-      await this.open(ws, tcp, context, listing.roomId, world, characterId, held);
+      await this.open(connection, listing.roomId, world, characterId, held);
       return;
     }
     const target = this.relayTarget(listing, world, characterId, context, undefined);
@@ -336,11 +350,21 @@ export class JsonChannel {
     relayOpen(ws, target, held.release(), {
       maxBufferedBytes: MAX_UNREAD_BYTES,
       pingMs: this.runtime.config.WS_PING_MS,
+      holdLimit: this.runtime.config.RATE_LIMIT_WS_PER_SEC,
+      onHop: (_, hop) => this.hopHere(connection, hop),
       onUnreachable: (error) => {
         this.runtime.logger.warn({ err: error, world }, "/ws relay to the world hopped to failed");
         void matchMaker.healthCheckProcessId(listing.processId);
       },
     });
+  }
+
+  /** Carries out a hop that the world's process this connection was relayed to handed back. */
+  private hopHere(connection: Connection, { world, characterId, held }: RelayedHop): void {
+    const holding = holdFrames(connection.ws, this.runtime.config.RATE_LIMIT_WS_PER_SEC, held);
+    this.hop(connection, world, characterId, holding).catch((error: unknown) =>
+      this.joinFailed(connection.ws, error),
+    );
   }
 
   /** Tells a client whose join failed why, and closes its connection. */

@@ -3,7 +3,7 @@ import type { Duplex } from "node:stream";
 import { CloseCode } from "@colyseus/core";
 import { type RawData, WebSocket, type WebSocketServer } from "ws";
 import { CLOSE_SLOW_READER } from "../net/slow-reader.js";
-import { CLOSE_UNAVAILABLE } from "../protocol/close-codes.js";
+import { CLOSE_HOP_HERE, CLOSE_UNAVAILABLE } from "../protocol/close-codes.js";
 
 const UPSTREAM_HANDSHAKE_TIMEOUT_MS = 5000;
 
@@ -22,6 +22,18 @@ export interface RelayOptions {
   onOpen(client: WebSocket): void;
   /** The upstream connection could not be opened for a reason other than a refusal. */
   onUnreachable(socket: Duplex, error: Error): void;
+  /** The world granted the client a hop, which this process carries out (see CLOSE_HOP_HERE). */
+  onHop(client: WebSocket, hop: RelayedHop): void;
+  /** At most this many of the client's frames are held during a hop (what the flood limit lets through). */
+  holdLimit: number;
+}
+
+/** A relayed player's hop, handed back by the world's process to the one holding the connection. */
+export interface RelayedHop {
+  world: number;
+  characterId: string;
+  /** What the client sent from its hop request on, for the next world. */
+  held: Frame[];
 }
 
 /**
@@ -78,7 +90,13 @@ export function relay(
     answered = true;
     if (socket.writable) options.onUnreachable(socket, error);
   });
-  upstream.on("message", toClient);
+  const hops = new HopHold(options.holdLimit, (frame) => {
+    if (upstream.readyState === WebSocket.OPEN) upstream.send(frame.data, { binary: frame.isBinary });
+  });
+  upstream.on("message", (data: RawData, isBinary: boolean) => {
+    hops.down(data, isBinary);
+    toClient(data, isBinary);
+  });
   upstream.once("open", () => {
     answered = true;
     if (!socket.writable) {
@@ -90,11 +108,17 @@ export function relay(
       client = accepted;
       options.onOpen(accepted);
       for (const frame of early.splice(0)) toClient(frame.data, frame.isBinary);
-      accepted.on("message", (data: RawData, isBinary: boolean) => {
-        if (upstream.readyState === WebSocket.OPEN) upstream.send(data, { binary: isBinary });
+      const onClientMessage = (data: RawData, isBinary: boolean) => hops.up({ data, isBinary });
+      const onClientClose = (code: number, reason: Buffer) => upstream.close(sendable(code), reason);
+      accepted.on("message", onClientMessage);
+      accepted.on("close", onClientClose);
+      upstream.on("close", (code, reason) => {
+        const hop = hopHandedBack(code, reason);
+        if (!hop) return accepted.close(sendable(code), reason);
+        accepted.off("message", onClientMessage);
+        accepted.off("close", onClientClose);
+        options.onHop(accepted, { ...hop, held: hops.take() });
       });
-      accepted.on("close", (code, reason) => upstream.close(sendable(code), reason));
-      upstream.on("close", (code, reason) => accepted.close(sendable(code), reason));
     });
   });
 }
@@ -114,7 +138,9 @@ export function relayOpen(
   client: WebSocket,
   target: RelayTarget,
   waiting: Frame[],
-  options: Pick<RelayOptions, "maxBufferedBytes" | "pingMs"> & { onUnreachable(error: Error): void },
+  options: Pick<RelayOptions, "maxBufferedBytes" | "pingMs" | "onHop" | "holdLimit"> & {
+    onUnreachable(error: Error): void;
+  },
 ): void {
   const upstream = new WebSocket(target.url, {
     headers: target.headers,
@@ -127,9 +153,14 @@ export function relayOpen(
     client.send(JSON.stringify({ event: "error", data: { code, message } }));
     client.close(closeCode, code);
   };
+  const hops = new HopHold(options.holdLimit, (frame) => {
+    if (upstream.readyState === WebSocket.OPEN) upstream.send(frame.data, { binary: frame.isBinary });
+  });
+  // Once open, what the client sends goes through the hop hold: a hop handed back closes the upstream
+  // while the client may still be sending, and those frames are the next world's.
   const onClientMessage = (data: RawData, isBinary: boolean) => {
-    if (upstream.readyState === WebSocket.OPEN) upstream.send(data, { binary: isBinary });
-    else early.push({ data, isBinary });
+    if (upstream.readyState === WebSocket.CONNECTING) early.push({ data, isBinary });
+    else hops.up({ data, isBinary });
   };
   const onClientClose = (code: number, reason: Buffer) => {
     if (upstream.readyState === WebSocket.OPEN) upstream.close(sendable(code), reason);
@@ -160,19 +191,103 @@ export function relayOpen(
     options.onUnreachable(error);
     fail("unavailable", "the world's server process cannot be reached; retry later", CLOSE_UNAVAILABLE);
   });
-  upstream.on("message", (data: RawData, isBinary: boolean) =>
-    passOn(client, data, isBinary, options.maxBufferedBytes),
-  );
+  upstream.on("message", (data: RawData, isBinary: boolean) => {
+    hops.down(data, isBinary);
+    passOn(client, data, isBinary, options.maxBufferedBytes);
+  });
   upstream.once("open", () => {
     answered = true;
     if (client.readyState !== WebSocket.OPEN) {
       upstream.close(GOING_AWAY);
       return;
     }
-    for (const frame of early.splice(0)) upstream.send(frame.data, { binary: frame.isBinary });
+    for (const frame of early.splice(0)) hops.up(frame);
     keepAlive(upstream, options.pingMs);
-    upstream.on("close", (code, reason) => client.close(sendable(code), reason));
+    upstream.on("close", (code, reason) => {
+      const hop = hopHandedBack(code, reason);
+      if (!hop) return client.close(sendable(code), reason);
+      client.off("message", onClientMessage);
+      client.off("close", onClientClose);
+      options.onHop(client, { ...hop, held: hops.take() });
+    });
   });
+}
+
+/** How long the frames after a hop request are held for its answer at most (a lost answer lets them go). */
+const HOP_ANSWER_WAIT_MS = 10_000;
+
+/**
+ * The client's frames on their way to the world, held from a `player:hop` request until the world
+ * answers it: a hop the world grants comes back here with them (CLOSE_HOP_HERE), so that the next world
+ * is joined from this process instead of through one more relay; a refused one lets them go on.
+ */
+class HopHold {
+  private held: Frame[] | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly limit: number,
+    private readonly send: (frame: Frame) => void,
+  ) {}
+
+  /** A frame from the client: passed on, or held while a hop request waits for its answer. */
+  up(frame: Frame): void {
+    if (this.held) {
+      if (this.held.length < this.limit) this.held.push(frame);
+      return;
+    }
+    this.send(frame);
+    if (!frame.isBinary && envelopeNaming(frame.data, HOP)?.event === HOP) {
+      this.held = [];
+      this.timer = setTimeout(() => this.release(), HOP_ANSWER_WAIT_MS).unref();
+    }
+  }
+
+  /** A frame from the world: the refusal of the hop lets the held frames go on. */
+  down(data: RawData, isBinary: boolean): void {
+    if (!this.held || isBinary) return;
+    const envelope = envelopeNaming(data, HOP);
+    if (envelope?.event === "error" && envelope.data?.event === HOP) this.release();
+  }
+
+  /** What is held, no longer held. */
+  take(): Frame[] {
+    clearTimeout(this.timer);
+    const held = this.held ?? [];
+    this.held = undefined;
+    return held;
+  }
+
+  private release(): void {
+    for (const frame of this.take()) this.send(frame);
+  }
+}
+
+const HOP = "player:hop";
+
+/** The frame's envelope, when it is JSON that mentions `name` (a cheap test first: most frames do not). */
+function envelopeNaming(
+  data: RawData,
+  name: string,
+): { event?: unknown; data?: { event?: unknown } } | undefined {
+  if (!Buffer.isBuffer(data) || !data.includes(name)) return undefined;
+  try {
+    return JSON.parse(data.toString());
+  } catch {
+    return undefined;
+  }
+}
+
+/** The hop a world's process handed back with its close (`<world>:<character id>`), if it did. */
+function hopHandedBack(code: number, reason: Buffer): Omit<RelayedHop, "held"> | undefined {
+  if (code !== CLOSE_HOP_HERE) return undefined;
+  const [world, characterId] = reason.toString().split(":");
+  return characterId ? { world: Number(world), characterId } : undefined;
+}
+
+/** The close with which a world's process hands a relayed player's hop back (see HopHold). */
+export function handBackHop(upstreamSide: WebSocket, world: number, characterId: string): void {
+  upstreamSide.close(CLOSE_HOP_HERE, `${world}:${characterId}`);
 }
 
 /**

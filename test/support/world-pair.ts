@@ -16,6 +16,8 @@ export interface WorldPair {
   first: ServerProcess;
   second: ServerProcess;
   redisUrl: string;
+  /** Both processes. */
+  processes(): ServerProcess[];
   /** A new anonymous identity's token. */
   token(): Promise<string>;
   /** Opens /ws on `server` for `world` with a bearer token; waits for nothing. */
@@ -56,6 +58,7 @@ export function worldPair(
     if (redis) await stopRedis(redis);
     await database?.drop().catch(() => {});
   });
+  pair.processes = () => [pair.first, pair.second];
   pair.token = async () => (await issueAnonymousToken(new TextEncoder().encode(secret))).token;
   pair.open = async (server, world, token) => {
     const client = await WsClient.connect(`ws://127.0.0.1:${server.port}/ws?world=${world}`, {

@@ -353,6 +353,26 @@ describe("numbered worlds: apart, and hopping between them (WORLDS=2)", function
     );
   });
 
+  it("answers a second hop sent before the first is answered busy: the player lands where the answer says", async () => {
+    const alice = await join(1);
+    // A double click: both requests reach world 1 before either is answered.
+    alice.client.send("player:hop", { world: 2 }, "first");
+    alice.client.send("player:hop", { world: 2 }, "second");
+    const answers = [
+      await alice.client.received((frame) => frame.id === "first"),
+      await alice.client.received((frame) => frame.id === "second"),
+    ];
+    assert.deepEqual(
+      answers.map(({ event, data }) => [event, data.code ?? data.world]),
+      [
+        ["player:hop", 2],
+        ["error", "busy"],
+      ],
+    );
+    await alice.client.received((frame) => frame.event === "player:sync" && frame.data.id === alice.id);
+    assert.equal(await worldOf(server, alice.token), 2);
+  });
+
   it("refuses a hop to no world, to its own world, and during a trade, with a clear error", async () => {
     const alice = await join(1);
     const carol = await join(1);
