@@ -20,7 +20,7 @@ import { JsonClient } from "../protocol/json-client.js";
 import { ListingsUnreachableError } from "../protocol/listings-unreachable.js";
 import { isTradeMessage, MAX_READ_BYTES, type Refusal } from "../protocol/messages.js";
 import { WORLD_UNREACHABLE_MESSAGE } from "../rooms/live-world.js";
-import { INTERNAL_JOIN_FAILURE, identityOf, vouchedIdentity } from "../rooms/room-auth.js";
+import { INTERNAL_JOIN_FAILURE, identityOf } from "../rooms/room-auth.js";
 import type { WorldRoom } from "../rooms/WorldRoom.js";
 import { chooseWorld, unknownWorld, WorldFullError, worldParameter } from "../rooms/world-choice.js";
 import { worldHoldingSeat } from "../rooms/world-claims.js";
@@ -28,8 +28,9 @@ import { openWorld } from "../rooms/world-listing.js";
 import { LoopStalls, type StallMark } from "../tuning/loop-stalls.js";
 import { readEnvelope } from "./envelope.js";
 import { type HeldFrames, holdFrames } from "./held-frames.js";
-import { type Frame, handBackHop, type RelayedHop, type RelayTarget, relay, relayOpen } from "./relay.js";
-import { type RelayPass, relayPass } from "./relay-pass.js";
+import { type Frame, type RelayTarget, relay, relayOpen } from "./relay.js";
+import { type RelayPass, relayPass, relayTarget } from "./relay-pass.js";
+import { handBackHop, type RelayedHop } from "./relayed-hops.js";
 import { TradeLink } from "./trade-link.js";
 import { UpgradeAdmission } from "./upgrade-admission.js";
 import { LOGIN_TOO_OLD, refuse, WORLD_UNREACHABLE } from "./upgrade-refusals.js";
@@ -154,10 +155,7 @@ export class JsonChannel {
     });
   }
 
-  /**
-   * The /ws channel of the process a world runs on, with the token, the character and the world, as a
-   * relay there presents them; undefined when that process has no public address.
-   */
+  /** Where a world's process is relayed to (see relayTarget); undefined when it has no public address. */
   private relayTarget(
     { publicAddress }: IRoomCache,
     worldId: number,
@@ -165,26 +163,15 @@ export class JsonChannel {
     context: AuthContext,
     request: IncomingMessage | undefined,
   ): RelayTarget | undefined {
-    if (!publicAddress) {
-      this.runtime.logger.error("the world runs on a process without PUBLIC_ADDRESS: /ws cannot reach it");
-      return undefined;
-    }
-    // Processes are reached the way clients reach them: over TLS when the public /ws address is.
-    const scheme = this.runtime.config.PUBLIC_WS_URL?.startsWith("wss:") ? "wss" : "ws";
-    const target = new URL(`${scheme}://${publicAddress}/ws`);
-    if (characterId) target.searchParams.set("characterId", characterId);
-    target.searchParams.set("world", String(worldId));
-    const identity = vouchedIdentity(context);
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${context.token}`,
-      ...this.relayPass.headers,
-      ...(identity && this.relayPass.identityHeaders(identity)),
-    };
-    // The client's address as found here (see pinClientAddress; a hop has no request, but the address its
-    // connection was admitted with), for a world process that trusts this hop.
-    const address = request?.headers["x-real-ip"] ?? context.ip;
-    if (typeof address === "string") headers["x-forwarded-for"] = address;
-    return { url: target.toString(), headers };
+    if (publicAddress)
+      return relayTarget(this.relayPass, this.runtime.config.PUBLIC_WS_URL, publicAddress, {
+        worldId,
+        characterId,
+        context,
+        request,
+      });
+    this.runtime.logger.error("the world runs on a process without PUBLIC_ADDRESS: /ws cannot reach it");
+    return undefined;
   }
 
   /**

@@ -1,6 +1,9 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import type { AuthContext } from "@colyseus/core";
 import type { Identity } from "../auth/tokens.js";
+import { vouchedIdentity } from "../rooms/room-auth.js";
+import type { RelayTarget } from "./relay.js";
 
 const PASS_HEADER = "x-tileworld-relay";
 /** The identity the relaying process found the connection's token to prove. */
@@ -53,4 +56,43 @@ export function relayPass(jwtSecret: Uint8Array): RelayPass {
       }
     },
   };
+}
+
+/**
+ * The /ws channel of the process a world runs on (at `publicAddress`), with the token, the character and
+ * the world, as a relay there presents them.
+ */
+export function relayTarget(
+  pass: RelayPass,
+  publicWsUrl: string | undefined,
+  publicAddress: string,
+  {
+    worldId,
+    characterId,
+    context,
+    request,
+  }: {
+    worldId: number;
+    characterId: string | null | undefined;
+    context: AuthContext;
+    /** The upgrade being relayed; none for a hop. */
+    request: IncomingMessage | undefined;
+  },
+): RelayTarget {
+  // Processes are reached the way clients reach them: over TLS when the public /ws address is.
+  const scheme = publicWsUrl?.startsWith("wss:") ? "wss" : "ws";
+  const target = new URL(`${scheme}://${publicAddress}/ws`);
+  if (characterId) target.searchParams.set("characterId", characterId);
+  target.searchParams.set("world", String(worldId));
+  const identity = vouchedIdentity(context);
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${context.token}`,
+    ...pass.headers,
+    ...(identity && pass.identityHeaders(identity)),
+  };
+  // The client's address as found here (see pinClientAddress; a hop has no request, but the address its
+  // connection was admitted with), for a world process that trusts this hop.
+  const address = request?.headers["x-real-ip"] ?? context.ip;
+  if (typeof address === "string") headers["x-forwarded-for"] = address;
+  return { url: target.toString(), headers };
 }
