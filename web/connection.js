@@ -35,7 +35,7 @@ export class GameConnection {
       token = await this.options.token();
     } catch (error) {
       // A sign-in only the person can give (an identity provider's token) is not retried.
-      if (error.final) return this.options.onStatus("closed", error.message);
+      if (error.final) return this.closeForGood(error.message);
       this.options.onStatus("offline", error.message);
       return this.retry();
     }
@@ -65,13 +65,16 @@ export class GameConnection {
       if (this.socket !== socket) return;
       this.socket = undefined;
       const final = FINAL_CLOSES[close.code];
-      if (final || this.closedForGood) {
-        this.options.onStatus("closed", final ?? "Disconnected.");
-        return;
-      }
+      if (final || this.closedForGood) return this.closeForGood(final ?? "Disconnected.");
       this.options.onStatus("reconnecting", `connection lost (${close.code}); reconnecting…`);
       this.retry(opened ? undefined : this.options.onRefused);
     };
+  }
+
+  /** Gives up: no reconnection comes, and send() refuses from now on. */
+  closeForGood(why) {
+    this.closedForGood = true;
+    this.options.onStatus("closed", why);
   }
 
   /** Connects again after the back-off, having run `check` (whose failure does not stop it). */

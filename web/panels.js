@@ -33,6 +33,20 @@ const EQUIPMENT_SLOTS = [
   "ammo",
 ];
 const SLOT_LABELS = { neck: "Amulet", hands: "Gloves", feet: "Boots" };
+/** The combat styles of each kind of weapon (docs/protocol.md, player:action), with what each trains. */
+const COMBAT_STYLES = {
+  melee: {
+    accurate: "Attack XP",
+    aggressive: "Strength XP",
+    defensive: "Defence XP",
+    controlled: "Attack, Strength and Defence XP",
+  },
+  ranged: {
+    accurate: "Ranged XP",
+    rapid: "Ranged XP, shoots sooner",
+    longrange: "Ranged and Defence XP, reaches farther",
+  },
+};
 
 /**
  * The panels of one page. `game` is the page's state, `map` the world's items, `trade` its trade window;
@@ -40,6 +54,12 @@ const SLOT_LABELS = { neck: "Amulet", hands: "Gloves", feet: "Boots" };
  * `chatLine` writes a line in the chat.
  */
 export function createPanels({ game, map, trade, send, notice, hideNotice, showMenu, chatLine }) {
+  $("combat-style").addEventListener("change", (event) => {
+    const style = event.target.value;
+    if (send("player:action", { action: "combat_style", style })) game.style = style;
+    renderCombatStyle();
+  });
+
   function renderPlayer() {
     const me = game.me;
     $("player-name").textContent = me.name;
@@ -190,6 +210,25 @@ export function createPanels({ game, map, trade, send, notice, hideNotice, showM
         );
       }),
     );
+    renderCombatStyle();
+  }
+
+  /** The styles of the weapon worn; its options are built anew only when the kind of weapon changes. */
+  function renderCombatStyle() {
+    const type = map.items.get(game.me.equipment?.weapon)?.combatType ?? "melee";
+    const styles = COMBAT_STYLES[type];
+    const select = $("combat-style");
+    if (select.dataset.type !== type) {
+      select.dataset.type = type;
+      select.replaceChildren(
+        el("option", { value: "", disabled: true, text: "As last chosen" }),
+        ...Object.entries(styles).map(([style, trains]) =>
+          el("option", { value: style, text: `${titleCase(style)} (${trains})` }),
+        ),
+      );
+    }
+    // A style the weapon cannot use counts as accurate, as the server has it.
+    select.value = game.style === undefined ? "" : game.style in styles ? game.style : "accurate";
   }
 
   function renderSkills() {

@@ -24,6 +24,8 @@ const game = {
   /** A store:open was sent: the store:stock that answers it opens the store. */
   storeAsked: false,
   store: undefined,
+  /** The combat style chosen on this page: player:sync does not say the one the character keeps. */
+  style: undefined,
   /** The inventory slot chosen with "Use", waiting for what to use it on. */
   using: undefined,
   /** Whether the world this connection plays in is known (see learnWorld). */
@@ -63,7 +65,8 @@ const connection = new GameConnection({
   onStatus: (status, detail) => {
     $("status").textContent = status;
     $("status").dataset.status = status;
-    if (detail) notice(detail);
+    if (status === "closed") showClosed(detail);
+    else if (detail) notice(detail);
     else if (status === "online") hideNotice();
   },
   onEvent: handle,
@@ -112,7 +115,8 @@ function leaveFullWorld(world) {
 /** Sends an event; false (and the player told) when not connected. */
 function send(event, data) {
   if (connection.send(event, data) !== false) return true;
-  notice("Not connected: waiting for the server…");
+  if (connection.closedForGood) showClosed();
+  else notice("Not connected: waiting for the server…");
   return false;
 }
 
@@ -406,6 +410,12 @@ canvas.addEventListener("mousemove", (event) => {
 document.addEventListener("click", (event) => {
   if (!event.target.closest(".menu") && !event.target.closest(".slot")) hideMenus();
 });
+// Escape backs out of what a click started: an open menu, or an item chosen with "Use".
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Escape") return;
+  hideMenus();
+  stopUsing();
+});
 
 function tileOf(event) {
   const rect = canvas.getBoundingClientRect();
@@ -465,7 +475,10 @@ $("chat-form").addEventListener("submit", (event) => {
 });
 
 let noticeTimer;
+/** Why the connection closed for good: shown from then on instead of any passing notice. */
+let closedWhy;
 function notice(text) {
+  if (closedWhy !== undefined) return;
   const box = $("notice");
   box.textContent = text;
   box.hidden = false;
@@ -473,5 +486,17 @@ function notice(text) {
   noticeTimer = setTimeout(hideNotice, 4000);
 }
 function hideNotice() {
-  $("notice").hidden = true;
+  if (closedWhy === undefined) $("notice").hidden = true;
+}
+
+/** The connection closed for good (another tab took the character, say): no reconnection is coming. */
+function showClosed(why = closedWhy) {
+  closedWhy = why ?? "Disconnected.";
+  clearTimeout(noticeTimer);
+  const box = $("notice");
+  box.replaceChildren(
+    el("span", { text: `${closedWhy} ` }),
+    el("button.primary", { text: "Play here again", onclick: () => location.reload() }),
+  );
+  box.hidden = false;
 }

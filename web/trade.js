@@ -118,7 +118,8 @@ export class TradeWindow {
         break;
       case "tradeError":
         this.error = data.message;
-        if (!this.trade && this.outgoing && !this.outgoing.tradeId) this.outgoing = undefined;
+        // A request not yet answered by tradeRequestSent was the refused one, during a trade too.
+        if (this.outgoing && !this.outgoing.tradeId) this.outgoing = undefined;
         if (!this.trade && !this.outgoing) this.result = { kind: "error", message: data.message };
         break;
       default:
@@ -186,23 +187,25 @@ export class TradeWindow {
     return el(
       "ul.offer",
       {},
-      offer.map((entry) =>
-        el(
+      offer.map((entry) => {
+        const name = this.host.itemName(entry.itemId);
+        return el(
           "li",
-          {
-            title: removable ? "Click to take it back" : undefined,
-            class: removable ? "removable" : undefined,
-            onclick: removable
-              ? () =>
-                  this.host.send("tradeRemoveItem", {
-                    tradeId: this.trade.tradeId,
-                    inventorySlot: entry.inventorySlot,
-                  })
-              : undefined,
-          },
-          `${this.host.itemName(entry.itemId)} × ${formatNumber(entry.quantity)}`,
-        ),
-      ),
+          {},
+          el("span.name", { text: `${name} × ${formatNumber(entry.quantity)}` }),
+          // A button, not a click on the row: it is reached with the keyboard too.
+          removable &&
+            el("button.remove", {
+              text: "Remove",
+              title: `Take back the ${name}`,
+              onclick: () =>
+                this.host.send("tradeRemoveItem", {
+                  tradeId: this.trade.tradeId,
+                  inventorySlot: entry.inventorySlot,
+                }),
+            }),
+        );
+      }),
     );
   }
 

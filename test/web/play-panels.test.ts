@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";
 import type { TestServer } from "../support/server.js";
-import { identitiesAcrossTheHour, openPage } from "./browser.js";
+import { identitiesAcrossTheHour, openPage, screenshot } from "./browser.js";
 import {
   becomeAdmin,
   clickTile,
@@ -104,5 +104,109 @@ describe("the play page: one player's panels", function () {
       "the unsent line is still in the input",
     );
     await watched.context.close();
+  });
+
+  it("wraps a long unbroken chat line rather than pushing the sidebar and the Send button off screen", async () => {
+    const w = await openClient(browser, server);
+    pages.push(w);
+    const { page } = w;
+    // The speaker sees the line too, as everyone in view does.
+    await say(page, "x".repeat(200));
+    await page.locator("#chat-log li", { hasText: "xxxxxxxxxx" }).waitFor();
+    const layout = await page.evaluate(() => ({
+      viewport: window.innerWidth,
+      page: document.documentElement.scrollWidth,
+      tabsRight: document.getElementById("tabs")!.getBoundingClientRect().right,
+      sendRight: document.querySelector("#chat-form button")!.getBoundingClientRect().right,
+    }));
+    assert.ok(
+      layout.page <= layout.viewport &&
+        layout.tabsRight <= layout.viewport &&
+        layout.sendRight <= layout.viewport,
+      `the line widens the page past the window: ${JSON.stringify(layout)}`,
+    );
+    await w.context.close();
+  });
+
+  it("on a phone-sized window, stacks the map above the sidebar so that the map keeps the width", async () => {
+    const w = await openClient(browser, server);
+    pages.push(w);
+    const { page } = w;
+    await page.setViewportSize({ width: 375, height: 667 });
+    await page.waitForTimeout(300);
+    const map = await page.locator("#map").boundingBox();
+    const tabs = await page.locator("#tabs").boundingBox();
+    assert.ok(map && tabs, "the map and the tabs are on the page");
+    assert.ok(map.width >= 375 * 0.9, `at 375 px wide the map is ${map.width} px wide`);
+    assert.ok(tabs.y >= map.y + map.height - 1, "the sidebar is below the map");
+    assert.ok(tabs.x + tabs.width <= 375, "the sidebar is on screen");
+    await screenshot(page, "play-phone");
+    await w.context.close();
+  });
+
+  it("closes an item's menu, and leaves Use, on Escape", async () => {
+    const w = await openClient(browser, server);
+    pages.push(w);
+    const { page } = w;
+    await page.locator('#inventory .slot[data-item="shrimps"]').first().focus();
+    await page.keyboard.press("Enter");
+    await page.locator("#slot-menu").waitFor();
+    await page.keyboard.press("Escape");
+    assert.ok(await page.locator("#slot-menu").isHidden(), "the menu closes");
+    await slotMenu(page, "shrimps", "Use Shrimps");
+    await page.locator("#inventory .slot.using").waitFor();
+    await page.keyboard.press("Escape");
+    assert.equal(await page.locator("#inventory .slot.using").count(), 0, "no item is being used");
+    assert.ok(await page.locator("#notice").isHidden(), `"Choose what to use Shrimps on." is gone`);
+    await w.context.close();
+  });
+
+  it("chooses the combat style in the equipment tab, sending it to the server", async () => {
+    const w = await openPage(browser);
+    pages.push(w);
+    const { page } = w;
+    const sent: string[] = [];
+    page.on("websocket", (socket) => socket.on("framesent", ({ payload }) => sent.push(String(payload))));
+    await page.goto(`${server.baseUrl}/play`);
+    await page.locator('#status[data-status="online"]').waitFor();
+    await page.locator("#inventory .slot.full").first().waitFor();
+    await page.locator('#tabs button[data-tab="equipment"]').click();
+    const styles = await page
+      .locator("#combat-style option:not([disabled])")
+      .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+    assert.deepEqual(styles, ["accurate", "aggressive", "defensive", "controlled"], "the melee styles");
+    await page.locator("#combat-style").selectOption("aggressive");
+    await page.waitForTimeout(500);
+    const actions = sent.map((frame) => JSON.parse(frame)).filter((frame) => frame.event === "player:action");
+    assert.deepEqual(
+      actions.map((frame) => frame.data),
+      [{ action: "combat_style", style: "aggressive" }],
+    );
+    assert.equal(await page.locator("#chat-log li.error").count(), 0, "the server took it");
+    assert.equal(await page.locator("#combat-style").inputValue(), "aggressive", "the style chosen is shown");
+    await screenshot(page, "play-combat-style");
+    await w.context.close();
+  });
+
+  it("a tab replaced by a second tab of the same player keeps saying why, with a button to play here again", async () => {
+    const first = await openClient(browser, server);
+    pages.push(first);
+    const second = await first.context.newPage();
+    await second.goto(`${server.baseUrl}/play`);
+    await second.locator('#status[data-status="online"]').waitFor();
+    await first.page.locator('#status[data-status="closed"]').waitFor();
+    // Past a passing notice's 4 s, the player clicks the map: no reconnection is promised.
+    await first.page.waitForTimeout(4500);
+    await first.page.locator("#map").click({ position: { x: 100, y: 100 } });
+    const notice = first.page.locator("#notice");
+    assert.ok(await notice.isVisible(), "the reason stays on screen");
+    const said = (await notice.textContent()) ?? "";
+    assert.match(said, /logged in elsewhere/);
+    assert.doesNotMatch(said, /waiting for the server/);
+    await screenshot(first.page, "play-replaced");
+    await notice.locator("button", { hasText: "Play here again" }).click();
+    await first.page.locator('#status[data-status="online"]').waitFor();
+    await second.locator('#status[data-status="closed"]').waitFor();
+    await first.context.close();
   });
 });

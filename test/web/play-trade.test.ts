@@ -2,13 +2,15 @@
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
 import type { TestServer } from "../support/server.js";
-import type { WatchedPage } from "./browser.js";
+import { screenshot, type WatchedPage } from "./browser.js";
 import {
   becomeAdmin,
+  clickTile,
   coinsOf,
   openClient,
   playPageSuite,
   say,
+  standingStill,
   startTrade,
   teleport,
 } from "./play-helpers.js";
@@ -36,6 +38,26 @@ describe("the play page: trading between two pages", function () {
     return [a.page, b.page, a, b];
   }
 
+  /**
+   * A and B trading at (x, 34), and C six tiles west of A: to the left of the trade window on A's screen
+   * (which covers A and B), so that A can right-click C during the trade.
+   */
+  async function tradingWithBystander(
+    x: number,
+  ): Promise<{ a: Page; b: Page; cAt: { x: number; z: number } }> {
+    const [a, b] = await twoPlayers(x);
+    const c = await openClient(browser, server);
+    pages.push(c);
+    await becomeAdmin(c.page);
+    const cAt = await teleport(c.page, { x: x - 6, z: 34 });
+    await startTrade(a, b);
+    return { a, b, cAt };
+  }
+
+  async function closeAll() {
+    for (const { context } of pages.splice(0)) await context.close();
+  }
+
   it("keeps the quantity typed in the offer picker when the partner changes their offer", async () => {
     const [a, b, wa, wb] = await twoPlayers(20);
     await startTrade(a, b);
@@ -50,7 +72,7 @@ describe("the play page: trading between two pages", function () {
     await coinsRow.locator("button", { hasText: "Offer" }).click();
     await b.locator(".side.theirs li", { hasText: "Coins" }).waitFor();
     assert.equal(
-      await a.locator(".side.mine li").first().textContent(),
+      await a.locator(".side.mine li .name").first().textContent(),
       "Coins × 5",
       "A offered the 5 coins typed, not all 25",
     );
@@ -136,5 +158,58 @@ describe("the play page: trading between two pages", function () {
     await wa.context.close();
     await wb.context.close();
     pages.length = 0;
+  });
+
+  it("shows a right-click menu opened during a trade above the trade window", async () => {
+    const { a, cAt } = await tradingWithBystander(36);
+    await clickTile(a, await standingStill(a), cAt, "right");
+    const button = a.locator("#context-menu button", { hasText: "Trade with" });
+    await button.waitFor();
+    const onTop = await button.evaluate((node) => {
+      const r = node.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return { inMenu: node.contains(hit), hit: hit?.closest("[id]")?.id ?? hit?.tagName };
+    });
+    assert.ok(onTop.inMenu, `the menu's options are under #${onTop.hit}`);
+    await screenshot(a, "trade-context-menu");
+    await closeAll();
+  });
+
+  it("drops a trade request the server refused during a trade, rather than showing it pending for good", async () => {
+    const { a, cAt } = await tradingWithBystander(40);
+    await clickTile(a, await standingStill(a), cAt, "right");
+    // Its left edge, left of the trade window: this test does not rest on the menu being on top.
+    await a.locator("#context-menu button", { hasText: "Trade with" }).click({ position: { x: 8, y: 8 } });
+    await a.locator(".trade-error", { hasText: "already trading" }).waitFor();
+    await a.locator(".trade-window button", { hasText: "Decline" }).click();
+    await a.locator(".trade-result", { hasText: "The trade was cancelled." }).waitFor();
+    await a.locator(".trade-result button", { hasText: "Close" }).click();
+    await a.waitForTimeout(500);
+    const left = (await a.locator("#trade").isVisible())
+      ? ((await a.locator("#trade").textContent()) ?? "")
+      : "";
+    assert.doesNotMatch(left, /Sending a trade request/, `the refused request is still shown: "${left}"`);
+    await closeAll();
+  });
+
+  it("takes an offered item back with its Remove button, from the keyboard", async () => {
+    const [a, b] = await twoPlayers(52);
+    await startTrade(a, b);
+    await a
+      .locator(".offer-picker li", { hasText: "Bronze axe" })
+      .locator("button", { hasText: "Offer" })
+      .click();
+    await b.locator(".side.theirs li", { hasText: "Bronze axe" }).waitFor();
+    await screenshot(a, "trade-remove-button");
+    await a
+      .locator(".side.mine li", { hasText: "Bronze axe" })
+      .locator("button", { hasText: "Remove" })
+      .focus();
+    await a.keyboard.press("Enter");
+    await b.locator(".side.theirs .empty").waitFor();
+    assert.equal(await a.locator(".side.mine li").count(), 0, "A's offer is empty again");
+    await a.locator(".trade-window button", { hasText: "Decline" }).click();
+    await b.locator(".trade-result", { hasText: "The trade was cancelled." }).waitFor();
+    await closeAll();
   });
 });
