@@ -26,6 +26,8 @@ import type { TradeRequests } from "./world-trades.js";
  * Colyseus lets a call to a room on another process take.
  */
 const LIVE_READ_WAIT_MS = 1500;
+/** How long a player leaving in a shutdown waits for its departure's write before it is told (see leave). */
+const SHUTDOWN_DEPARTURE_WAIT_MS = 1000;
 /** How long a login waits for the write of its character's last session (see lastSessionSaved). */
 const LAST_SESSION_WAIT_MS = 10_000;
 
@@ -250,9 +252,11 @@ export class WorldSessions {
       return;
     }
     const departed = this.depart(characterId);
-    // Colyseus sends a leaving client its close only once this returns: in a shutdown, the players are
-    // told at once, not after a write a stalled database may hold until the process is killed.
-    if (!this.closing) await departed;
+    // Colyseus sends a leaving client its close only once this returns: in a shutdown, a player is not
+    // kept waiting for a write a stalled database may hold until the process is killed (the world's
+    // closing write takes the departure then).
+    if (this.closing) await within(departed, SHUTDOWN_DEPARTURE_WAIT_MS, undefined);
+    else await departed;
   }
 
   /** The world is shutting down: players leave without waiting for their departures' writes. */

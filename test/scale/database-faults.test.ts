@@ -152,7 +152,7 @@ describe("PostgreSQL connections that go silent under the world (a TCP proxy in 
 describe("a shutdown while PostgreSQL stalls (every connection, new ones too, holds what it is sent)", function () {
   this.timeout(60_000);
 
-  it("closes its players with 4001 at once and exits within 10 s", async function () {
+  it("closes its players with 4001 within seconds and exits within 10 s", async function () {
     if (!postgresUrl) this.skip();
     const { url, proxy, drop } = await freshDatabaseBehindProxy(postgresUrl);
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "tileworld-db-stall-"));
@@ -179,12 +179,12 @@ describe("a shutdown while PostgreSQL stalls (every connection, new ones too, ho
       const closedAfterMs = Date.now() - started;
       const code = await exited;
       const exitedAfterMs = Date.now() - started;
-      // A player is told the server is going before the world's last write, which waits for the database.
+      // A player is told the server is going after a second at most, not when the process gives up.
       assert.deepEqual(
         closes.map((close) => close.code),
         [4001, 4001],
       );
-      assert.ok(closedAfterMs < 2000, `closed after ${closedAfterMs} ms`);
+      assert.ok(closedAfterMs < 3000, `closed after ${closedAfterMs} ms`);
       assert.ok(exitedAfterMs < 10_000, `exited after ${exitedAfterMs} ms`);
       assert.equal(code, 0, server.output().slice(-3000));
     } finally {
