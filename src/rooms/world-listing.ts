@@ -1,5 +1,5 @@
 // Where the numbered worlds run, across processes: their listings in the matchmaker, and their creation.
-import { type IRoomCache, LocalPresence, matchMaker } from "@colyseus/core";
+import { type IRoomCache, matchMaker } from "@colyseus/core";
 import type { WorldSummary } from "../ports/live-world.js";
 
 const WORLD = "world";
@@ -64,15 +64,15 @@ export function leastFull(worlds: readonly WorldSummary[]): number | undefined {
  * that is making one.
  */
 export async function openWorld(world = 1): Promise<IRoomCache> {
-  const running = (await findWorld(world)) ?? (await listedElsewhere(world));
+  const running = await findWorld(world);
   if (running) return running;
   // A process shutting down would load a world only for the matchmaker to discard it.
   if (matchMaker.state === matchMaker.MatchMakerState.SHUTTING_DOWN)
     throw new Error("this server is shutting down: it opens no world");
   const { presence } = matchMaker;
   const lock = `ch:${WORLD}`;
-  const announcements = announcementsOf(world);
   const lockId = `${WORLD_FILTER}:${world}`;
+  const announcements = `concurrent:${WORLD}:${lockId}`;
   const others = (await presence.hincrbyex(lock, lockId, 1, LOCK_EXPIRY_SECONDS)) - 1;
   try {
     if (others > 0) await announced(announcements);
@@ -85,45 +85,6 @@ export async function openWorld(world = 1): Promise<IRoomCache> {
   }
 }
 
-/** Where a world's opening is announced: the matchmaker's channel for its concurrent creations. */
-const announcementsOf = (world: number) => `concurrent:${WORLD}:${WORLD_FILTER}:${world}`;
-
-/** Where a process about to open a world that runs nowhere asks the others to list their rooms again. */
-const RELIST_CHANNEL = "world:relist";
-
-interface RelistRequest {
-  from: string;
-  world: number;
-}
-
-/**
- * Before a process opens a world that Redis lists nowhere, the others list their rooms again, and the
- * one holding that world announces it: Redis may have lost its listings (a restart that kept nothing, a
- * failover) while that world runs on, and a second opening's lease would close it with its players.
- * Each process relists its own rooms when it reconnects to Redis, or when one of its own lookups finds
- * nothing, but another process's lookup may come first. Undefined when no process announced the world.
- */
-async function listedElsewhere(world: number): Promise<IRoomCache | undefined> {
-  const { presence } = matchMaker;
-  if (presence instanceof LocalPresence) return undefined;
-  const request: RelistRequest = { from: matchMaker.processId, world };
-  await announced(announcementsOf(world), () => presence.publish(RELIST_CHANNEL, request));
-  return findWorld(world);
-}
-
-/** Answers other processes' relist requests (see listedElsewhere). */
-export async function answerRelistRequests(onError: (error: unknown) => void): Promise<void> {
-  await matchMaker.presence.subscribe(RELIST_CHANNEL, ({ from, world }: RelistRequest) => {
-    if (from === matchMaker.processId) return;
-    void (async () => {
-      await matchMaker.restoreMissingRoomCaches();
-      const listing = await findWorld(world);
-      if (listing?.processId === matchMaker.processId)
-        await matchMaker.presence.publish(announcementsOf(world), listing.roomId);
-    })().catch(onError);
-  });
-}
-
 /**
  * As long as the matchmaker waits for a concurrent creation (its own setting, which @colyseus/core does
  * not export), then twice that before the lock lapses.
@@ -132,11 +93,8 @@ const WAIT_SECONDS = Number(process.env.COLYSEUS_MAX_CONCURRENT_CREATE_ROOM_WAIT
 const ANNOUNCEMENT_WAIT_MS = WAIT_SECONDS * 1000;
 const LOCK_EXPIRY_SECONDS = WAIT_SECONDS * 2;
 
-/**
- * Resolves when a room id is published on `channel`, or after the matchmaker's own wait; `ask` runs once
- * the channel is listened to.
- */
-function announced(channel: string, ask?: () => Promise<unknown>): Promise<void> {
+/** Resolves when a room id is published on `channel`, or after the matchmaker's own wait. */
+function announced(channel: string): Promise<void> {
   const { presence } = matchMaker;
   return new Promise((resolve) => {
     const done = () => {
@@ -145,10 +103,7 @@ function announced(channel: string, ask?: () => Promise<unknown>): Promise<void>
       resolve();
     };
     const timer = setTimeout(done, ANNOUNCEMENT_WAIT_MS);
-    presence
-      .subscribe(channel, done)
-      .then(ask)
-      .catch(() => {});
+    void presence.subscribe(channel, done);
   });
 }
 

@@ -20,7 +20,6 @@ import { defineTradeRoom } from "../rooms/TradeRoom.js";
 import { defineWorldRoom, type WorldRoom } from "../rooms/WorldRoom.js";
 import {
   announceWorldClosed,
-  answerRelistRequests,
   openFreeWorld,
   openWorld,
   reopenWorldWhenClosedElsewhere,
@@ -156,10 +155,6 @@ export function createApp(runtime: Runtime) {
       // First the rooms of processes that died are unlisted (as the matchmaker does once it accepts), so
       // that a dead process's world does not stand in for this one.
       await matchMaker.healthCheckAllProcesses();
-      if (runtime.config.REDIS_URL)
-        await answerRelistRequests((error) =>
-          runtime.logger.warn({ err: error }, "listing this process's rooms again, as asked, failed"),
-        );
       await openFreeWorld(runtime.config.WORLDS);
       await openAgentWorldsWhenAlone(runtime);
       await reopenWorldWhenClosedElsewhere((error) =>
