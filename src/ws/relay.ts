@@ -105,13 +105,7 @@ export function relay(
       const onClientClose = (code: number, reason: Buffer) => upstream.close(sendable(code), reason);
       accepted.on("message", onClientMessage);
       accepted.on("close", onClientClose);
-      upstream.on("close", (code, reason) => {
-        const hop = hopHandedBack(code, reason);
-        if (!hop) return accepted.close(sendable(code), reason);
-        accepted.off("message", onClientMessage);
-        accepted.off("close", onClientClose);
-        options.onHop(accepted, { ...hop, held: hops.take() });
-      });
+      closeWithUpstream(upstream, accepted, hops, { onClientMessage, onClientClose }, options.onHop);
     });
   });
 }
@@ -196,13 +190,7 @@ export function relayOpen(
     }
     for (const frame of early.splice(0)) hops.up(frame);
     keepAlive(upstream, options.pingMs);
-    upstream.on("close", (code, reason) => {
-      const hop = hopHandedBack(code, reason);
-      if (!hop) return client.close(sendable(code), reason);
-      client.off("message", onClientMessage);
-      client.off("close", onClientClose);
-      options.onHop(client, { ...hop, held: hops.take() });
-    });
+    closeWithUpstream(upstream, client, hops, { onClientMessage, onClientClose }, options.onHop);
   });
 }
 
@@ -229,6 +217,29 @@ function keepAlive(upstream: WebSocket, everyMs: number): void {
 }
 
 const GOING_AWAY = 1001;
+
+/**
+ * The client is closed as the world's process closed the upstream, unless that process handed a hop
+ * back: the client's relay listeners then come off, and the hop is carried out here with what was held.
+ */
+function closeWithUpstream(
+  upstream: WebSocket,
+  client: WebSocket,
+  hops: HopHold,
+  listeners: {
+    onClientMessage: (data: RawData, isBinary: boolean) => void;
+    onClientClose: (code: number, reason: Buffer) => void;
+  },
+  onHop: RelayOptions["onHop"],
+): void {
+  upstream.on("close", (code, reason) => {
+    const hop = hopHandedBack(code, reason);
+    if (!hop) return client.close(sendable(code), reason);
+    client.off("message", listeners.onClientMessage);
+    client.off("close", listeners.onClientClose);
+    onHop(client, { ...hop, held: hops.take() });
+  });
+}
 
 /** Passes a world's frame on to the client, which is let go once it stops reading (a slow reader). */
 function passOn(client: WebSocket, data: RawData, isBinary: boolean, maxBufferedBytes: number): void {
