@@ -1,5 +1,5 @@
 // Where the numbered worlds run, across processes: their listings in the matchmaker, and their creation.
-import { type IRoomCache, matchMaker } from "@colyseus/core";
+import { type IRoomCache, LocalPresence, matchMaker } from "@colyseus/core";
 import type { WorldSummary } from "../ports/live-world.js";
 
 const WORLD = "world";
@@ -64,7 +64,7 @@ export function leastFull(worlds: readonly WorldSummary[]): number | undefined {
  * that is making one.
  */
 export async function openWorld(world = 1): Promise<IRoomCache> {
-  const running = await findWorld(world);
+  const running = (await findWorld(world)) ?? (await listedElsewhere(world));
   if (running) return running;
   // A process shutting down would load a world only for the matchmaker to discard it.
   if (matchMaker.state === matchMaker.MatchMakerState.SHUTTING_DOWN)
@@ -93,8 +93,11 @@ const WAIT_SECONDS = Number(process.env.COLYSEUS_MAX_CONCURRENT_CREATE_ROOM_WAIT
 const ANNOUNCEMENT_WAIT_MS = WAIT_SECONDS * 1000;
 const LOCK_EXPIRY_SECONDS = WAIT_SECONDS * 2;
 
-/** Resolves when a room id is published on `channel`, or after the matchmaker's own wait. */
-function announced(channel: string): Promise<void> {
+/**
+ * Resolves when a room id is published on `channel`, or after the matchmaker's own wait; `ask` runs once
+ * the channel is listened to.
+ */
+function announced(channel: string, ask?: () => Promise<unknown>): Promise<void> {
   const { presence } = matchMaker;
   return new Promise((resolve) => {
     const done = () => {
@@ -103,7 +106,62 @@ function announced(channel: string): Promise<void> {
       resolve();
     };
     const timer = setTimeout(done, ANNOUNCEMENT_WAIT_MS);
-    void presence.subscribe(channel, done);
+    presence
+      .subscribe(channel, done)
+      .then(ask)
+      .catch(() => {});
+  });
+}
+
+/**
+ * Redis shares pub/sub across its databases, while a deployment's listings live in one of them: the
+ * channels below carry the database's number (none for database 0), so that deployments, or test
+ * suites, sharing a Redis server with a database each do not hear each other's worlds.
+ */
+let channelScope = "";
+
+/** Scopes this process's world channels to the database of `redisUrl` (if any); called as the server starts. */
+export function scopeWorldChannels(redisUrl: string | undefined): void {
+  const database = redisUrl ? Number(new URL(redisUrl).pathname.slice(1) || 0) : 0;
+  channelScope = database ? `:db${database}` : "";
+}
+
+const closedChannel = () => `world:closed${channelScope}`;
+/** Where a process about to open a world that runs nowhere asks the others to list their rooms again. */
+const relistChannel = () => `world:relist${channelScope}`;
+/** Where the process holding a world answers that request. */
+const listedChannel = (world: number) => `world:listed${channelScope}:${world}`;
+
+interface RelistRequest {
+  from: string;
+  world: number;
+}
+
+/**
+ * Before a process opens a world that Redis lists nowhere, the others list their rooms again, and the
+ * one holding that world says so: Redis may have lost its listings (a restart that kept nothing, a
+ * failover) while that world runs on, and a second opening's lease would close it with its players.
+ * Each process relists its own rooms when it reconnects to Redis, but another process's join may come
+ * first. Waits up to the matchmaker's own wait; undefined when no process holds the world.
+ */
+async function listedElsewhere(world: number): Promise<IRoomCache | undefined> {
+  const { presence } = matchMaker;
+  if (presence instanceof LocalPresence) return undefined;
+  const request: RelistRequest = { from: matchMaker.processId, world };
+  await announced(listedChannel(world), () => presence.publish(relistChannel(), request));
+  return findWorld(world);
+}
+
+/** Answers other processes' relist requests (see listedElsewhere). */
+export async function answerRelistRequests(onError: (error: unknown) => void): Promise<void> {
+  await matchMaker.presence.subscribe(relistChannel(), ({ from, world }: RelistRequest) => {
+    if (from === matchMaker.processId) return;
+    void (async () => {
+      await matchMaker.restoreMissingRoomCaches();
+      const listing = await findWorld(world);
+      if (listing?.processId === matchMaker.processId)
+        await matchMaker.presence.publish(listedChannel(world), listing.roomId);
+    })().catch(onError);
   });
 }
 
@@ -118,8 +176,6 @@ export async function openFreeWorld(count: number): Promise<IRoomCache | undefin
   return undefined;
 }
 
-/** Where a process says that a world it held has closed. */
-const CLOSED_CHANNEL = "world:closed";
 /** The processes told that a world closed wait up to this long, at random, so that one opens it. */
 const REOPEN_JITTER_MS = 500;
 
@@ -131,7 +187,7 @@ interface WorldClosed {
 /** Tells the other processes that a world this one held has closed (a graceful shutdown, say). */
 export function announceWorldClosed(world = 1): void {
   const closed: WorldClosed = { from: matchMaker.processId, world };
-  matchMaker.presence.publish(CLOSED_CHANNEL, closed);
+  matchMaker.presence.publish(closedChannel(), closed);
 }
 
 /**
@@ -140,7 +196,7 @@ export function announceWorldClosed(world = 1): void {
  * moment first; should two open one at once all the same, the world's lease closes the first.
  */
 export async function reopenWorldWhenClosedElsewhere(onError: (error: unknown) => void): Promise<void> {
-  await matchMaker.presence.subscribe(CLOSED_CHANNEL, (closed: WorldClosed | string) => {
+  await matchMaker.presence.subscribe(closedChannel(), (closed: WorldClosed | string) => {
     // An older process announces its process id alone, for the one world there was.
     const { from, world } = typeof closed === "string" ? { from: closed, world: 1 } : closed;
     if (from === matchMaker.processId) return;

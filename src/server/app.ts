@@ -20,9 +20,11 @@ import { defineTradeRoom } from "../rooms/TradeRoom.js";
 import { defineWorldRoom, type WorldRoom } from "../rooms/WorldRoom.js";
 import {
   announceWorldClosed,
+  answerRelistRequests,
   openFreeWorld,
   openWorld,
   reopenWorldWhenClosedElsewhere,
+  scopeWorldChannels,
   WORLD_FILTER,
 } from "../rooms/world-listing.js";
 import { noteWorldRunning, watchWorlds } from "../rooms/world-watch.js";
@@ -152,9 +154,14 @@ export function createApp(runtime: Runtime) {
     },
     // A world opens with the server (the lowest-numbered that runs nowhere), before any player comes.
     beforeListen: async () => {
+      scopeWorldChannels(runtime.config.REDIS_URL);
       // First the rooms of processes that died are unlisted (as the matchmaker does once it accepts), so
       // that a dead process's world does not stand in for this one.
       await matchMaker.healthCheckAllProcesses();
+      if (runtime.config.REDIS_URL)
+        await answerRelistRequests((error) =>
+          runtime.logger.warn({ err: error }, "listing this process's rooms again, as asked, failed"),
+        );
       await openFreeWorld(runtime.config.WORLDS);
       await openAgentWorldsWhenAlone(runtime);
       await reopenWorldWhenClosedElsewhere((error) =>

@@ -1,11 +1,47 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import { Redis } from "ioredis";
 import { sleep } from "../support/players.js";
 import { PROCESS_PORTS } from "../support/processes.js";
 import { canRunWorldPair, worldPair } from "../support/world-pair.js";
 import type { Frame, WsClient } from "../support/ws-client.js";
 
 const pairs = canRunWorldPair ? describe : describe.skip;
+
+pairs("two worlds' processes (WORLDS=2, Redis database 3) when Redis forgets every listing", function () {
+  this.timeout(120_000);
+  const pair = worldPair(PROCESS_PORTS.listingsLost, { WORLDS: "2" }, 3);
+
+  it("lets a login through the other process join the running world, not open a second one over it", async () => {
+    const carol = await pair.open(pair.second, 2, await pair.token());
+    const carolSync = await carol.first();
+    assert.equal(carolSync.event, "player:sync");
+    // Redis shares pub/sub across its databases: what the pair says there must name its own database, or
+    // a deployment on another database of the same Redis would take it as its own.
+    const listener = new Redis(pair.redisUrl);
+    const channels = new Set<string>();
+    listener.on("pmessage", (_pattern, channel) => channels.add(channel));
+    await listener.psubscribe("world:*");
+
+    // Every listing is lost while every connection stays up: no reconnection makes a process relist.
+    const redis = new Redis(pair.redisUrl);
+    await redis.flushall();
+    redis.disconnect();
+
+    const dave = await pair.open(pair.first, 2, await pair.token());
+    assert.equal((await dave.first()).event, "player:sync");
+    const closed = await Promise.race([carol.closed, sleep(3000).then(() => undefined)]);
+    assert.equal(closed, undefined, `Carol, playing world 2, was closed: ${JSON.stringify(closed)}`);
+    await dave.received(
+      (frame) =>
+        frame.event === "world:update" &&
+        frame.data.added?.some((entity: { id: string }) => entity.id === carolSync.data.id),
+      5000,
+    );
+    listener.disconnect();
+    assert.deepEqual([...channels].sort(), ["world:listed:db3:2", "world:relist:db3"]);
+  });
+});
 
 pairs("a /ws client relayed to its world's process when that process stalls", function () {
   this.timeout(120_000);

@@ -49,6 +49,7 @@ export const PROCESS_PORTS = {
   /** test/scale/world-release-fencing.test.ts: world 1's process, world 2's, and their Redis */
   worldRelease: { servers: [TEST_PORT + 83, TEST_PORT + 84], redis: TEST_PORT + 85 },
   /** test/scale/world-pair-faults.test.ts: a pair of world processes and their Redis, for each case */
+  listingsLost: { servers: [TEST_PORT + 86, TEST_PORT + 87], redis: TEST_PORT + 88 } as const,
   relayStalled: { servers: [TEST_PORT + 77, TEST_PORT + 78], redis: TEST_PORT + 79 } as const,
   hopsBetween: { servers: [TEST_PORT + 96, TEST_PORT + 97], redis: TEST_PORT + 98 } as const,
   /** test/scale/frozen-login.test.ts: the world's process, the one it stops, and their Redis */

@@ -24,24 +24,26 @@ export interface WorldPair {
   open(server: ServerProcess, world: number, token: string): Promise<WsClient>;
 }
 
+/** A pair on `ports`, with `env` added to each process's, on `database` of its Redis (0 unless given). */
 export function worldPair(
   ports: { servers: readonly [number, number]; redis: number },
   env: Record<string, string>,
+  database = 0,
 ): WorldPair {
   const secret = randomBytes(32).toString("hex");
   const pair = {} as WorldPair;
   const clients: WsClient[] = [];
   let redis: ChildProcess | undefined;
-  let database: { url: string; drop(): Promise<void> } | undefined;
+  let postgres: { url: string; drop(): Promise<void> } | undefined;
   before(async function () {
     this.timeout(120_000);
     redis = startRedis(ports.redis);
     await accepting(ports.redis);
-    pair.redisUrl = `redis://127.0.0.1:${ports.redis}`;
-    database = await freshDatabaseUrl(postgresUrl!);
+    pair.redisUrl = `redis://127.0.0.1:${ports.redis}/${database}`;
+    postgres = await freshDatabaseUrl(postgresUrl!);
     const shared = {
       redisUrl: pair.redisUrl,
-      databaseUrl: database.url,
+      databaseUrl: postgres.url,
       secret,
       dataDir: `/tmp/tileworld-world-pair-${ports.redis}`,
     };
@@ -56,7 +58,7 @@ export function worldPair(
     for (const server of [pair.first, pair.second]) server?.child.kill("SIGCONT");
     await Promise.all([pair.first, pair.second].map((server) => server?.stop("SIGKILL")));
     if (redis) await stopRedis(redis);
-    await database?.drop().catch(() => {});
+    await postgres?.drop().catch(() => {});
   });
   pair.processes = () => [pair.first, pair.second];
   pair.token = async () => (await issueAnonymousToken(new TextEncoder().encode(secret))).token;
