@@ -36,7 +36,7 @@ const BY_THE_SHOP = { x: 23, z: 30 };
 
 describe("WorldRoom: inventory, bank, admin and sessions", function () {
   this.timeout(30000);
-  const { server, join } = worldSuite({ WORLD_TICK_MS: "50", ADMIN_CODE, RECONNECT_SECONDS: "2" });
+  const { server, join } = worldSuite({ WORLD_TICK_MS: "50", ADMIN_CODE, RECONNECT_SECONDS: "5" });
   const getPlayer = async (token: string) => {
     const response = await fetch(`${server().baseUrl}/api/v1/player`, {
       headers: { authorization: `Bearer ${token}` },
@@ -413,7 +413,7 @@ describe("WorldRoom: inventory, bank, admin and sessions", function () {
     await walkTo(player, { x: 34, z: 34 });
     const reconnectionToken = player.room.reconnectionToken;
     player.room.connection.close(4010);
-    await sleep(2500);
+    await sleep(5500);
     await assert.rejects(player.sdk.reconnect(reconnectionToken));
     assert.deepEqual((await server().runtime.characters.load(player.id))?.position, { x: 34, z: 34 });
   });
