@@ -1,11 +1,13 @@
 // The combat phase: players swing at their targets, NPCs at theirs, each at its attack speed.
 // A struck NPC retaliates and an idle player strikes back. Kills drop loot that only the killer
 // sees at first; a dead player respawns at the area's spawn point under the death rule.
+
 import { combatXp, fittingAmmunition, npcCombatant, playerCombatant, resolveAttack } from "./combat.js";
 import { ITEMS_KEPT_ON_DEATH, splitOnDeath } from "./death.js";
 import { rollDrops } from "./drops.js";
 import { gameError } from "./errors.js";
 import { removeItem } from "./inventory.js";
+import { RUN_ENERGY_MAX } from "./run-energy.js";
 import { chebyshev } from "./tile.js";
 import type { AmmunitionDef, SkillName } from "./types.js";
 import { ADJACENT, attackReach } from "./world-actions.js";
@@ -177,10 +179,11 @@ function die(state: WorldState, player: PlayerEntity): void {
   player.action = undefined;
   player.path = [];
   player.lastStruckTick = Number.NEGATIVE_INFINITY;
-  // As in RuneScape, a respawn restores the prayer points too.
+  // As in RuneScape, a respawn restores the prayer points and the run energy too.
   state.setPrayers(player, []);
   state.setPrayerPoints(player, character.skills.prayer.level);
   player.prayerDrain = 0;
+  state.setRunEnergy(player, RUN_ENERGY_MAX);
   state.moveTo(player, area.spawnPoint);
   state.setHealth(player, state.maxHealth(player));
   state.deaths.add(player.id);

@@ -5,7 +5,7 @@ import { equipmentBonuses, HEALTH_REGEN_TICKS } from "../../src/game/combat.js";
 import { DESPAWN_TICKS, OWNER_ONLY_TICKS } from "../../src/game/ground-items.js";
 import { WorldMap } from "../../src/game/map.js";
 import { seededRandom } from "../../src/game/random.js";
-import { RUN_RESTORE_PER_TICK } from "../../src/game/run-energy.js";
+import { RUN_ENERGY_MAX, RUN_RESTORE_PER_TICK, runEnergy } from "../../src/game/run-energy.js";
 import { chebyshev } from "../../src/game/tile.js";
 import { type Bounds, EAT_TICKS, type GameData, type ItemDef, type Tile } from "../../src/game/types.js";
 import { World } from "../../src/game/world.js";
@@ -742,8 +742,8 @@ describe("World", () => {
         random: seededRandom(3),
       });
       const deathTile = { x: GOBLIN_SPAWN.x, z: GOBLIN_SPAWN.z - 2 };
-      // Out of prayer points: a respawn restores them, as it does health.
-      world.join(character("p1", { position: deathTile, prayerPoints: 0 }));
+      // Out of prayer points and run energy: a respawn restores them, as it does health.
+      world.join(character("p1", { position: deathTile, prayerPoints: 0, runEnergy: 0 }));
 
       const reports = stepUntil(world, () => world.character("p1").position.z === SPAWN.z);
       assert.ok(
@@ -759,6 +759,11 @@ describe("World", () => {
       assert.deepEqual(state.position, SPAWN);
       assert.equal(state.health, 10);
       assert.equal(state.prayerPoints, state.skills.prayer.level);
+      assert.equal(runEnergy(state), RUN_ENERGY_MAX);
+      assert.ok(
+        eventsOf(reports, "player:energy").some((energy) => energy.data.runEnergy === 100),
+        "the player is told its run energy is full again",
+      );
       assert.deepEqual(state.inventory, [], "outside a safe zone nothing is kept");
       const dropped = world.entities().filter((entity) => entity.kind === "item");
       assert.deepEqual(dropped.map((item) => item.type).sort(), [
