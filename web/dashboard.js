@@ -353,7 +353,7 @@ function buildDetail(agent) {
   const remove = el("button.danger", {
     text: "Delete",
     onclick: async () => {
-      if (!confirm(`Stop and delete ${agent.name}?`)) return;
+      if (!confirm(`Stop and delete ${agent.name}, with its character and items?`)) return;
       try {
         await call(`/api/agents/${id}`, { method: "DELETE" });
         selectedId = undefined;

@@ -238,8 +238,8 @@ export class AgentManager {
   }
 
   /**
-   * Forgets the agent and stops it; its character stays. Its row goes first: should that fail, the
-   * agent runs on and can be removed again, rather than be gone here until a restart brings it back.
+   * Deletes the agent and its character, then stops it. The rows go first: should that fail, the agent
+   * runs on and can be removed again, rather than be gone here until a restart brings it back.
    */
   async remove(agent: Agent): Promise<void> {
     const hosting = this.hosted.get(agent.record.world);

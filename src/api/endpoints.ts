@@ -257,7 +257,7 @@ export const ENDPOINTS: Endpoint[] = [
     method: "DELETE",
     path: "/api/agents/:agentId",
     auth: "bearer, owner",
-    summary: "Stops an agent and deletes it.",
+    summary: "Stops an agent and deletes it with its character and items, which frees its name.",
     answers: ["`204`"],
     errors: [AGENT_IS_THERE, OWNER_ONLY, WORLD_AWAY],
   },

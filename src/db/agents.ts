@@ -156,11 +156,20 @@ export class AgentRepository {
     return rows.map((row) => row.id);
   }
 
-  /** Forgets the agent; its character stays, with everything it holds. */
+  /**
+   * Deletes the agent with its character and everything it holds, which frees its name. Its world may
+   * still hold the character for a while (a fight keeps a leaving player): what it writes of it later is
+   * left out (see writeCharacters). Trades it made stay on record without it.
+   */
   async delete(id: string, fence: WriteFence): Promise<void> {
     await this.db.transaction(async (tx) => {
       await fence.check(tx);
-      await tx.delete(agents).where(eq(agents.id, id));
+      const [agent] = await tx
+        .select({ characterId: agents.characterId })
+        .from(agents)
+        .where(eq(agents.id, id));
+      // The agent's row goes with its character (on delete cascade), as do its skills and items.
+      if (agent) await tx.delete(characters).where(eq(characters.id, agent.characterId));
     });
   }
 }

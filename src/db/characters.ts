@@ -194,29 +194,34 @@ export class CharacterRepository {
   }
 }
 
-/** Writes the saved parts of the characters, under their row locks (inside the caller's transaction). */
+/**
+ * Writes the saved parts of the characters, under their row locks (inside the caller's transaction). A
+ * character deleted meanwhile (an agent's, deleted with it while still in its world) is left out: its
+ * rows would be written for no character, and the database would refuse the whole write.
+ */
 export async function writeCharacters(tx: Executor, saves: readonly CharacterSave[]): Promise<void> {
   if (saves.length === 0) return;
-  await lockCharacters(
+  const stored = await lockCharacters(
     tx,
     saves.map((save) => save.state.id),
   );
+  const kept = saves.filter((save) => stored.has(save.state.id));
   for (const part of ALL_PARTS) {
-    const states = saves.filter((save) => (save.parts ?? ALL_PARTS).includes(part)).map((save) => save.state);
+    const states = kept.filter((save) => (save.parts ?? ALL_PARTS).includes(part)).map((save) => save.state);
     if (states.length > 0) await writePart(tx, states, part);
   }
 }
 
 /**
  * Locks the characters' rows in id order: world saves and trades both lock this way, so the two never
- * wait on each other in a cycle. Every writer of inventory rows holds these. Gives how many were found.
+ * wait on each other in a cycle. Every writer of inventory rows holds these. Gives the ids found.
  */
-export async function lockCharacters(tx: Executor, ids: readonly string[]): Promise<number> {
+export async function lockCharacters(tx: Executor, ids: readonly string[]): Promise<Set<string>> {
   const sorted = [...ids].sort();
   const result = await tx.execute(
     sql`select id from characters where id in ${sorted} order by id for update`,
   );
-  return (result as unknown as { rows: unknown[] }).rows.length;
+  return new Set((result as unknown as { rows: { id: string }[] }).rows.map((row) => row.id));
 }
 
 export async function loadCharacter(db: Executor, id: string): Promise<CharacterState | undefined> {

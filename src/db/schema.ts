@@ -128,12 +128,9 @@ export const equipment = pgTable(
 /** One row per completed trade: what each side gave, for audits and the item-conservation checks. */
 export const trades = pgTable("trades", {
   id: text("id").primaryKey(),
-  playerA: text("player_a")
-    .notNull()
-    .references(() => characters.id),
-  playerB: text("player_b")
-    .notNull()
-    .references(() => characters.id),
+  /** Null once the character was deleted (an agent's, deleted with it): the trade's record stays. */
+  playerA: text("player_a").references(() => characters.id, { onDelete: "set null" }),
+  playerB: text("player_b").references(() => characters.id, { onDelete: "set null" }),
   /** `[{ itemId, quantity }]` that A gave to B. */
   gaveA: jsonb("gave_a").notNull(),
   /** `[{ itemId, quantity }]` that B gave to A. */

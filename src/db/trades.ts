@@ -49,8 +49,9 @@ export type TradeOutcome =
 
 export interface CompletedTrade {
   id: string;
-  playerA: string;
-  playerB: string;
+  /** Null: a character since deleted (see the trades table). */
+  playerA: string | null;
+  playerB: string | null;
   gaveA: ItemQuantity[];
   gaveB: ItemQuantity[];
   completedAt: Date;
@@ -98,7 +99,7 @@ export class TradeRepository {
     try {
       return await this.db.transaction(async (tx) => {
         await fence?.check(tx);
-        if ((await lockCharacters(tx, [a.characterId, b.characterId])) !== 2)
+        if ((await lockCharacters(tx, [a.characterId, b.characterId])).size !== 2)
           throw new TradeRefused("character_not_found");
         if (!(await recordTrade(tx, trade))) throw new TradeRefused("already_completed");
         const [inventoryA, inventoryB] = await readInventories(tx, a.characterId, b.characterId);

@@ -321,15 +321,18 @@ describe("/api/agents: the server's autonomous agents", function () {
     await expectError(await request(server, "/api/agents"), 401, "unauthorized");
   });
 
-  it("stops and forgets an agent on DELETE; its character stays", async () => {
+  it("stops an agent on DELETE and deletes it with its character, so that its name can be used again", async () => {
     const agent = await newAgent("Leaver");
     const deleted = await request(server, `/api/agents/${agent.agentId}`, { method: "DELETE", token: owner });
     assert.equal(deleted.status, 204);
     assert.ok(!(await list()).some((a) => a.agentId === agent.agentId));
-    await waitForAsync(
-      async () => (await get(`/api/characters/${agent.characterId}/position`)).online === false,
-      "the character left the world",
-    );
+    // Neither in the world nor stored: the position is looked up in the world first.
+    const position = await request(server, `/api/characters/${agent.characterId}/position`, { token: owner });
+    assert.equal(position.status, 404);
+    assert.equal(await server.runtime.characters.load(agent.characterId), undefined);
+    const again = await newAgent("Leaver");
+    assert.notEqual(again.characterId, agent.characterId);
+    await waitForAsync(online(again.agentId), "the new agent of that name in the world");
   });
 
   it("keeps running an agent whose DELETE failed to be stored, so that DELETE can be tried again", async () => {
@@ -370,10 +373,18 @@ describe("/api/agents: the server's autonomous agents", function () {
     await sleep(50);
     const deleting = request(server, `/api/agents/${agent.agentId}`, { method: "DELETE", token: owner });
     assert.equal(await Promise.race([deleting.then((r) => r.status), sleep(3000)]), 204, "answered");
+    // The position is looked up in the world first: 404 once the character is out of it, and deleted.
     await waitForAsync(
-      async () => (await get(`/api/characters/${agent.characterId}/position`)).online === false,
+      async () =>
+        (await request(server, `/api/characters/${agent.characterId}/position`, { token: owner })).status ===
+        404,
       "the character left the world",
       5000,
+    );
+    await sleep(500);
+    assert.ok(
+      !world.clients.some((c) => (c.auth as { characterId?: string })?.characterId === agent.characterId),
+      "its connection did not come back",
     );
   });
 

@@ -3,7 +3,9 @@ import { AccountRepository } from "../../src/db/accounts.js";
 import { AgentLimitError, AgentRepository, type AgentRow } from "../../src/db/agents.js";
 import { CharacterRepository } from "../../src/db/characters.js";
 import type { DatabaseHandle } from "../../src/db/database.js";
+import { TradeRepository } from "../../src/db/trades.js";
 import type { WriteFence } from "../../src/db/world-lease.js";
+import { WorldStore } from "../../src/db/world-store.js";
 import { plainCharacter } from "../support/characters.js";
 import { backends, truncateAll } from "../support/databases.js";
 
@@ -92,6 +94,49 @@ for (const backend of backends) {
         if (attempt.status === "rejected")
           assert.ok(attempt.reason instanceof AgentLimitError, attempt.reason);
       assert.equal((await agents.all()).length, LIMITS.perAccount);
+    });
+
+    it("deletes an agent with its character, freeing its name; its trades stay, and later writes of it are left out", async () => {
+      const characters = new CharacterRepository(handle.db);
+      const id = await create({});
+      const coins = (quantity: number) => [{ slot: 0, itemId: "coins", quantity }];
+      await characters.create(null, plainCharacter("bob", { inventory: coins(50) }));
+      const trades = new TradeRepository(handle.db);
+      const traded = await trades.complete(
+        {
+          tradeId: "gift",
+          a: { characterId: "bob", offer: [{ inventorySlot: 0, itemId: "coins", quantity: 20 }] },
+          b: { characterId: id, offer: [] },
+        },
+        new Map([
+          ["coins", { id: "coins", name: "Coins", type: "misc", value: 1, stackable: true, tradeable: true }],
+        ]),
+      );
+      assert.equal(traded.ok, true);
+
+      await agents.delete(id, ANY_FENCE);
+      assert.equal(await characters.load(id), undefined, "the character and its items are gone");
+      assert.deepEqual(await agents.all(), []);
+      assert.deepEqual(
+        (await trades.history("bob")).map(({ id, playerA, playerB }) => ({ id, playerA, playerB })),
+        [{ id: "gift", playerA: "bob", playerB: null }],
+      );
+      // Its world still held it (a fight keeps a leaving player): its write is left out, the rest written.
+      await new WorldStore(handle.db).save({
+        characters: [
+          { state: plainCharacter(id, { inventory: coins(20) }) },
+          { state: plainCharacter("bob", { inventory: coins(30), position: { x: 4, z: 2 } }) },
+        ],
+      });
+      assert.equal(await characters.load(id), undefined, "not written back");
+      assert.deepEqual((await characters.load("bob"))?.position, { x: 4, z: 2 });
+      // Its name is free again.
+      await agents.create(
+        { ownerAccountId: null, ownerAddress: null, goal: null, goalsPaused: false, world: 1, id: "again" },
+        plainCharacter("again", { name: id }),
+        ANY_FENCE,
+        LIMITS,
+      );
     });
   });
 }

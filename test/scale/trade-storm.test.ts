@@ -272,6 +272,8 @@ withPostgres("a storm of trades through the server, on PostgreSQL (TEST_DATABASE
       totals.set(itemId, (totals.get(itemId) ?? 0) + quantity);
     };
     for (const trade of after.history) {
+      // No character of this storm is deleted: both sides are on record.
+      if (trade.playerA === null || trade.playerB === null) throw new Error(`trade ${trade.id} lost a side`);
       for (const { itemId, quantity } of trade.gaveA) {
         move(trade.playerA, itemId, -quantity);
         move(trade.playerB, itemId, quantity);
