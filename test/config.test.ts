@@ -58,6 +58,18 @@ describe("configuration", () => {
     assert.throws(() => loadConfig({ PUBLIC_APP_URL: "not a url" }), /PUBLIC_APP_URL/);
   });
 
+  it("keeps anonymous accounts a day by default, and refuses a retention shorter than their token's life", () => {
+    assert.equal(loadConfig({}).ANONYMOUS_ACCOUNT_RETENTION_SECONDS, 86_400);
+    assert.equal(
+      loadConfig({ ANONYMOUS_ACCOUNT_RETENTION_SECONDS: "0" }).ANONYMOUS_ACCOUNT_RETENTION_SECONDS,
+      0,
+    );
+    assert.throws(
+      () => loadConfig({ ANONYMOUS_ACCOUNT_RETENTION_SECONDS: "3600" }),
+      /ANONYMOUS_ACCOUNT_RETENTION_SECONDS.*at least 7200/,
+    );
+  });
+
   it("bounds database queries by default, and refuses a query timeout not longer than the statement timeout", () => {
     const defaults = loadConfig({});
     assert.deepEqual(

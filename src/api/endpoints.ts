@@ -191,7 +191,7 @@ export const ENDPOINTS: Endpoint[] = [
     path: "/api/v1/agent-process/absent-owners",
     auth: "agent process",
     summary:
-      "Which of the given accounts are anonymous and unseen for `seconds`: the agent process (`npm run agents`) asks it to remove the agents of owners gone for good, as the server does with its own agents.",
+      "Which of the given accounts are anonymous and unseen for `seconds`, or deleted since (see `ANONYMOUS_ACCOUNT_RETENTION_SECONDS`): the agent process (`npm run agents`) asks it to remove the agents of owners gone for good, as the server does with its own agents.",
     body: absentOwnersBody,
     answers: ["`200 {absent: [accountId]}`"],
     errors: ["`401 unauthorized`: not the agent process's token (it counts as an authentication attempt)"],

@@ -172,6 +172,10 @@ export const VARIABLE_DOCS = {
     meaning:
       "An agent of an anonymous account is removed once its owner has not been seen for this long, which frees its slot.",
   },
+  ANONYMOUS_ACCOUNT_RETENTION_SECONDS: {
+    meaning:
+      "An anonymous account not seen for this long (and owning no agent) is deleted with its character; `0` keeps them all. At least 7200: its token lives an hour.",
+  },
   AGENT_PORT: { meaning: "The agent process (`npm run agents`) serves `/api/agents` on this port." },
   GAME_SERVER_URL: {
     meaning:

@@ -233,6 +233,17 @@ export const environmentSchema = z.object({
    * request or connection, no player connected to the world) for this long, which frees its slot.
    */
   AGENT_OWNER_ABSENCE_SECONDS: positiveInt(3600),
+  /**
+   * An anonymous account not seen for this long is deleted with its character (its token, an hour long
+   * and renewed only while valid, can no longer sign in); 0 keeps them all.
+   */
+  ANONYMOUS_ACCOUNT_RETENTION_SECONDS: z.coerce
+    .number()
+    .int()
+    .refine((seconds) => seconds === 0 || seconds >= 7200, {
+      message: "must be 0 (keep them all) or at least 7200 (2 h): an anonymous token lives an hour",
+    })
+    .default(86_400),
 
   // Abuse limits (chat rate).
   /**

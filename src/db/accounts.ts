@@ -47,20 +47,40 @@ export class AccountRepository {
       .where(inArray(accounts.id, [...ids]));
   }
 
-  /** Those of `ids` that are anonymous accounts not seen for `seconds` (by the database's clock). */
+  /**
+   * Those of `ids` that are anonymous accounts not seen for `seconds` (by the database's clock), or no
+   * account at all any more (anonymous accounts long unseen are deleted: see deleteAbsentAnonymous).
+   */
   async absentAnonymous(ids: readonly string[], seconds: number): Promise<string[]> {
     if (ids.length === 0) return [];
     const rows = await this.db
-      .select({ id: accounts.id })
+      .select({
+        id: accounts.id,
+        absent: sql<boolean>`${accounts.kind} = 'anonymous' and ${accounts.lastSeenAt} < now() - make_interval(secs => ${seconds})`,
+      })
       .from(accounts)
-      .where(
-        and(
-          inArray(accounts.id, [...ids]),
-          eq(accounts.kind, "anonymous"),
-          lt(accounts.lastSeenAt, sql`now() - make_interval(secs => ${seconds})`),
-        ),
-      );
-    return rows.map((row) => row.id);
+      .where(inArray(accounts.id, [...ids]));
+    const present = new Set(rows.filter((row) => !row.absent).map((row) => row.id));
+    return [...new Set(ids)].filter((id) => !present.has(id));
+  }
+
+  /**
+   * Deletes up to `batch` anonymous accounts not seen for `seconds` (by the database's clock) that own
+   * no agent, with their characters and everything those hold; gives how many went. Their trades stay on
+   * record without them. Rows another sweep holds are skipped, not waited for.
+   */
+  async deleteAbsentAnonymous(seconds: number, batch: number): Promise<number> {
+    const result = await this.db.execute(sql`
+      delete from accounts where id in (
+        select account.id from accounts as account
+        where account.kind = 'anonymous'
+          and account.last_seen_at < now() - make_interval(secs => ${seconds})
+          and not exists (select 1 from agents where agents.owner_account_id = account.id)
+        order by account.last_seen_at
+        limit ${batch}
+        for update skip locked)
+      returning id`);
+    return (result as unknown as { rows: unknown[] }).rows.length;
   }
 
   async setAdmin(id: string, isAdmin: boolean): Promise<void> {

@@ -4,6 +4,7 @@ import http from "node:http";
 import path from "node:path";
 import { AgentManager } from "../agents/manager.js";
 import { modelPlanners } from "../agents/planners/index.js";
+import { AnonymousAccountSweep } from "../auth/account-sweep.js";
 import { Sightings, sightingIntervalMs } from "../auth/sightings.js";
 import { createTokenVerifier } from "../auth/tokens.js";
 import type { Config } from "../config/config.js";
@@ -71,6 +72,12 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
   const agentRows = new AgentRepository(database.db);
   const sightingMs = sightingIntervalMs(config.AGENT_OWNER_ABSENCE_SECONDS);
   const outbox = createOutbox(config.WRITE_PATH);
+  const accountSweep = new AnonymousAccountSweep(
+    accounts,
+    config.ANONYMOUS_ACCOUNT_RETENTION_SECONDS,
+    logger,
+  );
+  accountSweep.start();
   return {
     config,
     logger,
@@ -105,6 +112,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     httpServer: createHttpServer(config, logger),
     outbox,
     close: async () => {
+      await accountSweep.stop();
       await outbox.close();
       await rateLimits.close();
       await database.close();
