@@ -55,7 +55,7 @@ const call = async (path, options = {}) => {
  * Whether the server runs more than one world: a new agent is then started in the world picked, and each
  * agent's row names its own, with a link to play there.
  */
-const manyWorlds = await api("/api/v1/worlds").then(
+const manyWorlds = await call("/api/v1/worlds").then(
   ({ worlds }) => {
     if (worlds.length < 2) return false;
     const picker = $("new-world");

@@ -1,5 +1,6 @@
 // The landing page: the live player count and, where the server runs more than one, its worlds with a
-// link to play in each, asked every 10 s.
+// link to play in each, asked every 10 s of GET /health (the one public endpoint: a visitor has not
+// signed in).
 import { api, el, formatNumber } from "./common.js";
 
 const POLL_MS = 10_000;
@@ -9,10 +10,8 @@ const worldList = document.getElementById("worlds");
 
 async function refresh() {
   try {
-    const [{ playersOnline }, { worlds }] = await Promise.all([
-      api("/api/v1/world/online"),
-      api("/api/v1/worlds"),
-    ]);
+    const { playersOnline, worlds } = await api("/health");
+    if (worlds === undefined) throw new Error("not counted just now");
     count.textContent = String(playersOnline);
     label.textContent = playersOnline === 1 ? "player online" : "players online";
     count.dataset.count = String(playersOnline);

@@ -84,6 +84,7 @@ const connection = new GameConnection({
 const worlds = new WorldPicker($("world"), $("world-list"), {
   hop: (world) => send("player:hop", { world }),
   failed: notice,
+  token: signIn,
 });
 await worlds.refresh();
 connection.world = linkedWorld(new URLSearchParams(location.search).get("world"));

@@ -9,7 +9,7 @@ export class WorldPicker {
   /**
    * @param {HTMLButtonElement} button the header's "World N", which opens the list
    * @param {HTMLElement} list
-   * @param {{ hop: (world: number) => void, failed: (message: string) => void }} actions
+   * @param {{ hop: (world: number) => void, failed: (message: string) => void, token: () => Promise<string> }} actions
    */
   constructor(button, list, actions) {
     this.button = button;
@@ -37,7 +37,7 @@ export class WorldPicker {
   /** Asks the server for its worlds; the picker shows itself if there is more than one. */
   async refresh() {
     try {
-      ({ worlds: this.worlds } = await api("/api/v1/worlds"));
+      ({ worlds: this.worlds } = await api("/api/v1/worlds", { token: await this.actions.token() }));
     } catch (error) {
       this.actions.failed(`The worlds could not be listed: ${error.message}`);
       return;

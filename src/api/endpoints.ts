@@ -37,7 +37,7 @@ export const ENDPOINTS: Endpoint[] = [
     auth: "public",
     summary: "Whether the server and its database answer.",
     answers: [
-      '`200 {status: "ok", timestamp, version, database: "ok"}`, and in the process that runs the world `world: {database: "ok"}`',
+      '`200 {status: "ok", timestamp, version, database: "ok", playersOnline, worlds}`, `worlds` as `GET /api/v1/worlds` lists them (both left out when the worlds cannot be counted within a second), and in the process that runs the world `world: {database: "ok"}`',
     ],
     errors: [
       '`503` with `status: "degraded"` beside the error body (`unavailable`) when the database does not answer within 2 s, or the world\'s writes fail or one has run over 1 s (`world: {database: "waiting", waitingMs}`)',
@@ -172,7 +172,7 @@ export const ENDPOINTS: Endpoint[] = [
   {
     method: "GET",
     path: "/api/v1/worlds",
-    auth: "public",
+    auth: "bearer",
     summary:
       "The numbered worlds (`WORLDS`): how many play in each, its capacity (`WORLD_CAPACITY`) and whether it is full.",
     answers: ["`200 {worlds: [{id, playersOnline, capacity, full}]}`"],
@@ -199,8 +199,8 @@ export const ENDPOINTS: Endpoint[] = [
   {
     method: "GET",
     path: "/api/v1/world/online",
-    auth: "public",
-    summary: "How many players are in the worlds, for the landing page (under the REST limit).",
+    auth: "bearer",
+    summary: "How many players are in the worlds in all.",
     answers: ["`200 {playersOnline}`"],
     errors: [WORLD_AWAY],
   },

@@ -26,16 +26,16 @@ export function worldRouter(
     });
   });
 
-  // Public, for the landing page: how many are playing, and nothing else.
-  router.get("/v1/world/online", async (_req, res) => {
+  // How many are playing in all (the landing page, for people not signed in, reads GET /health).
+  router.get("/v1/world/online", authenticated, async (_req, res) => {
     let playersOnline = 0;
     for (let world = 1; world <= runtime.config.WORLDS; world++)
       playersOnline += (await liveWorld.status(world))?.playersOnline ?? 0;
     res.json({ playersOnline });
   });
 
-  // Public, for a world picker: each numbered world, how many play there and whether it is full.
-  router.get("/v1/worlds", async (_req, res) => {
+  // For a world picker: each numbered world, how many play there and whether it is full.
+  router.get("/v1/worlds", authenticated, async (_req, res) => {
     res.json({ worlds: await liveWorld.worlds(runtime.config.WORLDS, runtime.config.WORLD_CAPACITY) });
   });
 

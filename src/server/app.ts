@@ -94,8 +94,13 @@ export function createApp(runtime: Runtime) {
       if (logged) app.use(logged);
       app.set("trust proxy", runtime.config.TRUST_PROXY);
       // Not counted against the REST limit, which covers /api only: health, metrics and game data files.
+      const liveWorld = roomLiveWorld(() => runtime.agents.storedWorlds());
       app.use(
-        healthRouter(() => runtime.database.ping(), runtime.worldHealth),
+        healthRouter(
+          () => runtime.database.ping(),
+          runtime.worldHealth,
+          () => liveWorld.worlds(runtime.config.WORLDS, runtime.config.WORLD_CAPACITY),
+        ),
         metricsRouter(runtime.config, runtime.rateLimits.authAttempts),
       );
       // /ws is a WebSocket: a plain request there (a browser's, say) is told so rather than "not found".
@@ -119,11 +124,7 @@ export function createApp(runtime: Runtime) {
         authAttempts: runtime.rateLimits.authAttempts,
       });
       // Last: it ends with the 404 of whatever no route above answered.
-      mountApi(
-        app,
-        runtime,
-        roomLiveWorld(() => runtime.agents.storedWorlds()),
-      );
+      mountApi(app, runtime, liveWorld);
     },
     initializeGameServer: (server) => {
       // Clients join rooms; only the server creates them (a second world, or a forged trade, is refused).

@@ -109,9 +109,11 @@ describe("the agent process (npm run agents) beside a game server", function () 
     assert.equal(created.status, 201, await created.clone().text());
     const agent: { agentId: string } = await created.json();
     const playersOnline = async () =>
-      ((await (await request(server, "/api/v1/worlds")).json()).worlds as { playersOnline: number }[]).map(
-        (world) => world.playersOnline,
-      );
+      (
+        (await (await request(server, "/api/v1/worlds", { token: owner })).json()).worlds as {
+          playersOnline: number;
+        }[]
+      ).map((world) => world.playersOnline);
     await waitForAsync(async () => (await playersOnline())[1] === 1, "the agent in world 2");
     assert.deepEqual(await playersOnline(), [1, 1], "the first agent stays in world 1");
     const { agents } = await (await request(server, "/api/agents", { token: owner })).json();

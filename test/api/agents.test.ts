@@ -723,7 +723,7 @@ withPostgres("/api/agents across a restart", function () {
           );
         // A lone process opens at start the world its stored agent plays in, before anyone asks for it.
         const playing = async () =>
-          (await (await request(second, "/api/v1/worlds")).json()).worlds.map(
+          (await (await request(second, "/api/v1/worlds", { token })).json()).worlds.map(
             (world: { playersOnline: number }) => world.playersOnline,
           );
         await waitForAsync(async () => (await playing())[1] === 1, "world 2 open, its agent in it");
@@ -748,7 +748,7 @@ withPostgres("/api/agents across a restart", function () {
           ["Sentinel"],
           "world 1's stored agent runs; Returner, of world 2, does not",
         );
-        const { worlds } = await (await request(third, "/api/v1/worlds")).json();
+        const { worlds } = await (await request(third, "/api/v1/worlds", { token })).json();
         assert.equal(worlds.length, 1);
         const opened = await matchMaker.query({ name: "world" });
         assert.deepEqual(

@@ -114,7 +114,9 @@ scaleOut("numbered worlds over two server processes (WORLDS=2, Redis and Postgre
 
     alice.client.send("tradeRequest", { targetPlayerId: bob.id });
     assert.equal((await alice.client.next("tradeError")).data.reason, "not_in_same_world");
-    const worlds = await (await fetch(`${second.baseUrl}/api/v1/worlds`)).json();
+    const worlds = await (
+      await fetch(`${second.baseUrl}/api/v1/worlds`, { headers: { authorization: `Bearer ${alice.token}` } })
+    ).json();
     assert.deepEqual(
       worlds.worlds.map((world: any) => [world.id, world.playersOnline]),
       [

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { boot, type ColyseusTestServer } from "@colyseus/testing";
+import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { loadConfig } from "../../src/config/config.js";
 import type { Runtime } from "../../src/ports/runtime.js";
 import { createApp } from "../../src/server/app.js";
@@ -81,6 +82,14 @@ export async function startTestServer(
 }
 
 /** A GET answered 200 (asserted), as JSON; with a bearer `token` when given. */
+/** The worlds as GET /api/v1/worlds lists them, asked with a token of an identity of its own. */
+export async function listWorlds(
+  server: Pick<TestServer, "baseUrl" | "runtime">,
+): Promise<{ id: number; playersOnline: number; capacity: number; full: boolean }[]> {
+  const { token } = await issueAnonymousToken(server.runtime.jwtSecret, "anon:world-watcher");
+  return (await getJson(server as TestServer, "/api/v1/worlds", token)).worlds;
+}
+
 export async function getJson(server: TestServer, path: string, token?: string): Promise<any> {
   const response = await fetch(`${server.baseUrl}${path}`, {
     headers: token ? { authorization: `Bearer ${token}` } : {},

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Browser, Page, WebSocketRoute } from "playwright-core";
 import { GENEROUS_LIMITS } from "../api/support.js";
 import { waitForAsync } from "../support/players.js";
-import { startTestServer, type TestServer } from "../support/server.js";
+import { listWorlds, startTestServer, type TestServer } from "../support/server.js";
 import { connectNewPlayer, type WsPlayer } from "../support/ws-client.js";
 import { launchChromium, openPage, screenshot, skipWithoutChromium, type WatchedPage } from "./browser.js";
 import { clickTile, coinsOf, openClient, openCuttable, standingStill } from "./play-helpers.js";
@@ -149,7 +149,7 @@ describe("the web pages in a browser: numbered worlds (WORLDS=2)", function () {
 
   /** How many play in each world, world 1 first, as the REST API says. */
   const playersByWorld = async (): Promise<number[]> => {
-    const { worlds } = await (await fetch(`${server.baseUrl}/api/v1/worlds`)).json();
+    const worlds = await listWorlds(server);
     return worlds.map((world: { playersOnline: number }) => world.playersOnline);
   };
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
 import { GENEROUS_LIMITS, request } from "../api/support.js";
-import { startTestServer, type TestServer } from "../support/server.js";
+import { listWorlds, startTestServer, type TestServer } from "../support/server.js";
 import {
   type ExpectedRefusal,
   identitiesAcrossTheHour,
@@ -251,7 +251,7 @@ describe("the agent dashboard in a browser: numbered worlds (WORLDS=2)", functio
     const link = page.locator("a.badge.world");
     await link.waitFor();
     assert.equal(await link.textContent(), "World 2");
-    const { worlds } = await (await request(server, "/api/v1/worlds")).json();
+    const worlds = await listWorlds(server);
     assert.deepEqual(
       worlds.map((world: { playersOnline: number }) => world.playersOnline),
       [0, 1],

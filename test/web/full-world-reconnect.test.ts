@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";
 import { GENEROUS_LIMITS } from "../api/support.js";
 import { waitForAsync } from "../support/players.js";
-import { startTestServer, type TestServer } from "../support/server.js";
+import { listWorlds, startTestServer, type TestServer } from "../support/server.js";
 import { connectPlayer, type WsPlayer } from "../support/ws-client.js";
 import { launchChromium, openPage, skipWithoutChromium } from "../web/browser.js";
 
@@ -53,7 +53,7 @@ describe("the play client when its world filled up during a drop", function () {
   });
 
   const playersByWorld = async (): Promise<number[]> => {
-    const { worlds } = await (await fetch(`${server.baseUrl}/api/v1/worlds`)).json();
+    const worlds = await listWorlds(server);
     return worlds.map((world: { playersOnline: number }) => world.playersOnline);
   };
 

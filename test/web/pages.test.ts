@@ -7,8 +7,8 @@ import { loadConfig } from "../../src/config/config.js";
 import { createRateLimits } from "../../src/limits/rate-limits.js";
 import { createLogger } from "../../src/telemetry/logger.js";
 import { mountAdminTools } from "../../src/web/admin-tools.js";
-import { expectError, request } from "../api/support.js";
-import { joinAsNewPlayer, leave } from "../support/players.js";
+import { expectError, request, signInAnonymously } from "../api/support.js";
+import { joinAsNewPlayer, leave, waitForAsync } from "../support/players.js";
 import { startTestServer, TEST_PORT, type TestServer } from "../support/server.js";
 import { connectNewPlayer } from "../support/ws-client.js";
 
@@ -45,16 +45,33 @@ describe("the web pages over HTTP", function () {
     await expectError(await request(server, "/web/nothing.js"), 404, "not_found");
   });
 
-  it("tells anyone how many players are online, without a token", async () => {
-    const before = await request(server, "/api/v1/world/online");
-    assert.equal(before.status, 200);
-    assert.deepEqual(await before.json(), { playersOnline: 0 });
+  it("tells anyone how many players are online through GET /health; the world endpoints need a token", async () => {
+    const counts = async () => {
+      const { playersOnline, worlds } = await (await request(server, "/health")).json();
+      return { playersOnline, worlds };
+    };
+    const world = (playersOnline: number) => ({ id: 1, playersOnline, capacity: 2000, full: false });
+    assert.deepEqual(await counts(), { playersOnline: 0, worlds: [world(0)] });
     const player = await connectNewPlayer(server);
     try {
-      assert.deepEqual(await (await request(server, "/api/v1/world/online")).json(), { playersOnline: 1 });
+      // The counts are asked again at most once a second.
+      await waitForAsync(async () => (await counts()).playersOnline === 1, "the player counted");
+      assert.deepEqual(await counts(), { playersOnline: 1, worlds: [world(1)] });
     } finally {
       player.client.socket.close(1000);
     }
+    for (const path of ["/api/v1/worlds", "/api/v1/world/online"])
+      await expectError(await request(server, path), 401, "unauthorized");
+    const { token } = await signInAnonymously(server);
+    const listed = await request(server, "/api/v1/worlds", { token });
+    assert.equal(listed.status, 200);
+    assert.deepEqual(
+      (await listed.json()).worlds.map(({ id, capacity }: { id: number; capacity: number }) => ({
+        id,
+        capacity,
+      })),
+      [{ id: 1, capacity: 2000 }],
+    );
   });
 
   it("opens Colyseus's monitor and playground in development", async () => {

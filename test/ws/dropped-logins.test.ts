@@ -4,12 +4,12 @@ import assert from "node:assert/strict";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
 import { sleep, waitForAsync } from "../support/players.js";
-import { getJson, startTestServer, type TestServer } from "../support/server.js";
+import { listWorlds, startTestServer, type TestServer } from "../support/server.js";
 import { connectPlayer, refusedUpgrade, WsClient, type WsPlayer } from "../support/ws-client.js";
 
 /** Players online in each world, as GET /api/v1/worlds (and the world picker) shows them. */
 const online = async (server: TestServer) =>
-  ((await getJson(server, "/api/v1/worlds")).worlds as any[]).map((world) => world.playersOnline);
+  ((await listWorlds(server)) as any[]).map((world) => world.playersOnline);
 
 /** Waits until no world counts a player: past RECONNECT_SECONDS (1 s here), a dropped seat is let go. */
 const emptied = (server: TestServer, what: string) =>

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { sleep, waitForAsync } from "../support/players.js";
-import { getJson, startTestServer, type TestServer } from "../support/server.js";
+import { listWorlds, startTestServer, type TestServer } from "../support/server.js";
 import { connectPlayer, refusedUpgrade, WsClient } from "../support/ws-client.js";
 
 // Full, the world counts the loading login's seat already; with a seat to spare, as a control.
@@ -24,10 +24,7 @@ for (const [capacity, why] of [
       // Create the character first, then log out.
       const made = await connectPlayer(server, 1, token);
       await made.client.close();
-      await waitForAsync(
-        async () => (await getJson(server, "/api/v1/worlds")).worlds[0].playersOnline === 0,
-        "world empty",
-      );
+      await waitForAsync(async () => (await listWorlds(server))[0]?.playersOnline === 0, "world empty");
       // The character's load takes 1.5 s (a slow database).
       const characters = server.runtime.characters as any;
       const load = characters.load;

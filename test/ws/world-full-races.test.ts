@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { matchMaker } from "@colyseus/core";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { sleep, waitForAsync } from "../support/players.js";
-import { getJson, startTestServer, type TestServer } from "../support/server.js";
+import { listWorlds, startTestServer, type TestServer } from "../support/server.js";
 import { connectPlayer, WsClient, type WsPlayer } from "../support/ws-client.js";
 
 /**
@@ -32,8 +32,7 @@ describe("a world filled while the login is answered (WORLDS=2, WORLD_CAPACITY=1
   let server: TestServer;
   const players: WsPlayer[] = [];
   const clients: WsClient[] = [];
-  const online = async () =>
-    ((await getJson(server, "/api/v1/worlds")).worlds as any[]).map((world) => world.playersOnline);
+  const online = async () => ((await listWorlds(server)) as any[]).map((world) => world.playersOnline);
 
   before(async () => {
     server = await startTestServer({ WORLDS: "2", WORLD_CAPACITY: "1", WORLD_TICK_MS: "100" });

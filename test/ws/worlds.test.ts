@@ -4,7 +4,7 @@ import { Client } from "@colyseus/sdk";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { CLOSE_REPLACED } from "../../src/protocol/close-codes.js";
 import { joinAsNewPlayer, type SdkPlayer, sleep, waitForAsync } from "../support/players.js";
-import { getJson, startTestServer, type TestServer } from "../support/server.js";
+import { getJson, listWorlds, startTestServer, type TestServer } from "../support/server.js";
 import { connectPlayer, refusedUpgrade, WsClient, type WsPlayer } from "../support/ws-client.js";
 
 const ADMIN_CODE = "worlds-admin";
@@ -43,22 +43,28 @@ describe("numbered worlds: choosing one (WORLDS=2, WORLD_CAPACITY=1)", function 
   after(() => server?.stop());
 
   it("lists the worlds with their players and capacity, and puts each login in the least full one", async () => {
-    assert.deepEqual(await getJson(server, "/api/v1/worlds"), {
-      worlds: [
-        { id: 1, playersOnline: 0, capacity: 1, full: false },
-        { id: 2, playersOnline: 0, capacity: 1, full: false },
-      ],
-    });
+    assert.deepEqual(
+      { worlds: await listWorlds(server) },
+      {
+        worlds: [
+          { id: 1, playersOnline: 0, capacity: 1, full: false },
+          { id: 2, playersOnline: 0, capacity: 1, full: false },
+        ],
+      },
+    );
     players.push(await connectPlayer(server));
     assert.equal(await worldOf(server, players[0]!.token), 1, "two empty worlds: the first");
     players.push(await connectPlayer(server));
     assert.equal(await worldOf(server, players[1]!.token), 2, "world 1 holds one: the other");
-    assert.deepEqual(await getJson(server, "/api/v1/worlds"), {
-      worlds: [
-        { id: 1, playersOnline: 1, capacity: 1, full: true },
-        { id: 2, playersOnline: 1, capacity: 1, full: true },
-      ],
-    });
+    assert.deepEqual(
+      { worlds: await listWorlds(server) },
+      {
+        worlds: [
+          { id: 1, playersOnline: 1, capacity: 1, full: true },
+          { id: 2, playersOnline: 1, capacity: 1, full: true },
+        ],
+      },
+    );
 
     const { token } = await issueAnonymousToken(server.runtime.jwtSecret);
     const everyWorldFull = await refusedUpgrade(server.wsUrl, { header: token });
@@ -112,10 +118,7 @@ describe("numbered worlds: an SDK client joining a world's room by its id (WORLD
     const rooms = await matchMaker.query({ name: "world" });
     const roomOf = (world: number) => rooms.find((room) => room.metadata?.world === world)!.roomId;
     assert.ok(roomOf(1) && roomOf(2), "both worlds are open");
-    await waitForAsync(
-      async () => (await getJson(server, "/api/v1/worlds")).worlds[1].playersOnline === 0,
-      "world 2 empty again",
-    );
+    await waitForAsync(async () => (await listWorlds(server))[1]?.playersOnline === 0, "world 2 empty again");
     const sdk = new Client(server.baseUrl);
     const { token } = await issueAnonymousToken(server.runtime.jwtSecret);
     sdk.auth.token = token;
@@ -132,7 +135,7 @@ describe("numbered worlds: an SDK client joining a world's room by its id (WORLD
   it("takes it into that world's last seat while another world is as empty", async () => {
     await Promise.all(players.splice(0).map((player) => player.client.close()));
     await waitForAsync(async () => {
-      const { worlds } = await getJson(server, "/api/v1/worlds");
+      const worlds = await listWorlds(server);
       return worlds.every((world: { playersOnline: number }) => world.playersOnline === 0);
     }, "both worlds empty");
     const world2 = (await matchMaker.query({ name: "world" })).find((room) => room.metadata?.world === 2)!;
@@ -153,8 +156,7 @@ describe("numbered worlds: full, and a player coming back (WORLDS=2, WORLD_CAPAC
   this.timeout(30000);
   let server: TestServer;
   const players: WsPlayer[] = [];
-  const online = async () =>
-    ((await getJson(server, "/api/v1/worlds")).worlds as any[]).map((world) => world.playersOnline);
+  const online = async () => ((await listWorlds(server)) as any[]).map((world) => world.playersOnline);
   /** The player's connection drops (no close frame): its world keeps its seat for RECONNECT_SECONDS. */
   const drop = async (player: WsPlayer) => {
     player.client.socket.terminate();
@@ -346,7 +348,7 @@ describe("numbered worlds: apart, and hopping between them (WORLDS=2)", function
     assert.equal(await worldOf(server, alice.token), 2);
     alice.client.send("tradeRequest", { targetPlayerId: bob.id });
     await bob.client.next("tradeIncoming");
-    const worlds = (await getJson(server, "/api/v1/worlds")).worlds;
+    const worlds = await listWorlds(server);
     assert.deepEqual(
       worlds.map((world: any) => world.playersOnline),
       [0, 2],
@@ -475,7 +477,7 @@ describe("numbered worlds: apart, and hopping between them (WORLDS=2)", function
     assert.equal((await first.client.closed).code, CLOSE_REPLACED);
     assert.deepEqual(second.sync.inventory, first.sync.inventory);
     assert.equal(await worldOf(server, first.token), 2);
-    const worlds = (await getJson(server, "/api/v1/worlds")).worlds;
+    const worlds = await listWorlds(server);
     assert.deepEqual(
       worlds.map((world: any) => world.playersOnline),
       [0, 1],
