@@ -24,7 +24,7 @@ const game = {
   /** A store:open was sent: the store:stock that answers it opens the store. */
   storeAsked: false,
   store: undefined,
-  /** The combat style chosen on this page: player:sync does not say the one the character keeps. */
+  /** The combat style the character keeps, as player:sync says (or as chosen here). */
   style: undefined,
   /** The inventory slot chosen with "Use", waiting for what to use it on. */
   using: undefined,
@@ -131,6 +131,8 @@ function handle(event, data) {
   switch (event) {
     case "player:sync":
       game.me = data;
+      // An older server does not say the style the character keeps: the one chosen here stands.
+      if (data.combatStyle !== undefined) game.style = data.combatStyle;
       renderPlayer();
       if (!game.worldKnown) learnWorld();
       break;

@@ -250,8 +250,8 @@ export class WorldState {
   setStyle(player: PlayerEntity, style: CombatStyle): void {
     player.style = style;
     player.character.combatStyle = style;
-    // Written with the character's row, as a position is.
-    this.changedCharacters.add(player.id);
+    // Written with the character's row, as a position is; player:sync shows it, answering the choice.
+    this.synced(player);
   }
 
   setOutfit(player: PlayerEntity, outfit: Pick<CharacterState, "inventory" | "equipment">): void {

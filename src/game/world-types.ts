@@ -74,6 +74,11 @@ export interface PlayerSync {
   prayer: { points: number; active: string[] };
   /** Beyond the protocol's fields: run energy, a whole percent (0..100), what running spends. */
   runEnergy: number;
+  /**
+   * Beyond the protocol's fields: the combat style last chosen, kept with the character (one the weapon
+   * worn cannot use fights as accurate).
+   */
+  combatStyle: CombatStyle;
 }
 
 export interface CombatHit {

@@ -2,6 +2,7 @@
 // player:sync object.
 
 import { maxHealth } from "./character.js";
+import { DEFAULT_STYLE } from "./combat.js";
 import type { GroundItem } from "./ground-items.js";
 import { countItem } from "./inventory.js";
 import { prayerPoints } from "./prayer.js";
@@ -100,6 +101,7 @@ export function playerSyncOf(
     bank: character.bank.map((entry) => ({ ...entry })),
     prayer: { points: prayerPoints(character), active: activePrayers.map((prayer) => prayer.id) },
     runEnergy: runEnergyPercent(runEnergy(character)),
+    combatStyle: character.combatStyle ?? DEFAULT_STYLE,
   };
 }
 

@@ -185,6 +185,13 @@ describe("the play page: one player's panels", function () {
     assert.equal(await page.locator("#chat-log li.error").count(), 0, "the server took it");
     assert.equal(await page.locator("#combat-style").inputValue(), "aggressive", "the style chosen is shown");
     await screenshot(page, "play-combat-style");
+    // The character keeps it: a page opened anew shows it, as player:sync says.
+    await page.reload();
+    await page.locator('#status[data-status="online"]').waitFor();
+    await page.locator('#tabs button[data-tab="equipment"]').click();
+    await page.waitForFunction(
+      () => (document.getElementById("combat-style") as HTMLSelectElement).value === "aggressive",
+    );
     await w.context.close();
   });
 

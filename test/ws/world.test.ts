@@ -131,14 +131,18 @@ describe("/ws: playing in the world with plain WebSocket clients", function () {
     assert.equal((await missing).data.code, "not_found", "what does not exist is not found");
   });
 
-  it("takes a combat style by name and refuses an unknown one", async () => {
-    const { client } = await connect();
+  it("takes a combat style by name, answered by a player:sync showing it, and refuses an unknown one", async () => {
+    const { client, sync } = await connect();
+    assert.equal(sync.combatStyle, "accurate", "a new character's");
     client.send("player:action", { action: "combat_style", style: "berserk" }, "style-1");
     const refusal = await client.next("error");
     assert.equal(refusal.id, "style-1");
     assert.equal(refusal.data.code, "bad_request");
     assert.equal(refusal.data.event, "player:action");
     client.send("player:action", { action: "combat_style", style: "aggressive" }, "style-2");
+    const shown = await client.next("player:sync");
+    assert.equal(shown.id, "style-2");
+    assert.equal(shown.data.combatStyle, "aggressive");
     client.send("player:action", { action: "flee" }, "flee-1");
     const nothingToFlee = await client.next("error");
     assert.equal(nothingToFlee.id, "flee-1", "the style was taken; only the flight is refused");
