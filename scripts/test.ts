@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { PORTS_PER_PROCESS, REDIS_PORT_OFFSET } from "../test/support/runner-ports.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 /** Seconds each file took when last recorded (`npm test -- --record`), to balance the processes. */
@@ -21,10 +22,6 @@ const UNRECORDED_SECONDS = 5;
 const PROCESS_START_SECONDS = 8;
 /** The suites whose frames go through the outbox, run again with WRITE_PATH=stream. */
 const STREAM_SUITES = ["test/rooms/", "test/ws/"];
-/** Ports a process's tests use run from its TEST_PORT up to +76 (test/support/processes.ts). */
-const PORTS_PER_PROCESS = 100;
-/** Its own Redis server, for a process after the first, listens here (above the tests' ports). */
-const REDIS_PORT_OFFSET = 97;
 
 const MOCHA_ARGS = [
   "--no-config",

@@ -8,6 +8,7 @@ import { TEST_PORT, TEST_WRITE_PATH_ENV } from "./server.js";
 /**
  * Ports of the server processes the tests start, offsets from TEST_PORT (default 2568) as the test
  * servers' own port is, so checkouts run side by side with different TEST_PORT values do not collide.
+ * The test runner's own ports are kept off (test/support/runner-ports.ts).
  */
 export const PROCESS_PORTS = {
   /** test/process.test.ts */
@@ -51,7 +52,7 @@ export const PROCESS_PORTS = {
   /** test/scale/world-pair-faults.test.ts: a pair of world processes and their Redis, for each case */
   listingsLost: { servers: [TEST_PORT + 86, TEST_PORT + 87], redis: TEST_PORT + 88 } as const,
   relayStalled: { servers: [TEST_PORT + 77, TEST_PORT + 78], redis: TEST_PORT + 79 } as const,
-  hopsBetween: { servers: [TEST_PORT + 96, TEST_PORT + 97], redis: TEST_PORT + 98 } as const,
+  hopsBetween: { servers: [TEST_PORT + 49, TEST_PORT + 50], redis: TEST_PORT + 51 } as const,
   /** test/scale/frozen-login.test.ts: the world's process, the one it stops, and their Redis */
   frozenLogin: { world: TEST_PORT + 67, stopped: TEST_PORT + 68, redis: TEST_PORT + 76 },
 } as const;
