@@ -279,10 +279,13 @@ function optionsAt(tile) {
   const used = game.using !== undefined ? game.me?.inventory.find((i) => i.slot === game.using) : undefined;
   for (const entity of entitiesAt(tile).reverse()) {
     if (used && entity.kind !== "player") {
-      options.push({
-        label: `Use ${map.itemName(used.itemId)} on ${entity.name}`,
-        run: () => useOn(used.slot, { targetId: entity.id }),
-      });
+      const products = productsOf(used, entity);
+      if (products.length > 1) options.push(...products);
+      else
+        options.push({
+          label: `Use ${map.itemName(used.itemId)} on ${entity.name}`,
+          run: () => useOn(used.slot, { targetId: entity.id }),
+        });
       continue;
     }
     if (entity.kind === "resource") {
@@ -315,6 +318,27 @@ function optionsAt(tile) {
   options.push({ label: "Walk here", run: () => walk(tile) });
   if (used) options.push({ label: "Cancel use", run: () => stopUsing() });
   return options;
+}
+
+/**
+ * What the item used can make at a furnace or an anvil, an option each (the level it needs named when the
+ * player lacks it): without a choice, the server makes the first the player can.
+ */
+function productsOf(used, entity) {
+  const station = map.stations.get(entity.type)?.type;
+  const level = game.me?.skills?.smithing?.level ?? 1;
+  return map.recipes
+    .filter(
+      (recipe) => recipe.station === station && recipe.inputs.some((input) => input.itemId === used.itemId),
+    )
+    .map((recipe) => {
+      const productId = recipe.output.itemId;
+      const needs = recipe.levelRequired > level ? ` (level ${recipe.levelRequired})` : "";
+      return {
+        label: `Make ${map.itemName(productId)}${needs}`,
+        run: () => useOn(used.slot, { targetId: entity.id, productId }),
+      };
+    });
 }
 
 function act(action, entity) {

@@ -5,7 +5,7 @@ import { manifest } from "./common.js";
 const key = (x, z) => `${x},${z}`;
 
 export async function loadWorldMap() {
-  const [areas, biomes, buildings, resources, npcs, stations, items] = await Promise.all(
+  const [areas, biomes, buildings, resources, npcs, stations, items, smelting, smithing] = await Promise.all(
     [
       "world-areas.json",
       "biomes.json",
@@ -14,9 +14,12 @@ export async function loadWorldMap() {
       "npcs.json",
       "stations.json",
       "items.json",
+      "recipes/smelting.json",
+      "recipes/smithing.json",
     ].map(manifest),
   );
-  return new WorldMap(areas, biomes, buildings, { resources, npcs, stations, items });
+  const recipes = [...smelting, ...smithing];
+  return new WorldMap(areas, biomes, buildings, { resources, npcs, stations, items, recipes });
 }
 
 export class WorldMap {
@@ -29,6 +32,8 @@ export class WorldMap {
     this.npcs = new Map(catalog.npcs.map((n) => [n.id, n]));
     this.stations = new Map(catalog.stations.map((s) => [s.id, s]));
     this.items = new Map(catalog.items.map((i) => [i.id, i]));
+    /** What furnaces and anvils make: `{station, inputs: [{itemId, quantity}], output, levelRequired}`. */
+    this.recipes = catalog.recipes;
     const buildingDefs = new Map(buildings.map((b) => [b.id, b]));
     for (const area of areas) {
       for (const rect of area.water ?? [])

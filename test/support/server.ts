@@ -81,16 +81,20 @@ export async function startTestServer(
   return server;
 }
 
-/** A GET answered 200 (asserted), as JSON; with a bearer `token` when given. */
 /** The worlds as GET /api/v1/worlds lists them, asked with a token of an identity of its own. */
 export async function listWorlds(
   server: Pick<TestServer, "baseUrl" | "runtime">,
 ): Promise<{ id: number; playersOnline: number; capacity: number; full: boolean }[]> {
   const { token } = await issueAnonymousToken(server.runtime.jwtSecret, "anon:world-watcher");
-  return (await getJson(server as TestServer, "/api/v1/worlds", token)).worlds;
+  return (await getJson(server, "/api/v1/worlds", token)).worlds;
 }
 
-export async function getJson(server: TestServer, path: string, token?: string): Promise<any> {
+/** A GET answered 200 (asserted), as JSON; with a bearer `token` when given. */
+export async function getJson(
+  server: Pick<TestServer, "baseUrl">,
+  path: string,
+  token?: string,
+): Promise<any> {
   const response = await fetch(`${server.baseUrl}${path}`, {
     headers: token ? { authorization: `Bearer ${token}` } : {},
   });

@@ -17,6 +17,8 @@ import {
 } from "./play-helpers.js";
 
 const BANK_BOOTH = { x: 30, z: 26 };
+/** The anvil beside the furnace, south of the starting area. */
+const ANVIL = { x: 30, z: 74 };
 
 describe("the play page: one player's panels", function () {
   this.timeout(120000);
@@ -141,6 +143,34 @@ describe("the play page: one player's panels", function () {
     assert.ok(tabs.y >= map.y + map.height - 1, "the sidebar is below the map");
     assert.ok(tabs.x + tabs.width <= 375, "the sidebar is on screen");
     await screenshot(page, "play-phone");
+    await w.context.close();
+  });
+
+  it("offers what a bar can make at an anvil, naming the level each needs, and makes the one chosen", async () => {
+    const w = await openClient(browser, server);
+    pages.push(w);
+    const { page } = w;
+    await becomeAdmin(page);
+    await say(page, "/give hammer 1");
+    await say(page, "/give bronze_bar 1");
+    await page.locator('#inventory .slot[data-item="bronze_bar"]').waitFor();
+    const axes = await page.locator('#inventory .slot[data-item="bronze_axe"]').count();
+    const at = await teleport(page, { x: 31, z: 74 });
+    await slotMenu(page, "bronze_bar", "Use Bronze bar");
+    await clickTile(page, at, ANVIL, "right");
+    const labels = await page.locator("#context-menu button").allTextContents();
+    assert.ok(labels.includes("Make Bronze dagger"), labels.join(" | "));
+    assert.ok(labels.includes("Make Bronze axe"), labels.join(" | "));
+    assert.ok(labels.includes("Make Bronze full helm (level 7)"), labels.join(" | "));
+    await page.locator("#context-menu button", { hasText: "Make Bronze axe" }).click();
+    await page.locator('#inventory .slot[data-item="bronze_bar"]').waitFor({ state: "detached" });
+    assert.equal(
+      await page.locator('#inventory .slot[data-item="bronze_axe"]').count(),
+      axes + 1,
+      "an axe made",
+    );
+    // Without the choice, the bar would have made the first recipe, a dagger.
+    assert.equal(await page.locator('#inventory .slot[data-item="bronze_dagger"]').count(), 0);
     await w.context.close();
   });
 
