@@ -76,7 +76,9 @@ export class TradeWindow {
         if (this.trade?.tradeId !== data.tradeId) return true;
         // An operation went through: a refusal shown before is past.
         this.error = undefined;
+        // Back from the confirmation screen too, when an item offered was no longer there.
         Object.assign(this.trade, {
+          stage: "offer",
           myOffer: data.myOffer,
           theirOffer: data.theirOffer,
           myAccepted: data.myAccepted,

@@ -15,6 +15,8 @@ export const TRADE_ERROR_MESSAGES = {
   too_far: "That player is too far away.",
   already_trading: "One of you is already trading.",
   commit_failed: "The trade could not be saved, so nothing moved.",
+  offer_changed:
+    "An item offered is no longer there: the offer shows what is left. Check it and accept again.",
 } as const;
 export type TradeErrorReason = keyof typeof TRADE_ERROR_MESSAGES;
 

@@ -36,6 +36,10 @@
  *     reasons about the partner ("partner_disconnected", "partner_busy") go to the partner only.
  *   - A received item that does not fit (no free slot, or a stack that would pass MAX_STACK) fails
  *     the whole swap with `inventory_full`; nothing moves.
+ *   - An offered item that left its slot since (eaten, banked, dropped) is found at the next accept
+ *     (`offersAsHeld`): the offer keeps what the slot still holds, both accepts are cleared, the trade
+ *     goes back to the offer stage, and both are told (`tradeUpdated`, then `tradeError`
+ *     `offer_changed`), rather than accept a swap that would fail `insufficient_items`.
  */
 import { entryAt, isValidSlot } from "./inventory.js";
 import { TRADE_ERROR_MESSAGES, type TradeCancelReason, type TradeErrorReason } from "./trade-reasons.js";
@@ -281,6 +285,47 @@ export function addToOffer(
     ? offer.map((offered) => (offered === existing ? { ...offered, quantity: total } : offered))
     : [...offer, { inventorySlot, itemId: entry.itemId, quantity }];
   return withOffer(trade, index, next, now);
+}
+
+/**
+ * The trade with each offer cut to what its slots still hold in `inventories` (the initiator's, then
+ * the target's): see the header. Undefined when every offer stands, or the trade is past its offers.
+ */
+export function offersAsHeld(
+  trade: Trade,
+  inventories: readonly [readonly InventoryEntry[], readonly InventoryEntry[]],
+  now: number,
+): TradeTransition | undefined {
+  if (trade.stage !== "offer" && trade.stage !== "confirm") return undefined;
+  const [first, second] = trade.sides.map((side, index) => heldOffer(side.offer, inventories[index]!));
+  if (first === trade.sides[0].offer && second === trade.sides[1].offer) return undefined;
+  const changed: Trade = {
+    ...bothAcceptsCleared(withSide(withSide(trade, 0, { offer: first! }), 1, { offer: second! })),
+    stage: "offer",
+    lastActivityAt: now,
+  };
+  const reason = "offer_changed";
+  const told = playerIds(changed).map(
+    (to): TradeEvent => ({
+      to,
+      event: "tradeError",
+      data: { tradeId: trade.id, reason, message: TRADE_ERROR_MESSAGES[reason] },
+    }),
+  );
+  return { trade: changed, events: [...updatedEvents(changed), ...told] };
+}
+
+/** The offer as the inventory backs it: itself when it does, else its entries cut or left out. */
+function heldOffer(
+  offer: readonly TradeOffer[],
+  inventory: readonly InventoryEntry[],
+): readonly TradeOffer[] {
+  const held = offer.flatMap((offered) => {
+    const entry = entryAt(inventory, offered.inventorySlot);
+    if (entry?.itemId !== offered.itemId) return [];
+    return entry.quantity >= offered.quantity ? [offered] : [{ ...offered, quantity: entry.quantity }];
+  });
+  return held.length === offer.length && held.every((entry, index) => entry === offer[index]) ? offer : held;
 }
 
 /** Takes `quantity` (all of it when absent) of one slot's offer back. */

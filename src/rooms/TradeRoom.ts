@@ -7,6 +7,7 @@ import {
   expireTrade,
   expireUnjoinedTrade,
   failTradeCommit,
+  offersAsHeld,
   removeFromOffer,
   type Trade,
   type TradeEvent,
@@ -251,11 +252,24 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
       }
       case "tradeRemoveItem":
         return removeFromOffer(this.trade, playerId, data.inventorySlot, data.quantity, now);
-      case "tradeAccept":
-        return acceptTrade(this.trade, playerId, items, now);
+      case "tradeAccept": {
+        const changed = await this.offersAsHeld(now);
+        return changed ? { ok: true, ...changed } : acceptTrade(this.trade, playerId, items, now);
+      }
       case "tradeCancel":
         return cancelTrade(this.trade, playerId);
     }
+  }
+
+  /**
+   * The trade with its offers cut to what the players' inventories hold now (see offersAsHeld), or
+   * undefined when they stand. A player offline is left to the disconnect that cancels the trade.
+   */
+  private async offersAsHeld(now: number): Promise<TradeTransition | undefined> {
+    const [a, b] = this.trade.sides;
+    const [first, second] = await Promise.all([a, b].map((side) => this.world.inventoryOf(side.player.id)));
+    if (!first || !second) return undefined;
+    return offersAsHeld(this.trade, [first, second], now);
   }
 
   private async commit(cause: Cause): Promise<void> {

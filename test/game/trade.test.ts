@@ -7,6 +7,7 @@ import {
   completeTrade,
   expireTrade,
   failTradeCommit,
+  offersAsHeld,
   removeFromOffer,
   requestTrade,
   respondToTrade,
@@ -258,6 +259,32 @@ describe("accepting", () => {
     assert.equal(refusal(acceptTrade(pending(), "bob", ITEMS, T0)), "wrong_stage");
     assert.equal(refusal(acceptTrade(committing(), "bob", ITEMS, T0)), "wrong_stage");
     assert.equal(refusal(acceptTrade(started(), "carol", ITEMS, T0)), "not_participant");
+  });
+});
+
+describe("offers the inventories no longer hold", () => {
+  it("changes nothing while every offered slot holds what it offers", () => {
+    assert.equal(offersAsHeld(confirming(), [ALICE_INVENTORY, BOB_INVENTORY], T0 + 1), undefined);
+    assert.equal(offersAsHeld(committing(), [[], []], T0 + 1), undefined, "past its offers");
+  });
+
+  it("cuts an offer to what its slot still holds, drops one whose item is gone, back at the offer stage", () => {
+    // Since the confirm screen, Alice spent 60 of her coins and her sword went; Bob kept his log.
+    const aliceNow = [{ slot: 0, itemId: "coins", quantity: 40 }, ALICE_INVENTORY[2]!];
+    const changed = offersAsHeld(confirming(), [aliceNow, BOB_INVENTORY], T0 + 5);
+    assert.ok(changed, "the offers changed");
+    const { trade, events } = changed;
+    assert.equal(trade.stage, "offer");
+    assert.equal(trade.lastActivityAt, T0 + 5);
+    assert.deepEqual(trade.sides[0].offer, [{ inventorySlot: 0, itemId: "coins", quantity: 40 }]);
+    assert.deepEqual(trade.sides[1].offer, [{ inventorySlot: 3, itemId: "logs", quantity: 1 }]);
+    assert.ok(trade.sides.every((side) => !side.accepted));
+    assert.deepEqual(
+      events.map(({ to, event }) => `${event} to ${to}`),
+      ["tradeUpdated to alice", "tradeUpdated to bob", "tradeError to alice", "tradeError to bob"],
+    );
+    const error = events.find((event) => event.event === "tradeError");
+    assert.equal(error?.event === "tradeError" && error.data.reason, "offer_changed");
   });
 });
 

@@ -48,6 +48,21 @@ const commit = async (
     [randomUUID(), { characterId: a.id, offer: offerOfA }, { characterId: b.id, offer: [] }, answerWithinMs],
     answerWithinMs,
   );
+/**
+ * Makes the world answer the trade room's check of the offers, at an accept, with the inventories as they
+ * are now, whatever happens to them next: as when a drop lands between the last accept's check and the
+ * swap, which then re-checks them itself. Gives back the way to undo it.
+ */
+async function holdInventoryCheck(...traders: Trader[]): Promise<() => void> {
+  const world = matchMaker.getLocalRoomById((await findWorld())!.roomId) as WorldRoom;
+  const inventoryOf = world.inventoryOf;
+  const held = new Map(traders.map(({ id }) => [id, inventoryOf.call(world, id)]));
+  world.inventoryOf = (playerId) =>
+    held.has(playerId) ? held.get(playerId) : inventoryOf.call(world, playerId);
+  return () => {
+    world.inventoryOf = inventoryOf;
+  };
+}
 const fiveCoinsOf = (trader: Trader): TradeOffer[] => [
   { inventorySlot: slotOf(trader, "coins"), itemId: "coins", quantity: 5 },
 ];
@@ -299,7 +314,7 @@ describe("TradeRoom with SDK clients", function () {
     assert.equal(await storedCount(server, alice.id, "coins"), 25);
   });
 
-  it("fails the commit and cancels when an offered item was dropped in the meantime", async () => {
+  it("takes an offered item dropped in the meantime out of the offer at the next accept, moving nothing", async () => {
     const [alice, bob] = [await join(), await join()];
     const tradeId = await startTrade(alice, bob);
     const coinsSlot = slotOf(alice, "coins");
@@ -309,9 +324,37 @@ describe("TradeRoom with SDK clients", function () {
     await alice.tradeInbox.next("tradeConfirmScreen");
     alice.room.send("player:action", { action: "drop", inventorySlot: coinsSlot });
     await alice.inbox.next("player:sync", (s) => s.coins === 0);
+    bob.trade!.send("tradeAccept", { tradeId });
+    assert.deepEqual(
+      (await bob.tradeInbox.next("tradeUpdated", (u) => u.theirOffer.length === 0)).theirOffer,
+      [],
+    );
+    assert.equal((await bob.tradeInbox.next("tradeError", () => true, 5000, true)).reason, "offer_changed");
+    assert.equal((await alice.tradeInbox.next("tradeError", () => true, 5000, true)).reason, "offer_changed");
+    bob.trade!.send("tradeCancel", { tradeId });
+    assert.equal((await bob.tradeInbox.next("tradeCancelled", () => true, 5000, true)).reason, "cancelled");
+    const stored = await server.runtime.characters.load(bob.id);
+    assert.equal(stored?.inventory.find((e) => e.itemId === "coins")?.quantity, 25, "bob received nothing");
+  });
+
+  it("fails the commit and cancels when an offered item was dropped after the last accept's check", async () => {
+    const [alice, bob] = [await join(), await join()];
+    const tradeId = await startTrade(alice, bob);
+    const coinsSlot = slotOf(alice, "coins");
+    alice.trade!.send("tradeAddItem", { tradeId, inventorySlot: coinsSlot, quantity: 25 });
+    await bob.tradeInbox.next("tradeUpdated", (u) => u.theirOffer.length === 1);
     for (const me of [alice, bob]) me.trade!.send("tradeAccept", { tradeId });
-    const error = await bob.tradeInbox.next("tradeError");
-    assert.equal(error.reason, "insufficient_items");
+    await alice.tradeInbox.next("tradeConfirmScreen");
+    const restoreCheck = await holdInventoryCheck(alice, bob);
+    try {
+      alice.room.send("player:action", { action: "drop", inventorySlot: coinsSlot });
+      await alice.inbox.next("player:sync", (s) => s.coins === 0);
+      for (const me of [alice, bob]) me.trade!.send("tradeAccept", { tradeId });
+      const error = await bob.tradeInbox.next("tradeError");
+      assert.equal(error.reason, "insufficient_items");
+    } finally {
+      restoreCheck();
+    }
     assert.equal(
       (await bob.tradeInbox.next("tradeCancelled", () => true, 5000, true)).reason,
       "commit_failed",
@@ -339,6 +382,7 @@ describe("TradeRoom with SDK clients", function () {
       failed++;
       throw new Error("database unavailable");
     });
+    const restoreCheck = await holdInventoryCheck(alice, bob);
     try {
       alice.room.send("player:action", { action: "drop", inventorySlot: coinsSlot });
       await waitFor(() => failed > 0, "the drop's write failed");
@@ -347,6 +391,7 @@ describe("TradeRoom with SDK clients", function () {
       assert.equal(cancelled.reason, "commit_failed");
       assert.equal(alice.tradeInbox.last("tradeCompleted"), undefined);
     } finally {
+      restoreCheck();
       restoreWrites();
     }
 

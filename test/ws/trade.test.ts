@@ -126,6 +126,69 @@ describe("/ws: trading between two plain WebSocket clients", function () {
     assert.deepEqual((await completed).data, { tradeId, receivedItems: [{ itemId: "coins", quantity: 3 }] });
   });
 
+  it("takes an offered item dropped since out of the offer at the next accept, back at the offer stage, telling both", async () => {
+    const alice = await connect();
+    const bob = await connect();
+    const shrimps = alice.sync.inventory.find((entry) => entry.itemId === "shrimps")!;
+    const coins = alice.sync.inventory.find((entry) => entry.itemId === "coins")!;
+    const tradeId = await startTrade(alice, bob);
+    const offered = bob.client.next("tradeUpdated", (data) => data.theirOffer.length === 2);
+    alice.client.send("tradeAddItem", { tradeId, inventorySlot: shrimps.slot, quantity: 1 });
+    alice.client.send("tradeAddItem", { tradeId, inventorySlot: coins.slot, quantity: 5 });
+    await offered;
+    const confirm = [alice, bob].map((player) => player.client.next("tradeConfirmScreen"));
+    alice.client.send("tradeAccept", { tradeId });
+    bob.client.send("tradeAccept", { tradeId });
+    await Promise.all(confirm);
+
+    // On the confirm screen, Alice drops the shrimps she offered.
+    const dropped = alice.client.next(
+      "player:sync",
+      (data) => !data.inventory.some((e: any) => e.slot === shrimps.slot),
+    );
+    alice.client.send("player:action", { action: "drop", inventorySlot: shrimps.slot });
+    await dropped;
+
+    const told = (player: WsPlayer) =>
+      Promise.all([player.client.next("tradeUpdated"), player.client.next("tradeError")]);
+    const [toAlice, toBob] = [told(alice), told(bob)];
+    bob.client.send("tradeAccept", { tradeId }, "accept-1");
+    const [aliceUpdate, aliceError] = await toAlice;
+    const [bobUpdate, bobError] = await toBob;
+    const left = [{ inventorySlot: coins.slot, itemId: "coins", quantity: 5 }];
+    assert.deepEqual(bobUpdate.data, {
+      tradeId,
+      myOffer: [],
+      theirOffer: left,
+      myAccepted: false,
+      theirAccepted: false,
+    });
+    assert.deepEqual(aliceUpdate.data, {
+      tradeId,
+      myOffer: left,
+      theirOffer: [],
+      myAccepted: false,
+      theirAccepted: false,
+    });
+    for (const error of [aliceError, bobError]) assert.equal(error.data.reason, "offer_changed");
+    assert.equal(bobError.id, "accept-1", "the accept that found it is answered");
+    assert.ok(
+      bob.client.frames.indexOf(bobUpdate) < bob.client.frames.indexOf(bobError),
+      "the offers first, then why",
+    );
+
+    // Back at the offer stage: offers may change again, and two accepts lead to the confirm screen anew.
+    const again = [alice, bob].map((player) => player.client.next("tradeConfirmScreen"));
+    alice.client.send("tradeAccept", { tradeId });
+    bob.client.send("tradeAccept", { tradeId });
+    const [aliceConfirm] = await Promise.all(again);
+    assert.deepEqual(aliceConfirm?.data.myOffer, left);
+    const completed = bob.client.next("tradeCompleted");
+    alice.client.send("tradeAccept", { tradeId });
+    bob.client.send("tradeAccept", { tradeId });
+    assert.deepEqual((await completed).data, { tradeId, receivedItems: [{ itemId: "coins", quantity: 5 }] });
+  });
+
   it("tells both players tradeCancelled when one cancels, and they may trade again", async () => {
     const alice = await connect();
     const bob = await connect();
