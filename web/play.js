@@ -33,6 +33,10 @@ const game = {
   /** Whether this page forgot a token the server refused and signed in afresh (see onRefused). */
   signedInAgain: false,
 };
+// Declared before the first await: a notice may come while the page is still starting.
+let noticeTimer;
+/** Why the connection closed for good: shown from then on instead of any passing notice. */
+let closedWhy;
 
 const map = await loadWorldMap().catch((error) => {
   notice(`The game data could not be loaded: ${error.message}`);
@@ -501,9 +505,6 @@ $("chat-form").addEventListener("submit", (event) => {
   if (send("player:chat", { message })) input.value = "";
 });
 
-let noticeTimer;
-/** Why the connection closed for good: shown from then on instead of any passing notice. */
-let closedWhy;
 function notice(text) {
   if (closedWhy !== undefined) return;
   const box = $("notice");
