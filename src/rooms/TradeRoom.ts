@@ -17,6 +17,7 @@ import {
 } from "../game/trade.js";
 import { TRADE_ERROR_MESSAGES, type TradeErrorReason } from "../game/trade-reasons.js";
 import { admitMessage } from "../limits/flood-guard.js";
+import { within } from "../limits/time-limit.js";
 import type { Runtime } from "../ports/runtime.js";
 import type { TradeEndReason, TradePort } from "../ports/world-port.js";
 import type { PlayerAuth } from "../ports/world-seats.js";
@@ -52,6 +53,12 @@ const JOIN_WAIT_MS = 15_000;
 const ALREADY_IN_THE_ROOM = "this player is in the trade's room already, on another connection";
 const BOTH_SIDES =
   "this account plays both sides of the trade: join with the characterId option naming the character you play";
+
+/**
+ * How long an accept waits for the world's answer to its check of the offers before it goes on without
+ * (the swap re-checks them): a world whose process stalled or died is left to the swap to find gone.
+ */
+const OFFER_CHECK_MS = 1000;
 
 /**
  * One trade session between two players, from the offer stage to its end. Its roomId is the tradeId.
@@ -263,11 +270,17 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
 
   /**
    * The trade with its offers cut to what the players' inventories hold now (see offersAsHeld), or
-   * undefined when they stand. A player offline is left to the disconnect that cancels the trade.
+   * undefined when they stand. A player offline is left to the disconnect that cancels the trade, and a
+   * world that does not answer to the swap, which finds it gone and ends the trade.
    */
   private async offersAsHeld(now: number): Promise<TradeTransition | undefined> {
     const [a, b] = this.trade.sides;
-    const [first, second] = await Promise.all([a, b].map((side) => this.world.inventoryOf(side.player.id)));
+    const inventories = await Promise.all(
+      [a, b].map((side) =>
+        within(this.world.inventoryOf(side.player.id), OFFER_CHECK_MS, undefined).catch(() => undefined),
+      ),
+    );
+    const [first, second] = inventories;
     if (!first || !second) return undefined;
     return offersAsHeld(this.trade, [first, second], now);
   }
