@@ -207,6 +207,8 @@ describe("the play page: trading between two pages", function () {
       .focus();
     await a.keyboard.press("Enter");
     await b.locator(".side.theirs .empty").waitFor();
+    // A's page shows it from its own copy of the update, which may come a moment after B's.
+    await a.locator(".side.mine .empty").waitFor();
     assert.equal(await a.locator(".side.mine li").count(), 0, "A's offer is empty again");
     await a.locator(".trade-window button", { hasText: "Decline" }).click();
     await b.locator(".trade-result", { hasText: "The trade was cancelled." }).waitFor();
