@@ -32,6 +32,8 @@ const game = {
   worldKnown: false,
   /** Whether this page forgot a token the server refused and signed in afresh (see onRefused). */
   signedInAgain: false,
+  /** The last chat line sent, with its message id: one refused as too fast comes back to the box. */
+  chatSent: undefined,
 };
 // Declared before the first await: a notice may come while the page is still starting.
 let noticeTimer;
@@ -117,9 +119,10 @@ function leaveFullWorld(world) {
   connection.world = undefined;
 }
 
-/** Sends an event; false (and the player told) when not connected. */
+/** Sends an event: the id its answers carry, or false (and the player told) when not connected. */
 function send(event, data) {
-  if (connection.send(event, data) !== false) return true;
+  const id = connection.send(event, data);
+  if (id !== false) return id;
   if (connection.closedForGood) showClosed();
   else notice("Not connected: waiting for the server…");
   return false;
@@ -127,7 +130,7 @@ function send(event, data) {
 
 // ---- server events ----
 
-function handle(event, data) {
+function handle(event, data, id) {
   if (trade.handle(event, data)) {
     if (event === "tradeStarted" || event === "tradeCompleted") renderInventory();
     return;
@@ -185,6 +188,14 @@ function handle(event, data) {
       break;
     case "error":
       chatLine("error", "", data.message);
+      // A chat line refused for its pace comes back to the box, to be sent again.
+      if (
+        data.code === "rate_limited" &&
+        id !== undefined &&
+        id === game.chatSent?.id &&
+        !$("chat-input").value
+      )
+        $("chat-input").value = game.chatSent.message;
       notice(data.message);
       // A login the world turned away as full (not a hop: that one names its event).
       if (data.code === "world_full" && !data.event && connection.world !== undefined)
@@ -502,7 +513,10 @@ $("chat-form").addEventListener("submit", (event) => {
   const message = input.value.trim();
   if (!message) return;
   // A line that could not be sent stays, to be sent again once the connection is back.
-  if (send("player:chat", { message })) input.value = "";
+  const id = send("player:chat", { message });
+  if (id === false) return;
+  input.value = "";
+  game.chatSent = { id, message };
 });
 
 function notice(text) {

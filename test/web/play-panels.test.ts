@@ -108,6 +108,24 @@ describe("the play page: one player's panels", function () {
     await watched.context.close();
   });
 
+  it("gives a chat line refused as too fast back to the box, to be sent again", async () => {
+    const w = await openClient(browser, server);
+    pages.push(w);
+    const { page } = w;
+    // Three lines in one go: past the chat's two a second, the third is refused.
+    await page.evaluate(() => {
+      const input = document.getElementById("chat-input") as HTMLInputElement;
+      const form = document.getElementById("chat-form") as HTMLFormElement;
+      for (const line of ["one", "two", "three"]) {
+        input.value = line;
+        form.requestSubmit();
+      }
+    });
+    await page.locator("#chat-log li.error").waitFor();
+    assert.equal(await page.locator("#chat-input").inputValue(), "three", "the refused line is back");
+    await w.context.close();
+  });
+
   it("wraps a long unbroken chat line rather than pushing the sidebar and the Send button off screen", async () => {
     const w = await openClient(browser, server);
     pages.push(w);
