@@ -8,6 +8,30 @@ const BACKOFF_MS = [1000, 2000, 4000];
 let agentActions = [];
 const $ = (id) => document.getElementById(id);
 
+/** Resolves once the page has signed in and read what it needs (the awaits below). */
+let pageReady;
+const ready = new Promise((resolve) => {
+  pageReady = resolve;
+});
+// Listened to before those awaits: a form sent while they run would otherwise reload the page, the
+// agent never started.
+$("create").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  await ready;
+  const name = $("new-name").value.trim();
+  try {
+    const world = manyWorlds ? { world: Number($("new-world").value) } : {};
+    const agent = await call("/api/agents", { method: "POST", body: { name, ...world } });
+    $("new-name").value = "";
+    selectedId = agent.agentId;
+    detail = undefined;
+    setStatus(`Started ${agent.name}`, "ok");
+    poll();
+  } catch (error) {
+    setStatus(`Could not start the agent: ${error.message}`, "error");
+  }
+});
+
 let token;
 let agents = [];
 /** The worlds whose agents the last list could not reach. */
@@ -68,6 +92,7 @@ const manyWorlds = await call("/api/v1/worlds").then(
   () => false,
 );
 poll();
+pageReady();
 
 // ---- polling ----
 
@@ -218,22 +243,6 @@ function renderList() {
     : "";
   $("agents-hint").textContent = agents.length || missing ? missing : "No agents yet.";
 }
-
-$("create").addEventListener("submit", async (event) => {
-  event.preventDefault();
-  const name = $("new-name").value.trim();
-  try {
-    const world = manyWorlds ? { world: Number($("new-world").value) } : {};
-    const agent = await call("/api/agents", { method: "POST", body: { name, ...world } });
-    $("new-name").value = "";
-    selectedId = agent.agentId;
-    detail = undefined;
-    setStatus(`Started ${agent.name}`, "ok");
-    poll();
-  } catch (error) {
-    setStatus(`Could not start the agent: ${error.message}`, "error");
-  }
-});
 
 // ---- the agent picked ----
 

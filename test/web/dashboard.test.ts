@@ -197,6 +197,31 @@ describe("the agent dashboard left open for the better part of an hour", functio
       await dashboard.context.close();
     }
   });
+
+  it("starts an agent asked for while the page is still starting, rather than reload the page", async () => {
+    const dashboard = await openPage(browser, PROBED_ENDPOINTS);
+    const { page } = dashboard;
+    try {
+      // The page's start is held at its world list: the form is sent meanwhile.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route("**/api/v1/worlds", async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(`${server.baseUrl}/dashboard`);
+      await page.locator("#new-name").fill("Early");
+      await page.locator("#create button").click();
+      await page.waitForTimeout(300);
+      release();
+      await page.locator('.agent.selected[data-agent="Early"]').waitFor();
+      assert.deepEqual(dashboard.errors, []);
+    } finally {
+      await dashboard.context.close();
+    }
+  });
 });
 
 describe("the agent dashboard past the REST limit", function () {
