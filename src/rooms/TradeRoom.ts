@@ -275,12 +275,9 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
    */
   private async offersAsHeld(now: number): Promise<TradeTransition | undefined> {
     const [a, b] = this.trade.sides;
-    const inventories = await Promise.all(
-      [a, b].map((side) =>
-        within(this.world.inventoryOf(side.player.id), OFFER_CHECK_MS, undefined).catch(() => undefined),
-      ),
-    );
-    const [first, second] = inventories;
+    const inventoryOf = (playerId: string) =>
+      within(this.world.inventoryOf(playerId), OFFER_CHECK_MS, undefined).catch(() => undefined);
+    const [first, second] = await Promise.all([inventoryOf(a.player.id), inventoryOf(b.player.id)]);
     if (!first || !second) return undefined;
     return offersAsHeld(this.trade, [first, second], now);
   }
