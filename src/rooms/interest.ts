@@ -61,8 +61,10 @@ export class Interest {
     patchScopes?: PatchScopes,
     /** The most other players a client is shown: the nearest ones (VIEW_MAX_PLAYERS). */
     private readonly maxPlayers = DEFAULT_VIEW_MAX_PLAYERS,
+    /** False: each SDK client that reads the state has a StateView of its own (see StateViewSharing). */
+    shareStateViews = true,
   ) {
-    this.stateViews = new StateViews(world, state, patchScopes);
+    this.stateViews = new StateViews(world, state, patchScopes, shareStateViews);
     // A block's choice holds its own players too: each of them is shown the others, maxPlayers at most.
     this.choices = new CrowdChoices(this.index.cappedGrid, maxPlayers + 1);
     this.tileChoices = new CrowdChoices(this.index.cappedGrid, maxPlayers + 1, 1);
@@ -162,13 +164,16 @@ export class Interest {
    * up again by its client would cost as much as some of the work.
    */
   updateAll(send: (client: Client, update: EncodedUpdate) => void): void {
-    for (const view of this.views.values()) {
-      // A dropped client that may still reconnect has left the room: its view stays as its client last
-      // had it, and is compared anew (see `resync`) once the reconnected client takes it over.
-      if (view.client.state === ClientState.LEAVING) continue;
-      const update = this.updateView(view);
-      if (update) send(view.client, update);
-    }
+    // The StateViews are changed together: the clients that share one have it changed once.
+    this.stateViews.batch(() => {
+      for (const view of this.views.values()) {
+        // A dropped client that may still reconnect has left the room: its view stays as its client last
+        // had it, and is compared anew (see `resync`) once the reconnected client takes it over.
+        if (view.client.state === ClientState.LEAVING) continue;
+        const update = this.updateView(view);
+        if (update) send(view.client, update);
+      }
+    });
   }
 
   /**

@@ -2,40 +2,52 @@
 // as everyone else, applied to their StateView, and Colyseus sends each the patches of what its view
 // holds. The replicated entities are projected from the world only while such a client is there.
 import { type Client, ClientState } from "@colyseus/core";
-import { StateView } from "@colyseus/schema";
 import type { World } from "../game/world.js";
 import type { WorldEntity } from "../game/world-types.js";
 import type { PatchScopes } from "../net/patch-scopes.js";
 import { EntityState, type WorldRoomState } from "../schema/WorldRoomState.js";
 import type { ViewChange } from "./client-views.js";
+import { type HeldView, StateViewSharing, type ViewUpdate } from "./state-view-sharing.js";
 
 export class StateViews {
   /** Clients that read the schema state (SDK clients by default) rather than world:update. */
   private readers = 0;
   /** Entities that changed while no client read the state: their schema state is stale until projected. */
   private readonly unprojected = new Set<string>();
+  private readonly sharing: StateViewSharing;
 
   constructor(
     private readonly world: World,
     private readonly state: WorldRoomState,
     /** Where SDK clients' listings are recorded for their state patches, when the state is encoded. */
     private readonly patchScopes?: PatchScopes,
-  ) {}
+    /** False: each SDK client has a StateView of its own (see StateViewSharing). */
+    shareViews = true,
+  ) {
+    this.sharing = new StateViewSharing(
+      (held, update) => this.applyToView(held, update),
+      () => this.state.entities.values().next().value,
+      shareViews,
+    );
+  }
 
   opened(client: Client): void {
-    client.view = new StateView();
+    this.sharing.opened(client);
     this.readers++;
   }
 
   /**
-   * Its StateView lets go at once of its id and of what it made visible, as Colyseus asks; left to the
-   * garbage collector, that would wait for a collection.
+   * Its StateView lets go at once of what it made visible, as Colyseus asks; left to the garbage
+   * collector, that would wait for a collection.
    */
   closed(client: Client): void {
     this.readers--;
-    client.view?.dispose();
-    // A replaced client may be sent one more patch before it is gone: as a client without a view.
-    client.view = undefined;
+    this.sharing.closed(client);
+  }
+
+  /** The StateViews changed by `run`'s `apply` calls are changed together once it is done (see StateViewSharing). */
+  batch(run: () => void): void {
+    this.sharing.batch(run);
   }
 
   /** A new tick: what left the world leaves the replicated state (`stays`: left and came back within it). */
@@ -49,6 +61,7 @@ export class StateViews {
     }
     this.state.tick = tick;
     this.patchScopes?.clear();
+    this.sharing.startTick();
   }
 
   /** An entity changed (or left: undefined): its schema state is refreshed while clients read it. */
@@ -68,21 +81,29 @@ export class StateViews {
 
   /** Brings a client's StateView up to date with its view's change (`resynced`: compared whole). */
   apply(client: Client, change: ViewChange, inStep: boolean, resynced: boolean): void {
-    if (client.view)
-      this.patchScopes?.scope(client.view, change, inStep, client.state === ClientState.JOINED);
+    this.sharing.update({ client, change, inStep, resynced });
+  }
+
+  private applyToView({ view, held }: HeldView, { client, change, inStep, resynced }: ViewUpdate): void {
+    this.patchScopes?.scope(view, change, inStep, client.state === ClientState.JOINED);
     for (const { id } of change.added) {
       const projected = this.projectedNow(id);
-      if (projected) client.view?.add(projected);
+      if (!projected) continue;
+      view.add(projected);
+      held.set(id, projected);
     }
-    if (resynced && client.view) {
+    if (resynced) {
       for (const { id } of change.updated) {
         const projected = this.projectedNow(id);
-        if (projected && !client.view.has(projected)) client.view.add(projected);
+        if (!projected || view.has(projected)) continue;
+        view.add(projected);
+        held.set(id, projected);
       }
     }
     for (const id of change.removed) {
       const projected = this.state.entities.get(id);
-      if (projected) client.view?.remove(projected);
+      if (projected) view.remove(projected);
+      held.delete(id);
     }
   }
 
