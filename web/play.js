@@ -459,6 +459,36 @@ document.addEventListener("keydown", (event) => {
   stopUsing();
 });
 
+/** The arrow keys and WASD walk a tile that way (a tile a tick while held), unless a box has the keys. */
+const KEY_STEPS = {
+  ArrowUp: { x: 0, z: -1 },
+  w: { x: 0, z: -1 },
+  ArrowDown: { x: 0, z: 1 },
+  s: { x: 0, z: 1 },
+  ArrowLeft: { x: -1, z: 0 },
+  a: { x: -1, z: 0 },
+  ArrowRight: { x: 1, z: 0 },
+  d: { x: 1, z: 0 },
+};
+/** A held key repeats faster than the world ticks: a step at most this often keeps one on the way each tick. */
+const KEY_REPEAT_MS = 250;
+let lastKeyStep = 0;
+document.addEventListener("keydown", (event) => {
+  const step = KEY_STEPS[event.key.length === 1 ? event.key.toLowerCase() : event.key];
+  if (!step || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.target.closest?.("input, textarea, select, [contenteditable]")) return;
+  const me = game.me?.position;
+  if (!me) return;
+  // The arrow keys would scroll the page too.
+  event.preventDefault();
+  const now = performance.now();
+  if (event.repeat && now - lastKeyStep < KEY_REPEAT_MS) return;
+  lastKeyStep = now;
+  hideMenus();
+  stopUsing();
+  walk({ x: me.x + step.x, z: me.z + step.z });
+});
+
 function tileOf(event) {
   const rect = canvas.getBoundingClientRect();
   return toTile(view, event.clientX - rect.left, event.clientY - rect.top);

@@ -209,6 +209,30 @@ describe("the play page: one player's panels", function () {
     await w.context.close();
   });
 
+  it("walks a tile at a time with the arrow keys and WASD, but not while the chat box has the keys", async () => {
+    const w = await openClient(browser, server);
+    pages.push(w);
+    const { page } = w;
+    await becomeAdmin(page);
+    await teleport(page, { x: 31, z: 27 });
+    await page.locator("#chat-input").blur();
+    const steps: [string, string][] = [
+      ["ArrowRight", "(32, 27)"],
+      ["s", "(32, 28)"],
+      ["a", "(31, 28)"],
+      ["ArrowUp", "(31, 27)"],
+    ];
+    for (const [key, tile] of steps) {
+      await page.keyboard.press(key);
+      await page.locator("#position", { hasText: tile }).waitFor({ timeout: 5000 });
+    }
+    await page.locator("#chat-input").focus();
+    await page.keyboard.press("d");
+    assert.equal(await page.locator("#chat-input").inputValue(), "d", "the key is typed into the box");
+    assert.deepEqual(await standingStill(page), { x: 31, z: 27 }, "the player stays");
+    await w.context.close();
+  });
+
   it("chooses the combat style in the equipment tab, sending it to the server", async () => {
     const w = await openPage(browser);
     pages.push(w);
