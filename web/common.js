@@ -109,16 +109,25 @@ export async function dropRefusedToken() {
   }
 }
 
-/** A JSON call of the REST API; a 4xx or 5xx throws an ApiError with the server's code and message. */
+/**
+ * A JSON call of the REST API; a 4xx or 5xx throws an ApiError with the server's code and message, no
+ * answer at all one with status 0 (`unreachable`).
+ */
 export async function api(path, { method = "GET", body, token } = {}) {
   const headers = {};
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  const response = await fetch(apiBase + path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(apiBase + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    // The browser says only "Failed to fetch" (or its own words) when no answer came at all.
+    throw new ApiError(0, "unreachable", "The server cannot be reached (restarting, or the network is down)");
+  }
   if (response.status === 204) return null;
   const data = await response.json().catch(() => null);
   if (!response.ok) {

@@ -7,6 +7,18 @@ const FINAL_CLOSES = {
   4002: "Joining the world failed.",
   4409: "This character logged in elsewhere: this page was replaced.",
 };
+/** What a close that is followed by a reconnection says to the player (docs/protocol.md's close codes). */
+const CLOSE_REASONS = {
+  1001: "The server went away",
+  1006: "The connection dropped",
+  1009: "A message was too large for the server",
+  1011: "The server met an error",
+  4000: "The server ended the session",
+  4001: "The server is restarting",
+  4008: "This page fell too far behind the server",
+  4429: "This page sent too many messages",
+  4503: "The server cannot reach its database",
+};
 /** Reconnections wait 1 s, 2 s, 4 s... up to 30 s, each between half and all of it: a restart's players spread out. */
 const FIRST_BACKOFF_MS = 1000;
 const MAX_BACKOFF_MS = 30_000;
@@ -66,7 +78,8 @@ export class GameConnection {
       this.socket = undefined;
       const final = FINAL_CLOSES[close.code];
       if (final || this.closedForGood) return this.closeForGood(final ?? "Disconnected.");
-      this.options.onStatus("reconnecting", `connection lost (${close.code}); reconnecting…`);
+      const why = CLOSE_REASONS[close.code] ?? "The connection was lost";
+      this.options.onStatus("reconnecting", `${why}: reconnecting…`);
       this.retry(opened ? undefined : this.options.onRefused);
     };
   }
