@@ -43,6 +43,13 @@
  */
 import { entryAt, isValidSlot } from "./inventory.js";
 import { TRADE_ERROR_MESSAGES, type TradeCancelReason, type TradeErrorReason } from "./trade-reasons.js";
+import {
+  offerItems,
+  type TradeConfirmView,
+  type TradeUpdatedView,
+  tradeConfirmView,
+  tradeUpdatedView,
+} from "./trade-views.js";
 import type { InventoryEntry, ItemDef, ItemQuantity } from "./types.js";
 
 export const TRADE_REQUEST_EXPIRY_MS = 30_000;
@@ -75,21 +82,6 @@ export interface Trade {
   requestedAt: number;
   lastActivityAt: number;
   cancelReason?: TradeCancelReason;
-}
-
-export interface TradeUpdatedView {
-  tradeId: string;
-  myOffer: TradeOffer[];
-  theirOffer: TradeOffer[];
-  myAccepted: boolean;
-  theirAccepted: boolean;
-}
-
-export interface TradeConfirmView {
-  tradeId: string;
-  myOffer: TradeOffer[];
-  theirOffer: TradeOffer[];
-  values: { mine: number; theirs: number };
 }
 
 /** A message for one player, named and shaped as in the protocol. */
@@ -158,49 +150,6 @@ function ok(trade: Trade, events: TradeEvent[]): TradeResult {
 
 function playerIds(trade: Trade): [string, string] {
   return [trade.sides[0].player.id, trade.sides[1].player.id];
-}
-
-/** Item quantities of an offer, one entry per item id in order of first appearance. */
-export function offerItems(offer: readonly TradeOffer[]): ItemQuantity[] {
-  const quantities = new Map<string, number>();
-  for (const { itemId, quantity } of offer) quantities.set(itemId, (quantities.get(itemId) ?? 0) + quantity);
-  return [...quantities].map(([itemId, quantity]) => ({ itemId, quantity }));
-}
-
-/** What an offer is worth at the manifests' item values; unknown ids are worth 0. */
-export function offerValue(offer: readonly TradeOffer[], items: ReadonlyMap<string, ItemDef>): number {
-  return offer.reduce((sum, { itemId, quantity }) => sum + (items.get(itemId)?.value ?? 0) * quantity, 0);
-}
-
-function sidesFor(trade: Trade, playerId: string): { me: TradeSide; them: TradeSide } {
-  const index = sideIndexOf(trade, playerId);
-  if (index === undefined) throw new RangeError(`${playerId} is not in trade ${trade.id}`);
-  return { me: trade.sides[index], them: trade.sides[1 - index]! };
-}
-
-export function tradeUpdatedView(trade: Trade, playerId: string): TradeUpdatedView {
-  const { me, them } = sidesFor(trade, playerId);
-  return {
-    tradeId: trade.id,
-    myOffer: [...me.offer],
-    theirOffer: [...them.offer],
-    myAccepted: me.accepted,
-    theirAccepted: them.accepted,
-  };
-}
-
-export function tradeConfirmView(
-  trade: Trade,
-  playerId: string,
-  items: ReadonlyMap<string, ItemDef>,
-): TradeConfirmView {
-  const { me, them } = sidesFor(trade, playerId);
-  return {
-    tradeId: trade.id,
-    myOffer: [...me.offer],
-    theirOffer: [...them.offer],
-    values: { mine: offerValue(me.offer, items), theirs: offerValue(them.offer, items) },
-  };
 }
 
 function updatedEvents(trade: Trade): TradeEvent[] {

@@ -13,9 +13,9 @@ import {
   type TradeEvent,
   type TradeResult,
   type TradeTransition,
-  tradeUpdatedView,
 } from "../game/trade.js";
 import { TRADE_ERROR_MESSAGES, type TradeErrorReason } from "../game/trade-reasons.js";
+import { tradeUpdatedView } from "../game/trade-views.js";
 import { admitMessage } from "../limits/flood-guard.js";
 import { within } from "../limits/time-limit.js";
 import type { Runtime } from "../ports/runtime.js";
