@@ -18,8 +18,17 @@ export function healthRouter(
   world: LocalWorldHealth,
   worlds: () => Promise<WorldSummary[]>,
 ): Router {
-  const databaseAnswers = sharedPing(ping);
-  const worldsNow = recently(worlds);
+  // A ping is shared while under way; the worlds' counts are shown again for a second.
+  const databaseAnswers = shared(() => ping().then(() => true), {
+    keepMs: 0,
+    timeoutMs: PING_TIMEOUT_MS,
+    fallback: false,
+  });
+  const worldsNow = shared(worlds, {
+    keepMs: WORLDS_FRESH_MS,
+    timeoutMs: WORLDS_FRESH_MS,
+    fallback: undefined,
+  });
   return Router().get("/health", async (_req, res) => {
     const [answers, summaries] = await Promise.all([databaseAnswers(), worldsNow()]);
     const worldState = world.read();
@@ -51,43 +60,31 @@ export function healthRouter(
 }
 
 /**
- * Whether the database answers a ping within PING_TIMEOUT_MS. The endpoint is public and not counted
- * against any limit, so the requests that come while a ping is under way share it: a flood of health
- * checks would otherwise take the database's connections from the world's writes. A ping that has not
- * answered within the timeout is given up on, and the next request asks again.
+ * `ask`, its answer shared by the requests that come while it is under way (for at most `timeoutMs`) or
+ * within `keepMs` of its asking; an ask that fails or has not answered within `timeoutMs` answers
+ * `fallback`, and the next request asks again. The endpoint is public and not counted against any
+ * limit: a flood of health checks must not become a flood of pings taking the database's connections
+ * from the world's writes, nor of questions to the worlds.
  */
-function sharedPing(ping: () => Promise<void>): () => Promise<boolean> {
-  let current: { answered: Promise<boolean>; startedAt: number } | undefined;
+function shared<T, F>(
+  ask: () => Promise<T>,
+  { keepMs, timeoutMs, fallback }: { keepMs: number; timeoutMs: number; fallback: F },
+): () => Promise<T | F> {
+  let last: { answer: Promise<T | F>; askedAt: number; settled: boolean } | undefined;
   return () => {
     const now = Date.now();
-    if (!current || now - current.startedAt >= PING_TIMEOUT_MS) {
-      const started = {
-        answered: ping().then(
-          () => true,
-          () => false,
-        ),
-        startedAt: now,
-      };
-      current = started;
-      void started.answered.then(() => {
-        if (current === started) current = undefined;
+    const age = last ? now - last.askedAt : Number.POSITIVE_INFINITY;
+    if (!last || age >= timeoutMs || (last.settled && age >= keepMs)) {
+      const answer: Promise<T | F> = within<T | F, F>(
+        ask().catch(() => fallback),
+        timeoutMs,
+        fallback,
+      );
+      const asked = { answer, askedAt: now, settled: false };
+      void answer.then(() => {
+        asked.settled = true;
       });
-    }
-    return within(current.answered, PING_TIMEOUT_MS - (now - current.startedAt), false);
-  };
-}
-
-/**
- * `ask`'s last answer while under WORLDS_FRESH_MS old, else a new one, shared by the requests that come
- * meanwhile; undefined when it fails or takes longer than WORLDS_FRESH_MS (the health answers without).
- */
-function recently<T>(ask: () => Promise<T>): () => Promise<T | undefined> {
-  let last: { answer: Promise<T | undefined>; at: number } | undefined;
-  return () => {
-    const now = Date.now();
-    if (!last || now - last.at >= WORLDS_FRESH_MS) {
-      const answer = ask().catch(() => undefined);
-      last = { answer: within(answer, WORLDS_FRESH_MS, undefined), at: now };
+      last = asked;
     }
     return last.answer;
   };
