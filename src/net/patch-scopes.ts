@@ -32,12 +32,8 @@ export interface ScopedChange {
 export class PatchScopes {
   /** Entities changed by the tick being published, with their trees: every view that sees one lists it. */
   private covered = new Map<string, ChangeTree>();
-  /** Each SDK client's listed entities, since the tick began. */
+  /** Each StateView's listed entities, since the tick began. */
   private readonly scopes = new Map<StateView, ScopedChange>();
-  /** The views whose listing is shared by every view that holds what they hold: their patches are alike. */
-  private readonly inStep = new Set<StateView>();
-  /** Views given changes while their client was still joining, not sent yet (see sharedPatchOf). */
-  private readonly unsent = new WeakSet<StateView>();
   /** The queue built for each listing: a shared difference is one listing for every client that made its move. */
   private queues = new WeakMap<ScopedChange, ChangeQueue>();
   /** This patch's changed trees that no listing accounts for, in queue order (built at its first scoped encode). */
@@ -50,7 +46,6 @@ export class PatchScopes {
   clear(): void {
     this.covered.clear();
     this.scopes.clear();
-    this.inStep.clear();
     this.queues = new WeakMap();
     this.unlisted = undefined;
   }
@@ -61,32 +56,9 @@ export class PatchScopes {
     if (tree) this.covered.set(id, tree);
   }
 
-  /**
-   * Records what a client's update listed this tick. `inStep`: the view held, before this update, exactly
-   * what every other view given the same listing held (the view index's shared difference, made by every
-   * client that stood in the same cell and moved to the same one). Such views hold the same again after
-   * it, and are sent the same patch, which is then encoded once.
-   */
-  scope(view: StateView, change: ScopedChange, inStep: boolean, joined = true): void {
+  /** Records what a view was given this tick: its patch holds no other entity's changes. */
+  scope(view: StateView, change: ScopedChange): void {
     this.scopes.set(view, change);
-    if (inStep) this.inStep.add(view);
-    else this.inStep.delete(view);
-    if (!joined) this.unsent.add(view);
-  }
-
-  /**
-   * The listing every view in step with `view` shares, when it is in step: its patch is theirs too. A
-   * view that was given changes while its client was still joining holds them unsent (Colyseus sends
-   * patches to joined clients only): its patch is its own until they are sent, or every view in step
-   * with it would be sent them too (entries without their fields, in a crowd).
-   */
-  sharedPatchOf(view: StateView): ScopedChange | undefined {
-    return this.inStep.has(view) && !this.unsent.has(view) ? this.scopes.get(view) : undefined;
-  }
-
-  /** The view's patch is encoded: whatever it held unsent is in it. */
-  sent(view: StateView): void {
-    this.unsent.delete(view);
   }
 
   /** The queue to encode `view`'s patch from: its listed trees and the unlisted ones (undefined: the whole queue). */
@@ -154,15 +126,9 @@ function linked(nodes: readonly QueueNode[]): ChangeQueue {
   return queue;
 }
 
-/** A shared listing's patch, once encoded in a round of patches (the iterator is the round's own). */
-interface SharedPatches {
-  round: Iterator | undefined;
-  patches: Map<ScopedChange, Uint8Array>;
-}
-
 /**
- * Makes `encoder` (the world state's) encode a client's patch from the queue its scope gives (see
- * PatchScopes) instead of every change of the tick, and encode a shared listing's patch once. Its
+ * Makes `encoder` (the world state's) encode a view's patch from the queue its scope gives (see
+ * PatchScopes) instead of every change of the tick. Its
  * methods are replaced on the instance, which Colyseus's own `SchemaSerializer.reset` made: the
  * serializer keeps setting itself up with the installed code (test/net/internals.test.ts checks
  * what these replacements rely on).
@@ -171,7 +137,6 @@ function scopeEncoder(encoder: Encoder, scopes: PatchScopes): void {
   const encode = encoder.encode;
   const encodeView = encoder.encodeView;
   const discardChanges = encoder.discardChanges;
-  const shared: SharedPatches = { round: undefined, patches: new Map() };
 
   encoder.encode = function (
     this: Encoder,
@@ -195,34 +160,18 @@ function scopeEncoder(encoder: Encoder, scopes: PatchScopes): void {
     this: Encoder,
     view: StateView,
     sharedOffset: number,
-    it: Iterator,
+    _it: Iterator,
     bytes?: Uint8Array,
   ): Uint8Array {
-    if (it !== shared.round) {
-      shared.round = it;
-      shared.patches = new Map();
-    }
-    const listing = scopes.sharedPatchOf(view);
-    const encoded = listing && shared.patches.get(listing);
-    if (encoded) {
-      // What the view was to be sent now (its additions and removals) is in the shared patch.
-      view.changes.clear();
-      return encoded;
-    }
     // Each view's patch is written just past the shared part, over the previous one (which Colyseus has
     // copied out by then): on the round's own iterator they would follow one another, and the encoder's
     // buffer would grow to hold every client's patch at once, copied whole at each growth.
-    const patch = encodeView.call(this, view, sharedOffset, { offset: sharedOffset }, bytes);
-    scopes.sent(view);
-    if (listing) shared.patches.set(listing, patch);
-    return patch;
+    return encodeView.call(this, view, sharedOffset, { offset: sharedOffset }, bytes);
   };
 
   encoder.discardChanges = function (this: Encoder): void {
     discardChanges.call(this);
     scopes.clear();
-    // Sent: held until the next round, they would outlive the young generation's next collection.
-    shared.patches = new Map();
   };
 }
 

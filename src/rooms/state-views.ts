@@ -1,7 +1,7 @@
 // The schema-state side of the views: SDK clients that read `room.state` are sent the same view changes
 // as everyone else, applied to their StateView, and Colyseus sends each the patches of what its view
 // holds. The replicated entities are projected from the world only while such a client is there.
-import { type Client, ClientState } from "@colyseus/core";
+import type { Client } from "@colyseus/core";
 import type { World } from "../game/world.js";
 import type { WorldEntity } from "../game/world-types.js";
 import type { PatchScopes } from "../net/patch-scopes.js";
@@ -84,8 +84,8 @@ export class StateViews {
     this.sharing.update({ client, change, inStep, resynced });
   }
 
-  private applyToView({ view, held }: HeldView, { client, change, inStep, resynced }: ViewUpdate): void {
-    this.patchScopes?.scope(view, change, inStep, client.state === ClientState.JOINED);
+  private applyToView({ view, held }: HeldView, { change, resynced }: ViewUpdate): void {
+    this.patchScopes?.scope(view, change);
     for (const { id } of change.added) {
       const projected = this.projectedNow(id);
       if (!projected) continue;
