@@ -34,7 +34,7 @@ export class PatchScopes {
   private covered = new Map<string, ChangeTree>();
   /** Each StateView's listed entities, since the tick began. */
   private readonly scopes = new Map<StateView, ScopedChange>();
-  /** The queue built for each listing: a shared difference is one listing for every client that made its move. */
+  /** The queue built for each listing. */
   private queues = new WeakMap<ScopedChange, ChangeQueue>();
   /** This patch's changed trees that no listing accounts for, in queue order (built at its first scoped encode). */
   private unlisted: QueueNode[] | undefined;
