@@ -24,7 +24,10 @@ export class HeldView {
 export interface ViewUpdate {
   readonly client: Client;
   readonly change: ViewChange;
-  /** It held, before this change, what every client given the same listing held (see PatchScopes.scope). */
+  /**
+   * It held, before this change, what every client given the same listing held: the view index's shared
+   * difference, made by every client that stood in the same cell and moved to the same one.
+   */
   readonly inStep: boolean;
   /** Compared whole with what its client was sent, rather than following on from last tick. */
   readonly resynced: boolean;
@@ -120,8 +123,8 @@ export class StateViewSharing {
   }
 
   /**
-   * The listing the view itself is brought up to date with: the one most of its clients share, when
-   * every client on it is being updated and in step, and no other view has it already.
+   * The listing the view itself is brought up to date with, when every client on it is being updated:
+   * the one most of its clients in step share, unless another view has it already.
    */
   private keptListing(holder: HeldView, list: readonly ViewUpdate[]): ViewChange | undefined {
     if (list.length !== holder.users) return undefined;

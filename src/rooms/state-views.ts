@@ -37,8 +37,8 @@ export class StateViews {
   }
 
   /**
-   * Its StateView lets go at once of what it made visible, as Colyseus asks; left to the garbage
-   * collector, that would wait for a collection.
+   * The client leaves its StateView; one nobody reads any more lets go at once of what it made visible,
+   * as Colyseus asks (left to the garbage collector, that would wait for a collection).
    */
   closed(client: Client): void {
     this.readers--;
