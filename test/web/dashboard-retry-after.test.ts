@@ -26,6 +26,9 @@ describe("the dashboard and Retry-After", function () {
   it("never polls again sooner than a 429's Retry-After", async () => {
     const { page, context } = await openPage(browser, [{ status: 429, url: /\/api\/agents$/ }]);
     await page.clock.install();
+    // Paused: the page's time moves only as the test runs it, however long the machine takes between two
+    // runs (with time flowing, a loaded machine's pauses moved the page on unseen and polls looked early).
+    await page.clock.pauseAt(Date.now() + 1000);
     let elapsed = 0;
     const polls: { at: number }[] = [];
     // The server's REST limit, as the list endpoint answers it once the window is used up.
