@@ -226,23 +226,26 @@ describe("the agent dashboard left open for the better part of an hour", functio
   it("says the server cannot be reached while it does not answer, then polls on once it does", async () => {
     const dashboard = await openPage(browser, PROBED_ENDPOINTS);
     const { page } = dashboard;
-    await page.goto(`${server.baseUrl}/dashboard`);
-    await page.locator(".poll-status", { hasText: "Updated" }).waitFor();
-    // A server restarting refuses connections: the browser's fetch fails with no answer at all.
-    const list = (url: URL) => url.pathname === "/api/agents";
-    await page.route(list, (route) => route.abort("connectionrefused"));
-    // The next poll, within its 7 s.
-    const status = page.locator('.poll-status[data-kind="error"]');
-    await status.waitFor({ timeout: 15000 });
-    assert.match(
-      (await status.textContent()) ?? "",
-      /^The server cannot be reached \(restarting, or the network is down\); retrying in \d+ s$/,
-    );
-    await page.unroute(list);
-    await page.locator(".poll-status", { hasText: "Updated" }).waitFor({ timeout: 10000 });
-    const unexpected = dashboard.errors.filter((error) => !error.includes("net::ERR_CONNECTION_REFUSED"));
-    assert.deepEqual(unexpected, [], "the dashboard logs no other console error");
-    await dashboard.context.close();
+    try {
+      await page.goto(`${server.baseUrl}/dashboard`);
+      await page.locator(".poll-status", { hasText: "Updated" }).waitFor();
+      // A server restarting refuses connections: the browser's fetch fails with no answer at all.
+      const list = (url: URL) => url.pathname === "/api/agents";
+      await page.route(list, (route) => route.abort("connectionrefused"));
+      // The next poll, within its 7 s.
+      const status = page.locator('.poll-status[data-kind="error"]');
+      await status.waitFor({ timeout: 15000 });
+      assert.match(
+        (await status.textContent()) ?? "",
+        /^The server cannot be reached \(restarting, or the network is down\); retrying in \d+ s$/,
+      );
+      await page.unroute(list);
+      await page.locator(".poll-status", { hasText: "Updated" }).waitFor({ timeout: 10000 });
+      const unexpected = dashboard.errors.filter((error) => !error.includes("net::ERR_CONNECTION_REFUSED"));
+      assert.deepEqual(unexpected, [], "the dashboard logs no other console error");
+    } finally {
+      await dashboard.context.close();
+    }
   });
 });
 
