@@ -12,7 +12,12 @@ export function asTrader(player: SdkPlayer): Trader {
   return Object.assign(player, { tradeInbox: new Inbox() });
 }
 
-/** A requests, B accepts, and both join the trade's room, as an SDK client does on tradeStarted. */
+const TRADE_OPENS_WITHIN_MS = 10_000;
+
+/**
+ * A requests, B accepts, and both join the trade's room, as an SDK client does on tradeStarted. The
+ * waits allow for a first TradeRoom created on a loaded machine, which took over 5 s in a CI run.
+ */
 export async function startTrade(a: Trader, b: Trader): Promise<string> {
   a.room.send("tradeRequest", { targetPlayerId: b.id });
   const incoming = await b.inbox.next("tradeIncoming");
@@ -23,7 +28,7 @@ export async function startTrade(a: Trader, b: Trader): Promise<string> {
     [a, b],
     [b, a],
   ] as const) {
-    const started = await me.inbox.next("tradeStarted", (s) => s.tradeId === incoming.tradeId, 5000, true);
+    const started = await me.inbox.next("tradeStarted", (s) => s.tradeId === incoming.tradeId, TRADE_OPENS_WITHIN_MS, true);
     assert.deepEqual(started, {
       tradeId: incoming.tradeId,
       partnerId: partner.id,
@@ -32,6 +37,6 @@ export async function startTrade(a: Trader, b: Trader): Promise<string> {
     me.trade = await me.sdk.joinById(started.tradeId);
     me.trade.onMessage("*", (event, data) => me.tradeInbox.push(String(event), data));
   }
-  await Promise.all([a, b].map((me) => me.tradeInbox.next("tradeUpdated", () => true, 5000, true)));
+  await Promise.all([a, b].map((me) => me.tradeInbox.next("tradeUpdated", () => true, TRADE_OPENS_WITHIN_MS, true)));
   return incoming.tradeId;
 }
