@@ -19,7 +19,8 @@ export interface ScopedChange {
 }
 
 /**
- * Narrows each SDK client's state patch to the changes it can see.
+ * Narrows each SDK client's state patch to the changes it can see, and encodes each changed entity once
+ * for all the clients that see it.
  *
  * Colyseus encodes a client's patch by walking every tree changed since the last patch and testing each
  * against the client's StateView: with 2,000 players moving, 2,000 clients make some 4 million tests a
@@ -28,16 +29,20 @@ export interface ScopedChange {
  * entities' trees plus every changed tree the index does not account for (the state's root and its map,
  * entities changed outside the tick), in the queue's order. The visibility test still runs on each, so a
  * client is sent exactly what the whole walk would send it; a client with no scope gets the whole walk.
+ *
+ * A tree whose fields carry no view tag encodes to the same bytes for every view that sees it; each
+ * such tree is encoded once a patch and copied into the patches of the other views (see TreeBytes).
  */
 export class PatchScopes {
   /** Entities changed by the tick being published, with their trees: every view that sees one lists it. */
   private covered = new Map<string, ChangeTree>();
   /** Each StateView's listed entities, since the tick began. */
   private readonly scopes = new Map<StateView, ScopedChange>();
-  /** The queue built for each listing. */
-  private queues = new WeakMap<ScopedChange, ChangeQueue>();
+  /** The trees to encode for each listing, in queue order. */
+  private orders = new WeakMap<ScopedChange, readonly QueueNode[]>();
   /** This patch's changed trees that no listing accounts for, in queue order (built at its first scoped encode). */
   private unlisted: QueueNode[] | undefined;
+  readonly treeBytes = new TreeBytes();
 
   /**
    * Forgets every listing: when a tick's changes are taken in (listings made before no longer account for
@@ -46,8 +51,9 @@ export class PatchScopes {
   clear(): void {
     this.covered.clear();
     this.scopes.clear();
-    this.queues = new WeakMap();
+    this.orders = new WeakMap();
     this.unlisted = undefined;
+    this.treeBytes.clear();
   }
 
   /** The tick changed this entity and its replicated state: each client that sees it lists it. */
@@ -61,19 +67,19 @@ export class PatchScopes {
     this.scopes.set(view, change);
   }
 
-  /** The queue to encode `view`'s patch from: its listed trees and the unlisted ones (undefined: the whole queue). */
-  queueFor(view: StateView, all: ChangeQueue): ChangeQueue | undefined {
+  /** The changed trees to encode `view`'s patch from, in queue order (undefined: the whole queue). */
+  treesFor(view: StateView, all: ChangeQueue): readonly QueueNode[] | undefined {
     const change = this.scopes.get(view);
     if (!change) return undefined;
-    let queue = this.queues.get(change);
-    if (!queue) {
-      queue = this.build(change, all);
-      this.queues.set(change, queue);
+    let order = this.orders.get(change);
+    if (!order) {
+      order = this.build(change, all);
+      this.orders.set(change, order);
     }
-    return queue;
+    return order;
   }
 
-  private build(change: ScopedChange, all: ChangeQueue): ChangeQueue {
+  private build(change: ScopedChange, all: ChangeQueue): QueueNode[] {
     const listed: QueueNode[] = [];
     for (const list of [change.added, change.updated]) {
       for (const { id } of list) {
@@ -83,7 +89,7 @@ export class PatchScopes {
     }
     listed.sort(byPosition);
     this.unlisted ??= this.unlistedIn(all);
-    return linked(mergeByPosition(listed, this.unlisted));
+    return mergeByPosition(listed, this.unlisted);
   }
 
   private unlistedIn(all: ChangeQueue): QueueNode[] {
@@ -112,48 +118,124 @@ function mergeByPosition(a: readonly QueueNode[], b: readonly QueueNode[]): Queu
   return merged;
 }
 
-/** A queue of its own over the given trees: the encoder's nodes stay linked in the encoder's queue. */
-function linked(nodes: readonly QueueNode[]): ChangeQueue {
-  const queue: ChangeQueue = { next: undefined, tail: undefined, nextPosition: 0 };
-  let last: QueueNode | undefined;
-  for (const { changeTree, position } of nodes) {
-    const node: QueueNode = { changeTree, position, prev: last, next: undefined };
-    if (last) last.next = node;
-    else queue.next = node;
-    last = node;
+/**
+ * The view-pass bytes of the trees encoded so far in this patch whose bytes do not depend on the view.
+ * Such a tree is a schema with no view-tagged field (Colyseus then gives it no field filter): the view
+ * pass writes its switch, its ref id and each of its changed fields, whichever view sees it.
+ */
+class TreeBytes {
+  private readonly bytes = new Map<ChangeTree, Uint8Array>();
+  private arena: Uint8Array = new Uint8Array(ARENA_BYTES);
+  private used = 0;
+
+  clear(): void {
+    this.bytes.clear();
+    this.used = 0;
   }
-  queue.tail = last;
-  return queue;
+
+  /**
+   * The tree's bytes, written by `encodeAlone` at the first call of this patch (into `buffer` from `at`, or
+   * into the larger buffer it returns); undefined: they depend on the view.
+   */
+  of(
+    tree: ChangeTree,
+    encodeAlone: (buffer: Uint8Array, it: Iterator) => Uint8Array,
+  ): Uint8Array | undefined {
+    if (tree.encDescriptor.filter !== undefined) return undefined;
+    let encoded = this.bytes.get(tree);
+    if (!encoded) {
+      // A fresh arena rather than a grown one: the bytes kept so far stay where they are.
+      if (this.arena.length - this.used < ARENA_HEADROOM) {
+        this.arena = new Uint8Array(ARENA_BYTES);
+        this.used = 0;
+      }
+      const it = { offset: this.used };
+      this.arena = encodeAlone(this.arena, it);
+      encoded = this.arena.subarray(this.used, it.offset);
+      this.used = it.offset;
+      this.bytes.set(tree, encoded);
+    }
+    return encoded;
+  }
 }
 
+/** Room for some 4,000 entities' changes per arena; a tree's bytes start with this much free at least. */
+const ARENA_BYTES = 256 * 1024;
+const ARENA_HEADROOM = 16 * 1024;
+
+/** The encoder's own method that grows the buffer a patch is written to (protected in its types). */
+type GrowableEncoder = Encoder & { ensureCapacity(buffer: Uint8Array, offset: number): Uint8Array };
+
 /**
- * Makes `encoder` (the world state's) encode a view's patch from the queue its scope gives (see
- * PatchScopes) instead of every change of the tick. Its
- * methods are replaced on the instance, which Colyseus's own `SchemaSerializer.reset` made: the
- * serializer keeps setting itself up with the installed code (test/net/internals.test.ts checks
- * what these replacements rely on).
+ * Makes `encoder` (the world state's) encode a view's patch from the trees its scope gives (see
+ * PatchScopes) instead of every change of the tick. Its methods are replaced on the instance, which
+ * Colyseus's own `SchemaSerializer.reset` made: the serializer keeps setting itself up with the
+ * installed code (test/net/internals.test.ts checks what these replacements rely on).
  */
 function scopeEncoder(encoder: Encoder, scopes: PatchScopes): void {
   const encode = encoder.encode;
   const encodeView = encoder.encodeView;
   const discardChanges = encoder.discardChanges;
+  /** A queue of one tree, for Colyseus's encode of that tree alone. */
+  const alone: QueueNode = {
+    changeTree: undefined as unknown as ChangeTree,
+    position: 0,
+    prev: undefined,
+    next: undefined,
+  };
+  const aloneQueue: ChangeQueue = { next: alone, tail: alone, nextPosition: 0 };
+
+  function encodeAlone(
+    self: Encoder,
+    node: QueueNode,
+    it: Iterator,
+    view: StateView,
+    bytes: Uint8Array,
+  ): Uint8Array {
+    const all = self.root.changes;
+    alone.changeTree = node.changeTree;
+    alone.position = node.position;
+    self.root.changes = aloneQueue;
+    try {
+      const written = encode.call(self, it, view, bytes);
+      return written.buffer === bytes.buffer ? bytes : new Uint8Array(written.buffer);
+    } finally {
+      self.root.changes = all;
+    }
+  }
 
   encoder.encode = function (
     this: Encoder,
     it: Iterator,
     view?: StateView,
-    buffer?: Uint8Array,
+    buffer: Uint8Array = this.sharedBuffer,
     initialOffset?: number,
   ): Uint8Array {
-    const all = this.root.changes;
-    const scoped = view && scopes.queueFor(view, all);
-    if (!scoped) return encode.call(this, it, view, buffer, initialOffset);
-    this.root.changes = scoped;
-    try {
-      return encode.call(this, it, view, buffer, initialOffset);
-    } finally {
-      this.root.changes = all;
+    // Trees whose filters wait to be refreshed are left to the whole walk, which refreshes them first.
+    const trees =
+      view && this.root.pendingFilterRefresh.length === 0
+        ? scopes.treesFor(view, this.root.changes)
+        : undefined;
+    if (!view || !trees) return encode.call(this, it, view, buffer, initialOffset);
+    let bytes = buffer;
+    for (const node of trees) {
+      const tree = node.changeTree;
+      if (!view.isChangeTreeVisible(tree)) continue;
+      const same = scopes.treeBytes.of(tree, (arena, arenaIt) =>
+        encodeAlone(this, node, arenaIt, view, arena),
+      );
+      if (!same) {
+        bytes = encodeAlone(this, node, it, view, bytes);
+        continue;
+      }
+      if (it.offset + same.length > bytes.length)
+        bytes = (this as GrowableEncoder).ensureCapacity(bytes, it.offset);
+      // A loop: for a tree's few dozen bytes, TypedArray.set's call costs more than the copy.
+      let at = it.offset;
+      for (let i = 0; i < same.length; i++) bytes[at++] = same[i]!;
+      it.offset = at;
     }
+    return bytes.subarray(0, it.offset);
   };
 
   encoder.encodeView = function (

@@ -12,7 +12,7 @@ import type { AddressInfo, Socket } from "node:net";
 import path from "node:path";
 import type { Duplex } from "node:stream";
 import { ClientState, SchemaSerializer } from "@colyseus/core";
-import { $changes, Encoder, Schema, StateView, type } from "@colyseus/schema";
+import { $changes, Encoder, Schema, StateView, type, view } from "@colyseus/schema";
 import { WebSocketClient } from "@colyseus/ws-transport";
 import { WebSocket, WebSocketServer } from "ws";
 import { socketDescriptor } from "../../src/net/socket-write.js";
@@ -49,6 +49,11 @@ const PINNED = ["@colyseus/core", "@colyseus/schema", "@colyseus/ws-transport", 
 class Probe extends Schema {
   @type("number") x = 0;
   @type("string") name = "";
+}
+
+class ProbeWithViewField extends Schema {
+  @type("number") x = 0;
+  @view() @type("string") secret = "";
 }
 
 describe("the internals the thread write path relies on", () => {
@@ -204,6 +209,53 @@ describe("the internals the thread write path relies on", () => {
     encoder.root.changes = queue;
     const whole = encoder.encode({ offset: 0 }).length;
     assert.ok(narrowed < whole, moved("@colyseus/schema", internal, "src/net/patch-scopes.ts"));
+  });
+
+  it("Colyseus schema: which trees encode the same for every view, and the encoder's buffer growth (src/net/patch-scopes.ts)", () => {
+    const state = new Probe();
+    const encoder = new Encoder(state);
+    const where = "src/net/patch-scopes.ts";
+    assert.equal(
+      state[$changes]!.encDescriptor.filter,
+      undefined,
+      moved(
+        "@colyseus/schema",
+        "ChangeTree.encDescriptor.filter (undefined for a schema with no @view field)",
+        where,
+      ),
+    );
+    const viewed = new ProbeWithViewField();
+    new Encoder(viewed);
+    assert.equal(
+      typeof viewed[$changes]!.encDescriptor.filter,
+      "function",
+      moved(
+        "@colyseus/schema",
+        "ChangeTree.encDescriptor.filter (a function for a schema with a @view field)",
+        where,
+      ),
+    );
+    assert.ok(
+      Array.isArray(encoder.root.pendingFilterRefresh),
+      moved(
+        "@colyseus/schema",
+        "Encoder.root.pendingFilterRefresh (the trees whose filters wait to be refreshed)",
+        where,
+      ),
+    );
+    const { ensureCapacity } = encoder as unknown as {
+      ensureCapacity(buffer: Uint8Array, offset: number): Uint8Array;
+    };
+    const full = Uint8Array.of(1, 2, 3);
+    const grown = ensureCapacity.call(encoder, full, 3);
+    assert.ok(
+      grown.length > 3 && grown[0] === 1 && grown[2] === 3,
+      moved(
+        "@colyseus/schema",
+        "Encoder.ensureCapacity (a buffer with room past the offset, keeping what is before it)",
+        where,
+      ),
+    );
   });
 
   it("Colyseus schema: a view's patch comes copied out of the encoder's buffer (src/net/patch-scopes.ts)", () => {

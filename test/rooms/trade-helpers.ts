@@ -28,7 +28,12 @@ export async function startTrade(a: Trader, b: Trader): Promise<string> {
     [a, b],
     [b, a],
   ] as const) {
-    const started = await me.inbox.next("tradeStarted", (s) => s.tradeId === incoming.tradeId, TRADE_OPENS_WITHIN_MS, true);
+    const started = await me.inbox.next(
+      "tradeStarted",
+      (s) => s.tradeId === incoming.tradeId,
+      TRADE_OPENS_WITHIN_MS,
+      true,
+    );
     assert.deepEqual(started, {
       tradeId: incoming.tradeId,
       partnerId: partner.id,
@@ -37,6 +42,8 @@ export async function startTrade(a: Trader, b: Trader): Promise<string> {
     me.trade = await me.sdk.joinById(started.tradeId);
     me.trade.onMessage("*", (event, data) => me.tradeInbox.push(String(event), data));
   }
-  await Promise.all([a, b].map((me) => me.tradeInbox.next("tradeUpdated", () => true, TRADE_OPENS_WITHIN_MS, true)));
+  await Promise.all(
+    [a, b].map((me) => me.tradeInbox.next("tradeUpdated", () => true, TRADE_OPENS_WITHIN_MS, true)),
+  );
   return incoming.tradeId;
 }
