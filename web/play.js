@@ -446,9 +446,16 @@ canvas.addEventListener("contextmenu", (event) => {
   showMenu($("context-menu"), options, event.clientX, event.clientY);
 });
 canvas.addEventListener("mousemove", (event) => {
-  const first = optionsAt(tileOf(event))[0];
-  $("hover").textContent = first.label === "Walk here" ? "" : first.label;
+  $("hover").textContent = hoverLabel(optionsAt(tileOf(event)));
 });
+
+/** What a left click on the tile does, and how many more a right click offers ("Chop Tree / 1 more option"). */
+function hoverLabel([first, ...rest]) {
+  if (first.label === "Walk here") return "";
+  return rest.length === 0
+    ? first.label
+    : `${first.label} / ${rest.length} more option${rest.length > 1 ? "s" : ""}`;
+}
 document.addEventListener("click", (event) => {
   if (!event.target.closest(".menu") && !event.target.closest(".slot")) hideMenus();
 });

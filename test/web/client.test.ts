@@ -5,7 +5,7 @@ import { waitForAsync } from "../support/players.js";
 import { listWorlds, startTestServer, type TestServer } from "../support/server.js";
 import { connectNewPlayer, type WsPlayer } from "../support/ws-client.js";
 import { launchChromium, openPage, screenshot, skipWithoutChromium, type WatchedPage } from "./browser.js";
-import { clickTile, coinsOf, openClient, openCuttable, standingStill } from "./play-helpers.js";
+import { clickTile, coinsOf, hoverTile, openClient, openCuttable, standingStill } from "./play-helpers.js";
 
 /** Cuts the page's first connection as a network failure would, and waits for the one that replaces it. */
 async function cutConnection(page: Page, connections: WebSocketRoute[]): Promise<void> {
@@ -72,6 +72,9 @@ describe("the web pages in a browser: landing page and client", function () {
         Math.max(Math.abs(a.x - here.x), Math.abs(a.z - here.z)) -
         Math.max(Math.abs(b.x - here.x), Math.abs(b.z - here.z)),
     )[0]!;
+    // Over the tree, the corner says what a click does and that a right click offers more.
+    await hoverTile(page, here, tree);
+    await page.locator("#hover", { hasText: /^Chop Tree \/ 1 more option$/ }).waitFor();
     await clickTile(page, here, tree);
     await page.locator(".xp-drop", { hasText: "Woodcutting XP" }).waitFor({ timeout: 60000 });
     await page.locator('#inventory .slot[data-item="logs"]').waitFor();

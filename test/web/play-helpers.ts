@@ -35,13 +35,24 @@ export async function standingStill(page: Page): Promise<Tile> {
 
 /** Clicks a tile of the map, the player standing still on `me` at the canvas's centre. */
 export async function clickTile(page: Page, me: Tile, tile: Tile, button: "left" | "right" = "left") {
+  const { x, y } = await pointAt(page, me, tile);
+  await page.mouse.click(x, y, { button });
+}
+
+/** Moves the mouse over a tile of the map, the player standing still on `me`. */
+export async function hoverTile(page: Page, me: Tile, tile: Tile) {
+  const { x, y } = await pointAt(page, me, tile);
+  await page.mouse.move(x, y);
+}
+
+/** The page point at a tile's centre, the player standing still on `me` at the canvas's centre. */
+async function pointAt(page: Page, me: Tile, tile: Tile): Promise<{ x: number; y: number }> {
   const box = await page.locator("#map").boundingBox();
   assert.ok(box, "the map is on the page");
-  await page.mouse.click(
-    box.x + box.width / 2 + (tile.x - me.x) * TILE,
-    box.y + box.height / 2 + (tile.z - me.z) * TILE,
-    { button },
-  );
+  return {
+    x: box.x + box.width / 2 + (tile.x - me.x) * TILE,
+    y: box.y + box.height / 2 + (tile.z - me.z) * TILE,
+  };
 }
 
 /**
