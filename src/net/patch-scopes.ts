@@ -134,8 +134,8 @@ class TreeBytes {
   }
 
   /**
-   * The tree's bytes, written by `encodeAlone` at the first call of this patch (into `buffer` from `at`, or
-   * into the larger buffer it returns); undefined: they depend on the view.
+   * The tree's bytes, written by `encodeAlone` at the first call of this patch (into `buffer` from
+   * `it.offset`, or into the larger buffer it returns); undefined: they depend on the view.
    */
   of(
     tree: ChangeTree,
