@@ -141,12 +141,12 @@ describe("start-up failures", function () {
   });
 
   it("names REDIS_URL, without a stack trace, when Redis does not answer", async () => {
-    const started = Date.now();
+    // The start-up check's own words: without it, the matchmaker's retries end in an ioredis stack trace
+    // some 12 s later. (No time is asserted: a start alone took over 15 s beside the suite on 2 cores.)
     const { code, stderr } = await failedStart({ PORT: "0", REDIS_URL: `redis://${NOTHING_THERE}` });
     assert.equal(code, 1, stderr);
     assert.match(stderr, /Cannot reach Redis at REDIS_URL \(127\.0\.0\.1:9: .*ECONNREFUSED/);
     assert.doesNotMatch(stderr, /^\s+at /m, "no stack trace");
-    assert.ok(Date.now() - started < 15000, "refused at once, not after the matchmaker's retries");
   });
 
   it("names DATA_DIR, without a stack trace, when the embedded database there cannot be opened", async () => {
