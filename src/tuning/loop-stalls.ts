@@ -5,6 +5,8 @@
 export class LoopStalls {
   private lastTurn = performance.now();
   private lastStall = { from: Number.NEGATIVE_INFINITY, to: Number.NEGATIVE_INFINITY };
+  /** Turns of the loop since the last stall ended. */
+  private turnsSinceStall = Number.POSITIVE_INFINITY;
   /** How long the loop has stood still in all, in stalls that ended. */
   private stalledMs = 0;
   private readonly timer: NodeJS.Timeout;
@@ -27,7 +29,9 @@ export class LoopStalls {
     // is not counted yet, and will be), or just after.
     const ending = now - this.lastTurn;
     if (ending > this.stallMs) return { waitedMs: ending, stalledMs: this.stalledMs + ending };
-    if (now - this.lastStall.to < this.stallMs)
+    // Just ended: within `stallMs`, or within a few turns of a loop that a busy machine slows down, so
+    // that the sockets it left unread may still be coming in.
+    if (now - this.lastStall.to < this.stallMs || this.turnsSinceStall < JUST_ENDED_TURNS)
       return { waitedMs: now - this.lastStall.from, stalledMs: this.stalledMs };
     return { waitedMs: 0, stalledMs: this.stalledMs };
   }
@@ -44,12 +48,20 @@ export class LoopStalls {
   private turn(): void {
     const now = performance.now();
     if (now - this.lastTurn > this.stallMs) {
-      this.lastStall = { from: this.lastTurn, to: now };
+      // A stall straight after another (a starved process catching up) is the same one, still going on.
+      const from = this.turnsSinceStall === 0 ? this.lastStall.from : this.lastTurn;
+      this.lastStall = { from, to: now };
       this.stalledMs += now - this.lastTurn;
+      this.turnsSinceStall = 0;
+    } else {
+      this.turnsSinceStall++;
     }
     this.lastTurn = now;
   }
 }
+
+/** The turns after a stall during which what is handled may have waited through it. */
+const JUST_ENDED_TURNS = 3;
 
 export interface StallMark {
   waitedMs: number;
