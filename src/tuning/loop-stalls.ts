@@ -48,9 +48,7 @@ export class LoopStalls {
   private turn(): void {
     const now = performance.now();
     if (now - this.lastTurn > this.stallMs) {
-      // A stall straight after another (a starved process catching up) is the same one, still going on.
-      const from = this.turnsSinceStall === 0 ? this.lastStall.from : this.lastTurn;
-      this.lastStall = { from, to: now };
+      this.lastStall = { from: this.lastTurn, to: now };
       this.stalledMs += now - this.lastTurn;
       this.turnsSinceStall = 0;
     } else {
