@@ -23,6 +23,8 @@ export interface Outbox {
   patchScopes(): PatchScopes | undefined;
   /** The serializer a room's state is encoded with, given the one Colyseus made and the room's scopes. */
   serializer<T extends Schema>(made: Serializer<T>, scopes: PatchScopes | undefined): Serializer<T>;
+  /** Resolves once every write handed over so far has been made (what waited behind them included). */
+  written(): Promise<void>;
   /** Stops the writer thread (what it had not written closes its connection) and frees the slab. */
   close(): Promise<void>;
 }
@@ -71,6 +73,10 @@ class ThreadOutbox implements Outbox {
     return scopes ? scopeSchemaSerializer(made, scopes) : made;
   }
 
+  async written(): Promise<void> {
+    await this.thread?.answered();
+  }
+
   async close(): Promise<void> {
     this.slab = new WriteSlab();
     await this.thread?.stop();
@@ -93,6 +99,9 @@ class StreamOutbox implements Outbox {
   serializer<T extends Schema>(made: Serializer<T>): Serializer<T> {
     return made;
   }
+
+  /** The streams write on their own: there is nothing to wait for. */
+  async written(): Promise<void> {}
 
   async close(): Promise<void> {
     this.slab = new WriteSlab();

@@ -159,6 +159,8 @@ export class WriterThread {
   private readonly worker: Worker;
   private readonly posted: PostedBatch[] = [];
   private broken = false;
+  /** Resolved, and replaced, each time the thread has answered every batch it was given. */
+  private allAnswered = new Deferred<void>();
 
   constructor() {
     this.worker = new Worker(workerEntry());
@@ -173,6 +175,14 @@ export class WriterThread {
 
   get usable(): boolean {
     return !this.broken;
+  }
+
+  /**
+   * Resolves once the thread has answered every batch it was given so far: the sockets it held are
+   * released, and what waited for them (a close frame, say) has gone out after their frames.
+   */
+  answered(): Promise<void> {
+    return this.posted.length === 0 ? Promise.resolve() : this.allAnswered.promise;
   }
 
   /** Stops the thread: what it was given and has not answered for closes its connection (see `fail`). */
@@ -197,10 +207,16 @@ export class WriterThread {
   settle(answer: WrittenBatch): void {
     const batch = this.posted.shift();
     if (!batch) return;
-    if (this.posted.length === 0) this.worker.unref();
     for (const [i, { hold, parts, written }] of batch.writes.entries())
       hold.release(restAfter(parts, answer.taken[i] ?? 0), written);
     batch.settled();
+    if (this.posted.length === 0) this.idle();
+  }
+
+  private idle(): void {
+    this.worker.unref();
+    this.allAnswered.resolve();
+    this.allAnswered = new Deferred<void>();
   }
 
   private fail(): void {
@@ -215,6 +231,7 @@ export class WriterThread {
       }
       batch.settled();
     }
+    this.allAnswered.resolve();
   }
 }
 

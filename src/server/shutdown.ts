@@ -16,6 +16,11 @@ const HUNG_WRITE_CHECK_MS = 500;
 const STOP_DEADLINE_MS = 9500;
 /** How long the server waits, once its rooms are closed, for WebSocket peers to answer their close. */
 const CLOSE_HANDSHAKE_GRACE_MS = 1000;
+/**
+ * How long it waits before that for the writer thread's last writes, behind which the rooms' close
+ * frames wait: a thread starved for longer is stopped all the same, its connections closed unanswered.
+ */
+const LAST_WRITES_MS = 3000;
 
 /**
  * Stops one server in order: the agents leave, no new connections, rooms disconnect their clients and
@@ -41,6 +46,11 @@ export async function stopServer(server: Server, runtime: Runtime): Promise<void
   } finally {
     clearInterval(hungWrites);
   }
+  // The grace counts from when the close frames have left, not from when they were queued.
+  if ((await within(runtime.outbox.written(), LAST_WRITES_MS, "late")) === "late")
+    runtime.logger.warn(
+      "shutdown: the writer thread's last writes did not finish; closing their connections",
+    );
   const closed = new Promise<void>((resolve) => runtime.httpServer.close(() => resolve()));
   runtime.httpServer.closeAllConnections();
   // The rooms have said goodbye: a peer that has not finished its close handshake by now never will.

@@ -104,6 +104,35 @@ describe("the writer thread's socket writes", () => {
     }
   });
 
+  it("tells when it has made every write it was given, and what waited behind them", async () => {
+    const { writer, reader, close } = await connectedPair();
+    try {
+      await thread.answered();
+      const writes = new SocketWrites(thread);
+      const tick = sequence(3, 20_000);
+      // As a room's close frame, written as the server shuts down, waits behind the tick's frames.
+      const closeFrame = sequence(60, 40);
+      writes.add(writer, [shared(tick)]);
+      writer.write(closeFrame);
+      const sent = writes.send();
+      const answered = thread.answered();
+      assert.equal(writer.bytesWritten, 0, "the close frame waits for the thread");
+      await answered;
+      assert.equal(
+        writer.bytesWritten,
+        closeFrame.length,
+        "the close frame went out once the thread answered",
+      );
+      await sent;
+      assert.deepEqual(
+        await readExactly(reader, tick.length + closeFrame.length),
+        Buffer.concat([tick, closeFrame]),
+      );
+    } finally {
+      close();
+    }
+  });
+
   it("does not close a socket the thread is still to write to", async () => {
     const { writer, reader, close } = await connectedPair();
     try {
