@@ -109,7 +109,7 @@ describe("the writer thread's socket writes", () => {
     try {
       await thread.answered();
       const writes = new SocketWrites(thread);
-      const tick = sequence(3, 20_000);
+      const tick = sequence(3, 4000);
       // As a room's close frame, written as the server shuts down, waits behind the tick's frames.
       const closeFrame = sequence(60, 40);
       writes.add(writer, [shared(tick)]);
