@@ -77,7 +77,9 @@ describe("server process", function () {
       const began = Date.now();
       server.child.kill("SIGTERM");
       assert.equal(await server.exited, 0, server.output());
-      assert.ok(Date.now() - began < 5000, `took ${Date.now() - began} ms`);
+      // Not held for `ws`'s 30 s close timeout by the frozen client (an exit past the server's own 9.5 s
+      // deadline would be 1); the margin is for a machine so busy the test itself sees the exit late.
+      assert.ok(Date.now() - began < 20_000, `took ${Date.now() - began} ms`);
       assert.match(server.output(), /shutdown complete/);
       assert.equal((await other.closed).code, 4001);
     } finally {

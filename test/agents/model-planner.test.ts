@@ -214,7 +214,13 @@ describe("language-model planner: stub providers on loopback drive an agent", fu
     const run = await drivenAgent("local", { AGENT_MODEL_CALLS_PER_MIN: "2" });
     try {
       await waitForAsync(async () => run.stub.requests.length >= 1, "the model asked");
-      for (let i = 0; i < 4; i++) {
+      // Each new goal has the agent think again; a slow process may take more than a few to ask again.
+      await waitForAsync(async () => {
+        await run.setGoal();
+        await sleep(500);
+        return run.stub.requests.length >= 2;
+      }, "the model asked a second time");
+      for (let i = 0; i < 3; i++) {
         await run.setGoal();
         await sleep(500);
       }
