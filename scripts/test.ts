@@ -58,6 +58,8 @@ interface Outcome {
   durations: Record<string, number>;
   /** The files with a failed test or hook, with the variables they ran with. */
   failedFiles: Group[];
+  /** Failures in no file (a root hook's), which no file's run again can clear. */
+  unattributedFailures: number;
 }
 
 function testFiles(dir = "test"): string[] {
@@ -165,6 +167,7 @@ async function runShard(
     incomplete: false,
     durations: {},
     failedFiles: [],
+    unattributedFailures: 0,
     log: "",
   };
   for (const [number, group] of shard.groups.entries()) {
@@ -198,8 +201,11 @@ async function runShard(
       const durations: Record<string, number> = JSON.parse(readFileSync(out, "utf8"));
       for (const [file, seconds] of Object.entries(durations))
         outcome.durations[keyOf(file, group.env)] = seconds;
-      const failed: string[] = JSON.parse(readFileSync(`${out}.failed`, "utf8"));
-      if (failed.length) outcome.failedFiles.push({ files: failed, env: group.env });
+      const failed: { files: string[]; unattributed: number } = JSON.parse(
+        readFileSync(`${out}.failed`, "utf8"),
+      );
+      if (failed.files.length) outcome.failedFiles.push({ files: failed.files, env: group.env });
+      outcome.unattributedFailures += failed.unattributed;
     } catch {
       // No durations: the process died before the end of its run, which `incomplete` already says.
     }
@@ -322,6 +328,7 @@ async function main(): Promise<void> {
     if (failed && !incomplete && !strict)
       failed = await failedAgainAlone(
         outcomes.flatMap((outcome) => outcome.failedFiles),
+        outcomes.reduce((sum, outcome) => sum + outcome.unattributedFailures, 0),
         envs[0] as NodeJS.ProcessEnv,
       );
     process.exitCode = failed ? 1 : 0;
@@ -335,9 +342,18 @@ async function main(): Promise<void> {
  * came again. Three processes on two cores starve each other at times; a test that failed only then is
  * named, for its waits or the code's to be looked at, rather than failing the run.
  */
-async function failedAgainAlone(failedFiles: Group[], env: NodeJS.ProcessEnv): Promise<boolean> {
-  // A failure whose file is not known (it was not recorded) cannot be tried again.
-  if (failedFiles.length === 0) return true;
+async function failedAgainAlone(
+  failedFiles: Group[],
+  unattributed: number,
+  env: NodeJS.ProcessEnv,
+): Promise<boolean> {
+  // A failure whose file is not known cannot be tried again, whatever the files that are known do.
+  if (unattributed > 0 || failedFiles.length === 0) {
+    console.log(
+      "a failure that no test file accounts for (a root hook's) cannot be run again alone: the run fails",
+    );
+    return true;
+  }
   // One process per set of variables, whichever process the files ran in first.
   const byVariables = new Map<string, Group>();
   for (const group of failedFiles) {
