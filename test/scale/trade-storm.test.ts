@@ -53,12 +53,14 @@ class Bot {
   async join(): Promise<void> {
     const world = await this.sdk.joinOrCreate("world");
     this.world = world;
-    await new Promise<void>((resolve) => {
-      world.onMessage("*", (event, data) => {
-        this.onWorldEvent(String(event), data);
-        if (event === "player:sync") resolve();
-      });
+    let synced = false;
+    world.onMessage("*", (event, data) => {
+      this.onWorldEvent(String(event), data);
+      if (event === "player:sync") synced = true;
     });
+    // A server killed between the seat and the first player:sync never sends it: a bot stopped then
+    // waits no more (the storm's end waits for every bot).
+    await this.until(() => synced || this.stopped, "sent its first player:sync");
   }
 
   /** Gives the bot its goods and takes it to `tile`; resolves once the goods are stored. */
