@@ -1,8 +1,8 @@
 // `npm test`: every test file, then the room and /ws suites again on the stream write path
 // (WRITE_PATH=stream), spread over a few mocha processes that run side by side. Most tests wait on
-// sockets, child processes and timers rather than the CPU, so three processes finish in well under
-// half the time of one. Each process gets its own ports (TEST_PORT), PostgreSQL database and Redis
-// server, since the suites empty theirs. A file with a failure is run again at the end, alone: a
+// sockets, child processes and timers rather than the CPU, so two processes a core keep the cores busy
+// (on two cores: four finished in 425 s where three took 512 and five 460). Each process gets its own
+// ports (TEST_PORT), PostgreSQL database and Redis server, since the suites empty theirs. A file with a failure is run again at the end, alone: a
 // failure that does not come again is named as one under load, and fails the run only with `--strict`.
 // `npm test -- <files>` runs just those files, in one process.
 import { type ChildProcess, spawn } from "node:child_process";
@@ -10,7 +10,12 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { PORTS_PER_PROCESS, REDIS_PORT_OFFSET } from "../test/support/runner-ports.js";
+import {
+  DEFAULT_TEST_PORT,
+  MAX_TEST_PROCESSES,
+  PORTS_PER_PROCESS,
+  REDIS_PORT_OFFSET,
+} from "../test/support/runner-ports.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 /** Seconds each file took when last recorded (`npm test -- --record`), to balance the processes. */
@@ -243,10 +248,10 @@ async function main(): Promise<void> {
   const durations = recordedDurations();
   const shardCount = Math.max(
     1,
-    Number(process.env.TEST_PROCESSES ?? Math.min(3, os.availableParallelism() + 1)),
+    Number(process.env.TEST_PROCESSES ?? Math.min(MAX_TEST_PROCESSES, 2 * os.availableParallelism())),
   );
   const shards = spread(runs, shardCount, durations);
-  const basePort = Number(process.env.TEST_PORT ?? 2568);
+  const basePort = Number(process.env.TEST_PORT ?? DEFAULT_TEST_PORT);
   const unrecorded = all.filter((file) => durations[file] === undefined);
   if (unrecorded.length)
     console.log(
@@ -339,7 +344,7 @@ async function main(): Promise<void> {
 
 /**
  * Runs the files that had a failure again, one process, nothing beside it, and says whether a failure
- * came again. Three processes on two cores starve each other at times; a test that failed only then is
+ * came again. Four processes on two cores starve each other at times; a test that failed only then is
  * named, for its waits or the code's to be looked at, rather than failing the run.
  */
 async function failedAgainAlone(

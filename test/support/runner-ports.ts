@@ -5,3 +5,7 @@
 export const PORTS_PER_PROCESS = 100;
 /** The Redis server of its own that a test process after the first is given listens here. */
 export const REDIS_PORT_OFFSET = 97;
+/** TEST_PORT where none is given: the first test process's; each further one's is PORTS_PER_PROCESS on. */
+export const DEFAULT_TEST_PORT = 2568;
+/** The most test processes the runner starts unless TEST_PROCESSES says otherwise. */
+export const MAX_TEST_PROCESSES = 4;

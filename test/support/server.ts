@@ -9,9 +9,10 @@ import { createApp } from "../../src/server/app.js";
 import { createRuntime } from "../../src/server/runtime.js";
 import { stopServer } from "../../src/server/shutdown.js";
 import { createLogger, type Logger } from "../../src/telemetry/logger.js";
+import { DEFAULT_TEST_PORT } from "./runner-ports.js";
 
 /** One port for every server test, so they run one after another; TEST_PORT moves it (parallel checkouts). */
-export const TEST_PORT = Number(process.env.TEST_PORT ?? 2568);
+export const TEST_PORT = Number(process.env.TEST_PORT ?? DEFAULT_TEST_PORT);
 /** The write path the servers the tests start use (WRITE_PATH, else the default): the suites run in both. */
 export const TEST_WRITE_PATH_ENV: Record<string, string> = process.env.WRITE_PATH
   ? { WRITE_PATH: process.env.WRITE_PATH }
