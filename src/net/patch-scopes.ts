@@ -40,8 +40,10 @@ export class PatchScopes {
   private readonly scopes = new Map<StateView, ScopedChange>();
   /** The trees to encode for each listing, in queue order. */
   private orders = new WeakMap<ScopedChange, readonly QueueNode[]>();
-  /** This patch's changed trees that no listing accounts for, in queue order (built at its first scoped encode). */
-  private unlisted: QueueNode[] | undefined;
+  /** This patch's queue by position, and the positions no listing accounts for (made at its first scoped encode). */
+  private queue: { nodeAt: QueueNode[]; unlisted: Int32Array } | undefined;
+  /** A listing's trees' queue positions, sorted as numbers: twice as fast as sorting the nodes by position. */
+  private positions = new Int32Array(1024);
   readonly treeBytes = new TreeBytes();
 
   /**
@@ -52,7 +54,7 @@ export class PatchScopes {
     this.covered.clear();
     this.scopes.clear();
     this.orders = new WeakMap();
-    this.unlisted = undefined;
+    this.queue = undefined;
     this.treeBytes.clear();
   }
 
@@ -80,42 +82,39 @@ export class PatchScopes {
   }
 
   private build(change: ScopedChange, all: ChangeQueue): QueueNode[] {
-    const listed: QueueNode[] = [];
+    this.queue ??= this.indexed(all);
+    const queue = this.queue;
+    const most = change.added.length + change.updated.length + queue.unlisted.length;
+    if (this.positions.length < most) this.positions = new Int32Array(most * 2);
+    let count = 0;
     for (const list of [change.added, change.updated]) {
       for (const { id } of list) {
         const node = this.covered.get(id)?.changesNode;
-        if (node) listed.push(node);
+        // Only a tree in the queue being sent: the walk over the queue would encode no other.
+        if (node && queue.nodeAt[node.position] === node) this.positions[count++] = node.position;
       }
     }
-    listed.sort(byPosition);
-    this.unlisted ??= this.unlistedIn(all);
-    return mergeByPosition(listed, this.unlisted);
-  }
-
-  private unlistedIn(all: ChangeQueue): QueueNode[] {
-    const coveredTrees = new Set(this.covered.values());
-    const unlisted: QueueNode[] = [];
-    for (let node = all.next; node; node = node.next) {
-      if (!coveredTrees.has(node.changeTree)) unlisted.push(node);
+    this.positions.set(queue.unlisted, count);
+    count += queue.unlisted.length;
+    const sorted = this.positions.subarray(0, count).sort();
+    const trees: QueueNode[] = [];
+    for (let i = 0; i < count; i++) {
+      // An entity listed both as added and as updated is one tree.
+      if (i === 0 || sorted[i] !== sorted[i - 1]) trees.push(queue.nodeAt[sorted[i]!]!);
     }
-    return unlisted;
+    return trees;
   }
-}
 
-function byPosition(a: QueueNode, b: QueueNode): number {
-  return a.position - b.position;
-}
-
-/** The two sorted lists as one, in queue order, each node once. */
-function mergeByPosition(a: readonly QueueNode[], b: readonly QueueNode[]): QueueNode[] {
-  const merged: QueueNode[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    const next = j >= b.length || (i < a.length && a[i]!.position <= b[j]!.position) ? a[i++]! : b[j++]!;
-    if (merged[merged.length - 1] !== next) merged.push(next);
+  private indexed(all: ChangeQueue): { nodeAt: QueueNode[]; unlisted: Int32Array } {
+    const coveredTrees = new Set(this.covered.values());
+    const nodeAt: QueueNode[] = [];
+    const unlisted: number[] = [];
+    for (let node = all.next; node; node = node.next) {
+      nodeAt[node.position] = node;
+      if (!coveredTrees.has(node.changeTree)) unlisted.push(node.position);
+    }
+    return { nodeAt, unlisted: Int32Array.from(unlisted) };
   }
-  return merged;
 }
 
 /**
