@@ -2,8 +2,9 @@
 // (WRITE_PATH=stream), spread over a few mocha processes that run side by side. Most tests wait on
 // sockets, child processes and timers rather than the CPU, so two processes a core keep the cores busy
 // (on two cores: four finished in 425 s where three took 512 and five 460). Each process gets its own
-// ports (TEST_PORT), PostgreSQL database and Redis server, since the suites empty theirs. A file with a failure is run again at the end, alone: a
-// failure that does not come again is named as one under load, and fails the run only with `--strict`.
+// ports (TEST_PORT), PostgreSQL database and Redis server, since the suites empty theirs. A file with a
+// failure is run again at the end, alone: a failure that does not come again is named as one under
+// load, and fails the run only with `--strict`.
 // `npm test -- <files>` runs just those files, in one process.
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";

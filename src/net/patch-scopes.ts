@@ -42,7 +42,7 @@ export class PatchScopes {
   private orders = new WeakMap<ScopedChange, readonly QueueNode[]>();
   /** This patch's queue by position, and the positions no listing accounts for (made at its first scoped encode). */
   private queue: { nodeAt: QueueNode[]; unlisted: Int32Array } | undefined;
-  /** A listing's trees' queue positions, sorted as numbers: twice as fast as sorting the nodes by position. */
+  /** A listing's trees' queue positions, sorted as numbers: faster than sorting the nodes with a comparator. */
   private positions = new Int32Array(1024);
   readonly treeBytes = new TreeBytes();
 
