@@ -16,6 +16,7 @@ import {
   MAX_TEST_PROCESSES,
   PORTS_PER_PROCESS,
   REDIS_PORT_OFFSET,
+  refusedPorts,
 } from "../test/support/runner-ports.js";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -225,6 +226,21 @@ async function main(): Promise<void> {
   const record = args.includes("--record");
   const strict = args.includes("--strict");
   const chosen = args.filter((arg) => arg !== "--record" && arg !== "--strict");
+  const basePort = Number(process.env.TEST_PORT ?? DEFAULT_TEST_PORT);
+  const shardCount = chosen.length
+    ? 1
+    : Math.max(
+        1,
+        Number(process.env.TEST_PROCESSES ?? Math.min(MAX_TEST_PROCESSES, 2 * os.availableParallelism())),
+      );
+  const refused = refusedPorts(basePort, shardCount);
+  if (refused.length) {
+    console.error(
+      `TEST_PORT ${basePort} with ${shardCount} test process(es) puts servers on ports fetch refuses to reach, ` +
+        `where they would never answer:\n  ${refused.join("\n  ")}\nChoose another TEST_PORT (or fewer TEST_PROCESSES).`,
+    );
+    process.exit(1);
+  }
   if (chosen.length) {
     const mocha = spawn(
       process.execPath,
@@ -247,12 +263,7 @@ async function main(): Promise<void> {
     },
   ];
   const durations = recordedDurations();
-  const shardCount = Math.max(
-    1,
-    Number(process.env.TEST_PROCESSES ?? Math.min(MAX_TEST_PROCESSES, 2 * os.availableParallelism())),
-  );
   const shards = spread(runs, shardCount, durations);
-  const basePort = Number(process.env.TEST_PORT ?? DEFAULT_TEST_PORT);
   const unrecorded = all.filter((file) => durations[file] === undefined);
   if (unrecorded.length)
     console.log(

@@ -3,59 +3,11 @@ import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { nodeFlagsOf } from "../../src/tuning/node-flags.js";
 import { freshDatabaseUrl, postgresUrl } from "./databases.js";
+import { processPorts } from "./runner-ports.js";
 import { TEST_PORT, TEST_WRITE_PATH_ENV } from "./server.js";
 
-/**
- * Ports of the server processes the tests start, offsets from TEST_PORT (default 2568) as the test
- * servers' own port is, so checkouts run side by side with different TEST_PORT values do not collide.
- * The test runner's own ports are kept off (test/support/runner-ports.ts).
- */
-export const PROCESS_PORTS = {
-  /** test/process.test.ts */
-  process: TEST_PORT + 33,
-  /** test/scale/two-processes.test.ts: the first two processes, a newcomer and two replacements */
-  scale: [TEST_PORT + 53, TEST_PORT + 54, TEST_PORT + 55, TEST_PORT + 56, TEST_PORT + 57],
-  /** test/scale/development-defaults.test.ts (with TEST_PORT 3600, +59 would be 3659: fetch refuses that port) */
-  developmentDefaults: [TEST_PORT + 60, TEST_PORT + 61],
-  /** test/scale/trade-storm.test.ts */
-  tradeStorm: TEST_PORT + 63,
-  /** test/scale/database-faults.test.ts */
-  databaseFaults: TEST_PORT + 45,
-  /** test/scale/database-faults.test.ts: the server whose database stalls as it shuts down */
-  databaseStall: TEST_PORT + 48,
-  /** test/scale/redis-restart.test.ts, and the Redis of its own it restarts */
-  redisRestart: { server: TEST_PORT + 65, redis: TEST_PORT + 73 },
-  /** test/scale/worlds.test.ts: two processes holding a numbered world each */
-  worlds: [TEST_PORT + 36, TEST_PORT + 37],
-  /** test/scale/agent-process-worlds.test.ts: two game server processes and the agent process */
-  agentProcessWorlds: { servers: [TEST_PORT + 40, TEST_PORT + 41], agents: TEST_PORT + 42 },
-  /** test/scale/redis-partition.test.ts: the process cut off from Redis, and the one that is not */
-  redisPartition: [TEST_PORT + 46, TEST_PORT + 47],
-  /** test/logs.test.ts */
-  logs: TEST_PORT + 34,
-  /** test/agents/framework.test.ts: the agent process (`npm run agents`) */
-  agentFramework: TEST_PORT + 35,
-  /** test/agents/exam.test.ts: two exams side by side */
-  exams: [TEST_PORT + 38, TEST_PORT + 39],
-  /** test/scale/redis-outage.test.ts, and the Redis of its own it kills */
-  redisOutage: { server: TEST_PORT + 66, redis: TEST_PORT + 74 },
-  /** test/scale/redis-driver-lookups.test.ts: the Redis it starts late */
-  redisDriverLookups: { redis: TEST_PORT + 75 },
-  /** test/scale/hop-address.test.ts, hop-frames.test.ts, hop-expired-token.test.ts: two processes each */
-  hopAddress: [TEST_PORT + 90, TEST_PORT + 91],
-  hopFrames: [TEST_PORT + 92, TEST_PORT + 93],
-  hopExpiredToken: [TEST_PORT + 94, TEST_PORT + 95],
-  /** test/scale/database-claim.test.ts: two processes on one database, without Redis */
-  databaseClaim: [TEST_PORT + 81, TEST_PORT + 82],
-  /** test/scale/world-release-fencing.test.ts: world 1's process, world 2's, and their Redis */
-  worldRelease: { servers: [TEST_PORT + 83, TEST_PORT + 84], redis: TEST_PORT + 85 },
-  /** test/scale/world-pair-faults.test.ts: a pair of world processes and their Redis, for each case */
-  listingsLost: { servers: [TEST_PORT + 86, TEST_PORT + 87], redis: TEST_PORT + 88 } as const,
-  relayStalled: { servers: [TEST_PORT + 77, TEST_PORT + 78], redis: TEST_PORT + 79 } as const,
-  hopsBetween: { servers: [TEST_PORT + 49, TEST_PORT + 50], redis: TEST_PORT + 51 } as const,
-  /** test/scale/frozen-login.test.ts: the world's process, the one it stops, and their Redis */
-  frozenLogin: { world: TEST_PORT + 67, stopped: TEST_PORT + 68, redis: TEST_PORT + 76 },
-} as const;
+/** Ports of the server processes the tests start, from this test process's TEST_PORT (see processPorts). */
+export const PROCESS_PORTS = processPorts(TEST_PORT);
 
 /**
  * The variables of a scaled-out server process on `port`: the shared Redis, database and secret, a
