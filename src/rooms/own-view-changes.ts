@@ -58,7 +58,10 @@ export class SharedCrowdChanges {
   private make(before: Choice, now: Choice, from: Cell, to: Cell): EntityDiff {
     const rest = this.index.diff(from, to, true);
     const players = choiceDiff(before, now, (entity) => this.index.touchedNow(entity));
-    if (players.added.length + players.updated.length + players.removed.length === 0) return rest;
+    // Never the cells' difference itself: clients shown other choices in the same cells get that one too,
+    // and clients given the same update must have held the same before it (see StateViewSharing).
+    if (players.added.length + players.updated.length + players.removed.length === 0)
+      return { added: rest.added, updated: rest.updated, removed: rest.removed };
     if (rest.added.length + rest.updated.length + rest.removed.length === 0) return players;
     return {
       added: [...rest.added, ...players.added],
