@@ -7,28 +7,28 @@
 // (bench/write-floor.ts measures it).
 //   node --expose-gc --max-semi-space-size=64 --heap-growing-percent=100 --import tsx bench/views.ts [--players 2000] [--ticks 300] [--crowd] [--sdk]
 // (--crowd: they stay at the spawn point and walk from there, as the world bench's --crowd bots do;
-// --sdk: the clients read the schema state, as SDK clients do: their StateViews are kept and each is
-// encoded its state patch, with the scoped patches the server uses)
+// --sdk: the clients read the schema state, as SDK clients do: their views are kept and each is encoded
+// its state patch, as the server encodes them)
 // (the garbage-collector flags `npm start` gives the server; the header shows the young generation in effect).
 import { PerformanceObserver, performance } from "node:perf_hooks";
 import type { Duplex } from "node:stream";
 import { parseArgs } from "node:util";
 import v8 from "node:v8";
-import { type Client, ClientState, SchemaSerializer } from "@colyseus/core";
+import { type Client, ClientState } from "@colyseus/core";
 import type { WebSocket } from "ws";
 import { newCharacter } from "../src/game/character.js";
 import { seededRandom } from "../src/game/random.js";
 import type { Tile } from "../src/game/types.js";
 import { World } from "../src/game/world.js";
 import { createOutbox } from "../src/net/outbox.js";
-import { PatchScopes, scopeSchemaSerializer } from "../src/net/patch-scopes.js";
+import { StatePatches } from "../src/net/state-patches.js";
 import { WriteSlab } from "../src/net/write-slab.js";
 import { JsonClient } from "../src/protocol/json-client.js";
 import { Interest } from "../src/rooms/interest.js";
 import { deliverEvents } from "../src/rooms/outgoing-events.js";
 import { collectTickGarbage } from "../src/rooms/tick-garbage.js";
 import { sendUpdate } from "../src/rooms/world-client.js";
-import { WorldRoomState } from "../src/schema/WorldRoomState.js";
+import { EntityState, WorldRoomState } from "../src/schema/WorldRoomState.js";
 import { putHelperThreadsBehindTheTick } from "../src/tuning/helper-threads.js";
 import { localGameData } from "./game-data.js";
 import { machineSpeedLine, referenceWorkMs } from "./machine-speed.js";
@@ -56,9 +56,9 @@ const data = await localGameData();
 const random = seededRandom(1);
 const world = new World({ data, random, now: () => performance.now(), wallClock: () => Date.now() });
 const state = new WorldRoomState();
-const scopes = args.sdk ? new PatchScopes() : undefined;
-const interest = new Interest(world, state, scopes);
-const serializer = scopes && scopeSchemaSerializer(new SchemaSerializer<WorldRoomState>(), scopes);
+const patches = new StatePatches(EntityState, () => state.entities);
+const interest = new Interest(world, state, patches);
+const serializer = args.sdk ? patches.serializer<WorldRoomState>() : undefined;
 serializer?.reset(state);
 const randomInt = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
 

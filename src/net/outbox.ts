@@ -1,9 +1,7 @@
-import type { Client, Serializer } from "@colyseus/core";
-import type { Schema } from "@colyseus/schema";
+import type { Client } from "@colyseus/core";
 import type { WritePath } from "../config/write-path.js";
 import { SendBatch } from "./batched-sends.js";
 import type { FrameWrites } from "./frame-writes.js";
-import { PatchScopes, scopeSchemaSerializer } from "./patch-scopes.js";
 import { StreamWrites } from "./stream-writes.js";
 import { WriteSlab } from "./write-slab.js";
 import { SocketWrites, WriterThread } from "./writer-thread.js";
@@ -19,10 +17,6 @@ export interface Outbox {
    * done: on one core the writer thread then takes the core.
    */
   batch(clients: Iterable<Client>, send: (slab: WriteSlab) => void): FrameWrites;
-  /** A room's listing of what each client's state patch may hold, or undefined where patches are whole. */
-  patchScopes(): PatchScopes | undefined;
-  /** The serializer a room's state is encoded with, given the one Colyseus made and the room's scopes. */
-  serializer<T extends Schema>(made: Serializer<T>, scopes: PatchScopes | undefined): Serializer<T>;
   /** Resolves once every write handed over so far has been made (what waited behind them included). */
   written(): Promise<void>;
   /** Stops the writer thread (what it had not written closes its connection) and frees the slab. */
@@ -65,14 +59,6 @@ class ThreadOutbox implements Outbox {
     return batched(batch, this.slab, send, () => new SocketWrites(thread));
   }
 
-  patchScopes(): PatchScopes {
-    return new PatchScopes();
-  }
-
-  serializer<T extends Schema>(made: Serializer<T>, scopes: PatchScopes | undefined): Serializer<T> {
-    return scopes ? scopeSchemaSerializer(made, scopes) : made;
-  }
-
   async written(): Promise<void> {
     await this.thread?.answered();
   }
@@ -90,14 +76,6 @@ class StreamOutbox implements Outbox {
   batch(clients: Iterable<Client>, send: (slab: WriteSlab) => void): StreamWrites {
     const batch = new SendBatch(clients, this.slab, false);
     return batched(batch, this.slab, send, () => new StreamWrites());
-  }
-
-  patchScopes(): undefined {
-    return undefined;
-  }
-
-  serializer<T extends Schema>(made: Serializer<T>): Serializer<T> {
-    return made;
   }
 
   /** The streams write on their own: there is nothing to wait for. */

@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import { type AuthContext, CloseCode, Room, type Serializer, ServerError } from "@colyseus/core";
+import { type AuthContext, CloseCode, Room, ServerError } from "@colyseus/core";
 import { type AgentReply, type AgentRequest, answerAgentRequest } from "../agents/requests.js";
 import { sightingIntervalMs } from "../auth/sightings.js";
 import type { TradeParticipant } from "../db/trades.js";
@@ -9,7 +9,7 @@ import type { TradeErrorReason } from "../game/trade-reasons.js";
 import type { InventoryEntry } from "../game/types.js";
 import { World } from "../game/world.js";
 import type { PlayerSync } from "../game/world-types.js";
-import type { PatchScopes } from "../net/patch-scopes.js";
+import { StatePatches } from "../net/state-patches.js";
 import type { NOT_DURABLE_YET, WorldStatus } from "../ports/live-world.js";
 import type { Runtime } from "../ports/runtime.js";
 import type { TradeCommitOutcome, WorldPort } from "../ports/world-port.js";
@@ -21,7 +21,7 @@ import {
   type WorldJoinOptions,
   worldJoinOptions,
 } from "../protocol/messages.js";
-import { WorldRoomState } from "../schema/WorldRoomState.js";
+import { EntityState, WorldRoomState } from "../schema/WorldRoomState.js";
 import { reportPlayersOnline } from "../telemetry/metrics.js";
 import { Interest } from "./interest.js";
 import { refusedForSize } from "./message-sizes.js";
@@ -51,11 +51,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
   protected runtime!: Runtime;
   override autoDispose = false;
   override state = new WorldRoomState();
-  /**
-   * What each SDK client's update listed, which its state patch is encoded from (see PatchScopes); none
-   * on the stream write path. Made on first use: the state is set before the runtime's outbox is known.
-   */
-  private scopesMade: { scopes: PatchScopes | undefined } | undefined;
+  /** The SDK clients' state patches: encoded by the room's serializer, from the views Interest keeps. */
+  private readonly patches = new StatePatches(EntityState, () => this.state.entities);
 
   private world!: World;
   /** Which numbered world this room is (1..WORLDS): its own players, ground items and lease. */
@@ -82,12 +79,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     // What lay on the ground when the world last stopped lies there again.
     const ground = runtime.worldStore.forWorld(this.worldId);
     this.world.restoreGroundItems(await ground.loadGround(this.world.tick));
-    const interest = new Interest(
-      this.world,
-      this.state,
-      this.patchScopes(),
-      runtime.config.VIEW_MAX_PLAYERS,
-    );
+    const interest = new Interest(this.world, this.state, this.patches, runtime.config.VIEW_MAX_PLAYERS);
     this.parts = assembleWorld(runtime, this.world, interest, this.lease, {
       roomId: () => this.roomId,
       clients: () => this.clients,
@@ -142,14 +134,9 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     });
   }
 
-  /** Setting the state makes a SchemaSerializer: on the thread write path it encodes each SDK client's patch from its scope. */
-  override setSerializer(serializer: Serializer<WorldRoomState>): void {
-    super.setSerializer(this.runtime.outbox.serializer(serializer, this.patchScopes()));
-  }
-
-  private patchScopes(): PatchScopes | undefined {
-    this.scopesMade ??= { scopes: this.runtime.outbox.patchScopes() };
-    return this.scopesMade.scopes;
+  /** Setting the state makes Colyseus's serializer: the room's sends each SDK client its view (StatePatches). */
+  override setSerializer(): void {
+    super.setSerializer(this.patches.serializer());
   }
 
   override onJoin(client: WorldClient, options: WorldJoinOptions | undefined): Promise<void> {

@@ -33,7 +33,7 @@ export interface ClientView {
    * players, its own aside, and is told the same.
    */
   choice: CrowdChoice<TrackedEntity<EntityPayload>> | undefined;
-  /** It reads its view from the schema state through a StateView, rather than from world:update. */
+  /** It reads its view from the schema state, rather than from world:update. */
   readonly readsState: boolean;
   /** Its own player was sent before the index placed it: the index will list it as new. */
   selfPending: boolean;

@@ -13,11 +13,11 @@ import {
 } from "../game/view-index.js";
 import type { World } from "../game/world.js";
 import type { TickReport } from "../game/world-types.js";
-import type { PatchScopes } from "../net/patch-scopes.js";
+import { StatePatches } from "../net/state-patches.js";
 import type { EncodedUpdate } from "../protocol/encoded-json.js";
 import { JsonClient } from "../protocol/json-client.js";
 import type { ViewUpdates } from "../protocol/messages.js";
-import type { WorldRoomState } from "../schema/WorldRoomState.js";
+import { EntityState, type WorldRoomState } from "../schema/WorldRoomState.js";
 import {
   type ClientView,
   type EntityDiff,
@@ -36,7 +36,7 @@ import { StateViews } from "./state-views.js";
  * difference and one encoded world:update; only a player's own owner-only items are added per client.
  * In a crowd, the clients of a small block of tiles share one choice of the players they are shown (see
  * src/game/crowd-choices.ts), and those that stayed in one block share one update.
- * SDK clients get the same differences through their StateView (Colyseus then sends only those patches),
+ * SDK clients get the same differences as state patches of their view (see StatePatches),
  * or as world:update messages if they asked for them.
  */
 export class Interest {
@@ -57,14 +57,14 @@ export class Interest {
   constructor(
     private readonly world: World,
     state: WorldRoomState,
-    /** Where SDK clients' listings are recorded for their state patches, when the state is encoded. */
-    patchScopes?: PatchScopes,
+    /** What encodes SDK clients' state patches (the room's serializer's). */
+    patches: StatePatches = new StatePatches(EntityState, () => state.entities),
     /** The most other players a client is shown: the nearest ones (VIEW_MAX_PLAYERS). */
     private readonly maxPlayers = DEFAULT_VIEW_MAX_PLAYERS,
-    /** False: each SDK client that reads the state has a StateView of its own (see StateViewSharing). */
+    /** False: each SDK client that reads the state has a view of its own (see StateViewSharing). */
     shareStateViews = true,
   ) {
-    this.stateViews = new StateViews(world, state, patchScopes, shareStateViews);
+    this.stateViews = new StateViews(world, state, patches, shareStateViews);
     // A block's choice holds its own players too: each of them is shown the others, maxPlayers at most.
     this.choices = new CrowdChoices(this.index.cappedGrid, maxPlayers + 1);
     this.tileChoices = new CrowdChoices(this.index.cappedGrid, maxPlayers + 1, 1);
@@ -101,9 +101,8 @@ export class Interest {
   /**
    * Starts a client's view of `playerId`'s surroundings, empty: its first update lists everything in
    * view as added. A client has one view; opening another closes the one it had. /ws clients are sent
-   * world:update. An SDK client reads its view from the schema state through a StateView (Colyseus's own
-   * way), unless it joined with `updates: "messages"`: then it is sent world:update as room messages,
-   * which costs the room far less per client (the clients that made the same move share one message).
+   * world:update. An SDK client reads its view from the schema state, as entries of its map, unless it
+   * joined with `updates: "messages"`: then it is sent world:update as room messages.
    */
   open(client: Client, playerId: string, updates: ViewUpdates = "state"): void {
     this.close(client);
@@ -128,19 +127,19 @@ export class Interest {
    * has its view sent again whole (everything in view added, what it was sent that is out of view
    * removed): what was sent to its failing connection may never have arrived, and a client that
    * reconnected as a new room object holds nothing. One that reads the state is sent it whole by
-   * Colyseus, from its StateView.
+   * the room's serializer, from its view.
    */
   reattach(client: Client): void {
     const view = this.views.get(client.sessionId);
     if (!view) return;
-    if (!view.readsState) view.restart = true;
+    if (view.readsState) this.stateViews.reattached(client);
+    else view.restart = true;
     view.client = client;
   }
 
   /**
    * Ends a client's view: it has left (for good: a dropped client that may reconnect keeps it), or
-   * another login replaced it. Its StateView lets go at once of its id and of what it made visible, as
-   * Colyseus asks; left to the garbage collector, that would wait for a collection.
+   * another login replaced it.
    */
   close(client: Client): void {
     const view = this.views.get(client.sessionId);
@@ -164,7 +163,7 @@ export class Interest {
    * up again by its client would cost as much as some of the work.
    */
   updateAll(send: (client: Client, update: EncodedUpdate) => void): void {
-    // The StateViews are changed together: the clients that share one have it changed once.
+    // The state views are changed together: the clients that share one have it changed once.
     this.stateViews.batch(() => {
       for (const view of this.views.values()) {
         // A dropped client that may still reconnect has left the room: its view stays as its client last
@@ -178,7 +177,7 @@ export class Interest {
 
   /**
    * Brings the client's view up to the current tick around its player (at its join: everything in view).
-   * StateViews are updated here; for the clients that read world:update, the update to send is returned
+   * State views are updated here; for the clients that read world:update, the update to send is returned
    * (undefined when nothing changed).
    */
   update(client: Client): EncodedUpdate | undefined {

@@ -1,23 +1,15 @@
-// SDK clients that hold the same entities share one StateView: the room brings it up to date once, and
-// Colyseus encodes its patch once for all of them (docs/architecture.md, "Shared StateViews").
+// SDK clients that hold the same entities share one view: the room brings it up to date once, and its
+// patch is encoded once for all of them (docs/architecture.md, "State patches").
 import { type Client, ClientState } from "@colyseus/core";
-import { $changes, StateView } from "@colyseus/schema";
-import type { EntityState } from "../schema/WorldRoomState.js";
+import { WireView } from "../net/state-patches.js";
 import type { ViewChange } from "./client-views.js";
 
-/** At most this many released StateViews are kept for reuse; the rest are disposed of. */
-const SPARE_VIEWS = 256;
-
-/** A StateView and the entities it holds: every client on it holds exactly those. */
-export class HeldView {
-  /** What the view makes visible, by entity id (an entity that left the world stays until listed as removed). */
-  readonly held = new Map<string, EntityState>();
+/** A view of the state and the clients that read it: every client on it holds exactly what it holds. */
+export class HeldView extends WireView {
   /** The sessions on it. */
   users = 0;
   /** The listing applied to it this tick, under which clients in step join it. */
   listedAs: ViewChange | undefined;
-
-  constructor(readonly view: StateView) {}
 }
 
 /** One client's view change, as StateViews.apply is given it. */
@@ -37,7 +29,7 @@ export interface ViewUpdate {
 export type ApplyChange = (held: HeldView, update: ViewUpdate) => void;
 
 /**
- * Which StateView each SDK client reads, and the sharing of them.
+ * Which view each SDK client reads, and the sharing of them.
  *
  * Clients in step that are given the same listing held the same entities and hold the same again after
  * it: the first such client's view has the listing applied (in place, when every client on it made the
@@ -53,15 +45,17 @@ export class StateViewSharing {
   private byListing = new Map<ViewChange, HeldView>();
   private pending: ViewUpdate[] = [];
   private batching = false;
-  private readonly spare: StateView[] = [];
 
   constructor(
     private readonly applyChange: ApplyChange,
-    /** Any entity of the replicated state: a new view binds to the state through it (see `bound`). */
-    private readonly anyEntity: () => EntityState | undefined,
     /** False: every client has a view of its own (the reference the shared views are checked against). */
     private readonly share = true,
   ) {}
+
+  /** The view the client reads. */
+  viewOf(client: Client): HeldView | undefined {
+    return this.holders.get(client.sessionId);
+  }
 
   /** A new tick: views changed from now on follow this tick's listings. */
   startTick(): void {
@@ -69,17 +63,26 @@ export class StateViewSharing {
   }
 
   opened(client: Client): void {
-    const holder = new HeldView(new StateView());
+    const holder = new HeldView();
     holder.users = 1;
     this.holders.set(client.sessionId, holder);
-    client.view = holder.view;
+  }
+
+  /**
+   * A reconnected client is sent the state whole from its view, which then counts as sent: it takes a
+   * view of its own, so that the clients it shared one with are still sent what they wait for.
+   */
+  reattached(client: Client): void {
+    const holder = this.holders.get(client.sessionId);
+    if (!holder || holder.users === 1) return;
+    const left: HeldView[] = [];
+    this.switchTo(client, holder, new HeldView(holder.held), left);
   }
 
   closed(client: Client): void {
     const holder = this.holders.get(client.sessionId);
-    this.holders.delete(client.sessionId);
     // A replaced client may be sent one more patch before it is gone: as a client without a view.
-    client.view = undefined;
+    this.holders.delete(client.sessionId);
     if (holder && --holder.users === 0) this.release(holder);
   }
 
@@ -175,7 +178,7 @@ export class StateViewSharing {
       update.inStep &&
       !update.resynced &&
       update.client.state === ClientState.JOINED &&
-      (applied || holder.view.changes.size === 0)
+      (applied || holder.sentAll)
     );
   }
 
@@ -184,48 +187,16 @@ export class StateViewSharing {
     if (from.users === 0) left.push(from);
     to.users++;
     this.holders.set(client.sessionId, to);
-    client.view = to.view;
   }
 
   /** A view that holds what `holder` holds, with nothing to send for it: its clients have it already. */
   private fork(holder: HeldView): HeldView {
-    const copy = new HeldView(this.spare.pop() ?? this.bound(new StateView()));
-    for (const [id, entity] of holder.held) {
-      const tree = entity[$changes];
-      if (tree) copy.view.markVisible(tree);
-      copy.held.set(id, entity);
-    }
-    return copy;
+    return new HeldView(holder.held);
   }
 
-  /**
-   * A StateView binds to the state (takes its id and makes the state's root and map visible) at its first
-   * add. A copy binds through any entity, forgets what that add queued to send, and hides the entity again.
-   */
-  private bound(view: StateView): StateView {
-    const entity = this.anyEntity();
-    if (!entity) return view;
-    view.add(entity);
-    view.changes.clear();
-    const tree = entity[$changes];
-    if (tree) view.unmarkVisible(tree);
-    return view;
-  }
-
-  /** Nobody reads the view any more: what it made visible is hidden, and it is kept for a copy. */
+  /** Nobody reads the view any more. */
   private release(holder: HeldView): void {
     if (holder.listedAs && this.byListing.get(holder.listedAs) === holder)
       this.byListing.delete(holder.listedAs);
-    if (this.spare.length >= SPARE_VIEWS) {
-      holder.view.dispose();
-      return;
-    }
-    for (const entity of holder.held.values()) {
-      const tree = entity[$changes];
-      if (tree) holder.view.unmarkVisible(tree);
-    }
-    holder.held.clear();
-    holder.view.changes.clear();
-    this.spare.push(holder.view);
   }
 }

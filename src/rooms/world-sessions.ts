@@ -224,7 +224,7 @@ export class WorldSessions {
     const { characterId } = playerOf(client);
     // The reconnected session is a new client object for the same session: it plays from now on.
     if (this.owners.get(characterId)?.sessionId === client.sessionId) this.owners.set(characterId, client);
-    // Colyseus hands it the previous StateView, which the full state is encoded with once this returns:
+    // It keeps the view it had, which the full state is encoded from once this returns:
     // the view is brought up to date first, so that the state shows nothing that left it meanwhile. A
     // client that reads world:update is sent its view whole again.
     this.parts.interest.reattach(client);

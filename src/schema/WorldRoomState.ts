@@ -1,11 +1,15 @@
-import { Encoder, MapSchema, Schema, type, view } from "@colyseus/schema";
+import { Encoder, MapSchema, Schema, type } from "@colyseus/schema";
 import type { WorldEntity } from "../game/world-types.js";
 
-// A player's view of a crowded world encodes to more than the default 16 KB; encoders start with room
-// for it instead of growing (and warning) on the first joins.
+// A full state or a patch that adds a crowded view encodes to more than the default 16 KB; encoders start
+// with room for it instead of growing (and warning) on the first joins.
 Encoder.BUFFER_SIZE = 64 * 1024;
 
-/** One drawable thing in the world, as the protocol's entity: a player, an NPC, a ground item or a resource. */
+/**
+ * One drawable thing in the world, as the protocol's entity: a player, an NPC, a ground item or a resource.
+ * The schema SDK clients decode entities with; the server encodes them itself (src/net/state-patches.ts),
+ * from `entityFields`.
+ */
 export class EntityState extends Schema {
   @type("string") id = "";
   @type("string") kind = "";
@@ -17,28 +21,30 @@ export class EntityState extends Schema {
   @type("int32") maxHealth?: number;
   @type("int32") quantity?: number;
   @type("boolean") depleted?: boolean;
+}
 
-  /** Copies the entity's drawable fields; unchanged values are not re-sent by the encoder. */
-  copyFrom(entity: WorldEntity): this {
-    this.id = entity.id;
-    this.kind = entity.kind;
-    this.type = entity.type;
-    this.name = entity.name;
-    this.x = entity.position.x;
-    this.z = entity.position.z;
-    this.health = entity.health;
-    this.maxHealth = entity.maxHealth;
-    this.quantity = entity.quantity;
-    this.depleted = entity.depleted;
-    return this;
-  }
+/** The entity's fields in EntityState's field order: what SDK clients' patches carry. */
+export function entityFields(entity: WorldEntity): unknown[] {
+  const { position } = entity;
+  return [
+    entity.id,
+    entity.kind,
+    entity.type,
+    entity.name,
+    position.x,
+    position.z,
+    entity.health,
+    entity.maxHealth,
+    entity.quantity,
+    entity.depleted,
+  ];
 }
 
 /**
- * The replicated projection of the world. Entities are view-filtered: an SDK client receives only the
- * ones the room adds to its StateView (those within view distance).
+ * The replicated state. SDK clients are each told of the entities in their view as entries of
+ * `entities`, which on the server stays empty (see src/net/state-patches.ts).
  */
 export class WorldRoomState extends Schema {
   @type("uint32") tick = 0;
-  @view() @type({ map: EntityState }) entities = new MapSchema<EntityState>();
+  @type({ map: EntityState }) entities = new MapSchema<EntityState>();
 }

@@ -11,8 +11,7 @@ import { createRequire } from "node:module";
 import type { AddressInfo, Socket } from "node:net";
 import path from "node:path";
 import type { Duplex } from "node:stream";
-import { ClientState, SchemaSerializer } from "@colyseus/core";
-import { $changes, Encoder, Schema, StateView, type, view } from "@colyseus/schema";
+import { ClientState } from "@colyseus/core";
 import { WebSocketClient } from "@colyseus/ws-transport";
 import { WebSocket, WebSocketServer } from "ws";
 import { socketDescriptor } from "../../src/net/socket-write.js";
@@ -45,16 +44,6 @@ function moved(pkg: string, internal: string, usedIn: string): string {
 
 /** The packages whose internals the thread path touches are pinned exactly, at the installed versions. */
 const PINNED = ["@colyseus/core", "@colyseus/schema", "@colyseus/ws-transport", "ws"] as const;
-
-class Probe extends Schema {
-  @type("number") x = 0;
-  @type("string") name = "";
-}
-
-class ProbeWithViewField extends Schema {
-  @type("number") x = 0;
-  @view() @type("string") secret = "";
-}
 
 describe("the internals the thread write path relies on", () => {
   it("are in packages pinned exactly to the installed versions, with Node's major in engines", () => {
@@ -161,118 +150,5 @@ describe("the internals the thread write path relies on", () => {
     client.send("canary", { n: 1 });
     client.enqueueRaw(new Uint8Array([1, 2, 3]));
     assert.equal(sent.length, 2, moved("@colyseus/ws-transport", internal, "src/net/batched-sends.ts"));
-  });
-
-  it("Colyseus: SchemaSerializer.reset makes the encoder the room's patches are encoded with (src/net/patch-scopes.ts)", () => {
-    const serializer = new SchemaSerializer<Probe>();
-    const state = new Probe();
-    serializer.reset(state);
-    const { encoder } = serializer as unknown as { encoder?: Encoder };
-    const internal = "SchemaSerializer's encoder, made by reset";
-    assert.ok(encoder instanceof Encoder, moved("@colyseus/core", internal, "src/net/patch-scopes.ts"));
-    assert.equal(encoder.state, state, moved("@colyseus/core", internal, "src/net/patch-scopes.ts"));
-    for (const method of ["encode", "encodeView", "discardChanges"] as const)
-      assert.equal(
-        typeof encoder[method],
-        "function",
-        moved("@colyseus/schema", `Encoder.${method}`, "src/net/patch-scopes.ts"),
-      );
-  });
-
-  it("Colyseus schema: the encoder's queue of changed trees, read at each encode (src/net/patch-scopes.ts)", () => {
-    const state = new Probe();
-    const encoder = new Encoder(state);
-    encoder.discardChanges();
-    state.x = 5;
-    const internal = "Encoder.root.changes (the queue of changed trees, each with changeTree and position)";
-    const queue = encoder.root.changes;
-    const node = queue.next;
-    assert.ok(node, moved("@colyseus/schema", internal, "src/net/patch-scopes.ts"));
-    assert.equal(
-      node.changeTree,
-      state[$changes],
-      moved("@colyseus/schema", internal, "src/net/patch-scopes.ts"),
-    );
-    assert.equal(
-      node.changeTree.changesNode,
-      node,
-      moved("@colyseus/schema", internal, "src/net/patch-scopes.ts"),
-    );
-    assert.equal(
-      typeof node.position,
-      "number",
-      moved("@colyseus/schema", internal, "src/net/patch-scopes.ts"),
-    );
-    // An encode reads the queue it finds then: one emptied for the call encodes none of the changes.
-    encoder.root.changes = { next: undefined, tail: undefined, nextPosition: 0 };
-    const narrowed = encoder.encode({ offset: 0 }).length;
-    encoder.root.changes = queue;
-    const whole = encoder.encode({ offset: 0 }).length;
-    assert.ok(narrowed < whole, moved("@colyseus/schema", internal, "src/net/patch-scopes.ts"));
-  });
-
-  it("Colyseus schema: which trees encode the same for every view, and the encoder's buffer growth (src/net/patch-scopes.ts)", () => {
-    const state = new Probe();
-    const encoder = new Encoder(state);
-    const where = "src/net/patch-scopes.ts";
-    assert.equal(
-      state[$changes]!.encDescriptor.filter,
-      undefined,
-      moved(
-        "@colyseus/schema",
-        "ChangeTree.encDescriptor.filter (undefined for a schema with no @view field)",
-        where,
-      ),
-    );
-    const viewed = new ProbeWithViewField();
-    new Encoder(viewed);
-    assert.equal(
-      typeof viewed[$changes]!.encDescriptor.filter,
-      "function",
-      moved(
-        "@colyseus/schema",
-        "ChangeTree.encDescriptor.filter (a function for a schema with a @view field)",
-        where,
-      ),
-    );
-    assert.ok(
-      Array.isArray(encoder.root.pendingFilterRefresh),
-      moved(
-        "@colyseus/schema",
-        "Encoder.root.pendingFilterRefresh (the trees whose filters wait to be refreshed)",
-        where,
-      ),
-    );
-    const { ensureCapacity } = encoder as unknown as {
-      ensureCapacity(buffer: Uint8Array, offset: number): Uint8Array;
-    };
-    const full = Uint8Array.of(1, 2, 3);
-    const grown = ensureCapacity.call(encoder, full, 3);
-    assert.ok(
-      grown.length > 3 && grown[0] === 1 && grown[2] === 3,
-      moved(
-        "@colyseus/schema",
-        "Encoder.ensureCapacity (a buffer with room past the offset, keeping what is before it)",
-        where,
-      ),
-    );
-  });
-
-  it("Colyseus schema: a view's patch comes copied out of the encoder's buffer (src/net/patch-scopes.ts)", () => {
-    const state = new Probe();
-    const encoder = new Encoder(state);
-    const view = new StateView();
-    view.add(state);
-    state.x = 7;
-    const it = { offset: 0 };
-    encoder.encode(it);
-    const patch = encoder.encodeView(view, it.offset, { offset: it.offset });
-    const internal = "Encoder.encodeView's patch, a copy (the next view's is written over the same bytes)";
-    assert.ok(patch.length > 0, moved("@colyseus/schema", internal, "src/net/patch-scopes.ts"));
-    assert.notEqual(
-      patch.buffer,
-      encoder.sharedBuffer.buffer,
-      moved("@colyseus/schema", internal, "src/net/patch-scopes.ts"),
-    );
   });
 });

@@ -146,7 +146,7 @@ describe("The view's cap on players (VIEW_MAX_PLAYERS), through real clients", f
     await nearestThenWalker(viewer);
   });
 
-  it("does so for an SDK client that reads the state through its StateView", async () => {
+  it("does so for an SDK client that reads the state", async () => {
     const viewer = await sdkStateViewer();
     await nearestThenWalker(viewer);
   });

@@ -279,25 +279,3 @@ describe("Interest: a crowd's clients share their updates", () => {
     for (const client of clients) interest.close(client);
   });
 });
-
-describe("Interest: an SDK client's StateView", () => {
-  it("is released when its view closes: nothing it was shown stays visible to it", () => {
-    const world = makeWorld();
-    world.join(character("p1"));
-    const state = new WorldRoomState();
-    // The room's state has an encoder; a StateView binds to it on its first add.
-    new Encoder(state);
-    const interest = new Interest(world, state);
-    const client = { sessionId: "session-p1" } as unknown as Client;
-    interest.open(client, "p1");
-    interest.update(client);
-    const view = client.view!;
-    const trees = [...state.entities.values()].map((entity) => entity[$changes]!);
-    assert.ok(trees.length > 1, "it was shown itself and what is around it");
-    assert.ok(trees.every((tree) => view.isVisible(tree)));
-
-    interest.close(client);
-    assert.equal(client.view, undefined);
-    assert.ok(trees.every((tree) => !view.isVisible(tree)));
-  });
-});

@@ -1,20 +1,26 @@
 // A world published to SDK clients that read the schema state, as WorldRoom publishes it, without sockets:
-// every frame each client is sent is kept, so that two ways of encoding can be compared byte for byte.
+// every frame each client is sent is kept, and decoded as the SDK decodes it; beside each SDK client, a
+// client of the same player reads world:update, as a /ws client does, to tell what the SDK client should hold.
 import assert from "node:assert/strict";
-import { type Client, ClientState, SchemaSerializer, type Serializer } from "@colyseus/core";
+import { type Client, ClientState, type Serializer } from "@colyseus/core";
+import { Decoder } from "@colyseus/schema";
 import { seededRandom } from "../../src/game/random.js";
 import type { World } from "../../src/game/world.js";
-import { PatchScopes, scopeSchemaSerializer } from "../../src/net/patch-scopes.js";
+import { StatePatches } from "../../src/net/state-patches.js";
+import type { EncodedUpdate } from "../../src/protocol/encoded-json.js";
 import { Interest } from "../../src/rooms/interest.js";
-import { WorldRoomState } from "../../src/schema/WorldRoomState.js";
+import { EntityState, WorldRoomState } from "../../src/schema/WorldRoomState.js";
 import { character, makeWorld } from "../game/world-fixture.js";
 
 export interface SdkWorldOptions {
-  /** Patches encoded with the room's scoped serializer (PatchScopes); otherwise with Colyseus's own. */
-  scoped?: boolean;
-  /** Clients in step share StateViews (StateViewSharing); otherwise each has its own. */
+  /** Clients in step share views (StateViewSharing); otherwise each has its own. */
   share?: boolean;
+  /** VIEW_MAX_PLAYERS. */
+  maxPlayers?: number;
 }
+
+/** An entity's fields as a client holds them, in one line. */
+type Held = Map<string, string>;
 
 export class SdkWorld {
   readonly world: World;
@@ -25,31 +31,50 @@ export class SdkWorld {
   readonly clients = new Map<string, Client>();
   /** Every frame each client was sent, by player, those who left included. */
   readonly frames = new Map<string, Buffer[]>();
-  /** The most joined clients seen reading one StateView after a publish. */
+  /** The last frame each client was sent, as the serializer handed it over. */
+  readonly lastSent = new Map<string, Uint8Array>();
+  /** Each player's decoded state, as its SDK client holds it. */
+  private readonly decoded = new Map<string, { state: WorldRoomState; decoder: Decoder }>();
+  /** What a /ws client of each player holds, from the world:update it is sent. */
+  private readonly reference = new Map<string, Map<string, Record<string, unknown>>>();
+  private readonly referenceClients = new Map<string, Client>();
+  /** The most joined clients seen reading one view after a publish. */
   mostOnOneView = 0;
   private clock = 0;
+  private readonly patches: StatePatches;
 
-  constructor({ scoped = true, share = true }: SdkWorldOptions = {}) {
+  constructor({ share = true, maxPlayers }: SdkWorldOptions = {}) {
     const now = () => this.clock;
     this.world = makeWorld({ now, wallClock: now });
-    const scopes = scoped ? new PatchScopes() : undefined;
-    this.serializer = scopes ? scopeSchemaSerializer(new SchemaSerializer(), scopes) : new SchemaSerializer();
+    this.patches = new StatePatches(EntityState, () => this.state.entities);
+    this.serializer = this.patches.serializer();
     this.serializer.reset(this.state);
-    this.interest = new Interest(this.world, this.state, scopes, undefined, share);
+    this.interest = new Interest(this.world, this.state, this.patches, maxPlayers, share);
   }
 
-  join(playerId: string, x: number, z: number): void {
+  /** Joins the player; its client is JOINING for `joiningTicks` ticks before it is sent the full state. */
+  join(playerId: string, x: number, z: number, joiningTicks = 0): void {
     this.world.join(character(playerId, { position: { x, z } }));
     this.frames.set(playerId, []);
-    const client = this.client(playerId);
+    const decoder = new Decoder(new WorldRoomState());
+    this.decoded.set(playerId, { state: decoder.state as WorldRoomState, decoder });
+    const client = this.client(playerId, ClientState.JOINING);
     this.interest.open(client, playerId);
     this.interest.update(client);
-    this.frames.get(playerId)!.push(Buffer.from(this.serializer.getFullState(client)));
+    const reference = { sessionId: `ref-${playerId}`, state: ClientState.JOINED } as unknown as Client;
+    this.referenceClients.set(playerId, reference);
+    this.reference.set(playerId, new Map());
+    this.interest.open(reference, playerId, "messages");
+    this.readReference(playerId, this.interest.update(reference));
+    for (let i = 0; i < joiningTicks; i++) this.step();
+    this.sendFullState(playerId, client);
   }
 
   leave(playerId: string): void {
     this.interest.close(this.clients.get(playerId)!);
+    this.interest.close(this.referenceClients.get(playerId)!);
     this.clients.delete(playerId);
+    this.referenceClients.delete(playerId);
     this.world.leave(playerId);
   }
 
@@ -60,11 +85,10 @@ export class SdkWorld {
 
   /** It reconnects as a new client object, which takes over its view and is sent the state whole. */
   reconnect(playerId: string): void {
-    const previous = this.clients.get(playerId)!;
-    const client = this.client(playerId);
-    client.view = previous.view;
+    const client = this.client(playerId, ClientState.JOINING);
     this.interest.reattach(client);
-    this.frames.get(playerId)!.push(Buffer.from(this.serializer.getFullState(client)));
+    this.interest.update(client);
+    this.sendFullState(playerId, client);
   }
 
   /**
@@ -79,31 +103,109 @@ export class SdkWorld {
     }
     if (updated) {
       for (const [playerId, client] of this.clients) if (updated(playerId)) this.interest.update(client);
+      for (const [playerId, client] of this.referenceClients)
+        this.readReference(playerId, this.interest.update(client));
     } else {
-      this.interest.updateAll(() => {});
+      this.interest.updateAll((client, update) =>
+        this.readReference(client.sessionId.slice("ref-".length), update),
+      );
     }
     const clients = [...this.clients.values()];
     this.serializer.applyPatches(clients, this.state);
     const readers = new Map<unknown, number>();
-    for (const client of clients) {
+    for (const [playerId, client] of this.clients) {
       if (client.state !== ClientState.JOINED) continue;
-      const count = (readers.get(client.view) ?? 0) + 1;
-      readers.set(client.view, count);
+      const view = this.patches.viewOf(client);
+      const count = (readers.get(view) ?? 0) + 1;
+      readers.set(view, count);
       this.mostOnOneView = Math.max(this.mostOnOneView, count);
+      if (!updated || updated(playerId)) this.checkHeld(playerId);
     }
     this.interest.forgetSharedUpdates();
   }
 
-  private client(playerId: string): Client {
+  /** What the player's SDK client holds, decoded: each entity's fields in one line, by map key. */
+  held(playerId: string): Held {
+    const held: Held = new Map();
+    this.decoded.get(playerId)!.state.entities.forEach((entity, key) => {
+      held.set(key, line(entity));
+    });
+    return held;
+  }
+
+  /** What a /ws client of the player holds: the same lines, from world:update. */
+  shouldHold(playerId: string): Held {
+    const held: Held = new Map();
+    for (const [id, entity] of this.reference.get(playerId)!) {
+      const { position, ...rest } = entity as { position: { x: number; z: number } };
+      held.set(id, line({ ...rest, x: position.x, z: position.z }));
+    }
+    return held;
+  }
+
+  private checkHeld(playerId: string): void {
+    assert.deepEqual(
+      new Map([...this.held(playerId)].sort()),
+      new Map([...this.shouldHold(playerId)].sort()),
+      `${playerId}'s SDK client at tick ${this.world.tick}`,
+    );
+  }
+
+  private readReference(playerId: string, update: EncodedUpdate | undefined): void {
+    if (!update) return;
+    const { added, updated, removed } = JSON.parse(update.text) as {
+      added: Record<string, unknown>[];
+      updated: Record<string, unknown>[];
+      removed: string[];
+    };
+    const held = this.reference.get(playerId)!;
+    for (const entity of [...added, ...updated]) held.set(entity.id as string, entity);
+    for (const id of removed) held.delete(id);
+  }
+
+  private sendFullState(playerId: string, client: Client): void {
+    (client as { state: ClientState }).state = ClientState.JOINED;
+    const full = this.serializer.getFullState(client);
+    this.frames.get(playerId)!.push(Buffer.from(full));
+    const { decoder } = this.decoded.get(playerId)!;
+    // As the SDK: a full state decoded onto a state it holds already replaces it.
+    if (decoder.root.refs.size > 1) decoder.decodeResync(Buffer.from(full), { offset: 1 });
+    else decoder.decode(Buffer.from(full), { offset: 1 });
+  }
+
+  private client(playerId: string, state: ClientState): Client {
     const frames = this.frames.get(playerId)!;
+    const { decoder } = this.decoded.get(playerId)!;
     const client = {
       sessionId: `session-${playerId}`,
-      state: ClientState.JOINED,
-      raw: (bytes: Uint8Array) => frames.push(Buffer.from(bytes)),
+      state,
+      raw: (bytes: Uint8Array) => {
+        this.lastSent.set(playerId, bytes);
+        frames.push(Buffer.from(bytes));
+        decoder.decode(Buffer.from(bytes), { offset: 1 });
+      },
     } as unknown as Client;
     this.clients.set(playerId, client);
     return client;
   }
+}
+
+const FIELDS = [
+  "id",
+  "kind",
+  "type",
+  "name",
+  "x",
+  "z",
+  "health",
+  "maxHealth",
+  "quantity",
+  "depleted",
+] as const;
+
+function line(entity: object): string {
+  const fields = entity as Record<string, unknown>;
+  return FIELDS.map((field) => `${field}=${String(fields[field] ?? "")}`).join(" ");
 }
 
 export interface Session {
@@ -171,17 +273,4 @@ export function playSession(sdk: SdkWorld, session: Session): void {
     const updated = new Set([...online].filter(() => random() >= 0.1));
     sdk.step({ updated: (id) => updated.has(id), ticks: random() < 0.05 ? 2 : 1 });
   }
-}
-
-/** Asserts that every client was sent the very same frames in both; how many frames were compared. */
-export function sameFrames(actual: SdkWorld, expected: SdkWorld): number {
-  assert.deepEqual([...actual.frames.keys()], [...expected.frames.keys()]);
-  let compared = 0;
-  for (const [playerId, frames] of expected.frames) {
-    const sent = actual.frames.get(playerId)!;
-    assert.equal(sent.length, frames.length, `${playerId}'s frame count`);
-    for (const [i, frame] of frames.entries()) assert.ok(sent[i]!.equals(frame), `${playerId}'s frame ${i}`);
-    compared += frames.length;
-  }
-  return compared;
 }
