@@ -8,7 +8,7 @@ export type FieldValues = unknown[];
  * Entity ref ids start here: below are the ref ids Colyseus gives the state's own schemas (the root and its
  * map). Ids under 65,536 take three bytes on the wire.
  */
-export const FIRST_ENTITY_REF = 1024;
+const FIRST_ENTITY_REF = 1024;
 
 const SWITCH_TO_STRUCTURE = 255;
 
@@ -38,7 +38,7 @@ export class WireEntity {
   /** The entity as a view that did not hold it is sent it: a switch to it, and every field set. */
   fullBytes(round: number): Uint8Array {
     this.enter(round);
-    this.full ??= this.fields.encode(this.refId, undefined, this.values);
+    this.full ??= this.fields.whole(this.refId, this.values);
     return this.full;
   }
 
@@ -46,7 +46,8 @@ export class WireEntity {
   changeBytes(round: number): Uint8Array | null {
     this.enter(round);
     if (this.change === undefined)
-      this.change = this.sent === this.values ? null : this.fields.encode(this.refId, this.sent, this.values);
+      this.change =
+        this.sent === this.values ? null : this.fields.changes(this.refId, this.sent, this.values);
     return this.change;
   }
 
@@ -184,10 +185,7 @@ class FieldCodec {
   private readonly types: string[];
   private readonly out = new ByteWriter(1024);
 
-  constructor(
-    readonly names: readonly string[],
-    types: readonly string[],
-  ) {
+  constructor(types: readonly string[]) {
     for (const type of types) {
       if (typeof PRIMITIVES[type] !== "function")
         throw new Error(`state patches: the field type ${type} is not a primitive Colyseus encodes`);
@@ -195,27 +193,42 @@ class FieldCodec {
     this.types = [...types];
   }
 
+  /** A switch to the entity, then every field set. */
+  whole(refId: number, now: FieldValues): Uint8Array {
+    return this.encode(refId, undefined, now)!;
+  }
+
   /**
-   * A switch to the entity, then each field that differs from `before` (every field set, without it):
-   * ADD for a field newly set, REPLACE for one changed, DELETE for one unset.
+   * A switch to the entity, then each field that differs from `before`: ADD for a field newly set,
+   * REPLACE for one changed, DELETE for one unset (null: none differs, the entity changed only in what
+   * SDK clients are not sent).
    */
-  encode(refId: number, before: FieldValues | undefined, now: FieldValues): Uint8Array {
+  changes(refId: number, before: FieldValues, now: FieldValues): Uint8Array | null {
+    return this.encode(refId, before, now);
+  }
+
+  private encode(refId: number, before: FieldValues | undefined, now: FieldValues): Uint8Array | null {
     const out = this.out;
     out.reset();
     out.byte(SWITCH_TO_STRUCTURE);
     out.number(refId);
+    let fields = 0;
     for (let index = 0; index < now.length; index++) {
       const value = now[index];
       const previous = before?.[index];
       if (before && previous === value) continue;
       if (value === undefined) {
-        if (before) out.byte(index | OPERATION.DELETE);
+        if (before) {
+          out.byte(index | OPERATION.DELETE);
+          fields++;
+        }
         continue;
       }
+      fields++;
       out.byte(index | (previous === undefined ? OPERATION.ADD : OPERATION.REPLACE));
       out.value(this.types[index]!, value);
     }
-    return out.copy();
+    return fields > 0 || !before ? out.copy() : null;
   }
 }
 
@@ -318,18 +331,9 @@ export class StatePatches {
     const metadata = (
       entrySchema as unknown as { [Symbol.metadata]: Record<number, { name: string; type: unknown }> }
     )[Symbol.metadata];
-    const names: string[] = [];
     const types: string[] = [];
-    for (let index = 0; metadata[index] !== undefined; index++) {
-      names.push(metadata[index]!.name);
-      types.push(metadata[index]!.type as string);
-    }
-    this.codec = new FieldCodec(names, types);
-  }
-
-  /** The entry schema's field names, in its order: the order of the values given. */
-  get fieldNames(): readonly string[] {
-    return this.codec.names;
+    for (let index = 0; metadata[index] !== undefined; index++) types.push(metadata[index]!.type as string);
+    this.codec = new FieldCodec(types);
   }
 
   /** Which view each client reads (undefined: none, it is sent the root alone). */

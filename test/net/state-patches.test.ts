@@ -1,4 +1,8 @@
 import assert from "node:assert/strict";
+import { type Client, ClientState } from "@colyseus/core";
+import { Decoder } from "@colyseus/schema";
+import { StatePatches, WireView } from "../../src/net/state-patches.js";
+import { EntityState, WorldRoomState } from "../../src/schema/WorldRoomState.js";
 import { playSession, SdkWorld } from "../support/sdk-world.js";
 
 // After every publish, each joined SDK client's state, decoded as the SDK decodes it, is checked against
@@ -37,7 +41,7 @@ describe("StatePatches: SDK clients' decoded state", () => {
     }
   });
 
-  it("shows a player's change of fields to every client that holds it, once", () => {
+  it("shows a player's move to the clients that hold it", () => {
     const sdk = new SdkWorld();
     sdk.join("a", 10, 10);
     sdk.join("b", 11, 10);
@@ -47,5 +51,67 @@ describe("StatePatches: SDK clients' decoded state", () => {
     for (let tick = 0; tick < 3; tick++) sdk.step();
     assert.match(sdk.held("b").get("a")!, /x=12 z=12/);
     assert.ok(sdk.frames.get("b")!.length > before);
+  });
+});
+
+describe("StatePatches: one entity's bytes", () => {
+  function oneView() {
+    const state = new WorldRoomState();
+    const patches = new StatePatches(EntityState, () => state.entities);
+    const serializer = patches.serializer<WorldRoomState>();
+    serializer.reset(state);
+    const view = new WireView();
+    patches.readViewsWith(() => view);
+    const decoder = new Decoder(new WorldRoomState());
+    const sent: Uint8Array[] = [];
+    const client = {
+      sessionId: "s",
+      state: ClientState.JOINED,
+      raw: (bytes: Uint8Array) => {
+        sent.push(bytes);
+        decoder.decode(Buffer.from(bytes), { offset: 1 });
+      },
+    } as unknown as Client;
+    decoder.decode(Buffer.from(serializer.getFullState(client)), { offset: 1 });
+    const publish = () => serializer.applyPatches([client], state);
+    return { patches, view, publish, sent, decoded: decoder.state as WorldRoomState };
+  }
+  const tree = ["tree:1", "resource", "oak", "Oak", 4, 5, undefined, undefined, undefined, false];
+
+  it("sends a held entity's changed fields, and nothing when only what clients are not sent changed", () => {
+    const { patches, view, publish, sent, decoded } = oneView();
+    view.add(patches.refresh("tree:1", tree));
+    publish();
+    assert.equal(decoded.entities.get("tree:1")?.name, "Oak");
+    assert.equal(decoded.entities.get("tree:1")?.depleted, false);
+
+    patches.refresh("tree:1", [...tree]);
+    const before = sent.length;
+    publish();
+    assert.equal(sent.length, before, "no patch: nothing SDK clients read changed");
+
+    patches.refresh("tree:1", [...tree.slice(0, 9), true]);
+    publish();
+    assert.equal(sent.length, before + 1);
+    assert.equal(decoded.entities.get("tree:1")?.depleted, true);
+
+    patches.refresh("tree:1", [...tree.slice(0, 9), undefined]);
+    publish();
+    assert.equal(decoded.entities.get("tree:1")?.depleted, undefined, "a field unset is unset");
+  });
+
+  it("removes an entity that left by the ref id it was sent under, and sends one that comes back anew", () => {
+    const { patches, view, publish, decoded } = oneView();
+    const first = patches.refresh("tree:1", tree);
+    view.add(first);
+    publish();
+    patches.retire("tree:1");
+    view.remove(first);
+    const again = patches.refresh("tree:1", [...tree.slice(0, 4), 7, 7, ...tree.slice(6)]);
+    assert.notEqual(again.refId, first.refId);
+    view.add(again);
+    publish();
+    assert.deepEqual([...decoded.entities.keys()], ["tree:1"]);
+    assert.equal(decoded.entities.get("tree:1")?.x, 7);
   });
 });
