@@ -134,7 +134,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     });
   }
 
-  /** Setting the state makes Colyseus's serializer: the room's sends each SDK client its view (StatePatches). */
+  /** Colyseus's schema serializer, with each SDK client's view encoded by StatePatches. */
   override setSerializer(): void {
     super.setSerializer(this.patches.serializer());
   }
