@@ -1,16 +1,12 @@
 import { type Client, ClientState, Protocol, SchemaSerializer, type Serializer } from "@colyseus/core";
-import { $refId, encode, OPERATION, type Schema } from "@colyseus/schema";
-
-/** A schema's field values, in its field order (undefined: unset). */
-export type FieldValues = unknown[];
+import { $refId, type Schema } from "@colyseus/schema";
+import { ByteWriter, FieldCodec, type FieldValues } from "./wire-bytes.js";
 
 /**
  * Entity ref ids start here: below are the ref ids Colyseus gives the state's own schemas (the root and its
  * map). Ids under 65,536 take three bytes on the wire.
  */
 const FIRST_ENTITY_REF = 1024;
-
-const SWITCH_TO_STRUCTURE = 255;
 
 /**
  * One entity as SDK clients' decoders hold it: a ref id of its own (its map index too), its fields now,
@@ -51,10 +47,12 @@ export class WireEntity {
     return this.change;
   }
 
-  /** Its fields now (its bytes of this patch, if made, are made again). */
-  update(values: FieldValues): void {
+  /** Its fields now (its bytes of this patch, if made, are made again); false: they had changed already. */
+  update(values: FieldValues): boolean {
+    const first = this.sent === this.values;
     this.values = values;
     this.round = -1;
+    return first;
   }
 
   /** The patch is sent: its fields now are what every view holding it has. */
@@ -127,178 +125,35 @@ export class WireView {
   writePatch(out: ByteWriter, mapRefId: number, round: number, changed: readonly WireEntity[]): void {
     const { ops } = this;
     if (ops.length > 0) {
-      out.byte(SWITCH_TO_STRUCTURE);
-      out.number(mapRefId);
+      out.switchTo(mapRefId);
       for (const { entity, added } of ops) {
-        if (added) writeMapAdd(out, entity);
-        else writeMapDelete(out, entity);
+        if (added) out.mapAdd(entity.refId, entity.key, entity.refId);
+        else out.mapDelete(entity.refId);
       }
       for (const { entity, added } of ops)
         if (added && this.held.get(entity.key) === entity) out.bytes(entity.fullBytes(round));
     }
     // Listed since its last patch: the changes of what it holds are among what was listed as updated
     // (Interest lists every entity in view that changed); listed nowhere, it is looked for among all.
-    const candidates = this.listings.length > 0 ? this.listedHeld() : changed;
-    for (const entity of candidates) {
-      if (this.held.get(entity.key) !== entity) continue;
-      const change = entity.changeBytes(round);
-      if (change) out.bytes(change);
+    if (this.listings.length === 0) {
+      for (const entity of changed) this.writeChange(out, entity.key, round);
+      return;
     }
+    for (const listing of this.listings)
+      for (const { id } of listing.updated) this.writeChange(out, id, round);
   }
 
   /** Writes the whole of what it holds, for a full state. */
   writeWhole(out: ByteWriter, mapRefId: number, round: number): void {
     if (this.held.size === 0) return;
-    out.byte(SWITCH_TO_STRUCTURE);
-    out.number(mapRefId);
-    for (const entity of this.held.values()) writeMapAdd(out, entity);
+    out.switchTo(mapRefId);
+    for (const entity of this.held.values()) out.mapAdd(entity.refId, entity.key, entity.refId);
     for (const entity of this.held.values()) out.bytes(entity.fullBytes(round));
   }
 
-  private listedHeld(): WireEntity[] {
-    const entities: WireEntity[] = [];
-    for (const listing of this.listings) {
-      for (const { id } of listing.updated) {
-        const entity = this.held.get(id);
-        if (entity) entities.push(entity);
-      }
-    }
-    return entities;
-  }
-}
-
-/** A map entry added: its index (the entity's ref id), its key, its ref id. */
-function writeMapAdd(out: ByteWriter, entity: WireEntity): void {
-  out.byte(OPERATION.ADD);
-  out.number(entity.refId);
-  out.string(entity.key);
-  out.number(entity.refId);
-}
-
-function writeMapDelete(out: ByteWriter, entity: WireEntity): void {
-  out.byte(OPERATION.DELETE);
-  out.number(entity.refId);
-}
-
-/** Colyseus's encoding of one schema's fields (its field order and types, from its metadata). */
-class FieldCodec {
-  private readonly types: string[];
-  private readonly out = new ByteWriter(1024);
-
-  constructor(types: readonly string[]) {
-    for (const type of types) {
-      if (typeof PRIMITIVES[type] !== "function")
-        throw new Error(`state patches: the field type ${type} is not a primitive Colyseus encodes`);
-    }
-    this.types = [...types];
-  }
-
-  /** A switch to the entity, then every field set. */
-  whole(refId: number, now: FieldValues): Uint8Array {
-    return this.encode(refId, undefined, now)!;
-  }
-
-  /**
-   * A switch to the entity, then each field that differs from `before`: ADD for a field newly set,
-   * REPLACE for one changed, DELETE for one unset (null: none differs, the entity changed only in what
-   * SDK clients are not sent).
-   */
-  changes(refId: number, before: FieldValues, now: FieldValues): Uint8Array | null {
-    return this.encode(refId, before, now);
-  }
-
-  private encode(refId: number, before: FieldValues | undefined, now: FieldValues): Uint8Array | null {
-    const out = this.out;
-    out.reset();
-    out.byte(SWITCH_TO_STRUCTURE);
-    out.number(refId);
-    let fields = 0;
-    for (let index = 0; index < now.length; index++) {
-      const value = now[index];
-      const previous = before?.[index];
-      if (before && previous === value) continue;
-      if (value === undefined) {
-        if (before) {
-          out.byte(index | OPERATION.DELETE);
-          fields++;
-        }
-        continue;
-      }
-      fields++;
-      out.byte(index | (previous === undefined ? OPERATION.ADD : OPERATION.REPLACE));
-      out.value(this.types[index]!, value);
-    }
-    return fields > 0 || !before ? out.copy() : null;
-  }
-}
-
-/** Colyseus's encoders of primitive values, by type name. */
-const PRIMITIVES = encode as unknown as Record<
-  string,
-  (bytes: Uint8Array, value: unknown, it: { offset: number }) => void
->;
-
-/** A growing byte buffer written with Colyseus's own primitive encoders. */
-export class ByteWriter {
-  private buffer: Uint8Array;
-  private readonly it = { offset: 0 };
-
-  constructor(size: number) {
-    this.buffer = new Uint8Array(size);
-  }
-
-  get length(): number {
-    return this.it.offset;
-  }
-
-  reset(): void {
-    this.it.offset = 0;
-  }
-
-  byte(value: number): void {
-    this.room(1);
-    this.buffer[this.it.offset++] = value;
-  }
-
-  number(value: number): void {
-    this.room(9);
-    encode.number(this.buffer, value, this.it);
-  }
-
-  string(value: string): void {
-    // At most three UTF-8 bytes a UTF-16 unit, and a length prefix of five.
-    this.room(value.length * 3 + 5);
-    encode.string(this.buffer, value, this.it);
-  }
-
-  value(type: string, value: unknown): void {
-    if (type === "string") {
-      this.string(value as string);
-      return;
-    }
-    this.room(9);
-    PRIMITIVES[type]!(this.buffer, value, this.it);
-  }
-
-  bytes(bytes: Uint8Array): void {
-    this.room(bytes.length);
-    // A loop: for an entity's few dozen bytes, TypedArray.set's call costs more than the copy.
-    const buffer = this.buffer;
-    let at = this.it.offset;
-    for (let i = 0; i < bytes.length; i++) buffer[at++] = bytes[i]!;
-    this.it.offset = at;
-  }
-
-  /** What was written, in a buffer of its own. */
-  copy(): Uint8Array {
-    return this.buffer.slice(0, this.it.offset);
-  }
-
-  private room(bytes: number): void {
-    if (this.it.offset + bytes <= this.buffer.length) return;
-    const grown = new Uint8Array(Math.max(this.buffer.length * 2, this.it.offset + bytes));
-    grown.set(this.buffer.subarray(0, this.it.offset));
-    this.buffer = grown;
+  private writeChange(out: ByteWriter, key: string, round: number): void {
+    const change = this.held.get(key)?.changeBytes(round);
+    if (change) out.bytes(change);
   }
 }
 
@@ -315,7 +170,6 @@ export class StatePatches {
   private readonly entities = new Map<string, WireEntity>();
   /** Entities whose fields changed since the last patch. */
   private changed: WireEntity[] = [];
-  private readonly changedSet = new Set<WireEntity>();
   private nextRefId = FIRST_ENTITY_REF;
   private round = 0;
   private readonly codec: FieldCodec;
@@ -328,12 +182,7 @@ export class StatePatches {
     /** The state's map of entries (empty on the server). */
     private readonly map: () => object,
   ) {
-    const metadata = (
-      entrySchema as unknown as { [Symbol.metadata]: Record<number, { name: string; type: unknown }> }
-    )[Symbol.metadata];
-    const types: string[] = [];
-    for (let index = 0; metadata[index] !== undefined; index++) types.push(metadata[index]!.type as string);
-    this.codec = new FieldCodec(types);
+    this.codec = new FieldCodec(entrySchema);
   }
 
   /** Which view each client reads (undefined: none, it is sent the root alone). */
@@ -357,11 +206,7 @@ export class StatePatches {
       this.entities.set(key, created);
       return created;
     }
-    existing.update(values);
-    if (!this.changedSet.has(existing)) {
-      this.changedSet.add(existing);
-      this.changed.push(existing);
-    }
+    if (existing.update(values)) this.changed.push(existing);
     return existing;
   }
 
@@ -417,11 +262,10 @@ export class StatePatches {
     return sentAny;
   }
 
-  /** The patch was sent, or there was nobody to send it to: every entity's fields now are its base. */
-  settle(): void {
+  /** The patch was sent: every entity's fields now are its base. */
+  private settle(): void {
     for (const entity of this.changed) entity.settle();
     this.changed = [];
-    this.changedSet.clear();
     this.round++;
   }
 
@@ -460,8 +304,7 @@ class PatchingSerializer<T extends Schema> extends SchemaSerializer<T> {
       this.encoder.sharedBuffer[0] = Protocol.ROOM_STATE_PATCH;
       shared = this.encoder.encode({ offset: 1 });
     }
-    const sent = clients.length > 0 && this.patches.send(clients, shared);
-    if (clients.length === 0) this.patches.settle();
+    const sent = this.patches.send(clients, shared);
     this.encoder.discardChanges();
     return sent;
   }

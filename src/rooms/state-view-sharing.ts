@@ -75,8 +75,7 @@ export class StateViewSharing {
   reattached(client: Client): void {
     const holder = this.holders.get(client.sessionId);
     if (!holder || holder.users === 1) return;
-    const left: HeldView[] = [];
-    this.switchTo(client, holder, new HeldView(holder.held), left);
+    this.switchTo(client, holder, this.fork(holder), []);
   }
 
   closed(client: Client): void {

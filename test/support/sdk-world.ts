@@ -29,8 +29,8 @@ export class SdkWorld {
   private readonly serializer: Serializer<WorldRoomState>;
   /** The SDK clients in the room, by player: sent their full state at their join, then their patches. */
   readonly clients = new Map<string, Client>();
-  /** Every frame each client was sent, by player, those who left included. */
-  readonly frames = new Map<string, Buffer[]>();
+  /** How many frames each client was sent, by player, those who left included. */
+  readonly framesSent = new Map<string, number>();
   /** The last frame each client was sent, as the serializer handed it over. */
   readonly lastSent = new Map<string, Uint8Array>();
   /** Each player's decoded state, as its SDK client holds it. */
@@ -55,7 +55,7 @@ export class SdkWorld {
   /** Joins the player; its client is JOINING for `joiningTicks` ticks before it is sent the full state. */
   join(playerId: string, x: number, z: number, joiningTicks = 0): void {
     this.world.join(character(playerId, { position: { x, z } }));
-    this.frames.set(playerId, []);
+    this.framesSent.set(playerId, 0);
     const decoder = new Decoder(new WorldRoomState());
     this.decoded.set(playerId, { state: decoder.state as WorldRoomState, decoder });
     const client = this.client(playerId, ClientState.JOINING);
@@ -166,22 +166,25 @@ export class SdkWorld {
   private sendFullState(playerId: string, client: Client): void {
     (client as { state: ClientState }).state = ClientState.JOINED;
     const full = this.serializer.getFullState(client);
-    this.frames.get(playerId)!.push(Buffer.from(full));
+    this.counted(playerId);
     const { decoder } = this.decoded.get(playerId)!;
     // As the SDK: a full state decoded onto a state it holds already replaces it.
     if (decoder.root.refs.size > 1) decoder.decodeResync(Buffer.from(full), { offset: 1 });
     else decoder.decode(Buffer.from(full), { offset: 1 });
   }
 
+  private counted(playerId: string): void {
+    this.framesSent.set(playerId, this.framesSent.get(playerId)! + 1);
+  }
+
   private client(playerId: string, state: ClientState): Client {
-    const frames = this.frames.get(playerId)!;
     const { decoder } = this.decoded.get(playerId)!;
     const client = {
       sessionId: `session-${playerId}`,
       state,
       raw: (bytes: Uint8Array) => {
         this.lastSent.set(playerId, bytes);
-        frames.push(Buffer.from(bytes));
+        this.counted(playerId);
         decoder.decode(Buffer.from(bytes), { offset: 1 });
       },
     } as unknown as Client;
