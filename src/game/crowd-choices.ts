@@ -44,10 +44,20 @@ function marked(entities: readonly Markable[]): number {
   return mark;
 }
 
+/** A player as a choice holds it: where it stands, and the last tick it changed (see TrackedEntity). */
+export interface Choosable extends Markable {
+  readonly x: number;
+  readonly z: number;
+  readonly touched: number;
+  readonly gone: boolean;
+}
+
 /** The players chosen for one block in one tick: shared, so never changed once made. */
-export class CrowdChoice<E> {
+export class CrowdChoice<E extends Choosable> {
   /** The same choice without its last player (see `shownTo`), once asked for. */
   private withoutLast: CrowdChoice<E> | undefined = undefined;
+  /** Its players as a set, made only for a player `has` cannot tell from where it stands. */
+  private members: Set<E> | undefined = undefined;
 
   constructor(
     readonly tick: number,
@@ -62,18 +72,32 @@ export class CrowdChoice<E> {
     readonly players: readonly E[],
     /** At most how many players it holds: the cap on the others a client sees, and the client itself. */
     private readonly limit: number,
-  ) {
-    this.set = new Set(players);
-  }
+  ) {}
 
-  readonly set: ReadonlySet<E>;
+  /**
+   * Whether `player` is among its players. Those standing in the block come first, so when the choice
+   * reaches past the block it holds all of them: a player unchanged since the choice's tick and standing
+   * there is told from its tile, as every client of the block asks of its own player every tick.
+   */
+  has(player: E): boolean {
+    if (
+      this.reach > 0 &&
+      player.touched <= this.tick &&
+      !player.gone &&
+      distanceTo(this.block, player.x, player.z) === 0
+    )
+      return true;
+    this.members ??= new Set(this.players);
+    return this.members.has(player);
+  }
 
   /**
    * What a client of the block is shown of it: all of it, when it is among the players or the choice
    * is not full; otherwise all but its last player, as the client itself is shown too.
    */
   shownTo(self: E | undefined): CrowdChoice<E> {
-    if ((self && this.set.has(self)) || this.players.length < this.limit) return this;
+    if ((self && this.has(self)) || this.players.length < this.limit) return this;
+    // The last player is the farthest: it stands beyond the block when any does, so `reach` holds.
     this.withoutLast ??= new CrowdChoice(
       this.tick,
       this.block,
@@ -108,7 +132,7 @@ function blockKey(tile: Tile, side: number): number {
  * A block's players in view are all ranked from the block, so the clients standing in it share the choice;
  * the players it chose the tick before keep their places by the margin, as one client's would.
  */
-export class CrowdChoices<E extends Markable & { readonly x: number; readonly z: number }> {
+export class CrowdChoices<E extends Choosable> {
   /** Each block's latest choice: this tick's, or the last one it was asked for. */
   private readonly latest = new Map<number, CrowdChoice<E>>();
 
@@ -155,7 +179,7 @@ export class CrowdChoices<E extends Markable & { readonly x: number; readonly z:
  * From one choice to another: who is new, who left (by id), and who stayed and changed in the tick. A
  * player that left the world and came back as a new entry under the same id is an update, not both.
  */
-export function choiceDiff<E extends Markable>(
+export function choiceDiff<E extends Choosable>(
   before: CrowdChoice<E>,
   now: CrowdChoice<E>,
   touched: (entity: E) => boolean,

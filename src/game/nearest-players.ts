@@ -15,31 +15,86 @@ export const DEFAULT_VIEW_MAX_PLAYERS = 255;
  */
 export const SHOWN_PLAYER_BONUS_TILES = 2;
 
-/** Entities kept by the tile they stand on. */
+/** Side of a TileGrid's chunks, in tiles: a power of two. */
+const CHUNK_BITS = 4;
+const CHUNK_SIDE = 1 << CHUNK_BITS;
+const CHUNK_MASK = CHUNK_SIDE - 1;
+
+/** A chunk of a TileGrid: each tile's entities, and how many tiles hold any. */
+interface TileChunk<E> {
+  readonly tiles: (E[] | undefined)[];
+  occupied: number;
+}
+
+/**
+ * Entities kept by the tile they stand on, in square chunks of tiles: a search over an area looks up
+ * one chunk per CHUNK_SIDE by CHUNK_SIDE tiles rather than every tile (a crowd's nearest players walk
+ * tens of thousands of tiles a tick).
+ */
 export class TileGrid<E> {
-  private readonly tiles = new Map<number, E[]>();
+  private readonly chunks = new Map<number, TileChunk<E>>();
 
   add(entity: E, x: number, z: number): void {
-    const key = tileKey(x, z);
-    const list = this.tiles.get(key);
-    if (list) list.push(entity);
-    else this.tiles.set(key, [entity]);
+    const key = chunkKey(x, z);
+    let chunk = this.chunks.get(key);
+    if (!chunk) {
+      chunk = { tiles: new Array<E[] | undefined>(CHUNK_SIDE * CHUNK_SIDE).fill(undefined), occupied: 0 };
+      this.chunks.set(key, chunk);
+    }
+    const at = slot(x, z);
+    const list = chunk.tiles[at];
+    if (list) {
+      list.push(entity);
+    } else {
+      chunk.tiles[at] = [entity];
+      chunk.occupied++;
+    }
   }
 
   remove(entity: E, x: number, z: number): void {
-    const key = tileKey(x, z);
-    const list = this.tiles.get(key);
-    if (!list) return;
-    const at = list.indexOf(entity);
-    if (at < 0) return;
-    list[at] = list[list.length - 1]!;
+    const key = chunkKey(x, z);
+    const chunk = this.chunks.get(key);
+    const at = slot(x, z);
+    const list = chunk?.tiles[at];
+    if (!chunk || !list) return;
+    const index = list.indexOf(entity);
+    if (index < 0) return;
+    list[index] = list[list.length - 1]!;
     list.pop();
-    if (list.length === 0) this.tiles.delete(key);
+    if (list.length > 0) return;
+    chunk.tiles[at] = undefined;
+    if (--chunk.occupied === 0) this.chunks.delete(key);
   }
 
-  at(x: number, z: number): readonly E[] | undefined {
-    return this.tiles.get(tileKey(x, z));
+  /** Visits the entities standing in `area`, chunk by chunk. */
+  visit(area: TileBounds, visit: (entity: E) => void): void {
+    const { minX, maxX, minZ, maxZ } = area;
+    for (let chunkZ = minZ >> CHUNK_BITS; chunkZ <= maxZ >> CHUNK_BITS; chunkZ++) {
+      const fromZ = Math.max(minZ, chunkZ << CHUNK_BITS);
+      const toZ = Math.min(maxZ, (chunkZ << CHUNK_BITS) | CHUNK_MASK);
+      for (let chunkX = minX >> CHUNK_BITS; chunkX <= maxX >> CHUNK_BITS; chunkX++) {
+        const tiles = this.chunks.get(tileKey(chunkX, chunkZ))?.tiles;
+        if (!tiles) continue;
+        const fromX = Math.max(minX, chunkX << CHUNK_BITS);
+        const toX = Math.min(maxX, (chunkX << CHUNK_BITS) | CHUNK_MASK);
+        for (let z = fromZ; z <= toZ; z++) {
+          for (let x = fromX; x <= toX; x++) {
+            const list = tiles[slot(x, z)];
+            if (list) for (let i = 0; i < list.length; i++) visit(list[i]!);
+          }
+        }
+      }
+    }
   }
+}
+
+function chunkKey(x: number, z: number): number {
+  return tileKey(x >> CHUNK_BITS, z >> CHUNK_BITS);
+}
+
+/** A tile's place in its chunk. */
+function slot(x: number, z: number): number {
+  return ((z & CHUNK_MASK) << CHUNK_BITS) | (x & CHUNK_MASK);
 }
 
 /** A rectangle of tiles, its bounds included. */
@@ -90,34 +145,36 @@ export function nearestPlayers<E extends { readonly id: string }>(
     if (buckets[b]) buckets[b]!.length = 0;
     else buckets[b] = [];
   }
-  const visitRow = (z: number, fromX: number, toX: number, ring: number) => {
-    if (z < minZ || z > maxZ) return;
-    const last = Math.min(toX, maxX);
-    for (let x = Math.max(fromX, minX); x <= last; x++) {
-      const here = grid.at(x, z);
-      if (!here) continue;
-      for (const entity of here) {
-        if (entity === self) continue;
-        buckets[ring === 0 ? 0 : (shown(entity) ? ring : ring + bonus) + 1]!.push(entity);
-      }
-    }
+  let ring = 0;
+  const rank = (entity: E) => {
+    if (entity !== self) buckets[ring === 0 ? 0 : (shown(entity) ? ring : ring + bonus) + 1]!.push(entity);
+  };
+  // The part of a ring's side within the view.
+  const visitSide = (fromX: number, toX: number, fromZ: number, toZ: number) => {
+    const side = {
+      minX: Math.max(fromX, minX),
+      maxX: Math.min(toX, maxX),
+      minZ: Math.max(fromZ, minZ),
+      maxZ: Math.min(toZ, maxZ),
+    };
+    if (side.minX <= side.maxX && side.minZ <= side.maxZ) grid.visit(side, rank);
   };
   // Once ring r is searched, buckets up to r + 1 are complete: whoever would join them stands within r tiles.
   let settled = 0;
   let searched = -1;
-  for (let ring = 0; ring <= reach && settled < limit; ring++) {
+  for (ring = 0; ring <= reach && settled < limit; ring++) {
     if (ring === 0) {
-      for (let z = around.minZ; z <= around.maxZ; z++) visitRow(z, around.minX, around.maxX, 0);
+      visitSide(around.minX, around.maxX, around.minZ, around.maxZ);
       settled += buckets[0]!.length;
     } else {
       const left = around.minX - ring;
       const right = around.maxX + ring;
-      visitRow(around.minZ - ring, left, right, ring);
-      visitRow(around.maxZ + ring, left, right, ring);
-      for (let z = around.minZ - ring + 1; z < around.maxZ + ring; z++) {
-        visitRow(z, left, left, ring);
-        visitRow(z, right, right, ring);
-      }
+      const top = around.minZ - ring;
+      const bottom = around.maxZ + ring;
+      visitSide(left, right, top, top);
+      visitSide(left, right, bottom, bottom);
+      visitSide(left, left, top + 1, bottom - 1);
+      visitSide(right, right, top + 1, bottom - 1);
       settled += buckets[ring + 1]!.length;
     }
     searched = ring;

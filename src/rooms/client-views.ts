@@ -33,6 +33,8 @@ export interface ClientView {
    * players, its own aside, and is told the same.
    */
   choice: CrowdChoice<TrackedEntity<EntityPayload>> | undefined;
+  /** Its own player is among the players of `choice` (asked once, when it is shown the choice). */
+  selfChosen: boolean;
   /** It reads its view from the schema state, rather than from world:update. */
   readonly readsState: boolean;
   /** Its own player was sent before the index placed it: the index will list it as new. */

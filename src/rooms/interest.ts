@@ -115,6 +115,7 @@ export class Interest {
       known: undefined,
       privateKnown: new Set(),
       choice: undefined,
+      selfChosen: false,
       selfPending: false,
       restart: false,
       readsState,
@@ -195,6 +196,7 @@ export class Interest {
     const choice = crowdedAt(this.index, this.maxPlayers, view, cell)
       ? this.choiceFor(view, self, position, tick)
       : undefined;
+    const selfChosen = choice !== undefined && self !== undefined && choice.has(self);
     // Shared differences start from last tick's view; a view opened since (or one that missed a tick, or
     // is sent again whole, or whose players have just come to be chosen or no longer are) is compared
     // with what its client was sent, entity by entity.
@@ -206,7 +208,7 @@ export class Interest {
     let shared: EntityDiff | undefined;
     if (followsOn && choice && view.choice) {
       const players = this.crowdChanges.of(view.choice, choice, view.cell, cell);
-      shared = withOwnPlayer(this.index, players, self, view.choice, choice);
+      shared = withOwnPlayer(this.index, players, self, view.selfChosen, selfChosen);
     } else if (followsOn) {
       shared = this.index.diff(view.cell, cell);
     }
@@ -223,7 +225,7 @@ export class Interest {
       inStep = !mayOverlap && change === shared;
       if (view.selfPending && self) view.selfPending = false;
     } else {
-      change = this.resync(view, playerId, cell, choice);
+      change = this.resync(view, playerId, cell, choice, selfChosen);
     }
     if (view.known && shared) {
       for (const entity of change.added) view.known.add(entity.id);
@@ -231,6 +233,7 @@ export class Interest {
     }
     view.tick = tick;
     view.choice = choice;
+    view.selfChosen = selfChosen;
     this.moveViewer(view, cell);
     if (view.selfPending || view.privateKnown.size > 0) {
       view.known ??= this.heldNow(view, cell);
@@ -263,7 +266,7 @@ export class Interest {
     tick: number,
   ): CrowdChoice<TrackedEntity<EntityPayload>> {
     const inBlock = this.choices.choose(position, tick, view.choice);
-    if (self && inBlock.set.has(self)) return inBlock;
+    if (self && inBlock.has(self)) return inBlock;
     return this.tileChoices.choose(position, tick, view.choice).shownTo(self);
   }
 
@@ -276,13 +279,15 @@ export class Interest {
     playerId: string,
     cell: Cell,
     choice: CrowdChoice<TrackedEntity<EntityPayload>> | undefined,
+    /** Its player is among the choice's players. */
+    selfChosen: boolean,
   ): ViewChange {
     const known = this.knownOf(view);
     const visible: Listed[] = this.index.visibleFrom(cell, choice !== undefined);
     const self = this.index.entity(playerId);
     if (choice) {
       for (const entity of choice.players) visible.push(entity);
-      if (!self || !choice.set.has(self)) visible.push(self ?? { id: playerId });
+      if (!selfChosen) visible.push(self ?? { id: playerId });
       view.selfPending = false;
     } else {
       // A player who joined since the last tick is not placed in the index until the next one.

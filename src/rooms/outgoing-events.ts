@@ -1,5 +1,5 @@
 import { type Client, ClientState, getMessageBytes, Protocol } from "@colyseus/core";
-import type { CrowdChoice } from "../game/crowd-choices.js";
+import type { Choosable, CrowdChoice } from "../game/crowd-choices.js";
 import { distanceTo } from "../game/nearest-players.js";
 import type { Tile } from "../game/types.js";
 import { blockAround, type Cell, cellOf } from "../game/view-index.js";
@@ -45,7 +45,7 @@ export function deliverEvents(
       if (seenInCell.length === 0 && linesBySpeaker.size === 0) return;
       const inCell: Audience = { seen: seenInCell, framed: undefined, recipients: 0 };
       /** Crowded clients hear what is within their crowd choice's reach, shared by the choice's clients. */
-      let byChoice: Map<CrowdChoice<unknown>, Audience> | undefined;
+      let byChoice: Map<CrowdChoice<Choosable>, Audience> | undefined;
       for (const { client, playerId, choice } of viewers) {
         if (!isGreeted(client)) continue;
         let audience = inCell;
@@ -109,7 +109,7 @@ function countRecipients({ seen, recipients }: Audience): void {
 }
 
 /** The events within a crowd choice's reach of its block (see crowd-choices.ts), in their order. */
-function withinReach(seen: readonly OutgoingEvent[], choice: CrowdChoice<unknown>): OutgoingEvent[] {
+function withinReach(seen: readonly OutgoingEvent[], choice: CrowdChoice<Choosable>): OutgoingEvent[] {
   return seen.filter(({ event }) => {
     const to = event.to as { near: Tile };
     return distanceTo(choice.block, to.near.x, to.near.z) <= choice.reach;

@@ -80,12 +80,11 @@ export function withOwnPlayer(
   index: Index,
   shared: EntityDiff,
   self: TrackedEntity<EntityPayload> | undefined,
-  before: Choice,
-  now: Choice,
+  /** Whether its player is among the players of the choice it was shown last tick, and of this tick's. */
+  wasShown: boolean,
+  isShown: boolean,
 ): EntityDiff {
   if (!self) return shared;
-  const wasShown = before.set.has(self);
-  const isShown = now.set.has(self);
   if (wasShown && isShown) return shared;
   const changed = index.touchedNow(self);
   if (!wasShown && !isShown && !changed) return shared;

@@ -17,6 +17,8 @@ interface Player {
   x: number;
   z: number;
   mark: number;
+  touched: number;
+  gone: boolean;
 }
 
 function gridOf(players: readonly Player[]): TileGrid<Player> {
@@ -36,10 +38,10 @@ function inView(viewer: Player, player: Player): boolean {
 describe("CrowdChoices: one choice of players for the clients of a block of tiles", () => {
   it("gives every tile of a block the same choice, made once a tick, the block's own players first", () => {
     const players = [
-      { id: "a", x: 10, z: 10, mark: 0 },
-      { id: "b", x: 14, z: 14, mark: 0 },
-      { id: "near", x: 15, z: 12, mark: 0 },
-      { id: "far", x: 19, z: 12, mark: 0 },
+      { id: "a", x: 10, z: 10, mark: 0, touched: 0, gone: false },
+      { id: "b", x: 14, z: 14, mark: 0, touched: 0, gone: false },
+      { id: "near", x: 15, z: 12, mark: 0, touched: 0, gone: false },
+      { id: "far", x: 19, z: 12, mark: 0, touched: 0, gone: false },
     ];
     const choices = new CrowdChoices(gridOf(players), 3);
     const fromA = choices.choose({ x: 10, z: 10 }, 1);
@@ -57,9 +59,9 @@ describe("CrowdChoices: one choice of players for the clients of a block of tile
   });
 
   it("keeps the players the block was shown the tick before by the margin", () => {
-    const shown = { id: "shown", x: 19, z: 10, mark: 0 };
-    const newcomer = { id: "newcomer", x: 10, z: 17, mark: 0 };
-    const self = { id: "self", x: 10, z: 10, mark: 0 };
+    const shown = { id: "shown", x: 19, z: 10, mark: 0, touched: 0, gone: false };
+    const newcomer = { id: "newcomer", x: 10, z: 17, mark: 0, touched: 0, gone: false };
+    const self = { id: "self", x: 10, z: 10, mark: 0, touched: 0, gone: false };
     const grid = gridOf([self, shown]);
     const choices = new CrowdChoices(grid, 2);
     assert.deepEqual(idsOf(choices.choose(self, 1).players), ["self", "shown"]);
@@ -74,22 +76,29 @@ describe("CrowdChoices: one choice of players for the clients of a block of tile
   });
 
   it("shows a client left out of a full choice all of it but the last player", () => {
-    const players = Array.from({ length: 4 }, (_, i) => ({ id: `p${i}`, x: 10, z: 10, mark: 0 }));
+    const players = Array.from({ length: 4 }, (_, i) => ({
+      id: `p${i}`,
+      x: 10,
+      z: 10,
+      mark: 0,
+      touched: 0,
+      gone: false,
+    }));
     const choices = new CrowdChoices(gridOf(players), 3, 1);
     const choice = choices.choose({ x: 10, z: 10 }, 1);
-    const left = players.find((player) => !choice.set.has(player))!;
-    assert.equal(choice.shownTo(players.find((player) => choice.set.has(player))), choice);
+    const left = players.find((player) => !choice.has(player))!;
+    assert.equal(choice.shownTo(players.find((player) => choice.has(player))), choice);
     const shown = choice.shownTo(left);
     assert.deepEqual(shown.players, choice.players.slice(0, 2));
     assert.equal(choice.shownTo(left), shown, "made once");
   });
 
   it("tells who came, who changed and who went between two choices", () => {
-    const a = { id: "a", x: 0, z: 0, mark: 0 };
-    const b = { id: "b", x: 0, z: 0, mark: 0 };
-    const c = { id: "c", x: 0, z: 0, mark: 0 };
-    const cBack = { id: "c", x: 1, z: 0, mark: 0 };
-    const d = { id: "d", x: 0, z: 0, mark: 0 };
+    const a = { id: "a", x: 0, z: 0, mark: 0, touched: 0, gone: false };
+    const b = { id: "b", x: 0, z: 0, mark: 0, touched: 0, gone: false };
+    const c = { id: "c", x: 0, z: 0, mark: 0, touched: 0, gone: false };
+    const cBack = { id: "c", x: 1, z: 0, mark: 0, touched: 0, gone: false };
+    const d = { id: "d", x: 0, z: 0, mark: 0, touched: 0, gone: false };
     const choice = (players: Player[]) => new CrowdChoices(gridOf(players), 10).choose({ x: 0, z: 0 }, 1);
     const diff = choiceDiff(choice([a, b, c]), choice([a, b, cBack, d]), (player) => player === a);
     assert.deepEqual(idsOf(diff.added), ["d"]);
@@ -108,7 +117,7 @@ describe("CrowdChoices: one choice of players for the clients of a block of tile
         fc.integer({ min: 1, max: 12 }),
         fc.nat(),
         (placed, moves, cap, pick) => {
-          const players = placed.map((at, i) => ({ id: `p${i}`, ...at, mark: 0 }));
+          const players = placed.map((at, i) => ({ id: `p${i}`, ...at, mark: 0, touched: 0, gone: false }));
           const grid = gridOf(players);
           const choices = new CrowdChoices(grid, cap + 1);
           const tileChoices = new CrowdChoices(grid, cap + 1, 1);
@@ -116,18 +125,26 @@ describe("CrowdChoices: one choice of players for the clients of a block of tile
           // What the client is shown, as Interest picks it: its block's choice, else its tile's.
           const shownTo = (tick: number, before?: CrowdChoice<Player>) => {
             const inBlock = choices.choose(self, tick, before);
-            if (inBlock.set.has(self)) return inBlock;
+            if (inBlock.has(self)) return inBlock;
             return tileChoices.choose(self, tick, before).shownTo(self);
           };
-          let shown = shownTo(1);
+          const first = shownTo(1);
           // Some players move, and the next tick's choice is made from what was shown.
           for (const [i, to] of moves.entries()) {
             const mover = players[i % players.length]!;
             grid.remove(mover, mover.x, mover.z);
-            Object.assign(mover, to);
+            Object.assign(mover, to, { touched: 2 });
             grid.add(mover, mover.x, mover.z);
           }
-          shown = shownTo(2, shown);
+          const shown = shownTo(2, first);
+          // Whether a player is among a choice's, told from its tile or not, moved since or not.
+          for (const choice of [first, shown])
+            for (const player of players)
+              assert.equal(
+                choice.has(player),
+                choice.players.includes(player),
+                `${player.id} in tick ${choice.tick}`,
+              );
           const others = shown.players.filter((player) => player !== self);
           assert.ok(others.length <= cap, `${others.length} others shown, over ${cap}`);
           const inSight = players.filter((player) => player !== self && inView(self, player));
@@ -137,7 +154,7 @@ describe("CrowdChoices: one choice of players for the clients of a block of tile
           }
           assert.equal(others.length, cap, "as many as the cap");
           const farthest = Math.max(...others.map((player) => chebyshev(self, player)));
-          for (const player of inSight.filter((player) => !shown.set.has(player)))
+          for (const player of inSight.filter((player) => !shown.has(player)))
             assert.ok(
               chebyshev(self, player) >= farthest - CROWD_NEAREST_SLACK_TILES,
               `${player.id} is ${chebyshev(self, player)} away, one shown ${farthest}`,

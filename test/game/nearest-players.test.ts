@@ -112,10 +112,24 @@ describe("nearestPlayers", () => {
     );
   });
 
-  it("forgets a player removed from its tile", () => {
-    const player = { id: "a", x: 3, z: 3 };
-    const grid = gridOf([player]);
-    grid.remove(player, 3, 3);
-    assert.equal(grid.at(3, 3), undefined);
+  it("forgets a player removed from its tile and keeps the others, across chunks and negative tiles", () => {
+    const players = [
+      { id: "a", x: 3, z: 3 },
+      { id: "b", x: 3, z: 3 },
+      { id: "c", x: -1, z: -17 },
+      { id: "d", x: 16, z: 0 },
+    ];
+    const grid = gridOf(players);
+    const within = (area: TileBounds) => {
+      const seen: string[] = [];
+      grid.visit(area, (player) => seen.push(player.id));
+      return seen.sort();
+    };
+    assert.deepEqual(within({ minX: -20, maxX: 20, minZ: -20, maxZ: 20 }), ["a", "b", "c", "d"]);
+    grid.remove(players[0]!, 3, 3);
+    grid.remove(players[2]!, -1, -17);
+    assert.deepEqual(within({ minX: 3, maxX: 3, minZ: 3, maxZ: 3 }), ["b"]);
+    assert.deepEqual(within({ minX: -20, maxX: 20, minZ: -20, maxZ: 20 }), ["b", "d"]);
+    assert.deepEqual(within({ minX: 4, maxX: 15, minZ: -20, maxZ: 20 }), []);
   });
 });

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import type { Client } from "@colyseus/core";
-import { $changes, Encoder } from "@colyseus/schema";
 import { CROWD_NEAREST_SLACK_TILES } from "../../src/game/crowd-choices.js";
 import { OWNER_ONLY_TICKS } from "../../src/game/ground-items.js";
 import { seededRandom } from "../../src/game/random.js";
