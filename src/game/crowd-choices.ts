@@ -191,10 +191,15 @@ export function choiceDiff<E extends Choosable>(
     else if (touched(entity)) diff.updated.push(entity);
   }
   const isShown = marked(now.players);
-  for (const entity of before.players) if (entity.mark !== isShown) diff.removed.push(entity.id);
-  if (diff.added.length > 0 && diff.removed.length > 0) {
-    const removed = new Set(diff.removed);
-    const back = diff.added.filter((entity) => removed.has(entity.id));
+  // Only an entry that left the world can have come back as another under its id: mostly none has.
+  let left: Set<string> | undefined;
+  for (const entity of before.players) {
+    if (entity.mark === isShown) continue;
+    diff.removed.push(entity.id);
+    if (entity.gone) (left ??= new Set()).add(entity.id);
+  }
+  if (left && diff.added.length > 0) {
+    const back = diff.added.filter((entity) => left.has(entity.id));
     if (back.length > 0) {
       const ids = new Set(back.map((entity) => entity.id));
       diff.added = diff.added.filter((entity) => !ids.has(entity.id));

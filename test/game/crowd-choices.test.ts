@@ -100,7 +100,9 @@ describe("CrowdChoices: one choice of players for the clients of a block of tile
     const cBack = { id: "c", x: 1, z: 0, mark: 0, touched: 0, gone: false };
     const d = { id: "d", x: 0, z: 0, mark: 0, touched: 0, gone: false };
     const choice = (players: Player[]) => new CrowdChoices(gridOf(players), 10).choose({ x: 0, z: 0 }, 1);
-    const diff = choiceDiff(choice([a, b, c]), choice([a, b, cBack, d]), (player) => player === a);
+    const before = choice([a, b, c]);
+    c.gone = true; // c left the world, and came back as a new entry
+    const diff = choiceDiff(before, choice([a, b, cBack, d]), (player) => player === a);
     assert.deepEqual(idsOf(diff.added), ["d"]);
     assert.deepEqual(idsOf(diff.updated), ["a", "c"], "c came back as a new entry: an update");
     assert.deepEqual(diff.removed, []);
