@@ -196,7 +196,9 @@ export function choiceDiff<E extends Choosable>(
   for (const entity of before.players) {
     if (entity.mark === isShown) continue;
     diff.removed.push(entity.id);
-    if (entity.gone) (left ??= new Set()).add(entity.id);
+    if (!entity.gone) continue;
+    left ??= new Set();
+    left.add(entity.id);
   }
   if (left && diff.added.length > 0) {
     const back = diff.added.filter((entity) => left.has(entity.id));

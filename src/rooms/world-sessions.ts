@@ -1,4 +1,4 @@
-import { type Client, ClientState, Deferred, ServerError } from "@colyseus/core";
+import { type Client, ClientState, Deferred } from "@colyseus/core";
 import type { World } from "../game/world.js";
 import type { PlayerSync } from "../game/world-types.js";
 import { within } from "../limits/time-limit.js";
@@ -8,15 +8,15 @@ import type { PlayerAuth } from "../ports/world-seats.js";
 import { CLOSE_REPLACED } from "../protocol/close-codes.js";
 import type { WorldJoinOptions } from "../protocol/messages.js";
 import { countMessagesOut } from "../telemetry/metrics.js";
+import { CharacterArrivals } from "./character-arrivals.js";
 import type { CombatLogouts } from "./combat-logouts.js";
 import { markFramesOf } from "./frame-sender.js";
 import { type Interest, isJsonClient, readsTheState } from "./interest.js";
 import { watchMessageSizes } from "./message-sizes.js";
-import { databaseUnavailable } from "./room-auth.js";
 import { countSelfAnsweredFrames } from "./self-answered-frames.js";
 import type { TickLoop } from "./tick-loop.js";
 import type { TradeCommits } from "./trade-commits.js";
-import { type Release, releaseFromWorld } from "./world-claims.js";
+import type { Release } from "./world-claims.js";
 import { playerOf, sendUpdate, type WorldClient } from "./world-client.js";
 import type { WorldPersistence } from "./world-persistence.js";
 import type { TradeRequests } from "./world-trades.js";
@@ -28,8 +28,6 @@ import type { TradeRequests } from "./world-trades.js";
 const LIVE_READ_WAIT_MS = 1500;
 /** How long a player leaving in a shutdown waits for its departure's write before it is told (see leave). */
 const SHUTDOWN_DEPARTURE_WAIT_MS = 1000;
-/** How long a login waits for the write of its character's last session (see lastSessionSaved). */
-const LAST_SESSION_WAIT_MS = 10_000;
 
 export interface SessionParts {
   readonly runtime: Pick<
@@ -65,16 +63,16 @@ export class WorldSessions {
    * its player may come back to it, a full world or not.
    */
   private readonly lingering = new Map<string, PlayerAuth>();
-  /** Characters being loaded for a login: a second login meanwhile waits for the same load. */
-  private readonly arrivals = new Map<string, Promise<void>>();
-  /** Names given to characters while they were loaded (see renameArriving). */
-  private readonly arrivingNames = new Map<string, string>();
+  /** Characters being loaded for their logins. */
+  private readonly arrivals: CharacterArrivals;
   /** Clients sent their player:sync (see greet). */
   private readonly greeted = new WeakSet<WorldClient>();
   /** The world is shutting down: its closing write (see WorldRoom.onDispose) takes every departure. */
   private closing = false;
 
-  constructor(private readonly parts: SessionParts) {}
+  constructor(private readonly parts: SessionParts) {
+    this.arrivals = new CharacterArrivals(parts, (characterId) => this.owners.has(characterId));
+  }
 
   async join(client: WorldClient, options: WorldJoinOptions | undefined): Promise<void> {
     const { world, interest, trades, ticks } = this.parts;
@@ -97,7 +95,7 @@ export class WorldSessions {
     // prayers off as at every login: kept on, they would drain points the new session never switched on.
     if (world.has(characterId)) world.prayersOff(characterId);
     else {
-      await this.arrival(characterId);
+      await this.arrivals.arrive(characterId);
       if (this.owners.get(characterId) !== client) return;
     }
     this.log(client, "joined");
@@ -112,63 +110,6 @@ export class WorldSessions {
       if (!readsState) interest.open(current, characterId, options?.updates);
       this.greet(current, characterId);
       this.sendView(current);
-    });
-  }
-
-  /**
-   * Loads a character into the world for the logins waiting for it. A new session starts from the state
-   * its previous session saved, so it waits for that save first. A character that no session wants any
-   * more by then stays out.
-   */
-  private arrival(characterId: string): Promise<void> {
-    const { runtime, world } = this.parts;
-    let arrival = this.arrivals.get(characterId);
-    if (!arrival) {
-      arrival = (async () => {
-        await this.lastSessionSaved(characterId);
-        await this.claim(characterId);
-        const character = await runtime.characters.load(characterId).catch((error: unknown) => {
-          throw databaseUnavailable(runtime, error);
-        });
-        if (!character) throw new Error(`character ${characterId} vanished`);
-        // A login in another world since this one's claim took the character there: it stays out here.
-        if ((await this.stored(() => runtime.characters.worldOf(characterId))) !== this.parts.worldId)
-          throw new ServerError(409, "this character logged in to another world meanwhile");
-        if (this.owners.has(characterId) && !world.has(characterId)) {
-          world.join(character);
-          const renamed = this.arrivingNames.get(characterId);
-          if (renamed !== undefined) world.rename(characterId, renamed);
-        }
-      })().finally(() => {
-        this.arrivals.delete(characterId);
-        this.arrivingNames.delete(characterId);
-      });
-      this.arrivals.set(characterId, arrival);
-    }
-    return arrival;
-  }
-
-  /**
-   * Records that the character arrives in this world; when it last arrived in another, that world lets
-   * it go first (see releaseFromWorld), so it is loaded here with what it did there.
-   */
-  private async claim(characterId: string): Promise<void> {
-    const { runtime, worldId, epoch } = this.parts;
-    const previous = await this.stored(() => runtime.characters.arriveIn(characterId, worldId, epoch));
-    if (previous === null) return;
-    try {
-      await releaseFromWorld(previous, characterId, runtime.worldLeases);
-    } catch (error) {
-      // The character stays there: the next login here must ask that world again.
-      await runtime.characters.returnTo(characterId, worldId, previous).catch(() => {});
-      throw error;
-    }
-  }
-
-  /** A read or write of the characters' rows, refused as the database being unavailable when it fails. */
-  private stored<T>(work: () => Promise<T>): Promise<T> {
-    return work().catch((error: unknown) => {
-      throw databaseUnavailable(this.parts.runtime, error);
     });
   }
 
@@ -192,21 +133,6 @@ export class WorldSessions {
     await this.depart(characterId);
     await persistence.settled(characterId);
     return "released";
-  }
-
-  /**
-   * Waits for the write of the character's last session (its departure). While the database refuses
-   * it the login is refused too: loaded from what is stored, the character would have its items twice
-   * or not at all.
-   */
-  private async lastSessionSaved(characterId: string): Promise<void> {
-    const saved = this.parts.persistence.settled(characterId).then(() => false);
-    if (!(await within(saved, LAST_SESSION_WAIT_MS, true))) return;
-    this.parts.runtime.logger.warn(
-      { characterId },
-      "a login waited too long for its last session's write: refused",
-    );
-    throw new ServerError(503, "this character's last session is not saved yet; try again shortly");
   }
 
   drop(client: WorldClient): void {
@@ -326,9 +252,7 @@ export class WorldSessions {
    * new one is given once it is in the world. False when it is not being loaded.
    */
   renameArriving(characterId: string, name: string): boolean {
-    if (!this.arrivals.has(characterId)) return false;
-    this.arrivingNames.set(characterId, name);
-    return true;
+    return this.arrivals.rename(characterId, name);
   }
 
   /** How many characters are played. */
