@@ -40,6 +40,8 @@ const LAST_WRITE = "  last write";
 const WRITE_WAIT = "database write";
 /** The part of the tick total the main thread spent runnable but off the core (its schedstat run delay). */
 const OFF_CORE = "  off the core";
+/** The tick total less its time off the core: what the tick's work took, whatever else had the core. */
+const ON_CORE = "  on the core";
 const LAG_RESOLUTION_MS = 10;
 
 /** Stage → milliseconds of each tick, recorded only while measuring. */
@@ -122,6 +124,7 @@ World.prototype.step = function (this: World): TickReport {
   if (tickWork > 0) {
     record(TICK_TOTAL, tickWork);
     record(OFF_CORE, tickOffCore);
+    record(ON_CORE, tickWork - tickOffCore);
   }
   for (const [stage, ms] of summed) record(stage, ms);
   summed.clear();

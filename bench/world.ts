@@ -337,6 +337,7 @@ const STAGE_ORDER = [
   "  flush",
   "tick total",
   "  off the core",
+  "  on the core",
   // Between the room's work and its publish, outside the total: the wait for the tick's write.
   "database write",
   // After the publish, outside the total: the socket writes, on a thread of their own.
