@@ -175,6 +175,7 @@ export class StatePatches {
   private readonly codec: FieldCodec;
   private readonly out = new ByteWriter(64 * 1024);
   private readView: (client: Client) => WireView | undefined = () => undefined;
+  private readsNoState: (client: Client) => boolean = () => false;
 
   constructor(
     /** The schema of the map's entries, whose fields the values given follow. */
@@ -185,9 +186,16 @@ export class StatePatches {
     this.codec = new FieldCodec(entrySchema);
   }
 
-  /** Which view each client reads (undefined: none, it is sent the root alone). */
-  readViewsWith(viewOf: (client: Client) => WireView | undefined): void {
+  /**
+   * Which view each client reads (undefined: none, it is sent the root alone), and which clients read
+   * no state at all (the /ws channel's): those are not sent its patches.
+   */
+  readViewsWith(
+    viewOf: (client: Client) => WireView | undefined,
+    readsNoState: (client: Client) => boolean = () => false,
+  ): void {
     this.readView = viewOf;
+    this.readsNoState = readsNoState;
   }
 
   viewOf(client: Client): WireView | undefined {
@@ -242,7 +250,7 @@ export class StatePatches {
     const byView = new Map<WireView, Uint8Array | undefined>();
     let sentAny = false;
     for (const client of clients) {
-      if (client.state !== ClientState.JOINED) continue;
+      if (client.state !== ClientState.JOINED || this.readsNoState(client)) continue;
       const view = this.viewOf(client);
       let patch: Uint8Array | undefined = shared;
       if (view) {
