@@ -68,7 +68,11 @@ export function referenceWorkMs(): number {
   return times[0]!;
 }
 
-/** The line a bench prints. */
-export function machineSpeedLine(ms: number): string {
-  return `machine: reference work ${ms.toFixed(1)} ms on the measured core (bench/machine-speed.ts; lower is faster)`;
+/** The line a bench prints; with `afterMs`, the reference work timed before the run and after it. */
+export function machineSpeedLine(ms: number, afterMs?: number): string {
+  const timed =
+    afterMs === undefined
+      ? `${ms.toFixed(1)} ms`
+      : `${ms.toFixed(1)} ms before the run, ${afterMs.toFixed(1)} ms after`;
+  return `machine: reference work ${timed} on the measured core (bench/machine-speed.ts; lower is faster)`;
 }

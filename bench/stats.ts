@@ -57,6 +57,8 @@ export interface ServerReport {
   gcInTicksMs: Percentiles & { total: number };
   /** When each measured tick's world step began, by tick (wall clock: performance.timeOrigin + now). */
   tickStartedAt: Record<number, number>;
+  /** The reference work timed again once the measuring is over: a busy host's speed moves meanwhile. */
+  referenceAfterMs: number;
 }
 
 export type ToServer = { type: "memory" } | { type: "measure" } | { type: "report" } | { type: "shutdown" };

@@ -289,9 +289,10 @@ async function main(): Promise<void> {
         const eventLoopLagMs = loopLag(lag, LAG_RESOLUTION_MS);
         const gcPauseMs = pauseFigures(gcPauses.map(({ duration }) => duration));
         const gcInTicksMs = pauseFigures(pausesInTicks());
+        const referenceAfterMs = referenceWorkMs();
         return send({
           type: "report",
-          report: { ticks, stages, eventLoopLagMs, gcPauseMs, gcInTicksMs, tickStartedAt },
+          report: { ticks, stages, eventLoopLagMs, gcPauseMs, gcInTicksMs, tickStartedAt, referenceAfterMs },
         });
       }
       case "shutdown":

@@ -460,7 +460,7 @@ async function main(): Promise<void> {
     print(
       [
         steering,
-        machineSpeedLine(started[i]!.referenceMs),
+        machineSpeedLine(started[i]!.referenceMs, reports[i]!.referenceAfterMs),
         ...(WORLDS > 1
           ? [`world ${server.world} of ${WORLDS}: its own server process, on core ${server.core}`]
           : []),
