@@ -66,9 +66,8 @@ export class TileGrid<E> {
     if (--chunk.occupied === 0) this.chunks.delete(key);
   }
 
-  /** Visits the entities standing in `area`, chunk by chunk. */
-  visit(area: TileBounds, visit: (entity: E) => void): void {
-    const { minX, maxX, minZ, maxZ } = area;
+  /** Visits the entities standing in the tiles from (minX, minZ) to (maxX, maxZ), chunk by chunk. */
+  visit(minX: number, maxX: number, minZ: number, maxZ: number, visit: (entity: E) => void): void {
     for (let chunkZ = minZ >> CHUNK_BITS; chunkZ <= maxZ >> CHUNK_BITS; chunkZ++) {
       const fromZ = Math.max(minZ, chunkZ << CHUNK_BITS);
       const toZ = Math.min(maxZ, (chunkZ << CHUNK_BITS) | CHUNK_MASK);
@@ -151,13 +150,11 @@ export function nearestPlayers<E extends { readonly id: string }>(
   };
   // The part of a ring's side within the view.
   const visitSide = (fromX: number, toX: number, fromZ: number, toZ: number) => {
-    const side = {
-      minX: Math.max(fromX, minX),
-      maxX: Math.min(toX, maxX),
-      minZ: Math.max(fromZ, minZ),
-      maxZ: Math.min(toZ, maxZ),
-    };
-    if (side.minX <= side.maxX && side.minZ <= side.maxZ) grid.visit(side, rank);
+    const x0 = Math.max(fromX, minX);
+    const x1 = Math.min(toX, maxX);
+    const z0 = Math.max(fromZ, minZ);
+    const z1 = Math.min(toZ, maxZ);
+    if (x0 <= x1 && z0 <= z1) grid.visit(x0, x1, z0, z1, rank);
   };
   // Once ring r is searched, buckets up to r + 1 are complete: whoever would join them stands within r tiles.
   let settled = 0;

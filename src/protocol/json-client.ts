@@ -209,3 +209,8 @@ function frameText(event: string, data: unknown, id: string | undefined): string
   const tail = id === undefined ? "}" : `,"id":${JSON.stringify(id)}}`;
   return `{"event":${JSON.stringify(event)},"data":${body}${tail}`;
 }
+
+/** /ws clients read world:update instead of schema patches. */
+export function isJsonClient(client: unknown): client is JsonClient {
+  return client instanceof JsonClient;
+}

@@ -15,7 +15,7 @@ import type { World } from "../game/world.js";
 import type { TickReport } from "../game/world-types.js";
 import { StatePatches } from "../net/state-patches.js";
 import type { EncodedUpdate } from "../protocol/encoded-json.js";
-import { JsonClient } from "../protocol/json-client.js";
+import { isJsonClient } from "../protocol/json-client.js";
 import type { ViewUpdates } from "../protocol/messages.js";
 import { EntityState, type WorldRoomState } from "../schema/WorldRoomState.js";
 import {
@@ -378,11 +378,6 @@ export type Viewer = Pick<Readonly<ClientView>, "client" | "playerId" | "choice"
 /** Whether a client reads the schema state (an SDK client that did not ask for world:update messages). */
 export function readsTheState(client: Client, updates: ViewUpdates = "state"): boolean {
   return !isJsonClient(client) && updates === "state";
-}
-
-/** /ws clients read world:update instead of schema patches. */
-export function isJsonClient(client: unknown): client is JsonClient {
-  return client instanceof JsonClient;
 }
 
 /** The ids of `seen`, and crowded, of the view's choice of players as of its update, and its own. */

@@ -7,6 +7,7 @@ import type { Intent } from "../game/world-types.js";
 import { ChatRates, chatRateRefusal } from "../limits/chat-rate.js";
 import { admitMessage } from "../limits/flood-guard.js";
 import type { Runtime } from "../ports/runtime.js";
+import { isJsonClient } from "../protocol/json-client.js";
 import {
   eventLabel,
   isTradeMessage,
@@ -18,7 +19,6 @@ import {
 } from "../protocol/messages.js";
 import { countMessageIn, countRefusal } from "../telemetry/metrics.js";
 import { HeldMessages } from "./held-messages.js";
-import { isJsonClient } from "./interest.js";
 import type { PendingReplies } from "./pending-replies.js";
 import type { TickLoop } from "./tick-loop.js";
 import { playsInAnotherWorld } from "./world-claims.js";

@@ -7,9 +7,10 @@ import type { OutboundEvent } from "../game/world-types.js";
 import { FramedBytes, framedLength, writeFrames } from "../net/frames.js";
 import type { WriteSlab } from "../net/write-slab.js";
 import { EncodedJson } from "../protocol/encoded-json.js";
+import { isJsonClient } from "../protocol/json-client.js";
 import { countMessagesOut } from "../telemetry/metrics.js";
 import { keepShapeOf } from "../tuning/kept-shapes.js";
-import { type Interest, isJsonClient } from "./interest.js";
+import type { Interest } from "./interest.js";
 
 /**
  * Sends a tick's events (within a batched publish: see withBatchedSends): the `{near}` ones to the

@@ -1,6 +1,6 @@
 import type { OutboundEvent } from "../game/world-types.js";
+import { isJsonClient } from "../protocol/json-client.js";
 import type { Reply } from "../protocol/messages.js";
-import { isJsonClient } from "./interest.js";
 import type { WorldClient } from "./world-client.js";
 
 interface Waiting {

@@ -5,7 +5,7 @@ import type { Client } from "@colyseus/core";
 import type { World } from "../game/world.js";
 import type { WorldEntity } from "../game/world-types.js";
 import type { StatePatches, WireEntity } from "../net/state-patches.js";
-import { JsonClient } from "../protocol/json-client.js";
+import { isJsonClient } from "../protocol/json-client.js";
 import { entityFields, type WorldRoomState } from "../schema/WorldRoomState.js";
 import type { ViewChange } from "./client-views.js";
 import { type HeldView, StateViewSharing, type ViewUpdate } from "./state-view-sharing.js";
@@ -25,10 +25,7 @@ export class StateViews {
     shareViews = true,
   ) {
     this.sharing = new StateViewSharing((held, update) => this.applyToView(held, update), shareViews);
-    patches.readViewsWith(
-      (client) => this.sharing.viewOf(client),
-      (client) => client instanceof JsonClient,
-    );
+    patches.readViewsWith((client) => this.sharing.viewOf(client), isJsonClient);
   }
 
   opened(client: Client): void {

@@ -2,8 +2,8 @@
 import type { Client, Deferred } from "@colyseus/core";
 import type { PlayerAuth } from "../ports/world-seats.js";
 import type { EncodedUpdate } from "../protocol/encoded-json.js";
+import { isJsonClient } from "../protocol/json-client.js";
 import { countMessagesOut } from "../telemetry/metrics.js";
-import { isJsonClient } from "./interest.js";
 
 export interface Session {
   isAdmin: boolean;

@@ -120,9 +120,9 @@ describe("nearestPlayers", () => {
       { id: "d", x: 16, z: 0 },
     ];
     const grid = gridOf(players);
-    const within = (area: TileBounds) => {
+    const within = ({ minX, maxX, minZ, maxZ }: TileBounds) => {
       const seen: string[] = [];
-      grid.visit(area, (player) => seen.push(player.id));
+      grid.visit(minX, maxX, minZ, maxZ, (player) => seen.push(player.id));
       return seen.sort();
     };
     assert.deepEqual(within({ minX: -20, maxX: 20, minZ: -20, maxZ: 20 }), ["a", "b", "c", "d"]);
