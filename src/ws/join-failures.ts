@@ -1,0 +1,38 @@
+// How an open /ws connection is told that it cannot be (or go on being) in a world, then closed.
+import { CloseCode, ServerError } from "@colyseus/core";
+import { WebSocket } from "ws";
+import { CLOSE_UNAVAILABLE } from "../protocol/close-codes.js";
+import { INTERNAL_JOIN_FAILURE } from "../rooms/room-auth.js";
+import { WorldFullError } from "../rooms/world-choice.js";
+import type { Logger } from "../telemetry/logger.js";
+
+/** Tells a client whose join failed why, and closes its connection. */
+export function closeOnJoinFailure(ws: WebSocket, error: unknown, logger: Logger): void {
+  // A ServerError is meant for the client (no such character, the world closed); anything else is
+  // the server's own failure, whose message (a query, an address) is not the client's business.
+  const told = error instanceof ServerError;
+  logger[told ? "warn" : "error"]({ err: error }, "/ws join failed");
+  const message = told ? error.message : INTERNAL_JOIN_FAILURE;
+  if (error instanceof WorldFullError) {
+    sendFrame(ws, "error", { code: "world_full", message });
+    ws.close(CLOSE_UNAVAILABLE, "world full");
+    return;
+  }
+  // A 503 (the database unavailable, the world closing) passes: the client is told to come back.
+  if (told && error.code === 503) {
+    closeUnavailable(ws, message);
+    return;
+  }
+  sendFrame(ws, "error", { code: "join_failed", message });
+  ws.close(CloseCode.WITH_ERROR, "join failed");
+}
+
+/** Tells a client its world cannot be reached now, and closes its connection: it may come back. */
+export function closeUnavailable(ws: WebSocket, message: string): void {
+  sendFrame(ws, "error", { code: "unavailable", message });
+  ws.close(CLOSE_UNAVAILABLE, "unavailable");
+}
+
+function sendFrame(ws: WebSocket, event: string, data: unknown): void {
+  if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ event, data }));
+}
