@@ -6,14 +6,15 @@ import { seededRandom } from "../../src/game/random.js";
 import { chebyshev } from "../../src/game/tile.js";
 import { cellOf, sees } from "../../src/game/view-index.js";
 import type { World } from "../../src/game/world.js";
+import type { WorldEntity } from "../../src/game/world-types.js";
 import { JsonClient } from "../../src/protocol/json-client.js";
 import { Interest } from "../../src/rooms/interest.js";
 import { WorldRoomState } from "../../src/schema/WorldRoomState.js";
 import { character, makeWorld, SPAWN } from "../game/world-fixture.js";
 
 interface Update {
-  added: { id: string }[];
-  updated: { id: string }[];
+  added: WorldEntity[];
+  updated: WorldEntity[];
   removed: string[];
 }
 
@@ -139,9 +140,9 @@ describe("Interest: what each /ws client is told", () => {
 
 /**
  * Players teleport about (within `spread` tiles of the corner) and drop coins, and miss one update in five;
- * after each update a client must hold exactly what is in its view: the public entities, its own
- * owner-only ones, and of the other players (above `maxPlayers`) the nearest, give or take the slack of
- * a choice shared by a block of tiles (CROWD_NEAREST_SLACK_TILES).
+ * after each update a client must hold exactly what is in its view, each entity as it is now: the public
+ * entities, its own owner-only ones, and of the other players (above `maxPlayers`) the nearest, give or
+ * take the slack of a choice shared by a block of tiles (CROWD_NEAREST_SLACK_TILES).
  */
 function checkPictures({
   players: count,
@@ -158,16 +159,19 @@ function checkPictures({
   const viewers = new Viewers(world, maxPlayers);
   const random = seededRandom(seed);
   const players = Array.from({ length: count }, (_, i) => `p${i + 1}`);
-  const pictures = new Map<string, Set<string>>();
+  /** What each client holds: every entity as it was last sent. */
+  const pictures = new Map<string, Map<string, WorldEntity>>();
   let crowded = 0;
   const apply = (id: string, update: Update | undefined) => {
     const picture = pictures.get(id)!;
-    for (const { id: added } of update?.added ?? []) {
-      assert.ok(!picture.has(added), `${id} was sent ${added} twice`);
-      picture.add(added);
+    for (const added of update?.added ?? []) {
+      assert.ok(!picture.has(added.id), `${id} was sent ${added.id} twice`);
+      picture.set(added.id, added);
     }
-    for (const { id: updated } of update?.updated ?? [])
-      assert.ok(picture.has(updated), `${updated} unknown`);
+    for (const updated of update?.updated ?? []) {
+      assert.ok(picture.has(updated.id), `${updated.id} unknown`);
+      picture.set(updated.id, updated);
+    }
     for (const removed of update?.removed ?? []) {
       assert.ok(picture.has(removed), `${id} was told ${removed} left, never having it`);
       picture.delete(removed);
@@ -184,9 +188,12 @@ function checkPictures({
       .map((entity) => entity.id);
   };
   const check = (id: string, tick: number) => {
-    const picture = pictures.get(id)!;
+    const held = pictures.get(id)!;
+    const picture = new Set(held.keys());
     const inView = exact(id);
     const what = `${id} at tick ${tick}`;
+    for (const [seen, entity] of held)
+      assert.deepEqual(entity, world.entity(seen), `${what}: ${seen} as it is now`);
     assert.deepEqual(
       [...picture].filter((seen) => !isPlayer(seen)).sort(),
       inView.filter((seen) => !isPlayer(seen)).sort(),
@@ -213,7 +220,7 @@ function checkPictures({
   };
   for (const id of players) {
     world.join(character(id));
-    pictures.set(id, new Set());
+    pictures.set(id, new Map());
     apply(id, viewers.open(id));
   }
   for (let tick = 0; tick < 120; tick++) {
