@@ -34,6 +34,10 @@ const DEFAULT_SEED = 20261175;
 const ADMIN_CODE = "fuzz-admin";
 /** How long the clients play in each run. */
 const PLAY_MS = Number(process.env.FUZZ_PLAY_MS ?? 2500);
+/** How many plans each variant runs. */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 2);
+/** A run plays PLAY_MS, then checks the world and the database; more runs are given more time. */
+const TIMEOUT_MS = 80_000 + RUNS * (PLAY_MS + 17_500);
 /** The item admins may /give: it is left out of the count, as giving makes it. */
 const GIVEN_ITEM = "bones";
 /** Beside the starting area's bank booth at (30,26). */
@@ -173,7 +177,7 @@ const VARIANTS = [
 
 for (const { backend, messageLimit } of VARIANTS)
   describe(`protocol fuzzing through real /ws and SDK connections (${backend}, ${messageLimit} message limit)`, function () {
-    this.timeout(120_000);
+    this.timeout(TIMEOUT_MS);
     const { logger, lines: logLines } = recordingLogger("warn");
     const uncaught: unknown[] = [];
     const recordUncaught = (error: unknown) => uncaught.push(error);
@@ -510,11 +514,12 @@ for (const { backend, messageLimit } of VARIANTS)
         process.env.FUZZ_SEED === "random"
           ? Math.floor(Math.random() * 2 ** 31)
           : Number(process.env.FUZZ_SEED ?? DEFAULT_SEED);
-      const numRuns = Number(process.env.FUZZ_RUNS ?? 2);
+      // Said now: a run that hangs past the timeout ends without fast-check's report.
+      if (process.env.FUZZ_SEED === "random") console.log(`      FUZZ_SEED=${seed}`);
       try {
         await fc.assert(
           fc.asyncProperty(runPlan, (plans) => runOnce(plans)),
-          { seed, numRuns, endOnFailure: true },
+          { seed, numRuns: RUNS, endOnFailure: true },
         );
       } catch (error) {
         // fast-check's report names the seed and the whole plan; the failure itself is its cause.
