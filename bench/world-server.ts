@@ -290,6 +290,13 @@ async function main(): Promise<void> {
         const gcPauseMs = pauseFigures(gcPauses.map(({ duration }) => duration));
         const gcInTicksMs = pauseFigures(pausesInTicks());
         const referenceAfterMs = referenceWorkMs();
+        const ticksFile = process.env.BENCH_TICKS_FILE;
+        // The stages by name, without the indent that nests them in the printed table.
+        if (ticksFile)
+          writeFileSync(
+            ticksFile,
+            JSON.stringify(Object.fromEntries([...samples].map(([stage, ms]) => [stage.trim(), ms]))),
+          );
         return send({
           type: "report",
           report: { ticks, stages, eventLoopLagMs, gcPauseMs, gcInTicksMs, tickStartedAt, referenceAfterMs },

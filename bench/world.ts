@@ -2,8 +2,8 @@
 // chat, chop and fight in one world while the server (a child process, bench/world-server.ts) times
 // each stage of the room's tick.
 //   npx tsx bench/world.ts [--players 500] [--seconds 180] [--warm-up 15] [--crowd] [--sdk [--messages]]
-//                          [--probes 20] [--batch 50] [--profile DIR] [--database-url postgres://...]
-//                          [--worlds 1 [--redis-url redis://...]] [--unsteered]
+//                          [--probes 20] [--batch 50] [--profile DIR] [--ticks-file FILE]
+//                          [--database-url postgres://...] [--worlds 1 [--redis-url redis://...]] [--unsteered]
 // --crowd keeps every bot at the starting spawn point instead of scattering them over the world.
 // --worlds N runs N numbered worlds, a server process each (PostgreSQL and Redis shared), the players
 // split among them.
@@ -73,6 +73,12 @@ const { values: args } = parseArgs({
      * .heapprofile) into this folder.
      */
     profile: { type: "string" },
+    /**
+     * Writes each stage's time in every measured tick, in the order the ticks ran, to this JSON file
+     * (`{ stage: [ms, ...] }`): whether the slow ticks come in a pattern or scattered. With --worlds, one
+     * file a world (`ticks-2.json` for world 2 of `--ticks-file ticks.json`).
+     */
+    "ticks-file": { type: "string" },
     /** Leaves the bots' TCP receive processing on the core that sends to them: the server's. */
     unsteered: { type: "boolean", default: false },
   },
@@ -90,6 +96,7 @@ const PROBES = (args.sdk && !args.messages) || WORLDS > 1 ? 0 : Math.min(Number(
 const ADMIN_CODE = "bench";
 const WARM_UP_MS = Number(args["warm-up"]) * 1000;
 const LAG_RESOLUTION_MS = 10;
+
 const PLACEMENT_TIMEOUT_MS = 120_000;
 const CORES = os.cpus().length;
 const PINNED = CORES >= 2 && spawnSync("taskset", ["-V"]).status === 0;
@@ -142,6 +149,13 @@ function buildServer(): string {
   return path.join(PROJECT_ROOT, "dist/bench/world-server.js");
 }
 
+/** The file world `world`'s server writes its ticks to (see --ticks-file). */
+function ticksFileOf(file: string, world: number): string {
+  if (WORLDS === 1) return path.resolve(file);
+  const { dir, name, ext } = path.parse(path.resolve(file));
+  return path.join(dir, `${name}-${world}${ext}`);
+}
+
 /** The server child, with a request/response helper over its IPC channel. */
 class ServerProcess {
   private readonly channel: ChildChannel<ToServer, FromServer>;
@@ -161,6 +175,7 @@ class ServerProcess {
         // Only --database-url picks PostgreSQL (a BENCH_DATABASE_URL exported for bench/trades.ts does not).
         BENCH_DATABASE_URL: args["database-url"] ?? "",
         BENCH_PROFILE_DIR: args.profile ? path.resolve(args.profile) : "",
+        BENCH_TICKS_FILE: args["ticks-file"] ? ticksFileOf(args["ticks-file"], world) : "",
         BENCH_PORT: String(Number(process.env.BENCH_PORT ?? 2603) + world - 1),
         ...(WORLDS > 1 && { BENCH_WORLDS: String(WORLDS), BENCH_REDIS_URL: args["redis-url"] }),
       },
