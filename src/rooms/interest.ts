@@ -304,17 +304,22 @@ export class Interest {
     const whole = view.restart;
     view.restart = false;
     // Updated last tick, the client holds what it knows as of then (a crowded view that thinned out, say):
-    // of that, only what changed since is news.
+    // of that, only what changed this tick is news.
     const heldCurrent = !whole && view.tick === this.index.currentTick - 1;
     const visibleIds = new Set<string>();
     for (const entity of visible) {
       visibleIds.add(entity.id);
       if (!known.has(entity.id) || whole) change.added.push(entity);
-      else if (!heldCurrent || !unchangedSince(entity, view.tick)) change.updated.push(entity);
+      else if (!heldCurrent || this.changedNow(entity)) change.updated.push(entity);
     }
     for (const id of known) if (!visibleIds.has(id)) change.removed.push(id);
     view.known = new Set(visibleIds);
     return change;
+  }
+
+  /** Whether a listed entity changed this tick: one the index does not track yet (a newcomer) may have. */
+  private changedNow(entity: Listed): boolean {
+    return !("touched" in entity) || this.index.touchedNow(entity as TrackedEntity<EntityPayload>);
   }
 
   /** What a view holds once brought up to date in `cell`, held one by one. */
@@ -382,11 +387,6 @@ export type Viewer = Pick<Readonly<ClientView>, "client" | "playerId" | "choice"
 /** Whether a client reads the schema state (an SDK client that did not ask for world:update messages). */
 export function readsTheState(client: Client, updates: ViewUpdates = "state"): boolean {
   return !isJsonClient(client) && updates === "state";
-}
-
-/** Whether an entity the index tracks has not changed since `tick` (one it does not track yet may have). */
-function unchangedSince(entity: Listed, tick: number): boolean {
-  return "touched" in entity && (entity as TrackedEntity<EntityPayload>).touched <= tick;
 }
 
 /** The ids of `seen`, and crowded, of the view's choice of players as of its update, and its own. */

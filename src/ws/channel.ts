@@ -4,6 +4,7 @@ import { type AuthContext, CloseCode, createAuthContext, type IRoomCache, matchM
 import { WebSocket, WebSocketServer } from "ws";
 import { MAX_UNREAD_BYTES } from "../net/slow-reader.js";
 import type { Runtime } from "../ports/runtime.js";
+import { CLOSE_UNAVAILABLE } from "../protocol/close-codes.js";
 import { ListingsUnreachableError } from "../protocol/listings-unreachable.js";
 import { MAX_READ_BYTES } from "../protocol/messages.js";
 import { WORLD_UNREACHABLE_MESSAGE } from "../rooms/live-world.js";
@@ -13,7 +14,7 @@ import { worldHoldingSeat } from "../rooms/world-claims.js";
 import { openWorld } from "../rooms/world-listing.js";
 import { LoopStalls, type StallMark } from "../tuning/loop-stalls.js";
 import { type HeldFrames, holdFrames } from "./held-frames.js";
-import { closeOnJoinFailure, closeUnavailable } from "./join-failures.js";
+import { closeOnJoinFailure, closeWithError } from "./join-failures.js";
 import { type RelayTarget, relay, relayOpen } from "./relay.js";
 import { type RelayPass, relayPass, relayTarget } from "./relay-pass.js";
 import type { RelayedHop } from "./relayed-hops.js";
@@ -210,7 +211,7 @@ export class JsonChannel {
       return;
     }
     const target = this.relayTarget(listing, world, characterId, context, undefined);
-    if (!target) return closeUnavailable(ws, WORLD_UNREACHABLE_MESSAGE);
+    if (!target) return closeWithError(ws, "unavailable", WORLD_UNREACHABLE_MESSAGE, CLOSE_UNAVAILABLE);
     // The relay listens from here on, in this same step.
     relayOpen(ws, target, held.release(), {
       maxBufferedBytes: MAX_UNREAD_BYTES,

@@ -13,26 +13,21 @@ export function closeOnJoinFailure(ws: WebSocket, error: unknown, logger: Logger
   const told = error instanceof ServerError;
   logger[told ? "warn" : "error"]({ err: error }, "/ws join failed");
   const message = told ? error.message : INTERNAL_JOIN_FAILURE;
-  if (error instanceof WorldFullError) {
-    sendFrame(ws, "error", { code: "world_full", message });
-    ws.close(CLOSE_UNAVAILABLE, "world full");
-    return;
-  }
+  if (error instanceof WorldFullError)
+    closeWithError(ws, "world_full", message, CLOSE_UNAVAILABLE, "world full");
   // A 503 (the database unavailable, the world closing) passes: the client is told to come back.
-  if (told && error.code === 503) {
-    closeUnavailable(ws, message);
-    return;
-  }
-  sendFrame(ws, "error", { code: "join_failed", message });
-  ws.close(CloseCode.WITH_ERROR, "join failed");
+  else if (told && error.code === 503) closeWithError(ws, "unavailable", message, CLOSE_UNAVAILABLE);
+  else closeWithError(ws, "join_failed", message, CloseCode.WITH_ERROR, "join failed");
 }
 
-/** Tells a client its world cannot be reached now, and closes its connection: it may come back. */
-export function closeUnavailable(ws: WebSocket, message: string): void {
-  sendFrame(ws, "error", { code: "unavailable", message });
-  ws.close(CLOSE_UNAVAILABLE, "unavailable");
-}
-
-function sendFrame(ws: WebSocket, event: string, data: unknown): void {
-  if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ event, data }));
+/** Sends the client an `error` frame `{ code, message }`, then closes its connection with `closeCode`. */
+export function closeWithError(
+  ws: WebSocket,
+  code: string,
+  message: string,
+  closeCode: number,
+  reason = code,
+): void {
+  if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ event: "error", data: { code, message } }));
+  ws.close(closeCode, reason);
 }

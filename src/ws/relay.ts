@@ -4,6 +4,7 @@ import { CloseCode } from "@colyseus/core";
 import { type RawData, WebSocket, type WebSocketServer } from "ws";
 import { CLOSE_SLOW_READER } from "../net/slow-reader.js";
 import { CLOSE_UNAVAILABLE } from "../protocol/close-codes.js";
+import { closeWithError } from "./join-failures.js";
 import { HopHold, hopHandedBack, type RelayedHop } from "./relayed-hops.js";
 
 const UPSTREAM_HANDSHAKE_TIMEOUT_MS = 5000;
@@ -135,11 +136,8 @@ export function relayOpen(
   });
   const early: Frame[] = [...waiting];
   let answered = false;
-  const fail = (code: string, message: string, closeCode: number) => {
-    if (client.readyState !== WebSocket.OPEN) return;
-    client.send(JSON.stringify({ event: "error", data: { code, message } }));
-    client.close(closeCode, code);
-  };
+  const fail = (code: string, message: string, closeCode: number) =>
+    closeWithError(client, code, message, closeCode);
   const hops = new HopHold(options.holdLimit, (frame) => {
     if (upstream.readyState === WebSocket.OPEN) upstream.send(frame.data, { binary: frame.isBinary });
   });
