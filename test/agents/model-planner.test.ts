@@ -188,6 +188,14 @@ describe("language-model planner: stub providers on loopback drive an agent", fu
         const asked = run.stub.requests.length;
         await run.setGoal();
         await waitForAsync(async () => run.stub.requests.length > asked, "the model asked (answered 429)");
+        // Read by the agent, not only sent: a decision given up before its answer came learns of no wait.
+        await waitForAsync(
+          async () =>
+            run.lines.some(
+              (line) => line.msg.includes("fell back to the rules") && /\(429\)/.test(String(line.reason)),
+            ),
+          "the 429 read",
+        );
         const told = run.stub.requests.length;
         const limited = Date.now();
         run.stub.mode = { kind: "tool", name: "chopTree" };
