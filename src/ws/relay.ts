@@ -61,14 +61,11 @@ export function relay(
 
   // The client's upgrade gets one answer: the relayed connection, a refusal from there, or unreachable.
   let answered = false;
-  upstream.once("unexpected-response", (upstreamRequest, response) => {
-    answered = true;
-    const chunks: Buffer[] = [];
-    response.on("data", (chunk: Buffer) => chunks.push(chunk));
-    response.on("end", () => {
-      upstreamRequest.destroy();
+  onRefusal(
+    upstream,
+    () => (answered = true),
+    (response, body) => {
       if (!socket.writable) return;
-      const body = Buffer.concat(chunks);
       const retryAfter = response.headers["retry-after"];
       socket.write(
         `HTTP/1.1 ${response.statusCode} ${response.statusMessage}\r\n` +
@@ -77,8 +74,8 @@ export function relay(
           "Connection: close\r\n\r\n",
       );
       socket.end(body);
-    });
-  });
+    },
+  );
   upstream.on("error", (error) => {
     if (answered) return;
     answered = true;
@@ -153,23 +150,20 @@ export function relayOpen(
   };
   client.on("message", onClientMessage);
   client.on("close", onClientClose);
-  upstream.once("unexpected-response", (upstreamRequest, response) => {
-    answered = true;
-    const chunks: Buffer[] = [];
-    response.on("data", (chunk: Buffer) => chunks.push(chunk));
-    response.on("end", () => {
-      upstreamRequest.destroy();
-      const body = Buffer.concat(chunks).toString();
+  onRefusal(
+    upstream,
+    () => (answered = true),
+    (response, body) => {
       let error = {
         code: "join_failed",
         message: `the world refused the connection (${response.statusCode})`,
       };
       try {
-        error = (JSON.parse(body) as { error: typeof error }).error ?? error;
+        error = (JSON.parse(body.toString()) as { error: typeof error }).error ?? error;
       } catch {}
       fail(error.code, error.message, response.statusCode === 503 ? CLOSE_UNAVAILABLE : CloseCode.WITH_ERROR);
-    });
-  });
+    },
+  );
   upstream.on("error", (error) => {
     if (answered) return;
     answered = true;
@@ -189,6 +183,26 @@ export function relayOpen(
     for (const frame of early.splice(0)) hops.up(frame);
     keepAlive(upstream, options.pingMs);
     closeWithUpstream(upstream, client, hops, { onClientMessage, onClientClose }, options.onHop);
+  });
+}
+
+/**
+ * Hands a refusal of the upstream upgrade (an HTTP status instead of the switch) to `refused` with its
+ * whole body; `started` is told at once, so that an error while the body comes is not taken as another answer.
+ */
+function onRefusal(
+  upstream: WebSocket,
+  started: () => void,
+  refused: (response: IncomingMessage, body: Buffer) => void,
+): void {
+  upstream.once("unexpected-response", (upstreamRequest, response) => {
+    started();
+    const chunks: Buffer[] = [];
+    response.on("data", (chunk: Buffer) => chunks.push(chunk));
+    response.on("end", () => {
+      upstreamRequest.destroy();
+      refused(response, Buffer.concat(chunks));
+    });
   });
 }
 
