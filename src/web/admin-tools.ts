@@ -5,7 +5,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { basicAuth, Room } from "@colyseus/core";
 import { monitor } from "@colyseus/monitor";
-import type { Application, Request, RequestHandler } from "express";
+import type { Application, Request, RequestHandler, Response } from "express";
 import { type AttemptCounter, clientKey } from "../limits/rate-limits.js";
 import { errorBody } from "../protocol/errors.js";
 
@@ -55,12 +55,31 @@ export function mountAdminTools(app: Application, options: AdminToolsOptions): v
     validate: (_user, password) => sameSecret(password, adminCode),
     realm: "tileworld admin",
   });
-  app.use("/monitor", gate, monitor());
-  app.use("/playground", gate, playgroundWithoutJoinMessage({ use: [guard] }));
+  app.use("/monitor", ownSiteOnly, gate, monitor());
+  app.use("/playground", ownSiteOnly, gate, playgroundWithoutJoinMessage({ use: [guard] }));
+}
+
+/**
+ * Refuses what another site's page sent, and lets no other page read an answer (production, with
+ * ADMIN_CODE): the browser that signed in to the monitor sends the code with whatever a page there sends,
+ * and the interface's CORS rules let preview sites, which anyone can open, read answers with credentials.
+ */
+const ownSiteOnly: RequestHandler = (req, res, next) => {
+  withoutCorsHeaders(res);
+  if (!fromAnotherSite(req)) return next();
+  res
+    .status(403)
+    .json(errorBody("forbidden", "/monitor and /playground answer their own pages only, not another site's"));
+};
+
+/** Takes off the CORS headers Colyseus puts on every response before Express sees the request. */
+function withoutCorsHeaders(res: Response): void {
+  for (const name of res.getHeaderNames()) if (name.startsWith("access-control-")) res.removeHeader(name);
 }
 
 /** Lets through a request from this machine that no other site's page sent (development without ADMIN_CODE). */
 const ownPagesOnly: RequestHandler = (req, res, next) => {
+  withoutCorsHeaders(res);
   if (isLoopback(req.socket.remoteAddress) && !fromAnotherSite(req)) return next();
   res
     .status(403)
@@ -76,14 +95,18 @@ function isLoopback(address: string | undefined): boolean {
   return address === "::1" || /^(::ffff:)?127\./.test(address ?? "");
 }
 
-/** Whether a browser says another site's (or another port's) page sent the request. */
+/**
+ * Whether a browser says another site's (or another port's) page sent the request. A browser that sends
+ * Sec-Fetch-Site says so there; an older one by the page's address, compared with the server's own (as
+ * the client addressed it: behind a trusted proxy, its X-Forwarded-Host).
+ */
 function fromAnotherSite(req: Request): boolean {
   const site = req.get("sec-fetch-site");
-  if (site !== undefined && site !== "same-origin" && site !== "none") return true;
+  if (site !== undefined) return site !== "same-origin" && site !== "none";
   const origin = req.get("origin") ?? req.get("referer");
   if (origin === undefined) return false;
   try {
-    return new URL(origin).host !== req.get("host");
+    return new URL(origin).host !== req.host;
   } catch {
     return true;
   }

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import type { Server } from "node:http";
 import { Room } from "@colyseus/core";
 import express from "express";
+import { corsHeadersFor } from "../../src/api/cors.js";
 import { errorHandler, notFound } from "../../src/api/errors.js";
 import { loadConfig } from "../../src/config/config.js";
 import { createRateLimits } from "../../src/limits/rate-limits.js";
@@ -143,6 +144,11 @@ describe("Colyseus's monitor and playground in production", function () {
     const config = loadConfig({ NODE_ENV: "test", RATE_LIMIT_AUTH_PER_MIN: "3" });
     const logger = createLogger("silent", "json");
     const app = express();
+    // As Colyseus's request listener does before Express: the interface's CORS headers on every response.
+    app.use((req, res, next) => {
+      res.set(corsHeadersFor(req.get("origin"), config));
+      next();
+    });
     mountAdminTools(app, {
       production: true,
       adminCode,
@@ -190,6 +196,38 @@ describe("Colyseus's monitor and playground in production", function () {
     // Were the right code let through now, a guesser would tell it by its answer among the 429s.
     const right = await fetch(`${base}/monitor/`, { headers: basic(ADMIN_CODE) });
     assert.equal(right.status, 429);
+  });
+
+  it("answers no other site's page, the admin code sent or not, and lets none read an answer", async () => {
+    await serve(ADMIN_CODE);
+    // A preview site's page may read the API's answers with credentials; a browser signed in to the
+    // monitor sends the code with whatever a page sends there.
+    const preview = "https://anyone.vercel.app";
+    const sentByAnotherSite: Record<string, string>[] = [
+      { "sec-fetch-site": "cross-site", origin: preview },
+      { "sec-fetch-site": "same-site" },
+      { origin: preview },
+      { referer: `${preview}/page.html` },
+    ];
+    for (const headers of sentByAnotherSite) {
+      for (const path of ["/monitor/api", "/playground/"]) {
+        const refused = await fetch(`${base}${path}`, { headers: { ...basic(ADMIN_CODE), ...headers } });
+        const body = await refused.json();
+        assert.equal(refused.status, 403, `${path} ${JSON.stringify(headers)}`);
+        assert.equal(body.error.code, "forbidden");
+        assert.equal(refused.headers.get("access-control-allow-origin"), null);
+      }
+    }
+    // The monitor's own page is answered.
+    const own = await fetch(`${base}/monitor/api`, {
+      headers: { ...basic(ADMIN_CODE), "sec-fetch-site": "same-origin" },
+    });
+    assert.equal(own.status, 200);
+    const older = await fetch(`${base}/monitor/api`, { headers: { ...basic(ADMIN_CODE), origin: base } });
+    assert.equal(older.status, 200);
+    // The API itself still answers the preview site (the interface's CORS rules).
+    const api = await fetch(`${base}/anything`, { headers: { origin: preview } });
+    assert.equal(api.headers.get("access-control-allow-origin"), preview);
   });
 
   it("serves neither without an admin code", async () => {
