@@ -225,11 +225,28 @@ async function verifyOrExplain(
   try {
     // A token without `exp` would never run out: one that leaked would stay good for ever.
     const result = await jwtVerify(token, key as KeyObject, { ...options, requiredClaims: ["exp"] });
-    if (!result.payload.sub) throw new InvalidTokenError("claims");
+    if (!isUsableSubject(result.payload.sub)) throw new InvalidTokenError("claims");
     return result;
   } catch (error) {
     throw explain(error);
   }
+}
+
+/** The longest `sub` taken: providers' subjects are ids of a few dozen characters. */
+const MAX_SUBJECT_LENGTH = 255;
+
+/**
+ * Whether a `sub` can key an account: text the database stores as it is (no NUL or other control
+ * character, no lone surrogate, which UTF-8 cannot carry), of a provider's usual length.
+ */
+function isUsableSubject(sub: string | undefined): sub is string {
+  return (
+    sub !== undefined &&
+    sub.length > 0 &&
+    sub.length <= MAX_SUBJECT_LENGTH &&
+    Buffer.from(sub).toString() === sub &&
+    !/\p{Cc}/u.test(sub)
+  );
 }
 
 function explain(error: unknown): Error {

@@ -64,6 +64,21 @@ describe("token verifier", () => {
       assert.equal(await rejection(verifier.verify(forever)), "claims");
     });
 
+    it("refuses a provider token whose subject no account could be keyed by", async () => {
+      const { publicKey, privateKey } = await generateKeyPair("ES256");
+      const verifier = await pemKeyVerifier(publicKey);
+      for (const sub of ["x\u0000y", "line\nbreak", "\ud800", "s".repeat(256)]) {
+        const token = await new SignJWT({})
+          .setProtectedHeader({ alg: "ES256" })
+          .setSubject(sub)
+          .setIssuer(ISSUER)
+          .setAudience(APP_ID)
+          .setExpirationTime("5m")
+          .sign(privateKey);
+        assert.equal(await rejection(verifier.verify(token)), "claims", JSON.stringify(sub));
+      }
+    });
+
     it("accepts a JWK given as JSON", async () => {
       const { publicKey, privateKey } = await generateKeyPair("EdDSA");
       const verifier = createTokenVerifier(
