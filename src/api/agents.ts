@@ -133,7 +133,8 @@ export function agentsRouter(
   router.post("/agents/:agentId/actions/:name", authenticated, (req, res) => {
     const name = req.params.name as string;
     if (!isActionName(name)) throw new ServiceError("not_found", `no action ${name}`);
-    const params = parseOr400(AGENT_ACTIONS[name].params, req.body ?? {});
+    // No body is no parameters; a `null` sent as one is refused as any other value that is not an object.
+    const params = parseOr400(AGENT_ACTIONS[name].params, req.body === undefined ? {} : req.body);
     return answer(res, { type: "action", caller: caller(res), agentId: agentId(req.params), name, params });
   });
 

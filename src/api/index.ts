@@ -1,6 +1,6 @@
 // Mounts the REST API on the Express app that Colyseus's transport created.
 import express from "express";
-import { BODY_LIMIT_BYTES } from "../limits/body-size.js";
+import { callerThenBody } from "../limits/body-size.js";
 import { skillUnlocksRouter } from "../manifests/routes.js";
 import type { LiveWorld } from "../ports/live-world.js";
 import type { Runtime } from "../ports/runtime.js";
@@ -26,12 +26,12 @@ export function mountApi(app: express.Application, runtime: Runtime, liveWorld: 
   installCorsPolicy(runtime.config);
   app.use(envScriptRouter(runtime.config));
 
-  const authenticated = authenticate(runtime);
+  // A body is read once a route has taken the request and its caller is known: a path no route answers is
+  // 404 and a caller without a good token 401, whatever the request carries.
+  const authenticated = callerThenBody(authenticate(runtime));
   const api = express.Router();
-  // The interface's REST limit covers all of /api, the public skill-unlock map included. Any JSON value is parsed
-  // (not only objects and arrays), so that `null` or `5` fails validation, naming what is wrong, rather
-  // than being called malformed.
-  api.use(runtime.rateLimits.rest, express.json({ limit: BODY_LIMIT_BYTES, strict: false }));
+  // The interface's REST limit covers all of /api, the public skill-unlock map included.
+  api.use(runtime.rateLimits.rest);
   api.use(
     "/data/skill-unlocks",
     skillUnlocksRouter(() => runtime.gameData),

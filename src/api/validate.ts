@@ -12,9 +12,14 @@ export const characterNameBody = z.object({
 export function parseOr400<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const details = result.error.issues.map((issue) => ({
-    field: issue.path.join(".") || WHOLE_BODY,
-    message: issue.message,
-  }));
+  const details = result.error.issues.flatMap((issue) =>
+    // Zod reports unknown keys against the object that holds them: each is named as a field of its own.
+    issue.code === "unrecognized_keys"
+      ? issue.keys.map((key) => ({
+          field: [...issue.path, key].join("."),
+          message: "not a field of this request",
+        }))
+      : [{ field: issue.path.join(".") || WHOLE_BODY, message: issue.message }],
+  );
   throw new ServiceError("bad_request", "the request is invalid", details);
 }

@@ -14,7 +14,7 @@ import { errorHandler, notFound } from "../api/errors.js";
 import { addressVoucher } from "../api/vouched-address.js";
 import type { Config } from "../config/config.js";
 import { StartupError } from "../config/startup-error.js";
-import { BODY_LIMIT_BYTES } from "../limits/body-size.js";
+import { callerThenBody } from "../limits/body-size.js";
 import { createRateLimits } from "../limits/rate-limits.js";
 import type { Logger } from "../telemetry/logger.js";
 import { agentSettings } from "./agent-settings.js";
@@ -59,7 +59,6 @@ export async function startAgentFramework(config: Config, logger: Logger): Promi
   const limits = createRateLimits(config, logger);
   const voucher = addressVoucher(jwtSecret);
   api.use((req, res, next) => (voucher.of(req) !== undefined ? next() : limits.rest(req, res, next)));
-  api.use(express.json({ limit: BODY_LIMIT_BYTES, strict: false }));
   // Every world's agents run here, each joining its world on the game server.
   const worlds = Array.from({ length: config.WORLDS }, (_, index) => index + 1);
   const answerIn = (world: number, request: AgentRequest) =>
@@ -67,7 +66,9 @@ export async function startAgentFramework(config: Config, logger: Logger): Promi
   api.use(
     agentsRouter(
       { agents: (request) => answerInWorlds(request, async () => worlds, answerIn) },
-      authenticateThrough(config.GAME_SERVER_URL, config.AGENT_OWNER_ABSENCE_SECONDS, voucher, logger),
+      callerThenBody(
+        authenticateThrough(config.GAME_SERVER_URL, config.AGENT_OWNER_ABSENCE_SECONDS, voucher, logger),
+      ),
       config.WORLDS,
       agentCallerOf,
     ),

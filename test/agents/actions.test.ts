@@ -199,8 +199,25 @@ describe("agent actions and state: the interface's 22 actions and 6 providers ag
       ["chopTree", { entityId: "tree-that-i-meant" }],
       ["stopMovement", { bogus: 1 }],
       ["idle", { goal: "woodcutting" }],
-    ] as const)
-      await expectError(await post(`/api/agents/${agentId}/actions/${name}`, params), 400, "bad_request");
+    ] as const) {
+      const unknown = await expectError(
+        await post(`/api/agents/${agentId}/actions/${name}`, params),
+        400,
+        "bad_request",
+      );
+      assert.deepEqual(
+        unknown.details?.map((detail) => detail.field),
+        Object.keys(params),
+        `${name}: the details name the parameter it does not take`,
+      );
+    }
+    // No body is no parameters; a body of `null` is not an object of them.
+    const noBody = await request(server, `/api/agents/${agentId}/actions/idle`, {
+      method: "POST",
+      token: owner,
+    });
+    assert.equal(noBody.status, 200, await noBody.clone().text());
+    await expectError(await post(`/api/agents/${agentId}/actions/idle`, "null"), 400, "bad_request");
     const stranger = (await signInAnonymously(server)).token;
     await expectError(await post(`/api/agents/${agentId}/actions/idle`, {}, stranger), 403, "forbidden");
     await expectError(await post("/api/agents/nobody/actions/idle"), 404, "not_found");

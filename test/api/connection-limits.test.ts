@@ -5,6 +5,7 @@ import { loadConfig } from "../../src/config/config.js";
 import { joinAsNewPlayer, leave, sleep } from "../support/players.js";
 import { startTestServer, TEST_PORT, type TestServer } from "../support/server.js";
 import { connectNewPlayer } from "../support/ws-client.js";
+import { signInAnonymously } from "./support.js";
 
 const HEADERS_MS = 400;
 const REQUEST_MS = 800;
@@ -59,9 +60,11 @@ describe("slow HTTP clients", () => {
   });
 
   it("answers 408 and closes a connection whose body trickles in past the request timeout", async () => {
+    // A route that reads its body: a signed-in caller's rename.
+    const { token } = await signInAnonymously(server);
     const { answer, closedAfterMs } = await slowClient((socket) =>
       socket.write(
-        "POST /api/v1/auth/anonymous HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n",
+        `POST /api/v1/player HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`,
       ),
     );
     assert.match(answer, /^HTTP\/1\.1 408 /);

@@ -67,6 +67,31 @@ describe("API errors", () => {
     }
   });
 
+  it("judges a request by its path and its caller before its body: 404, then 401, then 400 or 413", async () => {
+    const malformed = '{"name":';
+    const tooLarge = JSON.stringify({ name: "x".repeat(20 * 1024) });
+    for (const body of [malformed, tooLarge]) {
+      await expectError(await request(server, "/api/nothing-here", { body }), 404, "not_found");
+      await expectError(await request(server, "/api/v1/player", { body }), 401, "unauthorized");
+      await expectError(
+        await request(server, "/api/v1/player", { body, token: "not-a-token" }),
+        401,
+        "unauthorized",
+      );
+    }
+    const { token } = await signInAnonymously(server);
+    await expectError(
+      await request(server, "/api/v1/player", { body: malformed, token }),
+      400,
+      "bad_request",
+    );
+    await expectError(
+      await request(server, "/api/v1/player", { body: tooLarge, token }),
+      413,
+      "payload_too_large",
+    );
+  });
+
   for (const encoding of ["gzip", "deflate", "br"]) {
     it(`answers a body that is not valid ${encoding} with 400 naming the body, not 500`, async () => {
       const { token } = await signInAnonymously(server);
