@@ -183,6 +183,9 @@ describe("GET /metrics in production", () => {
       const right = await fetch(url, { headers: { authorization: "Bearer s3cret-token" } });
       assert.equal(right.status, 200);
       assert.match(await right.text(), /^# HELP tileworld_/m);
+      // The scheme's name is case-insensitive, as for the API's tokens.
+      const lowerCase = await fetch(url, { headers: { authorization: "bearer s3cret-token" } });
+      assert.equal(lowerCase.status, 200);
     } finally {
       await close();
     }

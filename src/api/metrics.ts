@@ -4,6 +4,7 @@ import type { Config } from "../config/config.js";
 import { type AttemptCounter, clientKey } from "../limits/rate-limits.js";
 import { ServiceError } from "../protocol/errors.js";
 import { scrapeMetrics } from "../telemetry/metrics.js";
+import { bearerToken } from "./authenticate.js";
 
 /**
  * GET /metrics, Prometheus's text format: open in development; in production only with
@@ -16,13 +17,16 @@ export function metricsRouter(
   config: Pick<Config, "production" | "METRICS_TOKEN">,
   authAttempts: AttemptCounter,
 ): Router {
-  const token =
-    config.METRICS_TOKEN === undefined ? undefined : Buffer.from(`Bearer ${config.METRICS_TOKEN}`);
+  const token = config.METRICS_TOKEN === undefined ? undefined : Buffer.from(config.METRICS_TOKEN);
   return Router().get("/metrics", async (req, res) => {
     if (config.production) {
       if (!token) throw new ServiceError("not_found", "no endpoint GET /metrics");
-      const given = Buffer.from(req.get("authorization") ?? "");
-      const right = given.length === token.length && timingSafeEqual(given, token);
+      // The scheme's name is case-insensitive, as for the API's tokens.
+      const given = bearerToken(req.get("authorization"));
+      const right =
+        given !== undefined &&
+        Buffer.byteLength(given) === token.length &&
+        timingSafeEqual(Buffer.from(given), token);
       const key = clientKey(req.ip);
       const attempt = right ? await authAttempts.peek(key) : await authAttempts.hit(key);
       if (attempt.limited) {

@@ -6,9 +6,11 @@ export type ErrorCode =
   | "unauthorized"
   | "forbidden"
   | "not_found"
+  | "request_timeout"
   | "conflict"
   | "payload_too_large"
   | "unsupported_media_type"
+  | "headers_too_large"
   | "rate_limited"
   | "internal"
   | "unavailable";

@@ -29,6 +29,7 @@ import type { Logger } from "../telemetry/logger.js";
 import { agentSettings } from "./agent-settings.js";
 import { loadConfiguredGameData } from "./game-data.js";
 import { trackSockets } from "./open-sockets.js";
+import { answerParserRefusalsInJson } from "./parser-refusals.js";
 import { reachRedis } from "./redis-reach.js";
 
 export async function createRuntime(config: Config, logger: Logger): Promise<Runtime> {
@@ -134,6 +135,7 @@ function createHttpServer(config: Config, logger: Logger): http.Server {
   if (config.TRUST_PROXY === 0 && config.MAX_CONNECTIONS_PER_ADDRESS > 0)
     capConnectionsPerAddress(server, config.MAX_CONNECTIONS_PER_ADDRESS, logger);
   trackSockets(server);
+  answerParserRefusalsInJson(server);
   return server;
 }
 

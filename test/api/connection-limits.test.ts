@@ -37,6 +37,11 @@ function slowClient(feed: (socket: net.Socket) => void, giveUpMs = 4000) {
   });
 }
 
+/** The JSON body of a raw HTTP answer. */
+function bodyOf(answer: string) {
+  return JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)) as { error: { code: string } };
+}
+
 describe("slow HTTP clients", () => {
   let server: TestServer;
   before(async () => {
@@ -53,6 +58,9 @@ describe("slow HTTP clients", () => {
       socket.write("GET /health HTTP/1.1\r\nX-Slow: "),
     );
     assert.match(answer, /^HTTP\/1\.1 408 /);
+    assert.deepEqual(bodyOf(answer), {
+      error: { code: "request_timeout", message: "the request did not arrive in time" },
+    });
     assert.ok(
       closedAfterMs !== undefined && closedAfterMs < HEADERS_MS + 1500,
       `closed after ${closedAfterMs} ms`,
@@ -72,6 +80,19 @@ describe("slow HTTP clients", () => {
       closedAfterMs !== undefined && closedAfterMs < REQUEST_MS + 1500,
       `closed after ${closedAfterMs} ms`,
     );
+  });
+
+  it("answers headers too large, and bytes that are not HTTP, in the contract's error body", async () => {
+    const tooLarge = await slowClient((socket) =>
+      socket.write(
+        `GET /api/v1/player HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${"a".repeat(20_000)}\r\n\r\n`,
+      ),
+    );
+    assert.match(tooLarge.answer, /^HTTP\/1\.1 431 /);
+    assert.equal(bodyOf(tooLarge.answer).error.code, "headers_too_large");
+    const notHttp = await slowClient((socket) => socket.write("HELLO THERE\r\n\r\n"));
+    assert.match(notHttp.answer, /^HTTP\/1\.1 400 /);
+    assert.equal(bodyOf(notHttp.answer).error.code, "bad_request");
   });
 
   it("leaves open WebSocket connections alone, on /ws and through the SDK, however long they last", async () => {
