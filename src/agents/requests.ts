@@ -22,7 +22,8 @@ export type AgentRequest =
   | { type: "mapping" | "goal" | "quickActions"; agentId: string }
   /** `world`: the numbered world the new agent plays in. */
   | { type: "create"; caller: AgentCaller; name: string; world: number }
-  | { type: "delete" | "pauseGoals" | "resumeGoals"; caller: AgentCaller; agentId: string }
+  /** "control": whether the caller may control the agent (an empty body), asked before refusing its input. */
+  | { type: "control" | "delete" | "pauseGoals" | "resumeGoals"; caller: AgentCaller; agentId: string }
   | { type: "setGoal"; caller: AgentCaller; agentId: string; goal: GoalType; target?: number }
   | { type: "message"; caller: AgentCaller; agentId: string; text: string }
   | { type: "runQuickAction"; caller: AgentCaller; agentId: string; actionId: QuickActionId }
@@ -162,6 +163,8 @@ async function answer(agents: AgentManager, world: number, request: AgentRequest
   }
   const agent = controlled(found(request.agentId), request.caller);
   switch (request.type) {
+    case "control":
+      return {};
     case "delete":
       return agents.remove(agent);
     case "setGoal":

@@ -60,14 +60,41 @@ export function agentsRouter(
   const router = Router();
   const createBody = agentCreateBody(worlds);
 
-  /** Sends the request to the agents and answers with the reply's body and `status`, or its refusal. */
-  const answer = async (res: Response, request: AgentRequest, status = 200) => {
+  /** The agents' answer to the request, or its refusal. */
+  const ask = async (request: AgentRequest) => {
     const reply = await liveWorld.agents(request);
     if (!reply.ok) throw new ServiceError(reply.code, reply.message);
+    return reply.body;
+  };
+  /** Sends the request to the agents and answers with the reply's body and `status`, or its refusal. */
+  const answer = async (res: Response, request: AgentRequest, status = 200) => {
+    const body = await ask(request);
     if (status === 204) res.status(204).end();
-    else res.status(status).json(status === 202 ? { accepted: true } : reply.body);
+    else res.status(status).json(status === 202 ? { accepted: true } : body);
   };
   const agentId = (params: Record<string, unknown>) => params.agentId as string;
+  /**
+   * Refuses a request about an agent for what it asks (`refusal`), once the agent is found and the
+   * caller may control it: an unknown agent is 404 and another's 403, whatever the request holds.
+   */
+  const refuseRequest = async (res: Response, id: string, refusal: ServiceError): Promise<never> => {
+    await ask({ type: "control", caller: caller(res), agentId: id });
+    throw refusal;
+  };
+  /** The request's input, valid for `schema`, or its refusal (see refuseRequest). */
+  const validInput = async <T extends z.ZodType>(
+    res: Response,
+    id: string,
+    schema: T,
+    value: unknown,
+  ): Promise<z.output<T>> => {
+    try {
+      return parseOr400(schema, value);
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
+      return refuseRequest(res, id, error);
+    }
+  };
 
   router.get("/agents", authenticated, (_req, res) => answer(res, { type: "list", caller: caller(res) }));
 
@@ -88,8 +115,8 @@ export function agentsRouter(
     answer(res, { type: "goal", agentId: agentId(req.params) }),
   );
 
-  router.post("/agents/:agentId/goal", authenticated, (req, res) => {
-    const { type, target } = parseOr400(agentGoalBody, req.body);
+  router.post("/agents/:agentId/goal", authenticated, async (req, res) => {
+    const { type, target } = await validInput(res, agentId(req.params), agentGoalBody, req.body);
     return answer(res, {
       type: "setGoal",
       caller: caller(res),
@@ -107,8 +134,8 @@ export function agentsRouter(
     answer(res, { type: "resumeGoals", caller: caller(res), agentId: agentId(req.params) }),
   );
 
-  router.post("/agents/:agentId/message", authenticated, (req, res) => {
-    const { text } = parseOr400(agentMessageBody, req.body);
+  router.post("/agents/:agentId/message", authenticated, async (req, res) => {
+    const { text } = await validInput(res, agentId(req.params), agentMessageBody, req.body);
     return answer(res, { type: "message", caller: caller(res), agentId: agentId(req.params), text }, 202);
   });
 
@@ -116,9 +143,14 @@ export function agentsRouter(
     answer(res, { type: "quickActions", agentId: agentId(req.params) }),
   );
 
-  router.post("/agents/:agentId/quick-actions/:actionId", authenticated, (req, res) => {
+  router.post("/agents/:agentId/quick-actions/:actionId", authenticated, async (req, res) => {
     const actionId = req.params.actionId as string;
-    if (!isQuickAction(actionId)) throw new ServiceError("not_found", `no quick action ${actionId}`);
+    if (!isQuickAction(actionId))
+      return refuseRequest(
+        res,
+        agentId(req.params),
+        new ServiceError("not_found", `no quick action ${actionId}`),
+      );
     return answer(
       res,
       { type: "runQuickAction", caller: caller(res), agentId: agentId(req.params), actionId },
@@ -130,11 +162,13 @@ export function agentsRouter(
     answer(res, { type: "state", agentId: agentId(req.params) }),
   );
 
-  router.post("/agents/:agentId/actions/:name", authenticated, (req, res) => {
+  router.post("/agents/:agentId/actions/:name", authenticated, async (req, res) => {
     const name = req.params.name as string;
-    if (!isActionName(name)) throw new ServiceError("not_found", `no action ${name}`);
+    if (!isActionName(name))
+      return refuseRequest(res, agentId(req.params), new ServiceError("not_found", `no action ${name}`));
     // No body is no parameters; a `null` sent as one is refused as any other value that is not an object.
-    const params = parseOr400(AGENT_ACTIONS[name].params, req.body === undefined ? {} : req.body);
+    const body = req.body === undefined ? {} : req.body;
+    const params = await validInput(res, agentId(req.params), AGENT_ACTIONS[name].params, body);
     return answer(res, { type: "action", caller: caller(res), agentId: agentId(req.params), name, params });
   });
 

@@ -221,6 +221,18 @@ describe("agent actions and state: the interface's 22 actions and 6 providers ag
     const stranger = (await signInAnonymously(server)).token;
     await expectError(await post(`/api/agents/${agentId}/actions/idle`, {}, stranger), 403, "forbidden");
     await expectError(await post("/api/agents/nobody/actions/idle"), 404, "not_found");
+    // Whoever may not control the agent, or names none, is told so whatever else the request holds.
+    const refusedFirst: [string, unknown][] = [
+      [`/api/agents/${agentId}/actions/moveTo`, { x: "far" }],
+      [`/api/agents/${agentId}/actions/teleportHome`, {}],
+      [`/api/agents/${agentId}/goal`, { type: "bogus" }],
+      [`/api/agents/${agentId}/message`, { text: "" }],
+      [`/api/agents/${agentId}/quick-actions/bogus`, {}],
+    ];
+    for (const [path, body] of refusedFirst) {
+      await expectError(await post(path, body, stranger), 403, "forbidden");
+      await expectError(await post(path.replace(agentId, "nobody"), body), 404, "not_found");
+    }
   });
 
   it("moves: moveTo (at most 200 tiles), approachEntity, explore, stopMovement", async () => {
