@@ -35,13 +35,32 @@ const FORGING_CHARACTERS = /[\p{Cc}\p{Cs}\p{Bidi_Control}\u2028\u2029]/u;
 const INVISIBLE = /[\p{Z}\p{Cf}\s]/gu;
 
 /**
- * The trimmed message when it has 1..200 characters (code points: an emoji is one, not two), one of
- * them at least visible: a line of zero-width spaces would be an empty line that passed as one.
+ * The most code points one character may be made of: the longest emoji (a kiss of two people with skin
+ * tones) takes ten. Beyond, a "character" is a letter under a pile of combining marks, drawn over the
+ * lines around it.
+ */
+export const MAX_CODE_POINTS_PER_CHARACTER = 10;
+
+const characters = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/**
+ * The trimmed message when it has 1..200 characters as people see them (an emoji, a flag or a letter
+ * with its accent is one), one of them at least visible: a line of zero-width spaces would be an empty
+ * line that passed as one.
  */
 export function chatText(message: string): string | GameError {
   const text = message.trim();
-  const characters = [...text].length;
-  if (characters === 0 || characters > MAX_CHAT_LENGTH || text.replace(INVISIBLE, "") === "") {
+  let count = 0;
+  for (const { segment } of characters.segment(text)) {
+    count++;
+    if (count > MAX_CHAT_LENGTH) break;
+    if (segment.length > MAX_CODE_POINTS_PER_CHARACTER && [...segment].length > MAX_CODE_POINTS_PER_CHARACTER)
+      return gameError(
+        "bad_request",
+        `A chat message cannot hold a character of more than ${MAX_CODE_POINTS_PER_CHARACTER} code points.`,
+      );
+  }
+  if (count === 0 || count > MAX_CHAT_LENGTH || text.replace(INVISIBLE, "") === "") {
     return gameError("bad_request", `A chat message has 1 to ${MAX_CHAT_LENGTH} characters.`);
   }
   if (FORGING_CHARACTERS.test(text)) {

@@ -53,7 +53,7 @@ export const worldMessages = {
       .string()
       .min(1)
       .describe(
-        `1 to ${MAX_CHAT_LENGTH} characters once trimmed; an emoji counts as one; no control or text-direction characters`,
+        `1 to ${MAX_CHAT_LENGTH} characters once trimmed, as people see them (an emoji, a flag or an accented letter is one); no control or text-direction characters`,
       ),
   }),
   "inventory:use": z.object({

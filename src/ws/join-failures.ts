@@ -20,7 +20,10 @@ export function closeOnJoinFailure(ws: WebSocket, error: unknown, logger: Logger
   else closeWithError(ws, "join_failed", message, CloseCode.WITH_ERROR, "join failed");
 }
 
-/** Sends the client an `error` frame `{ code, message }`, then closes its connection with `closeCode`. */
+/**
+ * Sends the client an `error` frame `{ code, message, event: null }` (no frame of its caused it), then
+ * closes its connection with `closeCode`.
+ */
 export function closeWithError(
   ws: WebSocket,
   code: string,
@@ -28,6 +31,7 @@ export function closeWithError(
   closeCode: number,
   reason = code,
 ): void {
-  if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ event: "error", data: { code, message } }));
+  if (ws.readyState === WebSocket.OPEN)
+    ws.send(JSON.stringify({ event: "error", data: { code, message, event: null } }));
   ws.close(closeCode, reason);
 }

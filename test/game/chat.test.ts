@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { MAX_CHAT_LENGTH, parseChat } from "../../src/game/chat.js";
+import { MAX_CHAT_LENGTH, MAX_CODE_POINTS_PER_CHARACTER, parseChat } from "../../src/game/chat.js";
 import { character, makeWorld, SPAWN } from "./world-fixture.js";
 
 describe("chat", () => {
@@ -21,14 +21,33 @@ describe("chat", () => {
     assert.deepEqual(parseChat("\u200Bhi"), { kind: "say", text: "\u200Bhi" });
   });
 
-  it("counts characters, not UTF-16 units: 200 emoji are a message, 201 are too long", () => {
-    const emoji = "\u{1F600}";
-    assert.deepEqual(parseChat(emoji.repeat(MAX_CHAT_LENGTH)), {
+  it("counts characters as people see them: 200 emoji, flags or accented letters are a message, 201 too long", () => {
+    const seenAsOne = [
+      "\u{1F600}",
+      "\u{1F469}\u200D\u{1F469}\u200D\u{1F467}", // a family: five code points
+      "\u{1F1EB}\u{1F1F7}", // a flag: two
+      "\u{1F44D}\u{1F3FD}", // a thumb with its skin tone
+      "e\u0301", // a letter and its combining accent
+      "\u{1F469}\u{1F3FF}\u200D\u2764\uFE0F\u200D\u{1F48B}\u200D\u{1F468}\u{1F3FF}", // a kiss: ten
+    ];
+    for (const character of seenAsOne) {
+      const message = character.repeat(MAX_CHAT_LENGTH);
+      assert.deepEqual(parseChat(message), { kind: "say", text: message }, JSON.stringify(character));
+      const tooLong = parseChat(character.repeat(MAX_CHAT_LENGTH + 1));
+      assert.equal("code" in tooLong && tooLong.code, "bad_request", JSON.stringify(character));
+    }
+  });
+
+  it("refuses a letter under more marks than any emoji is made of", () => {
+    const marks = (count: number) => `a${"\u0301".repeat(count)}`;
+    assert.deepEqual(parseChat(marks(MAX_CODE_POINTS_PER_CHARACTER - 1)), {
       kind: "say",
-      text: emoji.repeat(MAX_CHAT_LENGTH),
+      text: marks(MAX_CODE_POINTS_PER_CHARACTER - 1),
     });
-    const tooLong = parseChat(emoji.repeat(MAX_CHAT_LENGTH + 1));
-    assert.equal("code" in tooLong && tooLong.code, "bad_request");
+    assert.deepEqual(parseChat(`hi ${marks(MAX_CODE_POINTS_PER_CHARACTER)}`), {
+      code: "bad_request",
+      message: "A chat message cannot hold a character of more than 10 code points.",
+    });
   });
 
   it("refuses control and text-direction characters, but not the joiners inside emoji", () => {

@@ -115,7 +115,10 @@ describe("/ws: authentication at the upgrade", function () {
       assert.equal((await own.first()).data.id, mine.playerId);
       const other = await connect(`${server.wsUrl}?characterId=${theirs.playerId}`, { header: mine.token });
       const refusal = await other.first();
-      assert.deepEqual([refusal.event, refusal.data.code], ["error", "join_failed"]);
+      assert.deepEqual(refusal, {
+        event: "error",
+        data: { code: "join_failed", message: "that character belongs to another account", event: null },
+      });
       assert.equal((await other.closed).code, 4002);
     });
 
