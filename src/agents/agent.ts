@@ -209,7 +209,7 @@ export class Agent {
     if (event === undefined || event === "player:action" || event === "player:move")
       this.work.target = undefined;
     if (this.errand) this.errand.failures++;
-    this.work.refused();
+    this.work.refused(event);
     this.rules.refused();
   }
 
@@ -388,10 +388,7 @@ export class Agent {
   private runtime(name: ActionName): ActionRuntime {
     return {
       ...this.context(),
-      send: (step) => {
-        if (step.event === "player:move") this.work.walksTo(Number(step.data.x), Number(step.data.z));
-        this.send(step, name);
-      },
+      send: (step) => this.send(step, name),
       begin: (task) => {
         this.errand = undefined;
         this.work.begin(task);

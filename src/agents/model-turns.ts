@@ -48,6 +48,12 @@ export class ModelTurns {
     if (this.instructions.length > RECENT_RESULTS) this.instructions.shift();
   }
 
+  /** Instructions a call failed to deliver wait for the next, before any that came since. */
+  private returnUnread(instructions: readonly string[]): void {
+    this.instructions.unshift(...instructions);
+    this.instructions.splice(0, Math.max(0, this.instructions.length - RECENT_RESULTS));
+  }
+
   /**
    * The model's turn, when it has one: an owner's message waits for it, or nothing is under way and the
    * goal is its to pursue. False leaves the decision to the rules (no goal chosen yet, goals paused with
@@ -77,10 +83,16 @@ export class ModelTurns {
     };
     this.model
       .decide(input, call.signal)
-      .then((decision) => (call.signal.aborted ? undefined : this.apply(decision)))
-      .catch((error: unknown) =>
-        this.host.logger.warn({ err: error, agentId: this.host.agentId }, "an agent's model decision failed"),
-      )
+      .then((decision) => {
+        if (call.signal.aborted) return;
+        // The model never read them: the provider failed, or its answer could not be read.
+        if (decision.kind === "fallback" && !decision.answered) this.returnUnread(instructions);
+        return this.apply(decision);
+      })
+      .catch((error: unknown) => {
+        this.returnUnread(instructions);
+        this.host.logger.warn({ err: error, agentId: this.host.agentId }, "an agent's model decision failed");
+      })
       .finally(() => {
         if (this.pending === call) this.pending = undefined;
       });

@@ -11,6 +11,13 @@ const MAX_TASK_FAILURES = 3;
 /** The walks the interface names: under way until the agent stands where it was sent. */
 const WALKS: ReadonlySet<CurrentAction | undefined> = new Set(["moveTo", "explore", "approachEntity"]);
 
+/**
+ * A walk during which the agent has not moved for this long is over, short of where it was sent: the
+ * world moves a walking player every tick (600 ms), and one that died or was stopped by the world moves
+ * no more. Without this, its walk would be under way for good and nothing would decide again.
+ */
+export const WALK_STALL_MS = 5000;
+
 export class UnderWay {
   /** The target of the action last started, kept at while it is still there. */
   target: string | undefined;
@@ -20,21 +27,23 @@ export class UnderWay {
   private taskFailures = 0;
   /** The action (its interface name) of the message that started what is under way. */
   private name: CurrentAction | undefined;
-  /** Where its last walk was sent. */
+  /** Where its last walk was sent, while it is under way. */
   private walkingTo: { x: number; z: number } | undefined;
+  /** Where the agent last stood, and since when (see WALK_STALL_MS). */
+  private stood: { x: number; z: number; since: number } | undefined;
+
+  constructor(private readonly now: () => number = Date.now) {}
 
   /** A message went; `action` names what it is part of (else it is read from the message). */
   sent(step: Step, action?: CurrentAction): void {
-    // Walking gives up the action under way, as the world does.
+    // Walking gives up the action under way, as the world does, and an action gives up the walk.
     if (step.event !== "player:action" && step.event !== "player:move") return;
     const targetId = step.data.targetId;
     this.target = typeof targetId === "string" ? targetId : undefined;
     this.name = action ?? actionOfStep(step);
-  }
-
-  /** One of the interface's walks was sent to this tile. */
-  walksTo(x: number, z: number): void {
-    this.walkingTo = { x, z };
+    this.walkingTo =
+      step.event === "player:move" ? { x: Number(step.data.x), z: Number(step.data.z) } : undefined;
+    this.stood = undefined;
   }
 
   begin(task: Task): void {
@@ -47,9 +56,13 @@ export class UnderWay {
     this.taskFailures = 0;
   }
 
-  /** The world refused a message: a task refused too often gives up. */
-  refused(): void {
+  /**
+   * The world refused a message (`event`; undefined: what is under way failed): a task refused too
+   * often gives up, and a refused walk is over.
+   */
+  refused(event?: string): void {
     if (this.task && ++this.taskFailures >= MAX_TASK_FAILURES) this.task = undefined;
+    if (event === undefined || event === "player:move") this.walkingTo = undefined;
   }
 
   /** The action under way (its interface name), or null, by what is in view (`seen`, its own player `selfId`'s). */
@@ -58,14 +71,23 @@ export class UnderWay {
     if (this.target && seen.has(this.target)) return this.name ?? null;
     if (WALKS.has(this.name)) {
       const self = selfId === undefined ? undefined : seen.get(selfId);
-      // A walk is under way until the agent stands still where it was sent.
-      if (
-        self &&
-        this.walkingTo &&
-        !(self.position.x === this.walkingTo.x && self.position.z === this.walkingTo.z)
-      )
-        return this.name ?? null;
+      // A walk is under way until the agent stands where it was sent, or stands still short of it.
+      if (self && this.walking(self.position)) return this.name ?? null;
     }
     return null;
+  }
+
+  /** Whether the walk is still under way, the agent standing at `at`. */
+  private walking(at: { x: number; z: number }): boolean {
+    const to = this.walkingTo;
+    if (!to || (at.x === to.x && at.z === to.z)) return false;
+    const now = this.now();
+    if (!this.stood || this.stood.x !== at.x || this.stood.z !== at.z) {
+      this.stood = { x: at.x, z: at.z, since: now };
+      return true;
+    }
+    if (now - this.stood.since < WALK_STALL_MS) return true;
+    this.walkingTo = undefined;
+    return false;
   }
 }

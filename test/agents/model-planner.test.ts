@@ -75,7 +75,7 @@ async function drivenAgent(provider: StubProvider, extraEnv: Record<string, stri
     await server.stop();
     await stub.close();
   };
-  return { stub, server, owner, agentId, state, xp, setGoal, lines, stop, world, beside };
+  return { stub, server, owner, agentId, characterId, state, xp, setGoal, lines, stop, world, beside };
 }
 
 /** No log line, state body or list carries the key. */
@@ -283,6 +283,65 @@ describe("language-model planner: stub providers on loopback drive an agent", fu
       assert.equal(deleted.status, 204);
       // Not left running for its 15 s (a provider bills what it goes on writing).
       await waitForAsync(async () => run.stub.abandoned === 1, "the request cut", 3000);
+    } finally {
+      await run.stop();
+    }
+  });
+
+  it("decides again after its owner's walk, though the model fails: the rules bank and chop on", async () => {
+    const run = await drivenAgent("openai");
+    try {
+      await waitForAsync(async () => run.stub.requests.length >= 1, "the model asked");
+      run.stub.mode = { kind: "status", status: 500 };
+      const act = async (name: string, params: unknown) =>
+        (
+          await request(run.server, `/api/agents/${run.agentId}/actions/${name}`, {
+            token: run.owner,
+            body: params,
+          })
+        ).json();
+      // A walk of its owner's, away from the tree, that ends before the agent gets there.
+      const away = [6, -6].flatMap((d) => [
+        { x: run.beside.x + d, z: run.beside.z },
+        { x: run.beside.x, z: run.beside.z + d },
+      ]);
+      let walked = false;
+      for (const tile of away) if (!walked) walked = (await act("moveTo", tile)).ok === true;
+      assert.ok(walked, "a walk away from the tree");
+      assert.deepEqual(await act("stopMovement", {}), { ok: true });
+      // A full inventory: the rules walk to the bank (a walk of their own, which ends there), bank, and chop.
+      assert.equal(
+        run.world.submit(run.characterId, { type: "give", itemId: "logs", quantity: 28 }),
+        undefined,
+      );
+      const before = await run.xp();
+      await waitForAsync(async () => (await run.xp()) > before, "the rules chop again after banking", 30000);
+    } finally {
+      await run.stop();
+    }
+  });
+
+  it("keeps the owner's message for the next call when the model cannot be asked", async () => {
+    const run = await drivenAgent("openai");
+    try {
+      await waitForAsync(async () => run.stub.requests.length >= 1, "the model asked");
+      run.stub.mode = { kind: "status", status: 500 };
+      const failed = run.stub.requests.length;
+      const sent = await request(run.server, `/api/agents/${run.agentId}/message`, {
+        token: run.owner,
+        body: { text: "Chop the oak" },
+      });
+      assert.equal(sent.status, 202);
+      await waitForAsync(
+        async () => run.stub.requests.slice(failed).some((r) => r.body.includes("Chop the oak")),
+        "the instruction in a request that fails",
+      );
+      run.stub.mode = { kind: "tool", name: "chopTree" };
+      const answered = run.stub.requests.length;
+      await waitForAsync(
+        async () => run.stub.requests.slice(answered).some((r) => r.body.includes("Chop the oak")),
+        "the instruction asked again",
+      );
     } finally {
       await run.stop();
     }

@@ -21,7 +21,8 @@ export interface ModelBounds {
 export type ModelDecision =
   | { kind: "action"; name: ActionName; params: unknown; say?: string }
   | { kind: "say"; say: string }
-  | { kind: "fallback"; reason: string };
+  /** `answered`: the model read the input and answered (unusably); otherwise it was never asked, or failed. */
+  | { kind: "fallback"; reason: string; answered: boolean };
 
 /** What the model is told beside the state. */
 export interface DecisionInput {
@@ -77,9 +78,14 @@ export class ModelPlanner {
       return {
         kind: "fallback",
         reason: `the model's provider asked to wait: ${Math.ceil(wait / 1000)} s left`,
+        answered: false,
       };
     if (!this.canCall())
-      return { kind: "fallback", reason: `more than ${this.bounds.callsPerMinute} model calls a minute` };
+      return {
+        kind: "fallback",
+        reason: `more than ${this.bounds.callsPerMinute} model calls a minute`,
+        answered: false,
+      };
     this.calls.push(Date.now());
     try {
       const result = await generateText({
@@ -96,20 +102,27 @@ export class ModelPlanner {
       const say = result.text.trim().slice(0, MAX_REPLY) || undefined;
       const [call] = result.toolCalls;
       if (!call)
-        return say ? { kind: "say", say } : { kind: "fallback", reason: "the model chose no action" };
+        return say
+          ? { kind: "say", say }
+          : { kind: "fallback", reason: "the model chose no action", answered: true };
       if (!isActionName(call.toolName))
         return {
           kind: "fallback",
           reason: `the model asked for an unknown action "${call.toolName.slice(0, 40)}"`,
+          answered: true,
         };
       // The SDK marks a call whose input does not fit the tool's schema; it is checked again here.
       const parsed = AGENT_ACTIONS[call.toolName].params.safeParse(call.input ?? {});
       if (("invalid" in call && call.invalid) || !parsed.success)
-        return { kind: "fallback", reason: `the model gave ${call.toolName} parameters that do not fit` };
+        return {
+          kind: "fallback",
+          reason: `the model gave ${call.toolName} parameters that do not fit`,
+          answered: true,
+        };
       return { kind: "action", name: call.toolName, params: parsed.data, ...(say && { say }) };
     } catch (error) {
       if (APICallError.isInstance(error)) this.pause.failed(error.statusCode, error.responseHeaders);
-      return { kind: "fallback", reason: failureReason(error, this.bounds.timeoutMs) };
+      return { kind: "fallback", reason: failureReason(error, this.bounds.timeoutMs), answered: false };
     }
   }
 }
