@@ -440,6 +440,15 @@ describe("agent actions and state: the interface's 22 actions and 6 providers ag
     );
     await ok("bankDeposit", { all: true });
     await waitForAsync(async () => (await state()).inventory.items.length === 0, "everything deposited");
+    // An action asked for while everything is being deposited replaces that: what it takes out stays out.
+    await carry(kit("logs", "bronze_axe", "coins", "logs"));
+    await ok("bankDeposit", { all: true });
+    await ok("bankWithdraw", { itemId: "bronze_axe" });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.ok(
+      (await state()).inventory.items.some((e) => e.itemId === "bronze_axe"),
+      "the axe withdrawn is not banked again",
+    );
 
     // A line the chat rule refuses is a bad parameter, as it is for POST .../message.
     for (const message of ["   ", "a".repeat(300), "/admin guess"]) {

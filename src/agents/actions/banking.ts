@@ -57,6 +57,8 @@ export const bankDeposit = defineAction({
           : `the agent carries no ${itemName(runtime, itemId!)}`,
       );
     const held = countItem(items, entry.itemId);
+    // It replaces what is under way (a deposit of everything, which would go on with what this leaves).
+    runtime.halt();
     runtime.send({
       event: "bank:deposit",
       data: { inventorySlot: entry.slot, quantity: Math.min(wanted ?? held, held) },
@@ -80,6 +82,8 @@ export const bankWithdraw = defineAction({
     const held = banked(runtime, itemId);
     if (held === 0) return refuse(`the bank holds no ${itemName(runtime, itemId)}`);
     if (!hasRoomFor(runtime, itemId)) return refuse("the inventory is full: deposit or drop something first");
+    // It replaces what is under way: a deposit of everything would bank again what this takes out.
+    runtime.halt();
     runtime.send({ event: "bank:withdraw", data: { itemId, quantity: Math.min(wanted, held) } });
     return OK;
   },
