@@ -6,11 +6,11 @@ import { type RequestHandler, Router } from "express";
 import { isAgentProcessToken, type TokenVerifier } from "../auth/tokens.js";
 import { countAttempt } from "../auth/verify.js";
 import type { AccountRepository } from "../db/accounts.js";
-import { callerThenBody } from "../limits/body-size.js";
 import { clientKey, type RateLimits } from "../limits/rate-limits.js";
 import { type AbsentOwnersAnswer, absentOwnersBody } from "../protocol/agent-process.js";
 import { ServiceError } from "../protocol/errors.js";
 import { bearerToken } from "./authenticate.js";
+import { callerThenBody } from "./request-body.js";
 import { parseOr400 } from "./validate.js";
 
 interface AbsentOwnersRuntime {

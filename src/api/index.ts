@@ -1,6 +1,5 @@
 // Mounts the REST API on the Express app that Colyseus's transport created.
 import express from "express";
-import { callerThenBody } from "../limits/body-size.js";
 import { skillUnlocksRouter } from "../manifests/routes.js";
 import type { LiveWorld } from "../ports/live-world.js";
 import type { Runtime } from "../ports/runtime.js";
@@ -15,6 +14,7 @@ import { installCorsPolicy } from "./cors.js";
 import { envScriptRouter } from "./env-js.js";
 import { errorHandler, notFound } from "./errors.js";
 import { playerRouter } from "./player.js";
+import { callerThenBody } from "./request-body.js";
 import { addressVoucher } from "./vouched-address.js";
 import { worldRouter } from "./world.js";
 

@@ -11,10 +11,10 @@ import { type AgentRequest, answerAgentRequest, answerInWorlds } from "../agents
 import { agentCallerOf, authenticateThrough } from "../api/agent-callers.js";
 import { agentsRouter } from "../api/agents.js";
 import { errorHandler, notFound } from "../api/errors.js";
+import { callerThenBody } from "../api/request-body.js";
 import { addressVoucher } from "../api/vouched-address.js";
 import type { Config } from "../config/config.js";
 import { StartupError } from "../config/startup-error.js";
-import { callerThenBody } from "../limits/body-size.js";
 import { createRateLimits } from "../limits/rate-limits.js";
 import type { Logger } from "../telemetry/logger.js";
 import { agentSettings } from "./agent-settings.js";

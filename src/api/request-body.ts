@@ -1,0 +1,19 @@
+// A REST request's JSON body, read only once its route has taken it and its caller is known.
+import express, { type RequestHandler, Router } from "express";
+import { BODY_LIMIT_BYTES } from "../limits/body-size.js";
+
+/**
+ * Reads a JSON body up to the limit. Any JSON value is parsed (not only objects and arrays), so that
+ * `null` or `5` fails validation, naming what is wrong, rather than being called malformed.
+ */
+function jsonBody(): RequestHandler {
+  return express.json({ limit: BODY_LIMIT_BYTES, strict: false });
+}
+
+/**
+ * `checkCaller`, then the body: a request is refused for its caller (401, 403) before its body is read,
+ * so that what it carries (malformed, too large) does not decide its answer.
+ */
+export function callerThenBody(checkCaller: RequestHandler): RequestHandler {
+  return Router().use(checkCaller, jsonBody());
+}
