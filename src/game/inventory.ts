@@ -32,7 +32,7 @@ function firstFreeSlot(inventory: readonly InventoryEntry[]): number | undefined
  * The whole units a quantity asks for: none for NaN or less than one, and for Infinity ("all") the
  * largest safe count. Callers validate their input; this keeps a slip from turning into lost items.
  */
-function unitsOf(quantity: number): number {
+export function unitsOf(quantity: number): number {
   return Number.isNaN(quantity) ? 0 : Math.max(0, Math.floor(Math.min(quantity, Number.MAX_SAFE_INTEGER)));
 }
 

@@ -1,7 +1,15 @@
 // Stores: a shopkeeper sells its store's items for coins, from a stock that runs down as players buy
 // and grows back over time, and buys tradeable items for part of their value.
 import { type GameError, gameError } from "./errors.js";
-import { addItem, countItem, entryAt, removeItem, removeStartingAt, type Stacking } from "./inventory.js";
+import {
+  addItem,
+  countItem,
+  entryAt,
+  removeItem,
+  removeStartingAt,
+  type Stacking,
+  unitsOf,
+} from "./inventory.js";
 import {
   COINS_ITEM_ID,
   INVENTORY_SLOTS,
@@ -127,7 +135,8 @@ export function sellTo(
     return gameError("invalid_target", `${shelf.def.name} will not buy ${item.name}.`);
   const sell = (units: number) =>
     addItem(removeStartingAt(inventory, slot, units).inventory, COINS, units * price);
-  let units = Math.min(quantity, item.stackable ? entry.quantity : countItem(inventory, item.id));
+  let units = Math.min(unitsOf(quantity), item.stackable ? entry.quantity : countItem(inventory, item.id));
+  if (units === 0) return gameError("bad_request", "Sell one at least.");
   let paid = sell(units);
   // Coins past a full stack cannot be carried: then as many are sold as their coins fit in the stack.
   if (paid.remaining > 0 && paid.added >= price) {

@@ -154,8 +154,16 @@ function npcSwing(state: WorldState, npc: NpcEntity, targetId: string): void {
     die(state, target);
     return;
   }
-  // Auto-retaliate: a player who is doing nothing fights back.
-  if (!target.action && target.path.length === 0) target.action = { kind: "attack", targetId: npc.id };
+  // Auto-retaliate: a player who is doing nothing fights back, when it can (a bow needs its arrows: else it
+  // would be told at every blow that it has none).
+  if (!target.action && target.path.length === 0 && canStrike(state, target))
+    target.action = { kind: "attack", targetId: npc.id };
+}
+
+/** Whether the player's weapon can strike: a bow only with arrows that fit it. */
+function canStrike(state: WorldState, player: PlayerEntity): boolean {
+  const ammo = fittingAmmo(state, player);
+  return ammo !== undefined || combatantOf(state, player, ammo).combatType !== "ranged";
 }
 
 function die(state: WorldState, player: PlayerEntity): void {

@@ -37,7 +37,9 @@ export function levelForXp(xp: number): number {
  * come to 82.99999999999999, one hair short of level 2's 83).
  */
 export function gainXp(skill: SkillState, amount: number): { skill: SkillState; levelsGained: number } {
-  const xp = Math.min(XP_CAP, Math.round((skill.xp + Math.max(0, amount)) * 10) / 10);
+  // What is no number (a bad game-data value, say) gains nothing rather than wipe the skill's XP.
+  const gained = Number.isFinite(amount) ? Math.max(0, amount) : 0;
+  const xp = Math.min(XP_CAP, Math.round((skill.xp + gained) * 10) / 10);
   const level = levelForXp(xp);
   return { skill: { level, xp }, levelsGained: level - skill.level };
 }

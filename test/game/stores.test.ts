@@ -144,6 +144,15 @@ describe("Store rules", () => {
       { slot: 0, itemId: "feather", quantity: 60 },
       { slot: 1, itemId: "coins", quantity: 80 },
     ]);
+    // Only whole units are sold and paid for: what is not one is no sale.
+    const gem = item("gem", 1000, true);
+    const whole = deal(sellTo(shelf, holding(["gem", 5]), 0, 1.5, gem));
+    assert.deepEqual(whole.inventory, [
+      { slot: 0, itemId: "gem", quantity: 4 },
+      { slot: 1, itemId: "coins", quantity: 400 },
+    ]);
+    for (const none of [0.5, Number.NaN])
+      assert.equal((sellTo(shelf, holding(["gem", 5]), 0, none, gem) as GameError).code, "bad_request");
   });
 
   it("will not buy coins, untradeable or worthless items, nor leave coins with nowhere to go", () => {

@@ -76,6 +76,13 @@ describe("World on the shipped manifests", () => {
     }
     assert.equal(shots.length, 2, "two arrows, two shots");
     assert.deepEqual(refusals, ["no_ammo"]);
+    // The monster fights on; a player with an empty bow does not strike back, so is not told again.
+    const later = Array.from({ length: 60 }, () => world.step().events).flat();
+    assert.ok(
+      later.some((e) => e.event === "combat:hit" && e.data.targetId === "c1"),
+      "the monster fights on",
+    );
+    assert.equal(later.filter((e) => e.event === "error").length, 0);
     assert.equal(world.character("c1").equipment.ammo, undefined, "the worn arrow went last");
     assert.equal(
       world.inventory("c1").some((entry) => entry.itemId === "bronze_arrow"),

@@ -59,7 +59,11 @@ describe("gainXp", () => {
     assert.equal(levelsGained, 0);
   });
 
-  it("ignores negative amounts", () => {
-    assert.deepEqual(gainXp({ level: 2, xp: 100 }, -50).skill, { level: 2, xp: 100 });
+  it("ignores negative amounts, and amounts that are no number", () => {
+    for (const amount of [-50, Number.NaN, Number.POSITIVE_INFINITY])
+      assert.deepEqual(gainXp({ level: 2, xp: 100 }, amount), {
+        skill: { level: 2, xp: 100 },
+        levelsGained: 0,
+      });
   });
 });
