@@ -24,6 +24,7 @@ export type TradeCancelReason =
   | "cancelled"
   | "declined"
   | "partner_disconnected"
+  | "disconnected"
   | "expired"
   | "partner_busy"
   | "commit_failed"

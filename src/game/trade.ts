@@ -26,14 +26,15 @@
  *     is accepted, every other pending request of either player is cancelled "partner_busy".
  *   - Requests to oneself (`self_trade`, checked here), to an offline player (`player_offline`)
  *     or beyond trade range (`too_far`) are refused.
- *   - A dropped connection cancels at once: `cancelTrade(..., "partner_disconnected")`.
+ *   - A dropped connection cancels at once: `cancelTrade(..., "partner_disconnected")`; the player
+ *     who left is told "disconnected" wherever it still listens.
  *   - A player's death cancels their trades at once, for both: `cancelTrade(..., "player_died")`.
  *   - A declined, cancelled or expired request may be followed at once by a new one.
  *   - Untradeable items cannot be offered (`untradeable`). Adding from a slot already offered
  *     adds to that offer, and asking for more than the slot holds is refused
  *     (`insufficient_items`); removing more than is offered removes all of it.
  *   - Accepting twice is harmless and sends nothing. The canceller gets `tradeCancelled` too;
- *     reasons about the partner ("partner_disconnected", "partner_busy") go to the partner only.
+ *     reasons about the partner ("partner_disconnected", "partner_busy") go to the partner.
  *   - A received item that does not fit (no free slot, or a stack that would pass MAX_STACK) fails
  *     the whole swap with `inventory_full`; nothing moves.
  *   - An offered item that left its slot since (eaten, banked, dropped) is found at the next accept
@@ -333,7 +334,15 @@ export function cancelTrade(
   if (typeof index !== "number") return index;
   const toPartnerOnly = reason === "partner_disconnected" || reason === "partner_busy";
   const recipients = toPartnerOnly ? [trade.sides[1 - index]!.player.id] : playerIds(trade);
-  return { ok: true, ...cancelled(trade, reason, recipients) };
+  const ended = cancelled(trade, reason, recipients);
+  // The player who left is told too, wherever it still listens (its trade room, the login that replaced it).
+  if (reason === "partner_disconnected")
+    ended.events.push({
+      to: playerId,
+      event: "tradeCancelled",
+      data: { tradeId: trade.id, reason: "disconnected" },
+    });
+  return { ok: true, ...ended };
 }
 
 /** Cancels an unanswered request after 30 s, or a started trade after 5 minutes without activity. */

@@ -192,7 +192,8 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
   private end(events: TradeEvent[]): void {
     this.finalEvents = events;
     void this.world.release();
-    for (const client of this.clients) client.leave();
+    // Closed as consented: the SDK would take a close without a code for a drop and try to reconnect.
+    for (const client of this.clients) client.leave(CloseCode.CONSENTED);
     this.clock.setTimeout(() => void this.disconnect(), FINAL_LINGER_MS);
   }
 

@@ -355,10 +355,11 @@ describe("cancelling", () => {
     }
   }
 
-  it("tells only the partner when a player disconnects", () => {
+  it("tells the partner that a player disconnected, and the player that it did", () => {
     const { events } = succeeded(cancelTrade(withOffers(), "bob", "partner_disconnected"));
     assert.deepEqual(events, [
       { to: "alice", event: "tradeCancelled", data: { tradeId: "t1", reason: "partner_disconnected" } },
+      { to: "bob", event: "tradeCancelled", data: { tradeId: "t1", reason: "disconnected" } },
     ]);
   });
 

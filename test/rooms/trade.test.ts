@@ -107,6 +107,12 @@ describe("TradeRoom with SDK clients", function () {
     assert.equal(confirm.values.mine, 10, "10 coins at value 1");
     assert.ok(confirm.values.theirs > 0, "the axe has a value");
 
+    // The room is left as ended, not dropped: the SDK would otherwise try to reconnect to it.
+    let dropped = false;
+    alice.trade!.onDrop(() => {
+      dropped = true;
+    });
+    const aliceLeft = new Promise<number>((resolve) => alice.trade!.onLeave(resolve));
     alice.trade!.send("tradeAccept", { tradeId });
     bob.trade!.send("tradeAccept", { tradeId });
     const [aliceDone, bobDone] = await Promise.all([
@@ -115,6 +121,8 @@ describe("TradeRoom with SDK clients", function () {
     ]);
     assert.deepEqual(aliceDone.receivedItems, [{ itemId: "bronze_axe", quantity: 1 }]);
     assert.deepEqual(bobDone.receivedItems, [{ itemId: "coins", quantity: 10 }]);
+    assert.equal(await aliceLeft, 4000, "left as consented");
+    assert.equal(dropped, false);
 
     const aliceSync = await alice.inbox.next("player:sync", (s) => s.coins === 15, 5000, true);
     assert.equal(aliceSync.inventory.filter((e: any) => e.itemId === "bronze_axe").length, 2);
@@ -257,10 +265,11 @@ describe("TradeRoom with SDK clients", function () {
     const tradeId = await startTrade(alice, bob);
     alice.trade!.send("tradeAddItem", { tradeId, inventorySlot: slotOf(alice, "coins"), quantity: 25 });
     await bob.tradeInbox.next("tradeUpdated", (u) => u.theirOffer.length === 1);
+    // Its world connection drops; its trade's stays open, and is told why the trade ended.
     bob.room.connection.close();
-    bob.trade!.connection.close();
     const cancelled = await alice.tradeInbox.next("tradeCancelled");
     assert.equal(cancelled.reason, "partner_disconnected");
+    assert.deepEqual(await bob.tradeInbox.next("tradeCancelled"), { tradeId, reason: "disconnected" });
     assert.equal(
       (await server.runtime.characters.load(alice.id))?.inventory.find((e) => e.itemId === "coins")?.quantity,
       25,
@@ -306,6 +315,10 @@ describe("TradeRoom with SDK clients", function () {
     traders.push(bobAgain);
     const cancelled = await alice.tradeInbox.next("tradeCancelled", () => true, 5000, true);
     assert.deepEqual(cancelled, { tradeId, reason: "partner_disconnected" });
+    assert.deepEqual(await bob.tradeInbox.next("tradeCancelled", () => true, 5000, true), {
+      tradeId,
+      reason: "disconnected",
+    });
     // The replaced session's connection to the trade accepts in vain: the trade is over.
     for (const me of [alice, bob, alice, bob]) me.trade!.send("tradeAccept", { tradeId });
     await sleep(500);
