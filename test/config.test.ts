@@ -331,4 +331,25 @@ describe("configuration", () => {
     assert.deepEqual([told.PUBLIC_ADDRESS, told.publicAddressChosen], ["game-1:5555", false]);
     assert.equal(loadConfig({}).PUBLIC_ADDRESS, undefined, "alone, a process needs no address");
   });
+
+  it("gives each pm2 instance its own PUBLIC_ADDRESS through {port}, and refuses one they would share", () => {
+    const scaled = { REDIS_URL: "redis://shared:6379", PORT: "4100" };
+    const instance = (n: string, address: string) =>
+      loadConfig({ ...scaled, NODE_APP_INSTANCE: n, PUBLIC_ADDRESS: address });
+    assert.deepEqual(
+      [instance("0", "10.0.0.5:{port}"), instance("3", "10.0.0.5:{port}")].map((c) => [
+        c.PUBLIC_ADDRESS,
+        c.publicAddressChosen,
+      ]),
+      [
+        ["10.0.0.5:4100", false],
+        ["10.0.0.5:4103", false],
+      ],
+    );
+    assert.equal(instance("0", "10.0.0.5:4100").PUBLIC_ADDRESS, "10.0.0.5:4100", "the first instance alone");
+    assert.throws(
+      () => instance("1", "10.0.0.5:4100"),
+      /PUBLIC_ADDRESS \(10\.0\.0\.5:4100\) is the same for every pm2 instance .*put \{port\} where its port goes/,
+    );
+  });
 });

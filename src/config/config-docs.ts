@@ -86,7 +86,7 @@ export const VARIABLE_DOCS = {
   },
   PUBLIC_ADDRESS: {
     meaning:
-      "With `REDIS_URL`: this process's `host:port` as the others reach it (not published in `/env.js`); required in production, else this host's name and `PORT`.",
+      "With `REDIS_URL`: this process's `host:port` as the others reach it (not published in `/env.js`); required in production, else this host's name and `PORT`. `{port}` in it stands for the port the process listens on (`PORT` plus pm2's instance number): `10.0.0.5:{port}` gives each pm2 instance its own, which they need.",
     shownDefault: "this host and `PORT` (development)",
   },
   RATE_LIMIT_REST_PER_MIN: {

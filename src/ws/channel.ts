@@ -131,7 +131,12 @@ export class JsonChannel {
     });
   }
 
-  /** Where a world's process is relayed to (see relayTarget); undefined when it has no public address. */
+  /**
+   * Where a world's process is relayed to (see relayTarget); undefined when it cannot be: it has no public
+   * address, or relaying would come back here. A connection is relayed once at most: one relayed here
+   * for a world that runs elsewhere (its listing moved meanwhile, or processes share an address) is
+   * refused, to be retried, rather than passed on again, and on again.
+   */
   private relayTarget(
     { publicAddress }: IRoomCache,
     worldId: number,
@@ -139,15 +144,31 @@ export class JsonChannel {
     context: AuthContext,
     request: IncomingMessage | undefined,
   ): RelayTarget | undefined {
-    if (publicAddress)
-      return relayTarget(this.relayPass, this.runtime.config.PUBLIC_WS_URL, publicAddress, {
-        worldId,
-        characterId,
-        context,
-        request,
-      });
-    this.runtime.logger.error("the world runs on a process without PUBLIC_ADDRESS: /ws cannot reach it");
-    return undefined;
+    const { logger, config } = this.runtime;
+    if (!publicAddress) {
+      logger.error("the world runs on a process without PUBLIC_ADDRESS: /ws cannot reach it");
+      return undefined;
+    }
+    if (publicAddress === config.PUBLIC_ADDRESS) {
+      logger.error(
+        { world: worldId, publicAddress },
+        `world ${worldId} runs on another process listed at this process's own PUBLIC_ADDRESS (${publicAddress}): each process needs an address of its own (under pm2, put {port} in PUBLIC_ADDRESS)`,
+      );
+      return undefined;
+    }
+    if (request && this.relayPass.shownBy(request)) {
+      logger.warn(
+        { world: worldId, publicAddress },
+        `a /ws connection relayed here for world ${worldId}, which runs on another process: refused, not relayed again`,
+      );
+      return undefined;
+    }
+    return relayTarget(this.relayPass, config.PUBLIC_WS_URL, publicAddress, {
+      worldId,
+      characterId,
+      context,
+      request,
+    });
   }
 
   /**

@@ -2,13 +2,14 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
+import { relayPass } from "../../src/ws/relay-pass.js";
 import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
 import { waitForAsync } from "../support/players.js";
 import { PROCESS_PORTS, type ServerProcess, scaleOutEnv, startServerProcess } from "../support/processes.js";
-import { type Frame, WsClient } from "../support/ws-client.js";
+import { type Frame, refusedUpgrade, WsClient } from "../support/ws-client.js";
 
 const redisBase = process.env.TEST_REDIS_URL;
-const [FIRST_PORT, SECOND_PORT] = PROCESS_PORTS.worlds;
+const [FIRST_PORT, SECOND_PORT, THIRD_PORT] = PROCESS_PORTS.worlds;
 /** A Redis database of its own, emptied first, so no other suite's keys are in the way. */
 const REDIS_DB = 9;
 
@@ -125,6 +126,45 @@ scaleOut("numbered worlds over two server processes (WORLDS=2, Redis and Postgre
       ],
     );
     await carol.client.close();
+  });
+
+  it("relays a /ws connection once at most: never to its own address, never on again", async () => {
+    const token = (await issueAnonymousToken(new TextEncoder().encode(secret))).token;
+    const unavailable = {
+      code: "unavailable",
+      message: "the world's server process cannot be reached; retry later",
+    };
+    // A process given the second's PUBLIC_ADDRESS, as instances sharing one environment would be: world
+    // 2 is listed at its own address, so relaying there would come back to itself, and on, and on.
+    const third = await startServerProcess(THIRD_PORT, {
+      ...env(THIRD_PORT),
+      PUBLIC_ADDRESS: address(second),
+    });
+    try {
+      const refused = await refusedUpgrade(`ws://127.0.0.1:${THIRD_PORT}/ws?world=2`, { header: token });
+      assert.deepEqual(
+        { status: refused.status, body: JSON.parse(refused.body) },
+        { status: 503, body: { error: unavailable } },
+      );
+      assert.match(third.output(), /each process needs an address of its own/);
+    } finally {
+      await third.stop();
+    }
+    // A connection that was relayed already (it shows the processes' pass) to a process without its world
+    // is refused there, not relayed again.
+    const relayed = await refusedUpgrade(
+      `ws://127.0.0.1:${first.port}/ws?world=2`,
+      { header: token },
+      relayPass(new TextEncoder().encode(secret)).headers,
+    );
+    assert.deepEqual(
+      { status: relayed.status, body: JSON.parse(relayed.body) },
+      { status: 503, body: { error: unavailable } },
+    );
+    assert.match(
+      first.output(),
+      /relayed here for world 2, which runs on another process: refused, not relayed again/,
+    );
   });
 
   it("hops a player to the world on the other process with its items, on the same connection", async () => {

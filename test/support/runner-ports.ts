@@ -32,8 +32,8 @@ export function processPorts(base: number) {
     databaseStall: base + 48,
     /** test/scale/redis-restart.test.ts, and the Redis of its own it restarts */
     redisRestart: { server: base + 65, redis: base + 73 },
-    /** test/scale/worlds.test.ts: two processes holding a numbered world each */
-    worlds: [base + 36, base + 37],
+    /** test/scale/worlds.test.ts: two processes holding a numbered world each, and one given another's address */
+    worlds: [base + 36, base + 37, base + 44],
     /** test/scale/agent-process-worlds.test.ts: two game server processes and the agent process */
     agentProcessWorlds: { servers: [base + 40, base + 41], agents: base + 42 },
     /** test/scale/redis-partition.test.ts: the process cut off from Redis, and the one that is not */
