@@ -68,12 +68,26 @@ class LetGoWhenAway {
   }
 }
 
+/**
+ * How long a Redis command waits, queued while Redis is away or sent and unanswered, before it fails
+ * (the join or lookup behind it answered 503). Left to ioredis, a command waits for 20 reconnection
+ * attempts, whose spacing grows to 2 s each: about 10 s early in an outage, but 40 s once it lasts,
+ * longer than clients and load balancers wait.
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 10_000;
+
+/** A connection to the Redis at `url` whose commands wait REDIS_COMMAND_TIMEOUT_MS at most. */
+function redisAt(url: string): Redis {
+  return new Redis(url, { commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
+}
+
 /** Colyseus's presence in Redis, whose connections report their outages as `logRedisOutages` does. */
 class LoggedRedisPresence extends RedisPresence {
   readonly whenAway = new LetGoWhenAway();
 
   constructor(url: string, logger: Logger) {
-    super(url);
+    // Its second connection (subscriptions) is a duplicate of this one, with the same bound.
+    super(redisAt(url));
     for (const [client, what] of [
       [this.pub, "presence (publishing)"],
       [this.sub, "presence (subscriptions)"],
@@ -153,9 +167,9 @@ class RelistingRedisDriver extends RedisDriver {
   }
 
   /**
-   * A lookup that failed while Redis could not be reached (ioredis gives up on a command after its 20
-   * reconnection attempts, about 10 s) fails with ListingsUnreachableError, which clients are told as
-   * 503 with a message of the server's own. Any other failure is a fault, and stays as it is.
+   * A lookup that failed while Redis could not be reached (after REDIS_COMMAND_TIMEOUT_MS at most) fails
+   * with ListingsUnreachableError, which clients are told as 503 with a message of the server's own. Any
+   * other failure is a fault, and stays as it is.
    */
   private async reached<T>(lookUp: () => Promise<T>): Promise<T> {
     try {
@@ -196,7 +210,7 @@ export function scaleOutThrough(
   logger: Logger,
   options: ScaleOutOptions,
 ): { presence: Presence; driver: RedisDriver } {
-  const listings = new Redis(url);
+  const listings = redisAt(url);
   logRedisOutages(listings, logger, "room listings");
   // A Redis that restarts empty (it kept nothing on disk, or failed over) forgets every room: Colyseus
   // would take the running world for gone, and the next join would create a second one, whose lease

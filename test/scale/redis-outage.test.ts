@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { Client } from "@colyseus/sdk";
 import { LISTINGS_UNREACHABLE_MESSAGE } from "../../src/protocol/listings-unreachable.js";
+import { REDIS_COMMAND_TIMEOUT_MS } from "../../src/server/scale-out.js";
 import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
 import { leave, sleep } from "../support/players.js";
 import { PROCESS_PORTS, type ServerProcess, startServerProcess } from "../support/processes.js";
@@ -12,8 +13,8 @@ import { accepting, hasRedisServer, startRedis, stopRedis } from "../support/red
 import { refusedUpgrade, WsClient } from "../support/ws-client.js";
 
 const { server: PORT, redis: REDIS_PORT } = PROCESS_PORTS.redisOutage;
-/** The outage of issue's size: longer than the ~10 s for which ioredis holds a command before failing it. */
-const OUTAGE_MS = 20_000;
+/** Long enough for two rounds of lookups that each wait REDIS_COMMAND_TIMEOUT_MS (10 s) before failing. */
+const OUTAGE_MS = 26_000;
 /** How soon after Redis is back a new player must be in. */
 const BACK_WITHIN_MS = 10_000;
 const UNAVAILABLE = { error: { code: "unavailable", message: LISTINGS_UNREACHABLE_MESSAGE } };
@@ -101,6 +102,16 @@ const UNAVAILABLE = { error: { code: "unavailable", message: LISTINGS_UNREACHABL
     assert.deepEqual(
       { status: wsRefusal.status, body: JSON.parse(wsRefusal.body) },
       { status: 503, body: UNAVAILABLE },
+    );
+    // Later in the outage a lookup waits no longer than the first did: the Redis client's reconnection
+    // attempts, spaced ever wider, do not set how long it waits.
+    const asked = Date.now();
+    const later = await readPlayer(reader);
+    assert.equal(later.status, 503);
+    const waited = Date.now() - asked;
+    assert.ok(
+      waited < REDIS_COMMAND_TIMEOUT_MS + 1500,
+      `refused ${waited} ms after asking, ${asked - outageBegan} ms into the outage`,
     );
 
     await sleep(OUTAGE_MS - (Date.now() - outageBegan));
