@@ -37,10 +37,10 @@ export const ENDPOINTS: Endpoint[] = [
     auth: "public",
     summary: "Whether the server and its database answer.",
     answers: [
-      '`200 {status: "ok", timestamp, version, database: "ok", playersOnline, worlds}`, `worlds` as `GET /api/v1/worlds` lists them (both left out when the worlds cannot be counted within a second), and in the process that runs the world `world: {database: "ok"}`',
+      '`200 {status: "ok", timestamp, version, database: "ok", playersOnline, worlds}`, `worlds` as `GET /api/v1/worlds` lists them (both left out when the worlds cannot be counted within a second), and in the process that runs the world `world: {database: "ok"}`; scaled out (`REDIS_URL`), `redis: "ok"`',
     ],
     errors: [
-      '`503` with `status: "degraded"` beside the error body (`unavailable`) when the database does not answer within 2 s, or the world\'s writes fail or one has run over 1 s (`world: {database: "waiting", waitingMs}`)',
+      '`503` with `status: "degraded"` beside the error body (`unavailable`) when the database does not answer within 2 s, or the world\'s writes fail or one has run over 1 s (`world: {database: "waiting", waitingMs}`), or scaled out, the process does not reach Redis (`redis: "unavailable"`: joins are refused meanwhile)',
     ],
   },
   {

@@ -17,6 +17,8 @@ export function healthRouter(
   ping: () => Promise<void>,
   world: LocalWorldHealth,
   worlds: () => Promise<WorldSummary[]>,
+  /** Whether the Redis that processes share is reached; undefined when the process is not scaled out. */
+  reachesRedis: () => boolean | undefined = () => undefined,
 ): Router {
   // A ping is shared while under way; the worlds' counts are shown again for a second.
   const databaseAnswers = shared(() => ping().then(() => true), {
@@ -33,12 +35,14 @@ export function healthRouter(
     const [answers, summaries] = await Promise.all([databaseAnswers(), worldsNow()]);
     const worldState = world.read();
     const worldWaits = worldState?.state === "waiting";
-    const healthy = answers && !worldWaits;
+    const redis = reachesRedis();
+    const healthy = answers && !worldWaits && redis !== false;
     const health = {
       status: healthy ? "ok" : "degraded",
       timestamp: new Date().toISOString(),
       version: VERSION,
       database: answers ? "ok" : "unavailable",
+      ...(redis !== undefined && { redis: redis ? "ok" : "unavailable" }),
       ...(summaries && {
         playersOnline: summaries.reduce((sum, summary) => sum + summary.playersOnline, 0),
         worlds: summaries,
@@ -49,9 +53,11 @@ export function healthRouter(
           : { database: "ok" as string },
       }),
     };
-    const problem = answers
-      ? "the world waits for its database: its writes fail or do not answer"
-      : "the database does not answer";
+    const problem = !answers
+      ? "the database does not answer"
+      : redis === false
+        ? "Redis, where the processes share their rooms, cannot be reached: joins are refused"
+        : "the world waits for its database: its writes fail or do not answer";
     res
       .status(healthy ? 200 : 503)
       .set("Cache-Control", "no-store")

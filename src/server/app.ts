@@ -33,7 +33,7 @@ import { webPagesRouter } from "../web/pages.js";
 import { JsonChannel } from "../ws/channel.js";
 import { colyseusLogger } from "./colyseus-logger.js";
 import { internalAddress } from "./internal-address.js";
-import { scaleOutThrough } from "./scale-out.js";
+import { reachesRedis, scaleOutThrough } from "./scale-out.js";
 
 /** The Colyseus application of one server: transport, HTTP routes and rooms, built over a runtime. */
 export function createApp(runtime: Runtime) {
@@ -100,6 +100,7 @@ export function createApp(runtime: Runtime) {
           () => runtime.database.ping(),
           runtime.worldHealth,
           () => liveWorld.worlds(runtime.config.WORLDS, runtime.config.WORLD_CAPACITY),
+          reachesRedis,
         ),
         metricsRouter(runtime.config, runtime.rateLimits.authAttempts),
       );

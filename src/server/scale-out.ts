@@ -123,6 +123,11 @@ class RelistingRedisDriver extends RedisDriver {
     this.whenAway.watch(listings);
   }
 
+  /** Whether its connection to Redis is up now. */
+  get connected(): boolean {
+    return this.listings.status === "ready";
+  }
+
   /** Unlists this process's rooms: awaited by the matchmaker's shutdown. */
   override cleanup(processId: string): Promise<void> {
     return this.whenAway.unlessAway(() => super.cleanup(processId), undefined);
@@ -189,6 +194,15 @@ export function stopWaitingForRedisWhenAway(): void {
   const { presence, driver } = matchMaker;
   if (presence instanceof LoggedRedisPresence) presence.whenAway.stopping();
   if (driver instanceof RelistingRedisDriver) driver.whenAway.stopping();
+}
+
+/**
+ * Whether this process reaches the Redis its processes share (their room listings): undefined when it is
+ * not scaled out. Read from the connection's state, so a flood of health checks sends Redis nothing.
+ */
+export function reachesRedis(): boolean | undefined {
+  const { driver } = matchMaker;
+  return driver instanceof RelistingRedisDriver ? driver.connected : undefined;
 }
 
 /** Lists this process's rooms that Redis lacks; whether that could be done. */

@@ -103,6 +103,13 @@ const UNAVAILABLE = { error: { code: "unavailable", message: LISTINGS_UNREACHABL
       { status: wsRefusal.status, body: JSON.parse(wsRefusal.body) },
       { status: 503, body: UNAVAILABLE },
     );
+    // Readiness says so, for a load balancer to send players elsewhere.
+    const health = await fetch(`${server!.baseUrl}/health`);
+    assert.equal(health.status, 503);
+    assert.deepEqual((({ status, redis }) => ({ status, redis }))(await health.json()), {
+      status: "degraded",
+      redis: "unavailable",
+    });
     // Later in the outage a lookup waits no longer than the first did: the Redis client's reconnection
     // attempts, spaced ever wider, do not set how long it waits.
     const asked = Date.now();
@@ -124,6 +131,9 @@ const UNAVAILABLE = { error: { code: "unavailable", message: LISTINGS_UNREACHABL
     assert.ok(took < BACK_WITHIN_MS, `new players joined ${took} ms after Redis was back`);
     const again = await readPlayer(reader);
     assert.equal(again.status, 200);
+    const healthy = await fetch(`${server!.baseUrl}/health`);
+    assert.equal(healthy.status, 200);
+    assert.equal((await healthy.json()).redis, "ok");
     await leave(room);
     await ws.close();
   });
