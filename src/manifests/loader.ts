@@ -170,8 +170,10 @@ function overlay(
   const corrupt: string[] = [];
   for (const [file, text] of downloaded) {
     const parsed = isManifestFile(file) ? parseManifestFile(file, text) : undefined;
-    if (!parsed || parsed.ok) texts.set(file, text);
-    else {
+    // Without a previous copy the corrupt one stays: the check then names what is wrong with it, not a
+    // file that is missing.
+    if (!parsed || parsed.ok || !base.has(file)) texts.set(file, text);
+    if (parsed && !parsed.ok) {
       const kept = base.has(file) ? "the previous copy kept" : "no previous copy";
       corrupt.push(`${file} (${parsed.problems[0]?.reason}; ${kept})`);
     }

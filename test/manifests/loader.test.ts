@@ -156,6 +156,15 @@ describe("manifest loader", () => {
       );
     });
 
+    it("names what is wrong with a file that downloads corrupt on a first start, not a missing file", async () => {
+      const assets = await host(new Map([["npcs.json", "{bad"]]));
+      await assert.rejects(loadGameData(options({ cdnUrl: assets.url })), (error: Error) => {
+        assert.match(error.message, /npcs\.json.*not valid JSON/);
+        assert.doesNotMatch(error.message, /npcs\.json: file is missing/);
+        return true;
+      });
+    });
+
     it("drops from the cache what the host no longer serves, so a change of layout starts", async () => {
       // The cache holds the items split in items/*.json; the host now serves them as one items.json.
       await primeCache();
