@@ -146,7 +146,10 @@ scaleOut("numbered worlds over two server processes (WORLDS=2, Redis and Postgre
         { status: refused.status, body: JSON.parse(refused.body) },
         { status: 503, body: { error: unavailable } },
       );
-      assert.match(third.output(), /each process needs an address of its own/);
+      await waitForAsync(
+        async () => /each process needs an address of its own/.test(third.output()),
+        "the reason logged",
+      );
     } finally {
       await third.stop();
     }
@@ -161,9 +164,12 @@ scaleOut("numbered worlds over two server processes (WORLDS=2, Redis and Postgre
       { status: relayed.status, body: JSON.parse(relayed.body) },
       { status: 503, body: { error: unavailable } },
     );
-    assert.match(
-      first.output(),
-      /relayed here for world 2, which runs on another process: refused, not relayed again/,
+    await waitForAsync(
+      async () =>
+        /relayed here for world 2, which runs on another process: refused, not relayed again/.test(
+          first.output(),
+        ),
+      "the refusal logged",
     );
   });
 
