@@ -50,7 +50,7 @@ export class DecisionClock {
 
   /** World tick `tick` passed: with no update for QUIET_TICKS ticks, it decides anyway. */
   quiet(tick: number): void {
-    if (this.held() || (this.lastHeardTick !== undefined && tick - this.lastHeardTick < QUIET_TICKS)) return;
+    if (this.held() || within(this.lastHeardTick, tick, QUIET_TICKS)) return;
     this.lastHeardTick = tick;
     this.decide();
   }
@@ -63,7 +63,7 @@ export class DecisionClock {
       if (tick < this.heldUntil) return;
       this.heldUntil = undefined;
     }
-    if (this.lastTick !== undefined && tick - this.lastTick < this.everyTicks) return;
+    if (within(this.lastTick, tick, this.everyTicks)) return;
     this.lastTick = tick;
     this.decide();
   }
@@ -71,4 +71,13 @@ export class DecisionClock {
   private held(): boolean {
     return this.heldUntil !== undefined;
   }
+}
+
+/**
+ * Whether `tick` comes less than `ticks` after `last`. A tick before it is another world's count (the
+ * world restarted, or reopened on another process, and counts from 0 again): a fresh start, not a wait
+ * until the new count passes the old one.
+ */
+function within(last: number | undefined, tick: number, ticks: number): boolean {
+  return last !== undefined && tick >= last && tick - last < ticks;
 }
