@@ -29,7 +29,7 @@ export const VARIABLE_DOCS = {
   PGLITE_STORAGE: { meaning: "`memory` keeps the embedded database in memory (tests)." },
   JWT_SECRET: {
     meaning:
-      "Key of the server's own tokens (anonymous mode). Unset in development: generated once, kept in the database for all its processes.",
+      "Key of the server's own tokens (anonymous mode). Unset in development: generated once, kept in the database for all its processes. The agent process (`npm run agents`) needs it set, in development too, to the game server's.",
     shownDefault: "generated",
   },
   ADMIN_CODE: {
