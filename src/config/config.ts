@@ -1,9 +1,9 @@
-import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { CHARACTER_NAME, CHARACTER_NAME_RULE } from "../game/character-names.js";
 import type { LogFormat } from "../telemetry/logger.js";
 import { type ProcessRole, productionProblems } from "./production.js";
+import { publicAddressOf } from "./public-address.js";
 import { StartupError } from "./startup-error.js";
 import { WRITE_PATHS } from "./write-path.js";
 
@@ -346,10 +346,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role: ProcessRo
   if (modelProblem) throw new ConfigError(modelProblem);
 
   const dataDir = path.resolve(values.DATA_DIR);
-  const publicAddress =
-    values.PUBLIC_ADDRESS === undefined
-      ? defaultPublicAddress(values, source)
-      : withListeningPort(values.PUBLIC_ADDRESS, values, source);
+  const { publicAddress, problem: addressProblem } = publicAddressOf(values, source);
+  if (addressProblem) throw new ConfigError(addressProblem);
   return {
     ...values,
     PUBLIC_ADDRESS: publicAddress,
@@ -387,35 +385,4 @@ const LISTS = new Set(
 /** An empty (or blank) value counts as unset, except for the lists: `PORT=` is the default port. */
 function withoutBlanks(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([name, value]) => LISTS.has(name) || value?.trim()));
-}
-
-/**
- * In development with REDIS_URL, this host's name and the port the process listens on (PORT, plus
- * NODE_APP_INSTANCE as @colyseus/tools adds it under pm2): enough for processes on one machine, or on
- * hosts that know each other by name. Undefined otherwise, and on Colyseus Cloud, which sets it itself.
- */
-function defaultPublicAddress(values: Environment, env: NodeJS.ProcessEnv): string | undefined {
-  if (!values.REDIS_URL || env.COLYSEUS_CLOUD !== undefined || values.PORT === 0) return undefined;
-  return `${os.hostname()}:${listeningPort(values, env)}`;
-}
-
-/** The port the process listens on: PORT, plus NODE_APP_INSTANCE as @colyseus/tools adds it under pm2. */
-function listeningPort(values: Environment, env: NodeJS.ProcessEnv): number {
-  return values.PORT + (Number(env.NODE_APP_INSTANCE) || 0);
-}
-
-/**
- * PUBLIC_ADDRESS with `{port}` as the port this process listens on: pm2's instances share one environment,
- * and each needs an address of its own. An instance after the first (NODE_APP_INSTANCE above 0) whose
- * address names no `{port}` would share the first's, and the relay between them would go round.
- */
-function withListeningPort(address: string, values: Environment, env: NodeJS.ProcessEnv): string {
-  if (address.includes("{port}")) return address.replaceAll("{port}", String(listeningPort(values, env)));
-  if (values.REDIS_URL && Number(env.NODE_APP_INSTANCE) > 0)
-    throw new ConfigError(
-      `PUBLIC_ADDRESS (${address}) is the same for every pm2 instance (this is instance ${env.NODE_APP_INSTANCE}): ` +
-        "each process needs an address of its own; put {port} where its port goes (e.g. 10.0.0.5:{port}), " +
-        "which stands for the port each instance listens on.",
-    );
-  return address;
 }
