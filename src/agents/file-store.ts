@@ -1,13 +1,19 @@
 // The agent process's own store of its agents: a JSON file it alone writes. Each agent's character is
 // made on the game server as any player's is, by its own account (`agent:<id>`, signed with the shared
-// JWT_SECRET) creating it through POST /api/v1/player.
+// JWT_SECRET) creating it through POST /api/v1/player, and deleted with it there when the agent is.
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { issueAgentProcessToken, issueAgentToken } from "../auth/tokens.js";
 import { type AgentLimits, type AgentRow, checkAgentLimits } from "../db/agents.js";
 import { NameTakenError } from "../db/characters.js";
 import type { WriteFence } from "../db/world-lease.js";
 import type { CharacterState } from "../game/types.js";
-import { ABSENT_OWNERS_PATH, type AbsentOwnersAnswer, MAX_OWNERS_ASKED } from "../protocol/agent-process.js";
+import {
+  ABSENT_OWNERS_PATH,
+  type AbsentOwnersAnswer,
+  agentProcessAgentPath,
+  MAX_OWNERS_ASKED,
+} from "../protocol/agent-process.js";
+import { ServiceError } from "../protocol/errors.js";
 import type { AgentStore } from "./manager.js";
 
 /** How long a question to the game server may take; the next sweep asks again. */
@@ -88,19 +94,30 @@ export class FileAgentStore implements AgentStore {
     await this.change((rows) => rows.map((row) => (row.id === id ? { ...row, goal, goalsPaused } : row)));
   }
 
+  /**
+   * Deletes the agent's account and character on the game server (which frees its name), then its row.
+   * Should the game server not do it, the row stays and the agent runs on, to be removed again.
+   */
   async delete(id: string): Promise<void> {
+    const response = await this.askGameServer(agentProcessAgentPath(id), {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${await issueAgentProcessToken(this.jwtSecret)}` },
+    });
+    if (response.status !== 204)
+      throw new Error(
+        `the game server answered ${response.status} to deleting agent ${id}'s character: ${await response.text()}`,
+      );
     await this.change((rows) => rows.filter((row) => row.id !== id));
   }
 
   private async askAbsent(accountIds: string[], seconds: number): Promise<string[]> {
-    const response = await fetch(new URL(ABSENT_OWNERS_PATH, this.gameServerUrl), {
+    const response = await this.askGameServer(ABSENT_OWNERS_PATH, {
       method: "POST",
       headers: {
         authorization: `Bearer ${await issueAgentProcessToken(this.jwtSecret)}`,
         "content-type": "application/json",
       },
       body: JSON.stringify({ accountIds, seconds }),
-      signal: AbortSignal.timeout(ASK_TIMEOUT_MS),
     });
     if (!response.ok)
       throw new Error(
@@ -112,7 +129,7 @@ export class FileAgentStore implements AgentStore {
   /** The new character's id, made by the agent's own account on the game server. */
   private async createCharacter(agentId: string, name: string): Promise<string> {
     const token = await issueAgentToken(this.jwtSecret, agentId);
-    const response = await fetch(new URL("/api/v1/player", this.gameServerUrl), {
+    const response = await this.askGameServer("/api/v1/player", {
       method: "POST",
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
       body: JSON.stringify({ name }),
@@ -127,6 +144,18 @@ export class FileAgentStore implements AgentStore {
         `the game server answered ${response.status} to the agent's character: ${await response.text()}`,
       );
     return ((await response.json()) as { id: string }).id;
+  }
+
+  /** The game server's answer; when it does not answer, the caller is told to retry (503). */
+  private async askGameServer(path: string, init: RequestInit): Promise<Response> {
+    try {
+      return await fetch(new URL(path, this.gameServerUrl), {
+        ...init,
+        signal: AbortSignal.timeout(ASK_TIMEOUT_MS),
+      });
+    } catch {
+      throw new ServiceError("unavailable", "the game server does not answer; retry shortly");
+    }
   }
 
   private async change(update: (rows: AgentRow[]) => AgentRow[]): Promise<void> {

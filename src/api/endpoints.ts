@@ -197,6 +197,19 @@ export const ENDPOINTS: Endpoint[] = [
     errors: ["`401 unauthorized`: not the agent process's token (it counts as an authentication attempt)"],
   },
   {
+    method: "DELETE",
+    path: "/api/v1/agent-process/agents/:agentId",
+    auth: "agent process",
+    summary:
+      "Deletes the account of the agent process's agent `agentId` with its character and all it holds, which frees its name: the agent process asks it as it removes the agent. Trades it made stay on record without it.",
+    answers: ["`204`: deleted, or there was none"],
+    errors: [
+      "`400 bad_request`: not an agent id",
+      "`401 unauthorized`: not the agent process's token (it counts as an authentication attempt)",
+      "`409 conflict`: an agent this server runs itself (`DELETE /api/agents/:agentId` removes those)",
+    ],
+  },
+  {
     method: "GET",
     path: "/api/v1/world/online",
     auth: "bearer",

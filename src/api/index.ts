@@ -3,8 +3,8 @@ import express from "express";
 import { skillUnlocksRouter } from "../manifests/routes.js";
 import type { LiveWorld } from "../ports/live-world.js";
 import type { Runtime } from "../ports/runtime.js";
-import { absentOwnersRouter } from "./absent-owners.js";
 import { accountRouter } from "./account.js";
+import { agentProcessRouter } from "./agent-process.js";
 import { agentsRouter } from "./agents.js";
 import { forwardAgentRequests } from "./agents-forward.js";
 import { anonymousAuthRouter } from "./auth.js";
@@ -48,7 +48,7 @@ export function mountApi(app: express.Application, runtime: Runtime, liveWorld: 
   api.use(
     anonymousAuthRouter(runtime),
     accountRouter(authenticated),
-    absentOwnersRouter(runtime),
+    agentProcessRouter(runtime),
     playerRouter(runtime, liveWorld, authenticated),
     worldRouter(runtime, liveWorld, authenticated),
     charactersRouter(runtime, liveWorld, authenticated),

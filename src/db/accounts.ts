@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "./database.js";
 import { accounts } from "./schema.js";
 
@@ -81,6 +81,21 @@ export class AccountRepository {
         for update skip locked)
       returning id`);
     return (result as unknown as { rows: unknown[] }).rows.length;
+  }
+
+  /**
+   * Deletes the account of an agent of the agent process (`agent:<id>`), with its character and
+   * everything that holds, which frees its name; true when it is gone (or never was). False, deleting
+   * nothing, for an agent this server runs itself: those go with their rows (AgentRepository.delete).
+   * Its world may hold the character a while yet: what it writes of it later is left out.
+   */
+  async deleteAgentProcessAgent(agentId: string): Promise<boolean> {
+    const ownAgent = await this.db.execute(sql`select 1 from agents where id = ${agentId}`);
+    if ((ownAgent as unknown as { rows: unknown[] }).rows.length > 0) return false;
+    await this.db
+      .delete(accounts)
+      .where(and(eq(accounts.subject, `agent:${agentId}`), eq(accounts.kind, "agent")));
+    return true;
   }
 
   async setAdmin(id: string, isAdmin: boolean): Promise<void> {

@@ -128,6 +128,24 @@ describe("the agent process (npm run agents) beside a game server", function () 
     );
   });
 
+  it("deletes an agent with its character on the game server, so that its name can be used again", async () => {
+    const created = await request(server, "/api/agents", { body: { name: "Short Stay" }, token: owner });
+    assert.equal(created.status, 201, await created.clone().text());
+    const agent: { agentId: string; characterId: string } = await created.json();
+    const skills = `/api/characters/${agent.characterId}/skills`;
+    assert.equal((await request(server, skills, { token: owner })).status, 200);
+
+    const deleted = await request(server, `/api/agents/${agent.agentId}`, { method: "DELETE", token: owner });
+    assert.equal(deleted.status, 204, await deleted.clone().text());
+    await expectError(await request(server, skills, { token: owner }), 404, "not_found");
+    const stored = JSON.parse(readFileSync(path.join(dataDir, "agents.json"), "utf8"));
+    assert.ok(!stored.some((row: { id: string }) => row.id === agent.agentId), "its row is gone");
+    // Its name is free: a new agent takes it, with a character of its own.
+    const again = await request(server, "/api/agents", { body: { name: "Short Stay" }, token: owner });
+    assert.equal(again.status, 201, await again.clone().text());
+    assert.notEqual((await again.json()).characterId, agent.characterId);
+  });
+
   it("refuses a token that has expired since it last checked it, directly and through the game server", async () => {
     const [agent] = (await (await request(server, "/api/agents", { token: owner })).json()).agents;
     // A token of the owner's identity that runs out in 2 s, signed as the server signs its own.
@@ -230,12 +248,10 @@ describe("the agent process's agents of owners gone for good", function () {
     const create = async (token: string, name: string) => {
       const created = await request(server, "/api/agents", { body: { name }, token });
       assert.equal(created.status, 201, await created.clone().text());
-      return ((await created.json()) as { agentId: string }).agentId;
+      return (await created.json()) as { agentId: string; characterId: string };
     };
-    const [awaysAgent, presentsAgent] = [
-      await create(away, "Left Behind"),
-      await create(present, "Looked After"),
-    ];
+    const [aways, presents] = [await create(away, "Left Behind"), await create(present, "Looked After")];
+    const [awaysAgent, presentsAgent] = [aways.agentId, presents.agentId];
     // The present owner keeps being seen by the game server, though all it does is look at its agents
     // there (as a dashboard does: the requests go on to the agent process); the other is not heard from
     // again.
@@ -254,6 +270,11 @@ describe("the agent process's agents of owners gone for good", function () {
       stored.map((row: { id: string }) => row.id),
       [presentsAgent],
     );
+    // Its character went with it, on the game server.
+    const skills = (agent: { characterId: string }) =>
+      request(server, `/api/characters/${agent.characterId}/skills`, { token: present });
+    await expectError(await skills(aways), 404, "not_found");
+    assert.equal((await skills(presents)).status, 200);
   });
 
   it("answers which owners are absent only to the agent process's own token", async () => {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { matchMaker } from "@colyseus/core";
-import { issueAgentToken } from "../../src/auth/tokens.js";
+import { issueAgentProcessToken, issueAgentToken } from "../../src/auth/tokens.js";
 import type { AgentRepository } from "../../src/db/agents.js";
 import type { World } from "../../src/game/world.js";
 import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
@@ -333,6 +333,39 @@ describe("/api/agents: the server's autonomous agents", function () {
     const again = await newAgent("Leaver");
     assert.notEqual(again.characterId, agent.characterId);
     await waitForAsync(online(again.agentId), "the new agent of that name in the world");
+  });
+
+  it("lets the agent process delete only its own agents' accounts, with its own token", async () => {
+    const agent = await newAgent("Homebody");
+    const path = `/api/v1/agent-process/agents/${agent.agentId}`;
+    // A player's token, or an agent's own, is not the agent process's.
+    await expectError(await request(server, path, { method: "DELETE", token: owner }), 401, "unauthorized");
+    const agentsOwn = await issueAgentToken(server.runtime.jwtSecret, agent.agentId);
+    await expectError(
+      await request(server, path, { method: "DELETE", token: agentsOwn }),
+      401,
+      "unauthorized",
+    );
+    // This server's own agent is not the agent process's to delete.
+    const agentProcess = await issueAgentProcessToken(server.runtime.jwtSecret);
+    await expectError(
+      await request(server, path, { method: "DELETE", token: agentProcess }),
+      409,
+      "conflict",
+    );
+    assert.ok(await server.runtime.characters.load(agent.characterId), "its character stays");
+    assert.equal(await online(agent.agentId)(), true, "it plays on");
+    await expectError(
+      await request(server, "/api/v1/agent-process/agents/a%00b", { method: "DELETE", token: agentProcess }),
+      400,
+      "bad_request",
+    );
+    // One that was never there is gone already.
+    const absent = await request(server, "/api/v1/agent-process/agents/never-made", {
+      method: "DELETE",
+      token: agentProcess,
+    });
+    assert.equal(absent.status, 204);
   });
 
   it("keeps running an agent whose DELETE failed to be stored, so that DELETE can be tried again", async () => {
