@@ -166,8 +166,12 @@ export class Agent {
     return this.room?.sessionId;
   }
 
+  /**
+   * In the world: its connection is open (the SDK keeps the room of a dropped one while it tries to
+   * bring it back) and the world has told it who it is.
+   */
   get online(): boolean {
-    return this.room !== undefined && this.sync !== undefined;
+    return this.room?.connection.isOpen === true && this.sync !== undefined;
   }
 
   private get world(): WorldKnowledge {
@@ -344,7 +348,8 @@ export class Agent {
 
   /** Sends a message as the agent's client; `action` names what it is part of (else read from it). */
   private send(step: Step, action?: CurrentAction): void {
-    if (!this.room) return;
+    // Not kept for a connection coming back: by then the world has moved on from what it answered.
+    if (!this.room || !this.online) return;
     this.room.send(step.event, step.data);
     this.tally.sent++;
     countAgentDecision(this.planner());
@@ -367,6 +372,7 @@ export class Agent {
 
   /** The action under way (its interface name), or null. */
   currentAction(): CurrentAction | null {
+    if (!this.online) return null;
     return this.work.action(this.senses.seen, this.sync?.id);
   }
 
@@ -404,6 +410,6 @@ export class Agent {
 
   /** What the agent knows now, while in the world (see Senses.view). */
   private view(): AgentView | undefined {
-    return this.room ? this.senses.view() : undefined;
+    return this.online ? this.senses.view() : undefined;
   }
 }

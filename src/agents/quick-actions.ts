@@ -45,13 +45,20 @@ export function unavailable(id: QuickActionId, view: AgentView, world: WorldKnow
   }
 }
 
+/** Those that only change what the agent pursues, which it keeps out of the world too. */
+const OUT_OF_WORLD: ReadonlySet<QuickActionId> = new Set(["stop", "idle"]);
+
 /** The quick actions, each with whether it can be done now and why not (`view` undefined: out of the world). */
 export function quickActionList(
   view: AgentView | undefined,
   world: WorldKnowledge,
 ): { id: QuickActionId; label: string; available: boolean; reason?: string }[] {
   return QUICK_ACTIONS.map((id) => {
-    const reason = view ? unavailable(id, view, world) : "the agent is not in the world";
+    const reason = view
+      ? unavailable(id, view, world)
+      : OUT_OF_WORLD.has(id)
+        ? undefined
+        : "the agent is not in the world; it joins again shortly";
     return { id, label: QUICK_ACTION_LABELS[id], available: !reason, ...(reason && { reason }) };
   });
 }

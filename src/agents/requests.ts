@@ -178,8 +178,12 @@ async function answer(agents: AgentManager, world: number, request: AgentRequest
       return { success: true, ...goalState(agent) };
     case "message":
       return agent.message(request.text);
-    case "runQuickAction":
+    case "runQuickAction": {
+      // Refused for the reason the menu shows it unavailable, rather than accepted and not done.
+      const { reason } = agent.quickActions().find((action) => action.id === request.actionId)!;
+      if (reason) throw new Refusal("conflict", `${request.actionId} cannot be done now: ${reason}`);
       return agent.runQuickAction(request.actionId);
+    }
     case "action":
       return agent.act(request.name, request.params);
   }

@@ -333,7 +333,8 @@ export const ENDPOINTS: Endpoint[] = [
     method: "GET",
     path: "/api/agents/:agentId/quick-actions",
     auth: "bearer",
-    summary: "The quick actions an agent can run.",
+    summary:
+      "The quick actions an agent can run, each `{id, label, available, reason?}`: out of the world, only `stop` and `idle` are available.",
     answers: ["`200 {actions: [...]}`"],
     errors: [AGENT_IS_THERE, WORLD_AWAY],
   },
@@ -343,7 +344,12 @@ export const ENDPOINTS: Endpoint[] = [
     auth: "bearer, owner",
     summary: "Runs a quick action.",
     answers: ["`202 {accepted: true}`"],
-    errors: ["`404 not_found`: no such agent or action", OWNER_ONLY, WORLD_AWAY],
+    errors: [
+      "`404 not_found`: no such agent or action",
+      OWNER_ONLY,
+      "`409 conflict`: the action is unavailable now (the message says why, as the list does)",
+      WORLD_AWAY,
+    ],
   },
   {
     method: "GET",

@@ -60,6 +60,8 @@ export function processPorts(base: number) {
     listingsLost: { servers: [base + 86, base + 87], redis: base + 88 } as const,
     relayStalled: { servers: [base + 77, base + 78], redis: base + 79 } as const,
     hopsBetween: { servers: [base + 49, base + 50], redis: base + 51 } as const,
+    /** test/agents/agent-process-restart.test.ts: the game server it kills and starts again, and the agent process */
+    agentProcessRestart: { server: base + 43, agents: base + 52 },
     /** test/scale/frozen-login.test.ts: the world's process, the one it stops, and their Redis */
     frozenLogin: { world: base + 67, stopped: base + 68, redis: base + 76 },
   } as const;
