@@ -32,13 +32,13 @@ export function agentCreateBody(worlds: number) {
   });
 }
 
-export const agentGoalBody = z.object({
+export const agentGoalBody = z.strictObject({
   type: z.enum(GOAL_TYPES),
   /** XP to gain in the goal's skills. */
   target: z.number().int().positive().max(XP_CAP).optional(),
 });
 // Said in chat unless it is a command (see agentChatLine): held to the chat rule, and refused with its reason.
-export const agentMessageBody = z.object({ text: agentChatText });
+export const agentMessageBody = z.strictObject({ text: agentChatText });
 
 /** Who the authenticated caller is: its account, as the game server's own routes resolve it. */
 function accountCaller(res: Response): AgentCaller {

@@ -4,7 +4,7 @@ import { ServiceError } from "../protocol/errors.js";
 import { WHOLE_BODY } from "./errors.js";
 
 /** A body that names a character (a rename, a new agent). */
-export const characterNameBody = z.object({
+export const characterNameBody = z.strictObject({
   name: z.string().regex(CHARACTER_NAME, CHARACTER_NAME_RULE),
 });
 

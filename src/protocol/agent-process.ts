@@ -8,7 +8,7 @@ export const ABSENT_OWNERS_PATH = "/api/v1/agent-process/absent-owners";
 /** The most owners one request asks about (some 12 kB of ids, within the body limit); more take more requests. */
 export const MAX_OWNERS_ASKED = 300;
 
-export const absentOwnersBody = z.object({
+export const absentOwnersBody = z.strictObject({
   accountIds: z.array(z.string().min(1).max(64)).max(MAX_OWNERS_ASKED),
   seconds: z
     .int()

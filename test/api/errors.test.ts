@@ -105,6 +105,28 @@ describe("API errors", () => {
     });
   }
 
+  it("refuses a body field the endpoint does not take, naming it, and changes nothing", async () => {
+    const { token } = await signInAnonymously(server);
+    const unknownField = async (path: string, body: unknown, field: string) => {
+      const error = await expectError(await request(server, path, { body, token }), 400, "bad_request");
+      assert.deepEqual(error.details, [{ field, message: "not a field of this request" }], path);
+    };
+    await unknownField("/api/v1/player", { name: "Spare Key", colour: "red" }, "colour");
+    const player = await (await request(server, "/api/v1/player", { token })).json();
+    assert.notEqual(player.name, "Spare Key", "not renamed");
+    // A misspelt world would otherwise put the agent in world 1.
+    await unknownField("/api/agents", { name: "Typo Town", wrold: 2 }, "wrold");
+    assert.deepEqual((await (await request(server, "/api/agents", { token })).json()).agents, []);
+
+    const created = await request(server, "/api/agents", { body: { name: "Exact One" }, token });
+    assert.equal(created.status, 201, await created.clone().text());
+    const { agentId } = await created.json();
+    await unknownField(`/api/agents/${agentId}/goal`, { type: "combat", targt: 500 }, "targt");
+    const { goal } = await (await request(server, `/api/agents/${agentId}/goal`, { token })).json();
+    assert.notEqual(goal?.type, "combat", "a gathering goal of its own choice, not the refused one");
+    await unknownField(`/api/agents/${agentId}/message`, { text: "hello", ["__proto__"]: {} }, "__proto__");
+  });
+
   it("turns a failure inside the server into a 500 that names no cause", async () => {
     const { token } = await signInAnonymously(server);
     await server.runtime.database.close();
