@@ -43,8 +43,10 @@ function expiryOf(token) {
 
 /**
  * The token of this browser's identity. Anonymous mode: issued by the server and kept, renewed while
- * still valid so the same character stays ours. With an identity provider, its token is given to the
- * page as `#token=...` (or kept from an earlier visit, until it expires).
+ * still valid, or once it ran out with the renewal token issued beside it, so the same character stays
+ * ours; should the server take neither, a new identity is signed in and the page told (NEW_PLAYER_EVENT).
+ * With an identity provider, its token is given to the page as `#token=...` (or kept from an earlier
+ * visit, until it expires).
  */
 export async function signIn() {
   const fromHash = new URLSearchParams(location.hash.slice(1)).get("token");
@@ -63,38 +65,58 @@ export async function signIn() {
         : "This server signs players in with its identity provider: open the page with #token=<your token>.",
     );
   }
-  const fresh = kept?.expiresAt && Date.parse(kept.expiresAt) - Date.now() > RENEW_MARGIN_MS;
+  const fresh = kept?.token && Date.parse(kept.expiresAt) - Date.now() > RENEW_MARGIN_MS;
   if (fresh) return kept.token;
-  const stillValid = kept?.expiresAt && Date.parse(kept.expiresAt) > Date.now();
-  const issued = await api("/api/v1/auth/anonymous", {
-    method: "POST",
-    token: stillValid ? kept.token : undefined,
+  const stillValid = kept?.token && Date.parse(kept.expiresAt) > Date.now();
+  const renewable = kept?.renewalToken && Date.parse(kept.renewalExpiresAt) > Date.now();
+  const presented = stillValid ? kept.token : renewable ? kept.renewalToken : undefined;
+  const signInAnonymously = (token) => api("/api/v1/auth/anonymous", { method: "POST", token });
+  let refused = false;
+  const issued = await signInAnonymously(presented).catch((error) => {
+    // The server takes neither (its JWT_SECRET changed, or the renewal ran out): a new identity.
+    if (!presented || !(error instanceof ApiError) || error.status !== 401) throw error;
+    refused = true;
+    return signInAnonymously();
   });
-  localStorage.setItem(TOKEN_KEY, JSON.stringify({ token: issued.token, expiresAt: issued.expiresAt }));
-  return issued.token;
+  const { token, expiresAt, playerId, renewalToken, renewalExpiresAt } = issued;
+  localStorage.setItem(
+    TOKEN_KEY,
+    JSON.stringify({ token, expiresAt, playerId, renewalToken, renewalExpiresAt }),
+  );
+  // Kept from before: an identity this browser had (see forgetToken), its player known or not.
+  const lost = kept && (kept.playerId ? playerId !== kept.playerId : refused || !presented);
+  if (lost) window.dispatchEvent(new CustomEvent(NEW_PLAYER_EVENT, { detail: { playerId } }));
+  return token;
 }
+
+/** Dispatched on `window` when this browser's earlier character could not be signed in again. */
+export const NEW_PLAYER_EVENT = "tileworld:new-player";
 
 /** How often an open page checks that its token is not near its expiry (renewing it then: see signIn). */
 const KEEP_FRESH_MS = 60 * 1000;
 
 /**
  * Keeps this browser's anonymous token renewed while the page is open, so that a connection made after
- * hours of play (a drop, a hop) still comes back as the same player: a token that ran out cannot be
- * renewed, and a new one is a new player.
+ * hours of play (a drop, a hop) comes back as the same player at once, without a renewal first.
  */
 export function keepSignedIn() {
   if (env.PUBLIC_IDP_APP_ID) return;
   setInterval(() => signIn().catch(() => {}), KEEP_FRESH_MS);
 }
 
-/** Forgets the kept token: the server refused it (its secret changed, or it ran out). */
+/**
+ * Forgets the kept token: the server refused it (its secret changed, or it ran out). The rest stays: its
+ * renewal token, for the next sign-in to try, and that there was an identity, which a new one replaces.
+ */
 export function forgetToken() {
-  localStorage.removeItem(TOKEN_KEY);
+  const { token, expiresAt, ...rest } = stored() ?? {};
+  localStorage.setItem(TOKEN_KEY, JSON.stringify(rest));
 }
 
 /**
  * Checks the kept token with the server when a connection was refused before it opened (a browser is
- * told no reason): one the server refuses is forgotten, so the next sign-in starts afresh. True then.
+ * told no reason): one the server refuses is forgotten, so the next sign-in renews it with its renewal
+ * token, or starts afresh. True then.
  */
 export async function dropRefusedToken() {
   const token = stored()?.token;

@@ -1,6 +1,15 @@
 // The agent dashboard: lists the agents, shows the one picked (position on a mini-map, health, goal and
 // progress, current action, skills, inventory, equipment) and controls it. It polls every 7 s, a failed poll retried after 1 s, 2 s and 4 s, and a 429 waits for its Retry-After.
-import { api, el, forgetToken, formatNumber, manifest, signIn, titleCase } from "./common.js";
+import {
+  api,
+  el,
+  forgetToken,
+  formatNumber,
+  manifest,
+  NEW_PLAYER_EVENT,
+  signIn,
+  titleCase,
+} from "./common.js";
 
 const POLL_MS = 7000;
 const BACKOFF_MS = [1000, 2000, 4000];
@@ -122,18 +131,27 @@ async function poll() {
 
 /**
  * The server refused the kept token (its secret changed, or the token ran out): it is forgotten and a
- * new sign-in made, once a page (a server that refuses every token is not sent new identities all
- * day). An identity provider's sign-in is the person's to give again.
+ * new sign-in made (renewed for the same identity when the server takes its renewal token), once a page
+ * (a server that refuses every token is not sent new identities all day). An identity provider's
+ * sign-in is the person's to give again.
  */
 async function signInAgain() {
   signedInAgain = true;
   forgetToken();
+  let newPlayer = false;
+  const told = () => {
+    newPlayer = true;
+  };
+  window.addEventListener(NEW_PLAYER_EVENT, told, { once: true });
   try {
     token = await signIn();
   } catch (error) {
     return setStatus(`Cannot sign in: ${error.message}`, "error");
+  } finally {
+    window.removeEventListener(NEW_PLAYER_EVENT, told);
   }
-  setStatus("The server no longer took this browser's sign-in: signed in afresh", "error");
+  if (newPlayer)
+    setStatus("The server no longer took this browser's sign-in: signed in afresh, as a new player", "error");
   timer = setTimeout(poll, BACKOFF_MS[0]);
 }
 

@@ -1,5 +1,14 @@
 // The web client: signs in, plays over /ws, draws the world and keeps the panels up to date.
-import { api, dropRefusedToken, el, env, keepSignedIn, signIn, titleCase } from "./common.js";
+import {
+  api,
+  dropRefusedToken,
+  el,
+  env,
+  keepSignedIn,
+  NEW_PLAYER_EVENT,
+  signIn,
+  titleCase,
+} from "./common.js";
 import { GameConnection } from "./connection.js";
 import { createPanels } from "./panels.js";
 import { drawWorld, toTile } from "./renderer.js";
@@ -60,6 +69,14 @@ const {
   stopUsing,
   useOn,
 } = createPanels({ game, map, trade, send, notice, hideNotice, showMenu, chatLine });
+// Said in the chat, which stays: a passing notice is easily missed, and the earlier character is lost here.
+window.addEventListener(NEW_PLAYER_EVENT, () => {
+  chatLine(
+    "server",
+    "",
+    "This browser's earlier character could not be signed in again (its sign-in ran out, or the server no longer takes it): you play as a new character.",
+  );
+});
 const connection = new GameConnection({
   url: env.PUBLIC_WS_URL ?? `${location.origin.replace(/^http/, "ws")}/ws`,
   token: signIn,
@@ -78,10 +95,7 @@ const connection = new GameConnection({
   onEvent: handle,
   onRefused: async () => {
     // Once a page: a server that refuses every token is not sent a new identity at each try.
-    if (!game.signedInAgain && (await dropRefusedToken())) {
-      game.signedInAgain = true;
-      notice("The server no longer takes this browser's sign-in: you play as a new player.");
-    }
+    if (!game.signedInAgain && (await dropRefusedToken())) game.signedInAgain = true;
     if (connection.world === undefined) return;
     await worlds.refresh();
     if (worlds.worlds.find(({ id }) => id === connection.world)?.full) leaveFullWorld(connection.world);

@@ -1,7 +1,12 @@
 // POST /api/v1/auth/anonymous: temporary identities for anonymous mode (no identity provider configured).
 import { Router } from "express";
 import { accountWithCharacter, NAMES_EXHAUSTED_MESSAGE } from "../auth/accounts.js";
-import { issueAnonymousToken } from "../auth/tokens.js";
+import {
+  isRenewalToken,
+  issueAnonymousToken,
+  type TokenVerifier,
+  verifyAnonymousRenewal,
+} from "../auth/tokens.js";
 import { NamesExhaustedError } from "../db/characters.js";
 import { clientKey } from "../limits/rate-limits.js";
 import type { Runtime } from "../ports/runtime.js";
@@ -10,7 +15,8 @@ import { bearerToken, verifyOrRefuse } from "./authenticate.js";
 
 /**
  * Issues a token for a new identity, with its account and character, so `playerId` can be played at once.
- * Presenting a still-valid anonymous token renews it for the same identity instead.
+ * Presenting a still-valid anonymous token, or the renewal token issued with one, renews it for the same
+ * identity instead.
  */
 export function anonymousAuthRouter(
   runtime: Pick<
@@ -26,9 +32,16 @@ export function anonymousAuthRouter(
       );
     }
     const presented = bearerToken(req.headers.authorization);
+    // A still-valid token, or the renewal token of one that ran out; nothing else takes a renewal token.
+    const tokens: TokenVerifier = {
+      verify: (token) =>
+        isRenewalToken(token)
+          ? verifyAnonymousRenewal(runtime.jwtSecret, token)
+          : runtime.tokens.verify(token),
+    };
     // The route's limit has counted this request: a bad token is not counted a second time.
     const renewed = presented
-      ? await verifyOrRefuse(runtime, presented, clientKey(req.ip), res, true)
+      ? await verifyOrRefuse({ ...runtime, tokens }, presented, clientKey(req.ip), res, true)
       : undefined;
     // An agent's token names no anonymous identity: renewing it would answer with a character the new
     // token could not play.
@@ -41,6 +54,12 @@ export function anonymousAuthRouter(
         throw new ServiceError("unavailable", NAMES_EXHAUSTED_MESSAGE);
       throw error;
     });
-    res.status(201).json({ token: issued.token, playerId, expiresAt: issued.expiresAt.toISOString() });
+    res.status(201).json({
+      token: issued.token,
+      playerId,
+      expiresAt: issued.expiresAt.toISOString(),
+      renewalToken: issued.renewalToken,
+      renewalExpiresAt: issued.renewalExpiresAt.toISOString(),
+    });
   });
 }

@@ -130,10 +130,12 @@ export const ENDPOINTS: Endpoint[] = [
     path: "/api/v1/auth/anonymous",
     auth: "public",
     summary:
-      "Anonymous sign-in: a new identity with its account and a character of a generated name, or, with a still-valid anonymous token in `Authorization`, that token renewed for the same identity.",
-    answers: ["`201 {token, playerId, expiresAt}`: an HS256 token valid for one hour"],
+      "Anonymous sign-in: a new identity with its account and a character of a generated name, or, with a still-valid anonymous token in `Authorization` (or the `renewalToken` issued with one, whose token has run out), new tokens for the same identity and character. Keep the renewal token as the identity's key: it is accepted here only, and a player back after its token ran out renews with it rather than start as a new player.",
+    answers: [
+      "`201 {token, playerId, expiresAt, renewalToken, renewalExpiresAt}`: an HS256 token valid for one hour, and a renewal token valid for 30 days",
+    ],
     errors: [
-      "`401 unauthorized`: the token presented for renewal is not valid",
+      "`401 unauthorized`: the token presented for renewal is not valid (a renewal token past its 30 days included)",
       "`403 forbidden`: an identity provider is configured (sign in with it), or the token presented is not an anonymous identity's (an agent's)",
       "`429 rate_limited`: past `RATE_LIMIT_AUTH_PER_MIN` (each request counts once, its token's failure included)",
     ],

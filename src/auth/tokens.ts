@@ -44,6 +44,13 @@ export const SERVER_ISSUER = "tileworld";
 export const ANONYMOUS_AUDIENCE = "tileworld-anonymous";
 /** The server's own tokens are temporary; a client refreshes its token before this runs out. */
 export const SERVER_TOKEN_SECONDS = 60 * 60;
+/**
+ * An anonymous identity's renewal token, kept beside its token and accepted only by
+ * `POST /api/v1/auth/anonymous`: a player back after its token ran out (a closed tab, a night away)
+ * renews with it and plays the same character, where a new identity would be a new player.
+ */
+export const ANONYMOUS_RENEWAL_AUDIENCE = "tileworld-anonymous-renewal";
+export const ANONYMOUS_RENEWAL_SECONDS = 30 * 24 * 60 * 60;
 /** The server's own agents sign in with tokens of this audience, whether or not a provider is configured. */
 export const AGENT_AUDIENCE = "tileworld-agent";
 
@@ -144,14 +151,45 @@ function userTokenVerifier(
   };
 }
 
-/** A fresh temporary identity, or a new token for `subject` (an `anon:` identity) when refreshing. */
+export interface AnonymousTokens {
+  token: string;
+  subject: string;
+  expiresAt: Date;
+  renewalToken: string;
+  renewalExpiresAt: Date;
+}
+
+/**
+ * A fresh temporary identity, or new tokens for `subject` (an `anon:` identity) when renewing: the token
+ * that signs it in and the renewal token that gets it a new one later (see ANONYMOUS_RENEWAL_AUDIENCE).
+ */
 export async function issueAnonymousToken(
   jwtSecret: Uint8Array,
   subject = `anon:${randomUUID()}`,
-): Promise<{ token: string; subject: string; expiresAt: Date }> {
+): Promise<AnonymousTokens> {
+  const sub = subject.replace(/^anon:/, "");
   const expiresAt = serverTokenExpiry();
-  const token = await serverToken(jwtSecret, subject.replace(/^anon:/, ""), ANONYMOUS_AUDIENCE, expiresAt);
-  return { token, subject, expiresAt };
+  const renewalExpiresAt = new Date((Math.floor(Date.now() / 1000) + ANONYMOUS_RENEWAL_SECONDS) * 1000);
+  const [token, renewalToken] = await Promise.all([
+    serverToken(jwtSecret, sub, ANONYMOUS_AUDIENCE, expiresAt),
+    serverToken(jwtSecret, sub, ANONYMOUS_RENEWAL_AUDIENCE, renewalExpiresAt),
+  ]);
+  return { token, subject, expiresAt, renewalToken, renewalExpiresAt };
+}
+
+/** Whether `token` claims to be a renewal token (it is verified by verifyAnonymousRenewal). */
+export function isRenewalToken(token: string): boolean {
+  return claimedAudience(token) === ANONYMOUS_RENEWAL_AUDIENCE;
+}
+
+/** The anonymous identity a renewal token names; InvalidTokenError when it is not one this server signed. */
+export async function verifyAnonymousRenewal(jwtSecret: Uint8Array, token: string): Promise<Identity> {
+  const { payload } = await verifyOrExplain(token, jwtSecret, {
+    algorithms: ["HS256"],
+    issuer: SERVER_ISSUER,
+    audience: ANONYMOUS_RENEWAL_AUDIENCE,
+  });
+  return { subject: `anon:${payload.sub}`, kind: "anonymous" };
 }
 
 /** A token for one of the server's own agents (see src/agents). */

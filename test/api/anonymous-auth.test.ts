@@ -1,8 +1,13 @@
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
-import { decodeJwt } from "jose";
+import { decodeJwt, SignJWT } from "jose";
 import { STEM_NAMES } from "../../src/auth/generated-names.js";
-import { issueAgentToken, issueAnonymousToken } from "../../src/auth/tokens.js";
+import {
+  ANONYMOUS_AUDIENCE,
+  issueAgentToken,
+  issueAnonymousToken,
+  SERVER_ISSUER,
+} from "../../src/auth/tokens.js";
 import { CHARACTER_NAME } from "../../src/game/character-names.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { WsClient } from "../support/ws-client.js";
@@ -40,6 +45,45 @@ describe("POST /api/v1/auth/anonymous (anonymous mode)", () => {
     const renewed = await request(server, "/api/v1/auth/anonymous", { method: "POST", token: first.token });
     assert.equal(renewed.status, 201);
     assert.equal((await renewed.json()).playerId, first.playerId);
+  });
+
+  it("renews with the renewal token once the token has run out, and takes that token nowhere else", async () => {
+    const signIn = await request(server, "/api/v1/auth/anonymous", { method: "POST" });
+    const { playerId, renewalToken, renewalExpiresAt } = await signIn.json();
+    const lifetime = new Date(renewalExpiresAt).getTime() - Date.now();
+    assert.ok(lifetime > 29 * 24 * 3600_000 && lifetime <= 30 * 24 * 3600_000, `lifetime ${lifetime} ms`);
+    // The player was away past its token's hour: the token is refused, the renewal token is not.
+    const subject = decodeJwt(renewalToken).sub!;
+    const expired = await new SignJWT({})
+      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setSubject(subject)
+      .setIssuer(SERVER_ISSUER)
+      .setAudience(ANONYMOUS_AUDIENCE)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
+      .sign(server.runtime.jwtSecret);
+    await expectError(
+      await request(server, "/api/v1/auth/anonymous", { method: "POST", token: expired }),
+      401,
+      "unauthorized",
+    );
+    const renewed = await request(server, "/api/v1/auth/anonymous", { method: "POST", token: renewalToken });
+    assert.equal(renewed.status, 201, await renewed.clone().text());
+    const again = await renewed.json();
+    assert.equal(again.playerId, playerId, "the same character");
+    assert.equal(
+      (await (await request(server, "/api/v1/player", { token: again.token })).json()).id,
+      playerId,
+    );
+    // A renewal token signs nobody in: not on the API, not on /ws.
+    await expectError(await request(server, "/api/v1/player", { token: renewalToken }), 401, "unauthorized");
+    const refused = await WsClient.connect(server.wsUrl, { header: renewalToken }).then(
+      async (client) => {
+        await client.close();
+        return false;
+      },
+      () => true,
+    );
+    assert.ok(refused, "a /ws upgrade with a renewal token is refused");
   });
 
   it("refuses to renew an agent's token with 403: it names no anonymous identity", async () => {

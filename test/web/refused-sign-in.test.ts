@@ -53,10 +53,31 @@ describe("the pages with a kept token the server refuses", function () {
       await page.locator('#status[data-status="online"]').waitFor({ timeout: 15000 });
       assert.equal(tokens[0], kept.token, "the kept token tried first");
       assert.notEqual(tokens.at(-1), kept.token, "then a new one");
-      assert.match(
-        (await page.locator("#notice").textContent()) ?? "",
-        /no longer takes this browser's sign-in/,
-      );
+      // Said in the chat, which stays: the earlier character is lost to this browser.
+      await page
+        .locator("#chat-log li.server", { hasText: /earlier character could not be signed in again/ })
+        .waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("the play client comes back as the same character after its token ran out, and says nothing", async () => {
+    const { page, context } = await openPage(browser);
+    try {
+      await page.goto(`${server.baseUrl}/play`);
+      await page.locator('#status[data-status="online"]').waitFor({ timeout: 15000 });
+      await page.locator("#player-name", { hasText: /^[^…]/ }).waitFor();
+      const name = await page.locator("#player-name").textContent();
+      await page.close();
+      // Two hours later (tokens last one): the kept token has run out, its renewal token has not.
+      const later = await context.newPage();
+      await later.clock.install({ time: Date.now() + 2 * 60 * 60 * 1000 });
+      await later.goto(`${server.baseUrl}/play`);
+      await later.locator('#status[data-status="online"]').waitFor({ timeout: 15000 });
+      await later.locator("#player-name", { hasText: /^[^…]/ }).waitFor();
+      assert.equal(await later.locator("#player-name").textContent(), name, "the same character");
+      assert.equal(await later.locator("#chat-log li.server").count(), 0, "nothing to tell");
     } finally {
       await context.close();
     }
