@@ -1,4 +1,5 @@
 // What a player keeps and what falls to the ground when they die.
+import { DESPAWN_TICKS, OWNER_ONLY_TICKS } from "./ground-items.js";
 import {
   EQUIP_SLOTS,
   type Equipment,
@@ -6,9 +7,27 @@ import {
   type InventoryEntry,
   type ItemDef,
   type ItemQuantity,
+  TICKS_PER_MINUTE,
+  type Tile,
 } from "./types.js";
 
 export const ITEMS_KEPT_ON_DEATH = 3;
+
+/**
+ * What the server tells a player who died: what became of what it carried, and where what it lost lies
+ * and for how long, which a respawn far away would otherwise leave it to guess.
+ */
+export function deathNotice(dropped: number, where: Tile, areaName: string): string {
+  if (dropped === 0) return "Oh dear, you are dead! You kept everything you carried.";
+  const minutes = (ticks: number) => {
+    const count = ticks / TICKS_PER_MINUTE;
+    return count === 1 ? "a minute" : `${count} minutes`;
+  };
+  return (
+    `Oh dear, you are dead! What you lost lies where you fell, at (${where.x}, ${where.z}) in ${areaName}: ` +
+    `only you see it for ${minutes(OWNER_ONLY_TICKS)}, everyone after that, and it is gone after ${minutes(DESPAWN_TICKS)}.`
+  );
+}
 
 export interface DeathSplit {
   kept: { inventory: InventoryEntry[]; equipment: Equipment };

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { ITEMS_KEPT_ON_DEATH, splitOnDeath } from "../../src/game/death.js";
+import { deathNotice, ITEMS_KEPT_ON_DEATH, splitOnDeath } from "../../src/game/death.js";
 import { EQUIP_SLOTS, type Equipment, type InventoryEntry } from "../../src/game/types.js";
 import { ITEMS, inventoryArbitrary, totals } from "./fixtures.js";
 
@@ -128,6 +128,19 @@ describe("splitOnDeath", () => {
           if (keptUnits.length > 0) assert.ok(lowestKept >= highestDropped);
         },
       ),
+    );
+  });
+});
+
+describe("deathNotice", () => {
+  it("tells a player who lost nothing so, and one who did where it lies and for how long", () => {
+    assert.equal(
+      deathNotice(0, { x: 5, z: 6 }, "Lumbridge"),
+      "Oh dear, you are dead! You kept everything you carried.",
+    );
+    assert.equal(
+      deathNotice(4, { x: 141, z: 21 }, "Blackfen Marsh"),
+      "Oh dear, you are dead! What you lost lies where you fell, at (141, 21) in Blackfen Marsh: only you see it for a minute, everyone after that, and it is gone after 3 minutes.",
     );
   });
 });

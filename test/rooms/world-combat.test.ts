@@ -168,6 +168,16 @@ describe("WorldRoom: combat, loot and death with real clients", function () {
     assert.deepEqual(tally(dropped), carried, "everything carried and worn lies on the ground");
     assert.equal(new Set(dropped.map((item) => `${item.x},${item.z}`)).size, 1, "all on the tile of death");
     assert.ok(dropped[0]!.x >= 128, "in Blackfen Marsh, where the player died");
+    // Respawned elsewhere, the player is told where what it lost lies, and for how long.
+    const notice = player.inbox
+      .all("chat:message")
+      .find((line) => line.fromPlayerId === "server" && /you are dead/.test(line.message));
+    assert.ok(notice, "told of the death");
+    assert.match(notice.message, new RegExp(`at \\(${dropped[0]!.x}, ${dropped[0]!.z}\\) in Blackfen Marsh`));
+    assert.match(
+      notice.message,
+      /only you see it for a minute, everyone after that, and it is gone after 3 minutes/,
+    );
   });
 
   it("keeps a player who logs out in a fight in the world, fighting on, until the fight is over", async () => {
