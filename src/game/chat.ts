@@ -25,14 +25,19 @@ export type ChatInput =
 /**
  * Control characters, line breaks and text-direction characters (Unicode's Bidi_Control: overrides,
  * isolates and marks): a line holding them could show as a line of someone else's (a server notice
- * after a line break) or read backwards. Unpaired surrogates too, which are no character at all: an SDK
+ * after a line break) or read backwards, and the interlinear annotation marks, between which a client
+ * may hide text. Unpaired surrogates too, which are no character at all: an SDK
  * client (msgpack's UTF-8) would be sent U+FFFD where a /ws client gets the raw escape. Joiners inside
  * emoji are not among them.
  */
-const FORGING_CHARACTERS = /[\p{Cc}\p{Cs}\p{Bidi_Control}\u2028\u2029]/u;
+const FORGING_CHARACTERS = /[\p{Cc}\p{Cs}\p{Bidi_Control}\u2028\u2029\uFFF9-\uFFFB]/u;
 
-/** What shows nothing: spaces of every kind and the invisible format characters (zero-width ones). */
-const INVISIBLE = /[\p{Z}\p{Cf}\s]/gu;
+/**
+ * What shows nothing on its own: spaces of every kind, the invisible format characters (zero-width
+ * ones), what Unicode says to draw as nothing (Hangul fillers, the combining grapheme joiner), the blank
+ * braille pattern, and marks, which show only on a letter.
+ */
+const INVISIBLE = /[\p{Z}\p{Cf}\p{Default_Ignorable_Code_Point}\p{M}\u2800\s]/gu;
 
 /**
  * The most code points one character may be made of: the longest emoji (a kiss of two people with skin

@@ -11,7 +11,8 @@ describe("chat", () => {
     });
     const tooLong = parseChat("x".repeat(MAX_CHAT_LENGTH + 1));
     assert.equal("code" in tooLong && tooLong.code, "bad_request");
-    for (const blank of ["   ", "\u200B\u200B", "\u2060 \uFEFF", "\u3000"]) {
+    const showNothing = ["\u3164", "\u115F\uFFA0", "\u2800", "\u0301", " \u034F "];
+    for (const blank of ["   ", "\u200B\u200B", "\u2060 \uFEFF", "\u3000", ...showNothing]) {
       assert.deepEqual(
         parseChat(blank),
         { code: "bad_request", message: "A chat message has 1 to 200 characters." },
@@ -50,8 +51,9 @@ describe("chat", () => {
     });
   });
 
-  it("refuses control and text-direction characters, but not the joiners inside emoji", () => {
-    for (const forged of ["a\nb", "a\rb", "a\u0085b", "a\u2028b", "\u202Eabc", "a\u2066b"]) {
+  it("refuses control, text-direction and annotation characters, but not the joiners inside emoji", () => {
+    const hiding = "shown\uFFF9hidden\uFFFAx\uFFFB";
+    for (const forged of ["a\nb", "a\rb", "a\u0085b", "a\u2028b", "\u202Eabc", "a\u2066b", hiding]) {
       const parsed = parseChat(forged);
       assert.equal("code" in parsed && parsed.code, "bad_request", JSON.stringify(forged));
     }
