@@ -20,7 +20,8 @@ export type ChatInput =
   | { kind: "admin"; code: string }
   | { kind: "give"; itemId: string; quantity: number }
   | { kind: "teleport"; x: number; z: number }
-  | { kind: "heal" };
+  | { kind: "heal" }
+  | { kind: "help" };
 
 /**
  * Control characters, line breaks and text-direction characters (Unicode's Bidi_Control: overrides,
@@ -81,10 +82,18 @@ function usage(command: string): GameError {
 }
 
 /** The commands a chat line may carry, as the protocol writes them. */
-export const CHAT_COMMANDS = ["/admin", "/give", "/tp", "/heal"] as const;
+export const CHAT_COMMANDS = ["/help", "/admin", "/give", "/tp", "/heal"] as const;
+
+/** The answer to `/help`: the commands the session may run now, and how the others are enabled. */
+export function chatHelp(isAdmin: boolean): string {
+  const adminCommands = "/give <itemId> [quantity], /tp <x> <z>, /heal";
+  return isAdmin
+    ? `Commands: /help; as an admin, ${adminCommands}. A line starting with / is never said aloud.`
+    : `Commands: /help. With the server's admin code, /admin <code> enables ${adminCommands}. A line starting with / is never said aloud.`;
+}
 
 /**
- * Reads `/admin <code>`, `/give <itemId> [quantity]`, `/tp <x> <z>`, `/heal`, in any case; any other line
+ * Reads `/help`, `/admin <code>`, `/give <itemId> [quantity]`, `/tp <x> <z>`, `/heal`, in any case; any other line
  * starting with `/` is an unknown command, never said aloud: a mistyped `/Admin <code>` would tell
  * everyone in view the code. Anything else is said aloud.
  */
@@ -95,6 +104,8 @@ export function parseChat(message: string): ChatInput | GameError {
   const [word = "", ...args] = text.split(/\s+/);
   const command = word.toLowerCase();
   switch (command) {
+    case "/help":
+      return { kind: "help" };
     case "/admin":
       return args.length === 1 ? { kind: "admin", code: args[0]! } : usage("/admin <code>");
     case "/give": {
@@ -116,7 +127,7 @@ export function parseChat(message: string): ChatInput | GameError {
       // Only the word is repeated, and cut short: the rest of the line may be a code meant for /admin.
       return gameError(
         "unknown_command",
-        `There is no command ${[...word].slice(0, 20).join("")}: the commands are ${CHAT_COMMANDS.join(", ")}. A line starting with / is never said aloud.`,
+        `There is no command ${[...word].slice(0, 20).join("")}: /help lists them. A line starting with / is never said aloud.`,
       );
   }
 }

@@ -11,7 +11,7 @@ export interface GameError {
 export const GAME_ERROR_CODES = {
   bad_request: "the request is malformed (empty or too long chat, bad quantity, unknown item id)",
   unknown_command:
-    "a chat line starts with `/` but names no command (`/admin`, `/give`, `/tp`, `/heal`, in any case): it is not said aloud",
+    "a chat line starts with `/` but names no command (`/help`, `/admin`, `/give`, `/tp`, `/heal`, in any case): it is not said aloud",
   not_found:
     "the target entity, player, bank item, store item or prayer does not exist or is not visible to the player",
   invalid_slot:

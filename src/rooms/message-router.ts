@@ -1,5 +1,5 @@
 import { grantAdmin, refuseAdminCode } from "../auth/admin.js";
-import { parseChat, SERVER_SPEAKER } from "../game/chat.js";
+import { chatHelp, parseChat, SERVER_SPEAKER } from "../game/chat.js";
 import { type GameError, isGameError } from "../game/errors.js";
 import { TRADE_ERROR_MESSAGES, type TradeErrorReason } from "../game/trade-reasons.js";
 import type { World } from "../game/world.js";
@@ -185,7 +185,8 @@ export class MessageRouter {
 
   /**
    * Chat text as an intent, the admin command it carries when the session may run it, or why not;
-   * undefined for `/admin <code>`, which answers by itself once the attempt is counted.
+   * undefined for `/admin <code>`, which answers by itself once the attempt is counted, and for `/help`,
+   * answered at once.
    */
   private chatIntent(
     client: WorldClient,
@@ -201,6 +202,9 @@ export class MessageRouter {
         return { type: "chat", message: parsed.text };
       case "admin":
         this.heldBehindAdmin.holdUntil(client, this.elevate(client, parsed.code, reply));
+        return undefined;
+      case "help":
+        reply("chat:message", serverLine(chatHelp(client.userData?.isAdmin === true)));
         return undefined;
       default:
         if (!client.userData?.isAdmin)
@@ -225,11 +229,16 @@ export class MessageRouter {
     }
     if (client.userData) client.userData.isAdmin = true;
     await grantAdmin(runtime, player.accountId);
-    reply("chat:message", {
-      fromPlayerId: SERVER_SPEAKER.id,
-      fromPlayerName: SERVER_SPEAKER.name,
-      message: "Admin commands enabled.",
-      timestamp: Date.now(),
-    });
+    reply("chat:message", serverLine("Admin commands enabled."));
   }
+}
+
+/** A server notice to the session it answers. */
+function serverLine(message: string) {
+  return {
+    fromPlayerId: SERVER_SPEAKER.id,
+    fromPlayerName: SERVER_SPEAKER.name,
+    message,
+    timestamp: Date.now(),
+  };
 }

@@ -89,6 +89,7 @@ describe("chat", () => {
     assert.deepEqual(parseChat("/Admin s3cret"), { kind: "admin", code: "s3cret" });
     assert.deepEqual(parseChat("/ADMIN S3cret"), { kind: "admin", code: "S3cret" });
     assert.deepEqual(parseChat("/HeAl"), { kind: "heal" });
+    assert.deepEqual(parseChat("/Help"), { kind: "help" });
   });
 
   it("refuses any other line starting with / as an unknown command, never as speech", () => {

@@ -39,6 +39,13 @@ describe("chat: commands and the chat rate, through /ws and the SDK", function (
 
   it("says no line starting with / aloud: commands in any case, unknown ones refused to the sender", async () => {
     const [alice, bob] = await neighbours();
+    alice.client.send("player:chat", { message: "/help" }, "help");
+    const help = await alice.client.next("chat:message", (_data, frame) => frame.id === "help");
+    assert.equal(help.data.fromPlayerId, "server");
+    assert.match(
+      help.data.message,
+      /^Commands: \/help\. With the server's admin code, \/admin <code> enables/,
+    );
     alice.client.send("player:chat", { message: `/Admin ${ADMIN_CODE}` }, "cased");
     const enabled = await alice.client.next("chat:message", (data) => data.fromPlayerId === "server");
     assert.equal(enabled.id, "cased", "/Admin is /admin");
@@ -49,6 +56,13 @@ describe("chat: commands and the chat rate, through /ws and the SDK", function (
     const typo = await alice.client.next("error", (_data, frame) => frame.id === "typo");
     assert.deepEqual([typo.data.code, typo.data.event], ["unknown_command", "player:chat"]);
     assert.ok(!typo.data.message.includes(ADMIN_CODE), typo.data.message);
+    assert.match(typo.data.message, /\/help lists them/);
+    alice.client.send("player:chat", { message: "/HELP" }, "admin-help");
+    const adminHelp = await alice.client.next("chat:message", (_data, frame) => frame.id === "admin-help");
+    assert.match(
+      adminHelp.data.message,
+      /^Commands: \/help; as an admin, \/give <itemId> \[quantity\], \/tp <x> <z>, \/heal\./,
+    );
     alice.client.send("player:chat", { message: "/me waves" }, "unknown");
     assert.equal(
       (await alice.client.next("error", (_d, frame) => frame.id === "unknown")).data.code,
