@@ -81,6 +81,8 @@ export interface Deal {
   coins: number;
   /** The item's stock on the shelf after the deal (none when the store does not keep the item). */
   shelved: { itemId: string; stock: number } | undefined;
+  /** Why fewer units were bought than asked for, said to the buyer. */
+  short?: string;
 }
 
 export function closeDeal(shelf: StoreShelf, deal: Deal): void {
@@ -111,10 +113,29 @@ export function buyFrom(
     const bought = addItem(paid, item, units);
     if (bought.added === units) {
       const shelved = { itemId: item.id, stock: stock - units };
-      return { inventory: bought.inventory, units, coins: units * offer.price, shelved };
+      const deal: Deal = { inventory: bought.inventory, units, coins: units * offer.price, shelved };
+      if (units < quantity) deal.short = shortPurchase(units, quantity, item, stock, affordable);
+      return deal;
     }
   }
   return gameError("inventory_full", "Your inventory is full.");
+}
+
+/** Why a purchase took fewer units than asked: the stock, the coins or else the inventory's room. */
+function shortPurchase(
+  units: number,
+  asked: number,
+  item: ItemDef,
+  stock: number,
+  affordable: number,
+): string {
+  const why =
+    units === stock
+      ? "the store has no more"
+      : units === affordable
+        ? "your coins pay for no more"
+        : "your inventory has no room for more";
+  return `${item.name}: you bought ${units} of the ${asked} you asked for, as ${why}.`;
 }
 
 /**

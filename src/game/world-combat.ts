@@ -2,7 +2,6 @@
 // A struck NPC retaliates and an idle player strikes back. Kills drop loot that only the killer
 // sees at first; a dead player respawns at the area's spawn point under the death rule.
 
-import { SERVER_SPEAKER } from "./chat.js";
 import { combatXp, fittingAmmunition, npcCombatant, playerCombatant, resolveAttack } from "./combat.js";
 import { deathNotice, ITEMS_KEPT_ON_DEATH, splitOnDeath } from "./death.js";
 import { rollDrops } from "./drops.js";
@@ -182,12 +181,7 @@ function die(state: WorldState, player: PlayerEntity): void {
   state.setOutfit(player, split.kept);
   for (const item of split.dropped)
     state.dropOnGround(item.itemId, item.quantity, player.position, player.id);
-  state.emit(player.id, "chat:message", {
-    fromPlayerId: SERVER_SPEAKER.id,
-    fromPlayerName: SERVER_SPEAKER.name,
-    message: deathNotice(split.dropped.length, player.position, area.name),
-    timestamp: state.wallClock(),
-  });
+  state.tell(player, deathNotice(split.dropped.length, player.position, area.name));
   state.npcGrid.forEachWithin(player.position, state.viewDistance, (npc) => {
     if (npc.targetId === player.id) npc.targetId = undefined;
   });

@@ -141,6 +141,11 @@ function cookNext(
   }
   state.setInventory(player, cooked.inventory);
   if (result.xp > 0) state.gainXp(player, "cooking", result.xp);
+  // A burn gives no XP: the line is all that tells it from a cook that did nothing.
+  if (result.burnt) {
+    const raw = state.data.items.get(action.rawItemId)?.name ?? action.rawItemId;
+    state.tell(player, `You accidentally burn the ${raw.toLowerCase()}.`);
+  }
   player.nextMakeTick = state.tick + COOK_TICKS;
 }
 

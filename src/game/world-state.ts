@@ -1,7 +1,9 @@
 // The world's mutable state and the bookkeeping every phase shares: entity tables, spatial
 // grids, the tick's outbound events and its change sets (the entities themselves: world-entities.ts).
 // Phases live in the world-*.ts modules.
+
 import { maxHealth } from "./character.js";
+import { SERVER_SPEAKER } from "./chat.js";
 import type { CombatStyle } from "./combat.js";
 import { skillLevels } from "./combat-level.js";
 import type { GameError } from "./errors.js";
@@ -127,6 +129,16 @@ export class WorldState {
   /** The reference of `player`'s intent being applied now, if any: what that intent causes answers it. */
   private refApplyingFor(player: PlayerEntity): number | undefined {
     return this.applyingPlayer === player ? this.applyingRef : undefined;
+  }
+
+  /** A server notice to one player: what happened to it that nothing else it is sent shows. */
+  tell(player: PlayerEntity, message: string): void {
+    this.emit(player.id, "chat:message", {
+      fromPlayerId: SERVER_SPEAKER.id,
+      fromPlayerName: SERVER_SPEAKER.name,
+      message,
+      timestamp: this.wallClock(),
+    });
   }
 
   /** A chat line, to everyone near its speaker (whose copy answers the message it came from). */

@@ -59,6 +59,7 @@ export function planStore(
   return () => {
     closeDeal(shelf, deal);
     state.setInventory(player, deal.inventory);
+    if (deal.short) state.tell(player, deal.short);
     // Shown, with everyone else at this counter, once the tick's deals and restocking are done.
     player.browsing = keeper.id;
     state.changedShelves.add(shelf);

@@ -68,10 +68,20 @@ describe("Store rules", () => {
     const shelf = openShelf(STORE);
     const axes = deal(buyFrom(shelf, holding(["coins", 100]), AXE, 5));
     assert.deepEqual([axes.units, axes.coins, coinsIn(axes.inventory)], [2, 32, 68], "the stock of 2");
-    const poor = deal(buyFrom(shelf, holding(["coins", 40]), AXE, 5));
-    assert.equal(poor.units, 2, "40 coins pay for two axes");
+    assert.equal(axes.short, "bronze_axe: you bought 2 of the 5 you asked for, as the store has no more.");
+    const poor = deal(buyFrom(shelf, holding(["coins", 20]), AXE, 2));
+    assert.equal(poor.units, 1, "20 coins pay for one axe");
+    assert.equal(
+      poor.short,
+      "bronze_axe: you bought 1 of the 2 you asked for, as your coins pay for no more.",
+    );
     const cramped = deal(buyFrom(shelf, crowded(1, ["coins", 100]), AXE, 2));
     assert.equal(cramped.units, 1, "one free slot");
+    assert.equal(
+      cramped.short,
+      "bronze_axe: you bought 1 of the 2 you asked for, as your inventory has no room for more.",
+    );
+    assert.equal(deal(buyFrom(shelf, holding(["coins", 100]), AXE, 2)).short, undefined, "all bought");
     const feathers = deal(buyFrom(shelf, crowded(0, ["coins", 100], ["feather", 3]), FEATHER, 20));
     assert.deepEqual(feathers.inventory.slice(0, 2), [
       { slot: 0, itemId: "coins", quantity: 60 },
@@ -254,7 +264,11 @@ describe("Stores in the world", () => {
     assert.equal(after?.data.items[1]?.stock, 1);
     assert.deepEqual(world.playerSync("p1").coins, 14);
     world.submit("p2", { type: "storeBuy", targetId: keeper, itemId: "bronze_axe", quantity: 5 });
-    world.step();
+    const told = world
+      .step()
+      .events.filter((event) => event.event === "chat:message" && event.to === "p2")
+      .map((event) => (event.data as { message: string }).message);
+    assert.deepEqual(told, ["bronze_axe: you bought 1 of the 5 you asked for, as the store has no more."]);
     assert.equal(
       world.inventory("p2").filter((entry) => entry.itemId === "bronze_axe").length,
       1,

@@ -839,6 +839,33 @@ describe("World", () => {
         world.inventory("p1").some((entry) => entry.itemId === "shrimps" || entry.itemId === "burnt_shrimp"),
       );
     });
+    it("tells the cook each food it burns, which gives no XP to show it", () => {
+      const world = worldWith({ x: 10, z: 30 });
+      world.submit("p1", { type: "give", itemId: "logs", quantity: 1 });
+      world.submit("p1", { type: "give", itemId: "raw_shrimps", quantity: 12 });
+      world.step();
+      const logs = slotOf(world, "p1", "logs");
+      world.submit("p1", { type: "use", inventorySlot: logs, targetSlot: slotOf(world, "p1", "tinderbox") });
+      stepUntil(world, () => world.entities().some((entity) => entity.type === "fire"));
+      const fire = world.entities().find((entity) => entity.type === "fire")!;
+      world.submit("p1", {
+        type: "use",
+        inventorySlot: slotOf(world, "p1", "raw_shrimps"),
+        targetId: fire.id,
+      });
+      const reports = stepUntil(
+        world,
+        () => !world.inventory("p1").some((entry) => entry.itemId === "raw_shrimps"),
+      );
+      const told = reports.flatMap((report) =>
+        report.events.flatMap((event) =>
+          event.event === "chat:message" && event.to === "p1" ? [event.data.message] : [],
+        ),
+      );
+      const burnt = world.inventory("p1").filter((entry) => entry.itemId === "burnt_shrimp").length;
+      assert.ok(burnt > 0 && burnt < 12, `${burnt} of 12 burnt at cooking level 1`);
+      assert.deepEqual(told, Array(burnt).fill("You accidentally burn the raw_shrimps."));
+    });
     it("lights no fire in a town, that is in a safe zone, and no fire on a fire", () => {
       const data = gameData();
       const town = new World({
