@@ -308,6 +308,7 @@ export class Agent {
   private think(): void {
     const view = this.view();
     if (!view) return;
+    if (this.modelTurns?.takeInstructions(this.goal())) return;
     // An action its owner (or its model) asked for runs on before the goal's rules decide again.
     if (this.directed) {
       if (this.currentAction() !== null) {

@@ -55,6 +55,16 @@ export class ModelTurns {
   }
 
   /**
+   * The model's turn for an owner's message that waits, ahead of whatever the agent has under way (a
+   * follow never ends by itself, a long walk would keep the owner waiting): false when none waits, or
+   * a call is out already.
+   */
+  takeInstructions(goal: Goal | null): boolean {
+    if (this.pending || this.instructions.length === 0) return false;
+    return this.take(goal);
+  }
+
+  /**
    * The model's turn, when it has one: an owner's message waits for it, or nothing is under way and the
    * goal is its to pursue. False leaves the decision to the rules (no goal chosen yet, goals paused with
    * nothing asked, or this minute's calls spent).
@@ -124,7 +134,11 @@ export class ModelTurns {
         return;
       }
       reason = `${decision.name} was refused: ${result.ok ? "" : result.reason}`;
-    } else reason = decision.reason;
+    } else {
+      reason = decision.reason;
+      // Told at its next turn, so that it can answer differently.
+      if (decision.answered) this.remember("your last answer", `not carried out: ${reason}`);
+    }
     this.planner = "rules";
     this.host.logger.warn(
       { agentId: this.host.agentId, planner: this.model.label, reason },

@@ -321,7 +321,8 @@ export const ENDPOINTS: Endpoint[] = [
     method: "POST",
     path: "/api/agents/:agentId/message",
     auth: "bearer, owner",
-    summary: "Has the agent say `text` in chat, or run it as a command (`drop all [item]`).",
+    summary:
+      "Has the agent run `text` as a command (a quick action's id, `drop all [item]`), pass it to its language model as an instruction (with one configured), or else say it in chat.",
     body: agentMessageBody,
     answers: ["`202 {accepted: true}`"],
     errors: [

@@ -380,4 +380,63 @@ describe("language-model planner: stub providers on loopback drive an agent", fu
       await run.stop();
     }
   });
+
+  it("hears its owner while a follow it was told runs, and says a reply of several lines as one", async () => {
+    const run = await drivenAgent("openai");
+    try {
+      const friend = await joinAsNewPlayer(run.server);
+      assert.equal(run.world.submit(friend.id, { type: "teleport", ...run.beside }), undefined);
+      run.stub.mode = { kind: "tool", name: "followEntity", input: { entityId: friend.id } };
+      await waitForAsync(async () => (await run.state()).currentAction === "followEntity", "following");
+      // A follow never ends by itself: the owner's word must reach the model all the same.
+      run.stub.mode = { kind: "tool", name: "stopMovement", text: "Stopping.\n\nI will wait here." };
+      const asked = run.stub.requests.length;
+      const sent = await request(run.server, `/api/agents/${run.agentId}/message`, {
+        token: run.owner,
+        body: { text: "Stop following and wait" },
+      });
+      assert.equal(sent.status, 202);
+      await waitForAsync(
+        async () => run.stub.requests.slice(asked).some((r) => r.body.includes("Stop following and wait")),
+        "the instruction in a request while following",
+        10000,
+      );
+      await friend.inbox.next(
+        "chat:message",
+        (m: { message: string }) => m.message === "Stopping. I will wait here.",
+        10000,
+        true,
+      );
+      await leave(friend.room);
+    } finally {
+      await run.stop();
+    }
+  });
+
+  it("tells the model why its last answer was not carried out, and what its provider said was wrong", async () => {
+    const run = await drivenAgent("openai");
+    try {
+      run.stub.mode = { kind: "tool", name: "moveTo", input: { x: "north" } };
+      const asked = run.stub.requests.length;
+      await waitForAsync(
+        async () =>
+          run.stub.requests
+            .slice(asked)
+            .some((r) =>
+              /your last answer: not carried out: the model gave moveTo parameters that do not fit \(x: /.test(
+                r.body,
+              ),
+            ),
+        "the refusal's reason in a later request",
+      );
+      run.stub.mode = { kind: "status", status: 404 };
+      await waitForAsync(
+        async () =>
+          run.lines.some((line) => /the model's provider answered 404: .+/.test(String(line.reason))),
+        "the provider's reason logged",
+      );
+    } finally {
+      await run.stop();
+    }
+  });
 });

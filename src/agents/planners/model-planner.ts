@@ -3,13 +3,14 @@
 // Each call is bounded (calls a minute per agent, tokens, a timeout, the provider's asked wait); whatever
 // goes wrong makes that decision the rules', with the reason.
 import { APICallError, generateText, type LanguageModel, type Tool, tool } from "ai";
+import { MAX_CHAT_LENGTH } from "../../game/chat.js";
 import { AGENT_ACTIONS } from "../actions/index.js";
 import { ACTION_NAMES, type ActionName, isActionName } from "../actions/types.js";
 import type { Goal } from "../brain.js";
 import type { AgentContext } from "../knowledge.js";
 import { provideState } from "../providers/index.js";
 import { AnswerTooLargeError, wasTooLarge } from "./capped-fetch.js";
-import type { ProviderPause } from "./provider-pause.js";
+import type { CallOutcome, ProviderPause } from "./provider-pause.js";
 
 export interface ModelBounds {
   callsPerMinute: number;
@@ -49,9 +50,6 @@ const TOOLS: Record<string, Tool> = Object.fromEntries(
     tool({ description: AGENT_ACTIONS[name].description, inputSchema: AGENT_ACTIONS[name].params }),
   ]),
 );
-
-/** The longest chat reply kept from a model (the chat rule's length). */
-const MAX_REPLY = 200;
 
 export class ModelPlanner {
   private readonly calls: number[] = [];
@@ -99,7 +97,8 @@ export class ModelPlanner {
           : AbortSignal.timeout(this.bounds.timeoutMs),
         maxRetries: 0,
       });
-      const say = result.text.trim().slice(0, MAX_REPLY) || undefined;
+      this.pause.ended({ kind: "answered" });
+      const say = chatReply(result.text);
       const [call] = result.toolCalls;
       if (!call)
         return say
@@ -113,21 +112,75 @@ export class ModelPlanner {
         };
       // The SDK marks a call whose input does not fit the tool's schema; it is checked again here.
       const parsed = AGENT_ACTIONS[call.toolName].params.safeParse(call.input ?? {});
-      if (("invalid" in call && call.invalid) || !parsed.success)
+      if (("invalid" in call && call.invalid) || !parsed.success) {
+        const issue = parsed.success ? undefined : parsed.error.issues[0];
+        const why = issue ? ` (${issue.path.join(".") || "parameters"}: ${issue.message})` : "";
         return {
           kind: "fallback",
-          reason: `the model gave ${call.toolName} parameters that do not fit`,
+          reason: `the model gave ${call.toolName} parameters that do not fit${why}`,
           answered: true,
         };
+      }
       return { kind: "action", name: call.toolName, params: parsed.data, ...(say && { say }) };
     } catch (error) {
-      if (APICallError.isInstance(error)) this.pause.failed(error.statusCode, error.responseHeaders);
+      // A call its agent gave up on says nothing of the provider.
+      if (!givenUp?.aborted) this.pause.ended(outcomeOf(error));
       return { kind: "fallback", reason: failureReason(error, this.bounds.timeoutMs), answered: false };
     }
   }
 }
 
-/** Why a call failed, in words that hold no key, header or body. */
+/** A failed call, for the provider's pause: an answer with its status, or none in time (or at all). */
+function outcomeOf(error: unknown): CallOutcome {
+  if (APICallError.isInstance(error) && error.statusCode !== undefined)
+    return { kind: "status", status: error.statusCode, headers: error.responseHeaders };
+  const silent =
+    (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) ||
+    (APICallError.isInstance(error) && error.statusCode === undefined);
+  return silent ? { kind: "silent" } : { kind: "answered" };
+}
+
+/**
+ * The model's text as one chat line: a reply of several lines (or a list) joined with spaces, and cut
+ * to the chat's length between characters as people see them, never inside one.
+ */
+export function chatReply(text: string): string | undefined {
+  const line = text.replace(/\s+/gu, " ").trim();
+  let reply = "";
+  let count = 0;
+  for (const { segment } of GRAPHEMES.segment(line)) {
+    if (++count > MAX_CHAT_LENGTH) break;
+    reply += segment;
+  }
+  return reply.trim() || undefined;
+}
+
+const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/**
+ * What the provider said was wrong, from its error body (`error.message`, as OpenAI, Anthropic and Google
+ * write it), cut short and with anything long enough to be a key or token taken out.
+ */
+function providerExplanation(error: InstanceType<typeof APICallError>): string | undefined {
+  let said: unknown;
+  try {
+    const body = JSON.parse(error.responseBody ?? "") as { error?: unknown; message?: unknown };
+    said =
+      typeof body.error === "object" && body.error !== null
+        ? (body.error as { message?: unknown }).message
+        : (body.error ?? body.message);
+  } catch {
+    return undefined;
+  }
+  if (typeof said !== "string" || said.trim() === "") return undefined;
+  const clean = said
+    .replace(/[A-Za-z0-9_\-.]{24,}/g, "…")
+    .replace(/\s+/g, " ")
+    .trim();
+  return clean.length > 160 ? `${clean.slice(0, 159)}…` : clean;
+}
+
+/** Why a call failed, in words that hold no key or header, and of the body only the provider's reason. */
 function failureReason(error: unknown, timeoutMs: number): string {
   if (wasTooLarge(error)) return new AnswerTooLargeError().message;
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
@@ -137,7 +190,10 @@ function failureReason(error: unknown, timeoutMs: number): string {
     // A success whose body is not the provider's format (not JSON, fields missing).
     if (error.statusCode !== undefined && error.statusCode < 300)
       return "the model's answer could not be read";
-    if (error.statusCode !== undefined) return `the model's provider answered ${error.statusCode}`;
+    if (error.statusCode !== undefined) {
+      const explained = providerExplanation(error);
+      return `the model's provider answered ${error.statusCode}${explained ? `: ${explained}` : ""}`;
+    }
     return "the model's provider could not be reached";
   }
   const name = error instanceof Error ? error.name : "error";
