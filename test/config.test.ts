@@ -58,6 +58,23 @@ describe("configuration", () => {
     assert.throws(() => loadConfig({ PUBLIC_APP_URL: "not a url" }), /PUBLIC_APP_URL/);
   });
 
+  it("takes only http:// and https:// addresses, and model bounds a provider and a timer can keep", () => {
+    // Without a scheme, "localhost:11434/v1" reads as a URL of the scheme "localhost:".
+    for (const url of ["localhost:11434/v1", "ftp://models.example/v1"])
+      assert.throws(
+        () => loadConfig({ LOCAL_MODEL_URL: url }),
+        /LOCAL_MODEL_URL: must be an http:\/\/ or https:\/\/ address/,
+      );
+    assert.equal(
+      loadConfig({ LOCAL_MODEL_URL: "http://127.0.0.1:11434/v1" }).LOCAL_MODEL_URL,
+      "http://127.0.0.1:11434/v1",
+    );
+    // Node's timers take at most 2^31 - 1 ms: a longer one fires at once.
+    assert.throws(() => loadConfig({ AGENT_MODEL_TIMEOUT_MS: "3000000000" }), /AGENT_MODEL_TIMEOUT_MS/);
+    assert.throws(() => loadConfig({ AGENT_MODEL_MAX_TOKENS: "100000000" }), /AGENT_MODEL_MAX_TOKENS/);
+    assert.equal(loadConfig({ AGENT_MODEL_TIMEOUT_MS: "600000" }).AGENT_MODEL_TIMEOUT_MS, 600_000);
+  });
+
   it("keeps anonymous accounts a day by default, and refuses a retention shorter than their token's life", () => {
     assert.equal(loadConfig({}).ANONYMOUS_ACCOUNT_RETENTION_SECONDS, 86_400);
     assert.equal(
@@ -193,7 +210,7 @@ describe("configuration", () => {
     assert.throws(
       () => loadConfig({ NODE_ENV: "production", PUBLIC_CDN_URL: "cdn.example.com" }),
       (error: Error) => {
-        assert.match(error.message, /PUBLIC_CDN_URL: Invalid URL/);
+        assert.match(error.message, /PUBLIC_CDN_URL: must be an http:\/\/ or https:\/\/ address/);
         for (const name of REQUIRED_IN_PRODUCTION) assert.match(error.message, new RegExp(name));
         return true;
       },

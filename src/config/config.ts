@@ -49,7 +49,10 @@ const list = (fallback: string[]) => {
   return schema;
 };
 
-const optionalUrl = optionalString.pipe(z.url().optional());
+/** An HTTP address: `localhost:11434` (no scheme) would read as a URL of scheme `localhost:`. */
+const optionalUrl = optionalString.pipe(
+  z.url({ protocol: /^https?$/, error: "must be an http:// or https:// address" }).optional(),
+);
 
 /** The public WebSocket address ends in `/ws`. */
 const webSocketUrl = optionalString.pipe(
@@ -214,10 +217,10 @@ export const environmentSchema = z.object({
   ),
   /** Model calls one agent may make a minute; past it, that decision is the rules'. */
   AGENT_MODEL_CALLS_PER_MIN: positiveInt(6),
-  /** Most tokens a model may answer with in one call. */
-  AGENT_MODEL_MAX_TOKENS: positiveInt(512),
-  /** A model call that takes longer is given up, and that decision is the rules'. */
-  AGENT_MODEL_TIMEOUT_MS: positiveInt(20_000),
+  /** Most tokens a model may answer with in one call (no provider takes more than 100,000). */
+  AGENT_MODEL_MAX_TOKENS: positiveInt(512).pipe(z.number().max(100_000)),
+  /** A model call that takes longer is given up, and that decision is the rules'; 10 minutes at most. */
+  AGENT_MODEL_TIMEOUT_MS: positiveInt(20_000).pipe(z.number().max(600_000)),
 
   /** In production, GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`; unset, it is not there. */
   METRICS_TOKEN: optionalString,
