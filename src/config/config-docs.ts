@@ -213,9 +213,10 @@ export const VARIABLE_DOCS = {
   AGENT_MODEL_CALLS_PER_MIN: {
     meaning: "Model calls one agent may make a minute; past them, that decision is the rules'.",
   },
-  AGENT_MODEL_MAX_TOKENS: { meaning: "Most tokens a model may answer with in one call." },
+  AGENT_MODEL_MAX_TOKENS: { meaning: "Most tokens a model may answer with in one call (100,000 at most)." },
   AGENT_MODEL_TIMEOUT_MS: {
-    meaning: "A model call that takes longer is given up; that decision is the rules'.",
+    meaning:
+      "A model call that takes longer is given up; that decision is the rules'. 10 minutes (600000) at most.",
   },
   METRICS_TOKEN: {
     meaning:
