@@ -439,4 +439,39 @@ describe("language-model planner: stub providers on loopback drive an agent", fu
       await run.stop();
     }
   });
+
+  it("shows the model the nearest entities of each kind, not a heap of items that would run up its cost", async () => {
+    const run = await drivenAgent("openai");
+    try {
+      run.stub.mode = { kind: "tool", name: "idle" };
+      assert.equal(
+        run.world.submit(run.characterId, { type: "give", itemId: "logs", quantity: 20 }),
+        undefined,
+      );
+      await waitForAsync(async () => (await run.state()).inventory.items.length >= 20, "the logs given");
+      const slots = (await run.state()).inventory.items
+        .filter((entry: { itemId: string }) => entry.itemId === "logs")
+        .map((entry: { slot: number }) => entry.slot);
+      for (const slot of slots)
+        run.world.submit(run.characterId, { type: "action", action: "drop", inventorySlot: slot });
+      await waitForAsync(
+        async () =>
+          (await run.state()).nearbyEntities.filter((e: { kind: string }) => e.kind === "item").length >= 20,
+        "the logs on the ground, all listed by the state endpoint",
+      );
+      const asked = run.stub.requests.length;
+      await waitForAsync(async () => run.stub.requests.length > asked, "the model asked again", 10000);
+      const prompt = run.stub.requests.at(-1)!.body;
+      const state = JSON.parse(
+        JSON.parse(prompt)
+          .messages.at(-1)
+          .content.match(/State:\n(.*)/)[1],
+      );
+      const items = state.nearbyEntities.filter((e: { kind: string }) => e.kind === "item");
+      assert.equal(items.length, 10, "the nearest 10 items");
+      assert.ok(state.fartherEntitiesNotListed >= 10, JSON.stringify(state.fartherEntitiesNotListed));
+    } finally {
+      await run.stop();
+    }
+  });
 });

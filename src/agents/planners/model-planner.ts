@@ -8,7 +8,7 @@ import { AGENT_ACTIONS } from "../actions/index.js";
 import { ACTION_NAMES, type ActionName, isActionName } from "../actions/types.js";
 import type { Goal } from "../brain.js";
 import type { AgentContext } from "../knowledge.js";
-import { provideState } from "../providers/index.js";
+import { type NearbyEntity, provideState } from "../providers/index.js";
 import { AnswerTooLargeError, wasTooLarge } from "./capped-fetch.js";
 import type { CallOutcome, ProviderPause } from "./provider-pause.js";
 
@@ -200,10 +200,38 @@ function failureReason(error: unknown, timeoutMs: number): string {
   return `the model's answer could not be read (${name})`;
 }
 
+/**
+ * The most entities of one kind, and in all, a prompt shows, the nearest first: a crowd or a heap of
+ * dropped items in view would otherwise make every call as long as the view is full (a player could
+ * run up its cost by dropping items beside an agent). The state endpoint still lists them all.
+ */
+const PROMPT_ENTITIES_PER_KIND = 10;
+const PROMPT_ENTITIES = 40;
+
+/** The nearest entities within the prompt's bounds, and how many were left out. */
+export function promptEntities(entities: readonly NearbyEntity[]): {
+  shown: NearbyEntity[];
+  leftOut: number;
+} {
+  const perKind = new Map<string, number>();
+  const shown: NearbyEntity[] = [];
+  for (const entity of entities) {
+    const count = perKind.get(entity.kind) ?? 0;
+    if (count >= PROMPT_ENTITIES_PER_KIND || shown.length >= PROMPT_ENTITIES) continue;
+    perKind.set(entity.kind, count + 1);
+    shown.push(entity);
+  }
+  return { shown, leftOut: entities.length - shown.length };
+}
+
 /** The prompt: the providers' data, the goal, the owner's words and the recent results, as JSON. */
 function describe({ context, goal, goalsPaused, instructions, recent }: DecisionInput): string {
+  const provided = provideState(context);
+  const { shown, leftOut } = promptEntities(provided.nearbyEntities);
   const state = {
-    ...provideState(context),
+    ...provided,
+    nearbyEntities: shown,
+    ...(leftOut > 0 && { fartherEntitiesNotListed: leftOut }),
     currentAction: context.know.currentAction,
     goal: goal && { type: goal.type, description: goal.description, progress: goal.progress },
     goalsPaused,
