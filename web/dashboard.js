@@ -435,7 +435,12 @@ function updateDetail(view) {
         text: agent.online ? "online" : "offline",
       }),
       goal.goalsPaused && el("span.badge.paused", { text: "goals paused" }),
-      state?.planner && el("span.badge", { text: `planner: ${state.planner}` }),
+      state?.planner &&
+        el("span.badge", {
+          text: `planner: ${state.planner}`,
+          title: state.plannerReason ? `the rules decide: ${state.plannerReason}` : "",
+        }),
+      state?.plannerReason && el("span.planner-reason", { text: state.plannerReason }),
       manyWorlds &&
         agent.world &&
         el("a.badge.world", {

@@ -290,6 +290,7 @@ function frame(now) {
     view.camera.z = self.drawZ;
   }
   drawWorld(ctx, view, map, game, now);
+  showHover();
   requestAnimationFrame(frame);
 }
 requestAnimationFrame(frame);
@@ -459,9 +460,20 @@ canvas.addEventListener("contextmenu", (event) => {
   const options = optionsAt(tileOf(event));
   showMenu($("context-menu"), options, event.clientX, event.clientY);
 });
+/** Where the mouse is over the map, if it is: the hover line follows the view moving under it. */
+let pointer;
 canvas.addEventListener("mousemove", (event) => {
-  $("hover").textContent = hoverLabel(optionsAt(tileOf(event)));
+  pointer = { clientX: event.clientX, clientY: event.clientY };
 });
+canvas.addEventListener("mouseleave", () => {
+  pointer = undefined;
+});
+
+/** The hover line for what is under the mouse now (the view scrolls, entities come and go). */
+function showHover() {
+  const label = pointer ? hoverLabel(optionsAt(tileOf(pointer))) : "";
+  if ($("hover").textContent !== label) $("hover").textContent = label;
+}
 
 /** What a left click on the tile does, and how many more a right click offers ("Chop Tree / 1 more option"). */
 function hoverLabel([first, ...rest]) {

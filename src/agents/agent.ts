@@ -362,6 +362,11 @@ export class Agent {
     return this.modelTurns?.planner ?? "rules";
   }
 
+  /** Why the rules decide for an agent with a language model, while they do (null otherwise). */
+  plannerReason(): string | null {
+    return this.modelTurns?.plannerReason ?? null;
+  }
+
   /** What the agent knows now (see AgentKnowledge): the one source of its providers and actions. */
   knowledge(): AgentKnowledge {
     return this.senses.knowledge(this.record, this.online, this.currentAction());

@@ -29,6 +29,8 @@ export interface ModelHost {
 export class ModelTurns {
   /** Who made the last decision: the model's label, or "rules" (it fell back). */
   planner: string;
+  /** Why the rules made it, while they do: the model's failure, or why it could not be asked. */
+  plannerReason: string | undefined;
   /** The owner's messages waiting for the model, and the model's last actions with their answers. */
   private readonly instructions: string[] = [];
   private readonly recent: { action: string; result: string }[] = [];
@@ -77,8 +79,10 @@ export class ModelTurns {
       // What it started runs on: the model is asked again once it ends.
       if (this.host.currentAction() !== null) return true;
     }
-    if (!this.model.canCall()) {
+    const whyNot = this.model.whyNotCall();
+    if (whyNot) {
       this.planner = "rules";
+      this.plannerReason = whyNot;
       return false;
     }
     const call = new AbortController();
@@ -122,7 +126,7 @@ export class ModelTurns {
   private async apply(decision: ModelDecision): Promise<void> {
     if (decision.kind !== "fallback" && decision.say) this.host.say(decision.say);
     if (decision.kind === "say") {
-      this.planner = this.model.label;
+      this.modelDecided();
       return;
     }
     let reason: string;
@@ -130,7 +134,7 @@ export class ModelTurns {
       const result = await this.host.act(decision.name, decision.params);
       this.remember(decision.name, result.ok ? "ok" : `refused: ${result.reason}`);
       if (result.ok) {
-        this.planner = this.model.label;
+        this.modelDecided();
         return;
       }
       reason = `${decision.name} was refused: ${result.ok ? "" : result.reason}`;
@@ -140,11 +144,17 @@ export class ModelTurns {
       if (decision.answered) this.remember("your last answer", `not carried out: ${reason}`);
     }
     this.planner = "rules";
+    this.plannerReason = reason;
     this.host.logger.warn(
       { agentId: this.host.agentId, planner: this.model.label, reason },
       "an agent's model decision fell back to the rules",
     );
     this.host.rulesDecide();
+  }
+
+  private modelDecided(): void {
+    this.planner = this.model.label;
+    this.plannerReason = undefined;
   }
 
   private remember(action: string, result: string): void {

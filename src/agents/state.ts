@@ -16,6 +16,7 @@ export function agentState(agent: Agent) {
     currentAction: know.currentAction,
     ...provideState(context),
     planner: agent.planner(),
+    plannerReason: agent.plannerReason(),
   };
 }
 

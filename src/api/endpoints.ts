@@ -360,7 +360,7 @@ export const ENDPOINTS: Endpoint[] = [
     auth: "bearer",
     summary: "All an agent knows, from its six state providers, and which planner decides for it.",
     answers: [
-      "`200 {agentId, characterId, name, online, goal, goalsPaused, currentAction, gameState, inventory, nearbyEntities, skills, equipment, availableActions, planner}`",
+      "`200 {agentId, characterId, name, online, goal, goalsPaused, currentAction, gameState, inventory, nearbyEntities, skills, equipment, availableActions, planner, plannerReason}`: `plannerReason` says why the rules decide for an agent with a language model (its last failure, or why it cannot be asked now), null otherwise",
     ],
     errors: [AGENT_IS_THERE, WORLD_AWAY],
   },

@@ -6,7 +6,7 @@ import path from "node:path";
 import express from "express";
 import { FileAgentStore, OWN_FENCE } from "../agents/file-store.js";
 import { AgentManager } from "../agents/manager.js";
-import { modelPlanners } from "../agents/planners/index.js";
+import { logPlanner, modelPlanners } from "../agents/planners/index.js";
 import { type AgentRequest, answerAgentRequest, answerInWorlds } from "../agents/requests.js";
 import { agentCallerOf, authenticateThrough } from "../api/agent-callers.js";
 import { agentsRouter } from "../api/agents.js";
@@ -37,13 +37,15 @@ export async function startAgentFramework(config: Config, logger: Logger): Promi
     );
   const jwtSecret = new TextEncoder().encode(config.JWT_SECRET);
   const storeFile = config.AGENT_STORE_FILE ?? path.join(config.dataDir, "agents.json");
+  const models = modelPlanners(config);
+  logPlanner(models, logger);
   const agents = new AgentManager({
     agents: new FileAgentStore(storeFile, config.GAME_SERVER_URL, jwtSecret),
     gameData: data,
     jwtSecret,
     logger,
     ...agentSettings(config),
-    model: modelPlanners(config)?.create,
+    model: models?.create,
     outsideTheServer: true,
   });
 

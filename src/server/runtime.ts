@@ -3,7 +3,7 @@ import { accessSync, constants, existsSync, mkdirSync, readFileSync } from "node
 import http from "node:http";
 import path from "node:path";
 import { AgentManager } from "../agents/manager.js";
-import { modelPlanners } from "../agents/planners/index.js";
+import { logPlanner, modelPlanners } from "../agents/planners/index.js";
 import { AnonymousAccountSweep } from "../auth/account-sweep.js";
 import { Sightings, sightingIntervalMs } from "../auth/sightings.js";
 import { createTokenVerifier } from "../auth/tokens.js";
@@ -64,12 +64,10 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
   const accounts = new AccountRepository(database.db);
   const characters = new CharacterRepository(database.db);
   const models = modelPlanners(config);
-  logger.info(
-    { planner: models?.label ?? "rules" },
-    models
-      ? `agents decide with the language model ${models.label}, their rules when it fails`
-      : "agents decide by their rules (no language model configured: see README, Agents)",
-  );
+  // With an agent process, its own variables choose its agents' planner, and it says which.
+  if (config.AGENT_FRAMEWORK_URL)
+    logger.info(`agents run in the agent process at ${config.AGENT_FRAMEWORK_URL}`);
+  else logPlanner(models, logger);
   const agentRows = new AgentRepository(database.db);
   const sightingMs = sightingIntervalMs(config.AGENT_OWNER_ABSENCE_SECONDS);
   const outbox = createOutbox(config.WRITE_PATH);

@@ -141,6 +141,7 @@ describe("agent actions and state: the interface's 22 actions and 6 providers ag
       "nearbyEntities",
       "online",
       "planner",
+      "plannerReason",
       "skills",
     ]);
     assert.deepEqual(Object.keys(body.gameState).sort(), [
@@ -162,6 +163,7 @@ describe("agent actions and state: the interface's 22 actions and 6 providers ag
     assert.ok(body.nearbyEntities.every((e, i, all) => i === 0 || all[i - 1]!.distance <= e.distance));
     assert.ok(body.availableActions.includes("moveTo") && body.availableActions.includes("equipItem"));
     assert.equal(body.planner, "rules");
+    assert.equal(body.plannerReason, null, "no language model: nothing fell back");
     const list = await (await request(server, "/api/agents", { token: owner })).json();
     const row = list.agents.find((a: { agentId: string }) => a.agentId === agentId);
     assert.deepEqual(Object.keys(row).sort(), [

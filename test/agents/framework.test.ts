@@ -53,13 +53,18 @@ describe("the agent process (npm run agents) beside a game server", function () 
   });
 
   it("runs an agent created through the game server as a player there, readable at both addresses", async () => {
-    framework = await startAgentProcess(port, server.baseUrl, JWT_SECRET, dataDir, { WORLDS: "2" });
+    framework = await startAgentProcess(port, server.baseUrl, JWT_SECRET, dataDir, {
+      WORLDS: "2",
+      LOG_LEVEL: "info",
+    });
     const created = await request(server, "/api/agents", { body: { name: "Far Feller" }, token: owner });
     assert.equal(created.status, 201, await created.clone().text());
     const agent: { agentId: string; characterId: string; name: string } = await created.json();
     assert.equal(agent.name, "Far Feller");
-    // The game server itself runs no agent: the one created plays from the other process.
+    // The game server itself runs no agent: the one created plays from the other process, which says
+    // who decides for its agents.
     assert.equal(server.runtime.agents.list().length, 0);
+    assert.match(framework.output(), /agents decide by their rules/);
 
     const goal = await request(server, `/api/agents/${agent.agentId}/goal`, {
       body: { type: "woodcutting", target: 25 },

@@ -435,6 +435,15 @@ describe("language-model planner: stub providers on loopback drive an agent", fu
           run.lines.some((line) => /the model's provider answered 404: .+/.test(String(line.reason))),
         "the provider's reason logged",
       );
+      // Its owner reads why the rules decide: the refusal, or the provider's rest after it.
+      await waitForAsync(
+        async () =>
+          /^the model's provider (answered 404: |is not asked for )/.test(
+            (await run.state()).plannerReason ?? "",
+          ),
+        "the reason in the agent's state",
+      );
+      assert.equal((await run.state()).planner, "rules");
     } finally {
       await run.stop();
     }

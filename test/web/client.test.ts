@@ -75,6 +75,9 @@ describe("the web pages in a browser: landing page and client", function () {
     // Over the tree, the corner says what a click does and that a right click offers more.
     await hoverTile(page, here, tree);
     await page.locator("#hover", { hasText: /^Chop Tree \/ 1 more option$/ }).waitFor();
+    // Off the map it names nothing, rather than the tree the mouse left.
+    await page.locator("#chat-input").hover();
+    await page.waitForFunction(() => document.getElementById("hover")!.textContent === "");
     await clickTile(page, here, tree);
     await page.locator(".xp-drop", { hasText: "Woodcutting XP" }).waitFor({ timeout: 60000 });
     await page.locator('#inventory .slot[data-item="logs"]').waitFor();

@@ -1,6 +1,7 @@
 // Which planner the agents use: a language model when one is configured, each agent with its own
 // bounds (ModelPlanner) and all waiting out the provider's rate limit together; the rules otherwise.
 import type { Config } from "../../config/config.js";
+import type { Logger } from "../../telemetry/logger.js";
 import { ModelPlanner } from "./model-planner.js";
 import { chooseModel } from "./models.js";
 import { ProviderPause } from "./provider-pause.js";
@@ -22,4 +23,14 @@ export function modelPlanners(config: Config): { label: string; create: ModelPla
     label: chosen.label,
     create: () => new ModelPlanner(chosen.model, chosen.label, bounds, pause),
   };
+}
+
+/** Says at start-up who decides for the agents this process runs, so an operator sees which model. */
+export function logPlanner(models: { label: string } | undefined, logger: Logger): void {
+  logger.info(
+    { planner: models?.label ?? "rules" },
+    models
+      ? `agents decide with the language model ${models.label}, their rules when it fails`
+      : "agents decide by their rules (no language model configured: see README, Agents)",
+  );
 }

@@ -65,8 +65,17 @@ export class ModelPlanner {
 
   /** Whether a call fits in this agent's calls of the last minute, and the provider takes calls. */
   canCall(now = Date.now()): boolean {
+    return this.whyNotCall(now) === undefined;
+  }
+
+  /** Why the model cannot be asked now, for its owner to read; undefined when it can. */
+  whyNotCall(now = Date.now()): string | undefined {
     while (this.calls.length > 0 && now - this.calls[0]! >= 60_000) this.calls.shift();
-    return this.calls.length < this.bounds.callsPerMinute && this.pause.left(now) === 0;
+    const resting = this.pause.left(now);
+    if (resting > 0) return `the model's provider is not asked for ${Math.ceil(resting / 1000)} s more`;
+    if (this.calls.length >= this.bounds.callsPerMinute)
+      return `this minute's ${this.bounds.callsPerMinute} model calls are spent`;
+    return undefined;
   }
 
   /** The model's decision, asked within the call's time limit; `given up` cuts the request short. */
