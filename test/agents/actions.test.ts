@@ -32,6 +32,7 @@ interface State {
   availableActions: string[];
   goal: { type: string } | null;
   planner: string;
+  plannerReason: string | null;
 }
 
 describe("agent actions and state: the interface's 22 actions and 6 providers against a started server", function () {
