@@ -153,7 +153,7 @@ function outcomeOf(error: unknown): CallOutcome {
  * The model's text as one chat line: a reply of several lines (or a list) joined with spaces, and cut
  * to the chat's length between characters as people see them, never inside one.
  */
-export function chatReply(text: string): string | undefined {
+function chatReply(text: string): string | undefined {
   const line = text.replace(/\s+/gu, " ").trim();
   let reply = "";
   let count = 0;
@@ -218,7 +218,7 @@ const PROMPT_ENTITIES_PER_KIND = 10;
 const PROMPT_ENTITIES = 40;
 
 /** The nearest entities within the prompt's bounds, and how many were left out. */
-export function promptEntities(entities: readonly NearbyEntity[]): {
+function promptEntities(entities: readonly NearbyEntity[]): {
   shown: NearbyEntity[];
   leftOut: number;
 } {
