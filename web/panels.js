@@ -98,6 +98,9 @@ export function createPanels({ game, map, trade, send, notice, hideNotice, showM
             title: item
               ? `${def?.name ?? item.itemId}${item.quantity > 1 ? ` × ${formatNumber(item.quantity)}` : ""}`
               : "",
+            // An empty slot is named for a screen reader, and no tab stop on the way to the items.
+            "aria-label": item ? undefined : `Empty slot ${slot + 1}`,
+            tabindex: item ? undefined : "-1",
             onclick: (event) => item && slotClicked(item, event),
           },
           item && el("span.item-name", { text: def?.name ?? item.itemId }),

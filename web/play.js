@@ -547,11 +547,23 @@ function showMenu(menu, options, x, y) {
     menu.style.left = `${Math.min(x, window.innerWidth - 200)}px`;
     menu.style.top = `${Math.min(y, window.innerHeight - 30 * options.length)}px`;
   }
+  // A menu opened from the keyboard is used from it: its first option takes the focus, and the focus
+  // goes back where it was when the menu closes.
+  if (x === undefined) {
+    menuOpener = document.activeElement;
+    menu.querySelector("button")?.focus();
+  }
 }
 
+/** What had the focus when a menu took it (see showMenu). */
+let menuOpener;
+
 function hideMenus() {
+  const hadFocus = [$("context-menu"), $("slot-menu")].some((menu) => menu.contains(document.activeElement));
   $("context-menu").hidden = true;
   $("slot-menu").hidden = true;
+  if (hadFocus && menuOpener?.isConnected) menuOpener.focus();
+  menuOpener = undefined;
 }
 
 $("tabs").addEventListener("click", (event) => {

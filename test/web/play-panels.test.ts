@@ -214,8 +214,22 @@ describe("the play page: one player's panels", function () {
     await page.locator('#inventory .slot[data-item="shrimps"]').first().focus();
     await page.keyboard.press("Enter");
     await page.locator("#slot-menu").waitFor();
+    // Opened from the keyboard, the menu has the focus, and gives it back to the slot as it closes.
+    const focusedIn = () =>
+      page.evaluate(() => {
+        const focused = document.activeElement;
+        return focused?.closest("#slot-menu")
+          ? "menu"
+          : (focused?.getAttribute("data-item") ?? focused?.tagName);
+      });
+    assert.equal(await focusedIn(), "menu");
     await page.keyboard.press("Escape");
     assert.ok(await page.locator("#slot-menu").isHidden(), "the menu closes");
+    assert.equal(await focusedIn(), "shrimps");
+    // An empty slot is named, and no tab stop.
+    const empty = page.locator("#inventory .slot:not(.full)").first();
+    assert.match((await empty.getAttribute("aria-label")) ?? "", /^Empty slot \d+$/);
+    assert.equal(await empty.getAttribute("tabindex"), "-1");
     await slotMenu(page, "shrimps", "Use Shrimps");
     await page.locator("#inventory .slot.using").waitFor();
     await page.keyboard.press("Escape");
