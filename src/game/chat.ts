@@ -2,6 +2,7 @@
 // room's decision (it knows the session's admin flag); this module only reads the text.
 import { type GameError, gameError } from "./errors.js";
 import { MAX_STACK } from "./types.js";
+import type { ChatMessage } from "./world-types.js";
 
 export const MAX_CHAT_LENGTH = 200;
 
@@ -13,6 +14,11 @@ export const SERVER_SPEAKER = { id: "server", name: "Server" } as const;
 
 export function isServerName(name: string): boolean {
   return name.toLowerCase() === SERVER_SPEAKER.name.toLowerCase();
+}
+
+/** A line the server says to a player, as a chat message from SERVER_SPEAKER. */
+export function serverNotice(message: string, timestamp: number): ChatMessage {
+  return { fromPlayerId: SERVER_SPEAKER.id, fromPlayerName: SERVER_SPEAKER.name, message, timestamp };
 }
 
 export type ChatInput =

@@ -3,7 +3,7 @@
 // Phases live in the world-*.ts modules.
 
 import { maxHealth } from "./character.js";
-import { SERVER_SPEAKER } from "./chat.js";
+import { serverNotice } from "./chat.js";
 import type { CombatStyle } from "./combat.js";
 import { skillLevels } from "./combat-level.js";
 import type { GameError } from "./errors.js";
@@ -133,12 +133,7 @@ export class WorldState {
 
   /** A server notice to one player: what happened to it that nothing else it is sent shows. */
   tell(player: PlayerEntity, message: string): void {
-    this.emit(player.id, "chat:message", {
-      fromPlayerId: SERVER_SPEAKER.id,
-      fromPlayerName: SERVER_SPEAKER.name,
-      message,
-      timestamp: this.wallClock(),
-    });
+    this.emit(player.id, "chat:message", serverNotice(message, this.wallClock()));
   }
 
   /** A chat line, to everyone near its speaker (whose copy answers the message it came from). */

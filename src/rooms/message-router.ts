@@ -1,5 +1,5 @@
 import { grantAdmin, refuseAdminCode } from "../auth/admin.js";
-import { chatHelp, parseChat, SERVER_SPEAKER } from "../game/chat.js";
+import { chatHelp, parseChat, serverNotice } from "../game/chat.js";
 import { type GameError, isGameError } from "../game/errors.js";
 import { TRADE_ERROR_MESSAGES, type TradeErrorReason } from "../game/trade-reasons.js";
 import type { World } from "../game/world.js";
@@ -204,7 +204,7 @@ export class MessageRouter {
         this.heldBehindAdmin.holdUntil(client, this.elevate(client, parsed.code, reply));
         return undefined;
       case "help":
-        reply("chat:message", serverLine(chatHelp(client.userData?.isAdmin === true)));
+        reply("chat:message", serverNotice(chatHelp(client.userData?.isAdmin === true), Date.now()));
         return undefined;
       default:
         if (!client.userData?.isAdmin)
@@ -229,16 +229,6 @@ export class MessageRouter {
     }
     if (client.userData) client.userData.isAdmin = true;
     await grantAdmin(runtime, player.accountId);
-    reply("chat:message", serverLine("Admin commands enabled."));
+    reply("chat:message", serverNotice("Admin commands enabled.", Date.now()));
   }
-}
-
-/** A server notice to the session it answers. */
-function serverLine(message: string) {
-  return {
-    fromPlayerId: SERVER_SPEAKER.id,
-    fromPlayerName: SERVER_SPEAKER.name,
-    message,
-    timestamp: Date.now(),
-  };
 }
