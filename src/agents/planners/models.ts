@@ -15,8 +15,8 @@ export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
 /** The model of each provider used when AGENT_MODEL names none: small, quick and cheap ones. */
 export const DEFAULT_MODELS: Record<ModelProvider, string> = {
   openai: "gpt-4o-mini",
-  anthropic: "claude-3-5-haiku-latest",
-  google: "gemini-2.0-flash",
+  anthropic: "claude-haiku-4-5",
+  google: "gemini-2.5-flash",
   local: "llama3.2",
 };
 
