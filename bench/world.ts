@@ -102,6 +102,11 @@ const CORES = os.cpus().length;
 const PINNED = CORES >= 2 && spawnSync("taskset", ["-V"]).status === 0;
 /** The bots have a core of their own when each world's server has one and one is left. */
 const BOTS_APART = PINNED && CORES > WORLDS;
+/**
+ * Otherwise they run at idle priority (SCHED_IDLE), on the cores the servers leave idle between ticks:
+ * a server's thread is never kept waiting for them.
+ */
+const BOTS_IDLE = PINNED && !BOTS_APART && spawnSync("chrt", ["--version"]).status === 0;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -369,6 +374,7 @@ const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 function placement(): string {
   const servers = WORLDS === 1 ? "server on core 0" : `servers on cores 0 to ${WORLDS - 1}`;
   if (BOTS_APART) return `${servers}, bots on core ${WORLDS}`;
+  if (BOTS_IDLE) return `${servers}, bots on the time they leave idle (SCHED_IDLE)`;
   return PINNED ? `${servers}, bots sharing their cores` : "server and bots sharing cores";
 }
 
@@ -446,6 +452,8 @@ async function main(): Promise<void> {
     started.push(await server.ready());
   }
   const ports = started.map(({ port }) => port);
+  // Once the servers are started: a child inherits its parent's scheduling policy.
+  if (BOTS_IDLE) spawnSync("chrt", ["--idle", "-a", "-p", "0", String(process.pid)], { stdio: "ignore" });
   const before = await Promise.all(servers.map((server) => server.memory()));
 
   const bots = await connectBots(ports);
