@@ -22,6 +22,16 @@ describe("chat", () => {
     assert.deepEqual(parseChat("\u200Bhi"), { kind: "say", text: "\u200Bhi" });
   });
 
+  it("says every printable ASCII character as typed, and refuses a tab or a line break among them", () => {
+    const printable = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i)).join("");
+    const line = `a${printable}`;
+    assert.deepEqual(parseChat(line), { kind: "say", text: line });
+    for (const control of ["\t", "\n", "\r", "\x7f"]) {
+      const refused = parseChat(`a${control}b`);
+      assert.equal("code" in refused && refused.code, "bad_request", JSON.stringify(control));
+    }
+  });
+
   it("counts characters as people see them: 200 emoji, flags or accented letters are a message, 201 too long", () => {
     const seenAsOne = [
       "\u{1F600}",
