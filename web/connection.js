@@ -5,6 +5,7 @@
 const FINAL_CLOSES = {
   1000: "You logged out.",
   4002: "Joining the world failed.",
+  4403: "An admin removed you from the world.",
   4409: "This character logged in elsewhere: this page was replaced.",
 };
 /** What a close that is followed by a reconnection says to the player (docs/protocol.md's close codes). */

@@ -101,4 +101,14 @@ export class AccountRepository {
   async setAdmin(id: string, isAdmin: boolean): Promise<void> {
     await this.db.update(accounts).set({ isAdmin }).where(eq(accounts.id, id));
   }
+
+  /** Mutes the account's characters until `until`; null lifts the mute. */
+  async muteUntil(id: string, until: Date | null): Promise<void> {
+    await this.db.update(accounts).set({ mutedUntil: until }).where(eq(accounts.id, id));
+  }
+
+  /** Bans the account from the world until `until`; null lifts the ban. */
+  async banUntil(id: string, until: Date | null): Promise<void> {
+    await this.db.update(accounts).set({ bannedUntil: until }).where(eq(accounts.id, id));
+  }
 }

@@ -179,6 +179,15 @@ export class CharacterRepository {
     return row && toSummary(row);
   }
 
+  /** The character of that name, in any case (names are unique regardless of case). */
+  async named(name: string): Promise<CharacterSummary | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(characters)
+      .where(sql`lower(${characters.name}) = lower(${name})`);
+    return row && toSummary(row);
+  }
+
   async ofAccount(accountId: string): Promise<CharacterSummary[]> {
     const rows = await this.db
       .select()

@@ -29,6 +29,10 @@ export const accounts = pgTable("accounts", {
    * world (written at most once a minute). An anonymous owner long unseen loses its agents.
    */
   lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+  /** Until when an admin muted it (`/mute`): its characters' chat lines are refused. Null: not muted. */
+  mutedUntil: timestamp("muted_until", { withTimezone: true }),
+  /** Until when an admin banned it (`/ban`): its logins to the world are refused. Null: not banned. */
+  bannedUntil: timestamp("banned_until", { withTimezone: true }),
 });
 
 export const characters = pgTable(

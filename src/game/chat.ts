@@ -1,6 +1,12 @@
 // Chat input: plain messages and the contract's admin commands. Who may run a command is the
 // room's decision (it knows the session's admin flag); this module only reads the text.
 import { type GameError, gameError } from "./errors.js";
+import {
+  MODERATION_COMMANDS,
+  MODERATION_USAGE,
+  type ModerationOrder,
+  parseModeration,
+} from "./moderation.js";
 import { MAX_STACK } from "./types.js";
 import type { ChatMessage } from "./world-types.js";
 
@@ -27,7 +33,8 @@ export type ChatInput =
   | { kind: "give"; itemId: string; quantity: number }
   | { kind: "teleport"; x: number; z: number }
   | { kind: "heal" }
-  | { kind: "help" };
+  | { kind: "help" }
+  | { kind: "moderate"; order: ModerationOrder };
 
 /**
  * Control characters, line breaks and text-direction characters (Unicode's Bidi_Control: overrides,
@@ -93,18 +100,19 @@ function usage(command: string): GameError {
 }
 
 /** The commands a chat line may carry, as the protocol writes them. */
-export const CHAT_COMMANDS = ["/help", "/admin", "/give", "/tp", "/heal"] as const;
+export const CHAT_COMMANDS = ["/help", "/admin", "/give", "/tp", "/heal", ...MODERATION_COMMANDS] as const;
 
 /** The answer to `/help`: the commands the session may run now, and how the others are enabled. */
 export function chatHelp(isAdmin: boolean): string {
-  const adminCommands = "/give <itemId> [quantity], /tp <x> <z>, /heal";
+  const adminCommands = `/give <itemId> [quantity], /tp <x> <z>, /heal, ${MODERATION_USAGE}`;
   return isAdmin
     ? `Commands: /help; as an admin, ${adminCommands}. A line starting with / is never said aloud.`
     : `Commands: /help. With the server's admin code, /admin <code> enables ${adminCommands}. A line starting with / is never said aloud.`;
 }
 
 /**
- * Reads `/help`, `/admin <code>`, `/give <itemId> [quantity]`, `/tp <x> <z>`, `/heal`, in any case; any other line
+ * Reads `/help`, `/admin <code>`, `/give <itemId> [quantity]`, `/tp <x> <z>`, `/heal` and the moderation
+ * commands (see parseModeration), in any case; any other line
  * starting with `/` is an unknown command, never said aloud: a mistyped `/Admin <code>` would tell
  * everyone in view the code. Anything else is said aloud.
  */
@@ -134,6 +142,14 @@ export function parseChat(message: string): ChatInput | GameError {
     }
     case "/heal":
       return args.length === 0 ? { kind: "heal" } : usage("/heal");
+    case "/kick":
+    case "/mute":
+    case "/unmute":
+    case "/ban":
+    case "/unban": {
+      const order = parseModeration(command.slice(1) as ModerationOrder["action"], args);
+      return "code" in order ? order : { kind: "moderate", order };
+    }
     default:
       // Only the word is repeated, and cut short: the rest of the line may be a code meant for /admin.
       return gameError(

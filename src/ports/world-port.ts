@@ -15,6 +15,15 @@ export type TradeCommitOutcome = { ok: true } | { ok: false; reason: TradeErrorR
 /** Why the world ends a started trade: a player gone, the shutdown, or a `tradeCancel` sent to the world. */
 export type TradeEndReason = "partner_disconnected" | "player_died" | "server_shutdown" | "cancelled";
 
+/**
+ * An admin's moderation, for the sessions it concerns: an account's mute, until when (null: lifted), or
+ * the removal of an account's sessions (a ban) or of one character's (a kick), with the reason told.
+ */
+export type ModerationChange =
+  | { accountId: string; mutedUntil: number | null }
+  | { accountId: string; remove: string }
+  | { characterId: string; remove: string };
+
 /** The world's remote calls, by the name each caller passes to matchMaker.remoteRoomCall. */
 export interface WorldPort {
   // --- the REST API (src/rooms/live-world.ts) ---
@@ -33,6 +42,8 @@ export interface WorldPort {
   holdsSeat(subject: string, characterId: string | null): boolean;
   /** A login in another world: lets the character go, unless it is in a fight (see WorldSessions.release). */
   releaseCharacter(characterId: string): Promise<"released" | "in_combat">;
+  /** Applies an admin's moderation to the sessions here it concerns: how many (see WorldSessions.moderate). */
+  moderate(change: ModerationChange): number;
   // --- the agent endpoints: the agents run in the world's process ---
   answerAgents(request: AgentRequest): Promise<AgentReply>;
   // --- the trade rooms ---

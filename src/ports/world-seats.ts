@@ -7,6 +7,8 @@ export interface PlayerAuth {
   subject: string;
   /** The client's address: its authentication attempts are counted under it. */
   ip: string | undefined;
+  /** Until when (epoch milliseconds) an admin muted the account; an admin's /mute and /unmute change it live. */
+  mutedUntil: number | null;
 }
 
 /**

@@ -2,6 +2,8 @@
 
 /** Sent to a session that another login of the same character replaced. */
 export const CLOSE_REPLACED = 4409;
+/** Sent to a session an admin removed (`/kick`, `/ban`): the reason says which. */
+export const CLOSE_REMOVED = 4403;
 /** Sent to a client that keeps flooding through its block. */
 export const CLOSE_FLOODING = 4429;
 /** Sent to a login the server cannot take now (its database is unavailable): retry with back-off. */

@@ -12,7 +12,7 @@ import type { PlayerSync } from "../game/world-types.js";
 import { StatePatches } from "../net/state-patches.js";
 import type { NOT_DURABLE_YET, WorldStatus } from "../ports/live-world.js";
 import type { Runtime } from "../ports/runtime.js";
-import type { TradeCommitOutcome, WorldPort } from "../ports/world-port.js";
+import type { ModerationChange, TradeCommitOutcome, WorldPort } from "../ports/world-port.js";
 import type { PlayerAuth } from "../ports/world-seats.js";
 import {
   describeIssues,
@@ -223,6 +223,10 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
 
   plays(characterId: string): boolean {
     return this.parts.sessions.isPlaying(characterId);
+  }
+
+  moderate(change: ModerationChange): number {
+    return this.parts.sessions.moderate(change);
   }
 
   holdsSeat(subject: string, characterId: string | null): boolean {

@@ -1,6 +1,7 @@
 import { grantAdmin, refuseAdminCode } from "../auth/admin.js";
 import { chatHelp, parseChat, serverNotice } from "../game/chat.js";
 import { type GameError, isGameError } from "../game/errors.js";
+import { type ModerationOrder, mutedRefusal } from "../game/moderation.js";
 import { TRADE_ERROR_MESSAGES, type TradeErrorReason } from "../game/trade-reasons.js";
 import type { World } from "../game/world.js";
 import type { Intent } from "../game/world-types.js";
@@ -19,6 +20,7 @@ import {
 } from "../protocol/messages.js";
 import { countMessageIn, countRefusal } from "../telemetry/metrics.js";
 import { HeldMessages } from "./held-messages.js";
+import { moderate } from "./moderation.js";
 import type { PendingReplies } from "./pending-replies.js";
 import type { TickLoop } from "./tick-loop.js";
 import { playsInAnotherWorld } from "./world-claims.js";
@@ -34,7 +36,10 @@ const WAITING_FOR_DATABASE: Refusal = {
 };
 
 export interface RouterParts {
-  readonly runtime: Pick<Runtime, "config" | "floodGuards" | "logger" | "rateLimits" | "accounts">;
+  readonly runtime: Pick<
+    Runtime,
+    "config" | "floodGuards" | "logger" | "rateLimits" | "accounts" | "characters"
+  >;
   /** Which numbered world this is. */
   readonly worldId: number;
   readonly world: World;
@@ -196,10 +201,12 @@ export class MessageRouter {
     const parsed = parseChat(message);
     if (isGameError(parsed)) return parsed;
     switch (parsed.kind) {
-      case "say":
-        if (!this.chatRates.admit(playerOf(client).characterId))
-          return chatRateRefusal(this.chatRates.perSecond);
+      case "say": {
+        const { characterId, mutedUntil } = playerOf(client);
+        if (mutedUntil !== null && mutedUntil > Date.now()) return mutedRefusal(mutedUntil, Date.now());
+        if (!this.chatRates.admit(characterId)) return chatRateRefusal(this.chatRates.perSecond);
         return { type: "chat", message: parsed.text };
+      }
       case "admin":
         this.heldBehindAdmin.holdUntil(client, this.elevate(client, parsed.code, reply));
         return undefined;
@@ -209,10 +216,29 @@ export class MessageRouter {
       default:
         if (!client.userData?.isAdmin)
           return { code: "forbidden", message: "Admin commands need /admin <code> first." };
+        if (parsed.kind === "moderate") {
+          this.moderate(parsed.order, reply);
+          return undefined;
+        }
         if (parsed.kind === "give") return { type: "give", itemId: parsed.itemId, quantity: parsed.quantity };
         if (parsed.kind === "teleport") return { type: "teleport", x: parsed.x, z: parsed.z };
         return { type: "heal" };
     }
+  }
+
+  /** An admin's moderation command, answered with what was done or why nothing was. */
+  private moderate(order: ModerationOrder, reply: Reply): void {
+    const { runtime } = this.parts;
+    moderate(runtime, order)
+      .then((outcome) =>
+        "notice" in outcome
+          ? reply("chat:message", serverNotice(outcome.notice, Date.now()))
+          : reply("error", { ...outcome, event: "player:chat" }),
+      )
+      .catch((error: unknown) => {
+        runtime.logger.error({ err: error }, "a moderation command failed");
+        reply("error", { ...WAITING_FOR_DATABASE, event: "player:chat" });
+      });
   }
 
   /**

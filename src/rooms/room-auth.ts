@@ -59,6 +59,8 @@ export async function authenticatePlayer(
     if (!character) throw new ServerError(404, `no character ${id}`);
     if (character.accountId !== account.id)
       throw new ServerError(403, "that character belongs to another account");
+    if (account.bannedUntil && account.bannedUntil.getTime() > Date.now())
+      throw new BannedError(account.bannedUntil);
     const { subject } = identity;
     return {
       accountId: account.id,
@@ -66,6 +68,7 @@ export async function authenticatePlayer(
       characterName: character.name,
       subject,
       ip: context.ip,
+      mutedUntil: account.mutedUntil?.getTime() ?? null,
     };
   } catch (error) {
     if (error instanceof ServerError) throw error;
@@ -80,6 +83,14 @@ export async function authenticatePlayer(
       return { ...seat, ip: context.ip };
     }
     throw databaseUnavailable(runtime, error);
+  }
+}
+
+/** A banned account's login (see Moderation), refused with until when, to the minute. */
+export class BannedError extends ServerError {
+  constructor(until: Date) {
+    const minute = until.toISOString().slice(0, 16).replace("T", " ");
+    super(403, `an admin banned this account from the world until ${minute} UTC`);
   }
 }
 

@@ -9,6 +9,8 @@ export interface Session {
   isAdmin: boolean;
   /** Set while the seat of a dropped client is kept; rejecting it ends the wait. */
   reconnection?: Deferred<Client>;
+  /** An admin removed the session (`/kick`, `/ban`): its seat is not kept for a reconnection. */
+  removed?: boolean;
 }
 
 export type WorldClient = Client<{ auth: PlayerAuth; userData: Session }>;

@@ -1,11 +1,14 @@
 import { type Client, ClientState, Deferred } from "@colyseus/core";
+import { serverNotice } from "../game/chat.js";
+import { minutesLeft } from "../game/moderation.js";
 import type { World } from "../game/world.js";
 import type { PlayerSync } from "../game/world-types.js";
 import { within } from "../limits/time-limit.js";
 import { NOT_DURABLE_YET } from "../ports/live-world.js";
 import type { Runtime } from "../ports/runtime.js";
+import type { ModerationChange } from "../ports/world-port.js";
 import type { PlayerAuth } from "../ports/world-seats.js";
-import { CLOSE_REPLACED } from "../protocol/close-codes.js";
+import { CLOSE_REMOVED, CLOSE_REPLACED } from "../protocol/close-codes.js";
 import { isJsonClient } from "../protocol/json-client.js";
 import type { WorldJoinOptions } from "../protocol/messages.js";
 import { countMessagesOut } from "../telemetry/metrics.js";
@@ -136,8 +139,38 @@ export class WorldSessions {
     return "released";
   }
 
+  /**
+   * An admin's moderation (see moderation.ts): the account's sessions are told their mute's new end, or
+   * they (a kick: the character's) are closed with CLOSE_REMOVED, a kept seat given up; how many.
+   */
+  moderate(change: ModerationChange): number {
+    const concerned = [...this.owners.values()].filter((client) =>
+      "characterId" in change
+        ? playerOf(client).characterId === change.characterId
+        : playerOf(client).accountId === change.accountId,
+    );
+    for (const client of concerned) {
+      if ("remove" in change) {
+        if (client.userData) client.userData.removed = true;
+        client.userData?.reconnection?.reject(new Error(change.remove));
+        client.leave(CLOSE_REMOVED, change.remove);
+        continue;
+      }
+      playerOf(client).mutedUntil = change.mutedUntil;
+      const now = Date.now();
+      const told =
+        change.mutedUntil === null
+          ? "An admin lifted your mute: you may chat again."
+          : `An admin muted you for ${minutesLeft(change.mutedUntil, now)}.`;
+      this.sendTo(playerOf(client).characterId, "chat:message", serverNotice(told, now));
+    }
+    return concerned.length;
+  }
+
   drop(client: WorldClient): void {
     if (this.owners.get(playerOf(client).characterId) !== client) return;
+    // Removed by an admin: no seat is kept, so Colyseus has it leave at once.
+    if (client.userData?.removed) return;
     // A dropped connection ends the player's trades at once, even while the seat is kept.
     this.parts.trades.playerGone(playerOf(client).characterId, "partner_disconnected");
     const reconnection = this.parts.keepSeat(client, this.parts.runtime.config.RECONNECT_SECONDS);

@@ -1,8 +1,8 @@
 // How an open /ws connection is told that it cannot be (or go on being) in a world, then closed.
 import { CloseCode, ServerError } from "@colyseus/core";
 import { WebSocket } from "ws";
-import { CLOSE_UNAVAILABLE } from "../protocol/close-codes.js";
-import { INTERNAL_JOIN_FAILURE } from "../rooms/room-auth.js";
+import { CLOSE_REMOVED, CLOSE_UNAVAILABLE } from "../protocol/close-codes.js";
+import { BannedError, INTERNAL_JOIN_FAILURE } from "../rooms/room-auth.js";
 import { WorldFullError } from "../rooms/world-choice.js";
 import type { Logger } from "../telemetry/logger.js";
 
@@ -15,6 +15,7 @@ export function closeOnJoinFailure(ws: WebSocket, error: unknown, logger: Logger
   const message = told ? error.message : INTERNAL_JOIN_FAILURE;
   if (error instanceof WorldFullError)
     closeWithError(ws, "world_full", message, CLOSE_UNAVAILABLE, "world full");
+  else if (error instanceof BannedError) closeWithError(ws, "banned", message, CLOSE_REMOVED, "banned");
   // A 503 (the database unavailable, the world closing) passes: the client is told to come back.
   else if (told && error.code === 503) closeWithError(ws, "unavailable", message, CLOSE_UNAVAILABLE);
   else closeWithError(ws, "join_failed", message, CloseCode.WITH_ERROR, "join failed");

@@ -158,6 +158,30 @@ for (const backend of backends) {
       assert.equal(again.characterId, "l-Fresh1");
     });
 
+    it("finds a character by its name in any case, and keeps an account's mute and ban until lifted", async () => {
+      const account = await accountsRepo.findOrCreate("idp:user-2", "idp");
+      await charactersRepo.create(account.id, character("c1", "Mod Bob"));
+      assert.deepEqual(await charactersRepo.named("mOD bOB"), {
+        id: "c1",
+        accountId: account.id,
+        name: "Mod Bob",
+        position: { x: 10, z: 12 },
+      });
+      assert.equal(await charactersRepo.named("Mod"), undefined, "a name is matched whole");
+      assert.equal(account.mutedUntil, null);
+      assert.equal(account.bannedUntil, null);
+      const until = new Date(Date.UTC(2030, 0, 2, 3, 4, 5));
+      await accountsRepo.muteUntil(account.id, until);
+      await accountsRepo.banUntil(account.id, new Date(until.getTime() + 60_000));
+      const moderated = await accountsRepo.get(account.id);
+      assert.equal(moderated?.mutedUntil?.toISOString(), "2030-01-02T03:04:05.000Z");
+      assert.equal(moderated?.bannedUntil?.toISOString(), "2030-01-02T03:05:05.000Z");
+      await accountsRepo.muteUntil(account.id, null);
+      await accountsRepo.banUntil(account.id, null);
+      const lifted = await accountsRepo.find("idp:user-2");
+      assert.deepEqual([lifted?.mutedUntil, lifted?.bannedUntil], [null, null]);
+    });
+
     it("refuses a name already taken in another case", async () => {
       await charactersRepo.create(null, character("c1", "Alice"));
       await assert.rejects(charactersRepo.create(null, character("c2", "aLiCe")), NameTakenError);

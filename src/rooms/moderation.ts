@@ -1,0 +1,76 @@
+// An admin's moderation commands carried out: a mute or a ban is the account's, kept in the database
+// (a login reads it), and every running world is told at once, wherever its process is, so that a
+// player in another world is muted or removed now rather than at its next login.
+import { matchMaker } from "@colyseus/core";
+import { type ModerationOrder, minutesLeft } from "../game/moderation.js";
+import type { Runtime } from "../ports/runtime.js";
+import type { ModerationChange, WorldPort } from "../ports/world-port.js";
+import type { Refusal } from "../protocol/messages.js";
+import { listWorlds } from "./world-listing.js";
+
+/**
+ * Carries out the order: the admin's notice of what was done, or why nothing was (no such character, a
+ * kick of a character in no world, worlds that could not be told).
+ */
+export async function moderate(
+  runtime: Pick<Runtime, "accounts" | "characters" | "logger">,
+  order: ModerationOrder,
+  now = Date.now(),
+): Promise<{ notice: string } | Refusal> {
+  const character = await runtime.characters.named(order.name);
+  if (!character) return { code: "not_found", message: `No character is named ${order.name}.` };
+  const { id: characterId, accountId, name } = character;
+  if (!accountId && order.action !== "kick")
+    return { code: "invalid_target", message: `${name} belongs to no account: only /kick applies.` };
+  const until = "minutes" in order ? new Date(now + order.minutes * 60_000) : null;
+  let change: ModerationChange;
+  switch (order.action) {
+    case "mute":
+    case "unmute":
+      await runtime.accounts.muteUntil(accountId!, until);
+      change = { accountId: accountId!, mutedUntil: until?.getTime() ?? null };
+      break;
+    case "ban":
+    case "unban":
+      await runtime.accounts.banUntil(accountId!, until);
+      if (!until) return { notice: `${name} may log in again.` };
+      change = { accountId: accountId!, remove: "an admin banned this account from the world" };
+      break;
+    case "kick":
+      change = { characterId, remove: "an admin removed this character from the world" };
+      break;
+  }
+  const worlds = (await tellWorlds(change, runtime)).join(", ");
+  const lasting = until && minutesLeft(until.getTime(), now);
+  switch (order.action) {
+    case "mute":
+      return { notice: `${name} is muted for ${lasting}${worlds && ` (in world ${worlds})`}.` };
+    case "unmute":
+      return { notice: `${name} may chat again${worlds && ` (in world ${worlds})`}.` };
+    case "ban":
+      return {
+        notice: `${name} is banned for ${lasting}${worlds && `, and was removed from world ${worlds}`}.`,
+      };
+    default:
+      // A kick (an unban was answered above).
+      return worlds
+        ? { notice: `${name} was removed from world ${worlds}; they may log in again.` }
+        : { code: "not_found", message: `${name} is not in any world now.` };
+  }
+}
+
+/** Has every running world apply the change; the ids of those where it applied to a session. */
+async function tellWorlds(change: ModerationChange, runtime: Pick<Runtime, "logger">): Promise<number[]> {
+  const applied: number[] = [];
+  for (const [world, listing] of await listWorlds()) {
+    const sessions = await matchMaker
+      .remoteRoomCall<WorldPort>(listing.roomId, "moderate", [change])
+      .catch((error: unknown) => {
+        // The mute or ban is stored: that world's player meets it at the next login.
+        runtime.logger.warn({ err: error, world }, "a world could not be told of a moderation");
+        return 0;
+      });
+    if (sessions > 0) applied.push(world);
+  }
+  return applied.sort((a, b) => a - b);
+}

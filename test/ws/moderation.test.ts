@@ -1,0 +1,158 @@
+// An admin's moderation commands over /ws: /mute, /kick and /ban of a player in any world, kept across
+// logins, refused to players who are not admins.
+import assert from "node:assert/strict";
+import { startTestServer, type TestServer } from "../support/server.js";
+import { connectPlayer, WsClient, type WsPlayer } from "../support/ws-client.js";
+
+const ADMIN_CODE = "moderation-admin-code";
+
+describe("moderation: /mute, /kick and /ban over /ws, across two worlds", function () {
+  this.timeout(30000);
+  let server: TestServer;
+  const players: WsPlayer[] = [];
+  const connect = async (world: number, token?: string) => {
+    const player = await connectPlayer(server, world, token);
+    players.push(player);
+    return player;
+  };
+
+  before(async function () {
+    // Opening the embedded database takes long on a busy machine.
+    this.timeout(120000);
+    server = await startTestServer({ WORLDS: "2", WORLD_TICK_MS: "100", ADMIN_CODE });
+  });
+  afterEach(async () => {
+    await Promise.all(players.splice(0).map((player) => player.client.close()));
+  });
+  after(() => server?.stop());
+
+  async function admin(world = 1): Promise<WsPlayer> {
+    const player = await connect(world);
+    player.client.send("player:chat", { message: `/admin ${ADMIN_CODE}` }, "admin");
+    await player.client.next("chat:message", (_data, frame) => frame.id === "admin");
+    return player;
+  }
+
+  /** Sends a command and returns its answer: the server's notice, or the error. */
+  async function command(player: WsPlayer, message: string): Promise<{ event: string; data: any }> {
+    const id = `command-${Math.random()}`;
+    player.client.send("player:chat", { message }, id);
+    return player.client.received((frame) => frame.id === id);
+  }
+
+  /** Whether a chat line of the player's is said (its own echo), or the error that refused it. */
+  async function chat(player: WsPlayer, message: string): Promise<{ event: string; data: any }> {
+    const id = `chat-${Math.random()}`;
+    player.client.send("player:chat", { message }, id);
+    return player.client.received(
+      (frame) =>
+        frame.id === id ||
+        (frame.event === "chat:message" &&
+          frame.data.fromPlayerId === player.id &&
+          frame.data.message === message),
+    );
+  }
+
+  it("mutes an account in the other world at once and across a new login, until an admin lifts it", async () => {
+    const moderator = await admin(1);
+    const bob = await connect(2);
+    const muted = await command(moderator, `/MUTE ${bob.sync.name.toUpperCase()} 10`);
+    assert.equal(muted.event, "chat:message", JSON.stringify(muted.data));
+    assert.equal(muted.data.fromPlayerId, "server");
+    assert.equal(muted.data.message, `${bob.sync.name} is muted for 10 minutes (in world 2).`);
+    const told = await bob.client.received(
+      (frame) => frame.event === "chat:message" && frame.data.fromPlayerId === "server",
+    );
+    assert.equal(told.data.message, "An admin muted you for 10 minutes.");
+    const refused = await chat(bob, "can anyone hear me");
+    assert.equal(refused.event, "error");
+    assert.deepEqual([refused.data.code, refused.data.event], ["muted", "player:chat"]);
+    assert.match(refused.data.message, /you can chat again in 10 minutes/);
+
+    // A new login reads the mute from the account.
+    await bob.client.close();
+    const again = await connect(2, bob.token);
+    assert.equal((await chat(again, "and now?")).data.code, "muted");
+    const help = await command(again, "/help");
+    assert.equal(help.event, "chat:message", "commands still answer a muted player");
+
+    const lifted = await command(moderator, `/unmute ${bob.sync.name}`);
+    assert.equal(lifted.data.message, `${bob.sync.name} may chat again (in world 2).`);
+    await again.client.received(
+      (frame) =>
+        frame.event === "chat:message" &&
+        frame.data.message === "An admin lifted your mute: you may chat again.",
+    );
+    const said = await chat(again, "thank you");
+    assert.equal(said.event, "chat:message", JSON.stringify(said.data));
+  });
+
+  it("kicks a player: the connection closes with 4403, the character leaves at once, and may log in again", async () => {
+    const moderator = await admin(1);
+    const bob = await connect(1);
+    await moderator.client.received(
+      (frame) => frame.event === "world:update" && frame.data.added.some((e: any) => e.id === bob.id),
+    );
+    const kicked = await command(moderator, `/kick ${bob.sync.name}`);
+    assert.equal(kicked.data.message, `${bob.sync.name} was removed from world 1; they may log in again.`);
+    const closed = await bob.client.closed;
+    assert.deepEqual(closed, { code: 4403, reason: "an admin removed this character from the world" });
+    // No seat is kept for a reconnection: the player leaves the others' view within a tick or two.
+    await moderator.client.received(
+      (frame) => frame.event === "world:update" && frame.data.removed.includes(bob.id),
+      2000,
+    );
+    const back = await connect(1, bob.token);
+    assert.equal(back.id, bob.id);
+    const offline = await command(moderator, "/kick Nobody Here");
+    assert.deepEqual(
+      [offline.data.code, offline.data.message],
+      ["not_found", "No character is named Nobody Here."],
+    );
+  });
+
+  it("bans an account: its session closes, its logins are refused until an admin lifts the ban", async () => {
+    const moderator = await admin(2);
+    const bob = await connect(1);
+    const banned = await command(moderator, `/ban ${bob.sync.name} 60`);
+    assert.equal(
+      banned.data.message,
+      `${bob.sync.name} is banned for 60 minutes, and was removed from world 1.`,
+    );
+    assert.equal((await bob.client.closed).code, 4403);
+
+    const refused = await WsClient.connect(`${server.wsUrl}?world=1`, { header: bob.token });
+    const error = await refused.received((frame) => frame.event === "error");
+    assert.equal(error.data.code, "banned");
+    assert.match(
+      error.data.message,
+      /^an admin banned this account from the world until \d{4}-\d\d-\d\d \d\d:\d\d UTC$/,
+    );
+    assert.equal((await refused.closed).code, 4403);
+
+    assert.equal(
+      (await command(moderator, `/unban ${bob.sync.name}`)).data.message,
+      `${bob.sync.name} may log in again.`,
+    );
+    const back = await connect(1, bob.token);
+    assert.equal(back.id, bob.id);
+  });
+
+  it("runs moderation for admins only, and says how a command is written", async () => {
+    const player = await connect(1);
+    const bob = await connect(1);
+    const notAdmin = await command(player, `/mute ${bob.sync.name} 5`);
+    assert.deepEqual([notAdmin.event, notAdmin.data.code], ["error", "forbidden"]);
+    const moderator = await admin(1);
+    for (const [line, message] of [
+      [`/mute ${bob.sync.name}`, "Usage: /mute <name> <minutes>"],
+      [`/ban ${bob.sync.name} 0`, "A ban lasts 1 to 525600 minutes (a year)."],
+      [`/mute ${bob.sync.name} 600000`, "A mute lasts 1 to 525600 minutes (a year)."],
+      ["/kick", "Usage: /kick <name>"],
+    ] as const) {
+      const answer = await command(moderator, line);
+      assert.deepEqual([answer.data.code, answer.data.message], ["bad_request", message], line);
+    }
+    assert.equal((await chat(bob, "still here")).event, "chat:message", "nothing was done to Bob");
+  });
+});
