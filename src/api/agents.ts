@@ -11,6 +11,7 @@ import { agentChatText } from "../agents/agent-chat.js";
 import { AGENTS_WORLD } from "../agents/agent-connection.js";
 import { GOAL_TYPES } from "../agents/brain.js";
 import type { AgentCaller, AgentRequest } from "../agents/requests.js";
+import { mutedOwnerMessage } from "../game/moderation.js";
 import { XP_CAP } from "../game/xp.js";
 import { clientKey } from "../limits/rate-limits.js";
 import type { LiveWorld } from "../ports/live-world.js";
@@ -136,6 +137,9 @@ export function agentsRouter(
 
   router.post("/agents/:agentId/message", authenticated, async (req, res) => {
     const { text } = await validInput(res, agentId(req.params), agentMessageBody, req.body);
+    const muted = callerOf(res).account.mutedUntil?.getTime();
+    if (muted !== undefined && muted > Date.now())
+      throw new ServiceError("forbidden", mutedOwnerMessage(muted));
     return answer(res, { type: "message", caller: caller(res), agentId: agentId(req.params), text }, 202);
   });
 

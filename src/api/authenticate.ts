@@ -5,6 +5,7 @@ import { resolveAccount } from "../auth/accounts.js";
 import type { Identity } from "../auth/tokens.js";
 import { type AuthRefusal, verifyToken } from "../auth/verify.js";
 import type { Account } from "../db/accounts.js";
+import { bannedMessage } from "../game/moderation.js";
 import { clientKey } from "../limits/rate-limits.js";
 import type { Runtime } from "../ports/runtime.js";
 import { ServiceError } from "../protocol/errors.js";
@@ -28,6 +29,9 @@ export function authenticate(runtime: AuthRuntime): RequestHandler {
     if (!token) throw new ServiceError("unauthorized", "an Authorization: Bearer <token> header is required");
     const identity = await verifyOrRefuse(runtime, token, clientKey(req.ip), res);
     const caller: Caller = { identity, account: await resolveAccount(runtime, identity) };
+    const banned = caller.account.bannedUntil?.getTime();
+    if (banned !== undefined && banned > Date.now())
+      throw new ServiceError("forbidden", bannedMessage(banned));
     await runtime.sightings.seen([caller.account.id]);
     res.locals.caller = caller;
     next();

@@ -329,6 +329,7 @@ export const ENDPOINTS: Endpoint[] = [
       "`400 bad_request`: a chat command (a line starting with `/`): send those from your own connection",
       AGENT_IS_THERE,
       OWNER_ONLY,
+      "`403 forbidden`: an admin muted the caller's account (`/mute`): its agents do not speak for it until the mute ends",
       WORLD_AWAY,
     ],
   },

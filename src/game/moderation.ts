@@ -55,3 +55,18 @@ export function minutesLeft(until: number, now: number): string {
 export function mutedRefusal(until: number, now: number): GameError {
   return gameError("muted", `An admin muted you: you can chat again in ${minutesLeft(until, now)}.`);
 }
+
+/** "2030-01-02 03:04 UTC": until when a mute or ban lasts, to the minute. */
+function minuteOf(until: number): string {
+  return `${new Date(until).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+/** Why a banned account is refused (a login, a REST request). */
+export function bannedMessage(until: number): string {
+  return `an admin banned this account from the world until ${minuteOf(until)}`;
+}
+
+/** Why a muted account's message to its agent is refused: an agent would say it in chat. */
+export function mutedOwnerMessage(until: number): string {
+  return `an admin muted this account until ${minuteOf(until)}: its agents do not speak for it meanwhile`;
+}

@@ -3,6 +3,7 @@ import { accountWithCharacter, NAMES_EXHAUSTED_MESSAGE, resolveAccount } from ".
 import type { Identity } from "../auth/tokens.js";
 import { verifyToken } from "../auth/verify.js";
 import { NamesExhaustedError } from "../db/characters.js";
+import { bannedMessage } from "../game/moderation.js";
 import { clientKey } from "../limits/rate-limits.js";
 import type { Runtime } from "../ports/runtime.js";
 import type { PlayerAuth } from "../ports/world-seats.js";
@@ -89,8 +90,7 @@ export async function authenticatePlayer(
 /** A banned account's login (see Moderation), refused with until when, to the minute. */
 export class BannedError extends ServerError {
   constructor(until: Date) {
-    const minute = until.toISOString().slice(0, 16).replace("T", " ");
-    super(403, `an admin banned this account from the world until ${minute} UTC`);
+    super(403, bannedMessage(until.getTime()));
   }
 }
 

@@ -1,6 +1,7 @@
 // An admin's moderation commands over /ws: /mute, /kick and /ban of a player in any world, kept across
 // logins, refused to players who are not admins.
 import assert from "node:assert/strict";
+import { expectError, request } from "../api/support.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { connectPlayer, WsClient, type WsPlayer } from "../support/ws-client.js";
 
@@ -136,6 +137,41 @@ describe("moderation: /mute, /kick and /ban over /ws, across two worlds", functi
     );
     const back = await connect(1, bob.token);
     assert.equal(back.id, bob.id);
+  });
+
+  it("refuses a muted owner's messages to its agents, and a banned account's REST requests", async () => {
+    const moderator = await admin(1);
+    const bob = await connect(1);
+    const created = await request(server, "/api/agents", {
+      method: "POST",
+      body: { name: `${bob.sync.name.slice(0, 9)}Bot` },
+      token: bob.token,
+    });
+    assert.equal(created.status, 201, await created.clone().text());
+    const { agentId } = await created.json();
+    const say = () =>
+      request(server, `/api/agents/${agentId}/message`, {
+        method: "POST",
+        body: { text: "cheap gold, whisper me" },
+        token: bob.token,
+      });
+    assert.equal((await say()).status, 202, "before the mute its agent speaks for it");
+
+    await command(moderator, `/mute ${bob.sync.name} 5`);
+    const refused = await expectError(await say(), 403, "forbidden");
+    assert.match(
+      refused.message,
+      /^an admin muted this account until .* UTC: its agents do not speak for it meanwhile$/,
+    );
+    assert.equal((await request(server, "/api/v1/player", { token: bob.token })).status, 200);
+
+    await command(moderator, `/ban ${bob.sync.name} 5`);
+    const banned = await expectError(
+      await request(server, "/api/v1/player", { token: bob.token }),
+      403,
+      "forbidden",
+    );
+    assert.match(banned.message, /^an admin banned this account from the world until /);
   });
 
   it("runs moderation for admins only, and says how a command is written", async () => {
