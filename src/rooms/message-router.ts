@@ -35,6 +35,13 @@ const WAITING_FOR_DATABASE: Refusal = {
   message: "The world is waiting for its database; try again shortly.",
 };
 
+/** A moderation command the database or the world listings could not answer. */
+const MODERATION_FAILED: Refusal = {
+  code: "unavailable",
+  message:
+    "The command could not be carried out now (the database or the world listings did not answer); try again shortly.",
+};
+
 export interface RouterParts {
   readonly runtime: Pick<
     Runtime,
@@ -237,7 +244,7 @@ export class MessageRouter {
       )
       .catch((error: unknown) => {
         runtime.logger.error({ err: error }, "a moderation command failed");
-        reply("error", { ...WAITING_FOR_DATABASE, event: "player:chat" });
+        reply("error", { ...MODERATION_FAILED, event: "player:chat" });
       });
   }
 
