@@ -2,6 +2,7 @@
 // room's decision (it knows the session's admin flag); this module only reads the text.
 import { type GameError, gameError } from "./errors.js";
 import {
+  ANNOUNCE_USAGE,
   MODERATION_COMMANDS,
   MODERATION_USAGE,
   type ModerationOrder,
@@ -34,7 +35,8 @@ export type ChatInput =
   | { kind: "teleport"; x: number; z: number }
   | { kind: "heal" }
   | { kind: "help" }
-  | { kind: "moderate"; order: ModerationOrder };
+  | { kind: "moderate"; order: ModerationOrder }
+  | { kind: "announce"; text: string };
 
 /**
  * Control characters, line breaks and text-direction characters (Unicode's Bidi_Control: overrides,
@@ -149,6 +151,11 @@ export function parseChat(message: string): ChatInput | GameError {
     case "/unban": {
       const order = parseModeration(command.slice(1) as ModerationOrder["action"], args);
       return "code" in order ? order : { kind: "moderate", order };
+    }
+    case "/announce": {
+      // The line as typed after the command: its spacing is the admin's.
+      const announced = text.slice(word.length).trim();
+      return announced ? { kind: "announce", text: announced } : usage(ANNOUNCE_USAGE);
     }
     default:
       // Only the word is repeated, and cut short: the rest of the line may be a code meant for /admin.

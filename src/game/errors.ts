@@ -11,7 +11,7 @@ export interface GameError {
 export const GAME_ERROR_CODES = {
   bad_request: "the request is malformed (empty or too long chat, bad quantity, unknown item id)",
   unknown_command:
-    "a chat line starts with `/` but names no command (`/help`, `/admin`, `/give`, `/tp`, `/heal`, `/kick`, `/mute`, `/unmute`, `/ban`, `/unban`, in any case): it is not said aloud",
+    "a chat line starts with `/` but names no command (`/help`, `/admin`, `/give`, `/tp`, `/heal`, `/kick`, `/mute`, `/unmute`, `/ban`, `/unban`, `/announce`, in any case): it is not said aloud",
   muted: "an admin muted the player's account (`/mute`): its chat lines are refused until the mute ends",
   not_found:
     "the target entity, player, bank item, store item or prayer does not exist or is not visible to the player",

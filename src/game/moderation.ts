@@ -1,5 +1,6 @@
 // An admin's moderation commands, read from chat: /kick, /mute, /unmute, /ban and /unban a character
-// by name. What they do is the rooms' (a mute and a ban are the account's, kept in the database).
+// by name, and /announce to every player. What they do is the rooms' (a mute and a ban are the
+// account's, kept in the database).
 import { CHARACTER_NAME } from "./character-names.js";
 import { type GameError, gameError } from "./errors.js";
 
@@ -12,7 +13,7 @@ export type ModerationOrder =
 
 export type ModerationAction = ModerationOrder["action"];
 
-export const MODERATION_COMMANDS = ["/kick", "/mute", "/unmute", "/ban", "/unban"] as const;
+export const MODERATION_COMMANDS = ["/kick", "/mute", "/unmute", "/ban", "/unban", "/announce"] as const;
 
 const USAGE: Record<ModerationAction, string> = {
   kick: "/kick <name>",
@@ -22,7 +23,9 @@ const USAGE: Record<ModerationAction, string> = {
   unban: "/unban <name>",
 };
 
-export const MODERATION_USAGE = Object.values(USAGE).join(", ");
+export const ANNOUNCE_USAGE = "/announce <message>";
+
+export const MODERATION_USAGE = [...Object.values(USAGE), ANNOUNCE_USAGE].join(", ");
 
 const MINUTES = /^\d{1,6}$/;
 

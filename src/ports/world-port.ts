@@ -44,6 +44,8 @@ export interface WorldPort {
   releaseCharacter(characterId: string): Promise<"released" | "in_combat">;
   /** Applies an admin's moderation to the sessions here it concerns: how many (see WorldSessions.moderate). */
   moderate(change: ModerationChange): number;
+  /** Tells every player here an admin's announcement, as a server notice: how many. */
+  announce(text: string): number;
   // --- the agent endpoints: the agents run in the world's process ---
   answerAgents(request: AgentRequest): Promise<AgentReply>;
   // --- the trade rooms ---

@@ -229,6 +229,10 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     return this.parts.sessions.moderate(change);
   }
 
+  announce(text: string): number {
+    return this.parts.sessions.announce(text);
+  }
+
   holdsSeat(subject: string, characterId: string | null): boolean {
     return this.parts.sessions.holdsSeat(subject, characterId ?? undefined);
   }

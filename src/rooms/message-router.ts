@@ -1,7 +1,7 @@
 import { grantAdmin, refuseAdminCode } from "../auth/admin.js";
-import { chatHelp, parseChat, serverNotice } from "../game/chat.js";
+import { type ChatInput, chatHelp, parseChat, serverNotice } from "../game/chat.js";
 import { type GameError, isGameError } from "../game/errors.js";
-import { type ModerationOrder, mutedRefusal } from "../game/moderation.js";
+import { mutedRefusal } from "../game/moderation.js";
 import { TRADE_ERROR_MESSAGES, type TradeErrorReason } from "../game/trade-reasons.js";
 import type { World } from "../game/world.js";
 import type { Intent } from "../game/world-types.js";
@@ -20,7 +20,7 @@ import {
 } from "../protocol/messages.js";
 import { countMessageIn, countRefusal } from "../telemetry/metrics.js";
 import { HeldMessages } from "./held-messages.js";
-import { moderate } from "./moderation.js";
+import { announce, moderate } from "./moderation.js";
 import type { PendingReplies } from "./pending-replies.js";
 import type { TickLoop } from "./tick-loop.js";
 import { playsInAnotherWorld } from "./world-claims.js";
@@ -223,8 +223,8 @@ export class MessageRouter {
       default:
         if (!client.userData?.isAdmin)
           return { code: "forbidden", message: "Admin commands need /admin <code> first." };
-        if (parsed.kind === "moderate") {
-          this.moderate(parsed.order, reply);
+        if (parsed.kind === "moderate" || parsed.kind === "announce") {
+          this.moderate(parsed, reply);
           return undefined;
         }
         if (parsed.kind === "give") return { type: "give", itemId: parsed.itemId, quantity: parsed.quantity };
@@ -233,10 +233,10 @@ export class MessageRouter {
     }
   }
 
-  /** An admin's moderation command, answered with what was done or why nothing was. */
-  private moderate(order: ModerationOrder, reply: Reply): void {
+  /** An admin's moderation command or announcement, answered with what was done or why nothing was. */
+  private moderate(command: Extract<ChatInput, { kind: "moderate" | "announce" }>, reply: Reply): void {
     const { runtime } = this.parts;
-    moderate(runtime, order)
+    (command.kind === "announce" ? announce(command.text, runtime) : moderate(runtime, command.order))
       .then((outcome) =>
         "notice" in outcome
           ? reply("chat:message", serverNotice(outcome.notice, Date.now()))

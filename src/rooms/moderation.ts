@@ -1,6 +1,7 @@
 // An admin's moderation commands carried out: a mute or a ban is the account's, kept in the database
 // (a login reads it), and every running world is told at once, wherever its process is, so that a
-// player in another world is muted or removed now rather than at its next login.
+// player in another world is muted or removed now rather than at its next login; an announcement
+// reaches every player of every world.
 import { matchMaker } from "@colyseus/core";
 import { type ModerationOrder, minutesLeft } from "../game/moderation.js";
 import type { Runtime } from "../ports/runtime.js";
@@ -60,17 +61,37 @@ export async function moderate(
 }
 
 /** Has every running world apply the change; the ids of those where it applied to a session. */
-async function tellWorlds(change: ModerationChange, runtime: Pick<Runtime, "logger">): Promise<number[]> {
-  const applied: number[] = [];
+function tellWorlds(change: ModerationChange, runtime: Pick<Runtime, "logger">): Promise<number[]> {
+  // The mute or ban is stored: a world that cannot be told has its player meet it at the next login.
+  return askEveryWorld("moderate", [change], runtime);
+}
+
+/** Says the admin's line to every player of every running world, as a server notice. */
+export async function announce(text: string, runtime: Pick<Runtime, "logger">): Promise<{ notice: string }> {
+  const worlds = await askEveryWorld("announce", [text], runtime);
+  return {
+    notice: worlds.length > 0 ? `Announced in world ${worlds.join(", ")}.` : "No world has players now.",
+  };
+}
+
+/**
+ * Calls `method` of every running world, wherever its process is: the ids of the worlds where it
+ * reached a session (it answers how many), in order. A world that does not answer is logged and left out.
+ */
+async function askEveryWorld<M extends "moderate" | "announce">(
+  method: M,
+  args: Parameters<WorldPort[M]>,
+  runtime: Pick<Runtime, "logger">,
+): Promise<number[]> {
+  const reached: number[] = [];
   for (const [world, listing] of await listWorlds()) {
     const sessions = await matchMaker
-      .remoteRoomCall<WorldPort>(listing.roomId, "moderate", [change])
+      .remoteRoomCall<WorldPort>(listing.roomId, method, args)
       .catch((error: unknown) => {
-        // The mute or ban is stored: that world's player meets it at the next login.
-        runtime.logger.warn({ err: error, world }, "a world could not be told of a moderation");
+        runtime.logger.warn({ err: error, world, method }, "a world could not be told an admin's command");
         return 0;
       });
-    if (sessions > 0) applied.push(world);
+    if (sessions > 0) reached.push(world);
   }
-  return applied.sort((a, b) => a - b);
+  return reached.sort((a, b) => a - b);
 }

@@ -167,6 +167,13 @@ export class WorldSessions {
     return concerned.length;
   }
 
+  /** An admin's announcement to every player here (see moderation.ts): how many it reached. */
+  announce(text: string): number {
+    const notice = serverNotice(text, Date.now());
+    for (const characterId of this.owners.keys()) this.sendTo(characterId, "chat:message", notice);
+    return this.owners.size;
+  }
+
   drop(client: WorldClient): void {
     if (this.owners.get(playerOf(client).characterId) !== client) return;
     // Removed by an admin: no seat is kept, so Colyseus has it leave at once.

@@ -61,7 +61,7 @@ describe("chat: commands and the chat rate, through /ws and the SDK", function (
     const adminHelp = await alice.client.next("chat:message", (_data, frame) => frame.id === "admin-help");
     assert.match(
       adminHelp.data.message,
-      /^Commands: \/help; as an admin, \/give <itemId> \[quantity\], \/tp <x> <z>, \/heal, \/kick <name>, \/mute <name> <minutes>, \/unmute <name>, \/ban <name> <minutes>, \/unban <name>\./,
+      /^Commands: \/help; as an admin, \/give <itemId> \[quantity\], \/tp <x> <z>, \/heal, \/kick <name>, \/mute <name> <minutes>, \/unmute <name>, \/ban <name> <minutes>, \/unban <name>, \/announce <message>\./,
     );
     alice.client.send("player:chat", { message: "/me waves" }, "unknown");
     assert.equal(

@@ -1,5 +1,5 @@
 // An admin's moderation commands over /ws: /mute, /kick and /ban of a player in any world, kept across
-// logins, refused to players who are not admins.
+// logins, and /announce to every player; refused to players who are not admins.
 import assert from "node:assert/strict";
 import { expectError, request } from "../api/support.js";
 import { startTestServer, type TestServer } from "../support/server.js";
@@ -172,6 +172,24 @@ describe("moderation: /mute, /kick and /ban over /ws, across two worlds", functi
       "forbidden",
     );
     assert.match(banned.message, /^an admin banned this account from the world until /);
+  });
+
+  it("announces an admin's line to every player of every world, as a server notice", async () => {
+    const moderator = await admin(1);
+    const [here, there] = [await connect(1), await connect(2)];
+    const line = "The server restarts in  5 minutes: find a safe spot.";
+    const answer = await command(moderator, `/announce ${line}`);
+    assert.equal(answer.data.message, "Announced in world 1, 2.");
+    for (const player of [here, there, moderator]) {
+      const heard = await player.client.received(
+        (frame) => frame.event === "chat:message" && frame.data.message === line,
+      );
+      assert.equal(heard.data.fromPlayerName, "Server");
+    }
+    const notAdmin = await command(here, "/announce free gold");
+    assert.deepEqual([notAdmin.event, notAdmin.data.code], ["error", "forbidden"]);
+    const empty = await command(moderator, "/announce   ");
+    assert.deepEqual([empty.data.code, empty.data.message], ["bad_request", "Usage: /announce <message>"]);
   });
 
   it("runs moderation for admins only, and says how a command is written", async () => {
