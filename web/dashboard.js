@@ -26,20 +26,35 @@ const ready = new Promise((resolve) => {
 // agent never started.
 $("create").addEventListener("submit", async (event) => {
   event.preventDefault();
-  await ready;
+  const start = $("create").querySelector("button[type=submit]");
+  // A second click while the first start is under way would be refused as a name in use.
+  if (start.disabled) return;
+  start.disabled = true;
   const name = $("new-name").value.trim();
+  setNotice(`Starting ${name}…`, "busy");
   try {
+    await ready;
     const world = manyWorlds ? { world: Number($("new-world").value) } : {};
     const agent = await call("/api/agents", { method: "POST", body: { name, ...world } });
     $("new-name").value = "";
     selectedId = agent.agentId;
     detail = undefined;
-    setStatus(`Started ${agent.name}`, "ok");
+    setNotice(`Started ${agent.name}`, "ok");
     poll();
   } catch (error) {
-    setStatus(`Could not start the agent: ${error.message}`, "error");
+    setNotice(`Could not start ${name}: ${error.message}`, "error");
+  } finally {
+    start.disabled = false;
   }
 });
+// The browser's own "match the requested format" does not say what the format is.
+const nameInput = $("new-name");
+const explainName = () => {
+  nameInput.setCustomValidity("");
+  if (!nameInput.validity.valid) nameInput.setCustomValidity(`A name is ${nameInput.title}.`);
+};
+nameInput.addEventListener("input", explainName);
+explainName();
 
 let token;
 let agents = [];
@@ -151,7 +166,7 @@ async function signInAgain() {
     window.removeEventListener(NEW_PLAYER_EVENT, told);
   }
   if (newPlayer)
-    setStatus("The server no longer took this browser's sign-in: signed in afresh, as a new player", "error");
+    setNotice("The server no longer took this browser's sign-in: signed in afresh, as a new player", "error");
   timer = setTimeout(poll, BACKOFF_MS[0]);
 }
 
@@ -169,6 +184,13 @@ function setStatus(text, kind) {
   const status = $("poll-status");
   status.textContent = text;
   status.dataset.kind = kind;
+}
+
+/** What the owner's last start or delete came to, kept until the next one (the polls rewrite the status). */
+function setNotice(text, kind) {
+  const notice = $("dash-notice");
+  notice.textContent = text;
+  notice.dataset.kind = kind;
 }
 
 /** Fetches and shows the list and the agent picked, unless a newer poll has started meanwhile. */
@@ -231,35 +253,60 @@ async function refreshDetail(agent, mine) {
 // ---- the list ----
 
 function renderList() {
-  $("agents").replaceChildren(
-    ...agents.map((agent) =>
-      el(
-        "li",
-        {},
-        el(
-          "button.agent",
-          {
-            class: `agent${agent.agentId === selectedId ? " selected" : ""}`,
-            "data-agent": agent.name,
-            onclick: () => {
-              selectedId = agent.agentId;
-              detail = undefined;
-              poll();
-            },
-          },
-          el("span.dot", {
-            class: `dot ${agent.online ? "online" : "offline"}`,
-            title: agent.online ? "online" : "offline",
-          }),
-          el("span", { text: agent.name }),
-        ),
-      ),
-    ),
+  reconcile(
+    $("agents"),
+    agents,
+    (agent) => agent.agentId,
+    (agent) => {
+      const dot = el("span.dot");
+      const name = el("span");
+      const button = el("button.agent", {
+        onclick: () => {
+          selectedId = agent.agentId;
+          detail = undefined;
+          poll();
+        },
+      });
+      button.append(dot, name);
+      return el("li", {}, button);
+    },
+    (item, agent) => {
+      const button = item.firstChild;
+      const selected = agent.agentId === selectedId;
+      button.className = `agent${selected ? " selected" : ""}`;
+      button.dataset.agent = agent.name;
+      if (selected) button.setAttribute("aria-current", "true");
+      else button.removeAttribute("aria-current");
+      const [dot, name] = button.children;
+      dot.className = `dot ${agent.online ? "online" : "offline"}`;
+      dot.title = agent.online ? "online" : "offline";
+      name.textContent = agent.name;
+    },
   );
   const missing = missingWorlds.length
     ? `The agents of world ${missingWorlds.join(", ")} cannot be reached right now: they are back when their world reopens.`
     : "";
   $("agents-hint").textContent = agents.length || missing ? missing : "No agents yet.";
+}
+
+/**
+ * Makes `parent`'s children one per item, in order, each kept from the last poll where its key was there:
+ * the button that has the keyboard's focus is then still there after a poll.
+ */
+function reconcile(parent, items, keyOf, create, update) {
+  const kept = new Map([...parent.children].map((child) => [child.dataset.key, child]));
+  const wanted = items.map((item) => {
+    const key = String(keyOf(item));
+    const child = kept.get(key) ?? create(item);
+    child.dataset.key = key;
+    update(child, item);
+    return child;
+  });
+  for (const child of [...parent.children]) if (!wanted.includes(child)) child.remove();
+  // Moved only where out of place: moving the focused element would blur it.
+  wanted.forEach((child, index) => {
+    if (parent.children[index] !== child) parent.insertBefore(child, parent.children[index] ?? null);
+  });
 }
 
 // ---- the agent picked ----
@@ -271,7 +318,12 @@ function buildDetail(agent) {
     agentId: agent.agentId,
     title: el("h2"),
     badges: el("span.badges"),
-    minimap: el("canvas.minimap", { width: 220, height: 220, "aria-label": "position on the world map" }),
+    minimap: el("canvas.minimap", {
+      width: 220,
+      height: 220,
+      role: "img",
+      "aria-label": "position on the world map",
+    }),
     where: el("p.where"),
     vitals: el("div.vitals"),
     goal: el("div.goal"),
@@ -280,7 +332,9 @@ function buildDetail(agent) {
     skills: el("div.skills"),
     inventory: el("div.agent-inventory"),
     equipment: el("div.equipment-list"),
-    result: el("p.result", { role: "status" }),
+    // Each card says what its controls came to beside its title (what grows above it moves it the least).
+    goalResult: el("p.result", { role: "status" }),
+    quickResult: el("p.result", { role: "status" }),
     goalSelect: el("select", { "aria-label": "goal" }),
     actionSelect: el(
       "select",
@@ -290,27 +344,39 @@ function buildDetail(agent) {
       ),
     ),
   };
-  const control = async (label, path, body) => {
+  const say = (result, text, kind) => {
+    result.textContent = text;
+    result.dataset.kind = kind;
+    // On a short screen the control pressed may sit at its bottom edge, the card's top out of view.
+    if (kind !== "busy") result.scrollIntoView({ block: "nearest" });
+  };
+  const control = async (result, label, path, body) => {
+    say(result, `${label}…`, "busy");
     try {
       const reply = await call(path, { method: "POST", body });
       const outcome = reply && "ok" in reply ? (reply.ok ? "ok" : `refused: ${reply.reason}`) : "done";
-      parts.result.textContent = `${label}: ${outcome}`;
-      parts.result.dataset.kind = reply?.ok === false ? "error" : "ok";
+      say(result, `${label}: ${outcome}`, reply?.ok === false ? "error" : "ok");
       poll();
       return reply;
     } catch (error) {
-      parts.result.textContent = `${label} failed: ${error.message}`;
-      parts.result.dataset.kind = "error";
+      say(result, `${label} failed: ${error.message}`, "error");
       if (missingRoute(error) && path.includes("/actions/")) {
         endpoints.actions = false;
         actionsBox.hidden = true;
       }
     }
   };
-  parts.control = control;
+  parts.quickAction = (action) =>
+    action.available
+      ? control(parts.quickResult, action.label, `/api/agents/${id}/quick-actions/${action.id}`)
+      : say(parts.quickResult, `${action.label}: not now, ${action.reason}`, "error");
   parts.pause.addEventListener("click", () => {
     const paused = parts.pause.dataset.paused === "true";
-    control(paused ? "Resume" : "Pause", `/api/agents/${id}/goal/${paused ? "resume" : "stop"}`);
+    control(
+      parts.goalResult,
+      paused ? "Resume" : "Pause",
+      `/api/agents/${id}/goal/${paused ? "resume" : "stop"}`,
+    );
   });
   const target = el("input", { type: "number", min: 1, placeholder: "XP target", "aria-label": "XP target" });
   const setGoal = el(
@@ -320,7 +386,7 @@ function buildDetail(agent) {
         event.preventDefault();
         const body = { type: parts.goalSelect.value };
         if (target.value) body.target = Number(target.value);
-        control(`Goal ${body.type}`, `/api/agents/${id}/goal`, body);
+        control(parts.goalResult, `Goal ${body.type}`, `/api/agents/${id}/goal`, body);
       },
     },
     parts.goalSelect,
@@ -347,11 +413,11 @@ function buildDetail(agent) {
         try {
           body = params.value.trim() ? JSON.parse(params.value) : {};
         } catch {
-          parts.result.textContent = "The parameters are not JSON.";
-          parts.result.dataset.kind = "error";
+          say(parts.quickResult, "The parameters are not JSON.", "error");
           return;
         }
-        control(parts.actionSelect.value, `/api/agents/${id}/actions/${parts.actionSelect.value}`, body);
+        const action = parts.actionSelect.value;
+        control(parts.quickResult, action, `/api/agents/${id}/actions/${action}`, body);
       },
     },
     parts.actionSelect,
@@ -371,7 +437,10 @@ function buildDetail(agent) {
         event.preventDefault();
         if (!text.value.trim()) return;
         // Kept when refused, to be corrected and sent again.
-        if (await control("Message", `/api/agents/${id}/message`, { text: text.value })) text.value = "";
+        const sent = await control(parts.quickResult, "Message", `/api/agents/${id}/message`, {
+          text: text.value,
+        });
+        if (sent) text.value = "";
       },
     },
     text,
@@ -381,34 +450,42 @@ function buildDetail(agent) {
     text: "Delete",
     onclick: async () => {
       if (!confirm(`Stop and delete ${agent.name}, with its character and items?`)) return;
+      setNotice(`Deleting ${agent.name}…`, "busy");
       try {
         await call(`/api/agents/${id}`, { method: "DELETE" });
+        // Said, as the detail moves to another agent (or none) at once.
+        setNotice(`Deleted ${agent.name}`, "ok");
         selectedId = undefined;
         detail = undefined;
         poll();
       } catch (error) {
-        parts.result.textContent = `Delete failed: ${error.message}`;
-        parts.result.dataset.kind = "error";
+        setNotice(`Could not delete ${agent.name}: ${error.message}`, "error");
       }
     },
   });
   $("detail").replaceChildren(
     el("div.detail-head", {}, parts.title, parts.badges, remove),
-    parts.result,
     el(
       "div.cards",
       {},
-      el("div.card", {}, el("h3", { text: "Where" }), parts.minimap, parts.where),
-      el("div.card", {}, el("h3", { text: "Status" }), parts.vitals),
-      el("div.card.tall", {}, el("h3", { text: "Skills" }), parts.skills),
+      el("div.card", { "data-card": "where" }, el("h3", { text: "Where" }), parts.minimap, parts.where),
+      el("div.card", { "data-card": "status" }, el("h3", { text: "Status" }), parts.vitals),
+      el("div.card.tall", { "data-card": "skills" }, el("h3", { text: "Skills" }), parts.skills),
       el(
         "div.card.wide",
-        {},
-        el("h3", { text: "Goal" }),
+        { "data-card": "goal" },
+        el("div.card-head", {}, el("h3", { text: "Goal" }), parts.goalResult),
         parts.goal,
         el("div.row", {}, setGoal, parts.pause),
       ),
-      el("div.card.wide", {}, el("h3", { text: "Quick actions" }), parts.quick, actionsBox, message),
+      el(
+        "div.card.wide",
+        { "data-card": "actions" },
+        el("div.card-head", {}, el("h3", { text: "Quick actions" }), parts.quickResult),
+        parts.quick,
+        actionsBox,
+        message,
+      ),
       el(
         "div.card",
         { "data-card": "inventory" },
@@ -476,6 +553,7 @@ function updateDetail(view) {
   );
 
   const current = state?.goal ?? goal.goal;
+  const percent = Math.round((current?.progress ?? 0) * 100);
   d.goal.replaceChildren(
     current
       ? el(
@@ -484,11 +562,11 @@ function updateDetail(view) {
           el("p", { text: current.description ?? current.type }),
           el(
             "div.progress",
-            {},
-            el("span", { style: `width: ${Math.round((current.progress ?? 0) * 100)}%` }),
+            { role: "progressbar", "aria-label": "goal progress", "aria-valuenow": percent },
+            el("span", { style: `width: ${percent}%` }),
           ),
           el("p.hint", {
-            text: `${Math.round((current.progress ?? 0) * 100)} % · started ${new Date(current.startedAt).toLocaleTimeString()}`,
+            text: `${percent} % · started ${new Date(current.startedAt).toLocaleTimeString()}`,
           }),
         )
       : el("p.hint", { text: goal.goalsPaused ? "No goal: goals are paused." : "No goal yet." }),
@@ -501,17 +579,24 @@ function updateDetail(view) {
   d.pause.textContent = goal.goalsPaused ? "Resume goals" : "Pause goals";
   d.pause.dataset.paused = String(goal.goalsPaused);
 
-  const id = encodeURIComponent(agent.agentId);
-  d.quick.replaceChildren(
-    ...view.quick.map((action) =>
+  // Kept from poll to poll (the focus stays on them). One not available now is not `disabled`: it stays
+  // reachable by keyboard and touch, and says why when pressed.
+  reconcile(
+    d.quick,
+    view.quick,
+    (action) => action.id,
+    (action) =>
       el("button", {
-        text: action.label,
         "data-action": action.id,
-        disabled: !action.available,
-        title: action.reason,
-        onclick: () => d.control(action.label, `/api/agents/${id}/quick-actions/${action.id}`),
+        onclick: (event) => d.quickAction(event.currentTarget.action),
       }),
-    ),
+    (button, action) => {
+      // As this poll lists it: what a press does, or says, follows the latest list.
+      button.action = action;
+      button.textContent = action.label;
+      button.title = action.reason ?? "";
+      button.setAttribute("aria-disabled", String(!action.available));
+    },
   );
   if (state?.availableActions && d.actionsBox) {
     const available = new Set(state.availableActions);
@@ -555,13 +640,15 @@ function updateDetail(view) {
   const equipment = state?.equipment;
   d.equipment.replaceChildren(
     equipment
-      ? el(
-          "ul.list",
-          {},
-          Object.entries(equipment).map(([slot, entry]) =>
-            el("li", { text: `${titleCase(slot)}: ${nameOf(entry.itemId ?? entry)}` }),
-          ),
-        )
+      ? Object.keys(equipment).length === 0
+        ? el("p.hint", { text: "Nothing equipped." })
+        : el(
+            "ul.list",
+            {},
+            Object.entries(equipment).map(([slot, entry]) =>
+              el("li", { text: `${titleCase(slot)}: ${nameOf(entry.itemId ?? entry)}` }),
+            ),
+          )
       : el("p.hint", { text: "Not reported by this server." }),
   );
 }
