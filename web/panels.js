@@ -1,6 +1,8 @@
 // The play page's side panels: the player's meters, inventory (and its item menu), equipment, skills,
-// bank and store, drawn from what the server last sent.
+// prayers, bank and store, drawn from what the server last sent.
 import { el, formatNumber, titleCase } from "./common.js";
+import { createPrayerPanel } from "./prayer-panel.js";
+import { towardsNextLevel } from "./xp.js";
 
 const $ = (id) => document.getElementById(id);
 const SKILL_ORDER = [
@@ -9,6 +11,7 @@ const SKILL_ORDER = [
   "defence",
   "ranged",
   "prayer",
+  "magic",
   "constitution",
   "hitpoints",
   "woodcutting",
@@ -59,6 +62,7 @@ export function createPanels({ game, map, trade, send, notice, hideNotice, showM
     if (send("player:action", { action: "combat_style", style })) game.style = style;
     renderCombatStyle();
   });
+  const { renderPrayers } = createPrayerPanel({ game, prayers: map.prayers, send });
 
   function renderPlayer() {
     const me = game.me;
@@ -67,6 +71,7 @@ export function createPanels({ game, map, trade, send, notice, hideNotice, showM
     renderInventory();
     renderEquipment();
     renderSkills();
+    renderPrayers();
     renderBank();
     trade.render();
   }
@@ -78,6 +83,11 @@ export function createPanels({ game, map, trade, send, notice, hideNotice, showM
     $("health-text").textContent = `${me.health}/${me.maxHealth}`;
     $("energy-bar").style.width = `${me.runEnergy ?? 0}%`;
     $("energy-text").textContent = `${me.runEnergy ?? 0}%`;
+    // Points come back up to the prayer level: the level is the most there are.
+    const prayerLevel = me.skills?.prayer?.level ?? 1;
+    const points = me.prayer?.points ?? prayerLevel;
+    $("prayer-bar").style.width = `${(100 * points) / Math.max(1, prayerLevel, points)}%`;
+    $("prayer-text").textContent = String(points);
   }
 
   function renderInventory() {
@@ -237,19 +247,31 @@ export function createPanels({ game, map, trade, send, notice, hideNotice, showM
   function renderSkills() {
     const skills = game.me.skills ?? {};
     const names = Object.keys(skills).sort((a, b) => rank(a) - rank(b));
-    $("skills").replaceChildren(
-      ...names.map((skill) =>
-        el(
-          "div.skill",
-          { "data-skill": skill, title: `${formatNumber(Math.floor(skills[skill].xp))} XP` },
-          el("span.skill-name", { text: titleCase(skill) }),
-          el("span.skill-level", { text: String(skills[skill].level) }),
-          el("span.skill-xp", { text: `${formatNumber(Math.floor(skills[skill].xp))} xp` }),
-        ),
-      ),
-    );
+    $("skills").replaceChildren(...names.map((skill) => skillRow(skill, skills[skill])));
     const total = names.reduce((sum, skill) => sum + skills[skill].level, 0);
     $("total-level").textContent = `Total level: ${total}`;
+  }
+
+  /** A skill's level and XP, with the XP still needed to its next level as a bar and in its tooltip. */
+  function skillRow(skill, state) {
+    const xp = formatNumber(Math.floor(state.xp));
+    const next = towardsNextLevel(state);
+    const toGo = next
+      ? `${formatNumber(next.remaining)} XP to level ${next.next}`
+      : "The highest level there is";
+    return el(
+      "div.skill",
+      { "data-skill": skill, title: `${titleCase(skill)}: ${xp} XP; ${toGo}` },
+      el("span.skill-name", { text: titleCase(skill) }),
+      el("span.skill-level", { text: String(state.level) }),
+      el("span.skill-xp", { text: `${xp} xp` }),
+      el(
+        "span.skill-progress",
+        { "aria-label": toGo },
+        el("span.skill-progress-fill", { style: `width: ${next ? 100 * next.done : 100}%` }),
+      ),
+      el("span.skill-to-go", { text: next ? `${formatNumber(next.remaining)} to go` : "max" }),
+    );
   }
   const rank = (skill) => SKILL_ORDER.indexOf(skill) + 1 || 99;
 
@@ -258,6 +280,8 @@ export function createPanels({ game, map, trade, send, notice, hideNotice, showM
     if (game.me?.skills) {
       game.me.skills[skill] = { level, xp };
       renderSkills();
+      // A prayer level gained opens prayers, and brings a point.
+      if (skill === "prayer") renderPrayers();
     }
     const drop = el("div.xp-drop", { text: `+${formatNumber(gained)} ${titleCase(skill)} XP` });
     $("xp-drops").append(drop);

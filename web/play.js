@@ -43,11 +43,15 @@ const game = {
   signedInAgain: false,
   /** The last chat line sent, with its message id: one refused as too fast comes back to the box. */
   chatSent: undefined,
+  /** The way the player last stepped, `{x, z}` each -1..1: the tile it faces is the first the action key tries. */
+  facing: undefined,
 };
 // Declared before the first await: a notice may come while the page is still starting.
 let noticeTimer;
 /** Why the connection closed for good: shown from then on instead of any passing notice. */
 let closedWhy;
+/** Whether a connection of this page was online: a connection after it is a reconnection. */
+let wasOnline = false;
 
 const map = await loadWorldMap().catch((error) => {
   notice(`The game data could not be loaded: ${error.message}`);
@@ -88,8 +92,10 @@ const connection = new GameConnection({
   onStatus: (status, detail) => {
     $("status").textContent = status;
     $("status").dataset.status = status;
+    showReconnecting(status, detail);
     if (status === "closed") showClosed(detail);
-    else if (detail) notice(detail);
+    // Why it reconnects is said over the dimmed map (see showReconnecting), not in a passing notice.
+    else if (detail && status !== "reconnecting") notice(detail);
     else if (status === "online") hideNotice();
   },
   onEvent: handle,
@@ -255,6 +261,7 @@ function applyUpdate(update) {
   }
   const self = game.me && game.entities.get(game.me.id);
   if (self) {
+    if (game.me.position) turnTowards(game.me.position, self.position);
     game.me.position = self.position;
     const area = map.areaAt(self.position.x, self.position.z);
     $("position").textContent = `${area?.name ?? "?"} (${self.position.x}, ${self.position.z})`;
@@ -291,6 +298,7 @@ function frame(now) {
   }
   drawWorld(ctx, view, map, game, now);
   showHover();
+  showKeyHint();
   requestAnimationFrame(frame);
 }
 requestAnimationFrame(frame);
@@ -326,6 +334,7 @@ function optionsAt(tile) {
       options.push({
         label: `Pick up ${entity.name}${entity.quantity > 1 ? ` (${entity.quantity})` : ""}`,
         run: () => act("pickup", entity),
+        groundItem: entity,
       });
     } else if (entity.kind === "npc") {
       const role = map.npcs.get(entity.type)?.role;
@@ -336,7 +345,11 @@ function optionsAt(tile) {
       if (role === "banker")
         options.push({ label: `Bank with ${entity.name}`, run: () => walkToUse({ kind: "bank", entity }) });
     } else if (entity.kind === "player") {
-      options.push({ label: `Trade with ${entity.name}`, run: () => trade.request(entity) });
+      options.push({
+        label: `Trade with ${entity.name}`,
+        run: () => trade.request(entity),
+        withPlayer: true,
+      });
     }
   }
   if (map.featureAt(tile.x, tile.z) === "bank") {
@@ -345,8 +358,9 @@ function optionsAt(tile) {
       run: () => walkToUse({ kind: "bank", entity: { position: tile, name: "bank booth" } }),
     });
   }
-  options.push({ label: "Walk here", run: () => walk(tile) });
-  if (used) options.push({ label: "Cancel use", run: () => stopUsing() });
+  // `walks`: no action on what is there (the action key passes over them).
+  options.push({ label: "Walk here", run: () => walk(tile), walks: true });
+  if (used) options.push({ label: "Cancel use", run: () => stopUsing(), walks: true });
   return options;
 }
 
@@ -475,12 +489,27 @@ function showHover() {
   if ($("hover").textContent !== label) $("hover").textContent = label;
 }
 
-/** What a left click on the tile does, and how many more a right click offers ("Chop Tree / 1 more option"). */
-function hoverLabel([first, ...rest]) {
+/**
+ * What a left click on the tile does, and how many more a right click offers ("Chop Tree / 1 more option");
+ * then the items lying there, unless the click names the only one ("· On the ground: Bones (2), Logs").
+ */
+function hoverLabel(options) {
+  const [first, ...rest] = options;
   if (first.label === "Walk here") return "";
-  return rest.length === 0
-    ? first.label
-    : `${first.label} / ${rest.length} more option${rest.length > 1 ? "s" : ""}`;
+  const line =
+    rest.length === 0
+      ? first.label
+      : `${first.label} / ${rest.length} more option${rest.length > 1 ? "s" : ""}`;
+  const items = options.filter((option) => option.groundItem).map((option) => option.groundItem);
+  if (items.length === 0 || (items.length === 1 && first.groundItem)) return line;
+  return `${line} · On the ground: ${pileNames(items)}`;
+}
+
+/** A pile's items by name, with how many of each ("Bones (2), Coins (25)"). */
+function pileNames(items) {
+  const counts = new Map();
+  for (const item of items) counts.set(item.name, (counts.get(item.name) ?? 0) + (item.quantity ?? 1));
+  return [...counts].map(([name, count]) => (count > 1 ? `${name} (${count})` : name)).join(", ");
 }
 document.addEventListener("click", (event) => {
   if (!event.target.closest(".menu") && !event.target.closest(".slot")) hideMenus();
@@ -491,6 +520,13 @@ document.addEventListener("keydown", (event) => {
   hideMenus();
   stopUsing();
 });
+
+/** The player faces the way it moved: a step or a run's two tiles, not a teleport's jump. */
+function turnTowards(from, to) {
+  const distance = chebyshev(from, to);
+  if (distance > 0 && distance <= 2)
+    game.facing = { x: Math.sign(to.x - from.x), z: Math.sign(to.z - from.z) };
+}
 
 /** The arrow keys and WASD walk a tile that way (a tile a tick while held), unless a box has the keys. */
 const KEY_STEPS = {
@@ -519,8 +555,75 @@ document.addEventListener("keydown", (event) => {
   lastKeyStep = now;
   hideMenus();
   stopUsing();
+  // Turned that way even should the step be refused (into a tree, say): the action key acts there.
+  game.facing = step;
   walk({ x: me.x + step.x, z: me.z + step.z });
 });
+
+// ---- the action key ----
+
+/** Space or Enter does what a click would on what the player faces or stands by (see keyAction). */
+const ACTION_KEYS = new Set([" ", "Enter"]);
+/** The tiles around the player, the sides before the corners: after the one it faces and its own. */
+const AROUND = [
+  [0, -1],
+  [1, 0],
+  [0, 1],
+  [-1, 0],
+  [-1, -1],
+  [1, -1],
+  [1, 1],
+  [-1, 1],
+];
+
+/** Whether the action key is the map's: with the map focused, or nothing (a button or a box takes it). */
+const actionKeyIsOurs = (target) => target === canvas || target === document.body || target === null;
+
+/**
+ * What the action key does now: the first option (what a click does) of the tile the player faces, then
+ * of its own tile (an item lying there), then of the tiles around. Another player is a target only when
+ * faced: a passer-by is not asked to trade.
+ */
+function keyAction() {
+  const me = game.me?.position;
+  if (!me) return undefined;
+  const faced = game.facing && { x: me.x + game.facing.x, z: me.z + game.facing.z };
+  const tiles = [faced, me, ...AROUND.map(([dx, dz]) => ({ x: me.x + dx, z: me.z + dz }))];
+  for (const tile of tiles) {
+    if (!tile) continue;
+    const isFaced = tile === faced;
+    const option = optionsAt(tile).find(
+      (candidate) => !candidate.walks && (isFaced || !candidate.withPlayer),
+    );
+    if (option) return option;
+  }
+  return undefined;
+}
+
+document.addEventListener("keydown", (event) => {
+  if (!ACTION_KEYS.has(event.key) || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (!actionKeyIsOurs(event.target) || !game.me) return;
+  // Space would scroll the page.
+  event.preventDefault();
+  if (event.repeat) return;
+  hideMenus();
+  const action = keyAction();
+  if (action) action.run();
+  else
+    notice("Nothing to act on here: face a tree, a monster, a banker or a shopkeeper with the arrow keys.");
+});
+
+/** The corner line saying what the action key would do, while the key is the map's. */
+function showKeyHint() {
+  const ours = actionKeyIsOurs(document.activeElement);
+  const action = ours ? keyAction() : undefined;
+  const label = action
+    ? `Space: ${action.label}`
+    : document.activeElement === canvas
+      ? "Arrow keys or WASD: walk · Space: act on what you face"
+      : "";
+  if ($("key-hint").textContent !== label) $("key-hint").textContent = label;
+}
 
 function tileOf(event) {
   const rect = canvas.getBoundingClientRect();
@@ -604,6 +707,20 @@ function notice(text) {
 }
 function hideNotice() {
   if (closedWhy === undefined) $("notice").hidden = true;
+}
+
+/**
+ * While the page reconnects (its tries, and a sign-in failing between them, included), the map is dimmed
+ * under why; it clears once online again, or when the connection closed for good (showClosed says why).
+ */
+function showReconnecting(status, detail) {
+  if (status === "online") wasOnline = true;
+  const reconnecting = wasOnline && ["reconnecting", "connecting", "offline"].includes(status);
+  const text = $("reconnecting-text");
+  if (reconnecting && detail) text.textContent = detail;
+  else if (reconnecting && !text.textContent) text.textContent = "Reconnecting…";
+  if (!reconnecting) text.textContent = "";
+  $("reconnecting").hidden = !reconnecting;
 }
 
 /** The connection closed for good (another tab took the character, say): no reconnection is coming. */

@@ -1,18 +1,28 @@
 // Draws the world around the player on the canvas: ground, water, walls, bank booths, then resources,
-// ground items, NPCs and players with their names, health bars and hit splats.
+// ground items (a marker of each kind), NPCs and players with their names (stacked where they would
+// overlap), health bars and hit splats.
+
+import { ITEM_MARKERS, ORE_COLORS } from "./item-markers.js";
 
 export const TILE = 32;
 const SPLAT_MS = 1200;
 
-const ORE_COLORS = {
-  copper: "#c8743a",
-  tin: "#c9c9c9",
-  iron: "#7a4b3a",
-  coal: "#2b2b2b",
-  mithril: "#5560a8",
-  gold: "#e0b030",
-};
 const NPC_COLORS = { monster: "#c0392b", banker: "#d4a017", shopkeeper: "#8e44ad" };
+const LABEL_FONT = "bold 11px system-ui, sans-serif";
+/** A name's line: names that would overlap are stacked a line apart. */
+const LABEL_ROW = 14;
+/** How many lines above its own a name may be moved; the names left without room are counted instead. */
+const LABEL_MAX_RISE = 3;
+/**
+ * Where a tile's items are drawn, one kind a corner (the most valuable first): a unit standing on the
+ * tile hides its middle, not its corners.
+ */
+const ITEM_CORNERS = [
+  [-11, 11],
+  [11, 11],
+  [-11, -11],
+  [11, -11],
+];
 
 /** Screen position of a tile's centre. */
 export function toScreen(view, x, z) {
@@ -46,12 +56,19 @@ export function drawWorld(ctx, view, map, game, now) {
     ctx.lineWidth = 2;
     ctx.strokeRect(sx - TILE / 2 + 3, sy - TILE / 2 + 3, TILE - 6, TILE - 6);
   }
-  const order = { resource: 0, item: 1, npc: 2, player: 3 };
-  const entities = [...game.entities.values()].sort((a, b) => order[a.kind] - order[b.kind]);
-  for (const entity of entities) drawEntity(ctx, view, map, entity, entity.id === game.me?.id);
-  for (const entity of entities)
-    if (entity.kind === "npc" || entity.kind === "player")
-      drawLabel(ctx, view, entity, entity.id === game.me?.id);
+  const entities = [...game.entities.values()];
+  const units = entities.filter((entity) => entity.kind === "npc" || entity.kind === "player");
+  for (const entity of entities) if (entity.kind === "resource") drawResource(ctx, view, map, entity);
+  const piles = pilesOf(entities.filter((entity) => entity.kind === "item"));
+  for (const pile of piles) drawPile(ctx, view, map, pile);
+  // Players over NPCs, the player's own over all.
+  const me = units.find((unit) => unit.id === game.me?.id);
+  for (const unit of units) if (unit.kind === "npc") drawUnit(ctx, view, map, unit, false);
+  for (const unit of units) if (unit.kind === "player" && unit !== me) drawUnit(ctx, view, map, unit, false);
+  if (me) drawUnit(ctx, view, map, me, true);
+  // Over the units: a count of items stays readable whoever stands on them.
+  for (const pile of piles) drawPileCount(ctx, view, pile);
+  drawLabels(ctx, view, units, game.me?.id);
   game.splats = game.splats.filter((splat) => now - splat.at < SPLAT_MS);
   for (const splat of game.splats) {
     const target = game.entities.get(splat.targetId);
@@ -110,16 +127,8 @@ function drawTile(ctx, view, map, x, z) {
   }
 }
 
-function drawEntity(ctx, view, map, entity, isMe) {
+function drawUnit(ctx, view, map, entity, isMe) {
   const { sx, sy } = toScreen(view, entity.drawX, entity.drawZ);
-  if (entity.kind === "resource") return drawResource(ctx, map, entity, sx, sy);
-  if (entity.kind === "item") {
-    ctx.fillStyle = entity.type === "coins" ? "#f1c40f" : "#b9770e";
-    ctx.fillRect(sx - 6, sy - 2, 12, 9);
-    ctx.strokeStyle = "#3b2a0b";
-    ctx.strokeRect(sx - 6, sy - 2, 12, 9);
-    return;
-  }
   const role = entity.kind === "npc" ? map.npcs.get(entity.type)?.role : undefined;
   ctx.fillStyle = entity.kind === "player" ? (isMe ? "#ffd43b" : "#4dabf7") : (NPC_COLORS[role] ?? "#20c997");
   ctx.beginPath();
@@ -130,7 +139,8 @@ function drawEntity(ctx, view, map, entity, isMe) {
   ctx.stroke();
 }
 
-function drawResource(ctx, map, entity, sx, sy) {
+function drawResource(ctx, view, map, entity) {
+  const { sx, sy } = toScreen(view, entity.drawX, entity.drawZ);
   const def = map.resources.get(entity.type);
   const station = map.stations.get(entity.type);
   if (def?.skill === "woodcutting") {
@@ -211,22 +221,121 @@ function drawResource(ctx, map, entity, sx, sy) {
   }
 }
 
-function drawLabel(ctx, view, entity, isMe) {
-  const { sx, sy } = toScreen(view, entity.drawX, entity.drawZ);
-  ctx.font = "bold 11px system-ui, sans-serif";
+/** The items lying on the ground, a pile a tile. */
+function pilesOf(items) {
+  const piles = new Map();
+  for (const item of items) {
+    const tile = `${item.position.x},${item.position.z}`;
+    if (piles.has(tile)) piles.get(tile).push(item);
+    else piles.set(tile, [item]);
+  }
+  return [...piles.values()];
+}
+
+/** A tile's items: a marker of each kind (coins, bones, logs...) in a corner, the most valuable first. */
+function drawPile(ctx, view, map, pile) {
+  const { sx, sy } = toScreen(view, pile[0].position.x, pile[0].position.z);
+  const worth = (item) => (map.items.get(item.type)?.value ?? 0) * (item.quantity ?? 1);
+  const shown = new Map();
+  for (const item of [...pile].sort((a, b) => worth(b) - worth(a))) {
+    const kind = map.itemKind(item.type);
+    if (!shown.has(kind)) shown.set(kind, item.type);
+  }
+  [...shown].slice(0, ITEM_CORNERS.length).forEach(([kind, itemId], corner) => {
+    const [dx, dz] = ITEM_CORNERS[corner];
+    ctx.save();
+    ctx.translate(sx + dx, sy + dz);
+    ctx.lineWidth = 1;
+    (ITEM_MARKERS[kind] ?? ITEM_MARKERS.other)(ctx, itemId);
+    ctx.restore();
+  });
+}
+
+/** How many items lie on a tile, when more than one: on its left edge, between its corners. */
+function drawPileCount(ctx, view, pile) {
+  if (pile.length < 2) return;
+  const { sx, sy } = toScreen(view, pile[0].position.x, pile[0].position.z);
+  ctx.font = "bold 10px system-ui, sans-serif";
+  ctx.textAlign = "left";
+  ctx.lineWidth = 3;
+  ctx.strokeStyle = "rgba(0,0,0,0.85)";
+  ctx.strokeText(String(pile.length), sx - 15, sy + 4);
+  // Yellow, as the inventory shows a stack's size.
+  ctx.fillStyle = "#ffff00";
+  ctx.fillText(String(pile.length), sx - 15, sy + 4);
+}
+
+/**
+ * The units' health bars, then their names: the player's own where it belongs, then the others nearest
+ * first, each moved up a line at a time past the names already placed (a few lines at most). The names
+ * still without room are counted ("+2 more") above the name they would have covered.
+ */
+function drawLabels(ctx, view, units, meId) {
+  for (const unit of units) drawHealthBar(ctx, view, unit);
+  ctx.font = LABEL_FONT;
   ctx.textAlign = "center";
   ctx.lineWidth = 3;
   ctx.strokeStyle = "rgba(0,0,0,0.75)";
-  ctx.strokeText(entity.name, sx, sy - 18);
-  ctx.fillStyle = entity.kind === "player" ? (isMe ? "#ffe066" : "#ffffff") : "#ffec99";
-  ctx.fillText(entity.name, sx, sy - 18);
-  if (entity.maxHealth && entity.health < entity.maxHealth) {
-    const width = 26;
-    ctx.fillStyle = "#c0392b";
-    ctx.fillRect(sx - width / 2, sy - 15, width, 4);
-    ctx.fillStyle = "#2ecc71";
-    ctx.fillRect(sx - width / 2, sy - 15, (width * Math.max(0, entity.health)) / entity.maxHealth, 4);
+  const me = units.find((unit) => unit.id === meId);
+  const distance = (unit) =>
+    unit === me ? -1 : me ? Math.hypot(unit.drawX - me.drawX, unit.drawZ - me.drawZ) : 0;
+  const ordered = units
+    .map((unit) => ({ unit, distance: distance(unit) }))
+    .sort(
+      (a, b) =>
+        a.distance - b.distance ||
+        (a.unit.kind === b.unit.kind ? 0 : a.unit.kind === "player" ? -1 : 1) ||
+        (a.unit.id < b.unit.id ? -1 : 1),
+    );
+  const placed = [];
+  const crowded = new Map();
+  for (const { unit } of ordered) {
+    const color = unit.kind === "player" ? (unit === me ? "#ffe066" : "#ffffff") : "#ffec99";
+    const anchor = toScreen(view, unit.drawX, unit.drawZ);
+    const label = placeLabel(ctx, placed, anchor, unit.name, color, LABEL_MAX_RISE);
+    if (label) continue;
+    const under = placed.find((other) => overlaps(other, labelBox(ctx, anchor, unit.name, 0)));
+    crowded.set(under, (crowded.get(under) ?? 0) + 1);
   }
+  for (const [under, count] of crowded)
+    placeLabel(ctx, placed, under.anchor, `+${count} more`, "#ced4da", LABEL_MAX_RISE + 1);
+  for (const { text, color, anchor, rise } of placed) {
+    const y = anchor.sy - 18 - rise * LABEL_ROW;
+    ctx.strokeText(text, anchor.sx, y);
+    ctx.fillStyle = color;
+    ctx.fillText(text, anchor.sx, y);
+  }
+}
+
+/** The first line, from the unit's own up to `maxRise` above, where the text covers no placed name. */
+function placeLabel(ctx, placed, anchor, text, color, maxRise) {
+  for (let rise = 0; rise <= maxRise; rise++) {
+    const box = labelBox(ctx, anchor, text, rise);
+    if (placed.some((other) => overlaps(other, box))) continue;
+    const label = { ...box, text, color, anchor, rise };
+    placed.push(label);
+    return label;
+  }
+  return undefined;
+}
+
+/** Where a name drawn `rise` lines above its unit's would lie, its dark edge included. */
+function labelBox(ctx, { sx, sy }, text, rise) {
+  const half = ctx.measureText(text).width / 2 + 2;
+  const bottom = sy - 15 - rise * LABEL_ROW;
+  return { left: sx - half, right: sx + half, top: bottom - LABEL_ROW, bottom };
+}
+
+const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+function drawHealthBar(ctx, view, entity) {
+  if (!entity.maxHealth || entity.health >= entity.maxHealth) return;
+  const { sx, sy } = toScreen(view, entity.drawX, entity.drawZ);
+  const width = 26;
+  ctx.fillStyle = "#c0392b";
+  ctx.fillRect(sx - width / 2, sy - 15, width, 4);
+  ctx.fillStyle = "#2ecc71";
+  ctx.fillRect(sx - width / 2, sy - 15, (width * Math.max(0, entity.health)) / entity.maxHealth, 4);
 }
 
 function drawSplat(ctx, view, target, splat, now) {

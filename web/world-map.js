@@ -1,11 +1,26 @@
 // The tile map as the manifests describe it: each area's ground (its biome's colour), water, blocked
-// tiles, building walls (a building's footprint but its doors) and bank booths.
+// tiles, building walls (a building's footprint but its doors) and bank booths; and each item's kind.
 import { manifest } from "./common.js";
 
 const key = (x, z) => `${x},${z}`;
 
 export async function loadWorldMap() {
-  const [areas, biomes, buildings, resources, npcs, stations, items, smelting, smithing] = await Promise.all(
+  const [
+    areas,
+    biomes,
+    buildings,
+    resources,
+    npcs,
+    stations,
+    items,
+    smelting,
+    smithing,
+    prayers,
+    woodcutting,
+    mining,
+    fishing,
+    cooking,
+  ] = await Promise.all(
     [
       "world-areas.json",
       "biomes.json",
@@ -16,10 +31,49 @@ export async function loadWorldMap() {
       "items.json",
       "recipes/smelting.json",
       "recipes/smithing.json",
+      "prayers.json",
+      "gathering/woodcutting.json",
+      "gathering/mining.json",
+      "gathering/fishing.json",
+      "recipes/cooking.json",
     ].map(manifest),
   );
   const recipes = [...smelting, ...smithing];
-  return new WorldMap(areas, biomes, buildings, { resources, npcs, stations, items, recipes });
+  const gathered = { woodcutting, mining, fishing };
+  return new WorldMap(areas, biomes, buildings, {
+    resources,
+    npcs,
+    stations,
+    items,
+    recipes,
+    prayers,
+    gathered,
+    cooking,
+  });
+}
+
+/** Kinds the item manifest's `type` alone gives; the others come from what makes the item. */
+const KIND_OF_TYPE = { weapon: "weapon", ammunition: "weapon", armor: "armour", tool: "tool", food: "food" };
+
+/**
+ * Each item's kind as a player tells loot on the ground apart: coins, bones (buried for prayer), logs,
+ * ore, bar, fish (raw or cooked), burnt (food), food, weapon, armour, tool, or "other".
+ */
+function itemKinds({ items, recipes, gathered, cooking }) {
+  const kinds = new Map(items.map((item) => [item.id, KIND_OF_TYPE[item.type] ?? "other"]));
+  const gatheredBy = (skill) => gathered[skill].map((source) => source.itemId);
+  const fish = new Set(gatheredBy("fishing"));
+  for (const id of gatheredBy("woodcutting")) kinds.set(id, "logs");
+  for (const id of gatheredBy("mining")) kinds.set(id, "ore");
+  for (const id of fish) kinds.set(id, "fish");
+  for (const recipe of cooking) {
+    if (fish.has(recipe.rawItemId)) kinds.set(recipe.cookedItemId, "fish");
+    kinds.set(recipe.burntItemId, "burnt");
+  }
+  for (const recipe of recipes) if (recipe.station === "furnace") kinds.set(recipe.output.itemId, "bar");
+  for (const item of items) if (item.buryXp) kinds.set(item.id, "bones");
+  kinds.set("coins", "coins");
+  return kinds;
 }
 
 export class WorldMap {
@@ -32,8 +86,12 @@ export class WorldMap {
     this.npcs = new Map(catalog.npcs.map((n) => [n.id, n]));
     this.stations = new Map(catalog.stations.map((s) => [s.id, s]));
     this.items = new Map(catalog.items.map((i) => [i.id, i]));
+    /** Item id -> its kind on the ground (see itemKinds). */
+    this.itemKinds = itemKinds(catalog);
     /** What furnaces and anvils make: `{station, inputs: [{itemId, quantity}], output, levelRequired}`. */
     this.recipes = catalog.recipes;
+    /** The prayers players switch on and off, in the manifest's order (by level). */
+    this.prayers = catalog.prayers;
     const buildingDefs = new Map(buildings.map((b) => [b.id, b]));
     for (const area of areas) {
       for (const rect of area.water ?? [])
@@ -70,5 +128,9 @@ export class WorldMap {
 
   itemName(itemId) {
     return this.items.get(itemId)?.name ?? itemId;
+  }
+
+  itemKind(itemId) {
+    return this.itemKinds.get(itemId) ?? "other";
   }
 }
