@@ -386,6 +386,7 @@ function buildDetail(agent) {
         event.preventDefault();
         const body = { type: parts.goalSelect.value };
         if (target.value) body.target = Number(target.value);
+        delete parts.goalSelect.dataset.picked;
         control(parts.goalResult, `Goal ${body.type}`, `/api/agents/${id}/goal`, body);
       },
     },
@@ -548,7 +549,9 @@ function updateDetail(view) {
       "p",
       {},
       el("span.label", { text: "Current action: " }),
-      el("strong.current-action", { text: state?.currentAction ?? (state ? "idle" : "—") }),
+      el("strong.current-action", {
+        text: state?.currentAction ? wordsOf(state.currentAction) : state ? "idle" : "—",
+      }),
     ),
   );
 
@@ -575,7 +578,13 @@ function updateDetail(view) {
     d.goalSelect.append(
       ...goal.availableGoals.map((g) => el("option", { value: g.type, text: g.description ?? g.type })),
     );
+    d.goalSelect.addEventListener("change", () => {
+      d.goalSelect.dataset.picked = "true";
+    });
   }
+  // Shows the goal the agent pursues, until the owner picks another to set.
+  const offered = [...d.goalSelect.options].some((option) => option.value === current?.type);
+  if (offered && d.goalSelect.dataset.picked !== "true") d.goalSelect.value = current.type;
   d.pause.textContent = goal.goalsPaused ? "Resume goals" : "Pause goals";
   d.pause.dataset.paused = String(goal.goalsPaused);
 
@@ -625,10 +634,8 @@ function updateDetail(view) {
           el(
             "ul.list.items",
             {},
-            inventory.items.map((item) =>
-              el("li", {
-                text: `${nameOf(item.itemId)}${item.quantity > 1 ? ` × ${formatNumber(item.quantity)}` : ""}`,
-              }),
+            [...itemTotals(inventory.items)].map(([itemId, quantity]) =>
+              el("li", { text: `${nameOf(itemId)}${quantity > 1 ? ` × ${formatNumber(quantity)}` : ""}` }),
             ),
           ),
           el("p.hint", {
@@ -705,4 +712,17 @@ function drawMinimap(canvas, position, nearby) {
     ctx.fill();
     ctx.stroke();
   }
+}
+
+/** An inventory's items, one entry an item with the quantity of all its slots; coins left to the total. */
+function itemTotals(items) {
+  const totals = new Map();
+  for (const { itemId, quantity } of items)
+    if (itemId !== "coins") totals.set(itemId, (totals.get(itemId) ?? 0) + quantity);
+  return totals;
+}
+
+/** "catchFish" as "catch fish": an action's interface name in words. */
+function wordsOf(name) {
+  return name.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`);
 }

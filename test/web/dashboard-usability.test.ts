@@ -184,6 +184,36 @@ describe("the agent dashboard as its owner uses it", function () {
       .waitFor({ timeout: 5000 });
   });
 
+  it("shows the goal the agent pursues in the goal picker, its action in words, and each item once", async () => {
+    const token = await page.evaluate(
+      () => JSON.parse(localStorage.getItem("tileworld.token") ?? "{}").token,
+    );
+    const { agents } = await (await request(server, "/api/agents", { token })).json();
+    const sprig = agents.find((agent: { name: string }) => agent.name === "Sprig");
+    const set = await request(server, `/api/agents/${sprig.agentId}/goal`, {
+      method: "POST",
+      body: { type: "fishing" },
+      token,
+    });
+    assert.equal(set.status, 200, await set.text());
+    const picker = page.locator('select[aria-label="goal"]');
+    await page.waitForFunction(
+      () => document.querySelector<HTMLSelectElement>('select[aria-label="goal"]')?.value === "fishing",
+      undefined,
+      { timeout: 20000 },
+    );
+    // An action's interface name (catchFish, moveTo) in words.
+    await page.locator(".current-action", { hasText: /^[a-z]+ [a-z ]+$/ }).waitFor({ timeout: 30000 });
+    // The owner's own pick stays as the page polls.
+    await picker.selectOption("mining");
+    await nextPoll(page);
+    assert.equal(await picker.inputValue(), "mining");
+    const items = await page.locator('[data-card="inventory"] li').allTextContents();
+    const names = items.map((line) => line.replace(/ × [\d,]+$/, ""));
+    assert.deepEqual(names, [...new Set(names)], `one line an item: ${items.join(", ")}`);
+    assert.ok(!names.includes("Coins"), `coins are in the total below, not a line: ${items.join(", ")}`);
+  });
+
   it("says an agent was deleted, past the next poll", async () => {
     await page.locator(".detail-head button", { hasText: "Delete" }).click();
     const notice = page.locator("#dash-notice", { hasText: "Deleted Sprig" });
