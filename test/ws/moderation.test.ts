@@ -2,6 +2,7 @@
 // logins, and /announce to every player; refused to players who are not admins.
 import assert from "node:assert/strict";
 import { expectError, request } from "../api/support.js";
+import { joinAsNewPlayer } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { connectPlayer, WsClient, type WsPlayer } from "../support/ws-client.js";
 
@@ -110,6 +111,24 @@ describe("moderation: /mute, /kick and /ban over /ws, across two worlds", functi
       [offline.data.code, offline.data.message],
       ["not_found", "No character is named Nobody Here."],
     );
+  });
+
+  it("kicks an SDK player too: the SDK's own reconnection finds no seat, and the character leaves", async () => {
+    const moderator = await admin(1);
+    const sdkPlayer = await joinAsNewPlayer(server, undefined, { world: 1 });
+    const left = new Promise<number>((resolve) => sdkPlayer.room.onLeave((code) => resolve(code)));
+    await moderator.client.received(
+      (frame) => frame.event === "world:update" && frame.data.added.some((e: any) => e.id === sdkPlayer.id),
+    );
+    await command(moderator, `/kick ${sdkPlayer.sync.name}`);
+    await moderator.client.received(
+      (frame) => frame.event === "world:update" && frame.data.removed.includes(sdkPlayer.id),
+      3000,
+    );
+    // The SDK tries to bring back a room it did not leave itself: with no seat kept, it gives up.
+    const code = await left;
+    assert.ok(code !== 1000 && code !== 4000, `the room was not left by the player (close code ${code})`);
+    assert.equal(sdkPlayer.room.connection.isOpen, false);
   });
 
   it("bans an account: its session closes, its logins are refused until an admin lifts the ban", async () => {
