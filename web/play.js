@@ -10,6 +10,7 @@ import {
   titleCase,
 } from "./common.js";
 import { GameConnection } from "./connection.js";
+import { IgnoreList } from "./ignore-list.js";
 import { createPanels } from "./panels.js";
 import { drawWorld, toTile } from "./renderer.js";
 import { TradeWindow } from "./trade.js";
@@ -20,6 +21,8 @@ const $ = (id) => document.getElementById(id);
 const CHAT_LINES = 100;
 const chebyshev = (a, b) => Math.max(Math.abs(a.x - b.x), Math.abs(a.z - b.z));
 
+/** The players whose chat this browser does not show. */
+const ignored = new IgnoreList();
 const game = {
   me: undefined,
   entities: new Map(),
@@ -191,6 +194,7 @@ function handle(event, data, id) {
       xpDrop(data);
       break;
     case "chat:message":
+      if (ignored.has(data.fromPlayerId)) break;
       chatLine(data.fromPlayerId === "server" ? "server" : "player", data.fromPlayerName, data.message);
       break;
     case "store:stock":
@@ -350,6 +354,7 @@ function optionsAt(tile) {
         run: () => trade.request(entity),
         withPlayer: true,
       });
+      options.push(ignoreOption(entity));
     }
   }
   if (map.featureAt(tile.x, tile.z) === "bank") {
@@ -362,6 +367,27 @@ function optionsAt(tile) {
   options.push({ label: "Walk here", run: () => walk(tile), walks: true });
   if (used) options.push({ label: "Cancel use", run: () => stopUsing(), walks: true });
   return options;
+}
+
+/** Ignores a player's chat, or sees it again: from the menu only (the action key passes over it). */
+function ignoreOption(player) {
+  if (ignored.has(player.id))
+    return {
+      label: `Unignore ${player.name}`,
+      menuOnly: true,
+      run: () => {
+        ignored.remove(player.id);
+        chatLine("server", "", `You see ${player.name}'s chat again.`);
+      },
+    };
+  return {
+    label: `Ignore ${player.name}`,
+    menuOnly: true,
+    run: () => {
+      ignored.add(player.id, player.name);
+      chatLine("server", "", `You ignore ${player.name}: their chat is not shown in this browser.`);
+    },
+  };
 }
 
 /**
@@ -593,7 +619,7 @@ function keyAction() {
     if (!tile) continue;
     const isFaced = tile === faced;
     const option = optionsAt(tile).find(
-      (candidate) => !candidate.walks && (isFaced || !candidate.withPlayer),
+      (candidate) => !candidate.walks && !candidate.menuOnly && (isFaced || !candidate.withPlayer),
     );
     if (option) return option;
   }

@@ -9,6 +9,8 @@ import type { TestServer } from "../support/server.js";
 import { screenshot } from "./browser.js";
 import {
   becomeAdmin,
+  clickTile,
+  nameOf,
   openClient,
   openCuttable,
   playPageSuite,
@@ -20,7 +22,7 @@ import {
 
 const BANK_BOOTH = { x: 30, z: 26 };
 
-describe("the play page: prayers, levels to come, the action key, reconnecting", function () {
+describe("the play page: prayers, levels to come, the action key, reconnecting, ignoring", function () {
   this.timeout(120000);
   // Slower ticks than the other play suites: a prayer point lasts 5 s rather than 3.
   const suite = playPageSuite(250);
@@ -169,6 +171,43 @@ describe("the play page: prayers, levels to come, the action key, reconnecting",
   });
 
   /** A tree of the starting area, nearest its spawn point, with two open tiles west of it. */
+  it("hides an ignored player's chat in this browser, across a reload, until unignored", async () => {
+    const [a, b] = await Promise.all([openClient(browser, server), openClient(browser, server)]);
+    pages.push(a, b);
+    await Promise.all([becomeAdmin(a.page), becomeAdmin(b.page)]);
+    const aAt = await teleport(a.page, { x: 60, z: 12 });
+    const bAt = await teleport(b.page, { x: 61, z: 12 });
+    const bName = await nameOf(b.page);
+    const heard = (text: string) => a.page.locator("#chat-log li", { hasText: text });
+    /** B says `line`, then A a line of its own: once A has its own back, B's came before it or never. */
+    const bSays = async (line: string) => {
+      await say(b.page, line);
+      await b.page.locator("#chat-log li", { hasText: line }).waitFor();
+      const mark = `mark ${Math.random().toString(36).slice(2, 8)}`;
+      await say(a.page, mark);
+      await heard(mark).waitFor();
+    };
+    await bSays("first line");
+    assert.equal(await heard("first line").count(), 1);
+
+    await clickTile(a.page, aAt, bAt, "right");
+    await a.page.locator("#context-menu button", { hasText: `Ignore ${bName}` }).click();
+    await heard(`You ignore ${bName}`).waitFor();
+    await bSays("second line");
+    assert.equal(await heard("second line").count(), 0, "an ignored player's line is not shown");
+
+    await a.page.reload();
+    await a.page.locator('#status[data-status="online"]').waitFor();
+    await bSays("third line");
+    assert.equal(await heard("third line").count(), 0, "still ignored after a reload");
+
+    const here = await standingStill(a.page);
+    await clickTile(a.page, here, bAt, "right");
+    await a.page.locator("#context-menu button", { hasText: `Unignore ${bName}` }).click();
+    await bSays("fourth line");
+    assert.equal(await heard("fourth line").count(), 1);
+  });
+
   function nearestTreeWithRoomWest(): Tile {
     const data = server.runtime.gameData;
     const walls = new WorldMap(data.areas, data);
