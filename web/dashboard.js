@@ -65,6 +65,8 @@ let detail;
 /** Whether the server has the richer agent endpoints: unknown until asked, then true or false. */
 const endpoints = { state: undefined, actions: undefined };
 let failures = 0;
+/** Whether the last poll got an answer: a screen reader is told when that changes, not at every poll. */
+let answering = true;
 /** Whether this page has signed in afresh after a refused token (see signInAgain). */
 let signedInAgain = false;
 let timer;
@@ -128,6 +130,7 @@ async function poll() {
     await refresh(mine);
     if (mine !== generation) return;
     failures = 0;
+    setAnswering(true);
     setStatus(`Updated ${new Date().toLocaleTimeString()}`, "ok");
     timer = setTimeout(poll, POLL_MS);
   } catch (error) {
@@ -140,8 +143,17 @@ async function poll() {
       const delay = Math.max(backoff, (error.retryAfter ?? 0) * 1000);
       return wait(delay, "Rate limited (429): backing off, retrying", "rate-limited");
     }
+    setAnswering(false);
     return wait(backoff, `${error.message}; retrying`, "error");
   }
+}
+
+function setAnswering(now) {
+  if (now === answering) return;
+  answering = now;
+  $("dash-connection").textContent = now
+    ? "The server answers again."
+    : "The server does not answer: the dashboard keeps trying.";
 }
 
 /**

@@ -239,8 +239,12 @@ describe("the agent dashboard left open for the better part of an hour", functio
         (await status.textContent()) ?? "",
         /^The server cannot be reached \(restarting, or the network is down\); retrying in \d+ s$/,
       );
+      // The status line is not read out at every poll: a screen reader is told the change alone.
+      const told = page.locator('#dash-connection[role="status"]');
+      assert.equal(await told.textContent(), "The server does not answer: the dashboard keeps trying.");
       await page.unroute(list);
       await page.locator(".poll-status", { hasText: "Updated" }).waitFor({ timeout: 10000 });
+      assert.equal(await told.textContent(), "The server answers again.");
       const unexpected = dashboard.errors.filter((error) => !error.includes("net::ERR_CONNECTION_REFUSED"));
       assert.deepEqual(unexpected, [], "the dashboard logs no other console error");
     } finally {
