@@ -15,6 +15,8 @@ export interface AgentCaller {
   isAdmin: boolean;
   /** The client's address (its rate-limit key): agents are counted per address too. */
   address: string;
+  /** Until when (epoch milliseconds) an admin muted the account, or null: its agents do not speak for it. */
+  mutedUntil: number | null;
 }
 
 export type AgentRequest =

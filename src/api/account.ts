@@ -7,13 +7,19 @@ import { callerOf } from "./authenticate.js";
 export interface AccountBody {
   accountId: string;
   isAdmin: boolean;
+  /** Until when an admin muted it (ISO 8601), or null. */
+  mutedUntil: string | null;
 }
 
 export function accountRouter(authenticated: RequestHandler): Router {
   const router = Router();
   router.get("/v1/account", authenticated, (_req, res) => {
     const { account } = callerOf(res);
-    const body: AccountBody = { accountId: account.id, isAdmin: account.isAdmin };
+    const body: AccountBody = {
+      accountId: account.id,
+      isAdmin: account.isAdmin,
+      mutedUntil: account.mutedUntil?.toISOString() ?? null,
+    };
     res.json(body);
   });
   return router;

@@ -8,6 +8,7 @@ import { sightingIntervalMs } from "../auth/sightings.js";
 import { clientKey } from "../limits/rate-limits.js";
 import { ServiceError } from "../protocol/errors.js";
 import type { Logger } from "../telemetry/logger.js";
+import type { AccountBody } from "./account.js";
 import { bearerToken } from "./authenticate.js";
 import type { AddressVoucher } from "./vouched-address.js";
 
@@ -63,12 +64,17 @@ export function authenticateThrough(
       res.end(Buffer.from(await answer.arrayBuffer()));
       return;
     }
-    const { accountId, isAdmin } = (await answer.json()) as { accountId: string; isAdmin: boolean };
+    const body = (await answer.json()) as AccountBody;
+    const account = {
+      accountId: body.accountId,
+      isAdmin: body.isAdmin,
+      mutedUntil: body.mutedUntil === null ? null : Date.parse(body.mutedUntil),
+    };
     if (remembered.size >= REMEMBERED_MAX) remembered.clear();
     // Never past the token's own expiry: an expired token is refused here as it is there.
     const until = Math.min(Date.now() + rememberMs, expiryMs(token));
-    remembered.set(token, { account: { accountId, isAdmin }, until });
-    res.locals.agentCaller = { accountId, isAdmin, address } satisfies AgentCaller;
+    remembered.set(token, { account, until });
+    res.locals.agentCaller = { ...account, address } satisfies AgentCaller;
     next();
   };
 }

@@ -44,7 +44,12 @@ export const agentMessageBody = z.strictObject({ text: agentChatText });
 /** Who the authenticated caller is: its account, as the game server's own routes resolve it. */
 function accountCaller(res: Response): AgentCaller {
   const { account } = callerOf(res);
-  return { accountId: account.id, isAdmin: account.isAdmin, address: clientKey(res.req.ip) };
+  return {
+    accountId: account.id,
+    isAdmin: account.isAdmin,
+    address: clientKey(res.req.ip),
+    mutedUntil: account.mutedUntil?.getTime() ?? null,
+  };
 }
 
 /**
@@ -137,9 +142,9 @@ export function agentsRouter(
 
   router.post("/agents/:agentId/message", authenticated, async (req, res) => {
     const { text } = await validInput(res, agentId(req.params), agentMessageBody, req.body);
-    const muted = callerOf(res).account.mutedUntil?.getTime();
-    if (muted !== undefined && muted > Date.now())
-      throw new ServiceError("forbidden", mutedOwnerMessage(muted));
+    const { mutedUntil } = caller(res);
+    if (mutedUntil !== null && mutedUntil > Date.now())
+      throw new ServiceError("forbidden", mutedOwnerMessage(mutedUntil));
     return answer(res, { type: "message", caller: caller(res), agentId: agentId(req.params), text }, 202);
   });
 

@@ -186,7 +186,9 @@ export const ENDPOINTS: Endpoint[] = [
     auth: "bearer",
     summary:
       "The caller's account: who the token names, and whether it is an admin's (the agent process asks it).",
-    answers: ["`200 {accountId, isAdmin}`"],
+    answers: [
+      "`200 {accountId, isAdmin, mutedUntil}` (`mutedUntil`: until when an admin muted it, ISO 8601, or null)",
+    ],
   },
   {
     method: "POST",

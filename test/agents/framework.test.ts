@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { decodeJwt, SignJWT } from "jose";
-import { ANONYMOUS_AUDIENCE, SERVER_ISSUER } from "../../src/auth/tokens.js";
+import { ANONYMOUS_AUDIENCE, issueAnonymousToken, SERVER_ISSUER } from "../../src/auth/tokens.js";
 import { expectError, GENEROUS_LIMITS, request, signInAnonymously } from "../api/support.js";
 import { sleep, waitForAsync } from "../support/players.js";
 import { PROCESS_PORTS, type ServerProcess, startAgentProcess } from "../support/processes.js";
@@ -213,6 +213,23 @@ describe("the agent process (npm run agents) beside a game server", function () 
       400,
       "bad_request",
     );
+  });
+
+  it("takes an owner's messages to its agent, and refuses them once an admin muted the owner, at both addresses", async () => {
+    const [agent] = (await (await request(server, "/api/agents", { token: owner })).json()).agents;
+    const message = (address: { baseUrl: string }, token: string) =>
+      request(address, `/api/agents/${agent.agentId}/message`, { body: { text: "hello there" }, token });
+    for (const address of [server, agentProcess]) assert.equal((await message(address, owner)).status, 202);
+
+    const { accountId } = await (await request(server, "/api/v1/account", { token: owner })).json();
+    await server.runtime.accounts.muteUntil(accountId, new Date(Date.now() + 60_000));
+    // A new token of the same identity: the agent process remembers a checked token for 30 s.
+    const { token } = await issueAnonymousToken(server.runtime.jwtSecret, decodeJwt(owner).sub);
+    for (const address of [server, agentProcess]) {
+      const refused = await expectError(await message(address, token), 403, "forbidden");
+      assert.match(refused.message, /^an admin muted this account until /);
+    }
+    await server.runtime.accounts.muteUntil(accountId, null);
   });
 });
 

@@ -21,7 +21,7 @@ async function ask(answers: WorldAnswers, request: AgentRequest, running = Objec
 }
 
 const notHere: AgentReply = { ok: false, code: "not_found", message: "no agent a1" };
-const caller = { accountId: "acc", isAdmin: false, address: "10.0.0.1" };
+const caller = { accountId: "acc", isAdmin: false, address: "10.0.0.1", mutedUntil: null };
 
 describe("agent requests over numbered worlds (answerInWorlds)", () => {
   it("makes a new agent in the world it names, asking no other", async () => {
