@@ -1,24 +1,41 @@
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
-import { LoopStalls } from "../src/tuning/loop-stalls.js";
+import { LoopStalls, processCpuMs } from "../src/tuning/loop-stalls.js";
 
-/** Holds the event loop for `ms`, as a stopped or starved process does. */
+/** Holds the event loop for `ms`. */
 function holdLoop(ms: number): void {
   const until = performance.now() + ms;
   while (performance.now() < until);
 }
 
+/**
+ * A process's CPU clock, and a way to hold the loop as a stopped (or starved) process stands: without
+ * its CPU time growing.
+ */
+function stoppableProcess(): { cpuMs: () => number; stop: (ms: number) => void } {
+  let notRun = 0;
+  return {
+    cpuMs: () => processCpuMs() - notRun,
+    stop: (ms) => {
+      const before = processCpuMs();
+      holdLoop(ms);
+      notRun += processCpuMs() - before;
+    },
+  };
+}
+
 describe("the event loop's stall watch", () => {
   it("counts a stall as just ended for a few of its turns, however slowly a busy machine turns them", async () => {
-    const stalls = new LoopStalls(200, 50);
+    const { cpuMs, stop } = stoppableProcess();
+    const stalls = new LoopStalls(200, 50, cpuMs);
     try {
       await sleep(120);
-      holdLoop(500);
+      stop(500);
       await sleep(1); // the watch's turn that counts the stall
       // Then turns slower than the stall limit, but none long enough to be a stall itself.
-      holdLoop(150);
+      stop(150);
       await sleep(1);
-      holdLoop(150);
+      stop(150);
       const mark = stalls.mark();
       assert.ok(
         mark.waitedMs >= 500,
@@ -29,6 +46,19 @@ describe("the event loop's stall watch", () => {
       const deadline = Date.now() + 5000;
       while (stalls.mark().waitedMs > 0 && Date.now() < deadline) await sleep(50);
       assert.equal(stalls.mark().waitedMs, 0, "the stall is over");
+    } finally {
+      stalls.stop();
+    }
+  });
+
+  it("counts no stall while the process works on its own thread (a long query of the embedded database)", async () => {
+    const stalls = new LoopStalls(200, 50);
+    try {
+      await sleep(120);
+      holdLoop(600);
+      const mark = stalls.mark();
+      await sleep(120);
+      assert.equal(stalls.stalledFor(mark), 0, "a login read after it waited for work, not for a stop");
     } finally {
       stalls.stop();
     }

@@ -1,9 +1,19 @@
+/** The CPU time this process has used, in milliseconds (all its threads). */
+export function processCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
 /**
  * Watches this process's event loop for stalls (a SIGSTOP, a paused machine): what reached the process
- * meanwhile waited unread in the kernel, and is handled on resuming as if it had just come.
+ * meanwhile waited unread in the kernel, and is handled on resuming as if it had just come. A pause is
+ * counted as far as the process did not run in it: one it spent at work of its own (a long query of the
+ * embedded database, which runs on this thread) is no stall, as its clients were not left waiting for
+ * a process that had stopped.
  */
 export class LoopStalls {
   private lastTurn = performance.now();
+  private lastCpu: number;
   private lastStall = { from: Number.NEGATIVE_INFINITY, to: Number.NEGATIVE_INFINITY };
   /** Turns of the loop since the last stall ended. */
   private turnsSinceStall = Number.POSITIVE_INFINITY;
@@ -15,8 +25,16 @@ export class LoopStalls {
   constructor(
     private readonly stallMs = 500,
     everyMs = 100,
+    /** The process's CPU time (see processCpuMs); a test stands in for a stopped process with its own. */
+    private readonly cpuMs: () => number = processCpuMs,
   ) {
+    this.lastCpu = cpuMs();
     this.timer = setInterval(() => this.turn(), everyMs).unref();
+  }
+
+  /** How long the process stood still since the last turn: the time it did not run. */
+  private stoodSince(now: number): number {
+    return now - this.lastTurn - (this.cpuMs() - this.lastCpu);
   }
 
   /**
@@ -27,7 +45,7 @@ export class LoopStalls {
     const now = performance.now();
     // Resumed from a stall: the sockets it left unread are read before the timers catch up (the stall
     // is not counted yet, and will be), or just after.
-    const ending = now - this.lastTurn;
+    const ending = this.stoodSince(now);
     if (ending > this.stallMs) return { waitedMs: ending, stalledMs: this.stalledMs + ending };
     // Just ended: within `stallMs`, or within a few turns of a loop that a busy machine slows down, so
     // that the sockets it left unread may still be coming in.
@@ -47,14 +65,16 @@ export class LoopStalls {
 
   private turn(): void {
     const now = performance.now();
-    if (now - this.lastTurn > this.stallMs) {
-      this.lastStall = { from: this.lastTurn, to: now };
-      this.stalledMs += now - this.lastTurn;
+    const stood = this.stoodSince(now);
+    if (stood > this.stallMs) {
+      this.lastStall = { from: now - stood, to: now };
+      this.stalledMs += stood;
       this.turnsSinceStall = 0;
     } else {
       this.turnsSinceStall++;
     }
     this.lastTurn = now;
+    this.lastCpu = this.cpuMs();
   }
 }
 
