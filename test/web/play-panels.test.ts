@@ -175,6 +175,20 @@ describe("the play page: one player's panels", function () {
     assert.ok(map.width >= 375 * 0.9, `at 375 px wide the map is ${map.width} px wide`);
     assert.ok(tabs.y >= map.y + map.height - 1, "the sidebar is below the map");
     assert.ok(tabs.x + tabs.width <= 375, "the sidebar is on screen");
+    const bars = await page.evaluate(() => {
+      const buttons = [...document.querySelectorAll<HTMLElement>("#tabs button")];
+      return {
+        rows: new Set(buttons.map((button) => Math.round(button.getBoundingClientRect().top))).size,
+        clipped: buttons
+          .filter((button) => button.scrollWidth > button.clientWidth + 1)
+          .map((b) => b.textContent),
+        topBarHeight: document.querySelector(".topbar")!.getBoundingClientRect().height,
+      };
+    });
+    assert.equal(bars.rows, 1, "the six tabs are in one row");
+    assert.deepEqual(bars.clipped, [], "no tab's name is cut off");
+    // Two lines of meters, name and status leave the map most of a phone's height.
+    assert.ok(bars.topBarHeight <= 50, `the top bar is ${bars.topBarHeight} px high`);
     await screenshot(page, "play-phone");
     await w.context.close();
   });
