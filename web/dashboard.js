@@ -459,22 +459,19 @@ function buildDetail(agent) {
     text,
     el("button", { text: "Send" }),
   );
-  const remove = el("button.danger", {
-    text: "Delete",
-    onclick: async () => {
-      if (!confirm(`Stop and delete ${agent.name}, with its character and items?`)) return;
-      setNotice(`Deleting ${agent.name}…`, "busy");
-      try {
-        await call(`/api/agents/${id}`, { method: "DELETE" });
-        // Said, as the detail moves to another agent (or none) at once.
-        setNotice(`Deleted ${agent.name}`, "ok");
-        selectedId = undefined;
-        detail = undefined;
-        poll();
-      } catch (error) {
-        setNotice(`Could not delete ${agent.name}: ${error.message}`, "error");
-      }
-    },
+  const remove = el("button.danger", { text: "Delete" });
+  confirmInPlace(remove, `Delete ${agent.name}, with its character and items?`, async () => {
+    setNotice(`Deleting ${agent.name}…`, "busy");
+    try {
+      await call(`/api/agents/${id}`, { method: "DELETE" });
+      // Said, as the detail moves to another agent (or none) at once.
+      setNotice(`Deleted ${agent.name}`, "ok");
+      selectedId = undefined;
+      detail = undefined;
+      poll();
+    } catch (error) {
+      setNotice(`Could not delete ${agent.name}: ${error.message}`, "error");
+    }
   });
   $("detail").replaceChildren(
     el("div.detail-head", {}, parts.title, parts.badges, remove),
@@ -510,6 +507,42 @@ function buildDetail(agent) {
     ),
   );
   return parts;
+}
+
+/**
+ * Makes `button` ask `question` in its place before `act` runs, the focus on Cancel; Cancel or Escape puts
+ * the button back. Not confirm(): a native dialog halts the polls and sits poorly with a phone or a screen
+ * reader. The polls leave the detail's head as it is, so the question stays open across them.
+ */
+function confirmInPlace(button, question, act) {
+  const putBack = () => {
+    box.replaceWith(button);
+    button.focus();
+  };
+  const cancel = el("button", { text: "Cancel", onclick: putBack });
+  const box = el(
+    "span.confirm",
+    {
+      role: "group",
+      "aria-label": question,
+      onkeydown: (event) => {
+        if (event.key === "Escape") putBack();
+      },
+    },
+    el("span", { text: question }),
+    el("button.danger", {
+      text: button.textContent,
+      onclick: () => {
+        putBack();
+        act();
+      },
+    }),
+    cancel,
+  );
+  button.addEventListener("click", () => {
+    button.replaceWith(box);
+    cancel.focus();
+  });
 }
 
 function updateDetail(view) {

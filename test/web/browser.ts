@@ -1,4 +1,4 @@
-// Debian's Chromium, driven headless through playwright-core, for the tests of the pages. A test file
+// Debian's Chromium, driven headless through playwright-core, for the tests of the pages. A suite
 // launches one browser; each page's console errors are collected, and screenshots go to test-output/.
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";

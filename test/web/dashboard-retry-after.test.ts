@@ -1,30 +1,18 @@
 // The dashboard's polling past the REST limit: a 429 waits for its Retry-After, every one of them (the
 // fourth refusal in a row included, where the back-off starts over), and says it is rate limited.
 import assert from "node:assert/strict";
-import type { Browser } from "playwright-core";
 import { GENEROUS_LIMITS } from "../api/support.js";
-import { startTestServer, type TestServer } from "../support/server.js";
-import { launchChromium, openPage, skipWithoutChromium } from "../web/browser.js";
+import { openPage } from "./browser.js";
+import { dashboardSuite } from "./dashboard-helpers.js";
 
 const RETRY_AFTER_SECONDS = 30;
 
 describe("the dashboard and Retry-After", function () {
   this.timeout(120000);
-  let server: TestServer;
-  let browser: Browser;
-
-  before(async function () {
-    skipWithoutChromium(this);
-    server = await startTestServer({ ...GENEROUS_LIMITS });
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const suite = dashboardSuite({ ...GENEROUS_LIMITS });
 
   it("never polls again sooner than a 429's Retry-After", async () => {
-    const { page, context } = await openPage(browser, [{ status: 429, url: /\/api\/agents$/ }]);
+    const { page, context } = await openPage(suite.browser(), [{ status: 429, url: /\/api\/agents$/ }]);
     await page.clock.install();
     // Paused: the page's time moves only as the test runs it, however long the machine takes between two
     // runs (with time flowing, a loaded machine's pauses moved the page on unseen and polls looked early).
@@ -45,7 +33,7 @@ describe("the dashboard and Retry-After", function () {
         });
       },
     );
-    await page.goto(`${server.baseUrl}/dashboard`);
+    await page.goto(`${suite.server().baseUrl}/dashboard`);
     while (polls.length === 0) await page.waitForTimeout(50);
     const statuses: string[] = [];
     while (polls.length < 6 && elapsed < 200_000) {

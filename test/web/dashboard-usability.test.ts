@@ -2,36 +2,17 @@
 // its place as the page polls, a screen reader hears what the owner did rather than every poll, and the
 // page fits a phone and a narrow window.
 import assert from "node:assert/strict";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { GENEROUS_LIMITS, request } from "../api/support.js";
-import { startTestServer, type TestServer } from "../support/server.js";
-import {
-  type ExpectedRefusal,
-  launchChromium,
-  openPage,
-  screenshot,
-  skipWithoutChromium,
-  type WatchedPage,
-} from "./browser.js";
+import type { TestServer } from "../support/server.js";
+import { type ExpectedRefusal, openPage, screenshot } from "./browser.js";
+import { dashboardSuite, nextPoll, startAgent } from "./dashboard-helpers.js";
 
 /** A start refused (a name in use) is a 409 the browser logs. */
 const REFUSED_START: ExpectedRefusal = { status: 409, url: /\/api\/agents$/ };
 const PHONE = { width: 390, height: 844 };
 const NARROW_WINDOW = { width: 860, height: 800 };
-
-/** Waits for the poll after the one shown now (the status line says when each one ended). */
-async function nextPoll(page: Page): Promise<void> {
-  const shown = await page.locator("#poll-status").textContent();
-  await page.waitForFunction(
-    (before) => {
-      const now = document.querySelector("#poll-status")?.textContent ?? "";
-      return now !== before && now.startsWith("Updated");
-    },
-    shown,
-    { timeout: 20000 },
-  );
-}
 
 /** What the element that has the keyboard's focus is: its tag, agent or action. */
 const focused = (page: Page) =>
@@ -39,14 +20,6 @@ const focused = (page: Page) =>
     const active = document.activeElement as HTMLElement | null;
     return `${active?.tagName} ${active?.dataset.agent ?? active?.dataset.action ?? ""}`.trim();
   });
-
-/** Starts an agent from the page's form and waits for it to play. */
-async function startAgent(page: Page, name: string): Promise<void> {
-  await page.locator("#new-name").fill(name);
-  await page.locator("#create button").click();
-  await page.locator(`.agent.selected[data-agent="${name}"]`).waitFor();
-  await page.locator(".badge.online").waitFor({ timeout: 30000 });
-}
 
 /**
  * What spills: the page wider than the window, a card's content past its card, cards over one another.
@@ -81,26 +54,16 @@ function spills(page: Page): Promise<string[]> {
 
 describe("the agent dashboard as its owner uses it", function () {
   this.timeout(120000);
+  const suite = dashboardSuite({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "150" });
   let server: TestServer;
-  let browser: Browser;
-  let dashboard: WatchedPage;
   let page: Page;
 
-  before(async function () {
-    skipWithoutChromium(this);
-    server = await startTestServer({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "150" });
-    browser = await launchChromium();
-    dashboard = await openPage(browser, [REFUSED_START]);
-    page = dashboard.page;
-    page.on("dialog", (dialog) => dialog.accept());
+  before(async () => {
+    server = suite.server();
+    ({ page } = await suite.open([REFUSED_START]));
     await page.goto(`${server.baseUrl}/dashboard`);
     await page.locator("#poll-status", { hasText: "Updated" }).waitFor();
   });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-  afterEach(() => assert.deepEqual(dashboard?.errors ?? [], [], "the dashboard logs no console error"));
 
   it("names the field for a new agent's name, and says what a name must be", async () => {
     const field = page.getByLabel("New agent's name");
@@ -216,6 +179,8 @@ describe("the agent dashboard as its owner uses it", function () {
 
   it("says an agent was deleted, past the next poll", async () => {
     await page.locator(".detail-head button", { hasText: "Delete" }).click();
+    // The page asks first, in place.
+    await page.locator(".detail-head .confirm button", { hasText: "Delete" }).click();
     const notice = page.locator("#dash-notice", { hasText: "Deleted Sprig" });
     await notice.waitFor();
     await page.locator('.agent[data-agent="Sprig"]').waitFor({ state: "detached" });
@@ -226,27 +191,16 @@ describe("the agent dashboard as its owner uses it", function () {
 
 describe("the agent dashboard on a phone and in a narrow window", function () {
   this.timeout(120000);
-  let server: TestServer;
-  let browser: Browser;
-  let dashboard: WatchedPage;
+  const suite = dashboardSuite({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "150" });
   let page: Page;
 
-  before(async function () {
-    skipWithoutChromium(this);
-    server = await startTestServer({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "150" });
-    browser = await launchChromium();
-    dashboard = await openPage(browser);
-    page = dashboard.page;
+  before(async () => {
+    ({ page } = await suite.open());
     await page.setViewportSize(PHONE);
-    await page.goto(`${server.baseUrl}/dashboard`);
+    await page.goto(`${suite.server().baseUrl}/dashboard`);
     await startAgent(page, "Pocket");
     await nextPoll(page);
   });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-  afterEach(() => assert.deepEqual(dashboard?.errors ?? [], [], "the dashboard logs no console error"));
 
   it("fits a phone: the agents above the one picked, its cards one under another, nothing spilling", async () => {
     await screenshot(page, "dashboard-phone");
@@ -284,18 +238,7 @@ describe("the agent dashboard on a phone and in a narrow window", function () {
 
 describe("the agent dashboard signed in afresh", function () {
   this.timeout(90000);
-  let server: TestServer;
-  let browser: Browser;
-
-  before(async function () {
-    skipWithoutChromium(this);
-    server = await startTestServer({ ...GENEROUS_LIMITS });
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const suite = dashboardSuite({ ...GENEROUS_LIMITS });
 
   it("keeps saying it is a new player, past the next poll", async () => {
     // A token signed with a key this server never held (its JWT_SECRET changed, say).
@@ -303,10 +246,10 @@ describe("the agent dashboard signed in afresh", function () {
       new TextEncoder().encode("a-secret-this-server-never-had-0123456789"),
     );
     const kept = JSON.stringify({ token: issued.token, expiresAt: issued.expiresAt.toISOString() });
-    const { page, context, errors } = await openPage(browser, [{ status: 401, url: /\/api\// }]);
+    const { page, context, errors } = await openPage(suite.browser(), [{ status: 401, url: /\/api\// }]);
     try {
       await context.addInitScript((value) => localStorage.setItem("tileworld.token", value), kept);
-      await page.goto(`${server.baseUrl}/dashboard`);
+      await page.goto(`${suite.server().baseUrl}/dashboard`);
       const notice = page.locator("#dash-notice", { hasText: "signed in afresh, as a new player" });
       await notice.waitFor();
       await page.locator("#poll-status", { hasText: "Updated" }).waitFor({ timeout: 15000 });
@@ -316,7 +259,7 @@ describe("the agent dashboard signed in afresh", function () {
       const token = await page.evaluate(
         () => JSON.parse(localStorage.getItem("tileworld.token") ?? "{}").token,
       );
-      assert.equal((await request(server, "/api/agents", { token })).status, 200);
+      assert.equal((await request(suite.server(), "/api/agents", { token })).status, 200);
       assert.deepEqual(errors, []);
     } finally {
       await context.close();

@@ -1,16 +1,15 @@
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
 import { GENEROUS_LIMITS, request } from "../api/support.js";
-import { listWorlds, startTestServer, type TestServer } from "../support/server.js";
+import { listWorlds, type TestServer } from "../support/server.js";
 import {
   type ExpectedRefusal,
   identitiesAcrossTheHour,
-  launchChromium,
   openPage,
   screenshot,
-  skipWithoutChromium,
   type WatchedPage,
 } from "./browser.js";
+import { dashboardSuite } from "./dashboard-helpers.js";
 
 /** The richer agent endpoints the dashboard asks for first, and does without where the server has none. */
 const PROBED_ENDPOINTS: ExpectedRefusal[] = [
@@ -18,28 +17,18 @@ const PROBED_ENDPOINTS: ExpectedRefusal[] = [
   { status: 404, url: /\/api\/agents\/[^/]+\/actions\/[^/]+$/ },
 ];
 
-let browser: Browser;
-
 describe("the agent dashboard in a browser", function () {
   this.timeout(120000);
+  const suite = dashboardSuite({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "150" });
   let server: TestServer;
-  let dashboard: WatchedPage;
   let page: Page;
   let agentId: string;
 
-  before(async function () {
-    skipWithoutChromium(this);
-    server = await startTestServer({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "150" });
-    browser = await launchChromium();
+  before(async () => {
+    server = suite.server();
     // A message the server refuses (a test below sends one) is a 400 the browser logs.
-    dashboard = await openPage(browser, [...PROBED_ENDPOINTS, { status: 400, url: /\/message$/ }]);
-    page = dashboard.page;
+    ({ page } = await suite.open([...PROBED_ENDPOINTS, { status: 400, url: /\/message$/ }]));
   });
-  after(async () => {
-    await dashboard?.context.close();
-    await server?.stop();
-  });
-  afterEach(() => assert.deepEqual(dashboard?.errors ?? [], [], "the dashboard logs no console error"));
 
   /** The agent's goal as the API tells its owner, the dashboard's signed-in account. */
   async function goalOf(): Promise<{ goal: { type: string } | null; goalsPaused: boolean }> {
@@ -156,14 +145,14 @@ describe("the agent dashboard in a browser", function () {
 
 describe("the agent dashboard left open for the better part of an hour", function () {
   this.timeout(120000);
+  const suite = dashboardSuite({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "150" });
   let server: TestServer;
+  let browser: Browser;
 
-  before(async function () {
-    skipWithoutChromium(this);
-    server = await startTestServer({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "150" });
-    browser ??= await launchChromium();
+  before(() => {
+    server = suite.server();
+    browser = suite.browser();
   });
-  after(() => server?.stop());
 
   it("renews its sign-in before it runs out, keeping control of its agents", async () => {
     const dashboard = await openPage(browser, PROBED_ENDPOINTS);
@@ -255,23 +244,13 @@ describe("the agent dashboard left open for the better part of an hour", functio
 
 describe("the agent dashboard past the REST limit", function () {
   this.timeout(120000);
-  let server: TestServer;
-
-  before(async function () {
-    skipWithoutChromium(this);
-    // Sign-in, the list, the start and the next list: the poll after them is refused.
-    server = await startTestServer({ RATE_LIMIT_REST_PER_MIN: "4", WORLD_TICK_MS: "150" });
-    browser ??= await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  // Sign-in, the list, the start and the next list: the poll after them is refused.
+  const suite = dashboardSuite({ RATE_LIMIT_REST_PER_MIN: "4", WORLD_TICK_MS: "150" });
 
   it("shows that it backs off when the server answers 429", async () => {
-    const dashboard = await openPage(browser, [...PROBED_ENDPOINTS, { status: 429, url: /\/api\// }]);
+    const dashboard = await openPage(suite.browser(), [...PROBED_ENDPOINTS, { status: 429, url: /\/api\// }]);
     const { page } = dashboard;
-    await page.goto(`${server.baseUrl}/dashboard`);
+    await page.goto(`${suite.server().baseUrl}/dashboard`);
     await page.locator(".poll-status", { hasText: "Updated" }).waitFor();
     await page.locator("#new-name").fill("Thistle");
     await page.locator("#create button").click();
@@ -288,21 +267,14 @@ describe("the agent dashboard past the REST limit", function () {
 
 describe("the agent dashboard in a browser: numbered worlds (WORLDS=2)", function () {
   this.timeout(120000);
+  const suite = dashboardSuite({ ...GENEROUS_LIMITS, WORLDS: "2", WORLD_TICK_MS: "150" });
   let server: TestServer;
   let dashboard: WatchedPage;
 
-  before(async function () {
-    skipWithoutChromium(this);
-    server = await startTestServer({ ...GENEROUS_LIMITS, WORLDS: "2", WORLD_TICK_MS: "150" });
-    if (!browser?.isConnected()) browser = await launchChromium();
-    dashboard = await openPage(browser, PROBED_ENDPOINTS);
+  before(async () => {
+    server = suite.server();
+    dashboard = await suite.open(PROBED_ENDPOINTS);
   });
-  after(async () => {
-    await dashboard?.context.close();
-    await browser?.close();
-    await server?.stop();
-  });
-  afterEach(() => assert.deepEqual(dashboard?.errors ?? [], [], "the dashboard logs no console error"));
 
   it("starts an agent in the world picked, and names it with a link to play there", async () => {
     const { page } = dashboard;
