@@ -2,7 +2,17 @@
 // application on an in-memory database, with the world room's tick stages timed from outside by
 // wrapping their methods. Talks to the parent over IPC (bench/stats.ts's ToServer / FromServer).
 import "../src/config/quiet-env-files.js";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { Session } from "node:inspector/promises";
 import os from "node:os";
 import path from "node:path";
@@ -42,6 +52,11 @@ const WRITE_WAIT = "database write";
 const OFF_CORE = "  off the core";
 /** The tick total less its time off the core: what the tick's work took, whatever else had the core. */
 const ON_CORE = "  on the core";
+/**
+ * What the process's other threads (V8's helpers, libuv's, the writer) ran during the tick's stages: on
+ * the server's one core, the main thread's time off the core is mostly theirs.
+ */
+const OTHER_THREADS = "  other threads";
 const LAG_RESOLUTION_MS = 10;
 
 /** Stage → milliseconds of each tick, recorded only while measuring. */
@@ -50,6 +65,7 @@ let measuring = false;
 /** The room's work for the tick in progress: its world step, then what the room does with the report. */
 let tickWork = 0;
 let tickOffCore = 0;
+let tickOtherThreads = 0;
 let ticks = 0;
 /** When each measured tick's world step began (wall clock, ms): the bench's probes time their moves from it. */
 let tickStartedAt: Record<number, number> = {};
@@ -64,6 +80,35 @@ function offCoreMs(): number {
   } catch {
     return 0;
   }
+}
+
+/** Each other thread's schedstat, kept open: read around every timed stage. */
+const threadStats = new Map<string, number>();
+const schedstat = Buffer.alloc(64);
+
+/** Milliseconds the process's threads other than this one have run, in all (their schedstat run time). */
+function otherThreadsMs(): number {
+  const threads = readdirSync("/proc/self/task").filter((id) => Number(id) !== process.pid);
+  for (const [id, fd] of threadStats) {
+    if (threads.includes(id)) continue;
+    closeSync(fd);
+    threadStats.delete(id);
+  }
+  let total = 0;
+  for (const id of threads) {
+    try {
+      let fd = threadStats.get(id);
+      if (fd === undefined) {
+        fd = openSync(`/proc/self/task/${id}/schedstat`, "r");
+        threadStats.set(id, fd);
+      }
+      const length = readSync(fd, schedstat, 0, schedstat.length, 0);
+      total += Number(schedstat.toString("latin1", 0, length).split(" ")[0]) / 1e6;
+    } catch {
+      // A thread that ended meanwhile.
+    }
+  }
+  return total;
 }
 
 function record(stage: string, ms: number): void {
@@ -81,18 +126,23 @@ function record(stage: string, ms: number): void {
 function timeCalls(
   prototype: object,
   name: string,
-  timed: (ms: number, started: number, offCore: number) => void,
+  timed: (ms: number, started: number, offCore: number, otherThreads: number) => void,
+  /** Whether to read the other threads' run time around it too (not within another timed stage). */
+  readThreads = false,
 ): void {
   const target = prototype as Record<string, (...args: unknown[]) => unknown>;
   const original = target[name];
   if (typeof original !== "function") throw new Error(`no method ${name} to time`);
   target[name] = function (this: unknown, ...args: unknown[]) {
+    const othersRan = readThreads ? otherThreadsMs() : 0;
     const started = performance.now();
     const waited = offCoreMs();
     try {
       return original.apply(this, args);
     } finally {
-      timed(performance.now() - started, started, offCoreMs() - waited);
+      const ms = performance.now() - started;
+      const offCore = offCoreMs() - waited;
+      timed(ms, started, offCore, readThreads ? otherThreadsMs() - othersRan : 0);
     }
   };
 }
@@ -102,12 +152,18 @@ const tickWindows: Array<[number, number]> = [];
 
 /** Times every call of `name` on `prototype` as `stage`, adding it to the tick's total. */
 function timeMethod(prototype: object, name: string, stage: string): void {
-  timeCalls(prototype, name, (ms, started, offCore) => {
-    record(stage, ms);
-    tickWork += ms;
-    tickOffCore += offCore;
-    if (measuring) tickWindows.push([started, started + ms]);
-  });
+  timeCalls(
+    prototype,
+    name,
+    (ms, started, offCore, otherThreads) => {
+      record(stage, ms);
+      tickWork += ms;
+      tickOffCore += offCore;
+      tickOtherThreads += otherThreads;
+      if (measuring) tickWindows.push([started, started + ms]);
+    },
+    true,
+  );
 }
 
 /** Stages within another, summed over the tick. */
@@ -125,14 +181,17 @@ World.prototype.step = function (this: World): TickReport {
     record(TICK_TOTAL, tickWork);
     record(OFF_CORE, tickOffCore);
     record(ON_CORE, tickWork - tickOffCore);
+    record(OTHER_THREADS, tickOtherThreads);
   }
   for (const [stage, ms] of summed) record(stage, ms);
   summed.clear();
+  const othersRan = otherThreadsMs();
   const started = performance.now();
   const waited = offCoreMs();
   const report = step.call(this);
   tickWork = performance.now() - started;
   tickOffCore = offCoreMs() - waited;
+  tickOtherThreads = otherThreadsMs() - othersRan;
   if (measuring) tickWindows.push([started, started + tickWork]);
   record("world step", tickWork);
   for (const phase of PHASES) record(`  ${phase}`, report.phaseMs[phase]);

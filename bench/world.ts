@@ -357,6 +357,7 @@ const STAGE_ORDER = [
   "  flush",
   "tick total",
   "  off the core",
+  "  other threads",
   "  on the core",
   // Between the room's work and its publish, outside the total: the wait for the tick's write.
   "database write",
