@@ -75,7 +75,9 @@ class HeldSdkFrames {
 class FramedPayloads {
   private readonly framed = new Map<Uint8Array, Buffer>();
 
-  constructor(readonly slab: WriteSlab) {}
+  constructor(readonly slab: WriteSlab) {
+    keepShapeOf("payloads", this);
+  }
 
   of(payload: Uint8Array): Buffer {
     let region = this.framed.get(payload);

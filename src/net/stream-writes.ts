@@ -1,4 +1,5 @@
 import type { Duplex } from "node:stream";
+import { keepShapeOf } from "../tuning/kept-shapes.js";
 import type { FrameWrites, WriteCallback } from "./frame-writes.js";
 import { writeCorked } from "./socket-write.js";
 
@@ -10,6 +11,10 @@ import { writeCorked } from "./socket-write.js";
 export class StreamWrites implements FrameWrites {
   /** The streams copy nothing they did not take: `add` says which parts they still hold. */
   readonly written = Promise.resolve();
+
+  constructor() {
+    keepShapeOf("writes", this);
+  }
 
   add(socket: Duplex, parts: readonly Buffer[], written?: WriteCallback): boolean {
     if (socket.destroyed || !socket.writable) {

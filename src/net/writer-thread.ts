@@ -4,6 +4,7 @@ import type { Duplex } from "node:stream";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { Deferred } from "@colyseus/core";
+import { keepShapeOf } from "../tuning/kept-shapes.js";
 import type { FrameWrites, WriteCallback } from "./frame-writes.js";
 import { socketDescriptor, writePartsToSocket } from "./socket-write.js";
 import type { BatchToWrite, WrittenBatch } from "./writer-worker.js";
@@ -275,7 +276,9 @@ export class SocketWrites implements FrameWrites {
   /** Resolves once the writes are made (the writer thread is done with their memory). */
   readonly written = this.done.promise;
 
-  constructor(private readonly thread: WriterThread) {}
+  constructor(private readonly thread: WriterThread) {
+    keepShapeOf("writes", this);
+  }
 
   /**
    * Adds a write of `parts`, one after the other, to `socket`; `written` is called once they are all

@@ -190,6 +190,7 @@ class NearEvents {
   private readonly byCell = new Map<Cell, OutgoingEvent[]>();
 
   constructor(events: readonly OutgoingEvent[]) {
+    keepShapeOf("near", this);
     for (const outgoing of events) {
       const to = outgoing.event.to;
       if (typeof to === "string") continue;
