@@ -468,7 +468,10 @@ function buildDetail(agent) {
       setNotice(`Deleted ${agent.name}`, "ok");
       selectedId = undefined;
       detail = undefined;
-      poll();
+      await poll();
+      // The button pressed went with the agent: the keyboard goes on from the list, or the form.
+      if (!document.activeElement || document.activeElement === document.body)
+        ($("agents").querySelector("button.agent.selected") ?? $("new-name")).focus();
     } catch (error) {
       setNotice(`Could not delete ${agent.name}: ${error.message}`, "error");
     }

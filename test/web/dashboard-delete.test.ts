@@ -80,5 +80,7 @@ describe("the agent dashboard deleting an agent", function () {
     await page.locator("#dash-notice", { hasText: `Deleted ${NAME}` }).waitFor();
     await page.locator(`.agent[data-agent="${NAME}"]`).waitFor({ state: "detached" });
     assert.equal(await listedInApi(), false, "the server no longer has the agent");
+    // Its only agent gone, the keyboard goes on from the form that starts another.
+    await page.waitForFunction(() => document.activeElement?.id === "new-name", undefined, { timeout: 5000 });
   });
 });
