@@ -142,10 +142,10 @@ export function agentsRouter(
 
   router.post("/agents/:agentId/message", authenticated, async (req, res) => {
     const { text } = await validInput(res, agentId(req.params), agentMessageBody, req.body);
-    const { mutedUntil } = caller(res);
-    if (mutedUntil !== null && mutedUntil > Date.now())
-      throw new ServiceError("forbidden", mutedOwnerMessage(mutedUntil));
-    return answer(res, { type: "message", caller: caller(res), agentId: agentId(req.params), text }, 202);
+    const owner = caller(res);
+    if (owner.mutedUntil !== null && owner.mutedUntil > Date.now())
+      throw new ServiceError("forbidden", mutedOwnerMessage(owner.mutedUntil));
+    return answer(res, { type: "message", caller: owner, agentId: agentId(req.params), text }, 202);
   });
 
   router.get("/agents/:agentId/quick-actions", authenticated, (req, res) =>

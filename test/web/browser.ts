@@ -1,9 +1,11 @@
 // Debian's Chromium, driven headless through playwright-core, for the tests of the pages. A suite
 // launches one browser; each page's console errors are collected, and screenshots go to test-output/.
+import assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { PROJECT_ROOT } from "../../src/config/paths.js";
+import { startTestServer, type TestServer } from "../support/server.js";
 
 export const CHROMIUM = "/usr/bin/chromium";
 /** Gitignored: the screenshots of the last run. */
@@ -99,4 +101,31 @@ export async function identitiesAcrossTheHour(page: Page, runOnMs: number): Prom
     return now !== undefined && now !== token;
   }, before.token);
   return [before.subject, (await keptSubject(page)).subject];
+}
+
+/**
+ * Mocha hooks of a suite of pages: a server started with `env` and a browser for the suite, and every
+ * page pushed onto `pages` checked for console errors after each test.
+ */
+export function browserSuite(env: Record<string, string>): {
+  server: () => TestServer;
+  browser: () => Browser;
+  pages: WatchedPage[];
+} {
+  let server: TestServer;
+  let browser: Browser;
+  const pages: WatchedPage[] = [];
+  before(async function () {
+    skipWithoutChromium(this);
+    server = await startTestServer(env);
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  afterEach(() => {
+    for (const { errors } of pages) assert.deepEqual(errors, [], "no page logs a console error");
+  });
+  return { server: () => server, browser: () => browser, pages };
 }

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import type { Browser, Page, WebSocketRoute } from "playwright-core";
 import { GENEROUS_LIMITS } from "../api/support.js";
 import { waitForAsync } from "../support/players.js";
-import { listWorlds, startTestServer, type TestServer } from "../support/server.js";
+import { listWorlds, type TestServer } from "../support/server.js";
 import { connectNewPlayer, type WsPlayer } from "../support/ws-client.js";
-import { launchChromium, openPage, screenshot, skipWithoutChromium, type WatchedPage } from "./browser.js";
+import { browserSuite, openPage, screenshot, type WatchedPage } from "./browser.js";
 import { clickTile, coinsOf, hoverTile, openClient, openCuttable, standingStill } from "./play-helpers.js";
 
 /** Cuts the page's first connection as a network failure would, and waits for the one that replaces it. */
@@ -17,24 +17,17 @@ async function cutConnection(page: Page, connections: WebSocketRoute[]): Promise
 
 describe("the web pages in a browser: landing page and client", function () {
   this.timeout(120000);
-  let server: TestServer;
-  let browser: Browser;
-  const pages: WatchedPage[] = [];
   let wsPlayer: WsPlayer | undefined;
   let chopper: WatchedPage;
-
-  before(async function () {
-    skipWithoutChromium(this);
-    server = await startTestServer({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "150" });
-    browser = await launchChromium();
-  });
-  after(async () => {
-    wsPlayer?.client.socket.close(1000);
-    await browser?.close();
-    await server?.stop();
-  });
-  afterEach(() => {
-    for (const { errors } of pages) assert.deepEqual(errors, [], "no page logs a console error");
+  // Registered first, so that it runs before the suite's server stops.
+  after(() => wsPlayer?.client.socket.close(1000));
+  const suite = browserSuite({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "150" });
+  const { pages } = suite;
+  let server: TestServer;
+  let browser: Browser;
+  before(() => {
+    server = suite.server();
+    browser = suite.browser();
   });
 
   it("shows the number of players online on the landing page", async () => {
@@ -149,28 +142,20 @@ describe("the web pages in a browser: landing page and client", function () {
 
 describe("the web pages in a browser: numbered worlds (WORLDS=2)", function () {
   this.timeout(120000);
+  const suite = browserSuite({ ...GENEROUS_LIMITS, WORLDS: "2", WORLD_TICK_MS: "150" });
+  const { pages } = suite;
   let server: TestServer;
   let browser: Browser;
-  const pages: WatchedPage[] = [];
+  before(() => {
+    server = suite.server();
+    browser = suite.browser();
+  });
 
   /** How many play in each world, world 1 first, as the REST API says. */
   const playersByWorld = async (): Promise<number[]> => {
     const worlds = await listWorlds(server);
     return worlds.map((world: { playersOnline: number }) => world.playersOnline);
   };
-
-  before(async function () {
-    skipWithoutChromium(this);
-    server = await startTestServer({ ...GENEROUS_LIMITS, WORLDS: "2", WORLD_TICK_MS: "150" });
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-  afterEach(() => {
-    for (const { errors } of pages) assert.deepEqual(errors, [], "no page logs a console error");
-  });
 
   it("lists the worlds on the landing page, each with a link to play there", async () => {
     const landing = await openPage(browser);

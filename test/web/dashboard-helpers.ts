@@ -1,14 +1,7 @@
 // Helpers of the agent dashboard's tests: a server and a browser per suite, pages driven through the UI.
-import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../support/server.js";
-import {
-  type ExpectedRefusal,
-  launchChromium,
-  openPage,
-  skipWithoutChromium,
-  type WatchedPage,
-} from "./browser.js";
+import type { TestServer } from "../support/server.js";
+import { browserSuite, type ExpectedRefusal, openPage, type WatchedPage } from "./browser.js";
 
 /**
  * Mocha hooks of a dashboard suite: a server started with `env` and a browser for the suite. A page opened
@@ -20,27 +13,13 @@ export function dashboardSuite(env: Record<string, string>): {
   browser: () => Browser;
   open: (expected?: ExpectedRefusal[]) => Promise<WatchedPage>;
 } {
-  let server: TestServer;
-  let browser: Browser;
-  const pages: WatchedPage[] = [];
-  before(async function () {
-    skipWithoutChromium(this);
-    server = await startTestServer(env);
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-  afterEach(() => {
-    for (const { errors } of pages) assert.deepEqual(errors, [], "the dashboard logs no console error");
-  });
+  const { server, browser, pages } = browserSuite(env);
   const open = async (expected: ExpectedRefusal[] = []) => {
-    const watched = await openPage(browser, expected);
+    const watched = await openPage(browser(), expected);
     pages.push(watched);
     return watched;
   };
-  return { server: () => server, browser: () => browser, open };
+  return { server, browser, open };
 }
 
 /** The token the page signed in with, kept in its storage. */

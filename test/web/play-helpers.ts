@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
 import type { Tile } from "../../src/game/types.js";
 import { GENEROUS_LIMITS } from "../api/support.js";
-import { startTestServer, type TestServer } from "../support/server.js";
-import { launchChromium, openPage, skipWithoutChromium, type WatchedPage } from "./browser.js";
+import type { TestServer } from "../support/server.js";
+import { browserSuite, openPage, type WatchedPage } from "./browser.js";
 
 export const ADMIN_CODE = "play-admin-code-123";
 /** The client's tile size in CSS pixels (web/renderer.js). */
@@ -147,25 +147,6 @@ export async function openCuttable(browser: Browser, server: TestServer, path = 
  * Mocha hooks of a play-page suite: a server (with ADMIN_CODE) and a browser for the suite, and every
  * page a test pushes onto `pages` checked for console errors after each test.
  */
-export function playPageSuite(tickMs: number): {
-  server: () => TestServer;
-  browser: () => Browser;
-  pages: WatchedPage[];
-} {
-  let server: TestServer;
-  let browser: Browser;
-  const pages: WatchedPage[] = [];
-  before(async function () {
-    skipWithoutChromium(this);
-    server = await startTestServer({ ...GENEROUS_LIMITS, WORLD_TICK_MS: String(tickMs), ADMIN_CODE });
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-  afterEach(() => {
-    for (const { errors } of pages) assert.deepEqual(errors, [], "no page logs a console error");
-  });
-  return { server: () => server, browser: () => browser, pages };
+export function playPageSuite(tickMs: number): ReturnType<typeof browserSuite> {
+  return browserSuite({ ...GENEROUS_LIMITS, WORLD_TICK_MS: String(tickMs), ADMIN_CODE });
 }
