@@ -24,6 +24,7 @@ import { createOutbox } from "../src/net/outbox.js";
 import { StatePatches } from "../src/net/state-patches.js";
 import { WriteSlab } from "../src/net/write-slab.js";
 import { JsonClient } from "../src/protocol/json-client.js";
+import { toIntent, type WorldEvent } from "../src/protocol/messages.js";
 import { Interest } from "../src/rooms/interest.js";
 import { deliverEvents } from "../src/rooms/outgoing-events.js";
 import { collectTickGarbage } from "../src/rooms/tick-garbage.js";
@@ -118,14 +119,25 @@ for (let i = 0; i < PLAYERS; i++) {
   interest.open(client as never, id);
 }
 
+/**
+ * A bot's chat or walk, made into an intent as the server makes a client's message into one. Intents of
+ * another shape were compiled for apart from the server's, and the room's full collections threw that
+ * code away (their shape died with each tick's intents), which the server's own do not.
+ */
 function act(id: string): void {
   if (randomInt(1, 3) === 1) {
-    world.submit(id, { type: "chat", message: "anyone for a trade?" });
+    submit(id, { type: "player:chat", data: { message: "anyone for a trade?" } });
     return;
   }
   const at: Tile = world.peek(id).position;
-  const to = { x: at.x + randomInt(-WALK_RANGE, WALK_RANGE), z: at.z + randomInt(-WALK_RANGE, WALK_RANGE) };
-  world.submit(id, { type: "move", ...to });
+  const x = at.x + randomInt(-WALK_RANGE, WALK_RANGE);
+  const z = at.z + randomInt(-WALK_RANGE, WALK_RANGE);
+  submit(id, { type: "player:move", data: { x, z } });
+}
+
+function submit(id: string, event: WorldEvent): void {
+  const intent = toIntent(event);
+  if (intent) world.submit(id, intent);
 }
 
 const stages = {

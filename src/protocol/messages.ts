@@ -206,33 +206,52 @@ export function readTradeMessage(type: string, data: unknown): TradeMessage | { 
   return readEvent<TradeMessage>(tradeMessages, type, data);
 }
 
-/** The game intent of a validated world event (trade events are not intents). */
+/**
+ * The game intent of a validated world event (trade events are not intents). Each is an object literal
+ * with all its fields, not a copy of the event's data: a literal's shape lives as long as the code that
+ * makes it, where a copy's dies with each tick's intents at the room's full collections, and with it the
+ * optimized code of the world's intent functions, compiled again in the next ticks.
+ */
 export function toIntent(event: WorldEvent): Intent | undefined {
   switch (event.type) {
     case "player:move": {
       const { x, z, run } = event.data;
       return { type: "move", x, z, run };
     }
-    case "player:action":
-      return { type: "action", ...event.data };
+    case "player:action": {
+      const { action, targetId, inventorySlot, style } = event.data;
+      return { type: "action", action, targetId, inventorySlot, style };
+    }
     case "player:chat":
       return { type: "chat", message: event.data.message };
-    case "inventory:use":
-      return { type: "use", ...event.data };
+    case "inventory:use": {
+      const { inventorySlot, targetSlot, targetId, productId } = event.data;
+      return { type: "use", inventorySlot, targetSlot, targetId, productId };
+    }
     case "inventory:unequip":
       return { type: "unequip", slot: event.data.slot };
-    case "bank:deposit":
-      return { type: "bankDeposit", ...event.data };
-    case "bank:withdraw":
-      return { type: "bankWithdraw", ...event.data };
-    case "prayer:toggle":
-      return { type: "pray", ...event.data };
+    case "bank:deposit": {
+      const { inventorySlot, quantity } = event.data;
+      return { type: "bankDeposit", inventorySlot, quantity };
+    }
+    case "bank:withdraw": {
+      const { itemId, quantity } = event.data;
+      return { type: "bankWithdraw", itemId, quantity };
+    }
+    case "prayer:toggle": {
+      const { prayerId, active } = event.data;
+      return { type: "pray", prayerId, active };
+    }
     case "store:open":
-      return { type: "storeOpen", ...event.data };
-    case "store:buy":
-      return { type: "storeBuy", ...event.data };
-    case "store:sell":
-      return { type: "storeSell", ...event.data };
+      return { type: "storeOpen", targetId: event.data.targetId };
+    case "store:buy": {
+      const { targetId, itemId, quantity } = event.data;
+      return { type: "storeBuy", targetId, itemId, quantity };
+    }
+    case "store:sell": {
+      const { targetId, inventorySlot, quantity } = event.data;
+      return { type: "storeSell", targetId, inventorySlot, quantity };
+    }
     default:
       return undefined;
   }
