@@ -72,14 +72,13 @@ export function findPathNear(
   maxLength = MAX_PATH_LENGTH,
   accepts?: (x: number, z: number) => boolean,
 ): Tile[] | undefined {
-  const remaining = (x: number, z: number) =>
-    Math.max(0, Math.max(Math.abs(x - to.x), Math.abs(z - to.z)) - range);
-  const arrived = (x: number, z: number) => remaining(x, z) === 0 && (accepts?.(x, z) ?? true);
-  if (arrived(from.x, from.z)) return [];
-  if (remaining(from.x, from.z) > maxLength) return undefined;
+  // Functions of the module rather than closures made at each call: a closure's optimized code is lost
+  // once none of its instances is alive, at each of the room's full collections.
+  if (arrived(to, range, accepts, from.x, from.z)) return [];
+  if (stepsShort(to, range, from.x, from.z) > maxLength) return undefined;
   const direct = directPath(map, from, to, range);
   const end = direct?.at(-1) ?? from;
-  if (direct && arrived(end.x, end.z)) return direct;
+  if (direct && arrived(to, range, accepts, end.x, end.z)) return direct;
   if (!goalInRegion(map, from, to, range)) return undefined;
 
   // Every tile a search may reach lies within maxLength steps of the start, and inside the map: a long
@@ -87,11 +86,10 @@ export function findPathNear(
   const area = searchArea(Math.min(maxLength, map.span));
   area.begin(from);
   const open = area.open;
-  // Ties on f go to the tile nearer the goal, which keeps the search narrow and paths direct.
-  const priority = (f: number, h: number) => f * 1024 + h;
   const start = area.indexOf(from.x, from.z);
   area.reach(start, 0, start);
-  open.push(start, priority(remaining(from.x, from.z), remaining(from.x, from.z)));
+  const fromShort = stepsShort(to, range, from.x, from.z);
+  open.push(start, priority(fromShort, fromShort));
 
   while (open.size > 0) {
     const index = open.pop();
@@ -100,11 +98,11 @@ export function findPathNear(
     const x = area.xOf(index);
     const z = area.zOf(index);
     const g = area.costOf(index);
-    if (arrived(x, z)) return area.pathTo(index);
+    if (arrived(to, range, accepts, x, z)) return area.pathTo(index);
     for (const [dx, dz] of NEIGHBOURS) {
       const nextX = x + dx;
       const nextZ = z + dz;
-      const nextH = remaining(nextX, nextZ);
+      const nextH = stepsShort(to, range, nextX, nextZ);
       if (g + 1 + nextH > maxLength || !map.canStepBetween(x, z, nextX, nextZ)) continue;
       const next = area.indexOf(nextX, nextZ);
       if (area.isReached(next) && area.costOf(next) <= g + 1) continue;
@@ -113,6 +111,27 @@ export function findPathNear(
     }
   }
   return undefined;
+}
+
+/** A tile's place in the open set: ties on f go to the tile nearer the goal, which keeps the search narrow and paths direct. */
+function priority(f: number, h: number): number {
+  return f * 1024 + h;
+}
+
+/** How many steps (x, z) is short of standing within `range` tiles of `to`. */
+function stepsShort(to: Tile, range: number, x: number, z: number): number {
+  return Math.max(0, Math.max(Math.abs(x - to.x), Math.abs(z - to.z)) - range);
+}
+
+/** Whether (x, z) is an end of the path: within `range` of `to`, and one `accepts` when given. */
+function arrived(
+  to: Tile,
+  range: number,
+  accepts: ((x: number, z: number) => boolean) | undefined,
+  x: number,
+  z: number,
+): boolean {
+  return stepsShort(to, range, x, z) === 0 && (accepts?.(x, z) ?? true);
 }
 
 /**

@@ -22,12 +22,24 @@ import { allEntities, describeEntity, playerSyncOf } from "./world-view.js";
 
 export type { WorldOptions } from "./world-state.js";
 
+/** The players of `ids` still in the world. */
+function stillIn(ids: ReadonlySet<string>, players: ReadonlyMap<string, PlayerEntity>): string[] {
+  const present: string[] = [];
+  for (const id of ids) if (players.has(id)) present.push(id);
+  return present;
+}
+
+/** The order the players entered the world in. */
+function byEntry(a: PlayerEntity, b: PlayerEntity): number {
+  return a.entered - b.entered;
+}
+
 /**
  * Each player's intents in the order the players entered the world, not the order their messages came
  * in: the world then runs the same from the same messages, however their arrivals interleave.
  */
 function applyQueuedIntents(state: WorldState, pending: Set<PlayerEntity>): void {
-  const players = pending.size > 1 ? [...pending].sort((a, b) => a.entered - b.entered) : pending;
+  const players = pending.size > 1 ? [...pending].sort(byEntry) : pending;
   for (const player of players) {
     const intents = player.intents;
     player.intents = [];
@@ -201,9 +213,9 @@ export class World {
     const report: TickReport = {
       tick: state.tick,
       events: state.events,
-      changedCharacters: [...state.changedCharacters].filter((id) => state.players.has(id)),
-      bankChanged: [...state.bankChanged].filter((id) => state.players.has(id)),
-      itemsChanged: [...state.itemsChanged].filter((id) => state.players.has(id)),
+      changedCharacters: stillIn(state.changedCharacters, state.players),
+      bankChanged: stillIn(state.bankChanged, state.players),
+      itemsChanged: stillIn(state.itemsChanged, state.players),
       changedEntities: [...state.changedEntities],
       removedEntities: [...state.removedEntities],
       deaths: [...state.deaths],

@@ -53,6 +53,8 @@ export class Interest {
   /** Choices for each tile, for the clients of a block whose own players overflow its choice. */
   private readonly tileChoices: CrowdChoices<TrackedEntity<EntityPayload>>;
   private readonly crowdChanges: SharedCrowdChanges;
+  /** `placement`, made once: a function made anew each tick loses its optimized code at full collections. */
+  private readonly place = (id: string) => this.placement(id);
 
   constructor(
     private readonly world: World,
@@ -71,7 +73,7 @@ export class Interest {
     this.crowdChanges = new SharedCrowdChanges(this.index);
     // Ticks report what changes; what is there from the start (trees, rocks, monsters) is placed now.
     const everything = new Set(world.entities().map((entity) => entity.id));
-    this.index.advance(world.tick, everything, [], (id) => this.placement(id));
+    this.index.advance(world.tick, everything, [], this.place);
   }
 
   /** Takes in a tick's entity changes: the replicated state, the view index and the JSON cache. */
@@ -83,7 +85,7 @@ export class Interest {
       if (view.known === undefined && view.cell !== NO_CELL && view.tick < this.index.currentTick)
         view.known = this.knownOf(view);
     }
-    this.index.advance(report.tick, changed, report.removedEntities, (id) => this.placement(id));
+    this.index.advance(report.tick, changed, report.removedEntities, this.place);
     this.choices.forgetBefore(report.tick);
     this.tileChoices.forgetBefore(report.tick);
   }
@@ -151,11 +153,11 @@ export class Interest {
   }
 
   /**
-   * Visits the views by the cell they were last brought up to date from: the audience of a `{ near }`
-   * event is the clients of the cells whose block holds its tile.
+   * The views by the cell they were last brought up to date from: the audience of a `{ near }` event is
+   * the clients of the cells whose block holds its tile.
    */
-  forEachViewerCell(visit: (cell: Cell, viewers: ReadonlySet<Viewer>) => void): void {
-    for (const [cell, viewers] of this.viewers) visit(cell, viewers);
+  viewerCells(): ReadonlyMap<Cell, ReadonlySet<Viewer>> {
+    return this.viewers;
   }
 
   /**
@@ -165,7 +167,8 @@ export class Interest {
    */
   updateAll(send: (client: Client, update: EncodedUpdate) => void): void {
     // The state views are changed together: the clients that share one have it changed once.
-    this.stateViews.batch(() => {
+    this.stateViews.startBatch();
+    try {
       for (const view of this.views.values()) {
         // A dropped client that may still reconnect has left the room: its view stays as its client last
         // had it, and is compared anew (see `resync`) once the reconnected client takes it over.
@@ -173,7 +176,9 @@ export class Interest {
         const update = this.updateView(view);
         if (update) send(view.client, update);
       }
-    });
+    } finally {
+      this.stateViews.endBatch();
+    }
   }
 
   /**

@@ -35,15 +35,16 @@ export function deliverEvents(
     isGreeted?: (client: Client) => boolean;
   } = {},
 ): void {
-  const outgoing = events.map((event, order) => new OutgoingEvent(event, order));
+  const outgoing: OutgoingEvent[] = [];
+  for (let order = 0; order < events.length; order++) outgoing.push(new OutgoingEvent(events[order]!, order));
   const near = new NearEvents(outgoing);
   const linesBySpeaker = answeringLines(outgoing);
   /** Answering lines their speakers were sent (or answered with) among the events around them. */
   const heard = new Set<OutgoingEvent>();
   if (!near.isEmpty) {
-    interest.forEachViewerCell((cell, viewers) => {
+    for (const [cell, viewers] of interest.viewerCells()) {
       const seenInCell = near.seenFrom(cell);
-      if (seenInCell.length === 0 && linesBySpeaker.size === 0) return;
+      if (seenInCell.length === 0 && linesBySpeaker.size === 0) continue;
       const inCell: Audience = { seen: seenInCell, framed: undefined, recipients: 0 };
       /** Crowded clients hear what is within their crowd choice's reach, shared by the choice's clients. */
       let byChoice: Map<CrowdChoice<Choosable>, Audience> | undefined;
@@ -83,7 +84,7 @@ export function deliverEvents(
       }
       countRecipients(inCell);
       for (const audience of byChoice?.values() ?? []) countRecipients(audience);
-    });
+    }
   }
   for (const event of outgoing) {
     const to = event.event.to;
@@ -111,10 +112,17 @@ function countRecipients({ seen, recipients }: Audience): void {
 
 /** The events within a crowd choice's reach of its block (see crowd-choices.ts), in their order. */
 function withinReach(seen: readonly OutgoingEvent[], choice: CrowdChoice<Choosable>): OutgoingEvent[] {
-  return seen.filter(({ event }) => {
-    const to = event.to as { near: Tile };
-    return distanceTo(choice.block, to.near.x, to.near.z) <= choice.reach;
-  });
+  const within: OutgoingEvent[] = [];
+  for (const outgoing of seen) {
+    const { near } = outgoing.event.to as { near: Tile };
+    if (distanceTo(choice.block, near.x, near.z) <= choice.reach) within.push(outgoing);
+  }
+  return within;
+}
+
+/** The tick's order of events. */
+function byOrder(a: OutgoingEvent, b: OutgoingEvent): number {
+  return a.order - b.order;
 }
 
 /** A chat line that answers its speaker's message. */
@@ -142,7 +150,7 @@ function withOwnLines(
   own: readonly OutgoingEvent[],
 ): readonly OutgoingEvent[] {
   const elsewhere = own.filter((line) => !seen.includes(line));
-  return elsewhere.length === 0 ? seen : [...seen, ...elsewhere].sort((a, b) => a.order - b.order);
+  return elsewhere.length === 0 ? seen : [...seen, ...elsewhere].sort(byOrder);
 }
 
 /** One of a tick's events on its way out, encoded at most once in each form its recipients read. */
@@ -215,15 +223,19 @@ class NearEvents {
       cellsWithEvents++;
       for (const event of events) seen.push(event);
     }
-    if (cellsWithEvents > 1) seen.sort((a, b) => a.order - b.order);
+    if (cellsWithEvents > 1) seen.sort(byOrder);
     return seen;
   }
 }
 
 /** The WebSocket frames of `events`, one after the other, in memory from `slab`. */
 function framedEvents(events: readonly OutgoingEvent[], slab: WriteSlab): FramedBytes {
-  const frames = events.map((event) => event.jsonFrame());
+  const frames: (readonly Buffer[])[] = [];
   let length = 0;
-  for (const frame of frames) length += framedLength(frame);
+  for (const event of events) {
+    const frame = event.jsonFrame();
+    frames.push(frame);
+    length += framedLength(frame);
+  }
   return new FramedBytes(writeFrames(frames, slab.take(length)));
 }

@@ -85,15 +85,18 @@ export class StateViewSharing {
     if (holder && --holder.users === 0) this.release(holder);
   }
 
-  /** The views changed by `run`'s updates are changed together, once it is done (see `flush`). */
-  batch(run: () => void): void {
+  /**
+   * From here until `endBatch`, the views updated are changed together, once it ends (see `flush`). A
+   * pair of calls rather than a callback: the views' loop between them is a method of its caller, whose
+   * optimized code outlives the room's full collections, where a callback made anew at each call loses it.
+   */
+  startBatch(): void {
     this.batching = true;
-    try {
-      run();
-    } finally {
-      this.batching = false;
-      this.flush();
-    }
+  }
+
+  endBatch(): void {
+    this.batching = false;
+    this.flush();
   }
 
   update(update: ViewUpdate): void {

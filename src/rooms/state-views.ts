@@ -43,9 +43,13 @@ export class StateViews {
     this.sharing.closed(client);
   }
 
-  /** The views changed by `run`'s `apply` calls are changed together once it is done (see StateViewSharing). */
-  batch(run: () => void): void {
-    this.sharing.batch(run);
+  /** The views changed by `apply` calls from here until `endBatch` are changed together (see StateViewSharing). */
+  startBatch(): void {
+    this.sharing.startBatch();
+  }
+
+  endBatch(): void {
+    this.sharing.endBatch();
   }
 
   /** A new tick: what left the world leaves the replicated state (`stays`: left and came back within it). */

@@ -1,7 +1,9 @@
-import type { TickReport } from "../game/world-types.js";
+import type { Client } from "@colyseus/core";
+import type { OutboundEvent, TickReport } from "../game/world-types.js";
 import type { FrameWrites } from "../net/frame-writes.js";
 import type { Outbox } from "../net/outbox.js";
 import type { TickPace } from "../ports/tick-pace.js";
+import type { EncodedUpdate } from "../protocol/encoded-json.js";
 import type { Interest } from "./interest.js";
 import { deliverEvents } from "./outgoing-events.js";
 import type { PendingReplies } from "./pending-replies.js";
@@ -23,6 +25,18 @@ export interface PublisherParts {
 
 /** A tick's "publish" phase (see TickLoop): what the tick changed, sent once it is durable. */
 export class TickPublisher {
+  // Made once, not at each publish: a function made anew each time loses its optimized code at the
+  // room's full collections, and is compiled again in the ticks after (docs/architecture.md).
+  private readonly ownerOf = (playerId: string) => this.parts.sessions.owner(playerId);
+  private readonly delivery = {
+    answer: (event: OutboundEvent) => this.parts.replies.answer(event),
+    isGreeted: (client: Client) => this.parts.sessions.isGreeted(client),
+  };
+  private readonly sendPaced = (client: Client, update: EncodedUpdate) => {
+    sendUpdate(client, update);
+    this.parts.pace?.updateSent(client.sessionId);
+  };
+
   constructor(private readonly parts: PublisherParts) {}
 
   /**
@@ -31,29 +45,14 @@ export class TickPublisher {
    * one write per connection, once the caller sends the writes returned.
    */
   publish(report: TickReport): FrameWrites {
-    const { outbox, interest, sessions, replies } = this.parts;
+    const { outbox, interest } = this.parts;
     const writes = outbox.batch(this.parts.clients(), (slab) => {
-      this.sendViews();
+      // Views are open for the players' clients only: each is sent what changed around its player.
+      interest.updateAll(this.parts.pace ? this.sendPaced : sendUpdate);
       this.parts.broadcastPatch();
-      deliverEvents(report.events, interest, (id) => sessions.owner(id), slab, {
-        answer: (event) => replies.answer(event),
-        isGreeted: (client) => sessions.isGreeted(client),
-      });
+      deliverEvents(report.events, interest, this.ownerOf, slab, this.delivery);
     });
     interest.forgetSharedUpdates();
     return writes;
-  }
-
-  /** Each player's client is sent what changed around it (views are open for the players' clients only). */
-  private sendViews(): void {
-    const { pace } = this.parts;
-    this.parts.interest.updateAll(
-      pace
-        ? (client, update) => {
-            sendUpdate(client, update);
-            pace.updateSent(client.sessionId);
-          }
-        : sendUpdate,
-    );
   }
 }
