@@ -29,6 +29,7 @@ import {
 import { DecisionClock } from "./decision-clock.js";
 import type { AgentContext, AgentKnowledge } from "./knowledge.js";
 import { ModelTurns } from "./model-turns.js";
+import { survivalStep } from "./planners/fighter.js";
 import type { ModelPlanner } from "./planners/model-planner.js";
 import { isQuickAction, type QuickActionId, quickActionList } from "./quick-actions.js";
 import { RulesTurn } from "./rules-turn.js";
@@ -308,6 +309,12 @@ export class Agent {
   private think(): void {
     const view = this.view();
     if (!view) return;
+    // Low in a fight, it eats or flees first, whoever decides its moves and however long its model takes.
+    const survival = survivalStep(view, this.deps.world, this.work.target);
+    if (survival) {
+      this.send(survival);
+      return;
+    }
     if (this.modelTurns?.takeInstructions(this.goal())) return;
     // An action its owner (or its model) asked for runs on before the goal's rules decide again.
     if (this.directed) {

@@ -7,7 +7,7 @@ import { waitForAsync } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 
 interface State {
-  gameState: { health: number; position: Tile };
+  gameState: { health: number; position: Tile; inCombat: boolean; areaId: string | null };
   inventory: { items: InventoryEntry[] };
   skills: Record<string, { level: number; xp: number }>;
 }
@@ -119,5 +119,34 @@ describe("the fighter's rules against a started server: its fights, style, food 
     await setHealth(2, false);
     await waitForAsync(async () => (await bread()) < before, "bread eaten", 30_000);
     await waitForAsync(async () => (await state()).gameState.health > 2, "its health back up");
+  });
+
+  it("set upon by a monster while its goals are paused, eats when low, then flees once its food is gone", async () => {
+    assert.equal((await post(`/api/agents/${agentId}/goal/stop`)).status, 200);
+    (await world()).submit(characterId, { type: "heal" });
+    await carry([
+      { slot: 0, itemId: "bronze_sword", quantity: 1 },
+      { slot: 1, itemId: "bread", quantity: 1 },
+    ]);
+    // Beside a scorpion's spawn in the mines (no safe zone): it notices players within 3 tiles, and a new
+    // character cannot beat it. Its goals paused, the agent does nothing of its own but what keeps it alive.
+    // (It may be in the fight, and stepping to the scorpion, as soon as it arrives.)
+    assert.equal((await world()).submit(characterId, { type: "teleport", x: 47, z: 110 }), undefined);
+    await waitForAsync(async () => (await state()).gameState.inCombat, "the scorpion attacking", 30_000);
+    await setHealth(3, false);
+    await waitForAsync(
+      async () => !(await state()).inventory.items.some((entry) => entry.itemId === "bread"),
+      "the bread eaten",
+      10_000,
+    );
+    // Out of a safe zone a death drops everything: the sword it still holds says it did not die.
+    const kept = (held: State) => held.inventory.items.some((entry) => entry.itemId === "bronze_sword");
+    const fed = await state();
+    assert.ok(kept(fed), "it ate rather than died");
+    assert.ok(fed.gameState.health > 3, `health ${fed.gameState.health} after the bread`);
+    // Low again with nothing to eat: it runs rather than lose the fight.
+    await setHealth(3, false);
+    await waitForAsync(async () => !(await state()).gameState.inCombat, "out of the fight", 20_000);
+    assert.ok(kept(await state()), "it fled rather than died");
   });
 });

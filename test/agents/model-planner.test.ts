@@ -11,6 +11,11 @@ import { type ModelStub, offeredTools, type StubProvider, startModelStub } from 
 
 const KEY = "sk-test-very-secret-key-0123456789";
 
+/** The live world's state of a player: its health is set directly, as a fight would leave it. */
+interface Internals {
+  state: { players: Map<string, unknown>; setHealth(player: unknown, health: number): void };
+}
+
 /** The variables that point the server at a stub of each provider. */
 function envFor(provider: StubProvider, stub: ModelStub): Record<string, string> {
   switch (provider) {
@@ -479,6 +484,39 @@ describe("language-model planner: stub providers on loopback drive an agent", fu
       const items = state.nearbyEntities.filter((e: { kind: string }) => e.kind === "item");
       assert.equal(items.length, 10, "the nearest 10 items");
       assert.ok(state.fartherEntitiesNotListed >= 10, JSON.stringify(state.fartherEntitiesNotListed));
+    } finally {
+      await run.stop();
+    }
+  });
+
+  it("eats when low in a fight while its model's answer is still to come", async () => {
+    const run = await drivenAgent("local", { AGENT_MODEL_TIMEOUT_MS: "20000" });
+    try {
+      await waitForAsync(async () => (await run.xp()) > 0, "the model driving");
+      run.stub.mode = { kind: "never" };
+      const asked = run.stub.requests.length;
+      await run.setGoal();
+      await waitForAsync(async () => run.stub.requests.length > asked, "the model asked");
+      run.world.replaceInventory(run.characterId, [
+        { slot: 0, itemId: "bronze_sword", quantity: 1 },
+        { slot: 1, itemId: "bread", quantity: 1 },
+      ]);
+      // Beside a scorpion in the mines (no safe zone: a death there drops everything), which a new
+      // character cannot beat; the agent waits on its model meanwhile, for up to 20 s.
+      assert.equal(run.world.submit(run.characterId, { type: "teleport", x: 47, z: 110 }), undefined);
+      await waitForAsync(
+        async () => (await run.state()).gameState.inCombat,
+        "the scorpion attacking",
+        30_000,
+      );
+      const live = (run.world as unknown as Internals).state;
+      live.setHealth(live.players.get(run.characterId), 3);
+      const holds = (held: { inventory: { items: { itemId: string }[] } }, itemId: string) =>
+        held.inventory.items.some((entry) => entry.itemId === itemId);
+      await waitForAsync(async () => !holds(await run.state(), "bread"), "the bread eaten", 10_000);
+      assert.ok(holds(await run.state(), "bronze_sword"), "it ate rather than died");
+      assert.equal(run.stub.abandoned, 0, "the model's answer still awaited");
+      assert.equal(run.stub.requests.length, asked + 1, "and no other call made");
     } finally {
       await run.stop();
     }

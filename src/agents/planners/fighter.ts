@@ -129,6 +129,50 @@ export function fightingStyle(
   return npc && styleAgainst(view, world.data, npc);
 }
 
+/** A fight the agent is in: the monster it fights, as seen and as the game data describes it. */
+interface Fight {
+  seen: SeenEntity;
+  foe: NpcDef;
+}
+
+/**
+ * The fight under way: the monster it attacks (`current`, the target of the action last started), else
+ * one still striking it (one it fled, or one that set upon it while it did something else).
+ */
+function fightUnderWay(view: AgentView, data: GameData, current: string | undefined): Fight | undefined {
+  const target = view.entities.find((entity) => entity.id === current && entity.kind === "npc");
+  const seen =
+    target ?? view.entities.find((entity) => entity.kind === "npc" && view.attackedBy?.includes(entity.id));
+  const foe = seen && data.npcs.get(seen.type);
+  return seen && foe && { seen, foe };
+}
+
+/** In a fight: at low health it eats, or with no food flees unless what the monster has left is sure to be won. */
+function lowHealthStep(view: AgentView, data: GameData, { seen, foe }: Fight): Step | undefined {
+  const { health } = view.self;
+  const odds = fightOdds(view, data, foe, styleAgainst(view, data, foe));
+  if (health > eatBelow(odds.maxHit)) return undefined;
+  const food = bite(view, data);
+  if (food) return food;
+  const left = (seen.health ?? 1) / (foe.combat?.constitution ?? 1);
+  const rest = { ...odds, damageTaken: odds.damageTaken * left };
+  return canWin(rest, health, 0) ? undefined : { event: "player:action", data: { action: "flee" } };
+}
+
+/**
+ * What a fight calls for at low health, whatever the agent is doing and whoever decides its moves (its
+ * goal's rules, its owner or its language model, whose answer can take many ticks): it eats, or flees
+ * (see lowHealthStep). Undefined while its health holds, or when nothing fights it.
+ */
+export function survivalStep(
+  view: AgentView,
+  world: WorldKnowledge,
+  current: string | undefined,
+): Step | undefined {
+  const fight = fightUnderWay(view, world.data, current);
+  return fight && lowHealthStep(view, world.data, fight);
+}
+
 /**
  * The combat goal's next message, or undefined to let what is under way run on. `current` is the
  * target of the action last started.
@@ -140,25 +184,10 @@ export function fightStep(
 ): Step | undefined {
   const { data } = world;
   const { health } = view.self;
-  const target = view.entities.find((entity) => entity.id === current);
-  // The fight under way, or one that goes on without it: a monster it fled still striking it. Until it
-  // stops, the agent eats or runs, and turns back to nothing else (cooking, looting).
-  const under =
-    target?.kind === "npc"
-      ? target
-      : (view.entities.find((entity) => entity.kind === "npc" && view.attackedBy?.includes(entity.id)) ??
-        target);
-  const foe = under?.kind === "npc" ? data.npcs.get(under.type) : undefined;
-  if (foe) {
-    const odds = fightOdds(view, data, foe, styleAgainst(view, data, foe));
-    if (health > eatBelow(odds.maxHit)) return undefined;
-    const food = bite(view, data);
-    if (food) return food;
-    // No food: it flees, unless what the monster has left is sure enough to be won.
-    const left = (under?.health ?? 1) / (foe.combat?.constitution ?? 1);
-    const rest = { ...odds, damageTaken: odds.damageTaken * left };
-    return canWin(rest, health, 0) ? undefined : { event: "player:action", data: { action: "flee" } };
-  }
+  // Until the fight under way stops, the agent eats or runs, and turns back to nothing else (cooking, looting).
+  const fight = fightUnderWay(view, data, current);
+  if (fight) return lowHealthStep(view, data, fight);
+  const under = view.entities.find((entity) => entity.id === current);
   // A pickup under way: it runs on.
   if (under?.kind === "item") return undefined;
   const kit = gearStep(view, data) ?? junkStep(view, data) ?? lootStep(view, data);
