@@ -7,7 +7,7 @@ import { createRateLimits } from "../src/limits/rate-limits.js";
 import { createLogger } from "../src/telemetry/logger.js";
 import { GENEROUS_LIMITS } from "./api/support.js";
 import { asTrader, startTrade, type Trader } from "./rooms/trade-helpers.js";
-import { joinAsNewPlayer, leave, waitForAsync } from "./support/players.js";
+import { joinAsNewPlayer, leave, sleep, waitForAsync } from "./support/players.js";
 import { startTestServer, type TestServer } from "./support/server.js";
 
 /** One scrape: each sample's value by its name and labels as written (`name{label="value"}`). */
@@ -133,6 +133,30 @@ describe("GET /metrics", function () {
       async () => value(await scrape(server.baseUrl), "tileworld_players_online") === 0,
       "players_online back to 0",
     );
+  });
+
+  it("counts each trade's end once, though its room stays open a while after it", async () => {
+    const alice = await join();
+    const bob = await join();
+    const before = await scrape(server.baseUrl);
+    const cancelled = await startTrade(alice, bob);
+    alice.trade!.send("tradeCancel", { tradeId: cancelled });
+    await bob.tradeInbox.next("tradeCancelled", () => true, 5000, true);
+    await Promise.all([leave(alice.trade), leave(bob.trade)]);
+    const tradeId = await startTrade(alice, bob);
+    for (let round = 0; round < 2; round++) {
+      alice.trade!.send("tradeAccept", { tradeId });
+      bob.trade!.send("tradeAccept", { tradeId });
+      if (round === 0) await alice.tradeInbox.next("tradeConfirmScreen");
+    }
+    await bob.tradeInbox.next("tradeCompleted", () => true, 5000, true);
+    // The rooms linger 10 s once their trades end, and check their trades for expiry every second.
+    await sleep(2500);
+    const after = await scrape(server.baseUrl);
+    const grown = (sample: string) => value(after, sample) - value(before, sample);
+    assert.equal(grown("tileworld_trades_completed_total"), 1);
+    assert.equal(grown('tileworld_trades_failed_total{reason="cancelled"}'), 1);
+    await Promise.all(traders.splice(0).flatMap((trader) => [leave(trader.trade), leave(trader.room)]));
   });
 });
 

@@ -58,8 +58,11 @@ export interface WorldPort {
     b: TradeParticipant,
     answerWithinMs: number,
   ): Promise<TradeCommitOutcome>;
-  /** The end of a trade, for a player who is not in the trade's room: its world connection tells it. */
-  tellTradeEvent(playerId: string, event: string, data: unknown): void;
+  /**
+   * The end of a trade, for a player who is not in the trade's room: its world connection tells it
+   * (false: the player has none).
+   */
+  tellTradeEvent(playerId: string, event: string, data: unknown): boolean;
   /** A trade's room closed: its players may trade again. */
   tradeEnded(tradeId: string): void;
 }

@@ -1,4 +1,12 @@
-import { type AuthContext, type Client, CloseCode, Room, ServerError } from "@colyseus/core";
+import {
+  type AuthContext,
+  type Client,
+  ClientState,
+  CloseCode,
+  type Delayed,
+  Room,
+  ServerError,
+} from "@colyseus/core";
 import {
   acceptTrade,
   addToOffer,
@@ -44,6 +52,8 @@ type TradeClient = Client<{ auth: PlayerAuth }>;
 const EXPIRY_CHECK_MS = 1000;
 /** How long a finished trade's room waits for a player still joining before it closes anyway. */
 const FINAL_LINGER_MS = 10_000;
+/** How often a client that joined an ended trade's room is looked at, to be let go once its join is confirmed. */
+const JOIN_CONFIRM_POLL_MS = 50;
 /**
  * How long a started trade waits for both players to join its room. One who cannot (its join refused, or
  * its client gone) would otherwise leave the other waiting on a trade no event ever ends.
@@ -72,6 +82,9 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
   private world!: TradeWorldLink;
   /** The events that ended the trade, for a player whose join was still under way. */
   private finalEvents: TradeEvent[] = [];
+  /** The trade has ended (see end): nothing changes it any more, and the expiry check is stopped. */
+  private ended = false;
+  private expiryCheck: Delayed | undefined;
   /** Players who joined the room at some time. */
   private readonly joinedOnce = new Set<string>();
   /** Players told the end through the world, not being in the room then: their join hears nothing more. */
@@ -98,7 +111,7 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
       if (refusedForSize(trader, event, flood)) return;
       if (this.admits(trader, event)) this.handleMessage(trader, event, data);
     });
-    this.clock.setInterval(
+    this.expiryCheck = this.clock.setInterval(
       () => this.serially(async () => this.apply(expireTrade(this.trade, Date.now()))),
       EXPIRY_CHECK_MS,
     );
@@ -149,13 +162,36 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
     countSelfAnsweredFrames(client, () => this.runtime.floodGuards.of(playerId));
     watchMessageSizes(client);
     markFramesOf(client, { sessionId: client.sessionId, characterId: playerId });
-    // Told the end through the world already: nothing more to say.
-    if (this.toldThroughWorld.has(playerId)) return;
-    const missed = this.finalEvents.filter((event) => event.to === playerId);
-    // A trade that ended while this player was still joining: they learn how (the messages wait for the
-    // end of the join), and the room closes a little later.
-    if (missed.length > 0) for (const { event, data } of missed) client.send(event, data);
-    else client.send("tradeUpdated", tradeUpdatedView(this.trade, playerId));
+    if (!this.ended) {
+      client.send("tradeUpdated", tradeUpdatedView(this.trade, playerId));
+      return;
+    }
+    // A trade that ended while this player was still joining (or that it joins again): it learns how,
+    // unless its world connection told it, and is let go.
+    if (!this.toldThroughWorld.has(playerId)) this.tellEnding(client, playerId);
+    this.letGoOnceJoined(client);
+  }
+
+  /** The events that ended the trade for the player (they wait for the end of a join under way). */
+  private tellEnding(client: TradeClient, playerId: string): void {
+    for (const { event, data, to } of this.finalEvents) if (to === playerId) client.send(event, data);
+  }
+
+  /**
+   * Lets a client of the ended trade go, once its join is confirmed: what it was sent as it joined is held
+   * until then, and a close before would lose it. Closed as consented: the SDK would take a close
+   * without a code for a drop and try to reconnect.
+   */
+  private letGoOnceJoined(client: TradeClient): void {
+    if (client.state === ClientState.JOINED) {
+      client.leave(CloseCode.CONSENTED);
+      return;
+    }
+    const check = this.clock.setInterval(() => {
+      if (client.state === ClientState.JOINING) return;
+      check.clear();
+      if (client.state === ClientState.JOINED) client.leave(CloseCode.CONSENTED);
+    }, JOIN_CONFIRM_POLL_MS);
   }
 
   /**
@@ -190,10 +226,11 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
    * closes itself when empty (a player still joining is told the outcome in onJoin first).
    */
   private end(events: TradeEvent[]): void {
+    this.ended = true;
+    this.expiryCheck?.clear();
     this.finalEvents = events;
     void this.world.release();
-    // Closed as consented: the SDK would take a close without a code for a drop and try to reconnect.
-    for (const client of this.clients) client.leave(CloseCode.CONSENTED);
+    for (const client of this.clients) this.letGoOnceJoined(client);
     this.clock.setTimeout(() => void this.disconnect(), FINAL_LINGER_MS);
   }
 
@@ -297,7 +334,8 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
    * message), and the end of the room when final.
    */
   private apply(result: TradeResult | TradeTransition, cause?: Cause): void {
-    if ("ok" in result && !result.ok) return;
+    // An ended trade's state stands: taken again, its end would be counted, logged and told anew.
+    if (this.ended || ("ok" in result && !result.ok)) return;
     const { trade, events } = result as TradeTransition;
     this.trade = trade;
     const final = trade.stage === "completed" || trade.stage === "cancelled";
@@ -332,7 +370,13 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
     if (client) client.send(event, data);
     else if (final) {
       this.toldThroughWorld.add(playerId);
-      this.world.tell(playerId, event, data);
+      void this.world.tell(playerId, event, data).then((told) => {
+        if (told) return;
+        // Not in the world either (kicked, say): its join here, now or to come, is told instead.
+        this.toldThroughWorld.delete(playerId);
+        const joined = this.clientOf(playerId);
+        if (joined) this.tellEnding(joined, playerId);
+      });
     }
   }
 

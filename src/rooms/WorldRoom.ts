@@ -268,8 +268,8 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     return outcome;
   }
 
-  tellTradeEvent(playerId: string, event: string, data: unknown): void {
-    this.parts.sessions.sendTo(playerId, event, data);
+  tellTradeEvent(playerId: string, event: string, data: unknown): boolean {
+    return this.parts.sessions.sendTo(playerId, event, data);
   }
 
   tradeEnded(tradeId: string): void {

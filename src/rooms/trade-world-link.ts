@@ -48,15 +48,22 @@ export class TradeWorldLink {
     return this.released;
   }
 
-  /** Tells a player not in the trade's room an event of the trade through its world connection. */
-  tell(playerId: string, event: string, data: unknown): void {
-    matchMaker
+  /**
+   * Tells a player not in the trade's room an event of the trade through its world connection: false
+   * when the world has no connection of the player's (or could not be asked).
+   */
+  tell(playerId: string, event: string, data: unknown): Promise<boolean> {
+    return matchMaker
       .remoteRoomCall<WorldPort>(this.world.roomId, "tellTradeEvent", [playerId, event, data])
-      .catch((error: unknown) =>
-        this.runtime.logger.warn(
-          { err: error, tradeId: this.tradeId },
-          "the world could not tell a trade's end",
-        ),
+      .then(
+        (told) => told === true,
+        (error: unknown) => {
+          this.runtime.logger.warn(
+            { err: error, tradeId: this.tradeId },
+            "the world could not tell a trade's end",
+          );
+          return false;
+        },
       );
   }
 

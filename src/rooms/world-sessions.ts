@@ -305,12 +305,14 @@ export class WorldSessions {
     return this.greeted.has(client as WorldClient);
   }
 
-  /** Sends a player's client an event of its own: after its player:sync if that is still to come. */
-  sendTo(playerId: string, event: string, data: unknown): void {
+  /** Sends a player's client an event of its own, after its player:sync if that is still to come (false: it has none). */
+  sendTo(playerId: string, event: string, data: unknown): boolean {
     const client = this.owners.get(playerId);
-    if (!client) return;
+    // A connection on its way out (a kick, a drop) would take it nowhere.
+    if (!client || client.state === ClientState.LEAVING) return false;
     if (this.greeted.has(client)) client.send(event, data);
     else this.parts.ticks.whenPublished(() => this.owners.get(playerId)?.send(event, data));
+    return true;
   }
 
   /**

@@ -136,6 +136,27 @@ describe("TradeRoom with SDK clients", function () {
     assert.equal(stored?.inventory.find((e) => e.itemId === "coins")?.quantity, 35);
   });
 
+  it("tells a player who joins the room again after the end how the trade ended, not a trade under way", async () => {
+    const [alice, bob] = [await join(), await join()];
+    const tradeId = await startTrade(alice, bob);
+    alice.trade!.send("tradeAddItem", { tradeId, inventorySlot: slotOf(alice, "coins"), quantity: 3 });
+    await bob.tradeInbox.next("tradeUpdated", (u) => u.theirOffer.length === 1);
+    for (let round = 0; round < 2; round++) {
+      alice.trade!.send("tradeAccept", { tradeId });
+      bob.trade!.send("tradeAccept", { tradeId });
+      if (round === 0) await alice.tradeInbox.next("tradeConfirmScreen");
+    }
+    const done = await bob.tradeInbox.next("tradeCompleted", () => true, 5000, true);
+    // Past the room's expiry checks (every second), within the 10 s it stays open after the end.
+    await sleep(2500);
+    const again = await bob.sdk.joinById(tradeId);
+    const first = new Promise<{ type: string; data: unknown }>((resolve) =>
+      again.onMessage("*", (type, data) => resolve({ type: String(type), data })),
+    );
+    assert.deepEqual(await first, { type: "tradeCompleted", data: done });
+    await leave(again);
+  });
+
   it("gives each player one seat in its trade's room, so a second client cannot lock the partner out", async () => {
     const [alice, bob] = [await join(), await join()];
     alice.room.send("tradeRequest", { targetPlayerId: bob.id });
