@@ -83,6 +83,19 @@ async function drivenAgent(provider: StubProvider, extraEnv: Record<string, stri
   return { stub, server, owner, agentId, characterId, state, xp, setGoal, lines, stop, world, beside };
 }
 
+/**
+ * Once the model drives the agent, has it ask the model again, whose answer never comes: how many
+ * requests the stub had before that one.
+ */
+async function callLeftHanging(run: Awaited<ReturnType<typeof drivenAgent>>): Promise<number> {
+  await waitForAsync(async () => (await run.xp()) > 0, "the model driving");
+  run.stub.mode = { kind: "never" };
+  const asked = run.stub.requests.length;
+  await run.setGoal();
+  await waitForAsync(async () => run.stub.requests.length > asked, "the model asked");
+  return asked;
+}
+
 /** No log line, state body or list carries the key. */
 async function assertKeyKept(lines: LogLine[], ...bodies: unknown[]) {
   assert.ok(!JSON.stringify(lines).includes(KEY), "the key is in the log");
@@ -276,11 +289,7 @@ describe("language-model planner: stub providers on loopback drive an agent", fu
   it("cuts its model request when the agent is deleted", async () => {
     const run = await drivenAgent("google", { AGENT_MODEL_TIMEOUT_MS: "15000" });
     try {
-      await waitForAsync(async () => (await run.xp()) > 0, "the model driving");
-      run.stub.mode = { kind: "never" };
-      const asked = run.stub.requests.length;
-      await run.setGoal();
-      await waitForAsync(async () => run.stub.requests.length > asked, "the model asked");
+      await callLeftHanging(run);
       const deleted = await request(run.server, `/api/agents/${run.agentId}`, {
         token: run.owner,
         method: "DELETE",
@@ -492,11 +501,7 @@ describe("language-model planner: stub providers on loopback drive an agent", fu
   it("eats when low in a fight while its model's answer is still to come", async () => {
     const run = await drivenAgent("local", { AGENT_MODEL_TIMEOUT_MS: "20000" });
     try {
-      await waitForAsync(async () => (await run.xp()) > 0, "the model driving");
-      run.stub.mode = { kind: "never" };
-      const asked = run.stub.requests.length;
-      await run.setGoal();
-      await waitForAsync(async () => run.stub.requests.length > asked, "the model asked");
+      const asked = await callLeftHanging(run);
       run.world.replaceInventory(run.characterId, [
         { slot: 0, itemId: "bronze_sword", quantity: 1 },
         { slot: 1, itemId: "bread", quantity: 1 },

@@ -6,28 +6,27 @@
 // (after /unban) holding exactly its items, free to trade again.
 import assert from "node:assert/strict";
 import { isDeepStrictEqual as isDeepEqual } from "node:util";
-import { matchMaker } from "@colyseus/core";
 import type { Room } from "@colyseus/sdk";
 import type { PlayerSync } from "../../src/game/world-types.js";
 import { within } from "../../src/limits/time-limit.js";
 import { TradeRoom } from "../../src/rooms/TradeRoom.js";
-import { GENEROUS_LIMITS, request } from "../api/support.js";
-import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
+import {
+  afterSwap,
+  type Holdings,
+  holdings,
+  ModeratedServer,
+  type Removal,
+  type SwapStep,
+  together,
+} from "../support/moderation.js";
 import { Inbox, joinAsNewPlayer, leave, sleep, waitForAsync } from "../support/players.js";
-import { startTestServer, type TestServer } from "../support/server.js";
-import { connectPlayer, type WsPlayer } from "../support/ws-client.js";
+import type { TestServer } from "../support/server.js";
 import { asTrader, startTrade, type Trader } from "./trade-helpers.js";
 import { slotOf, waitFor } from "./world-helpers.js";
 
 const ADMIN_CODE = "moderation-trades-sdk-admin-code";
 const ENDS = ["tradeCompleted", "tradeCancelled"];
 
-/** Units of each item a player holds: inventory, bank and equipment. */
-type Holdings = Record<string, number>;
-/** An item and a number of its units. */
-type Units = [string, number];
-type Removal = "kick" | "ban";
-type SwapStep = "check" | "transaction" | "outcome";
 type Ending = Inbox["received"][number];
 /** A trader with the close codes of its two connections: the world's, and the trade room's once joined. */
 interface Party extends Trader {
@@ -39,11 +38,8 @@ const closeOf = (room: Room) => new Promise<number>((resolve) => room.onLeave((c
 
 describe("moderation: /kick and /ban of a player in a trade, SDK clients", function () {
   this.timeout(20000);
+  let moderated: ModeratedServer;
   let server: TestServer;
-  let dropDatabase: (() => Promise<void>) | undefined;
-  let moderator: WsPlayer;
-  /** Lets a swap held by holdSwap, or a trade room's opening, held by holdOnce, go on. */
-  let release: (() => void) | undefined;
   const parties: Party[] = [];
 
   const join = async (token?: string): Promise<Party> => {
@@ -56,71 +52,20 @@ describe("moderation: /kick and /ban of a player in a trade, SDK clients", funct
   before(async function () {
     // Opening the embedded database takes long on a busy machine.
     this.timeout(120000);
-    // The swap's row locks and the last saves meet in PostgreSQL when the run has one.
-    const fresh = postgresUrl ? await freshDatabaseUrl(postgresUrl) : undefined;
-    dropDatabase = fresh?.drop;
-    server = await startTestServer({
-      WORLD_TICK_MS: "100",
-      ADMIN_CODE,
-      ...GENEROUS_LIMITS,
-      ...(fresh && { DATABASE_URL: fresh.url }),
-    });
-    // The moderator is a /ws client: its commands' answers echo their request ids.
-    moderator = await connectPlayer(server, 1);
-    moderator.client.send("player:chat", { message: `/admin ${ADMIN_CODE}` }, "admin");
-    await moderator.client.next("chat:message", (_data, frame) => frame.id === "admin");
+    moderated = await ModeratedServer.start(ADMIN_CODE);
+    server = moderated.server;
   });
   afterEach(async () => {
-    release?.();
+    moderated?.release?.();
     await Promise.all(parties.splice(0).flatMap((party) => [leave(party.trade), leave(party.room)]));
   });
-  after(async () => {
-    await moderator?.client.close();
-    await server?.stop();
-    await dropDatabase?.();
-  });
-
-  /** Sends an admin command and returns the server's notice. */
-  async function command(message: string): Promise<string> {
-    const id = `command-${Math.random()}`;
-    moderator.client.send("player:chat", { message }, id);
-    const answer = await moderator.client.received((frame) => frame.id === id);
-    assert.equal(answer.event, "chat:message", `${message}: ${JSON.stringify(answer.data)}`);
-    return answer.data.message;
-  }
-
-  /** `held` with the units of `entries` added (taken away when `sign` is -1), items down to none left out. */
-  function tally(held: Holdings, entries: Units[], sign = 1): Holdings {
-    const units = { ...held };
-    for (const [itemId, quantity] of entries) units[itemId] = (units[itemId] ?? 0) + sign * quantity;
-    return Object.fromEntries(Object.entries(units).filter(([, quantity]) => quantity !== 0));
-  }
-
-  function holdings(sync: Pick<PlayerSync, "inventory" | "bank" | "equipment">): Holdings {
-    const stacks = [...sync.inventory, ...sync.bank].map((entry): Units => [entry.itemId, entry.quantity]);
-    const equipped = Object.values(sync.equipment).map((itemId): Units => [itemId!, 1]);
-    return tally({}, [...stacks, ...equipped]);
-  }
-
-  /** `held` less what was given plus what was received. */
-  const afterSwap = (held: Holdings, given: Holdings, received: Holdings) =>
-    tally(tally(held, Object.entries(given), -1), Object.entries(received));
-
-  /** The player's state as the REST API gives it: durable, the world's while it plays. */
-  async function restHoldings(party: Party): Promise<Holdings> {
-    const response = await request(server, "/api/v1/player", { token: party.token });
-    assert.equal(response.status, 200, await response.clone().text());
-    return holdings(await response.json());
-  }
+  after(() => moderated?.stop());
 
   /** What the database holds of each once both left the world (the moderator alone is left in it). */
   async function storedAfterLogout(a: Party, b: Party): Promise<[Holdings, Holdings]> {
     await Promise.all([a, b].flatMap((party) => [leave(party.trade), leave(party.room)]));
-    await waitForAsync(async () => {
-      const response = await request(server, "/api/v1/world", { token: moderator.token });
-      return (await response.json()).entities.players === 1;
-    }, "the players' departures");
-    return Promise.all([restHoldings(a), restHoldings(b)]);
+    await moderated.othersGone();
+    return Promise.all([moderated.restHoldings(a.token), moderated.restHoldings(b.token)]);
   }
 
   /** `from` asks, `to` accepts, both join the trade's room: its id. */
@@ -186,15 +131,9 @@ describe("moderation: /kick and /ban of a player in a trade, SDK clients", funct
   /** The admin's order, as its notice says it was carried out; resolves once the session is gone. */
   async function remove(removal: Removal, party: Party): Promise<void> {
     const { name } = party.sync;
-    const notice = await command(removal === "kick" ? `/kick ${name}` : `/ban ${name} 30`);
-    assert.equal(
-      notice,
-      removal === "kick"
-        ? `${name} was removed from world 1; they may log in again.`
-        : `${name} is banned for 30 minutes, and was removed from world 1.`,
-    );
+    await moderated.remove(removal, name);
     // The moderator and the partner play on.
-    await waitForAsync(async () => (await playing()) === 2, `${name}'s session gone`);
+    await waitForAsync(async () => (await moderated.playing()) === 2, `${name}'s session gone`);
   }
 
   /**
@@ -214,7 +153,7 @@ describe("moderation: /kick and /ban of a player in a trade, SDK clients", funct
     const { name } = party.sync;
     if (removal === "ban") {
       await assert.rejects(joinAsNewPlayer(server, party.token), /an admin banned this account/);
-      assert.equal(await command(`/unban ${name}`), `${name} may log in again.`);
+      await moderated.unban(name);
     }
     const back = await join(party.token);
     assert.equal(back.id, party.id);
@@ -237,8 +176,8 @@ describe("moderation: /kick and /ban of a player in a trade, SDK clients", funct
       : before;
     const byName = (removed: Holdings, other: Holdings) =>
       back.id === alice.id ? { alice: removed, bob: other } : { alice: other, bob: removed };
-    const now = byName(holdings(back.sync), await restHoldings(partner));
-    const total = (both: { alice: Holdings; bob: Holdings }) => tally(both.alice, Object.entries(both.bob));
+    const now = byName(holdings(back.sync), await moderated.restHoldings(partner.token));
+    const total = (both: { alice: Holdings; bob: Holdings }) => together(both.alice, both.bob);
     assert.deepEqual(total(now), total(before), "no item lost or made");
     assert.deepEqual(now, expected, completed ? "the swap, once" : "nothing moved");
 
@@ -314,57 +253,13 @@ describe("moderation: /kick and /ban of a player in a trade, SDK clients", funct
     });
   }
 
-  /** How many sessions play in the world (a player removed leaves them at once, its save may follow). */
-  async function playing(): Promise<number> {
-    const response = await request(server, "/api/v1/world", { token: moderator.token });
-    return (await response.json()).playersOnline;
-  }
-
-  /**
-   * Holds the next call of `target[method]` until release: before it runs, or once it has returned when
-   * `after`. Resolves once the call waits there.
-   */
-  function holdOnce(target: object, method: string, after = false): Promise<void> {
-    const methods = target as Record<string, (...args: unknown[]) => Promise<unknown>>;
-    const original = methods[method]!;
-    const own = Object.hasOwn(target, method);
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    return new Promise((reached) => {
-      methods[method] = async function (this: unknown, ...args: unknown[]) {
-        if (own) methods[method] = original;
-        else Reflect.deleteProperty(target, method);
-        const wait = () => {
-          reached();
-          return released;
-        };
-        if (!after) await wait();
-        const result = await original.apply(this, args);
-        if (after) await wait();
-        return result;
-      };
-    });
-  }
-
-  /**
-   * Pins the next swap at one point: before the world checks that both still play ("check"), in the swap
-   * before its transaction ("transaction"), or after its transaction committed, before the world takes
-   * its outcome in ("outcome").
-   */
-  async function holdSwap(where: SwapStep): Promise<void> {
-    const [world] = await matchMaker.query({ name: "world" });
-    if (where === "check") return holdOnce(matchMaker.getLocalRoomById(world!.roomId)!, "commitTrade");
-    return holdOnce(server.runtime.worldTrades, "complete", where === "outcome");
-  }
-
   /** Alice has confirmed; Bob's confirm reaches the swap, held at `where`. */
   async function confirmUpTo(pair: Pair, where: SwapStep): Promise<{ told: Promise<Ending> }> {
     const { alice, bob, tradeId } = pair;
     await toConfirmScreen(pair);
     alice.trade!.send("tradeAccept", { tradeId });
     await bob.tradeInbox.next("tradeUpdated", (data) => data.theirAccepted);
-    const held = holdSwap(where);
+    const held = moderated.holdSwap(where);
     const told = outcomeFor(bob, tradeId);
     bob.trade!.send("tradeAccept", { tradeId });
     await held;
@@ -377,7 +272,7 @@ describe("moderation: /kick and /ban of a player in a trade, SDK clients", funct
     const { alice, bob, tradeId } = pair;
     const { told } = await confirmUpTo(pair, "check");
     await remove("kick", alice);
-    release!();
+    moderated.release!();
     const outcome = await told;
     assert.deepEqual(outcome.data, { tradeId, reason: "commit_failed" });
     for (const party of [alice, bob])
@@ -396,7 +291,7 @@ describe("moderation: /kick and /ban of a player in a trade, SDK clients", funct
       const { alice, bob, tradeId } = pair;
       const { told } = await confirmUpTo(pair, where);
       await remove(removal, alice);
-      release!();
+      moderated.release!();
       const outcome = await told;
       assert.equal(outcome.event, "tradeCompleted", JSON.stringify(outcome.data));
       await letGo(alice, tradeId, outcome);
@@ -412,7 +307,7 @@ describe("moderation: /kick and /ban of a player in a trade, SDK clients", funct
     assert.equal(await alice.worldLeft, 4403);
     const login = join(alice.token);
     await sleep(200);
-    release!();
+    moderated.release!();
     const outcome = await told;
     assert.equal(outcome.event, "tradeCompleted");
     await letGo(alice, tradeId, outcome);
@@ -437,7 +332,9 @@ describe("moderation: /kick and /ban of a player in a trade, SDK clients", funct
       alice.room.send("tradeRequest", { targetPlayerId: bob.id });
       const { tradeId } = await bob.inbox.next("tradeIncoming");
       const opening =
-        when === "while the world opens its room" ? holdOnce(TradeRoom.prototype, "onCreate") : undefined;
+        when === "while the world opens its room"
+          ? moderated.holdOnce(TradeRoom.prototype, "onCreate")
+          : undefined;
       bob.room.send("tradeRequestRespond", { tradeId, accept: true });
       const started = async (party: Party) => {
         const told = party.inbox.next("tradeStarted", (data) => data.tradeId === tradeId, 5000, true);
@@ -450,7 +347,7 @@ describe("moderation: /kick and /ban of a player in a trade, SDK clients", funct
       if (opening) {
         await opening;
         await remove("kick", alice);
-        release!();
+        moderated.release!();
       } else await Promise.all([alice, bob].map(started));
       const removed = opening ? Promise.resolve() : remove("kick", alice);
       const joins = await Promise.allSettled(

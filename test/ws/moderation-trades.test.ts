@@ -4,33 +4,25 @@
 // logs in again (after /unban) holding exactly its items, free to trade again.
 import assert from "node:assert/strict";
 import { isDeepStrictEqual as isDeepEqual } from "node:util";
-import { matchMaker } from "@colyseus/core";
-import type { PlayerSync } from "../../src/game/world-types.js";
-import type { WorldRoom } from "../../src/rooms/WorldRoom.js";
-import { GENEROUS_LIMITS, request } from "../api/support.js";
-import { freshDatabaseUrl, postgresUrl } from "../support/databases.js";
+import {
+  afterSwap,
+  type Holdings,
+  holdings,
+  ModeratedServer,
+  type Removal,
+  type SwapStep,
+  together,
+} from "../support/moderation.js";
 import { sleep, waitForAsync } from "../support/players.js";
-import { startTestServer, type TestServer } from "../support/server.js";
+import type { TestServer } from "../support/server.js";
 import { connectPlayer, type Frame, WsClient, type WsPlayer } from "../support/ws-client.js";
 
 const ADMIN_CODE = "moderation-trades-admin-code";
 
-/** Units of each item a player holds: inventory, bank and equipment. */
-type Holdings = Record<string, number>;
-type Removal = "kick" | "ban";
-
-interface Offered {
-  itemId: string;
-  quantity: number;
-}
-
 describe("moderation: /kick and /ban of a player in a trade, over /ws", function () {
   this.timeout(20000);
+  let moderated: ModeratedServer;
   let server: TestServer;
-  let dropDatabase: (() => Promise<void>) | undefined;
-  let moderator: WsPlayer;
-  /** Lets a swap held by holdSwap go on (see there). */
-  let releaseSwap: (() => void) | undefined;
   const players: WsPlayer[] = [];
   const connect = async (token?: string) => {
     const player = await connectPlayer(server, 1, token);
@@ -41,66 +33,14 @@ describe("moderation: /kick and /ban of a player in a trade, over /ws", function
   before(async function () {
     // Opening the embedded database takes long on a busy machine.
     this.timeout(120000);
-    // The swap's row locks and the last saves meet in PostgreSQL when the run has one.
-    const fresh = postgresUrl ? await freshDatabaseUrl(postgresUrl) : undefined;
-    dropDatabase = fresh?.drop;
-    server = await startTestServer({
-      WORLD_TICK_MS: "100",
-      ADMIN_CODE,
-      ...GENEROUS_LIMITS,
-      ...(fresh && { DATABASE_URL: fresh.url }),
-    });
-    moderator = await connectPlayer(server, 1);
-    moderator.client.send("player:chat", { message: `/admin ${ADMIN_CODE}` }, "admin");
-    await moderator.client.next("chat:message", (_data, frame) => frame.id === "admin");
+    moderated = await ModeratedServer.start(ADMIN_CODE);
+    server = moderated.server;
   });
   afterEach(async () => {
-    releaseSwap?.();
+    moderated?.release?.();
     await Promise.all(players.splice(0).map((player) => player.client.close()));
   });
-  after(async () => {
-    await moderator?.client.close();
-    await server?.stop();
-    await dropDatabase?.();
-  });
-
-  /** Sends an admin command and returns the server's notice. */
-  async function command(message: string): Promise<string> {
-    const id = `command-${Math.random()}`;
-    moderator.client.send("player:chat", { message }, id);
-    const answer = await moderator.client.received((frame) => frame.id === id);
-    assert.equal(answer.event, "chat:message", `${message}: ${JSON.stringify(answer.data)}`);
-    return answer.data.message;
-  }
-
-  function holdings(sync: Pick<PlayerSync, "inventory" | "bank" | "equipment">): Holdings {
-    const equipped = Object.values(sync.equipment).map((itemId) => ({ itemId: itemId!, quantity: 1 }));
-    return afterSwap({}, [], [...sync.inventory, ...sync.bank, ...equipped]);
-  }
-
-  /** `held` less what was given plus what was received (items down to none left out). */
-  function afterSwap(held: Holdings, given: readonly Offered[], received: readonly Offered[]): Holdings {
-    const units = { ...held };
-    for (const { itemId, quantity } of given) units[itemId] = (units[itemId] ?? 0) - quantity;
-    for (const { itemId, quantity } of received) units[itemId] = (units[itemId] ?? 0) + quantity;
-    return Object.fromEntries(Object.entries(units).filter(([, quantity]) => quantity !== 0));
-  }
-
-  /** What two players hold between them. */
-  function total(a: Holdings, b: Holdings): Holdings {
-    return afterSwap(
-      a,
-      [],
-      Object.entries(b).map(([itemId, quantity]) => ({ itemId, quantity })),
-    );
-  }
-
-  /** The player's state as the REST API gives it: durable, the world's while it plays. */
-  async function restHoldings(player: WsPlayer): Promise<Holdings> {
-    const response = await request(server, "/api/v1/player", { token: player.token });
-    assert.equal(response.status, 200, await response.clone().text());
-    return holdings(await response.json());
-  }
+  after(() => moderated?.stop());
 
   /**
    * What the database holds of each once both have logged out: the world has let them go (the moderator
@@ -108,11 +48,8 @@ describe("moderation: /kick and /ban of a player in a trade, over /ws", function
    */
   async function storedAfterLogout(...both: WsPlayer[]): Promise<Holdings[]> {
     await Promise.all(both.map((player) => player.client.close()));
-    await waitForAsync(async () => {
-      const response = await request(server, "/api/v1/world", { token: moderator.token });
-      return (await response.json()).entities.players === 1;
-    }, "the players' departures");
-    return Promise.all(both.map(restHoldings));
+    await moderated.othersGone();
+    return Promise.all(both.map((player) => moderated.restHoldings(player.token)));
   }
 
   /** `from` asks, `to` accepts: the trade's id once both have entered it. */
@@ -128,9 +65,9 @@ describe("moderation: /kick and /ban of a player in a trade, over /ws", function
     return tradeId;
   }
 
-  /** Offers two of the player's starter items; what was offered. */
-  function offer(player: WsPlayer, tradeId: string, picks: Offered[]): Offered[] {
-    for (const { itemId, quantity } of picks) {
+  /** Offers some of the player's starter items; what was offered. */
+  function offer(player: WsPlayer, tradeId: string, picks: Holdings): Holdings {
+    for (const [itemId, quantity] of Object.entries(picks)) {
       const slot = player.sync.inventory.find((entry) => entry.itemId === itemId)!.slot;
       player.client.send("tradeAddItem", { tradeId, inventorySlot: slot, quantity });
     }
@@ -141,8 +78,8 @@ describe("moderation: /kick and /ban of a player in a trade, over /ws", function
     alice: WsPlayer;
     bob: WsPlayer;
     tradeId: string;
-    aliceGives: Offered[];
-    bobGives: Offered[];
+    aliceGives: Holdings;
+    bobGives: Holdings;
     before: { alice: Holdings; bob: Holdings };
   }
 
@@ -158,14 +95,8 @@ describe("moderation: /kick and /ban of a player in a trade, over /ws", function
         (data) => data.tradeId === tradeId && data.myOffer.length === 2 && data.theirOffer.length === 2,
       ),
     );
-    const aliceGives = offer(alice, tradeId, [
-      { itemId: "coins", quantity: 10 },
-      { itemId: "shrimps", quantity: 1 },
-    ]);
-    const bobGives = offer(bob, tradeId, [
-      { itemId: "coins", quantity: 7 },
-      { itemId: "bronze_pickaxe", quantity: 1 },
-    ]);
+    const aliceGives = offer(alice, tradeId, { coins: 10, shrimps: 1 });
+    const bobGives = offer(bob, tradeId, { coins: 7, bronze_pickaxe: 1 });
     await Promise.all(shown);
     return { alice, bob, tradeId, aliceGives, bobGives, before };
   }
@@ -190,14 +121,7 @@ describe("moderation: /kick and /ban of a player in a trade, over /ws", function
 
   /** The admin's order, as its notice says it was carried out. */
   async function remove(removal: Removal, player: WsPlayer): Promise<void> {
-    const { name } = player.sync;
-    const notice = await command(removal === "kick" ? `/kick ${name}` : `/ban ${name} 30`);
-    assert.equal(
-      notice,
-      removal === "kick"
-        ? `${name} was removed from world 1; they may log in again.`
-        : `${name} is banned for 30 minutes, and was removed from world 1.`,
-    );
+    await moderated.remove(removal, player.sync.name);
   }
 
   /** The removed player's connection closed with 4403; a banned one is refused until /unban. Its new login. */
@@ -207,7 +131,7 @@ describe("moderation: /kick and /ban of a player in a trade, over /ws", function
       const refused = await WsClient.connect(`${server.wsUrl}?world=1`, { header: player.token });
       assert.equal((await refused.received((frame) => frame.event === "error")).data.code, "banned");
       await refused.closed;
-      assert.equal(await command(`/unban ${player.sync.name}`), `${player.sync.name} may log in again.`);
+      await moderated.unban(player.sync.name);
     }
     const back = await connect(player.token);
     assert.equal(back.id, player.id);
@@ -229,10 +153,14 @@ describe("moderation: /kick and /ban of a player in a trade, over /ws", function
       : before;
     const removedIsAlice = back.id === alice.id;
     const now = {
-      alice: removedIsAlice ? holdings(back.sync) : await restHoldings(partner),
-      bob: removedIsAlice ? await restHoldings(partner) : holdings(back.sync),
+      alice: removedIsAlice ? holdings(back.sync) : await moderated.restHoldings(partner.token),
+      bob: removedIsAlice ? await moderated.restHoldings(partner.token) : holdings(back.sync),
     };
-    assert.deepEqual(total(now.alice, now.bob), total(before.alice, before.bob), "no item lost or made");
+    assert.deepEqual(
+      together(now.alice, now.bob),
+      together(before.alice, before.bob),
+      "no item lost or made",
+    );
     assert.deepEqual(now, expected, completed ? "the swap, once" : "nothing moved");
 
     const tradeId = await startTrade(partner, back);
@@ -313,67 +241,13 @@ describe("moderation: /kick and /ban of a player in a trade, over /ws", function
     });
   }
 
-  /** The world 1's room, in this process. */
-  async function worldRoom(): Promise<WorldRoom> {
-    const [listing] = await matchMaker.query({ name: "world" });
-    return matchMaker.getLocalRoomById(listing!.roomId) as WorldRoom;
-  }
-
-  /** How many sessions play in the world (a player removed leaves them at once, its save may follow). */
-  async function playing(): Promise<number> {
-    const response = await request(server, "/api/v1/world", { token: moderator.token });
-    return (await response.json()).playersOnline;
-  }
-
-  /**
-   * Pins the next swap at one point until releaseSwap: before the world checks that both still play
-   * ("check"), in the swap before its transaction ("transaction"), or after its transaction committed,
-   * before the world takes its outcome in ("outcome"). Resolves once the swap waits there.
-   */
-  async function holdSwap(where: "check" | "transaction" | "outcome"): Promise<void> {
-    const released = new Promise<void>((resolve) => {
-      releaseSwap = resolve;
-    });
-    let reached!: () => void;
-    const waiting = new Promise<void>((resolve) => {
-      reached = resolve;
-    });
-    const hold = () => {
-      reached();
-      return released;
-    };
-    if (where === "check") {
-      const world = await worldRoom();
-      const { commitTrade } = world;
-      world.commitTrade = async (...args) => {
-        Reflect.deleteProperty(world, "commitTrade");
-        await hold();
-        return commitTrade.apply(world, args);
-      };
-    } else {
-      const repository = server.runtime.worldTrades;
-      const { complete } = repository;
-      repository.complete = async (...args) => {
-        Reflect.deleteProperty(repository, "complete");
-        if (where === "transaction") await hold();
-        const outcome = await complete.apply(repository, args);
-        if (where === "outcome") await hold();
-        return outcome;
-      };
-    }
-    return waiting;
-  }
-
   /** Alice has confirmed; Bob's confirm reaches the swap, held at `where`. */
-  async function confirmUpTo(
-    pair: Pair,
-    where: "check" | "transaction" | "outcome",
-  ): Promise<{ told: Promise<Frame> }> {
+  async function confirmUpTo(pair: Pair, where: SwapStep): Promise<{ told: Promise<Frame> }> {
     const { alice, bob, tradeId } = pair;
     await toConfirmScreen(pair);
     alice.client.send("tradeAccept", { tradeId });
     await bob.client.next("tradeUpdated", (data) => data.tradeId === tradeId && data.theirAccepted);
-    const held = holdSwap(where);
+    const held = moderated.holdSwap(where);
     const told = outcomeFor(bob, tradeId);
     bob.client.send("tradeAccept", { tradeId });
     await held;
@@ -386,8 +260,8 @@ describe("moderation: /kick and /ban of a player in a trade, over /ws", function
     const { alice, bob, tradeId } = pair;
     const { told } = await confirmUpTo(pair, "check");
     await remove("kick", alice);
-    await waitForAsync(async () => (await playing()) === 2, "alice's session gone");
-    releaseSwap!();
+    await waitForAsync(async () => (await moderated.playing()) === 2, "alice's session gone");
+    moderated.release!();
     const error = await bob.client.next("tradeError", (data) => data.tradeId === tradeId);
     assert.equal(error.data.reason, "player_offline");
     assert.deepEqual((await told).data, { tradeId, reason: "commit_failed" });
@@ -404,8 +278,8 @@ describe("moderation: /kick and /ban of a player in a trade, over /ws", function
       const { alice, bob } = pair;
       const { told } = await confirmUpTo(pair, where);
       await remove(removal, alice);
-      await waitForAsync(async () => (await playing()) === 2, "alice's session gone");
-      releaseSwap!();
+      await waitForAsync(async () => (await moderated.playing()) === 2, "alice's session gone");
+      moderated.release!();
       const outcome = await told;
       assert.equal(outcome.event, "tradeCompleted", JSON.stringify(outcome.data));
       await checkHoldings(pair, await backAfter(removal, alice), bob, true);
@@ -420,7 +294,7 @@ describe("moderation: /kick and /ban of a player in a trade, over /ws", function
     assert.equal((await alice.client.closed).code, 4403);
     const login = connect(alice.token);
     await sleep(200);
-    releaseSwap!();
+    moderated.release!();
     assert.equal((await told).event, "tradeCompleted");
     const back = await login;
     const swapped = afterSwap(before.alice, aliceGives, bobGives);
