@@ -208,7 +208,7 @@ timeMethod(TickPublisher.prototype, "publish", "publish");
 // flush of each connection's frames to the writer thread (an SDK client's framed then from what it was
 // held). Timed once a tick each, not once per client: timing thousands of calls would add to what is
 // measured.
-sumMethod(TickPublisher.prototype, "sendViews", "  views");
+sumMethod(Interest.prototype, "updateAll", "  views");
 sumMethod(WorldRoom.prototype, "broadcastPatch", "  state patch");
 sumMethod(SendBatch.prototype, "flush", FLUSH);
 
