@@ -87,8 +87,11 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
   private expiryCheck: Delayed | undefined;
   /** Players who joined the room at some time. */
   private readonly joinedOnce = new Set<string>();
-  /** Players told the end through the world, not being in the room then: their join hears nothing more. */
-  private readonly toldThroughWorld = new Set<string>();
+  /**
+   * Players told the end through the world, not being in the room then, and whether the world could (it
+   * has no connection of a kicked player's, say): a join of theirs hears it here only if it could not.
+   */
+  private readonly toldThroughWorld = new Map<string, Promise<boolean>>();
   /** Messages are handled one at a time: each may wait on the world. */
   private queue: Promise<void> = Promise.resolve();
 
@@ -168,8 +171,10 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
     }
     // A trade that ended while this player was still joining (or that it joins again): it learns how,
     // unless its world connection told it, and is let go.
-    if (!this.toldThroughWorld.has(playerId)) this.tellEnding(client, playerId);
-    this.letGoOnceJoined(client);
+    void (this.toldThroughWorld.get(playerId) ?? Promise.resolve(false)).then((toldThere) => {
+      if (!toldThere) this.tellEnding(client, playerId);
+      this.letGoOnceJoined(client);
+    });
   }
 
   /** The events that ended the trade for the player (they wait for the end of a join under way). */
@@ -363,21 +368,13 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
 
   /**
    * Sends a player an event of the trade. The end of the trade reaches a player not in the room (its
-   * join refused or still under way) through the world, so that every started trade ends for both.
+   * join refused or still under way) through the world, so that every started trade ends for both; or,
+   * when the world has no connection of the player's, its join here (see onJoin).
    */
   private sendTo(playerId: string, event: string, data: unknown, final: boolean): void {
     const client = this.clientOf(playerId);
     if (client) client.send(event, data);
-    else if (final) {
-      this.toldThroughWorld.add(playerId);
-      void this.world.tell(playerId, event, data).then((told) => {
-        if (told) return;
-        // Not in the world either (kicked, say): its join here, now or to come, is told instead.
-        this.toldThroughWorld.delete(playerId);
-        const joined = this.clientOf(playerId);
-        if (joined) this.tellEnding(joined, playerId);
-      });
-    }
+    else if (final) this.toldThroughWorld.set(playerId, this.world.tell(playerId, event, data));
   }
 
   private clientOf(playerId: string): TradeClient | undefined {
