@@ -103,15 +103,19 @@ export async function identitiesAcrossTheHour(page: Page, runOnMs: number): Prom
   return [before.subject, (await keptSubject(page)).subject];
 }
 
+/** A suite's server and browser, read once its `before` has started them. */
+export interface BrowserSuite {
+  readonly server: TestServer;
+  readonly browser: Browser;
+  /** Pages checked for console errors after each test. */
+  pages: WatchedPage[];
+}
+
 /**
  * Mocha hooks of a suite of pages: a server started with `env` and a browser for the suite, and every
  * page pushed onto `pages` checked for console errors after each test.
  */
-export function browserSuite(env: Record<string, string>): {
-  server: () => TestServer;
-  browser: () => Browser;
-  pages: WatchedPage[];
-} {
+export function browserSuite(env: Record<string, string>): BrowserSuite {
   let server: TestServer;
   let browser: Browser;
   const pages: WatchedPage[] = [];
@@ -127,5 +131,13 @@ export function browserSuite(env: Record<string, string>): {
   afterEach(() => {
     for (const { errors } of pages) assert.deepEqual(errors, [], "no page logs a console error");
   });
-  return { server: () => server, browser: () => browser, pages };
+  return {
+    get server() {
+      return server;
+    },
+    get browser() {
+      return browser;
+    },
+    pages,
+  };
 }

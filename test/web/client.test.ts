@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import type { Browser, Page, WebSocketRoute } from "playwright-core";
+import type { Page, WebSocketRoute } from "playwright-core";
 import { GENEROUS_LIMITS } from "../api/support.js";
 import { waitForAsync } from "../support/players.js";
-import { listWorlds, type TestServer } from "../support/server.js";
+import { listWorlds } from "../support/server.js";
 import { connectNewPlayer, type WsPlayer } from "../support/ws-client.js";
 import { browserSuite, openPage, screenshot, type WatchedPage } from "./browser.js";
 import { clickTile, coinsOf, hoverTile, openClient, openCuttable, standingStill } from "./play-helpers.js";
@@ -23,18 +23,11 @@ describe("the web pages in a browser: landing page and client", function () {
   after(() => wsPlayer?.client.socket.close(1000));
   const suite = browserSuite({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "150" });
   const { pages } = suite;
-  let server: TestServer;
-  let browser: Browser;
-  before(() => {
-    server = suite.server();
-    browser = suite.browser();
-  });
-
   it("shows the number of players online on the landing page", async () => {
-    wsPlayer = await connectNewPlayer(server);
-    const landing = await openPage(browser);
+    wsPlayer = await connectNewPlayer(suite.server);
+    const landing = await openPage(suite.browser);
     pages.push(landing);
-    await landing.page.goto(`${server.baseUrl}/`);
+    await landing.page.goto(`${suite.server.baseUrl}/`);
     await landing.page.locator("#players-online[data-count]").waitFor();
     assert.equal(await landing.page.locator("#players-online").textContent(), "1");
     assert.equal(await landing.page.locator("#players-label").textContent(), "player online");
@@ -45,11 +38,11 @@ describe("the web pages in a browser: landing page and client", function () {
   });
 
   it("walks where the player clicks, chops a tree, shows the XP drop and the logs in the inventory", async () => {
-    chopper = await openClient(browser, server);
+    chopper = await openClient(suite.browser, suite.server);
     pages.push(chopper);
     const { page } = chopper;
     const start = await standingStill(page);
-    const area = server.runtime.gameData.areas[0]!;
+    const area = suite.server.runtime.gameData.areas[0]!;
     assert.deepEqual(start, area.spawnPoint, "a new character starts at the spawn point");
 
     // A tile no NPC wanders onto: a click on a chicken there would attack it instead.
@@ -81,7 +74,7 @@ describe("the web pages in a browser: landing page and client", function () {
   });
 
   it("trades coins between two pages through the trade window, both seeing the result", async () => {
-    const trader = await openClient(browser, server);
+    const trader = await openClient(suite.browser, suite.server);
     pages.push(trader);
     const a = chopper.page;
     const b = trader.page;
@@ -126,7 +119,7 @@ describe("the web pages in a browser: landing page and client", function () {
   });
 
   it("comes back as the same character after its connection drops", async () => {
-    const { watched, page, connections } = await openCuttable(browser, server, "/play");
+    const { watched, page, connections } = await openCuttable(suite.browser, suite.server, "/play");
     pages.push(watched);
     await page.locator("#position", { hasText: "(" }).waitFor();
     const name = await page.locator("#player-name").textContent();
@@ -144,23 +137,16 @@ describe("the web pages in a browser: numbered worlds (WORLDS=2)", function () {
   this.timeout(120000);
   const suite = browserSuite({ ...GENEROUS_LIMITS, WORLDS: "2", WORLD_TICK_MS: "150" });
   const { pages } = suite;
-  let server: TestServer;
-  let browser: Browser;
-  before(() => {
-    server = suite.server();
-    browser = suite.browser();
-  });
-
   /** How many play in each world, world 1 first, as the REST API says. */
   const playersByWorld = async (): Promise<number[]> => {
-    const worlds = await listWorlds(server);
+    const worlds = await listWorlds(suite.server);
     return worlds.map((world: { playersOnline: number }) => world.playersOnline);
   };
 
   it("lists the worlds on the landing page, each with a link to play there", async () => {
-    const landing = await openPage(browser);
+    const landing = await openPage(suite.browser);
     pages.push(landing);
-    await landing.page.goto(`${server.baseUrl}/`);
+    await landing.page.goto(`${suite.server.baseUrl}/`);
     await landing.page.locator("#worlds li").nth(1).waitFor();
     assert.deepEqual(await landing.page.locator("#worlds .world-name").allTextContents(), [
       "World 1",
@@ -171,7 +157,7 @@ describe("the web pages in a browser: numbered worlds (WORLDS=2)", function () {
   });
 
   it("plays in the world its link names, hops from the picker, and reconnects to the world it hopped to", async () => {
-    const { watched, page, connections } = await openCuttable(browser, server, "/play?world=2");
+    const { watched, page, connections } = await openCuttable(suite.browser, suite.server, "/play?world=2");
     pages.push(watched);
     await page.locator("#world", { hasText: "World 2" }).waitFor();
     await waitForAsync(async () => (await playersByWorld()).join() === "0,1", "the player in world 2");
@@ -198,10 +184,10 @@ describe("the web pages in a browser: numbered worlds (WORLDS=2)", function () {
   });
 
   it("plays in the least full world, saying so, when its link names no world there", async () => {
-    const watched = await openPage(browser);
+    const watched = await openPage(suite.browser);
     pages.push(watched);
     const { page } = watched;
-    await page.goto(`${server.baseUrl}/play?world=9`);
+    await page.goto(`${suite.server.baseUrl}/play?world=9`);
     await page.locator('#status[data-status="online"]').waitFor();
     await page.locator("#chat-log li", { hasText: "There is no world 9 here" }).waitFor();
     await page.locator("#world", { hasText: /^World [12]$/ }).waitFor();

@@ -22,7 +22,7 @@ describe("the agent dashboard deleting an agent", function () {
       dialogs.push(`${dialog.type()}: ${dialog.message()}`);
       return dialog.dismiss();
     });
-    await page.goto(`${suite.server().baseUrl}/dashboard`);
+    await page.goto(`${suite.server.baseUrl}/dashboard`);
     await startAgent(page, NAME);
   });
   afterEach(() => assert.deepEqual(dialogs, [], "no native dialog is opened"));
@@ -36,7 +36,7 @@ describe("the agent dashboard deleting an agent", function () {
       return active?.tagName === "BUTTON" && active.closest(".detail-head") ? active.textContent : null;
     });
   const listedInApi = async () => {
-    const response = await request(suite.server(), "/api/agents", { token: await tokenOf(page) });
+    const response = await request(suite.server, "/api/agents", { token: await tokenOf(page) });
     assert.equal(response.status, 200);
     const { agents } = await response.json();
     return agents.some((agent: { name: string }) => agent.name === NAME);

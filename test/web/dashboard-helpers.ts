@@ -1,25 +1,28 @@
 // Helpers of the agent dashboard's tests: a server and a browser per suite, pages driven through the UI.
-import type { Browser, Page } from "playwright-core";
-import type { TestServer } from "../support/server.js";
-import { browserSuite, type ExpectedRefusal, openPage, type WatchedPage } from "./browser.js";
+import type { Page } from "playwright-core";
+import {
+  type BrowserSuite,
+  browserSuite,
+  type ExpectedRefusal,
+  openPage,
+  type WatchedPage,
+} from "./browser.js";
 
 /**
  * Mocha hooks of a dashboard suite: a server started with `env` and a browser for the suite. A page opened
  * with `open` is the suite's to keep across its tests, checked for console errors after each test; a test
  * that opens a page of its own (openPage) checks that page itself.
  */
-export function dashboardSuite(env: Record<string, string>): {
-  server: () => TestServer;
-  browser: () => Browser;
-  open: (expected?: ExpectedRefusal[]) => Promise<WatchedPage>;
-} {
-  const { server, browser, pages } = browserSuite(env);
+export function dashboardSuite(
+  env: Record<string, string>,
+): BrowserSuite & { open: (expected?: ExpectedRefusal[]) => Promise<WatchedPage> } {
+  const suite = browserSuite(env);
   const open = async (expected: ExpectedRefusal[] = []) => {
-    const watched = await openPage(browser(), expected);
-    pages.push(watched);
+    const watched = await openPage(suite.browser, expected);
+    suite.pages.push(watched);
     return watched;
   };
-  return { server, browser, open };
+  return Object.assign(suite, { open });
 }
 
 /** The token the page signed in with, kept in its storage. */

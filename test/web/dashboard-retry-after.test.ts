@@ -12,7 +12,7 @@ describe("the dashboard and Retry-After", function () {
   const suite = dashboardSuite({ ...GENEROUS_LIMITS });
 
   it("never polls again sooner than a 429's Retry-After", async () => {
-    const { page, context } = await openPage(suite.browser(), [{ status: 429, url: /\/api\/agents$/ }]);
+    const { page, context } = await openPage(suite.browser, [{ status: 429, url: /\/api\/agents$/ }]);
     await page.clock.install();
     // Paused: the page's time moves only as the test runs it, however long the machine takes between two
     // runs (with time flowing, a loaded machine's pauses moved the page on unseen and polls looked early).
@@ -33,7 +33,7 @@ describe("the dashboard and Retry-After", function () {
         });
       },
     );
-    await page.goto(`${suite.server().baseUrl}/dashboard`);
+    await page.goto(`${suite.server.baseUrl}/dashboard`);
     while (polls.length === 0) await page.waitForTimeout(50);
     const statuses: string[] = [];
     while (polls.length < 6 && elapsed < 200_000) {

@@ -5,7 +5,6 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { GENEROUS_LIMITS, request } from "../api/support.js";
-import type { TestServer } from "../support/server.js";
 import { type ExpectedRefusal, openPage, screenshot } from "./browser.js";
 import { dashboardSuite, nextPoll, startAgent } from "./dashboard-helpers.js";
 
@@ -55,13 +54,11 @@ function spills(page: Page): Promise<string[]> {
 describe("the agent dashboard as its owner uses it", function () {
   this.timeout(120000);
   const suite = dashboardSuite({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "150" });
-  let server: TestServer;
   let page: Page;
 
   before(async () => {
-    server = suite.server();
     ({ page } = await suite.open([REFUSED_START]));
-    await page.goto(`${server.baseUrl}/dashboard`);
+    await page.goto(`${suite.server.baseUrl}/dashboard`);
     await page.locator("#poll-status", { hasText: "Updated" }).waitFor();
   });
 
@@ -151,9 +148,9 @@ describe("the agent dashboard as its owner uses it", function () {
     const token = await page.evaluate(
       () => JSON.parse(localStorage.getItem("tileworld.token") ?? "{}").token,
     );
-    const { agents } = await (await request(server, "/api/agents", { token })).json();
+    const { agents } = await (await request(suite.server, "/api/agents", { token })).json();
     const sprig = agents.find((agent: { name: string }) => agent.name === "Sprig");
-    const set = await request(server, `/api/agents/${sprig.agentId}/goal`, {
+    const set = await request(suite.server, `/api/agents/${sprig.agentId}/goal`, {
       method: "POST",
       body: { type: "fishing" },
       token,
@@ -197,7 +194,7 @@ describe("the agent dashboard on a phone and in a narrow window", function () {
   before(async () => {
     ({ page } = await suite.open());
     await page.setViewportSize(PHONE);
-    await page.goto(`${suite.server().baseUrl}/dashboard`);
+    await page.goto(`${suite.server.baseUrl}/dashboard`);
     await startAgent(page, "Pocket");
     await nextPoll(page);
   });
@@ -246,10 +243,10 @@ describe("the agent dashboard signed in afresh", function () {
       new TextEncoder().encode("a-secret-this-server-never-had-0123456789"),
     );
     const kept = JSON.stringify({ token: issued.token, expiresAt: issued.expiresAt.toISOString() });
-    const { page, context, errors } = await openPage(suite.browser(), [{ status: 401, url: /\/api\// }]);
+    const { page, context, errors } = await openPage(suite.browser, [{ status: 401, url: /\/api\// }]);
     try {
       await context.addInitScript((value) => localStorage.setItem("tileworld.token", value), kept);
-      await page.goto(`${suite.server().baseUrl}/dashboard`);
+      await page.goto(`${suite.server.baseUrl}/dashboard`);
       const notice = page.locator("#dash-notice", { hasText: "signed in afresh, as a new player" });
       await notice.waitFor();
       await page.locator("#poll-status", { hasText: "Updated" }).waitFor({ timeout: 15000 });
@@ -259,7 +256,7 @@ describe("the agent dashboard signed in afresh", function () {
       const token = await page.evaluate(
         () => JSON.parse(localStorage.getItem("tileworld.token") ?? "{}").token,
       );
-      assert.equal((await request(suite.server(), "/api/agents", { token })).status, 200);
+      assert.equal((await request(suite.server, "/api/agents", { token })).status, 200);
       assert.deepEqual(errors, []);
     } finally {
       await context.close();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { GENEROUS_LIMITS, request } from "../api/support.js";
-import { listWorlds, type TestServer } from "../support/server.js";
+import { listWorlds } from "../support/server.js";
 import {
   type ExpectedRefusal,
   identitiesAcrossTheHour,
@@ -20,12 +20,10 @@ const PROBED_ENDPOINTS: ExpectedRefusal[] = [
 describe("the agent dashboard in a browser", function () {
   this.timeout(120000);
   const suite = dashboardSuite({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "150" });
-  let server: TestServer;
   let page: Page;
   let agentId: string;
 
   before(async () => {
-    server = suite.server();
     // A message the server refuses (a test below sends one) is a 400 the browser logs.
     ({ page } = await suite.open([...PROBED_ENDPOINTS, { status: 400, url: /\/message$/ }]));
   });
@@ -35,13 +33,13 @@ describe("the agent dashboard in a browser", function () {
     const token = await page.evaluate(
       () => JSON.parse(localStorage.getItem("tileworld.token") ?? "{}").token,
     );
-    const response = await request(server, `/api/agents/${agentId}/goal`, { token });
+    const response = await request(suite.server, `/api/agents/${agentId}/goal`, { token });
     assert.equal(response.status, 200);
     return response.json();
   }
 
   it("starts an agent and shows it in the world", async () => {
-    await page.goto(`${server.baseUrl}/dashboard`);
+    await page.goto(`${suite.server.baseUrl}/dashboard`);
     await page.locator("#new-name").fill("Sprout");
     await page.locator("#create button").click();
     await page.locator('.agent.selected[data-agent="Sprout"]').waitFor();
@@ -51,7 +49,7 @@ describe("the agent dashboard in a browser", function () {
     const token = await page.evaluate(
       () => JSON.parse(localStorage.getItem("tileworld.token") ?? "{}").token,
     );
-    const { agents } = await (await request(server, "/api/agents", { token })).json();
+    const { agents } = await (await request(suite.server, "/api/agents", { token })).json();
     const sprout = agents.find((agent: { name: string }) => agent.name === "Sprout");
     assert.ok(sprout, "the server runs the agent the dashboard started");
     agentId = sprout.agentId;
@@ -59,8 +57,9 @@ describe("the agent dashboard in a browser", function () {
   });
 
   it("lists only the agents its account controls, not another player's", async () => {
-    const other = (await (await request(server, "/api/v1/auth/anonymous", { method: "POST" })).json()).token;
-    const created = await request(server, "/api/agents", { token: other, body: { name: "Stranger" } });
+    const other = (await (await request(suite.server, "/api/v1/auth/anonymous", { method: "POST" })).json())
+      .token;
+    const created = await request(suite.server, "/api/agents", { token: other, body: { name: "Stranger" } });
     assert.equal(created.status, 201);
     const listed = async () =>
       (await page.locator(".agent").allTextContents()).some((text) => text.includes("Stranger"));
@@ -131,7 +130,7 @@ describe("the agent dashboard in a browser", function () {
     const token = await page.evaluate(
       () => JSON.parse(localStorage.getItem("tileworld.token") ?? "{}").token,
     );
-    const state = await request(server, `/api/agents/${agentId}/state`, { token });
+    const state = await request(suite.server, `/api/agents/${agentId}/state`, { token });
     if (state.status === 404) {
       console.warn("  skipped: this server has no GET /api/agents/:agentId/state, which reports them");
       await page.locator(".vitals", { hasText: "Health is not reported by this server" }).waitFor();
@@ -146,20 +145,12 @@ describe("the agent dashboard in a browser", function () {
 describe("the agent dashboard left open for the better part of an hour", function () {
   this.timeout(120000);
   const suite = dashboardSuite({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "150" });
-  let server: TestServer;
-  let browser: Browser;
-
-  before(() => {
-    server = suite.server();
-    browser = suite.browser();
-  });
-
   it("renews its sign-in before it runs out, keeping control of its agents", async () => {
-    const dashboard = await openPage(browser, PROBED_ENDPOINTS);
+    const dashboard = await openPage(suite.browser, PROBED_ENDPOINTS);
     const { page } = dashboard;
     try {
       await page.clock.install();
-      await page.goto(`${server.baseUrl}/dashboard`);
+      await page.goto(`${suite.server.baseUrl}/dashboard`);
       await page.locator("#new-name").fill("Keeper");
       await page.locator("#create button").click();
       // The page's clock is installed (see identitiesAcrossTheHour): a poll that found the agent not yet in
@@ -188,7 +179,7 @@ describe("the agent dashboard left open for the better part of an hour", functio
   });
 
   it("starts an agent asked for while the page is still starting, rather than reload the page", async () => {
-    const dashboard = await openPage(browser, PROBED_ENDPOINTS);
+    const dashboard = await openPage(suite.browser, PROBED_ENDPOINTS);
     const { page } = dashboard;
     try {
       // The page's start is held at its world list: the form is sent meanwhile.
@@ -200,7 +191,7 @@ describe("the agent dashboard left open for the better part of an hour", functio
         await held;
         await route.continue();
       });
-      await page.goto(`${server.baseUrl}/dashboard`);
+      await page.goto(`${suite.server.baseUrl}/dashboard`);
       await page.locator("#new-name").fill("Early");
       await page.locator("#create button").click();
       await page.waitForTimeout(300);
@@ -213,10 +204,10 @@ describe("the agent dashboard left open for the better part of an hour", functio
   });
 
   it("says the server cannot be reached while it does not answer, then polls on once it does", async () => {
-    const dashboard = await openPage(browser, PROBED_ENDPOINTS);
+    const dashboard = await openPage(suite.browser, PROBED_ENDPOINTS);
     const { page } = dashboard;
     try {
-      await page.goto(`${server.baseUrl}/dashboard`);
+      await page.goto(`${suite.server.baseUrl}/dashboard`);
       await page.locator(".poll-status", { hasText: "Updated" }).waitFor();
       // A server restarting refuses connections: the browser's fetch fails with no answer at all.
       const list = (url: URL) => url.pathname === "/api/agents";
@@ -248,9 +239,9 @@ describe("the agent dashboard past the REST limit", function () {
   const suite = dashboardSuite({ RATE_LIMIT_REST_PER_MIN: "4", WORLD_TICK_MS: "150" });
 
   it("shows that it backs off when the server answers 429", async () => {
-    const dashboard = await openPage(suite.browser(), [...PROBED_ENDPOINTS, { status: 429, url: /\/api\// }]);
+    const dashboard = await openPage(suite.browser, [...PROBED_ENDPOINTS, { status: 429, url: /\/api\// }]);
     const { page } = dashboard;
-    await page.goto(`${suite.server().baseUrl}/dashboard`);
+    await page.goto(`${suite.server.baseUrl}/dashboard`);
     await page.locator(".poll-status", { hasText: "Updated" }).waitFor();
     await page.locator("#new-name").fill("Thistle");
     await page.locator("#create button").click();
@@ -268,17 +259,15 @@ describe("the agent dashboard past the REST limit", function () {
 describe("the agent dashboard in a browser: numbered worlds (WORLDS=2)", function () {
   this.timeout(120000);
   const suite = dashboardSuite({ ...GENEROUS_LIMITS, WORLDS: "2", WORLD_TICK_MS: "150" });
-  let server: TestServer;
   let dashboard: WatchedPage;
 
   before(async () => {
-    server = suite.server();
     dashboard = await suite.open(PROBED_ENDPOINTS);
   });
 
   it("starts an agent in the world picked, and names it with a link to play there", async () => {
     const { page } = dashboard;
-    await page.goto(`${server.baseUrl}/dashboard`);
+    await page.goto(`${suite.server.baseUrl}/dashboard`);
     const picker = page.locator("#new-world");
     await picker.waitFor();
     assert.deepEqual(await picker.locator("option").allTextContents(), ["World 1", "World 2"]);
@@ -289,7 +278,7 @@ describe("the agent dashboard in a browser: numbered worlds (WORLDS=2)", functio
     const link = page.locator("a.badge.world");
     await link.waitFor();
     assert.equal(await link.textContent(), "World 2");
-    const worlds = await listWorlds(server);
+    const worlds = await listWorlds(suite.server);
     assert.deepEqual(
       worlds.map((world: { playersOnline: number }) => world.playersOnline),
       [0, 1],
@@ -302,7 +291,7 @@ describe("the agent dashboard in a browser: numbered worlds (WORLDS=2)", functio
 
   it("says whose agents cannot be reached while a world's process does not answer, and lists them again", async () => {
     const { page } = dashboard;
-    await page.goto(`${server.baseUrl}/dashboard`);
+    await page.goto(`${suite.server.baseUrl}/dashboard`);
     await page.locator('.agent[data-agent="Rover"]').waitFor();
     // The list as the server gives it while world 2's process is gone (test/scale/worlds.test.ts).
     await page.route("**/api/agents", async (route) => {

@@ -1,11 +1,9 @@
 // The play page's prayer tab, the skills' way to their next level, the action key, and the map dimmed
 // while the page reconnects.
 import assert from "node:assert/strict";
-import type { Browser } from "playwright-core";
 import { WorldMap } from "../../src/game/map.js";
 import type { Tile } from "../../src/game/types.js";
 import { MAX_LEVEL, xpForLevel } from "../../src/game/xp.js";
-import type { TestServer } from "../support/server.js";
 import { screenshot } from "./browser.js";
 import {
   becomeAdmin,
@@ -27,15 +25,8 @@ describe("the play page: prayers, levels to come, the action key, reconnecting, 
   // Slower ticks than the other play suites: a prayer point lasts 5 s rather than 3.
   const suite = playPageSuite(250);
   const { pages } = suite;
-  let server: TestServer;
-  let browser: Browser;
-  before(() => {
-    server = suite.server();
-    browser = suite.browser();
-  });
-
   it("switches a prayer on and off by click and by keyboard, shows the points drain, and greys those above the level", async () => {
-    const w = await openClient(browser, server);
+    const w = await openClient(suite.browser, suite.server);
     pages.push(w);
     const { page } = w;
     await page.locator('#tabs button[data-tab="prayer"]').click();
@@ -74,7 +65,7 @@ describe("the play page: prayers, levels to come, the action key, reconnecting, 
   });
 
   it("shows each skill's XP still needed to its next level, as RuneScape's table has it", async () => {
-    const w = await openClient(browser, server);
+    const w = await openClient(suite.browser, suite.server);
     pages.push(w);
     const { page } = w;
     // The page's table is the server's, level by level.
@@ -120,7 +111,7 @@ describe("the play page: prayers, levels to come, the action key, reconnecting, 
   });
 
   it("acts on what the player faces with the keyboard alone: Space chops a tree, Enter opens a bank booth", async () => {
-    const w = await openClient(browser, server);
+    const w = await openClient(suite.browser, suite.server);
     pages.push(w);
     const { page } = w;
     const tree = nearestTreeWithRoomWest();
@@ -148,7 +139,7 @@ describe("the play page: prayers, levels to come, the action key, reconnecting, 
   });
 
   it("dims the map and says why while the page reconnects, and clears once it is back", async () => {
-    const { watched, page, connections } = await openCuttable(browser, server);
+    const { watched, page, connections } = await openCuttable(suite.browser, suite.server);
     pages.push(watched);
     const overlay = page.locator("#reconnecting");
     assert.ok(await overlay.isHidden(), "no overlay while online");
@@ -172,7 +163,10 @@ describe("the play page: prayers, levels to come, the action key, reconnecting, 
 
   /** A tree of the starting area, nearest its spawn point, with two open tiles west of it. */
   it("hides an ignored player's chat in this browser, across a reload, until unignored", async () => {
-    const [a, b] = await Promise.all([openClient(browser, server), openClient(browser, server)]);
+    const [a, b] = await Promise.all([
+      openClient(suite.browser, suite.server),
+      openClient(suite.browser, suite.server),
+    ]);
     pages.push(a, b);
     await Promise.all([becomeAdmin(a.page), becomeAdmin(b.page)]);
     const aAt = await teleport(a.page, { x: 60, z: 12 });
@@ -209,7 +203,7 @@ describe("the play page: prayers, levels to come, the action key, reconnecting, 
   });
 
   function nearestTreeWithRoomWest(): Tile {
-    const data = server.runtime.gameData;
+    const data = suite.server.runtime.gameData;
     const walls = new WorldMap(data.areas, data);
     const area = data.areas.find((candidate) => candidate.id === data.startingAreaId)!;
     const from = area.spawnPoint;

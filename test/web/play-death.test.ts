@@ -1,23 +1,14 @@
 // A death on the play page, during a trade, with the bank open.
 import assert from "node:assert/strict";
-import type { Browser } from "playwright-core";
-import type { TestServer } from "../support/server.js";
 import { becomeAdmin, clickTile, openClient, playPageSuite, startTrade, teleport } from "./play-helpers.js";
 
 describe("the play page: dying", function () {
   this.timeout(180000);
   const suite = playPageSuite(100);
   const { pages } = suite;
-  let server: TestServer;
-  let browser: Browser;
-  before(() => {
-    server = suite.server();
-    browser = suite.browser();
-  });
-
   it("a player killed during a trade: both told, the victim's panels up to date", async () => {
-    const a = await openClient(browser, server);
-    const b = await openClient(browser, server);
+    const a = await openClient(suite.browser, suite.server);
+    const b = await openClient(suite.browser, suite.server);
     pages.push(a, b);
     await becomeAdmin(a.page);
     await becomeAdmin(b.page);

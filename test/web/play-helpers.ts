@@ -4,7 +4,7 @@ import type { Browser, Page } from "playwright-core";
 import type { Tile } from "../../src/game/types.js";
 import { GENEROUS_LIMITS } from "../api/support.js";
 import type { TestServer } from "../support/server.js";
-import { browserSuite, openPage, type WatchedPage } from "./browser.js";
+import { type BrowserSuite, browserSuite, openPage, type WatchedPage } from "./browser.js";
 
 export const ADMIN_CODE = "play-admin-code-123";
 /** The client's tile size in CSS pixels (web/renderer.js). */
@@ -147,6 +147,6 @@ export async function openCuttable(browser: Browser, server: TestServer, path = 
  * Mocha hooks of a play-page suite: a server (with ADMIN_CODE) and a browser for the suite, and every
  * page a test pushes onto `pages` checked for console errors after each test.
  */
-export function playPageSuite(tickMs: number): ReturnType<typeof browserSuite> {
+export function playPageSuite(tickMs: number): BrowserSuite {
   return browserSuite({ ...GENEROUS_LIMITS, WORLD_TICK_MS: String(tickMs), ADMIN_CODE });
 }

@@ -1,9 +1,8 @@
 // The play page's map as a player reads it: names of units standing together, items lying on the
 // ground, and the skills tab's order. The canvas is read back pixel by pixel around known tiles.
 import assert from "node:assert/strict";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import type { Tile } from "../../src/game/types.js";
-import type { TestServer } from "../support/server.js";
 import { screenshot } from "./browser.js";
 import {
   becomeAdmin,
@@ -89,15 +88,8 @@ describe("the play page's map: names, ground items and the skills tab", function
   this.timeout(120000);
   const suite = playPageSuite(150);
   const { pages } = suite;
-  let server: TestServer;
-  let browser: Browser;
-  before(() => {
-    server = suite.server();
-    browser = suite.browser();
-  });
-
   it("keeps the names of players on one tile and the next readable, stacked above the player's own", async () => {
-    const [a, b, c] = await Promise.all([1, 2, 3].map(() => openClient(browser, server)));
+    const [a, b, c] = await Promise.all([1, 2, 3].map(() => openClient(suite.browser, suite.server)));
     pages.push(a!, b!, c!);
     for (const { page } of [a!, b!, c!]) await becomeAdmin(page);
     const here = await teleport(a!.page, CROWD_SPOT);
@@ -149,7 +141,7 @@ describe("the play page's map: names, ground items and the skills tab", function
   });
 
   it("draws the items on a tile by kind in its corners, with their count, under the player standing there", async () => {
-    const w = await openClient(browser, server);
+    const w = await openClient(suite.browser, suite.server);
     pages.push(w);
     const { page } = w;
     await becomeAdmin(page);
@@ -190,7 +182,7 @@ describe("the play page's map: names, ground items and the skills tab", function
   });
 
   it("lists Magic in the skills tab after Prayer, where RuneScape has it", async () => {
-    const w = await openClient(browser, server);
+    const w = await openClient(suite.browser, suite.server);
     pages.push(w);
     const { page } = w;
     await page.locator('#tabs button[data-tab="skills"]').click();

@@ -1,7 +1,5 @@
 // One player on the play page: equipment, the bank, full inventories, chat while disconnected.
 import assert from "node:assert/strict";
-import type { Browser } from "playwright-core";
-import type { TestServer } from "../support/server.js";
 import { identitiesAcrossTheHour, openPage, screenshot } from "./browser.js";
 import {
   becomeAdmin,
@@ -24,15 +22,8 @@ describe("the play page: one player's panels", function () {
   this.timeout(120000);
   const suite = playPageSuite(150);
   const { pages } = suite;
-  let server: TestServer;
-  let browser: Browser;
-  before(() => {
-    server = suite.server();
-    browser = suite.browser();
-  });
-
   it("shows worn gloves, boots and an amulet in the equipment panel's own slots", async () => {
-    const w = await openClient(browser, server);
+    const w = await openClient(suite.browser, suite.server);
     pages.push(w);
     const { page } = w;
     await becomeAdmin(page);
@@ -53,7 +44,7 @@ describe("the play page: one player's panels", function () {
   });
 
   it("closes the bank when the player walks away from it, rather than offering deposits it refuses", async () => {
-    const w = await openClient(browser, server);
+    const w = await openClient(suite.browser, suite.server);
     pages.push(w);
     const { page } = w;
     await becomeAdmin(page);
@@ -79,11 +70,11 @@ describe("the play page: one player's panels", function () {
   });
 
   it("renews its sign-in while open, so a later connection comes back as the same player", async () => {
-    const watched = await openPage(browser);
+    const watched = await openPage(suite.browser);
     pages.push(watched);
     const { page } = watched;
     await page.clock.install();
-    await page.goto(`${server.baseUrl}/play`);
+    await page.goto(`${suite.server.baseUrl}/play`);
     await page.locator('#status[data-status="online"]').waitFor();
     // 56 minutes on (tokens last an hour), the page renews its token for the same identity.
     const [before, after] = await identitiesAcrossTheHour(page, 61000);
@@ -92,7 +83,7 @@ describe("the play page: one player's panels", function () {
   });
 
   it("keeps a chat line typed while the connection is down instead of dropping it", async () => {
-    const { watched, page, connections } = await openCuttable(browser, server);
+    const { watched, page, connections } = await openCuttable(suite.browser, suite.server);
     pages.push(watched);
     // The server goes away for a while: the page reconnects, and may take a while to.
     await page.routeWebSocket(/\/ws/, (route) => route.close({ code: 1011 }));
@@ -124,7 +115,7 @@ describe("the play page: one player's panels", function () {
   });
 
   it("gives a chat line refused as too fast back to the box, to be sent again", async () => {
-    const w = await openClient(browser, server);
+    const w = await openClient(suite.browser, suite.server);
     pages.push(w);
     const { page } = w;
     // Three lines in one go: past the chat's two a second, the third is refused.
@@ -142,7 +133,7 @@ describe("the play page: one player's panels", function () {
   });
 
   it("wraps a long unbroken chat line rather than pushing the sidebar and the Send button off screen", async () => {
-    const w = await openClient(browser, server);
+    const w = await openClient(suite.browser, suite.server);
     pages.push(w);
     const { page } = w;
     // The speaker sees the line too, as everyone in view does.
@@ -164,7 +155,7 @@ describe("the play page: one player's panels", function () {
   });
 
   it("on a phone-sized window, stacks the map above the sidebar so that the map keeps the width", async () => {
-    const w = await openClient(browser, server);
+    const w = await openClient(suite.browser, suite.server);
     pages.push(w);
     const { page } = w;
     await page.setViewportSize({ width: 375, height: 667 });
@@ -194,7 +185,7 @@ describe("the play page: one player's panels", function () {
   });
 
   it("offers what a bar can make at an anvil, naming the level each needs, and makes the one chosen", async () => {
-    const w = await openClient(browser, server);
+    const w = await openClient(suite.browser, suite.server);
     pages.push(w);
     const { page } = w;
     await becomeAdmin(page);
@@ -222,7 +213,7 @@ describe("the play page: one player's panels", function () {
   });
 
   it("closes an item's menu, and leaves Use, on Escape", async () => {
-    const w = await openClient(browser, server);
+    const w = await openClient(suite.browser, suite.server);
     pages.push(w);
     const { page } = w;
     await page.locator('#inventory .slot[data-item="shrimps"]').first().focus();
@@ -253,7 +244,7 @@ describe("the play page: one player's panels", function () {
   });
 
   it("walks a tile at a time with the arrow keys and WASD, but not while the chat box has the keys", async () => {
-    const w = await openClient(browser, server);
+    const w = await openClient(suite.browser, suite.server);
     pages.push(w);
     const { page } = w;
     await becomeAdmin(page);
@@ -277,12 +268,12 @@ describe("the play page: one player's panels", function () {
   });
 
   it("chooses the combat style in the equipment tab, sending it to the server", async () => {
-    const w = await openPage(browser);
+    const w = await openPage(suite.browser);
     pages.push(w);
     const { page } = w;
     const sent: string[] = [];
     page.on("websocket", (socket) => socket.on("framesent", ({ payload }) => sent.push(String(payload))));
-    await page.goto(`${server.baseUrl}/play`);
+    await page.goto(`${suite.server.baseUrl}/play`);
     await page.locator('#status[data-status="online"]').waitFor();
     await page.locator("#inventory .slot.full").first().waitFor();
     await page.locator('#tabs button[data-tab="equipment"]').click();
@@ -311,10 +302,10 @@ describe("the play page: one player's panels", function () {
   });
 
   it("a tab replaced by a second tab of the same player keeps saying why, with a button to play here again", async () => {
-    const first = await openClient(browser, server);
+    const first = await openClient(suite.browser, suite.server);
     pages.push(first);
     const second = await first.context.newPage();
-    await second.goto(`${server.baseUrl}/play`);
+    await second.goto(`${suite.server.baseUrl}/play`);
     await second.locator('#status[data-status="online"]').waitFor();
     await first.page.locator('#status[data-status="closed"]').waitFor();
     // Past a passing notice's 4 s, the player clicks the map: no reconnection is promised.

@@ -1,7 +1,5 @@
 // The store window on the play page, with another player at the same counter.
 import assert from "node:assert/strict";
-import type { Browser } from "playwright-core";
-import type { TestServer } from "../support/server.js";
 import { becomeAdmin, clickTile, openClient, playPageSuite, teleport } from "./play-helpers.js";
 
 const KEEPER = { x: 22, z: 30 };
@@ -10,16 +8,9 @@ describe("the play page: the store window", function () {
   this.timeout(120000);
   const suite = playPageSuite(150);
   const { pages } = suite;
-  let server: TestServer;
-  let browser: Browser;
-  before(() => {
-    server = suite.server();
-    browser = suite.browser();
-  });
-
   it("a store the player closed stays closed, and the tab stays put, when another player buys there", async () => {
-    const a = await openClient(browser, server);
-    const b = await openClient(browser, server);
+    const a = await openClient(suite.browser, suite.server);
+    const b = await openClient(suite.browser, suite.server);
     pages.push(a, b);
     await becomeAdmin(a.page);
     await becomeAdmin(b.page);

@@ -1,7 +1,6 @@
 // Trades between two pages (two browser contexts), through the trade window.
 import assert from "node:assert/strict";
-import type { Browser, Page } from "playwright-core";
-import type { TestServer } from "../support/server.js";
+import type { Page } from "playwright-core";
 import { screenshot, type WatchedPage } from "./browser.js";
 import {
   becomeAdmin,
@@ -19,17 +18,10 @@ describe("the play page: trading between two pages", function () {
   this.timeout(120000);
   const suite = playPageSuite(150);
   const { pages } = suite;
-  let server: TestServer;
-  let browser: Browser;
-  before(() => {
-    server = suite.server();
-    browser = suite.browser();
-  });
-
   /** Two new players next to each other, at `x`. */
   async function twoPlayers(x: number): Promise<[Page, Page, WatchedPage, WatchedPage]> {
-    const a = await openClient(browser, server);
-    const b = await openClient(browser, server);
+    const a = await openClient(suite.browser, suite.server);
+    const b = await openClient(suite.browser, suite.server);
     pages.push(a, b);
     await becomeAdmin(a.page);
     await becomeAdmin(b.page);
@@ -46,7 +38,7 @@ describe("the play page: trading between two pages", function () {
     x: number,
   ): Promise<{ a: Page; b: Page; cAt: { x: number; z: number } }> {
     const [a, b] = await twoPlayers(x);
-    const c = await openClient(browser, server);
+    const c = await openClient(suite.browser, suite.server);
     pages.push(c);
     await becomeAdmin(c.page);
     const cAt = await teleport(c.page, { x: x - 6, z: 34 });
