@@ -1,12 +1,4 @@
-import {
-  type AuthContext,
-  type Client,
-  ClientState,
-  CloseCode,
-  type Delayed,
-  Room,
-  ServerError,
-} from "@colyseus/core";
+import { type AuthContext, type Client, CloseCode, type Delayed, Room, ServerError } from "@colyseus/core";
 import {
   acceptTrade,
   addToOffer,
@@ -38,11 +30,12 @@ import {
   sdkMessage,
   type TradeMessage,
 } from "../protocol/messages.js";
-import { countMessageIn, countRefusal, countTradeCompleted, countTradeFailed } from "../telemetry/metrics.js";
+import { countMessageIn, countRefusal } from "../telemetry/metrics.js";
 import { markFramesOf } from "./frame-sender.js";
 import { refusedForSize, watchMessageSizes } from "./message-sizes.js";
 import { authenticatePlayer, identityOf, toldSafely } from "./room-auth.js";
 import { countSelfAnsweredFrames } from "./self-answered-frames.js";
+import { TradeEnding } from "./trade-ending.js";
 import { isSignedByWorld, type TradeRoomOptions } from "./trade-opening.js";
 import { TradeWorldLink } from "./trade-world-link.js";
 import { type Cause, sendTradeEvents } from "./world-trades.js";
@@ -52,8 +45,6 @@ type TradeClient = Client<{ auth: PlayerAuth }>;
 const EXPIRY_CHECK_MS = 1000;
 /** How long a finished trade's room waits for a player still joining before it closes anyway. */
 const FINAL_LINGER_MS = 10_000;
-/** How often a client that joined an ended trade's room is looked at, to be let go once its join is confirmed. */
-const JOIN_CONFIRM_POLL_MS = 50;
 /**
  * How long a started trade waits for both players to join its room. One who cannot (its join refused, or
  * its client gone) would otherwise leave the other waiting on a trade no event ever ends.
@@ -80,18 +71,12 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
   protected runtime!: Runtime;
   private trade!: Trade;
   private world!: TradeWorldLink;
-  /** The events that ended the trade, for a player whose join was still under way. */
-  private finalEvents: TradeEvent[] = [];
   /** The trade has ended (see end): nothing changes it any more, and the expiry check is stopped. */
   private ended = false;
+  private ending!: TradeEnding;
   private expiryCheck: Delayed | undefined;
   /** Players who joined the room at some time. */
   private readonly joinedOnce = new Set<string>();
-  /**
-   * Players told the end through the world, not being in the room then, and whether the world could (it
-   * has no connection of a kicked player's, say): a join of theirs hears it here only if it could not.
-   */
-  private readonly toldThroughWorld = new Map<string, Promise<boolean>>();
   /** Messages are handled one at a time: each may wait on the world. */
   private queue: Promise<void> = Promise.resolve();
 
@@ -100,6 +85,7 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
       throw new ServerError(403, "trades are opened by the world");
     this.trade = options.trade;
     this.world = new TradeWorldLink(this.runtime, options.world, options.trade.id);
+    this.ending = new TradeEnding(this.clock, this.runtime.logger);
     this.roomId = options.trade.id;
     // No cap on seats: two seats held by one player would lock the partner out of its own trade. Each
     // side has one client here instead (see onAuth and onJoin).
@@ -169,34 +155,7 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
       client.send("tradeUpdated", tradeUpdatedView(this.trade, playerId));
       return;
     }
-    // A trade that ended while this player was still joining (or that it joins again): it learns how,
-    // unless its world connection told it, and is let go.
-    void (this.toldThroughWorld.get(playerId) ?? Promise.resolve(false)).then((toldThere) => {
-      if (!toldThere) this.tellEnding(client, playerId);
-      this.letGoOnceJoined(client);
-    });
-  }
-
-  /** The events that ended the trade for the player (they wait for the end of a join under way). */
-  private tellEnding(client: TradeClient, playerId: string): void {
-    for (const { event, data, to } of this.finalEvents) if (to === playerId) client.send(event, data);
-  }
-
-  /**
-   * Lets a client of the ended trade go, once its join is confirmed: what it was sent as it joined is held
-   * until then, and a close before would lose it. Closed as consented: the SDK would take a close
-   * without a code for a drop and try to reconnect.
-   */
-  private letGoOnceJoined(client: TradeClient): void {
-    if (client.state === ClientState.JOINED) {
-      client.leave(CloseCode.CONSENTED);
-      return;
-    }
-    const check = this.clock.setInterval(() => {
-      if (client.state === ClientState.JOINING) return;
-      check.clear();
-      if (client.state === ClientState.JOINED) client.leave(CloseCode.CONSENTED);
-    }, JOIN_CONFIRM_POLL_MS);
+    this.ending.joinedAfter(client, playerId);
   }
 
   /**
@@ -230,12 +189,12 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
    * The trade is over: its players may trade again at once, joined clients are let go, and the room
    * closes itself when empty (a player still joining is told the outcome in onJoin first).
    */
-  private end(events: TradeEvent[]): void {
+  private end(trade: Trade, events: TradeEvent[]): void {
     this.ended = true;
     this.expiryCheck?.clear();
-    this.finalEvents = events;
+    this.ending.reached(trade, events);
     void this.world.release();
-    for (const client of this.clients) this.letGoOnceJoined(client);
+    for (const client of this.clients) this.ending.letGoOnceJoined(client);
     this.clock.setTimeout(() => void this.disconnect(), FINAL_LINGER_MS);
   }
 
@@ -345,25 +304,7 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
     this.trade = trade;
     const final = trade.stage === "completed" || trade.stage === "cancelled";
     sendTradeEvents(events, (to, event, data) => this.sendTo(to, event, data, final), cause);
-    if (final) {
-      this.recordEnd(trade);
-      this.end(events);
-    }
-  }
-
-  private recordEnd(trade: Trade): void {
-    const players = trade.sides.map(({ player }) => player.name);
-    if (trade.stage === "completed") {
-      countTradeCompleted();
-      this.runtime.logger.info({ tradeId: trade.id, players }, `trade completed: ${players.join(" and ")}`);
-    } else {
-      const reason = trade.cancelReason ?? "cancelled";
-      countTradeFailed(reason);
-      this.runtime.logger.info(
-        { tradeId: trade.id, players, reason },
-        `trade failed (${reason}): ${players.join(" and ")}`,
-      );
-    }
+    if (final) this.end(trade, events);
   }
 
   /**
@@ -374,7 +315,7 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
   private sendTo(playerId: string, event: string, data: unknown, final: boolean): void {
     const client = this.clientOf(playerId);
     if (client) client.send(event, data);
-    else if (final) this.toldThroughWorld.set(playerId, this.world.tell(playerId, event, data));
+    else if (final) this.ending.toldElsewhere(playerId, this.world.tell(playerId, event, data));
   }
 
   private clientOf(playerId: string): TradeClient | undefined {
