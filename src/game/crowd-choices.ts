@@ -176,6 +176,32 @@ export class CrowdChoices<E extends Choosable> {
 }
 
 /**
+ * The players crowded clients are shown: each one's block's choice, or, in a block whose own players
+ * overflow that choice, its tile's.
+ */
+export class ViewerChoices<E extends Choosable> {
+  private readonly blocks: CrowdChoices<E>;
+  private readonly tiles: CrowdChoices<E>;
+
+  constructor(grid: TileGrid<E>, limit: number) {
+    this.blocks = new CrowdChoices(grid, limit);
+    this.tiles = new CrowdChoices(grid, limit, 1);
+  }
+
+  /** What the client of `self` standing at `position` is shown in `tick`, having been shown `before`. */
+  choose(self: E | undefined, position: Tile, tick: number, before?: CrowdChoice<E>): CrowdChoice<E> {
+    const inBlock = this.blocks.choose(position, tick, before);
+    if (self && inBlock.has(self)) return inBlock;
+    return this.tiles.choose(position, tick, before).shownTo(self);
+  }
+
+  forgetBefore(tick: number): void {
+    this.blocks.forgetBefore(tick);
+    this.tiles.forgetBefore(tick);
+  }
+}
+
+/**
  * From one choice to another: who is new, who left (by id), and who stayed and changed in the tick. A
  * player that left the world and came back as a new entry under the same id is an update, not both.
  */

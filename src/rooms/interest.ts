@@ -1,7 +1,6 @@
 import { type Client, ClientState } from "@colyseus/core";
-import { type CrowdChoice, CrowdChoices } from "../game/crowd-choices.js";
+import { type CrowdChoice, ViewerChoices } from "../game/crowd-choices.js";
 import { DEFAULT_VIEW_MAX_PLAYERS } from "../game/nearest-players.js";
-import type { Tile } from "../game/types.js";
 import {
   type Cell,
   cellOf,
@@ -48,10 +47,9 @@ export class Interest {
   private readonly viewers = new Map<Cell, Set<ClientView>>();
   /** This tick's shared world:update of each difference, until forgetSharedUpdates. */
   private encoded = new WeakMap<EntityDiff, EncodedUpdate>();
-  /** In a crowd, the players each block of tiles is shown, and this tick's updates between choices. */
-  private readonly choices: CrowdChoices<TrackedEntity<EntityPayload>>;
-  /** Choices for each tile, for the clients of a block whose own players overflow its choice. */
-  private readonly tileChoices: CrowdChoices<TrackedEntity<EntityPayload>>;
+  /** In a crowd, the players each block of tiles (or tile) is shown. */
+  private readonly choices: ViewerChoices<TrackedEntity<EntityPayload>>;
+  /** This tick's updates between choices. */
   private readonly crowdChanges: SharedCrowdChanges;
   /** `placement`, made once: a function made anew each tick loses its optimized code at full collections. */
   private readonly place = (id: string) => this.placement(id);
@@ -68,8 +66,7 @@ export class Interest {
   ) {
     this.stateViews = new StateViews(world, state, patches, shareStateViews);
     // A block's choice holds its own players too: each of them is shown the others, maxPlayers at most.
-    this.choices = new CrowdChoices(this.index.cappedGrid, maxPlayers + 1);
-    this.tileChoices = new CrowdChoices(this.index.cappedGrid, maxPlayers + 1, 1);
+    this.choices = new ViewerChoices(this.index.cappedGrid, maxPlayers + 1);
     this.crowdChanges = new SharedCrowdChanges(this.index);
     // Ticks report what changes; what is there from the start (trees, rocks, monsters) is placed now.
     const everything = new Set(world.entities().map((entity) => entity.id));
@@ -87,7 +84,6 @@ export class Interest {
     }
     this.index.advance(report.tick, changed, report.removedEntities, this.place);
     this.choices.forgetBefore(report.tick);
-    this.tileChoices.forgetBefore(report.tick);
   }
 
   /**
@@ -199,7 +195,7 @@ export class Interest {
     const cell = cellOf(position);
     const self = this.index.entity(playerId);
     const choice = crowdedAt(this.index, this.maxPlayers, view, cell)
-      ? this.choiceFor(view, self, position, tick)
+      ? this.choices.choose(self, position, tick, view.choice)
       : undefined;
     const selfChosen = choice !== undefined && self !== undefined && choice.has(self);
     // Shared differences start from last tick's view; a view opened since (or one that missed a tick, or
@@ -258,21 +254,6 @@ export class Interest {
       this.encoded.set(shared, encoded);
     }
     return encoded;
-  }
-
-  /**
-   * The players a crowded client is shown this tick: its block's choice (see crowd-choices.ts), or, in a
-   * block whose own players overflow that, its tile's.
-   */
-  private choiceFor(
-    view: ClientView,
-    self: TrackedEntity<EntityPayload> | undefined,
-    position: Tile,
-    tick: number,
-  ): CrowdChoice<TrackedEntity<EntityPayload>> {
-    const inBlock = this.choices.choose(position, tick, view.choice);
-    if (self && inBlock.has(self)) return inBlock;
-    return this.tileChoices.choose(position, tick, view.choice).shownTo(self);
   }
 
   /**

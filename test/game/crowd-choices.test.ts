@@ -7,6 +7,7 @@ import {
   CrowdChoices,
   choiceDiff,
   crowdBlockOf,
+  ViewerChoices,
 } from "../../src/game/crowd-choices.js";
 import { TileGrid } from "../../src/game/nearest-players.js";
 import { chebyshev } from "../../src/game/tile.js";
@@ -121,15 +122,10 @@ describe("CrowdChoices: one choice of players for the clients of a block of tile
         (placed, moves, cap, pick) => {
           const players = placed.map((at, i) => ({ id: `p${i}`, ...at, mark: 0, touched: 0, gone: false }));
           const grid = gridOf(players);
-          const choices = new CrowdChoices(grid, cap + 1);
-          const tileChoices = new CrowdChoices(grid, cap + 1, 1);
+          const choices = new ViewerChoices(grid, cap + 1);
           const self = players[pick % players.length]!;
-          // What the client is shown, as Interest picks it: its block's choice, else its tile's.
-          const shownTo = (tick: number, before?: CrowdChoice<Player>) => {
-            const inBlock = choices.choose(self, tick, before);
-            if (inBlock.has(self)) return inBlock;
-            return tileChoices.choose(self, tick, before).shownTo(self);
-          };
+          const shownTo = (tick: number, before?: CrowdChoice<Player>) =>
+            choices.choose(self, self, tick, before);
           const first = shownTo(1);
           // Some players move, and the next tick's choice is made from what was shown.
           for (const [i, to] of moves.entries()) {
