@@ -135,6 +135,10 @@ function blockKey(tile: Tile, side: number): number {
 export class CrowdChoices<E extends Choosable> {
   /** Each block's latest choice: this tick's, or the last one it was asked for. */
   private readonly latest = new Map<number, CrowdChoice<E>>();
+  /** The mark of the players shown before the choice being made (see `marked`). */
+  private shownMark = Number.NaN;
+  /** Made once: a callback made anew at each choice would lose its optimized code at full collections. */
+  private readonly shown = (entity: E) => entity.mark === this.shownMark;
 
   constructor(
     private readonly grid: TileGrid<E>,
@@ -155,10 +159,9 @@ export class CrowdChoices<E extends Choosable> {
     const last = this.latest.get(key);
     if (last?.tick === tick) return last;
     const shownBefore = last?.tick === tick - 1 ? last : inherited?.tick === tick - 1 ? inherited : undefined;
-    const shownMark = shownBefore ? marked(shownBefore.players) : Number.NaN;
-    const shown = (entity: E) => entity.mark === shownMark;
+    this.shownMark = shownBefore ? marked(shownBefore.players) : Number.NaN;
     const block = crowdBlockOf(tile, this.side);
-    const players = nearestPlayers(this.grid, block, blockBounds(tile), this.limit, shown);
+    const players = nearestPlayers(this.grid, block, blockBounds(tile), this.limit, this.shown);
     let reach = Number.POSITIVE_INFINITY;
     if (players.length === this.limit) {
       reach = 0;

@@ -116,8 +116,60 @@ export function distanceTo(area: TileBounds, x: number, z: number): number {
   return Math.max(dx, dz);
 }
 
-/** Reused between calls: a selection runs for every crowded block every tick. */
-const buckets: { id: string }[][] = [];
+type Identified = { readonly id: string };
+
+const notShown = () => false;
+
+/**
+ * The state of one selection (see nearestPlayers), kept between calls with its callbacks made once: one
+ * runs for every crowded block every tick, and callbacks made anew at each call would lose their
+ * optimized code at every full collection.
+ */
+class NearestSearch {
+  /** Bucket 0 holds `around`'s own players; bucket b > 0 those standing b - bonus - 1 (see nearestPlayers). */
+  readonly buckets: Identified[][] = [];
+  ring = 0;
+  self: unknown = undefined;
+  shown: (entity: Identified) => boolean = notShown;
+  /** Files a visited player in its bucket: made once, handed to TileGrid.visit. */
+  readonly rank = (entity: Identified): void => {
+    if (entity === this.self) return;
+    const ring = this.ring;
+    this.buckets[ring === 0 ? 0 : (this.shown(entity) ? ring : ring + SHOWN_PLAYER_BONUS_TILES) + 1]!.push(
+      entity,
+    );
+  };
+  /** At equal standing, the shown one first, then the lower id. */
+  readonly byStanding = (a: Identified, c: Identified): number =>
+    Number(this.shown(c)) - Number(this.shown(a)) || (a.id < c.id ? -1 : a.id > c.id ? 1 : 0);
+
+  /** Empties buckets 0 to `last`, making those missing. */
+  clear(last: number): void {
+    for (let b = 0; b <= last; b++) {
+      const bucket = this.buckets[b];
+      if (bucket) bucket.length = 0;
+      else this.buckets[b] = [];
+    }
+  }
+
+  /** Visits the part within `bounds` of a ring's side. */
+  visitSide<E>(
+    grid: TileGrid<E>,
+    bounds: TileBounds,
+    fromX: number,
+    toX: number,
+    fromZ: number,
+    toZ: number,
+  ): void {
+    const x0 = Math.max(fromX, bounds.minX);
+    const x1 = Math.min(toX, bounds.maxX);
+    const z0 = Math.max(fromZ, bounds.minZ);
+    const z1 = Math.min(toZ, bounds.maxZ);
+    if (x0 <= x1 && z0 <= z1) grid.visit(x0, x1, z0, z1, this.rank as (entity: E) => void);
+  }
+}
+
+const search = new NearestSearch();
 
 /**
  * The at most `limit` players of `grid` nearest to `around` (a viewer's tile, or the block of tiles whose
@@ -137,41 +189,29 @@ export function nearestPlayers<E extends { readonly id: string }>(
   const bonus = SHOWN_PLAYER_BONUS_TILES;
   const { minX, maxX, minZ, maxZ } = bounds;
   const reach = Math.max(around.minX - minX, maxX - around.maxX, around.minZ - minZ, maxZ - around.maxZ);
-  // Bucket 0 holds `around`'s own players; bucket b > 0 standing b - bonus - 1: a shown player at
-  // distance d stands at d - bonus, another at d.
+  // A shown player at distance d stands at d - bonus, another at d.
   const lastBucket = reach + bonus + 1;
-  for (let b = 0; b <= lastBucket; b++) {
-    if (buckets[b]) buckets[b]!.length = 0;
-    else buckets[b] = [];
-  }
-  let ring = 0;
-  const rank = (entity: E) => {
-    if (entity !== self) buckets[ring === 0 ? 0 : (shown(entity) ? ring : ring + bonus) + 1]!.push(entity);
-  };
-  // The part of a ring's side within the view.
-  const visitSide = (fromX: number, toX: number, fromZ: number, toZ: number) => {
-    const x0 = Math.max(fromX, minX);
-    const x1 = Math.min(toX, maxX);
-    const z0 = Math.max(fromZ, minZ);
-    const z1 = Math.min(toZ, maxZ);
-    if (x0 <= x1 && z0 <= z1) grid.visit(x0, x1, z0, z1, rank);
-  };
+  search.clear(lastBucket);
+  search.self = self;
+  search.shown = shown as (entity: Identified) => boolean;
+  const buckets = search.buckets as E[][];
   // Once ring r is searched, buckets up to r + 1 are complete: whoever would join them stands within r tiles.
   let settled = 0;
   let searched = -1;
-  for (ring = 0; ring <= reach && settled < limit; ring++) {
+  for (let ring = 0; ring <= reach && settled < limit; ring++) {
+    search.ring = ring;
     if (ring === 0) {
-      visitSide(around.minX, around.maxX, around.minZ, around.maxZ);
+      search.visitSide(grid, bounds, around.minX, around.maxX, around.minZ, around.maxZ);
       settled += buckets[0]!.length;
     } else {
       const left = around.minX - ring;
       const right = around.maxX + ring;
       const top = around.minZ - ring;
       const bottom = around.maxZ + ring;
-      visitSide(left, right, top, top);
-      visitSide(left, right, bottom, bottom);
-      visitSide(left, left, top + 1, bottom - 1);
-      visitSide(right, right, top + 1, bottom - 1);
+      search.visitSide(grid, bounds, left, right, top, top);
+      search.visitSide(grid, bounds, left, right, bottom, bottom);
+      search.visitSide(grid, bounds, left, left, top + 1, bottom - 1);
+      search.visitSide(grid, bounds, right, right, top + 1, bottom - 1);
       settled += buckets[ring + 1]!.length;
     }
     searched = ring;
@@ -180,13 +220,16 @@ export function nearestPlayers<E extends { readonly id: string }>(
   const last = settled < limit ? lastBucket : searched + 1;
   const nearest: E[] = [];
   for (let b = 0; b <= last && nearest.length < limit; b++) {
-    const bucket = buckets[b] as E[];
+    const bucket = buckets[b]!;
     if (nearest.length + bucket.length <= limit) {
       for (const entity of bucket) nearest.push(entity);
       continue;
     }
-    bucket.sort((a, c) => Number(shown(c)) - Number(shown(a)) || (a.id < c.id ? -1 : a.id > c.id ? 1 : 0));
+    bucket.sort(search.byStanding);
     for (let i = 0; nearest.length < limit; i++) nearest.push(bucket[i]!);
   }
+  // Nothing of this selection is held past it.
+  search.self = undefined;
+  search.shown = notShown;
   return nearest;
 }
