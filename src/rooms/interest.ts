@@ -75,7 +75,7 @@ export class Interest {
 
   /** Takes in a tick's entity changes: the replicated state, the view index and the JSON cache. */
   applyTick(report: TickReport, changed: ReadonlySet<string>): void {
-    this.stateViews.startTick(report.tick, report.removedEntities, (id) => changed.has(id));
+    this.stateViews.startTick(report.tick, report.removedEntities, changed);
     // A view in step that missed the tick just published is listed while the index can still say what
     // its cell saw: after this advance, it could not.
     for (const view of this.views.values()) {

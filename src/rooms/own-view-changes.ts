@@ -32,6 +32,8 @@ type Choice = CrowdChoice<TrackedEntity<EntityPayload>>;
  */
 export class SharedCrowdChanges {
   private byChoice = new Map<Choice, Map<Choice, EntityDiff>>();
+  /** Made once: a callback made anew at each call would lose its optimized code at full collections. */
+  private readonly touchedNow = (entity: TrackedEntity<EntityPayload>) => this.index.touchedNow(entity);
 
   constructor(private readonly index: Index) {}
 
@@ -57,7 +59,7 @@ export class SharedCrowdChanges {
 
   private make(before: Choice, now: Choice, from: Cell, to: Cell): EntityDiff {
     const rest = this.index.diff(from, to, true);
-    const players = choiceDiff(before, now, (entity) => this.index.touchedNow(entity));
+    const players = choiceDiff(before, now, this.touchedNow);
     // Never the cells' difference itself: clients shown other choices in the same cells get that one too,
     // and clients given the same update must have held the same before it (see StateViewSharing).
     if (players.added.length + players.updated.length + players.removed.length === 0)

@@ -52,12 +52,12 @@ export class StateViews {
     this.sharing.endBatch();
   }
 
-  /** A new tick: what left the world leaves the replicated state (`stays`: left and came back within it). */
-  startTick(tick: number, removed: readonly string[], stays: (id: string) => boolean): void {
+  /** A new tick: what left the world leaves the replicated state, but what changed since (came back within it). */
+  startTick(tick: number, removed: readonly string[], changed: ReadonlySet<string>): void {
     // An entity that left and came back within the tick (a player relogging) keeps its ref id, so every
     // view that holds it goes on receiving its changes.
     for (const id of removed) {
-      if (stays(id)) continue;
+      if (changed.has(id)) continue;
       this.patches.retire(id);
       this.unprojected.delete(id);
     }
