@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
+import { isDeepStrictEqual } from "node:util";
 import { Client, type Room } from "@colyseus/sdk";
 import { sql } from "drizzle-orm";
 import { Redis } from "ioredis";
@@ -17,9 +18,11 @@ const redisBase = process.env.TEST_REDIS_URL;
 const [FIRST_PORT, SECOND_PORT, NEWCOMER_PORT, REPLACEMENT_PORT, SPARE_PORT] = PROCESS_PORTS.scale;
 /** A Redis database of its own, emptied first, so no other suite's keys are in the way. */
 const REDIS_DB = 7;
+const ADMIN_CODE = "two-processes-admin-code";
 
 interface Player {
   id: string;
+  name: string;
   world: Room;
   inbox: Inbox;
   sdk: Client;
@@ -52,6 +55,7 @@ scaleOut(
       ...scaleOutEnv(port, { redisUrl, databaseUrl: database.url, secret, dataDir: "/tmp/tileworld-scale" }),
       // Every process is configured with the same agent: it must run once, beside the world.
       AGENTS: "Keeper",
+      ADMIN_CODE,
     });
 
     before(async () => {
@@ -121,7 +125,7 @@ scaleOut(
       const world = await sdk.joinOrCreate("world");
       world.onMessage("*", (event, data) => inbox.push(String(event), data));
       const sync = await inbox.next("player:sync", () => true, 5000, true);
-      return { id: sync.id, world, inbox, sdk, tradeInbox: new Inbox() };
+      return { id: sync.id, name: sync.name, world, inbox, sdk, tradeInbox: new Inbox() };
     }
 
     /** A trade of two players up to its confirm screen, `alice` offering 5 of her 25 coins: its id. */
@@ -142,6 +146,15 @@ scaleOut(
       for (const player of [alice, bob]) player.trade!.send("tradeAccept", { tradeId });
       await alice.tradeInbox.next("tradeConfirmScreen", () => true, 10000, true);
       return tradeId;
+    }
+
+    /** The trade's room runs on the other process than the world's, as their listings in Redis say. */
+    async function assertTradeApartFromWorld(tradeId: string): Promise<void> {
+      const listings = Object.values(await redis.hgetall("roomcaches")).map((json) => JSON.parse(json));
+      const worldListing = listings.find((room) => room.name === "world");
+      const tradeListing = listings.find((room) => room.roomId === tradeId);
+      assert.ok(worldListing && tradeListing, "both rooms are listed in Redis");
+      assert.notEqual(tradeListing.processId, worldListing.processId, "the trade runs on the other process");
     }
 
     /** The stored coins of each player. */
@@ -166,12 +179,7 @@ scaleOut(
       assert.equal(bob.world.roomId, alice.world.roomId, "one world, reached through either process");
 
       const tradeId = await tradeToConfirmScreen(alice, bob);
-
-      const listings = Object.values(await redis.hgetall("roomcaches")).map((json) => JSON.parse(json));
-      const worldListing = listings.find((room) => room.name === "world");
-      const tradeListing = listings.find((room) => room.roomId === tradeId);
-      assert.ok(worldListing && tradeListing, "both rooms are listed in Redis");
-      assert.notEqual(tradeListing.processId, worldListing.processId, "the trade runs on the other process");
+      await assertTradeApartFromWorld(tradeId);
 
       const handle = await openDatabase({ url: database.url });
       try {
@@ -188,6 +196,41 @@ scaleOut(
       assert.deepEqual(completed.receivedItems, [{ itemId: "coins", quantity: 5 }]);
       assert.deepEqual(await storedCoins(alice, bob), [20, 30]);
       await Promise.all([alice, bob].flatMap((player) => [leave(player.trade), leave(player.world)]));
+    });
+    it("ends a trade whose room is on the other process when an admin kicks a trader: nothing moves", async () => {
+      const alice = await join(servers[0]!);
+      const bob = await join(servers[1]!);
+      const tradeId = await tradeToConfirmScreen(alice, bob);
+      await assertTradeApartFromWorld(tradeId);
+      const closed = (room: Room) => new Promise<number>((resolve) => room.onLeave((code) => resolve(code)));
+      const [aliceWorldClosed, aliceTradeClosed] = [closed(alice.world), closed(alice.trade!)];
+
+      const token = (await issueAnonymousToken(new TextEncoder().encode(secret))).token;
+      const admin = await WsClient.connect(`ws://127.0.0.1:${servers[1]!.port}/ws`, { header: token });
+      admin.send("player:chat", { message: `/admin ${ADMIN_CODE}` }, "admin");
+      await admin.received((frame) => frame.id === "admin");
+      admin.send("player:chat", { message: `/kick ${alice.name}` }, "kick");
+      const notice = await admin.received((frame) => frame.id === "kick", 10000);
+      assert.equal(notice.data.message, `${alice.name} was removed from world 1; they may log in again.`);
+
+      // The world on one process ends the trade on the other; the trade's room tells both, once.
+      assert.equal(await within("alice's world connection", aliceWorldClosed, 5000), 4403);
+      const told = await bob.tradeInbox.next("tradeCancelled", () => true, 10000, true);
+      assert.deepEqual(told, { tradeId, reason: "partner_disconnected" });
+      assert.equal(await within("alice's trade connection", aliceTradeClosed, 5000), 4000, "let go");
+      const aliceTold = [...alice.tradeInbox.received, ...alice.inbox.received].filter(
+        ({ event, data }) => event === "tradeCancelled" && data.tradeId === tradeId,
+      );
+      assert.deepEqual(
+        aliceTold.map(({ data }) => data.reason),
+        ["disconnected"],
+        "the kicked player's trade connection is told once",
+      );
+      await Promise.all([admin.close(), leave(bob.trade), leave(bob.world)]);
+      await waitForAsync(
+        async () => isDeepStrictEqual(await storedCoins(alice, bob), [25, 25]),
+        "both players' coins stored as before the trade",
+      );
     });
     it("relays a /ws connection that reached the process without the world to the one with it", async () => {
       const opener = await join(servers[0]!);
