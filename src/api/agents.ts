@@ -2,7 +2,7 @@
 // only an agent's owner (or an admin, for the agents the configuration starts) changes one. Each agent
 // runs beside its world: a request is answered there (src/agents/requests.ts), whichever process it
 // reaches.
-import { type RequestHandler, type Response, Router } from "express";
+import { type Request, type RequestHandler, type Response, Router } from "express";
 import { z } from "zod";
 import { AGENT_ACTIONS } from "../agents/actions/index.js";
 import { isActionName } from "../agents/actions/types.js";
@@ -40,6 +40,11 @@ export const agentGoalBody = z.strictObject({
 });
 // Said in chat unless it is a command (see agentChatLine): held to the chat rule, and refused with its reason.
 export const agentMessageBody = z.strictObject({ text: agentChatText });
+/** The body of a request that takes none: absent, or an empty object. */
+const noBody = z.strictObject({});
+
+/** No body is an empty one; a `null` sent as one is refused as any other value that is not an object. */
+const bodyOf = (req: Request): unknown => (req.body === undefined ? {} : req.body);
 
 /** Who the authenticated caller is: its account, as the game server's own routes resolve it. */
 function accountCaller(res: Response): AgentCaller {
@@ -87,6 +92,14 @@ export function agentsRouter(
     await ask({ type: "control", caller: caller(res), agentId: id });
     throw refusal;
   };
+  /**
+   * Refuses a muted caller's words said through its agent (in the order of refuseRequest): its agents do
+   * not speak for it meanwhile.
+   */
+  const refuseIfMuted = async (res: Response, id: string, owner: AgentCaller): Promise<void> => {
+    if (owner.mutedUntil !== null && owner.mutedUntil > Date.now())
+      await refuseRequest(res, id, new ServiceError("forbidden", mutedOwnerMessage(owner.mutedUntil)));
+  };
   /** The request's input, valid for `schema`, or its refusal (see refuseRequest). */
   const validInput = async <T extends z.ZodType>(
     res: Response,
@@ -132,19 +145,20 @@ export function agentsRouter(
     });
   });
 
-  router.post("/agents/:agentId/goal/stop", authenticated, (req, res) =>
-    answer(res, { type: "pauseGoals", caller: caller(res), agentId: agentId(req.params) }),
-  );
+  router.post("/agents/:agentId/goal/stop", authenticated, async (req, res) => {
+    await validInput(res, agentId(req.params), noBody, bodyOf(req));
+    return answer(res, { type: "pauseGoals", caller: caller(res), agentId: agentId(req.params) });
+  });
 
-  router.post("/agents/:agentId/goal/resume", authenticated, (req, res) =>
-    answer(res, { type: "resumeGoals", caller: caller(res), agentId: agentId(req.params) }),
-  );
+  router.post("/agents/:agentId/goal/resume", authenticated, async (req, res) => {
+    await validInput(res, agentId(req.params), noBody, bodyOf(req));
+    return answer(res, { type: "resumeGoals", caller: caller(res), agentId: agentId(req.params) });
+  });
 
   router.post("/agents/:agentId/message", authenticated, async (req, res) => {
     const { text } = await validInput(res, agentId(req.params), agentMessageBody, req.body);
     const owner = caller(res);
-    if (owner.mutedUntil !== null && owner.mutedUntil > Date.now())
-      throw new ServiceError("forbidden", mutedOwnerMessage(owner.mutedUntil));
+    await refuseIfMuted(res, agentId(req.params), owner);
     return answer(res, { type: "message", caller: owner, agentId: agentId(req.params), text }, 202);
   });
 
@@ -160,6 +174,7 @@ export function agentsRouter(
         agentId(req.params),
         new ServiceError("not_found", `no quick action ${actionId}`),
       );
+    await validInput(res, agentId(req.params), noBody, bodyOf(req));
     return answer(
       res,
       { type: "runQuickAction", caller: caller(res), agentId: agentId(req.params), actionId },
@@ -175,10 +190,10 @@ export function agentsRouter(
     const name = req.params.name as string;
     if (!isActionName(name))
       return refuseRequest(res, agentId(req.params), new ServiceError("not_found", `no action ${name}`));
-    // No body is no parameters; a `null` sent as one is refused as any other value that is not an object.
-    const body = req.body === undefined ? {} : req.body;
-    const params = await validInput(res, agentId(req.params), AGENT_ACTIONS[name].params, body);
-    return answer(res, { type: "action", caller: caller(res), agentId: agentId(req.params), name, params });
+    const params = await validInput(res, agentId(req.params), AGENT_ACTIONS[name].params, bodyOf(req));
+    const owner = caller(res);
+    if (AGENT_ACTIONS[name].speaks) await refuseIfMuted(res, agentId(req.params), owner);
+    return answer(res, { type: "action", caller: owner, agentId: agentId(req.params), name, params });
   });
 
   return router;

@@ -29,6 +29,9 @@ const PLAYER =
 const AGENT_IS_THERE = "`404 not_found`: no such agent";
 const OWNER_ONLY = "`403 forbidden`: the caller does not own it (an admin controls the agents of `AGENTS`)";
 const WORLD_AWAY = "`503 unavailable`: the world's process does not answer";
+const NO_BODY = "`400 bad_request`: a body with anything in it (it takes none)";
+const MUTED_OWNER =
+  "`403 forbidden`: an admin muted the caller's account (`/mute`): its agents do not speak for it until the mute ends";
 
 export const ENDPOINTS: Endpoint[] = [
   {
@@ -309,7 +312,7 @@ export const ENDPOINTS: Endpoint[] = [
     auth: "bearer, owner",
     summary: "Stops the agent choosing goals itself (a goal set meanwhile is still pursued).",
     answers: ["`200 {success: true, goal, goalsPaused, availableGoals}`"],
-    errors: [AGENT_IS_THERE, OWNER_ONLY, WORLD_AWAY],
+    errors: [NO_BODY, AGENT_IS_THERE, OWNER_ONLY, WORLD_AWAY],
   },
   {
     method: "POST",
@@ -317,7 +320,7 @@ export const ENDPOINTS: Endpoint[] = [
     auth: "bearer, owner",
     summary: "Lets the agent choose its goals again.",
     answers: ["`200 {success: true, goal, goalsPaused, availableGoals}`"],
-    errors: [AGENT_IS_THERE, OWNER_ONLY, WORLD_AWAY],
+    errors: [NO_BODY, AGENT_IS_THERE, OWNER_ONLY, WORLD_AWAY],
   },
   {
     method: "POST",
@@ -331,7 +334,7 @@ export const ENDPOINTS: Endpoint[] = [
       "`400 bad_request`: a chat command (a line starting with `/`): send those from your own connection",
       AGENT_IS_THERE,
       OWNER_ONLY,
-      "`403 forbidden`: an admin muted the caller's account (`/mute`): its agents do not speak for it until the mute ends",
+      MUTED_OWNER,
       WORLD_AWAY,
     ],
   },
@@ -351,6 +354,7 @@ export const ENDPOINTS: Endpoint[] = [
     summary: "Runs a quick action.",
     answers: ["`202 {accepted: true}`"],
     errors: [
+      NO_BODY,
       "`404 not_found`: no such agent or action",
       OWNER_ONLY,
       "`409 conflict`: the action is unavailable now (the message says why, as the list does)",
@@ -378,6 +382,7 @@ export const ENDPOINTS: Endpoint[] = [
       "`400 bad_request`: parameters the action does not take",
       "`404 not_found`: no such agent or action",
       OWNER_ONLY,
+      `${MUTED_OWNER} (\`chatMessage\`)`,
       WORLD_AWAY,
     ],
   },

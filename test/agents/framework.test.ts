@@ -215,7 +215,7 @@ describe("the agent process (npm run agents) beside a game server", function () 
     );
   });
 
-  it("takes an owner's messages to its agent, and refuses them once an admin muted the owner, at both addresses", async () => {
+  it("takes an owner's words for its agent, and refuses them once an admin muted the owner, at both addresses", async () => {
     const [agent] = (await (await request(server, "/api/agents", { token: owner })).json()).agents;
     const message = (address: { baseUrl: string }, token: string) =>
       request(address, `/api/agents/${agent.agentId}/message`, { body: { text: "hello there" }, token });
@@ -225,9 +225,17 @@ describe("the agent process (npm run agents) beside a game server", function () 
     await server.runtime.accounts.muteUntil(accountId, new Date(Date.now() + 60_000));
     // A new token of the same identity: the agent process remembers a checked token for 30 s.
     const { token } = await issueAnonymousToken(server.runtime.jwtSecret, decodeJwt(owner).sub);
+    const chat = (address: { baseUrl: string }, id = agent.agentId) =>
+      request(address, `/api/agents/${id}/actions/chatMessage`, { body: { message: "hello there" }, token });
     for (const address of [server, agentProcess]) {
-      const refused = await expectError(await message(address, token), 403, "forbidden");
-      assert.match(refused.message, /^an admin muted this account until /);
+      for (const said of [await message(address, token), await chat(address)]) {
+        const refused = await expectError(said, 403, "forbidden");
+        assert.match(refused.message, /^an admin muted this account until /);
+      }
+      // An agent that does not exist is not found, muted or not.
+      await expectError(await chat(address, "nobody"), 404, "not_found");
+      const idle = `/api/agents/${agent.agentId}/actions/idle`;
+      assert.equal((await request(address, idle, { method: "POST", token })).status, 200, "it still obeys");
     }
     await server.runtime.accounts.muteUntil(accountId, null);
   });

@@ -264,6 +264,19 @@ describe("/api/agents: the server's autonomous agents", function () {
     for (const action of byId.values())
       assert.equal(action.available, action.reason === undefined, `${action.id}: a reason when unavailable`);
 
+    // The endpoints that take no body refuse one with anything in it, and change nothing.
+    for (const [path, body] of [
+      ["goal/stop", { goalsPaused: false }],
+      ["goal/stop", "null"],
+      ["goal/resume", "5"],
+      ["quick-actions/stop", { bogus: 1 }],
+    ] as const)
+      await expectError(await post(`/api/agents/${agent.agentId}/${path}`, body), 400, "bad_request");
+    assert.equal(
+      (await get(`/api/agents/${agent.agentId}/goal`)).goalsPaused,
+      false,
+      "refusals change nothing",
+    );
     const ran = await post(`/api/agents/${agent.agentId}/quick-actions/stop`);
     assert.equal(ran.status, 202);
     assert.equal((await get(`/api/agents/${agent.agentId}/goal`)).goalsPaused, true);

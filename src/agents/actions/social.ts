@@ -9,6 +9,7 @@ export const chatMessage = defineAction({
   name: "chatMessage",
   description: "Say something in chat to the players nearby (not a chat command).",
   params: z.strictObject({ message: agentChatText }),
+  speaks: true,
   run(runtime, { message }) {
     runtime.send({ event: "player:chat", data: { message: message.trim() } });
     return OK;

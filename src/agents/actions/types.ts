@@ -72,6 +72,8 @@ export interface AgentAction<Params extends z.ZodType = z.ZodType> {
   run(runtime: ActionRuntime, params: z.infer<Params>): ActionResult | Promise<ActionResult>;
   /** Whether it can do something now with its defaults (availableActionsProvider); always, if absent. */
   available?(context: AgentContext): boolean;
+  /** It says the caller's words in chat: refused while the caller's account is muted. */
+  speaks?: true;
 }
 
 /** Keeps each action's parameter type tied to its schema. */
