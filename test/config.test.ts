@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
+import { ANONYMOUS_RENEWAL_SECONDS } from "../src/auth/tokens.js";
 import { ConfigError, loadConfig } from "../src/config/config.js";
 import { REQUIRED_IN_PRODUCTION } from "../src/config/production.js";
 
@@ -75,8 +76,8 @@ describe("configuration", () => {
     assert.equal(loadConfig({ AGENT_MODEL_TIMEOUT_MS: "600000" }).AGENT_MODEL_TIMEOUT_MS, 600_000);
   });
 
-  it("keeps anonymous accounts a day by default, and refuses a retention shorter than their token's life", () => {
-    assert.equal(loadConfig({}).ANONYMOUS_ACCOUNT_RETENTION_SECONDS, 86_400);
+  it("keeps anonymous accounts as long as their renewal token by default, and no shorter than their token", () => {
+    assert.equal(loadConfig({}).ANONYMOUS_ACCOUNT_RETENTION_SECONDS, ANONYMOUS_RENEWAL_SECONDS);
     assert.equal(
       loadConfig({ ANONYMOUS_ACCOUNT_RETENTION_SECONDS: "0" }).ANONYMOUS_ACCOUNT_RETENTION_SECONDS,
       0,

@@ -174,7 +174,7 @@ export const VARIABLE_DOCS = {
   },
   ANONYMOUS_ACCOUNT_RETENTION_SECONDS: {
     meaning:
-      "An anonymous account not seen for this long (and owning no agent) is deleted with its character; `0` keeps them all. At least 7200: its token lives an hour.",
+      "An anonymous account not seen for this long (and owning no agent) is deleted with its character; `0` keeps them all. At least 7200: its token lives an hour. The default is as long as its renewal token lives (30 days): a player back within it plays the same character; a renewal token of a deleted account signs in a new one.",
   },
   AGENT_PORT: { meaning: "The agent process (`npm run agents`) serves `/api/agents` on this port." },
   GAME_SERVER_URL: {

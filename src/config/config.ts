@@ -237,8 +237,9 @@ export const environmentSchema = z.object({
    */
   AGENT_OWNER_ABSENCE_SECONDS: positiveInt(3600),
   /**
-   * An anonymous account not seen for this long is deleted with its character (its token, an hour long
-   * and renewed only while valid, can no longer sign in); 0 keeps them all.
+   * An anonymous account not seen for this long is deleted with its character; 0 keeps them all. By
+   * default as long as its renewal token lives (30 days, src/auth/tokens.ts): a player back within it
+   * plays the same character.
    */
   ANONYMOUS_ACCOUNT_RETENTION_SECONDS: z.coerce
     .number()
@@ -246,7 +247,7 @@ export const environmentSchema = z.object({
     .refine((seconds) => seconds === 0 || seconds >= 7200, {
       message: "must be 0 (keep them all) or at least 7200 (2 h): an anonymous token lives an hour",
     })
-    .default(86_400),
+    .default(30 * 24 * 60 * 60),
 
   // Abuse limits (chat rate).
   /**

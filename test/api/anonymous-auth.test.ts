@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
 import { decodeJwt, SignJWT } from "jose";
+import { AnonymousAccountSweep } from "../../src/auth/account-sweep.js";
 import { STEM_NAMES } from "../../src/auth/generated-names.js";
 import {
   ANONYMOUS_AUDIENCE,
@@ -85,6 +86,24 @@ describe("POST /api/v1/auth/anonymous (anonymous mode)", () => {
       () => true,
     );
     assert.ok(refused, "a /ws upgrade with a renewal token is refused");
+  });
+
+  it("renews to the same character after days away: the account sweep keeps it while its renewal token lives", async () => {
+    const signIn = await request(server, "/api/v1/auth/anonymous", { method: "POST" });
+    const { playerId, renewalToken } = await signIn.json();
+    // Away nine days, then the server's own sweep of unseen anonymous accounts runs.
+    const subject = `anon:${decodeJwt(renewalToken).sub}`;
+    await server.runtime.database.db.execute(
+      sql`update accounts set last_seen_at = now() - make_interval(days => 9) where subject = ${subject}`,
+    );
+    const { config, accounts } = server.runtime;
+    const retention = config.ANONYMOUS_ACCOUNT_RETENTION_SECONDS;
+    const absent = await accounts.absentAnonymous([(await accounts.find(subject))!.id], 8 * 24 * 3600);
+    assert.equal(absent.length, 1, "unseen for more than eight days");
+    await new AnonymousAccountSweep(accounts, retention, recordingLogger("info").logger).sweep();
+    const renewed = await request(server, "/api/v1/auth/anonymous", { method: "POST", token: renewalToken });
+    assert.equal(renewed.status, 201, await renewed.clone().text());
+    assert.equal((await renewed.json()).playerId, playerId, "the same character, not a new one");
   });
 
   it("refuses to renew an agent's token with 403: it names no anonymous identity", async () => {
