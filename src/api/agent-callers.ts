@@ -5,11 +5,11 @@ import type { RequestHandler, Response } from "express";
 import { decodeJwt } from "jose";
 import type { AgentCaller } from "../agents/requests.js";
 import { sightingIntervalMs } from "../auth/sightings.js";
+import { bearerToken } from "../auth/tokens.js";
 import { clientKey } from "../limits/rate-limits.js";
 import { ServiceError } from "../protocol/errors.js";
 import type { Logger } from "../telemetry/logger.js";
 import type { AccountBody } from "./account.js";
-import { bearerToken } from "./authenticate.js";
 import type { AddressVoucher } from "./vouched-address.js";
 
 /**

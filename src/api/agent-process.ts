@@ -3,13 +3,12 @@
 // characters are this server's: it asks here which owners have been away too long (only this server sees
 // them come and go, by accounts' last_seen_at), and to delete an agent's account and character with it.
 import { type RequestHandler, Router } from "express";
-import { isAgentProcessToken, type TokenVerifier } from "../auth/tokens.js";
+import { bearerToken, isAgentProcessToken, type TokenVerifier } from "../auth/tokens.js";
 import { countAttempt } from "../auth/verify.js";
 import type { AccountRepository } from "../db/accounts.js";
 import { clientKey, type RateLimits } from "../limits/rate-limits.js";
 import { type AbsentOwnersAnswer, absentOwnersBody, agentIdParam } from "../protocol/agent-process.js";
 import { ServiceError } from "../protocol/errors.js";
-import { bearerToken } from "./authenticate.js";
 import { callerThenBody } from "./request-body.js";
 import { parseOr400 } from "./validate.js";
 

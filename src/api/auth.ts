@@ -2,6 +2,7 @@
 import { Router } from "express";
 import { accountWithCharacter, NAMES_EXHAUSTED_MESSAGE } from "../auth/accounts.js";
 import {
+  bearerToken,
   isRenewalToken,
   issueAnonymousToken,
   type TokenVerifier,
@@ -11,7 +12,7 @@ import { NamesExhaustedError } from "../db/characters.js";
 import { clientKey } from "../limits/rate-limits.js";
 import type { Runtime } from "../ports/runtime.js";
 import { ServiceError } from "../protocol/errors.js";
-import { bearerToken, verifyOrRefuse } from "./authenticate.js";
+import { verifyOrRefuse } from "./authenticate.js";
 
 /**
  * Issues a token for a new identity, with its account and character, so `playerId` can be played at once.

@@ -2,7 +2,7 @@
 // too often. The verified identity is resolved to its account, created on first sight.
 import type { RequestHandler, Response } from "express";
 import { resolveAccount } from "../auth/accounts.js";
-import type { Identity } from "../auth/tokens.js";
+import { bearerToken, type Identity } from "../auth/tokens.js";
 import { type AuthRefusal, verifyToken } from "../auth/verify.js";
 import type { Account } from "../db/accounts.js";
 import { bannedMessage } from "../game/moderation.js";
@@ -16,11 +16,6 @@ export interface Caller {
 }
 
 type AuthRuntime = Pick<Runtime, "tokens" | "rateLimits" | "accounts" | "sightings">;
-
-export function bearerToken(header: string | undefined): string | undefined {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
-  return match?.[1];
-}
 
 /** Verifies the bearer token; failures count as authentication attempts. */
 export function authenticate(runtime: AuthRuntime): RequestHandler {

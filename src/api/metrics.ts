@@ -1,10 +1,10 @@
 import { timingSafeEqual } from "node:crypto";
 import { Router } from "express";
+import { bearerToken } from "../auth/tokens.js";
 import type { Config } from "../config/config.js";
 import { type AttemptCounter, clientKey } from "../limits/rate-limits.js";
 import { ServiceError } from "../protocol/errors.js";
 import { scrapeMetrics } from "../telemetry/metrics.js";
-import { bearerToken } from "./authenticate.js";
 
 /**
  * GET /metrics, Prometheus's text format: open in development; in production only with

@@ -320,3 +320,9 @@ function isFetchFailure(error: unknown): boolean {
       (error instanceof errors.JOSEError && error.code === "ERR_JOSE_GENERIC"))
   );
 }
+
+/** The token of an `Authorization: Bearer <token>` header, the scheme's case aside (as HTTP has it). */
+export function bearerToken(header: string | null | undefined): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
+  return match?.[1];
+}

@@ -1,6 +1,6 @@
-import { type AuthContext, getBearerToken, ServerError } from "@colyseus/core";
+import { type AuthContext, ServerError } from "@colyseus/core";
 import { accountWithCharacter, NAMES_EXHAUSTED_MESSAGE, resolveAccount } from "../auth/accounts.js";
-import type { Identity } from "../auth/tokens.js";
+import { bearerToken, type Identity } from "../auth/tokens.js";
 import { verifyToken } from "../auth/verify.js";
 import { NamesExhaustedError } from "../db/characters.js";
 import { bannedMessage } from "../game/moderation.js";
@@ -22,8 +22,7 @@ export function vouchFor(context: AuthContext, identity: Identity): void {
 /** The token of an SDK client (`client.auth.token`) or of a /ws upgrade (header or `?token=`). */
 export function tokenOf(context: AuthContext): string | undefined {
   if (context.token) return context.token;
-  const header = context.headers.get("authorization");
-  return header ? getBearerToken(header) || undefined : undefined;
+  return bearerToken(context.headers.get("authorization"));
 }
 
 /**

@@ -1,8 +1,8 @@
 // Who may open a /ws connection: the upgrade counted against its client's REST limit, and its token
 // checked (or an anonymous identity given) before any world is chosen for it.
 import type { IncomingMessage } from "node:http";
-import { type AuthContext, getBearerToken } from "@colyseus/core";
-import { type Identity, issueAnonymousToken } from "../auth/tokens.js";
+import type { AuthContext } from "@colyseus/core";
+import { bearerToken, type Identity, issueAnonymousToken } from "../auth/tokens.js";
 import { type AuthRefusal, countAttempt, verifyToken } from "../auth/verify.js";
 import { clientKey } from "../limits/rate-limits.js";
 import type { Runtime } from "../ports/runtime.js";
@@ -89,8 +89,7 @@ export class UpgradeAdmission {
     identity: Identity,
     client: string,
   ): Promise<AuthRefusal | undefined> {
-    const header = context.headers.get("authorization");
-    const fromHeader = header ? getBearerToken(header) : undefined;
+    const fromHeader = bearerToken(context.headers.get("authorization"));
     if (!fromHeader || fromHeader === token) return undefined;
     const verified = await verifyToken(this.runtime, fromHeader, client);
     if (verified.refusal) return verified.refusal;

@@ -42,6 +42,11 @@ describe("/ws: authentication at the upgrade", function () {
       const first = await client.first();
       assert.equal(first.event, "player:sync");
       assert.equal(first.data.id, playerId);
+      await client.close();
+      // HTTP's schemes are case-insensitive: `bearer` names the same character, as REST takes it.
+      const lowercase = await WsClient.connect(server.wsUrl, "none", { Authorization: `bearer ${token}` });
+      assert.equal((await lowercase.first()).data.id, playerId, "the token's character, not a new one");
+      await lowercase.close();
     });
 
     it("serves the channel at /ws/ too, as PUBLIC_WS_URL may be written and /env.js then publishes it", async () => {
