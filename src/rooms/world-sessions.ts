@@ -71,6 +71,8 @@ export class WorldSessions {
   private readonly arrivals: CharacterArrivals;
   /** Clients sent their player:sync (see greet). */
   private readonly greeted = new WeakSet<WorldClient>();
+  /** A player's own events for its client not yet sent its player:sync: sent right after it (see sendTo). */
+  private readonly heldUntilGreeted = new Map<string, { event: string; data: unknown }[]>();
   /** The world is shutting down: its closing write (see WorldRoom.onDispose) takes every departure. */
   private closing = false;
 
@@ -127,6 +129,7 @@ export class WorldSessions {
     const client = this.owners.get(characterId);
     if (client) {
       this.owners.delete(characterId);
+      this.heldUntilGreeted.delete(characterId);
       interest.close(client);
       trades.playerGone(characterId, "partner_disconnected");
       client.userData?.reconnection?.reject(new Error("logged in to another world"));
@@ -208,6 +211,7 @@ export class WorldSessions {
     const { characterId } = playerOf(client);
     if (this.owners.get(characterId) !== client) return;
     this.owners.delete(characterId);
+    this.heldUntilGreeted.delete(characterId);
     this.log(client, "left");
     trades.playerGone(characterId, "partner_disconnected");
     await tradeCommits.settled(characterId);
@@ -311,7 +315,12 @@ export class WorldSessions {
     // A connection on its way out (a kick, a drop) would take it nowhere.
     if (!client || client.state === ClientState.LEAVING) return false;
     if (this.greeted.has(client)) client.send(event, data);
-    else this.parts.ticks.whenPublished(() => this.owners.get(playerId)?.send(event, data));
+    else {
+      // player:sync comes first, always: a login that takes over a session hears how its trades ended after it.
+      const held = this.heldUntilGreeted.get(playerId) ?? [];
+      held.push({ event, data });
+      this.heldUntilGreeted.set(playerId, held);
+    }
     return true;
   }
 
@@ -355,6 +364,8 @@ export class WorldSessions {
     client.send("player:sync", this.parts.world.playerSync(characterId));
     countMessagesOut("player:sync");
     this.greeted.add(client);
+    for (const { event, data } of this.heldUntilGreeted.get(characterId) ?? []) client.send(event, data);
+    this.heldUntilGreeted.delete(characterId);
   }
 
   /** Brings the client's view up to date: a /ws client is sent the protocol's world:update. */

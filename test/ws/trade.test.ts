@@ -398,6 +398,27 @@ describe("/ws: trading between two plain WebSocket clients", function () {
     const accept = await tradeErrorOf(bob, "tradeAccept", { tradeId }, "accept");
     assert.deepEqual([add.reason, accept.reason], ["wrong_stage", "wrong_stage"]);
   });
+  for (const side of ["asker", "asked"] as const) {
+    it(`greets a new login of the ${side} of a pending request with player:sync first, then how it ended`, async () => {
+      const alice = await connect();
+      const bob = await connect();
+      const incoming = bob.client.next("tradeIncoming");
+      alice.client.send("tradeRequest", { targetPlayerId: bob.id });
+      const { tradeId } = (await incoming).data;
+      const [again, partner] = side === "asker" ? [alice, bob] : [bob, alice];
+      const partnerTold = partner.client.next("tradeCancelled", (data) => data.tradeId === tradeId);
+      const second = await WsClient.connect(server.wsUrl, { header: again.token });
+      players.push({ ...again, client: second });
+      await partnerTold;
+      await second.received((frame) => frame.event === "tradeCancelled" && frame.data.tradeId === tradeId);
+      assert.deepEqual(
+        second.frames.slice(0, 2).map((frame) => frame.event),
+        ["player:sync", "tradeCancelled"],
+        "the contract's first message comes first",
+      );
+    });
+  }
+
   it("lets a connection trade after the token it opened with has expired", async () => {
     // The connection was authenticated at its upgrade; it cannot present a fresh token afterwards.
     const subject = randomUUID();
