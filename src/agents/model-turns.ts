@@ -101,7 +101,7 @@ export class ModelTurns {
         if (call.signal.aborted) return;
         // The model never read them: the provider failed, or its answer could not be read.
         if (decision.kind === "fallback" && !decision.answered) this.returnUnread(instructions);
-        return this.apply(decision);
+        return this.apply(decision, instructions.length > 0);
       })
       .catch((error: unknown) => {
         this.returnUnread(instructions);
@@ -122,9 +122,17 @@ export class ModelTurns {
     this.pending?.abort();
   }
 
-  /** Carries out the model's decision; one that cannot be carried out is the rules' instead. */
-  private async apply(decision: ModelDecision): Promise<void> {
-    if (decision.kind !== "fallback" && decision.say) this.host.say(decision.say);
+  /**
+   * Carries out the model's decision; one that cannot be carried out is the rules' instead. Its words are
+   * said only in answer to its owner (`asked`): unasked, words alone are no decision, and asking again at
+   * once would spend the minute's calls and fill the chat.
+   */
+  private async apply(answer: ModelDecision, asked: boolean): Promise<void> {
+    const decision: ModelDecision =
+      asked || answer.kind !== "say"
+        ? answer
+        : { kind: "fallback", reason: "the model answered in words, not with an action", answered: true };
+    if (asked && decision.kind !== "fallback" && decision.say) this.host.say(decision.say);
     if (decision.kind === "say") {
       this.modelDecided();
       return;

@@ -395,6 +395,31 @@ describe("language-model planner: stub providers on loopback drive an agent", fu
     }
   });
 
+  it("says nothing its owner did not ask for: words alone, unasked, leave the decision to the rules", async () => {
+    const run = await drivenAgent("openai");
+    try {
+      const listener = await joinAsNewPlayer(run.server);
+      assert.equal(run.world.submit(listener.id, { type: "teleport", ...run.beside }), undefined);
+      await waitForAsync(async () => run.stub.requests.length >= 1, "the model asked");
+      run.stub.mode = { kind: "words", text: "I think I will chop a tree." };
+      const asked = run.stub.requests.length;
+      const before = await run.xp();
+      // A new goal ends what is under way: the next decision is the model's again.
+      await run.setGoal();
+      await waitForAsync(async () => run.stub.requests.length > asked, "the model asked");
+      await waitForAsync(
+        async () => (await run.state()).plannerReason === "the model answered in words, not with an action",
+        "the rules deciding, saying why",
+      );
+      await waitForAsync(async () => (await run.xp()) > before, "the rules chop on", 60000);
+      const said = listener.inbox.received.filter(({ event }) => event === "chat:message");
+      assert.deepEqual(said, [], "the unasked words are not said in chat");
+      await leave(listener.room);
+    } finally {
+      await run.stop();
+    }
+  });
+
   it("hears its owner while a follow it was told runs, and says a reply of several lines as one", async () => {
     const run = await drivenAgent("openai");
     try {

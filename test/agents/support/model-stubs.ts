@@ -8,6 +8,8 @@ export type StubProvider = "openai" | "anthropic" | "google" | "local";
 /** What the stub answers next: a tool call, or one of the failures a model can have. */
 export type StubMode =
   | { kind: "tool"; name: string; input?: Record<string, unknown>; text?: string }
+  /** Words alone: no tool call. */
+  | { kind: "words"; text: string }
   | { kind: "slow"; ms: number }
   /** A tool call, answered `ms` late. */
   | { kind: "late"; ms: number; name: string }
@@ -34,6 +36,38 @@ export interface ModelStub {
   /** Requests whose client hung up before their answer was sent whole. */
   abandoned: number;
   close(): Promise<void>;
+}
+
+/** An answer in words alone, as each provider gives one. */
+function wordsReply(provider: StubProvider, text: string): unknown {
+  switch (provider) {
+    case "openai":
+    case "local":
+      return {
+        id: "chatcmpl-1",
+        object: "chat.completion",
+        created: 1,
+        model: "stub",
+        choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
+        usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+      };
+    case "anthropic":
+      return {
+        id: "msg_1",
+        type: "message",
+        role: "assistant",
+        model: "stub",
+        content: [{ type: "text", text }],
+        stop_reason: "end_turn",
+        stop_sequence: null,
+        usage: { input_tokens: 10, output_tokens: 5 },
+      };
+    case "google":
+      return {
+        candidates: [{ content: { role: "model", parts: [{ text }] }, finishReason: "STOP", index: 0 }],
+        usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
+      };
+  }
 }
 
 function toolReply(provider: StubProvider, mode: Extract<StubMode, { kind: "tool" }>): unknown {
@@ -128,6 +162,8 @@ export async function startModelStub(provider: StubProvider): Promise<ModelStub>
       switch (mode.kind) {
         case "tool":
           return send(200, toolReply(provider, mode));
+        case "words":
+          return send(200, wordsReply(provider, mode.text));
         case "slow":
           setTimeout(() => {
             if (!res.destroyed) send(200, toolReply(provider, { kind: "tool", name: "idle" }));
