@@ -14,7 +14,10 @@ const oversized = new WeakSet<Client>();
 export function watchMessageSizes(client: Client): void {
   const ws = client.ref as EventEmitter | undefined;
   ws?.prependListener("message", (data: unknown) => {
-    if (!(data instanceof Uint8Array) || ((data[0] ?? 0) & PROTOCOL_CODE_MASK) !== Protocol.ROOM_DATA) return;
+    if (!(data instanceof Uint8Array)) return;
+    const code = (data[0] ?? 0) & PROTOCOL_CODE_MASK;
+    // A message sent with `send` or with `sendBytes`: either is the client's room message.
+    if (code !== Protocol.ROOM_DATA && code !== Protocol.ROOM_DATA_BYTES) return;
     if (data.byteLength > MAX_FRAME_BYTES) oversized.add(client);
     else oversized.delete(client);
   });

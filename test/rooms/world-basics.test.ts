@@ -235,6 +235,13 @@ describe("WorldRoom: joining and moving", function () {
       "tradeCancel",
       "in the trade's room too",
     );
+    // Sent as bytes, the same.
+    alice.room.sendBytes("player:chat", new Uint8Array(5000).fill(65));
+    assert.equal(
+      (await alice.inbox.next("error", (e) => e.code === "frame_too_large")).event,
+      "player:chat",
+      "a message sent with sendBytes too",
+    );
     // Nothing was said, the connection stays, and so does the trade.
     alice.room.send("player:chat", { message: "still here" });
     await alice.inbox.next("chat:message", (m) => m.message === "still here");
