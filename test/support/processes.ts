@@ -64,6 +64,15 @@ export function startAgentProcess(
   );
 }
 
+/**
+ * Server processes still running. A test that timed out leaves its servers up, holding their ports: the
+ * test process kills them as it exits, so that the files run again alone after it find the ports free.
+ */
+const running = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
 /** Starts `npm start`'s entry point as `npm start` runs it, as a separate process; waits until /health answers. */
 export async function startServerProcess(
   port: number,
@@ -81,7 +90,13 @@ export async function startServerProcess(
   let output = "";
   child.stdout?.on("data", (chunk) => (output += chunk));
   child.stderr?.on("data", (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  running.add(child);
+  const exited = new Promise<number | null>((resolve) =>
+    child.on("exit", (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + startWithinMs;
   while (Date.now() < deadline) {
