@@ -315,12 +315,9 @@ export class WorldSessions {
     // A connection on its way out (a kick, a drop) would take it nowhere.
     if (!client || client.state === ClientState.LEAVING) return false;
     if (this.greeted.has(client)) client.send(event, data);
-    else {
-      // player:sync comes first, always: a login that takes over a session hears how its trades ended after it.
-      const held = this.heldUntilGreeted.get(playerId) ?? [];
-      held.push({ event, data });
-      this.heldUntilGreeted.set(playerId, held);
-    }
+    // player:sync comes first, always: a login that took over a session hears after it how its trades ended.
+    else
+      this.heldUntilGreeted.set(playerId, [...(this.heldUntilGreeted.get(playerId) ?? []), { event, data }]);
     return true;
   }
 
