@@ -98,7 +98,8 @@ export class ModelTurns {
     this.model
       .decide(input, call.signal)
       .then((decision) => {
-        if (call.signal.aborted) return;
+        // Given up (a new goal, a halt): its answer is not carried out, so the owner's messages wait on.
+        if (call.signal.aborted) return this.returnUnread(instructions);
         // The model never read them: the provider failed, or its answer could not be read.
         if (decision.kind === "fallback" && !decision.answered) this.returnUnread(instructions);
         return this.apply(decision, instructions.length > 0);
@@ -116,7 +117,7 @@ export class ModelTurns {
   /**
    * Gives up the model's decision under way, if any: its owner stopped the agent, gave it another goal
    * or deleted it. The request is cut (a provider bills what it goes on writing), and its answer is
-   * neither carried out nor said.
+   * neither carried out nor said; the owner's messages it carried wait for the next call.
    */
   cancel(): void {
     this.pending?.abort();

@@ -361,6 +361,34 @@ describe("language-model planner: stub providers on loopback drive an agent", fu
     }
   });
 
+  it("keeps the owner's message for the next call when a new goal cuts the call carrying it", async () => {
+    const run = await drivenAgent("openai", { AGENT_MODEL_TIMEOUT_MS: "15000" });
+    try {
+      await waitForAsync(async () => (await run.xp()) > 0, "the model driving");
+      run.stub.mode = { kind: "never" };
+      const asked = run.stub.requests.length;
+      const sent = await request(run.server, `/api/agents/${run.agentId}/message`, {
+        token: run.owner,
+        body: { text: "Chop the oak" },
+      });
+      assert.equal(sent.status, 202);
+      await waitForAsync(
+        async () => run.stub.requests.slice(asked).some((r) => r.body.includes("Chop the oak")),
+        "the instruction in a request left hanging",
+      );
+      run.stub.mode = { kind: "tool", name: "chopTree" };
+      const cut = run.stub.requests.length;
+      assert.equal((await run.setGoal()).status, 200);
+      await waitForAsync(async () => run.stub.abandoned === 1, "the request cut by the new goal");
+      await waitForAsync(
+        async () => run.stub.requests.slice(cut).some((r) => r.body.includes("Chop the oak")),
+        "the instruction asked again",
+      );
+    } finally {
+      await run.stop();
+    }
+  });
+
   it("passes the owner's message to the model as an instruction, and says its reply in chat", async () => {
     const run = await drivenAgent("anthropic");
     try {
