@@ -25,7 +25,7 @@ describe("the fighter's rules against a started server: its fights, style, food 
   let characterId: string;
 
   before(async () => {
-    server = await startTestServer({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "25" });
+    server = await startTestServer({ ...GENEROUS_LIMITS, WORLD_TICK_MS: "100" });
     owner = (await signInAnonymously(server)).token;
     const created = await post("/api/agents", { name: "Brawler" });
     assert.equal(created.status, 201);
