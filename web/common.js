@@ -199,5 +199,28 @@ export function el(spec, attributes = {}, ...children) {
   return node;
 }
 
+/** The longest chat line (and agent message) the server takes, in characters as people see them. */
+export const MAX_CHAT_CHARACTERS = 200;
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/**
+ * Holds a text box to `max` characters as people see them, as the server counts a chat line: the
+ * browser's `maxlength` counts UTF-16 units, so it stopped a line of emoji at half its length.
+ */
+export function capCharacters(input, max) {
+  input.addEventListener("input", () => {
+    const { value } = input;
+    if (value.length <= max) return;
+    const characters = [...graphemes.segment(value)];
+    if (characters.length > max)
+      input.value = characters
+        .slice(0, max)
+        .map(({ segment }) => segment)
+        .join("");
+  });
+  return input;
+}
+
 export const titleCase = (id) => id.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
 export const formatNumber = (n) => Number(n).toLocaleString("en");

@@ -2,9 +2,11 @@
 // progress, current action, skills, inventory, equipment) and controls it. It polls every 7 s, a failed poll retried after 1 s, 2 s and 4 s, and a 429 waits for its Retry-After.
 import {
   api,
+  capCharacters,
   el,
   forgetToken,
   formatNumber,
+  MAX_CHAT_CHARACTERS,
   manifest,
   NEW_PLAYER_EVENT,
   signIn,
@@ -438,11 +440,13 @@ function buildDetail(agent) {
     el("button", { text: "Run action" }),
   );
   parts.actionsBox = actionsBox;
-  const text = el("input", {
-    maxlength: 200,
-    placeholder: "Message (a command, e.g. woodcutting or drop all logs)",
-    "aria-label": "message",
-  });
+  const text = capCharacters(
+    el("input", {
+      placeholder: "Message (a command, e.g. woodcutting or drop all logs)",
+      "aria-label": "message",
+    }),
+    MAX_CHAT_CHARACTERS,
+  );
   const message = el(
     "form.inline",
     {

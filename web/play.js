@@ -1,10 +1,12 @@
 // The web client: signs in, plays over /ws, draws the world and keeps the panels up to date.
 import {
   api,
+  capCharacters,
   dropRefusedToken,
   el,
   env,
   keepSignedIn,
+  MAX_CHAT_CHARACTERS,
   NEW_PLAYER_EVENT,
   signIn,
   titleCase,
@@ -711,6 +713,7 @@ function chatLine(kind, from, message) {
   log.scrollTop = log.scrollHeight;
 }
 
+capCharacters($("chat-input"), MAX_CHAT_CHARACTERS);
 $("chat-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const input = $("chat-input");

@@ -225,6 +225,17 @@ describe("the agent dashboard on a phone and in a narrow window", function () {
     assert.ok(inView, "the outcome shows where the owner is looking, without scrolling");
   });
 
+  it("takes a message of 200 emoji, as the server counts characters, and stops the box there", async () => {
+    const box = page.locator('input[aria-label="message"]');
+    await box.click();
+    await page.keyboard.insertText("🌲".repeat(250));
+    assert.equal([...(await box.inputValue())].length, 200);
+    await page.locator("button", { hasText: "Send" }).click();
+    await page.waitForFunction(
+      () => document.querySelector<HTMLInputElement>('input[aria-label="message"]')?.value === "",
+    );
+  });
+
   it("fits a narrow window: no card over another, nothing spilling", async () => {
     await page.setViewportSize(NARROW_WINDOW);
     await page.evaluate(() => window.scrollTo(0, 0));

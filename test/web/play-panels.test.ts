@@ -154,6 +154,20 @@ describe("the play page: one player's panels", function () {
     await w.context.close();
   });
 
+  it("takes a chat line of 200 emoji, as the server counts characters, and stops the box there", async () => {
+    const w = await openClient(suite.browser, suite.server);
+    pages.push(w);
+    const { page } = w;
+    // Two UTF-16 units each: a browser's own length limit would stop at 100 of them.
+    await page.locator("#chat-input").click();
+    await page.keyboard.insertText("😀".repeat(250));
+    const typed = await page.locator("#chat-input").inputValue();
+    assert.equal([...typed].length, 200);
+    await page.locator("#chat-input").press("Enter");
+    await page.locator("#chat-log li span", { hasText: typed }).waitFor();
+    await w.context.close();
+  });
+
   it("on a phone-sized window, stacks the map above the sidebar so that the map keeps the width", async () => {
     const w = await openClient(suite.browser, suite.server);
     pages.push(w);
