@@ -38,6 +38,22 @@ export function bestTool(
   return best;
 }
 
+/** Of the tools of a kind held, the one needing the lowest level: why none can be used, when none can. */
+export function easiestTool(
+  inventoryAndEquippedItemIds: Iterable<string>,
+  skill: GatheringSkill,
+  toolKind: ToolKind,
+  tools: ReadonlyMap<string, ToolDef>,
+): ToolDef | undefined {
+  let easiest: ToolDef | undefined;
+  for (const itemId of inventoryAndEquippedItemIds) {
+    const tool = tools.get(itemId);
+    if (tool === undefined || tool.kind !== toolKind || tool.skill !== skill) continue;
+    if (easiest === undefined || tool.levelRequired < easiest.levelRequired) easiest = tool;
+  }
+  return easiest;
+}
+
 /** One attempt; only a successful one may deplete the resource. Draws one number, two on success. */
 export function attemptGather(
   def: GatheringDef,

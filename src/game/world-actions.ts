@@ -3,7 +3,7 @@
 // must stand.
 import { cooksFood } from "./cooking.js";
 import { type GameError, gameError } from "./errors.js";
-import { bestTool } from "./gathering.js";
+import { bestTool, easiestTool } from "./gathering.js";
 import { type GroundItem, isGroundItemVisible } from "./ground-items.js";
 import { addItem, countItem } from "./inventory.js";
 import type { Maker } from "./smithing.js";
@@ -107,6 +107,12 @@ export function gatherProblem(
     );
   }
   if (!gatheringTool(state, player, resource)) {
+    // A tool held but above the player's level is a level to reach, not a tool to find.
+    const held = easiestTool(heldItemIds(player), skill, gathering.toolKind, state.data.tools);
+    if (held) {
+      const name = state.data.items.get(held.itemId)?.name ?? held.itemId;
+      return gameError("level_too_low", `You need ${skill} level ${held.levelRequired} to use the ${name}.`);
+    }
     const tool = gathering.toolKind.replace("_", " ");
     return gameError(
       "no_tool",
@@ -125,15 +131,21 @@ export function gatheringTool(
 ): ToolDef | undefined {
   const gathering = resource.gathering;
   if (!gathering) return undefined;
-  const carried = player.character.inventory.map((entry) => entry.itemId);
-  const worn = Object.values(player.character.equipment);
   return bestTool(
-    [...carried, ...worn],
+    heldItemIds(player),
     gathering.skill,
     gathering.toolKind,
     state.levels(player),
     state.data.tools,
   );
+}
+
+/** What the player carries and wears, by item: the tools it may use. */
+function heldItemIds(player: PlayerEntity): string[] {
+  return [
+    ...player.character.inventory.map((entry) => entry.itemId),
+    ...Object.values(player.character.equipment),
+  ];
 }
 
 export function visibleGroundItem(

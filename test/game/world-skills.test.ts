@@ -54,7 +54,7 @@ describe("World skills", () => {
     assert.equal(world.submit("p1", { type: "action", action: "chop", targetId: tree }), undefined);
   });
 
-  it("refuses a resource above the player's level, and an axe above it counts for nothing", () => {
+  it("refuses a resource above the player's level, and an axe above it as a level to reach", () => {
     const steelAxe: ToolDef = {
       itemId: "steel_axe",
       kind: "axe",
@@ -74,6 +74,11 @@ describe("World skills", () => {
     axeless.join(
       character("p1", { position: { ...SPAWN }, inventory, skills: withSkills({ woodcutting: 5 }) }),
     );
+    // Held, the steel axe is no tool to use but a level to reach (the skill-unlocks list names it).
+    const refusal = axeless.submit("p1", { type: "action", action: "chop", targetId: treeId(axeless) });
+    assert.equal(refusal?.code, "level_too_low");
+    assert.match(refusal?.message ?? "", /^You need woodcutting level 6 to use the /);
+    axeless.replaceInventory("p1", []);
     assert.equal(
       axeless.submit("p1", { type: "action", action: "chop", targetId: treeId(axeless) })?.code,
       "no_tool",
