@@ -66,6 +66,12 @@ describe("configuration", () => {
         () => loadConfig({ LOCAL_MODEL_URL: url }),
         /LOCAL_MODEL_URL: must be an http:\/\/ or https:\/\/ address/,
       );
+    // The agent process's game server: taken as it was, it played on nothing and answered every call 503.
+    for (const url of ["localhost:5555", "ftp://127.0.0.1:5555"])
+      assert.throws(
+        () => loadConfig({ GAME_SERVER_URL: url }, "agents"),
+        /GAME_SERVER_URL: must be an http:\/\/ or https:\/\/ address/,
+      );
     assert.equal(
       loadConfig({ LOCAL_MODEL_URL: "http://127.0.0.1:11434/v1" }).LOCAL_MODEL_URL,
       "http://127.0.0.1:11434/v1",

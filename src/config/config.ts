@@ -50,9 +50,8 @@ const list = (fallback: string[]) => {
 };
 
 /** An HTTP address: `localhost:11434` (no scheme) would read as a URL of scheme `localhost:`. */
-const optionalUrl = optionalString.pipe(
-  z.url({ protocol: /^https?$/, error: "must be an http:// or https:// address" }).optional(),
-);
+const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// address" });
+const optionalUrl = optionalString.pipe(httpUrl.optional());
 
 /** The public WebSocket address ends in `/ws`. */
 const webSocketUrl = optionalString.pipe(
@@ -189,7 +188,7 @@ export const environmentSchema = z.object({
   /** Port the agent process (`npm run agents`) serves the /api/agents endpoints on. */
   AGENT_PORT: positiveInt(4001),
   /** The game server the agent process plays on, as an ordinary client, and asks who a caller is. */
-  GAME_SERVER_URL: z.url().default("http://localhost:5555"),
+  GAME_SERVER_URL: httpUrl.default("http://localhost:5555"),
   /** Set on the game server: its /api/agents requests go to the agent process there; unset, it runs the agents itself. */
   AGENT_FRAMEWORK_URL: optionalUrl,
   /** The agent process's own store of its agents (a JSON file); default `<DATA_DIR>/agents.json`. */
