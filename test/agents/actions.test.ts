@@ -342,6 +342,7 @@ describe("agent actions and state: the interface's 22 actions and 6 providers ag
     await ok("chopTree");
     await waitForAsync(async () => (await xp("woodcutting")) > 0, "woodcutting XP", 40000);
     await refused("lightFire", {}, /cannot be lit in town/);
+    await refused("useItem", { itemId: "tinderbox", onItemId: "logs" }, /cannot be lit in town/);
     await refused("cookFood", {}, /nothing to cook/);
 
     const spot = meadow.resources.find((r) => r.resourceId === "fishing_spot_net")!;
@@ -374,6 +375,10 @@ describe("agent actions and state: the interface's 22 actions and 6 providers ag
     await refused("equipItem", { itemId: "logs" }, /cannot be wielded or worn/);
     await refused("equipItem", { itemId: "steel_sword" }, /attack level \d+ is needed/);
     await refused("equipItem", { itemId: "rune_sword" }, /carries no/);
+    // What the world would answer with "Nothing interesting happens" is refused before it is sent.
+    await refused("useItem", { itemId: "logs" }, /Logs has no use alone/);
+    await refused("useItem", { itemId: "steel_sword" }, /attack level \d+ is needed/);
+    await refused("useItem", { itemId: "logs", onItemId: "shrimps" }, /nothing happens when Logs is used on/);
     await ok("equipItem", { itemId: "bronze_sword" });
     await waitForAsync(
       async () => (await state()).equipment.weapon?.itemId === "bronze_sword",

@@ -3,9 +3,11 @@ import { z } from "zod";
 import { unmetRequirement } from "../../game/equipment.js";
 import { chebyshev } from "../../game/tile.js";
 import { INVENTORY_SLOTS, type InventoryEntry } from "../../game/types.js";
+import { TINDERBOX_ITEM_ID } from "../../game/world-actions.js";
 import type { WorldEntity } from "../../game/world-types.js";
 import type { AgentContext } from "../knowledge.js";
 import { hasRoomFor, here, inventory, itemName, levels, nearestOf, seen } from "./lookups.js";
+import { fireProblem } from "./skills.js";
 import { type ActionResult, defineAction, OK, refuse } from "./types.js";
 import { legsTask, planLegs } from "./walking.js";
 
@@ -41,6 +43,32 @@ function entryNamed(
   );
 }
 
+/** Why the agent cannot wield or wear the item, if anything stops it. */
+function wearProblem(context: AgentContext, itemId: string): string | undefined {
+  const item = context.world.data.items.get(itemId);
+  if (!item?.equipSlot) return `${itemName(context, itemId)} cannot be wielded or worn`;
+  const skill = unmetRequirement(item, levels(context.know));
+  if (skill)
+    return `${skill} level ${item.requirements![skill]} is needed to use ${item.name} (the agent has ${levels(context.know)[skill]})`;
+  return undefined;
+}
+
+/** Why using the item alone would do nothing: it is neither eaten, buried nor worn (or cannot be yet). */
+function useAloneProblem(context: AgentContext, itemId: string): string | undefined {
+  const item = context.world.data.items.get(itemId);
+  if (item?.heals !== undefined || item?.buryXp !== undefined) return undefined;
+  if (item?.equipSlot) return wearProblem(context, itemId);
+  return `${itemName(context, itemId)} has no use alone: use it on an item (onItemId) or on something in view (targetId)`;
+}
+
+/** Why using one item on the other would do nothing: only a tinderbox on logs lights a fire. */
+function useOnItemProblem(context: AgentContext, itemId: string, onItemId: string): string | undefined {
+  const logs = itemId === TINDERBOX_ITEM_ID ? onItemId : onItemId === TINDERBOX_ITEM_ID ? itemId : undefined;
+  if (logs === undefined || !context.world.data.firemaking.has(logs))
+    return `nothing happens when ${itemName(context, itemId)} is used on ${itemName(context, onItemId)}`;
+  return fireProblem(context, logs);
+}
+
 export const equipItem = defineAction({
   name: "equipItem",
   description: "Wield or wear an item from the inventory (named by itemId or slot).",
@@ -48,13 +76,8 @@ export const equipItem = defineAction({
   run(runtime, named) {
     const entry = entryNamed(runtime, named);
     if (typeof entry === "string") return refuse(entry);
-    const item = runtime.world.data.items.get(entry.itemId);
-    if (!item?.equipSlot) return refuse(`${itemName(runtime, entry.itemId)} cannot be wielded or worn`);
-    const skill = unmetRequirement(item, levels(runtime.know));
-    if (skill)
-      return refuse(
-        `${skill} level ${item.requirements![skill]} is needed to use ${item.name} (the agent has ${levels(runtime.know)[skill]})`,
-      );
+    const problem = wearProblem(runtime, entry.itemId);
+    if (problem) return refuse(problem);
     runtime.send({ event: "inventory:use", data: { inventorySlot: entry.slot } });
     return OK;
   },
@@ -88,6 +111,8 @@ export const useItem = defineAction({
         (candidate) => candidate.itemId === onItemId && candidate.slot !== entry.slot,
       );
       if (!other) return refuse(`the agent carries no ${itemName(runtime, onItemId)} to use it on`);
+      const problem = useOnItemProblem(runtime, entry.itemId, onItemId);
+      if (problem) return refuse(problem);
       data.targetSlot = other.slot;
     }
     if (targetId !== undefined) {
@@ -96,6 +121,10 @@ export const useItem = defineAction({
       if (chebyshev(target.position, here(runtime.know)) > 15)
         return refuse(`${target.name} is too far away`);
       data.targetId = targetId;
+    }
+    if (onItemId === undefined && targetId === undefined) {
+      const problem = useAloneProblem(runtime, entry.itemId);
+      if (problem) return refuse(problem);
     }
     runtime.send({ event: "inventory:use", data });
     return OK;

@@ -113,7 +113,7 @@ function logsToLight(context: AgentContext, wanted: string | undefined) {
   );
 }
 
-function fireProblem(context: AgentContext, wanted: string | undefined): string | undefined {
+export function fireProblem(context: AgentContext, wanted: string | undefined): string | undefined {
   const logs = logsToLight(context, wanted);
   if (!logs)
     return wanted
