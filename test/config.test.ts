@@ -82,6 +82,23 @@ describe("configuration", () => {
     assert.equal(loadConfig({ AGENT_MODEL_TIMEOUT_MS: "600000" }).AGENT_MODEL_TIMEOUT_MS, 600_000);
   });
 
+  it("refuses a timer longer than Node keeps, which would fire every millisecond instead", () => {
+    // WS_PING_MS=2147483648 pinged every millisecond and cut every /ws player within moments.
+    for (const name of [
+      "WS_PING_MS",
+      "DATABASE_QUERY_TIMEOUT_MS",
+      "RATE_LIMIT_WINDOW_MS",
+      "WS_LOGIN_MAX_STALL_MS",
+    ])
+      assert.throws(
+        () => loadConfig({ [name]: String(2 ** 31) }),
+        new RegExp(`${name}: must be at most 2147483647 ms`),
+      );
+    assert.throws(() => loadConfig({ RECONNECT_SECONDS: "2147484" }), /RECONNECT_SECONDS: must be at most/);
+    assert.equal(loadConfig({ WS_PING_MS: String(2 ** 31 - 1) }).WS_PING_MS, 2 ** 31 - 1);
+    assert.equal(loadConfig({ RECONNECT_SECONDS: "2147483" }).RECONNECT_SECONDS, 2_147_483);
+  });
+
   it("keeps anonymous accounts as long as their renewal token by default, and no shorter than their token", () => {
     assert.equal(loadConfig({}).ANONYMOUS_ACCOUNT_RETENTION_SECONDS, ANONYMOUS_RENEWAL_SECONDS);
     assert.equal(

@@ -29,6 +29,14 @@ const flagOn = z
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
+/** Node's timers take at most 2^31 - 1 ms (about 24.8 days): a longer one fires at once, every millisecond. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+const TIMER_TOO_LONG = `must be at most ${LONGEST_TIMER_MS} ms (about 24.8 days), the longest timer Node keeps`;
+
+/** Milliseconds a timer waits: from `min` to the longest timer Node keeps. */
+const timerMs = (fallback: number, min = 1) =>
+  z.coerce.number().int().min(min).max(LONGEST_TIMER_MS, TIMER_TOO_LONG).default(fallback);
+
 /** The list variables' schemas: for these, an empty value is an empty list, not an unset variable. */
 const listSchemas = new WeakSet<z.ZodType>();
 
@@ -111,7 +119,7 @@ export const environmentSchema = z.object({
   RATE_LIMIT_AUTH_PER_MIN: positiveInt(10),
   RATE_LIMIT_WS_PER_SEC: positiveInt(60),
   /** Length of the REST and authentication rate-limit windows; shortened by tests to see a block end. */
-  RATE_LIMIT_WINDOW_MS: positiveInt(60_000),
+  RATE_LIMIT_WINDOW_MS: timerMs(60_000),
   /** Frontend origins allowed cross-origin, besides PUBLIC_APP_URL and localhost. */
   CORS_ALLOWED_ORIGINS: list([]),
   /** Host suffixes whose https subdomains are preview deployments (frontend and server hosting). */
@@ -125,8 +133,8 @@ export const environmentSchema = z.object({
    * within the next; past either, its connection is answered 408 and closed. Node's own defaults (60 s
    * and 300 s) let a client that sends a byte now and then hold a connection for minutes.
    */
-  HTTP_HEADERS_TIMEOUT_MS: positiveInt(20_000),
-  HTTP_REQUEST_TIMEOUT_MS: positiveInt(60_000),
+  HTTP_HEADERS_TIMEOUT_MS: timerMs(20_000),
+  HTTP_REQUEST_TIMEOUT_MS: timerMs(60_000),
   /**
    * Connections one client address may hold open at once (0: no limit). Applied only when the server
    * faces clients itself (TRUST_PROXY=0): behind a proxy every connection comes from the proxy.
@@ -155,25 +163,30 @@ export const environmentSchema = z.object({
   /** Seed of the world's dice (combat, gathering, drops); unset, each opening rolls a new one. For repeatable runs. */
   WORLD_SEED: z.coerce.number().int().min(0).optional(),
   /** How often /ws connections are pinged; one that missed the previous ping is closed as dead. */
-  WS_PING_MS: z.coerce.number().int().min(100).default(10_000),
+  WS_PING_MS: timerMs(10_000, 100),
   /** PostgreSQL cancels a statement that runs longer than this (statement_timeout). */
-  DATABASE_STATEMENT_TIMEOUT_MS: positiveInt(5000),
+  DATABASE_STATEMENT_TIMEOUT_MS: timerMs(5000),
   /**
    * A query PostgreSQL has not answered within this has its connection closed and fails: a connection
    * that went silent (a failover, lost NAT or firewall state) would otherwise hold it some 15 minutes.
    * A world write that fails so is tried again, on a new connection, by the next tick.
    */
-  DATABASE_QUERY_TIMEOUT_MS: positiveInt(10_000),
+  DATABASE_QUERY_TIMEOUT_MS: timerMs(10_000),
   /** Idle time after which TCP keepalive probes check a PostgreSQL connection. */
-  DATABASE_KEEPALIVE_MS: positiveInt(10_000),
+  DATABASE_KEEPALIVE_MS: timerMs(10_000),
   /**
    * A /ws login that waited longer than this while its process stood still (stopped, paused) is refused
    * with 503 when the process resumes: its client has given up by then (a relaying process after 5 s),
    * and carried out it would replace the session the player opened since elsewhere.
    */
-  WS_LOGIN_MAX_STALL_MS: positiveInt(4000),
+  WS_LOGIN_MAX_STALL_MS: timerMs(4000),
   /** Seconds a dropped player's seat is kept for reconnection. */
-  RECONNECT_SECONDS: z.coerce.number().int().min(0).default(30),
+  RECONNECT_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2_147_483, "must be at most 2147483 s (about 24.8 days), the longest timer Node keeps")
+    .default(30),
   /** Names of agents the server runs from its start, owned by nobody (admins control them). */
   AGENTS: list([]),
   /** How many agents one account may run (POST /api/agents past it is 409 conflict). */
