@@ -71,6 +71,9 @@ describe("the server's log", function () {
       await fetch(`${server.baseUrl}/health?probe=1`);
       await waitToSay(/^GET \/health 200 [\d.]+ ms$/, DEBUG);
       assert.equal(said(/^GET \/health 200/, DEBUG)?.path, "/health", "the path, without its query");
+      // Answered within the router mounted at /api: logged under the path asked for, prefix and all.
+      await fetch(`${server.baseUrl}/api/v1/auth/anonymous`, { method: "POST" });
+      await waitToSay(/^POST \/api\/v1\/auth\/anonymous 201 [\d.]+ ms$/, DEBUG);
     });
 
     it("says when the world closes", async () => {
