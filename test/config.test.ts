@@ -161,6 +161,21 @@ describe("configuration", () => {
     assert.ok(loadConfig({}).CORS_PREVIEW_HOST_SUFFIXES.length > 0, "the defaults when unset");
   });
 
+  it("takes as allowed origins only origins, which a browser's Origin can match", () => {
+    // Taken, these matched no browser: a page on https://app.example.com was refused without a word.
+    for (const entry of ["app.example.com", "*", "https://*.example.com", "https://app.example.com/play"])
+      assert.throws(
+        () => loadConfig({ CORS_ALLOWED_ORIGINS: `https://ok.example, ${entry}` }),
+        new RegExp(`CORS_ALLOWED_ORIGINS.*${entry.replace(/[.*/]/g, "\\$&")} is not an origin`),
+      );
+    assert.throws(() => loadConfig({ CORS_PARTNER_ORIGINS: "crazygames.com" }), /CORS_PARTNER_ORIGINS/);
+    assert.deepEqual(
+      loadConfig({ CORS_ALLOWED_ORIGINS: "https://app.example.com, http://localhost:3000/" })
+        .CORS_ALLOWED_ORIGINS,
+      ["https://app.example.com", "http://localhost:3000/"],
+    );
+  });
+
   it("takes as PUBLIC_WS_URL only a ws:// or wss:// address ending in /ws", () => {
     for (const url of ["wss://game.example/ws", "ws://localhost:5555/ws", "wss://game.example/play/ws/"])
       assert.equal(loadConfig({ PUBLIC_WS_URL: url }).PUBLIC_WS_URL, url);

@@ -99,9 +99,12 @@ export const VARIABLE_DOCS = {
       "Chat lines a player may say in any one second (within the message limit); one more is `error` `rate_limited` to its sender alone.",
   },
   RATE_LIMIT_WINDOW_MS: { meaning: "Length of the REST and authentication windows." },
-  CORS_ALLOWED_ORIGINS: { meaning: "Frontend origins allowed cross-origin (comma-separated)." },
+  CORS_ALLOWED_ORIGINS: {
+    meaning:
+      "Frontend origins allowed cross-origin (comma-separated), each as a browser sends it: `https://app.example.com`, no path or wildcard.",
+  },
   CORS_PREVIEW_HOST_SUFFIXES: { meaning: "`https` subdomains treated as preview deployments." },
-  CORS_PARTNER_ORIGINS: { meaning: "Embedding partner sites." },
+  CORS_PARTNER_ORIGINS: { meaning: "Embedding partner sites' origins, written as those above." },
   CORS_IDP_HOST_SUFFIXES: { meaning: "`https` subdomains of the identity provider." },
   HTTP_HEADERS_TIMEOUT_MS: {
     meaning: "A client must send a request's headers within this, or is answered 408 and disconnected.",

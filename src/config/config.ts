@@ -57,6 +57,27 @@ const list = (fallback: string[]) => {
   return schema;
 };
 
+/** A web origin as a browser sends it: a scheme and a host (and port), no path, no wildcard. */
+function isOrigin(entry: string): boolean {
+  if (!URL.canParse(entry)) return false;
+  const url = new URL(entry);
+  return /^https?:$/.test(url.protocol) && !url.hostname.includes("*") && `${url.origin}/` === url.href;
+}
+
+/** A list of web origins: an entry that is not one (`app.example.com`, `*`) would never match. */
+const originList = (fallback: string[]) => {
+  const schema = list(fallback).pipe(
+    z.array(
+      z.string().refine(isOrigin, {
+        error: (issue) =>
+          `${String(issue.input)} is not an origin: write it as a browser sends it, e.g. https://app.example.com (no path, no wildcard: CORS_PREVIEW_HOST_SUFFIXES takes every subdomain of a host)`,
+      }),
+    ),
+  );
+  listSchemas.add(schema);
+  return schema;
+};
+
 /** An HTTP address: `localhost:11434` (no scheme) would read as a URL of scheme `localhost:`. */
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// address" });
 const optionalUrl = optionalString.pipe(httpUrl.optional());
@@ -121,11 +142,11 @@ export const environmentSchema = z.object({
   /** Length of the REST and authentication rate-limit windows; shortened by tests to see a block end. */
   RATE_LIMIT_WINDOW_MS: timerMs(60_000),
   /** Frontend origins allowed cross-origin, besides PUBLIC_APP_URL and localhost. */
-  CORS_ALLOWED_ORIGINS: list([]),
+  CORS_ALLOWED_ORIGINS: originList([]),
   /** Host suffixes whose https subdomains are preview deployments (frontend and server hosting). */
   CORS_PREVIEW_HOST_SUFFIXES: list([".vercel.app", ".netlify.app", ".pages.dev", ".colyseus.cloud"]),
   /** Embedding partner sites. */
-  CORS_PARTNER_ORIGINS: list(["https://www.crazygames.com", "https://html5.gamedistribution.com"]),
+  CORS_PARTNER_ORIGINS: originList(["https://www.crazygames.com", "https://html5.gamedistribution.com"]),
   /** Identity provider domains whose https subdomains may call the API. */
   CORS_IDP_HOST_SUFFIXES: list([".privy.io"]),
   /**

@@ -93,8 +93,8 @@ describe("cross-origin requests", () => {
     assert.deepEqual(corsOf(response), {});
   });
 
-  it("never answers with a wildcard, even when the allow-list holds one (production configuration)", () => {
-    const config = loadConfig({
+  it("refuses a wildcard in the allow-list, and never answers with one (production configuration)", () => {
+    const production = {
       NODE_ENV: "production",
       DATABASE_URL: "postgres://db.invalid/tileworld",
       JWT_SECRET: "a-secret-of-at-least-32-bytes-long!",
@@ -103,8 +103,13 @@ describe("cross-origin requests", () => {
       IDP_APP_SECRET: "s",
       IDP_JWKS_URL: "https://idp.invalid/jwks.json",
       IDP_ISSUER: "https://idp.invalid",
-      CORS_ALLOWED_ORIGINS: "*",
-    });
+    };
+    assert.throws(
+      () => loadConfig({ ...production, CORS_ALLOWED_ORIGINS: "*" }),
+      /CORS_ALLOWED_ORIGINS.*\* is not an origin/,
+    );
+    // A list that held one past the check still echoes only origins it names.
+    const config = { ...loadConfig(production), CORS_ALLOWED_ORIGINS: ["*"] };
     assert.equal(corsHeadersFor("https://anyone.example", config)["Access-Control-Allow-Origin"], undefined);
     assert.equal(
       corsHeadersFor("http://localhost:3333", config)["Access-Control-Allow-Origin"],
