@@ -132,6 +132,8 @@ export class TradeRequests {
     } catch (error) {
       this.opening.delete(tradeId);
       this.ended(tradeId);
+      // Not started: both are told it is over (the requester would wait on it for good), nothing moved.
+      for (const id of [a, b]) this.world.send(id, "tradeCancelled", { tradeId, reason: "commit_failed" });
       throw error;
     }
     const cancelledMeanwhile = this.opening.get(tradeId);
