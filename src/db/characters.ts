@@ -1,7 +1,9 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { isServerName } from "../game/chat.js";
 import { DEFAULT_STYLE, isCombatStyle } from "../game/combat.js";
+import { readPaces } from "../game/paces.js";
 import {
+  type ActionPaces,
   type CharacterState,
   type EquipSlot,
   SKILLS,
@@ -261,7 +263,12 @@ export async function loadCharacter(db: Executor, id: string): Promise<Character
     combatStyle: isCombatStyle(row.combatStyle) ? row.combatStyle : DEFAULT_STYLE,
     ...(row.prayerPoints === null ? {} : { prayerPoints: row.prayerPoints }),
     ...(row.runEnergy === null ? {} : { runEnergy: row.runEnergy }),
+    ...paceField(readPaces(row.paces)),
   };
+}
+
+function paceField(paces: ActionPaces | undefined): { paces?: ActionPaces } {
+  return paces ? { paces } : {};
 }
 
 /** Replaces the stored rows of the given parts for these characters (the rows are small; replacing is simplest). */
@@ -278,18 +285,19 @@ async function writePart(
 ): Promise<void> {
   const ids = states.map((state) => state.id);
   switch (part) {
-    // The character's own row: position, health, combat style, prayer points and run energy.
+    // The character's own row: position, health, combat style, prayer points, run energy and paces.
     case "position": {
       await tx.execute(sql`
         update characters as c
         set x = v.x, z = v.z, health = v.health, combat_style = v.combat_style,
-            prayer_points = v.prayer_points, run_energy = v.run_energy, updated_at = now()
+            prayer_points = v.prayer_points, run_energy = v.run_energy, paces = v.paces, updated_at = now()
         from unnest(${sql.param(ids)}::text[], ${sql.param(states.map((s) => s.position.x))}::int[],
                     ${sql.param(states.map((s) => s.position.z))}::int[], ${sql.param(states.map((s) => s.health))}::int[],
                     ${sql.param(states.map((s) => s.combatStyle ?? DEFAULT_STYLE))}::text[],
                     ${sql.param(states.map((s) => s.prayerPoints ?? null))}::int[],
-                    ${sql.param(states.map((s) => s.runEnergy ?? null))}::int[])
-          as v(id, x, z, health, combat_style, prayer_points, run_energy)
+                    ${sql.param(states.map((s) => s.runEnergy ?? null))}::int[],
+                    ${sql.param(states.map((s) => (s.paces ? JSON.stringify(s.paces) : null)))}::jsonb[])
+          as v(id, x, z, health, combat_style, prayer_points, run_energy, paces)
         where c.id = v.id`);
       return;
     }
@@ -384,6 +392,7 @@ async function insertCharacter(
     combatStyle: state.combatStyle ?? DEFAULT_STYLE,
     prayerPoints: state.prayerPoints ?? null,
     runEnergy: state.runEnergy ?? null,
+    paces: state.paces ?? null,
   });
   await writeParts(tx, [state], ["inventory", "bank", "equipment", "skills"]);
 }

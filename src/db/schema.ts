@@ -49,6 +49,8 @@ export const characters = pgTable(
     prayerPoints: integer("prayer_points"),
     /** Null: full (see runEnergy). */
     runEnergy: integer("run_energy"),
+    /** When it may next swing, make, eat or bury, as it left its world (see paces.ts). Null: at once. */
+    paces: jsonb("paces"),
     /**
      * The numbered world the character last arrived in: a login elsewhere asks that world to let it go
      * first, so a character is in one world at a time (see WorldClaims). Null: none since worlds came.

@@ -397,4 +397,10 @@ export interface CharacterState {
   prayerPoints?: number;
   /** Run energy in hundredths of a percent (see run-energy.ts); absent: full. */
   runEnergy?: number;
+  /** Set as it leaves a world: when it may next swing, make, eat or bury (see paces.ts); absent: at once. */
+  paces?: ActionPaces;
 }
+
+export type PaceName = "attack" | "make" | "eat" | "bury";
+/** Epoch milliseconds before which each paced action may not come again. */
+export type ActionPaces = Partial<Record<PaceName, number>>;

@@ -43,8 +43,10 @@ export interface WorldOptions {
   viewDistance?: number;
   /** Monotonic milliseconds for phase timings (the room passes performance.now); 0 when absent. */
   now?: () => number;
-  /** Epoch milliseconds for chat timestamps (the room passes Date.now); 0 when absent. */
+  /** Epoch milliseconds for chat timestamps and paces (the room passes Date.now); 0 when absent. */
   wallClock?: () => number;
+  /** A tick's length in milliseconds (WORLD_TICK_MS), for the paces a player takes out and back; 600 when absent. */
+  tickMs?: number;
 }
 
 export const DEFAULT_VIEW_DISTANCE = 15;
@@ -56,6 +58,7 @@ export class WorldState {
   readonly random: Random;
   readonly viewDistance: number;
   readonly wallClock: () => number;
+  readonly tickMs: number;
   readonly map: WorldMap;
 
   readonly players = new Map<string, PlayerEntity>();
@@ -98,6 +101,7 @@ export class WorldState {
     this.random = options.random;
     this.viewDistance = options.viewDistance ?? DEFAULT_VIEW_DISTANCE;
     this.wallClock = options.wallClock ?? (() => 0);
+    this.tickMs = options.tickMs ?? 600;
     this.map = new WorldMap(options.data.areas, options.data);
     this.stores = new Map([...options.data.stores.values()].map((def) => [def.npcId, openShelf(def)]));
     populate(this);

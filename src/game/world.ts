@@ -4,6 +4,7 @@
 import { DEFAULT_STYLE } from "./combat.js";
 import { type GameError, gameError, isGameError } from "./errors.js";
 import { type GroundItem, isOwnerOnly } from "./ground-items.js";
+import { type PaceClock, pacesAhead, paceTicks } from "./paces.js";
 import { chebyshev } from "./tile.js";
 import type { CharacterState, InventoryEntry, Tile } from "./types.js";
 import { COMBAT_LOGOUT_TICKS, resolveCombat } from "./world-combat.js";
@@ -90,7 +91,8 @@ export class World {
   join(character: CharacterState): void {
     if (this.state.players.has(character.id))
       throw new RangeError(`player ${character.id} is already in the world`);
-    const copy = structuredClone(character);
+    const { paces, ...rest } = character;
+    const copy = structuredClone(rest);
     if (!this.state.map.isWalkable(copy.position.x, copy.position.z)) {
       const start = this.state.data.areas.find((area) => area.id === this.state.data.startingAreaId);
       if (start) copy.position = { ...start.spawnPoint };
@@ -104,10 +106,7 @@ export class World {
       path: [],
       running: false,
       action: undefined,
-      nextAttackTick: 0,
-      nextMakeTick: 0,
-      nextEatTick: 0,
-      nextBuryTick: 0,
+      ...paceTicks(paces, this.paceClock()),
       lastStruckTick: Number.NEGATIVE_INFINITY,
       prayers: [],
       prayerDrain: 0,
@@ -130,7 +129,14 @@ export class World {
     this.pending.delete(player);
     this.state.needsSync.delete(player);
     this.state.entityRemoved(playerId);
-    return structuredClone(player.character);
+    const final = structuredClone(player.character);
+    const paces = pacesAhead(player, this.paceClock());
+    if (paces) final.paces = paces;
+    return final;
+  }
+
+  private paceClock(): PaceClock {
+    return { tick: this.state.tick, now: this.state.wallClock(), tickMs: this.state.tickMs };
   }
 
   /** Switches every prayer of the player off (a new login taking over a player still in the world). */

@@ -73,6 +73,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
       random: seededRandom(runtime.config.WORLD_SEED ?? Date.now()),
       now: () => performance.now(),
       wallClock: () => Date.now(),
+      tickMs: runtime.config.WORLD_TICK_MS,
     });
     // Claimed before anything is loaded: the world this one replaces can write nothing from now on.
     this.lease = await runtime.worldLeases.claim(this.worldId);

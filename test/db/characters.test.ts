@@ -196,6 +196,7 @@ for (const backend of backends) {
       alice.combatStyle = "aggressive";
       alice.prayerPoints = 3;
       alice.runEnergy = 4321;
+      alice.paces = { make: 1_800_000_000_000.5, eat: 1_800_000_000_600 };
       alice.inventory = [{ slot: 27, itemId: "logs", quantity: 1 }];
       const bob = character("c2", "Bob");
       bob.inventory = [];
@@ -211,9 +212,11 @@ for (const backend of backends) {
       assert.equal(savedAlice?.combatStyle, "aggressive", "written with the position");
       assert.equal(savedAlice?.prayerPoints, 3, "written with the position");
       assert.equal(savedAlice?.runEnergy, 4321, "written with the position");
+      assert.deepEqual(savedAlice?.paces, alice.paces, "written with the position");
       const untouched = await charactersRepo.load("c2");
       assert.equal(untouched?.prayerPoints, undefined, "none stored: a full recharge");
       assert.equal(untouched?.runEnergy, undefined, "none stored: a full bar");
+      assert.equal(untouched?.paces, undefined, "none stored: nothing to wait for");
       assert.deepEqual(savedAlice?.inventory, character("c1", "Alice").inventory, "inventory not written");
       const savedBob = await charactersRepo.load("c2");
       assert.deepEqual(savedBob?.inventory, []);
