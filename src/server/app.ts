@@ -123,6 +123,7 @@ export function createApp(runtime: Runtime) {
         production: runtime.config.production,
         adminCode: runtime.config.ADMIN_CODE,
         authAttempts: runtime.rateLimits.authAttempts,
+        trustProxy: runtime.config.TRUST_PROXY,
       });
       // Last: it ends with the 404 of whatever no route above answered.
       mountApi(app, runtime, liveWorld);

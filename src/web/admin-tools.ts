@@ -35,6 +35,8 @@ export interface AdminToolsOptions {
   adminCode: string | undefined;
   /** Wrong codes count as authentication attempts of the client's address. */
   authAttempts: AttemptCounter;
+  /** TRUST_PROXY: how many proxies in front say who the client is. */
+  trustProxy: number;
 }
 
 const REALM = 'Basic realm="tileworld admin", charset="UTF-8"';
@@ -44,8 +46,8 @@ export function mountAdminTools(app: Application, options: AdminToolsOptions): v
   if (!options.production && adminCode === undefined) {
     // The monitor runs any room method (moving items, speaking for any account): open, but to this
     // machine's own callers only, and never to a page of another site (a GET would do).
-    app.use("/monitor", ownPagesOnly, monitor());
-    app.use("/playground", ownPagesOnly, playgroundWithoutJoinMessage());
+    app.use("/monitor", ownPagesOnly(options.trustProxy), monitor());
+    app.use("/playground", ownPagesOnly(options.trustProxy), playgroundWithoutJoinMessage());
     return;
   }
   if (adminCode === undefined) return;
@@ -77,19 +79,31 @@ function withoutCorsHeaders(res: Response): void {
   for (const name of res.getHeaderNames()) if (name.startsWith("access-control-")) res.removeHeader(name);
 }
 
-/** Lets through a request from this machine that no other site's page sent (development without ADMIN_CODE). */
-const ownPagesOnly: RequestHandler = (req, res, next) => {
-  withoutCorsHeaders(res);
-  if (isLoopback(req.socket.remoteAddress) && !fromAnotherSite(req)) return next();
-  res
-    .status(403)
-    .json(
-      errorBody(
-        "forbidden",
-        "without ADMIN_CODE, /monitor and /playground answer pages of this server on this machine only; set ADMIN_CODE to open them elsewhere (it is then the password of HTTP basic authentication)",
-      ),
-    );
-};
+/**
+ * Lets through a request from this machine that no other site's page sent (development without
+ * ADMIN_CODE). The client's address is the one the server trusts: behind TRUST_PROXY proxies, what they
+ * say; with none trusted, a request a proxy says it forwarded (a tunnel, say) came from elsewhere.
+ */
+const ownPagesOnly =
+  (trustProxy: number): RequestHandler =>
+  (req, res, next) => {
+    withoutCorsHeaders(res);
+    const relayedUntrusted = trustProxy === 0 && isForwarded(req);
+    if (isLoopback(req.ip) && !relayedUntrusted && !fromAnotherSite(req)) return next();
+    res
+      .status(403)
+      .json(
+        errorBody(
+          "forbidden",
+          "without ADMIN_CODE, /monitor and /playground answer pages of this server on this machine only; set ADMIN_CODE to open them elsewhere (it is then the password of HTTP basic authentication)",
+        ),
+      );
+  };
+
+/** Whether a proxy says it forwarded the request. */
+function isForwarded(req: Request): boolean {
+  return req.get("x-forwarded-for") !== undefined || req.get("forwarded") !== undefined;
+}
 
 function isLoopback(address: string | undefined): boolean {
   return address === "::1" || /^(::ffff:)?127\./.test(address ?? "");

@@ -104,6 +104,9 @@ describe("the web pages over HTTP", function () {
         assert.match(refused.message, /ADMIN_CODE/);
       }
     }
+    // Relayed by a proxy the server does not trust (a tunnel on this machine, say): from elsewhere.
+    for (const headers of [{ "x-forwarded-for": "203.0.113.9" }, { forwarded: "for=203.0.113.9" }])
+      await expectError(await request(server, "/monitor/api", { headers }), 403, "forbidden");
     // The monitor's own page, on the server's address, is answered.
     const own = await request(server, "/monitor/api", {
       headers: { "sec-fetch-site": "same-origin", referer: `${server.baseUrl}/monitor/` },
@@ -235,6 +238,24 @@ describe("Colyseus's monitor and playground in production", function () {
     for (const path of ["/monitor/", "/playground/"]) {
       const response = await fetch(`${base}${path}`, { headers: basic("") });
       assert.equal(response.status, 404, path);
+    }
+  });
+});
+
+describe("the monitor in development behind a trusted proxy", function () {
+  this.timeout(60000);
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ TRUST_PROXY: "1" });
+  });
+  after(() => server?.stop());
+
+  it("answers the pages of this machine's browser, not a client the proxy relays from elsewhere", async () => {
+    for (const path of ["/monitor/api", "/playground/"]) {
+      const relayed = await request(server, path, { headers: { "x-forwarded-for": "203.0.113.9" } });
+      await expectError(relayed, 403, "forbidden");
+      const local = await request(server, path, { headers: { "x-forwarded-for": "127.0.0.1" } });
+      assert.equal(local.status, 200, path);
     }
   });
 });
