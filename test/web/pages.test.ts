@@ -105,7 +105,11 @@ describe("the web pages over HTTP", function () {
       }
     }
     // Relayed by a proxy the server does not trust (a tunnel on this machine, say): from elsewhere.
-    for (const headers of [{ "x-forwarded-for": "203.0.113.9" }, { forwarded: "for=203.0.113.9" }])
+    const relayed: Record<string, string>[] = [
+      { "x-forwarded-for": "203.0.113.9" },
+      { forwarded: "for=203.0.113.9" },
+    ];
+    for (const headers of relayed)
       await expectError(await request(server, "/monitor/api", { headers }), 403, "forbidden");
     // The monitor's own page, on the server's address, is answered.
     const own = await request(server, "/monitor/api", {
@@ -156,6 +160,7 @@ describe("Colyseus's monitor and playground in production", function () {
       production: true,
       adminCode,
       authAttempts: createRateLimits(config, logger, `web-test-${Date.now()}:`).authAttempts,
+      trustProxy: 0,
     });
     app.use(notFound);
     app.use(errorHandler(logger));
