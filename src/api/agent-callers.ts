@@ -36,7 +36,8 @@ export function authenticateThrough(
   return async (req, res, next) => {
     const token = bearerToken(req.headers.authorization);
     if (!token) throw new ServiceError("unauthorized", "an Authorization: Bearer <token> header is required");
-    const address = clientKey(voucher.of(req) ?? req.ip);
+    const from = voucher.of(req) ?? req.ip ?? "unknown";
+    const address = clientKey(from);
     const known = remembered.get(token);
     if (known && known.until > Date.now()) {
       res.locals.agentCaller = { ...known.account, address };
@@ -45,7 +46,8 @@ export function authenticateThrough(
     let answer: globalThis.Response;
     try {
       answer = await fetch(new URL("/api/v1/account", gameServerUrl), {
-        headers: { authorization: `Bearer ${token}` },
+        // Counted there as the caller's request, at its address, not as one of this process's.
+        headers: { authorization: `Bearer ${token}`, ...voucher.headers(from) },
         signal: AbortSignal.timeout(ASK_TIMEOUT_MS),
       });
     } catch {

@@ -15,7 +15,7 @@ import { envScriptRouter } from "./env-js.js";
 import { errorHandler, notFound } from "./errors.js";
 import { playerRouter } from "./player.js";
 import { callerThenBody } from "./request-body.js";
-import { addressVoucher } from "./vouched-address.js";
+import { addressVoucher, vouchedClientAddress } from "./vouched-address.js";
 import { worldRouter } from "./world.js";
 
 /**
@@ -30,8 +30,9 @@ export function mountApi(app: express.Application, runtime: Runtime, liveWorld: 
   // 404 and a caller without a good token 401, whatever the request carries.
   const authenticated = callerThenBody(authenticate(runtime));
   const api = express.Router();
+  const voucher = addressVoucher(runtime.jwtSecret);
   // The interface's REST limit covers all of /api, the public skill-unlock map included.
-  api.use(runtime.rateLimits.rest);
+  api.use(vouchedClientAddress(voucher), runtime.rateLimits.rest);
   api.use(
     "/data/skill-unlocks",
     skillUnlocksRouter(() => runtime.gameData),
@@ -40,11 +41,7 @@ export function mountApi(app: express.Application, runtime: Runtime, liveWorld: 
   // callers this server has authenticated.
   const { AGENT_FRAMEWORK_URL } = runtime.config;
   if (AGENT_FRAMEWORK_URL)
-    api.use(
-      "/agents",
-      authenticated,
-      forwardAgentRequests(AGENT_FRAMEWORK_URL, addressVoucher(runtime.jwtSecret), runtime.logger),
-    );
+    api.use("/agents", authenticated, forwardAgentRequests(AGENT_FRAMEWORK_URL, voucher, runtime.logger));
   api.use(
     anonymousAuthRouter(runtime),
     accountRouter(authenticated),

@@ -97,3 +97,51 @@ describe("AGENTS_PER_ADDRESS through the agent process", function () {
     }
   });
 });
+
+describe("the agent process's questions to the game server, counted as its callers'", function () {
+  this.timeout(120000);
+  const port = PROCESS_PORTS.agentFramework;
+  /** The game server's REST limit in this suite: one client can spend it. */
+  const GAME_REST_LIMIT = 30;
+  let server: TestServer;
+  let framework: ServerProcess | undefined;
+  let dataDir: string;
+
+  before(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), "tileworld-agent-process-budget-"));
+    server = await startTestServer({
+      TRUST_PROXY: "1",
+      RATE_LIMIT_REST_PER_MIN: String(GAME_REST_LIMIT),
+      WORLD_TICK_MS: "50",
+      JWT_SECRET,
+      AGENT_FRAMEWORK_URL: `http://127.0.0.1:${port}`,
+    });
+    framework = await startAgentProcess(port, server.baseUrl, JWT_SECRET, dataDir, {
+      RATE_LIMIT_REST_PER_MIN: "10000",
+    });
+  });
+  after(async () => {
+    await framework?.stop();
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("lets no direct caller spend, with tokens it has not shown before, the budget of every other user", async () => {
+    const headers = { "x-forwarded-for": "203.0.113.50" };
+    const signIn = await request(server, "/api/v1/auth/anonymous", { method: "POST", headers });
+    const { token } = await signIn.json();
+    // Each unseen token is asked of the game server: past the limit, the caller's own questions are refused.
+    const direct: number[] = [];
+    for (let i = 0; i < GAME_REST_LIMIT + 5; i++) {
+      const response = await fetch(`http://127.0.0.1:${port}/api/agents`, {
+        headers: { authorization: `Bearer unseen.${i}.token` },
+      });
+      await response.arrayBuffer();
+      direct.push(response.status);
+    }
+    assert.equal(direct.at(-1), 429, `the caller's own budget spent: ${direct.join(", ")}`);
+    // Another user, at its own address, through the game server as a dashboard calls: answered.
+    const other = await request(server, "/api/agents", { token, headers });
+    assert.equal(other.status, 200, await other.text());
+  });
+});
