@@ -24,6 +24,13 @@ export type ModerationChange =
   | { accountId: string; remove: string }
   | { characterId: string; remove: string };
 
+/**
+ * A world's answer to letting a character go: refused while it fights, or let go, with the trades (its
+ * requests and its started trade) that ended as it left unheard by its closing session: the login that
+ * replaced it is told of them.
+ */
+export type Release = "in_combat" | { tradesEnded: readonly string[] };
+
 /** The world's remote calls, by the name each caller passes to matchMaker.remoteRoomCall. */
 export interface WorldPort {
   // --- the REST API (src/rooms/live-world.ts) ---
@@ -41,7 +48,7 @@ export interface WorldPort {
   /** Whether a session of the identity (as `characterId` when named) holds a seat here (see WorldSessions.holdsSeat). */
   holdsSeat(subject: string, characterId: string | null): boolean;
   /** A login in another world: lets the character go, unless it is in a fight (see WorldSessions.release). */
-  releaseCharacter(characterId: string): Promise<"released" | "in_combat">;
+  releaseCharacter(characterId: string): Promise<Release>;
   /** Applies an admin's moderation to the sessions here it concerns: how many (see WorldSessions.moderate). */
   moderate(change: ModerationChange): number;
   /** Tells every player here an admin's announcement, as a server notice: how many. */

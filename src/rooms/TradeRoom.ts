@@ -1,4 +1,5 @@
 import { type AuthContext, type Client, CloseCode, type Delayed, Room, ServerError } from "@colyseus/core";
+import { WebSocket } from "ws";
 import {
   acceptTrade,
   addToOffer,
@@ -21,6 +22,7 @@ import { within } from "../limits/time-limit.js";
 import type { Runtime } from "../ports/runtime.js";
 import type { TradeEndReason, TradePort } from "../ports/world-port.js";
 import type { PlayerAuth } from "../ports/world-seats.js";
+import { isJsonClient } from "../protocol/json-client.js";
 import {
   eventLabel,
   isTradeMessage,
@@ -314,7 +316,7 @@ export class TradeRoom extends Room<{ client: TradeClient }> implements TradePor
    */
   private sendTo(playerId: string, event: string, data: unknown, final: boolean): void {
     const client = this.clientOf(playerId);
-    if (client) client.send(event, data);
+    if (client && listens(client)) client.send(event, data);
     else if (final) this.ending.toldElsewhere(playerId, this.world.tell(playerId, event, data));
   }
 
@@ -339,4 +341,13 @@ export function defineTradeRoom(runtime: Runtime): typeof TradeRoom {
   return class extends TradeRoom {
     protected override runtime = runtime;
   };
+}
+
+/**
+ * Whether the client still hears what it is sent. A /ws player's trade client shares the world
+ * connection's socket: a second login closes that at once, before the room hears of it, and the end of
+ * the trade goes to the new login instead.
+ */
+function listens(client: TradeClient): boolean {
+  return !isJsonClient(client) || client.readyState === WebSocket.OPEN;
 }

@@ -12,7 +12,7 @@ import type { PlayerSync } from "../game/world-types.js";
 import { StatePatches } from "../net/state-patches.js";
 import type { NOT_DURABLE_YET, WorldStatus } from "../ports/live-world.js";
 import type { Runtime } from "../ports/runtime.js";
-import type { ModerationChange, TradeCommitOutcome, WorldPort } from "../ports/world-port.js";
+import type { ModerationChange, Release, TradeCommitOutcome, WorldPort } from "../ports/world-port.js";
 import type { PlayerAuth } from "../ports/world-seats.js";
 import {
   describeIssues,
@@ -218,7 +218,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     return this.parts.sessions.livePlayer(characterId);
   }
 
-  releaseCharacter(characterId: string): Promise<"released" | "in_combat"> {
+  releaseCharacter(characterId: string): Promise<Release> {
     return this.parts.sessions.release(characterId);
   }
 

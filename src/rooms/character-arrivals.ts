@@ -16,7 +16,7 @@ type ArrivalParts = Pick<SessionParts, "runtime" | "worldId" | "epoch" | "world"
  */
 export class CharacterArrivals {
   /** Characters being loaded: a second login meanwhile waits for the same load. */
-  private readonly loading = new Map<string, Promise<void>>();
+  private readonly loading = new Map<string, Promise<readonly string[]>>();
   /** Names given to characters while they were loaded (see rename). */
   private readonly names = new Map<string, string>();
 
@@ -31,13 +31,13 @@ export class CharacterArrivals {
    * its previous session saved, so it waits for that save first. A character that no session wants any
    * more by then stays out.
    */
-  arrive(characterId: string): Promise<void> {
+  arrive(characterId: string): Promise<readonly string[]> {
     const { runtime, world } = this.parts;
     let arrival = this.loading.get(characterId);
     if (!arrival) {
       arrival = (async () => {
         await this.lastSessionSaved(characterId);
-        await this.claim(characterId);
+        const tradesEnded = await this.claim(characterId);
         const character = await this.stored(() => runtime.characters.load(characterId));
         if (!character) throw new Error(`character ${characterId} vanished`);
         // A login in another world since this one's claim took the character there: it stays out here.
@@ -48,6 +48,7 @@ export class CharacterArrivals {
           const renamed = this.names.get(characterId);
           if (renamed !== undefined) world.rename(characterId, renamed);
         }
+        return tradesEnded;
       })().finally(() => {
         this.loading.delete(characterId);
         this.names.delete(characterId);
@@ -69,14 +70,15 @@ export class CharacterArrivals {
 
   /**
    * Records that the character arrives in this world; when it last arrived in another, that world lets
-   * it go first (see releaseFromWorld), so it is loaded here with what it did there.
+   * it go first (see releaseFromWorld), so it is loaded here with what it did there: the trades that
+   * ended there unheard by the player.
    */
-  private async claim(characterId: string): Promise<void> {
+  private async claim(characterId: string): Promise<readonly string[]> {
     const { runtime, worldId, epoch } = this.parts;
     const previous = await this.stored(() => runtime.characters.arriveIn(characterId, worldId, epoch));
-    if (previous === null) return;
+    if (previous === null) return [];
     try {
-      await releaseFromWorld(previous, characterId, runtime.worldLeases);
+      return await releaseFromWorld(previous, characterId, runtime.worldLeases);
     } catch (error) {
       // The character stays there: the next login here must ask that world again.
       await runtime.characters.returnTo(characterId, worldId, previous).catch(() => {});

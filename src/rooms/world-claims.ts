@@ -4,11 +4,8 @@
 import { matchMaker, ServerError } from "@colyseus/core";
 import type { WorldOpening } from "../db/characters.js";
 import type { WorldLeases } from "../db/world-lease.js";
-import type { WorldPort } from "../ports/world-port.js";
+import type { Release, WorldPort } from "../ports/world-port.js";
 import { findWorld, listWorlds } from "./world-listing.js";
-
-/** What a world answers when asked to let a character go. */
-export type Release = "released" | "in_combat";
 
 /**
  * How long a login waits for the other world to let its character go: its departure is one write, but
@@ -17,7 +14,8 @@ export type Release = "released" | "in_combat";
 const RELEASE_WAIT_MS = 10_000;
 
 /**
- * Has the world opening the character last arrived in let it go, when it runs. One that does not run
+ * Has the world opening the character last arrived in let it go, when it runs: the trades that ended
+ * there unheard by the player (see Release). One that does not run
  * any more, or whose process is found gone, may still write the character: a process stalled, or cut
  * off from Redis, runs on under its lease until another opening of its world takes it. So that
  * opening's lease is revoked first (see WorldLease.revoke: it waits for the opening's transactions under
@@ -28,7 +26,7 @@ export async function releaseFromWorld(
   opening: WorldOpening,
   characterId: string,
   leases: Pick<WorldLeases, "revoke">,
-): Promise<void> {
+): Promise<readonly string[]> {
   const { world } = opening;
   const listing = await findWorld(world);
   if (!listing) return fence(opening, leases);
@@ -56,11 +54,19 @@ export async function releaseFromWorld(
       409,
       `this character is in a fight in world ${world}: log in there, or here once the fight is over`,
     );
+  return answer.tradesEnded;
 }
 
-/** Ends the right to write of the opening, unless a later one of its world already did (or none was recorded). */
-async function fence({ world, epoch }: WorldOpening, leases: Pick<WorldLeases, "revoke">): Promise<void> {
+/**
+ * Ends the right to write of the opening, unless a later one of its world already did (or none was
+ * recorded). Its trades ended with it, for the player's partners as for the player.
+ */
+async function fence(
+  { world, epoch }: WorldOpening,
+  leases: Pick<WorldLeases, "revoke">,
+): Promise<readonly string[]> {
   if (epoch !== null) await leases.revoke(epoch, world);
+  return [];
 }
 
 /** Whether a session plays the character in a running world other than `world` (asked of each). */

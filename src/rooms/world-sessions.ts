@@ -6,7 +6,7 @@ import type { PlayerSync } from "../game/world-types.js";
 import { within } from "../limits/time-limit.js";
 import { NOT_DURABLE_YET } from "../ports/live-world.js";
 import type { Runtime } from "../ports/runtime.js";
-import type { ModerationChange } from "../ports/world-port.js";
+import type { ModerationChange, Release } from "../ports/world-port.js";
 import type { PlayerAuth } from "../ports/world-seats.js";
 import { CLOSE_REMOVED, CLOSE_REPLACED } from "../protocol/close-codes.js";
 import { isJsonClient } from "../protocol/json-client.js";
@@ -20,7 +20,6 @@ import { watchMessageSizes } from "./message-sizes.js";
 import { countSelfAnsweredFrames } from "./self-answered-frames.js";
 import type { TickLoop } from "./tick-loop.js";
 import type { TradeCommits } from "./trade-commits.js";
-import type { Release } from "./world-claims.js";
 import { playerOf, sendUpdate, type WorldClient } from "./world-client.js";
 import type { WorldPersistence } from "./world-persistence.js";
 import type { TradeRequests } from "./world-trades.js";
@@ -101,8 +100,11 @@ export class WorldSessions {
     // prayers off as at every login: kept on, they would drain points the new session never switched on.
     if (world.has(characterId)) world.prayersOff(characterId);
     else {
-      await this.arrivals.arrive(characterId);
+      const tradesEnded = await this.arrivals.arrive(characterId);
       if (this.owners.get(characterId) !== client) return;
+      // Ended as it left the world it played in, where its session closed before hearing it.
+      for (const tradeId of tradesEnded)
+        this.sendTo(characterId, "tradeCancelled", { tradeId, reason: "disconnected" });
     }
     this.log(client, "joined");
     // A client that reads the state needs its view now: Colyseus sends it the state as it joins. Others
@@ -127,7 +129,12 @@ export class WorldSessions {
     const { world, interest, trades, tradeCommits, persistence } = this.parts;
     if (world.has(characterId) && world.inCombat(characterId)) return "in_combat";
     const client = this.owners.get(characterId);
+    const tradesEnded: string[] = [];
     if (client) {
+      // The session closes now: the login in the other world hears of the trades that end with it, but
+      // for an SDK client's started trade, whose own connection to the trade's room hears it there.
+      const started = isJsonClient(client) ? trades.tradeOf(characterId) : undefined;
+      tradesEnded.push(...trades.requestsOf(characterId), ...(started === undefined ? [] : [started]));
       this.owners.delete(characterId);
       this.heldUntilGreeted.delete(characterId);
       interest.close(client);
@@ -139,7 +146,7 @@ export class WorldSessions {
     await tradeCommits.settled(characterId);
     await this.depart(characterId);
     await persistence.settled(characterId);
-    return "released";
+    return { tradesEnded };
   }
 
   /**

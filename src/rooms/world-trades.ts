@@ -198,6 +198,13 @@ export class TradeRequests {
     return this.started.get(playerId);
   }
 
+  /** The requests the player is in, by id. */
+  requestsOf(playerId: string): string[] {
+    return [...this.pending.values()]
+      .filter((trade) => trade.sides.some((side) => side.player.id === playerId))
+      .map((trade) => trade.id);
+  }
+
   /** A player dropped, left or died: their requests and their started trade end at once. */
   playerGone(playerId: string, reason: PlayerGoneReason): void {
     for (const trade of [...this.pending.values()]) {

@@ -419,6 +419,21 @@ describe("/ws: trading between two plain WebSocket clients", function () {
     });
   }
 
+  it("tells a player whose second login replaced it mid-trade, on that login, that its trade ended", async () => {
+    const alice = await connect();
+    const bob = await connect();
+    const tradeId = await startTrade(alice, bob);
+    const partnerTold = bob.client.next("tradeCancelled");
+    // The first session's trade shares its closing socket: the end reaches the login that replaced it.
+    const second = await WsClient.connect(server.wsUrl, { header: alice.token });
+    players.push({ ...alice, client: second });
+    assert.deepEqual((await partnerTold).data, { tradeId, reason: "partner_disconnected" });
+    const told = await second.received(
+      (frame) => frame.event === "tradeCancelled" && frame.data.tradeId === tradeId,
+    );
+    assert.equal(told.data.reason, "disconnected");
+  });
+
   it("lets a connection trade after the token it opened with has expired", async () => {
     // The connection was authenticated at its upgrade; it cannot present a fresh token afterwards.
     const subject = randomUUID();

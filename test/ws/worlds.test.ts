@@ -489,6 +489,43 @@ describe("numbered worlds: apart, and hopping between them (WORLDS=2)", function
     );
   });
 
+  it("tells a player whose login in another world ended its trade, on that login", async () => {
+    const alice = await join(1);
+    const bob = await join(1);
+    const incoming = bob.client.next("tradeIncoming");
+    alice.client.send("tradeRequest", { targetPlayerId: bob.id });
+    const tradeId = (await incoming).data.tradeId;
+    const started = [alice, bob].map((player) => player.client.next("tradeStarted"));
+    bob.client.send("tradeRequestRespond", { tradeId, accept: true });
+    await Promise.all(started);
+    const partnerTold = bob.client.next("tradeCancelled");
+    const again = await join(2, alice.token);
+    assert.deepEqual((await partnerTold).data, { tradeId, reason: "partner_disconnected" });
+    const told = await again.client.received(
+      (frame) => frame.event === "tradeCancelled" && frame.data.tradeId === tradeId,
+    );
+    assert.equal(told.data.reason, "disconnected");
+  });
+
+  it("tells a player whose login in another world ended its requests, each on that login", async () => {
+    const alice = await join(1);
+    const bob = await join(1);
+    const carol = await join(1);
+    const sent = alice.client.next("tradeRequestSent");
+    alice.client.send("tradeRequest", { targetPlayerId: bob.id });
+    const asked = alice.client.next("tradeIncoming");
+    carol.client.send("tradeRequest", { targetPlayerId: alice.id });
+    const ids = [(await sent).data.tradeId, (await asked).data.tradeId];
+    const again = await join(2, alice.token);
+    const ended = ids.map((id) =>
+      again.client.received((frame) => frame.event === "tradeCancelled" && frame.data.tradeId === id),
+    );
+    assert.deepEqual(
+      (await Promise.all(ended)).map((frame) => frame.data.reason),
+      ["disconnected", "disconnected"],
+    );
+  });
+
   it("joins an SDK client to the world its option names, and refuses one naming no world", async () => {
     const player = await joinAsNewPlayer(server, undefined, { world: 2 });
     sdkPlayers.push(player);
