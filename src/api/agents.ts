@@ -2,7 +2,7 @@
 // only an agent's owner (or an admin, for the agents the configuration starts) changes one. Each agent
 // runs beside its world: a request is answered there (src/agents/requests.ts), whichever process it
 // reaches.
-import { type Request, type RequestHandler, type Response, Router } from "express";
+import { type RequestHandler, type Response, Router } from "express";
 import { z } from "zod";
 import { AGENT_ACTIONS } from "../agents/actions/index.js";
 import { isActionName } from "../agents/actions/types.js";
@@ -17,7 +17,7 @@ import { clientKey } from "../limits/rate-limits.js";
 import type { LiveWorld } from "../ports/live-world.js";
 import { ServiceError } from "../protocol/errors.js";
 import { callerOf } from "./authenticate.js";
-import { characterNameBody, parseOr400 } from "./validate.js";
+import { bodyOf, characterNameBody, noBody, parseOr400 } from "./validate.js";
 
 /** A new agent: its character's name, and the numbered world it plays in (1..`worlds`). */
 export function agentCreateBody(worlds: number) {
@@ -40,11 +40,6 @@ export const agentGoalBody = z.strictObject({
 });
 // Said in chat unless it is a command (see agentChatLine): held to the chat rule, and refused with its reason.
 export const agentMessageBody = z.strictObject({ text: agentChatText });
-/** The body of a request that takes none: absent, or an empty object. */
-const noBody = z.strictObject({});
-
-/** No body is an empty one; a `null` sent as one is refused as any other value that is not an object. */
-const bodyOf = (req: Request): unknown => (req.body === undefined ? {} : req.body);
 
 /** Who the authenticated caller is: its account, as the game server's own routes resolve it. */
 function accountCaller(res: Response): AgentCaller {

@@ -13,6 +13,8 @@ import { clientKey } from "../limits/rate-limits.js";
 import type { Runtime } from "../ports/runtime.js";
 import { ServiceError } from "../protocol/errors.js";
 import { verifyOrRefuse } from "./authenticate.js";
+import { readBody } from "./request-body.js";
+import { bodyOf, noBody, parseOr400 } from "./validate.js";
 
 /**
  * Issues a token for a new identity, with its account and character, so `playerId` can be played at once.
@@ -48,6 +50,8 @@ export function anonymousAuthRouter(
     // token could not play.
     if (renewed && renewed.kind !== "anonymous")
       throw new ServiceError("forbidden", "only an anonymous identity's token is renewed here");
+    await readBody(req, res);
+    parseOr400(noBody, bodyOf(req));
     const issued = await issueAnonymousToken(runtime.jwtSecret, renewed?.subject);
     const identity = { subject: issued.subject, kind: "anonymous" } as const;
     const { characterId: playerId } = await accountWithCharacter(runtime, identity).catch((error) => {

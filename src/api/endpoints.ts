@@ -138,6 +138,7 @@ export const ENDPOINTS: Endpoint[] = [
       "`201 {token, playerId, expiresAt, renewalToken, renewalExpiresAt}`: an HS256 token valid for one hour, and a renewal token valid for 30 days",
     ],
     errors: [
+      `${NO_BODY}: the renewal token goes in \`Authorization\``,
       "`401 unauthorized`: the token presented for renewal is not valid (a renewal token past its 30 days included)",
       "`403 forbidden`: an identity provider is configured (sign in with it), or the token presented is not an anonymous identity's (an agent's)",
       "`429 rate_limited`: past `RATE_LIMIT_AUTH_PER_MIN` (each request counts once, its token's failure included)",

@@ -1,5 +1,5 @@
 // A REST request's JSON body, read only once its route has taken it and its caller is known.
-import express, { type RequestHandler, Router } from "express";
+import express, { type Request, type RequestHandler, type Response, Router } from "express";
 import { BODY_LIMIT_BYTES } from "../limits/body-size.js";
 
 /**
@@ -16,4 +16,11 @@ function jsonBody(): RequestHandler {
  */
 export function callerThenBody(checkCaller: RequestHandler): RequestHandler {
   return Router().use(checkCaller, jsonBody());
+}
+
+/** Reads the JSON body within a handler, once it has checked its caller its own way. */
+export function readBody(req: Request, res: Response): Promise<void> {
+  return new Promise((resolve, reject) => {
+    jsonBody()(req, res, (error?: unknown) => (error ? reject(error) : resolve()));
+  });
 }

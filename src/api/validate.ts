@@ -8,6 +8,12 @@ export const characterNameBody = z.strictObject({
   name: z.string().regex(CHARACTER_NAME, CHARACTER_NAME_RULE),
 });
 
+/** The body of a request that takes none: absent, or an empty object. */
+export const noBody = z.strictObject({});
+
+/** No body is an empty one; a `null` sent as one is refused as any other value that is not an object. */
+export const bodyOf = (req: { body?: unknown }): unknown => (req.body === undefined ? {} : req.body);
+
 /** The parsed value, or a 400 `bad_request` whose details name each offending field. */
 export function parseOr400<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
   const result = schema.safeParse(value);

@@ -132,6 +132,29 @@ describe("POST /api/v1/auth/anonymous (anonymous mode)", () => {
       "unauthorized",
     );
   });
+
+  it("takes no body: one with anything in it is refused, and no identity is made", async () => {
+    const accounts = async () =>
+      Number((await server.runtime.database.db.execute(sql`select count(*) as n from accounts`)).rows[0]!.n);
+    const before = await accounts();
+    const signIn = (body: string) => request(server, "/api/v1/auth/anonymous", { method: "POST", body });
+    const malformed = await expectError(await signIn("{bad"), 400, "bad_request");
+    assert.deepEqual(malformed.details, [{ field: "(body)", message: "the body is not valid JSON" }]);
+    // The renewal token goes in Authorization, not in the body: the field is named.
+    const misplaced = await expectError(
+      await signIn(JSON.stringify({ renewalToken: "x" })),
+      400,
+      "bad_request",
+    );
+    assert.deepEqual(
+      misplaced.details.map((detail: { field: string }) => detail.field),
+      ["renewalToken"],
+    );
+    await expectError(await signIn("a".repeat(20_000)), 413, "payload_too_large");
+    assert.equal(await accounts(), before, "no identity made");
+    // What clients send by habit is taken.
+    assert.equal((await signIn("{}")).status, 201);
+  });
 });
 
 // A server of its own: the embedded database holds the process while it is filled, and a kept-alive
