@@ -9,6 +9,7 @@ import {
   verifyAnonymousRenewal,
 } from "../auth/tokens.js";
 import { NamesExhaustedError } from "../db/characters.js";
+import { bannedMessage } from "../game/moderation.js";
 import { clientKey } from "../limits/rate-limits.js";
 import type { Runtime } from "../ports/runtime.js";
 import { ServiceError } from "../protocol/errors.js";
@@ -54,11 +55,17 @@ export function anonymousAuthRouter(
     parseOr400(noBody, bodyOf(req));
     const issued = await issueAnonymousToken(runtime.jwtSecret, renewed?.subject);
     const identity = { subject: issued.subject, kind: "anonymous" } as const;
-    const { characterId: playerId } = await accountWithCharacter(runtime, identity).catch((error) => {
-      if (error instanceof NamesExhaustedError)
-        throw new ServiceError("unavailable", NAMES_EXHAUSTED_MESSAGE);
-      throw error;
-    });
+    const { account, characterId: playerId } = await accountWithCharacter(runtime, identity).catch(
+      (error) => {
+        if (error instanceof NamesExhaustedError)
+          throw new ServiceError("unavailable", NAMES_EXHAUSTED_MESSAGE);
+        throw error;
+      },
+    );
+    // A banned account's tokens are not renewed: its REST requests are refused until the ban ends.
+    const banned = account.bannedUntil?.getTime();
+    if (banned !== undefined && banned > Date.now())
+      throw new ServiceError("forbidden", bannedMessage(banned));
     res.status(201).json({
       token: issued.token,
       playerId,

@@ -140,7 +140,7 @@ export const ENDPOINTS: Endpoint[] = [
     errors: [
       `${NO_BODY}: the renewal token goes in \`Authorization\``,
       "`401 unauthorized`: the token presented for renewal is not valid (a renewal token past its 30 days included)",
-      "`403 forbidden`: an identity provider is configured (sign in with it), or the token presented is not an anonymous identity's (an agent's)",
+      "`403 forbidden`: an identity provider is configured (sign in with it), the token presented is not an anonymous identity's (an agent's), or its account is banned (`/ban`) until the ban ends",
       "`429 rate_limited`: past `RATE_LIMIT_AUTH_PER_MIN` (each request counts once, its token's failure included)",
     ],
   },

@@ -191,6 +191,13 @@ describe("moderation: /mute, /kick and /ban over /ws, across two worlds", functi
       "forbidden",
     );
     assert.match(banned.message, /^an admin banned this account from the world until /);
+    // Nor are its tokens renewed meanwhile.
+    const renewal = await expectError(
+      await request(server, "/api/v1/auth/anonymous", { method: "POST", token: bob.token }),
+      403,
+      "forbidden",
+    );
+    assert.match(renewal.message, /^an admin banned this account from the world until /);
   });
 
   it("announces an admin's line to every player of every world, as a server notice", async () => {
