@@ -135,9 +135,18 @@ export class WorldState {
     return this.applyingPlayer === player ? this.applyingRef : undefined;
   }
 
-  /** A server notice to one player: what happened to it that nothing else it is sent shows. */
+  /**
+   * A server notice to one player: what happened to it that nothing else it is sent shows (answering
+   * its intent being applied, when that caused it: why a purchase came up short).
+   */
   tell(player: PlayerEntity, message: string): void {
-    this.emit(player.id, "chat:message", serverNotice(message, this.wallClock()));
+    const data = serverNotice(message, this.wallClock());
+    const ref = this.refApplyingFor(player);
+    this.events.push(
+      ref === undefined
+        ? { to: player.id, event: "chat:message", data }
+        : { to: player.id, event: "chat:message", data, ref },
+    );
   }
 
   /** A chat line, to everyone near its speaker (whose copy answers the message it came from). */

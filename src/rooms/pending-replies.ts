@@ -44,8 +44,8 @@ export class PendingReplies {
   }
 
   /**
-   * Sends what the tick did for a message as the reply to it: the refusal it found, the speaker's copy of
-   * its chat line, or the player:sync showing what it changed, once to each message it answers.
+   * Sends what the tick did for a message as a reply to it: the refusal it found, the speaker's copy of
+   * its chat line, a notice of what it came to, or the player:sync showing what it changed.
    */
   answer(event: OutboundEvent): boolean {
     switch (event.event) {
@@ -60,7 +60,8 @@ export class PendingReplies {
         return waiting !== undefined;
       }
       case "chat:message": {
-        const waiting = this.take(event.ref, event.data.fromPlayerId);
+        // The speaker's copy of its line, or a notice to the player (why its purchase came up short).
+        const waiting = this.take(event.ref, playerTo(event) ?? event.data.fromPlayerId);
         waiting?.reply("chat:message", event.data);
         return waiting !== undefined;
       }
@@ -83,14 +84,15 @@ export class PendingReplies {
   }
 
   /**
-   * The reply waiting for message `ref`, taken. None when the client that sent it no longer plays
-   * `playerId` (it reconnected since): what answers it goes to the client that does, as a plain event.
+   * The reply waiting for message `ref`: every event the tick caused for it answers it (a notice and
+   * then the player:sync of a purchase), until the tick's publish is over (see forgetBefore). None when
+   * the client that sent it no longer plays `playerId` (it reconnected since): what answers it goes to
+   * the client that does, as a plain event.
    */
   private take(ref: number | undefined, playerId: string | undefined): Waiting | undefined {
     if (ref === undefined) return undefined;
     const waiting = this.waiting.get(ref);
     if (!waiting) return undefined;
-    this.waiting.delete(ref);
     return playerId !== undefined && this.ownerOf(playerId) === waiting.client ? waiting : undefined;
   }
 }

@@ -263,12 +263,18 @@ describe("Stores in the world", () => {
     assert.equal(after?.ref, undefined, "a purchase is answered by its player:sync");
     assert.equal(after?.data.items[1]?.stock, 1);
     assert.deepEqual(world.playerSync("p1").coins, 14);
-    world.submit("p2", { type: "storeBuy", targetId: keeper, itemId: "bronze_axe", quantity: 5 });
+    world.submit("p2", { type: "storeBuy", targetId: keeper, itemId: "bronze_axe", quantity: 5 }, 9);
     const told = world
       .step()
       .events.filter((event) => event.event === "chat:message" && event.to === "p2")
-      .map((event) => (event.data as { message: string }).message);
-    assert.deepEqual(told, ["bronze_axe: you bought 1 of the 5 you asked for, as the store has no more."]);
+      .map((event) => ({
+        message: (event.data as { message: string }).message,
+        ref: "ref" in event ? event.ref : undefined,
+      }));
+    // The notice answers the store:buy, as its player:sync does: a client matching replies learns why.
+    assert.deepEqual(told, [
+      { message: "bronze_axe: you bought 1 of the 5 you asked for, as the store has no more.", ref: 9 },
+    ]);
     assert.equal(
       world.inventory("p2").filter((entry) => entry.itemId === "bronze_axe").length,
       1,
