@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { sellPrice } from "../../src/game/stores.js";
 import { type GameData, SKILLS } from "../../src/game/types.js";
 import { inViewFrom } from "../../src/game/view-index.js";
 import { MANIFEST_FILES } from "../../src/manifests/files.js";
@@ -115,6 +116,53 @@ describe("shipped manifests", () => {
       if (def.skill === "woodcutting")
         assert.ok(data.firemaking.has(def.itemId), `${def.itemId} cannot be lit`);
     }
+  });
+
+  it("unlock only what a player can come by: every item with a level to use it is gathered, dropped, sold or made", () => {
+    const obtainable = new Set([
+      ...data.starterKit.map((entry) => entry.itemId),
+      ...[...data.gathering.values()].map((def) => def.itemId),
+      ...[...data.npcs.values()].flatMap((npc) => npc.drops.map((drop) => drop.itemId)),
+      ...[...data.stores.values()].flatMap((store) => store.items.map((offer) => offer.itemId)),
+      ...[...data.cooking.values()].map((recipe) => recipe.cookedItemId),
+      ...[...data.smelting, ...data.smithing].map((recipe) => recipe.output.itemId),
+    ]);
+    const unobtainable = [...data.items.values()]
+      .filter((item) => item.requirements !== undefined && !obtainable.has(item.id))
+      .map((item) => item.id);
+    assert.deepEqual(unobtainable, [], "listed as unlocks, yet nowhere to be had");
+  });
+
+  it("let no store's goods be bought for less than a store pays, nor made into more than they cost", () => {
+    const cheapest = new Map<string, number>();
+    for (const store of data.stores.values())
+      for (const offer of store.items)
+        cheapest.set(
+          offer.itemId,
+          Math.min(cheapest.get(offer.itemId) ?? Number.POSITIVE_INFINITY, offer.price),
+        );
+    const paidFor = (itemId: string, quantity = 1) => {
+      const item = data.items.get(itemId)!;
+      return item.tradeable === false ? 0 : sellPrice(item) * quantity;
+    };
+    const loops: string[] = [];
+    for (const [itemId, price] of cheapest)
+      if (paidFor(itemId) > price) loops.push(`${itemId}: bought for ${price}, sold for ${paidFor(itemId)}`);
+    // Made from what the stores sell alone: a skill's XP is the only gain it may bring.
+    for (const recipe of [...data.smelting, ...data.smithing]) {
+      const cost = recipe.inputs.reduce(
+        (sum, input) => sum + (cheapest.get(input.itemId) ?? Number.POSITIVE_INFINITY) * input.quantity,
+        0,
+      );
+      const gain = paidFor(recipe.output.itemId, recipe.output.quantity);
+      if (gain > cost) loops.push(`${recipe.id}: its inputs cost ${cost}, its output sells for ${gain}`);
+    }
+    for (const recipe of data.cooking.values()) {
+      const cost = cheapest.get(recipe.rawItemId) ?? Number.POSITIVE_INFINITY;
+      if (paidFor(recipe.cookedItemId) > cost)
+        loops.push(`${recipe.rawItemId}: costs ${cost}, cooked sells for ${paidFor(recipe.cookedItemId)}`);
+    }
+    assert.deepEqual(loops, []);
   });
 
   it("list every skill's unlocks sorted by level", () => {
