@@ -20,6 +20,21 @@ export function gatherChance(def: GatheringDef, level: number, toolTier: number)
   return Math.min(256, outOf256) / 256;
 }
 
+/** The tools of the right kind among the carried and worn items. */
+function heldTools(
+  inventoryAndEquippedItemIds: Iterable<string>,
+  skill: GatheringSkill,
+  toolKind: ToolKind,
+  tools: ReadonlyMap<string, ToolDef>,
+): ToolDef[] {
+  const held: ToolDef[] = [];
+  for (const itemId of inventoryAndEquippedItemIds) {
+    const tool = tools.get(itemId);
+    if (tool !== undefined && tool.kind === toolKind && tool.skill === skill) held.push(tool);
+  }
+  return held;
+}
+
 /** The highest-tier tool of the right kind among the carried and worn items that the player may use. */
 export function bestTool(
   inventoryAndEquippedItemIds: Iterable<string>,
@@ -29,9 +44,7 @@ export function bestTool(
   tools: ReadonlyMap<string, ToolDef>,
 ): ToolDef | undefined {
   let best: ToolDef | undefined;
-  for (const itemId of inventoryAndEquippedItemIds) {
-    const tool = tools.get(itemId);
-    if (tool === undefined || tool.kind !== toolKind || tool.skill !== skill) continue;
+  for (const tool of heldTools(inventoryAndEquippedItemIds, skill, toolKind, tools)) {
     if (levels[tool.skill] < tool.levelRequired) continue;
     if (best === undefined || tool.tier > best.tier) best = tool;
   }
@@ -45,13 +58,8 @@ export function easiestTool(
   toolKind: ToolKind,
   tools: ReadonlyMap<string, ToolDef>,
 ): ToolDef | undefined {
-  let easiest: ToolDef | undefined;
-  for (const itemId of inventoryAndEquippedItemIds) {
-    const tool = tools.get(itemId);
-    if (tool === undefined || tool.kind !== toolKind || tool.skill !== skill) continue;
-    if (easiest === undefined || tool.levelRequired < easiest.levelRequired) easiest = tool;
-  }
-  return easiest;
+  const held = heldTools(inventoryAndEquippedItemIds, skill, toolKind, tools);
+  return held.sort((a, b) => a.levelRequired - b.levelRequired)[0];
 }
 
 /** One attempt; only a successful one may deplete the resource. Draws one number, two on success. */
