@@ -27,9 +27,10 @@ export type ModerationChange =
 /**
  * A world's answer to letting a character go: refused while it fights, or let go, with the trades (its
  * requests and its started trade) that ended as it left unheard by its closing session: the login that
- * replaced it is told of them.
+ * replaced it is told of them. ("released" alone is the answer of the version before, met during a
+ * rolling deploy.)
  */
-export type Release = "in_combat" | { tradesEnded: readonly string[] };
+export type Release = "in_combat" | "released" | { tradesEnded: readonly string[] };
 
 /** The world's remote calls, by the name each caller passes to matchMaker.remoteRoomCall. */
 export interface WorldPort {

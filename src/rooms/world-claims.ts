@@ -54,7 +54,8 @@ export async function releaseFromWorld(
       409,
       `this character is in a fight in world ${world}: log in there, or here once the fight is over`,
     );
-  return answer.tradesEnded;
+  // A process of the version before answered "released", with no trades (during a rolling deploy).
+  return typeof answer === "object" ? answer.tradesEnded : [];
 }
 
 /**

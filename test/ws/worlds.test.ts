@@ -3,6 +3,7 @@ import { matchMaker } from "@colyseus/core";
 import { Client } from "@colyseus/sdk";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
 import { CLOSE_REPLACED } from "../../src/protocol/close-codes.js";
+import { findWorld } from "../../src/rooms/world-listing.js";
 import { joinAsNewPlayer, type SdkPlayer, sleep, waitForAsync } from "../support/players.js";
 import { getJson, listWorlds, startTestServer, type TestServer } from "../support/server.js";
 import { connectPlayer, refusedUpgrade, WsClient, type WsPlayer } from "../support/ws-client.js";
@@ -487,6 +488,25 @@ describe("numbered worlds: apart, and hopping between them (WORLDS=2)", function
       worlds.map((world: any) => world.playersOnline),
       [0, 1],
     );
+  });
+
+  it("takes a character over from a world of the version before, whose release names no trades", async () => {
+    const first = await join(1);
+    const room = matchMaker.getLocalRoomById((await findWorld(1))!.roomId) as unknown as {
+      releaseCharacter(characterId: string): Promise<unknown>;
+    };
+    const release = room.releaseCharacter;
+    // As a process of the version before answers during a rolling deploy.
+    room.releaseCharacter = async (characterId) => {
+      const answer = await release.call(room, characterId);
+      return typeof answer === "object" ? "released" : answer;
+    };
+    try {
+      const second = await join(2, first.token);
+      assert.equal(second.id, first.id);
+    } finally {
+      room.releaseCharacter = release;
+    }
   });
 
   it("tells a player whose login in another world ended its trade, on that login", async () => {
