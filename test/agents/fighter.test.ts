@@ -1,10 +1,15 @@
 import assert from "node:assert/strict";
 import { matchMaker } from "@colyseus/core";
+import { eatBelow } from "../../src/agents/planners/fighter.js";
+import { maxHit } from "../../src/game/combat.js";
 import type { InventoryEntry, Tile } from "../../src/game/types.js";
 import type { World } from "../../src/game/world.js";
 import { GENEROUS_LIMITS, request, signInAnonymously } from "../api/support.js";
 import { waitForAsync } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
+
+/** A scorpion's hardest hit: its strength 12 (+9, a monster's) and bonus 6, by the max-hit formula. */
+const SCORPION_MAX_HIT = maxHit(12 + 9, 6);
 
 interface State {
   gameState: { health: number; position: Tile; inCombat: boolean; areaId: string | null };
@@ -133,7 +138,8 @@ describe("the fighter's rules against a started server: its fights, style, food 
     // (It may be in the fight, and stepping to the scorpion, as soon as it arrives.)
     assert.equal((await world()).submit(characterId, { type: "teleport", x: 47, z: 110 }), undefined);
     await waitForAsync(async () => (await state()).gameState.inCombat, "the scorpion attacking", 30_000);
-    await setHealth(3, false);
+    // As low as the agent lets it get before it acts: three of the scorpion's hardest hits from death.
+    await setHealth(eatBelow(SCORPION_MAX_HIT), false);
     await waitForAsync(
       async () => !(await state()).inventory.items.some((entry) => entry.itemId === "bread"),
       "the bread eaten",
@@ -143,9 +149,12 @@ describe("the fighter's rules against a started server: its fights, style, food 
     const kept = (held: State) => held.inventory.items.some((entry) => entry.itemId === "bronze_sword");
     const fed = await state();
     assert.ok(kept(fed), "it ate rather than died");
-    assert.ok(fed.gameState.health > 3, `health ${fed.gameState.health} after the bread`);
+    assert.ok(
+      fed.gameState.health > eatBelow(SCORPION_MAX_HIT),
+      `health ${fed.gameState.health} after the bread`,
+    );
     // Low again with nothing to eat: it runs rather than lose the fight.
-    await setHealth(3, false);
+    await setHealth(eatBelow(SCORPION_MAX_HIT), false);
     await waitForAsync(async () => !(await state()).gameState.inCombat, "out of the fight", 20_000);
     assert.ok(kept(await state()), "it fled rather than died");
   });
