@@ -3,7 +3,6 @@ import { isServerName } from "../game/chat.js";
 import { DEFAULT_STYLE, isCombatStyle } from "../game/combat.js";
 import { readPaces } from "../game/paces.js";
 import {
-  type ActionPaces,
   type CharacterState,
   type EquipSlot,
   SKILLS,
@@ -251,6 +250,7 @@ export async function loadCharacter(db: Executor, id: string): Promise<Character
       return [skill, { level: levelForXp(xp), xp }];
     }),
   ) as Record<SkillName, SkillState>;
+  const paces = readPaces(row.paces);
   return {
     id: row.id,
     name: row.name,
@@ -263,12 +263,8 @@ export async function loadCharacter(db: Executor, id: string): Promise<Character
     combatStyle: isCombatStyle(row.combatStyle) ? row.combatStyle : DEFAULT_STYLE,
     ...(row.prayerPoints === null ? {} : { prayerPoints: row.prayerPoints }),
     ...(row.runEnergy === null ? {} : { runEnergy: row.runEnergy }),
-    ...paceField(readPaces(row.paces)),
+    ...(paces && { paces }),
   };
-}
-
-function paceField(paces: ActionPaces | undefined): { paces?: ActionPaces } {
-  return paces ? { paces } : {};
 }
 
 /** Replaces the stored rows of the given parts for these characters (the rows are small; replacing is simplest). */

@@ -20,19 +20,15 @@ export function gatherChance(def: GatheringDef, level: number, toolTier: number)
   return Math.min(256, outOf256) / 256;
 }
 
-/** The tools of the right kind among the carried and worn items. */
-function heldTools(
-  inventoryAndEquippedItemIds: Iterable<string>,
+/** The item as a tool of the right kind, if it is one. */
+function toolOfKind(
+  tools: ReadonlyMap<string, ToolDef>,
+  itemId: string,
   skill: GatheringSkill,
   toolKind: ToolKind,
-  tools: ReadonlyMap<string, ToolDef>,
-): ToolDef[] {
-  const held: ToolDef[] = [];
-  for (const itemId of inventoryAndEquippedItemIds) {
-    const tool = tools.get(itemId);
-    if (tool !== undefined && tool.kind === toolKind && tool.skill === skill) held.push(tool);
-  }
-  return held;
+): ToolDef | undefined {
+  const tool = tools.get(itemId);
+  return tool !== undefined && tool.kind === toolKind && tool.skill === skill ? tool : undefined;
 }
 
 /** The highest-tier tool of the right kind among the carried and worn items that the player may use. */
@@ -43,9 +39,11 @@ export function bestTool(
   levels: Readonly<Record<SkillName, number>>,
   tools: ReadonlyMap<string, ToolDef>,
 ): ToolDef | undefined {
+  // Asked at each gathering tick: no list is made of the tools held.
   let best: ToolDef | undefined;
-  for (const tool of heldTools(inventoryAndEquippedItemIds, skill, toolKind, tools)) {
-    if (levels[tool.skill] < tool.levelRequired) continue;
+  for (const itemId of inventoryAndEquippedItemIds) {
+    const tool = toolOfKind(tools, itemId, skill, toolKind);
+    if (!tool || levels[tool.skill] < tool.levelRequired) continue;
     if (best === undefined || tool.tier > best.tier) best = tool;
   }
   return best;
@@ -58,8 +56,12 @@ export function easiestTool(
   toolKind: ToolKind,
   tools: ReadonlyMap<string, ToolDef>,
 ): ToolDef | undefined {
-  const held = heldTools(inventoryAndEquippedItemIds, skill, toolKind, tools);
-  return held.sort((a, b) => a.levelRequired - b.levelRequired)[0];
+  let easiest: ToolDef | undefined;
+  for (const itemId of inventoryAndEquippedItemIds) {
+    const tool = toolOfKind(tools, itemId, skill, toolKind);
+    if (tool && (easiest === undefined || tool.levelRequired < easiest.levelRequired)) easiest = tool;
+  }
+  return easiest;
 }
 
 /** One attempt; only a successful one may deplete the resource. Draws one number, two on success. */

@@ -135,46 +135,36 @@ export class WorldState {
     return this.applyingPlayer === player ? this.applyingRef : undefined;
   }
 
+  /** Adds the event, answering `ref` when set (none has a `ref` field otherwise). */
+  private answer(event: OutboundEvent, ref: number | undefined): void {
+    this.events.push(ref === undefined ? event : ({ ...event, ref } as OutboundEvent));
+  }
+
   /**
    * A server notice to one player: what happened to it that nothing else it is sent shows (answering
    * its intent being applied, when that caused it: why a purchase came up short).
    */
   tell(player: PlayerEntity, message: string): void {
     const data = serverNotice(message, this.wallClock());
-    const ref = this.refApplyingFor(player);
-    this.events.push(
-      ref === undefined
-        ? { to: player.id, event: "chat:message", data }
-        : { to: player.id, event: "chat:message", data, ref },
-    );
+    this.answer({ to: player.id, event: "chat:message", data }, this.refApplyingFor(player));
   }
 
   /** A chat line, to everyone near its speaker (whose copy answers the message it came from). */
   say(player: PlayerEntity, data: ChatMessage): void {
-    const to = { near: { ...player.position } };
-    const ref = this.refApplyingFor(player);
-    this.events.push(
-      ref === undefined ? { to, event: "chat:message", data } : { to, event: "chat:message", data, ref },
+    this.answer(
+      { to: { near: { ...player.position } }, event: "chat:message", data },
+      this.refApplyingFor(player),
     );
   }
 
   /** A store's stock, to the player at its counter; `answering` the store:open being applied. */
   showStore(player: PlayerEntity, data: StoreStock, answering: boolean): void {
     const ref = answering ? this.refApplyingFor(player) : undefined;
-    this.events.push(
-      ref === undefined
-        ? { to: player.id, event: "store:stock", data }
-        : { to: player.id, event: "store:stock", data, ref },
-    );
+    this.answer({ to: player.id, event: "store:stock", data }, ref);
   }
 
   fail(player: PlayerEntity, error: GameError): void {
-    const ref = this.refApplyingFor(player);
-    this.events.push(
-      ref === undefined
-        ? { to: player.id, event: "error", data: error }
-        : { to: player.id, event: "error", data: error, ref },
-    );
+    this.answer({ to: player.id, event: "error", data: error }, this.refApplyingFor(player));
   }
 
   entityChanged(id: string): void {

@@ -129,12 +129,10 @@ export class WorldSessions {
     const { world, interest, trades, tradeCommits, persistence } = this.parts;
     if (world.has(characterId) && world.inCombat(characterId)) return "in_combat";
     const client = this.owners.get(characterId);
-    const tradesEnded: string[] = [];
+    // The session closes now: the login in the other world hears of the trades that end with it, but
+    // for an SDK client's started trade, whose own connection to the trade's room hears it there.
+    const tradesEnded = client ? trades.endedBy(characterId, isJsonClient(client)) : [];
     if (client) {
-      // The session closes now: the login in the other world hears of the trades that end with it, but
-      // for an SDK client's started trade, whose own connection to the trade's room hears it there.
-      const started = isJsonClient(client) ? trades.tradeOf(characterId) : undefined;
-      tradesEnded.push(...trades.requestsOf(characterId), ...(started === undefined ? [] : [started]));
       this.owners.delete(characterId);
       this.heldUntilGreeted.delete(characterId);
       interest.close(client);

@@ -198,11 +198,13 @@ export class TradeRequests {
     return this.started.get(playerId);
   }
 
-  /** The requests the player is in, by id. */
-  requestsOf(playerId: string): string[] {
-    return [...this.pending.values()]
+  /** What the player's leaving ends, by id: the requests it is in and, with `started`, its trade. */
+  endedBy(playerId: string, started: boolean): string[] {
+    const ids = [...this.pending.values()]
       .filter((trade) => trade.sides.some((side) => side.player.id === playerId))
       .map((trade) => trade.id);
+    const trade = started ? this.started.get(playerId) : undefined;
+    return trade === undefined ? ids : [...ids, trade];
   }
 
   /** A player dropped, left or died: their requests and their started trade end at once. */
