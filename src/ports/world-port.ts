@@ -25,6 +25,16 @@ export type ModerationChange =
   | { characterId: string; remove: string };
 
 /**
+ * What an admin's moderation reached in a world: the sessions it applied to, and the characters it
+ * concerns that a fight keeps there after their sessions ended (see CombatLogouts), which neither a kick
+ * nor a ban takes out before the fight is over.
+ */
+export interface ModerationReach {
+  sessions: number;
+  lingering: number;
+}
+
+/**
  * A world's answer to letting a character go: refused while it fights, or let go, with the trades (its
  * requests and its started trade) that ended as it left unheard by its closing session: the login that
  * replaced it is told of them. ("released" alone is the answer of the version before, met during a
@@ -50,8 +60,12 @@ export interface WorldPort {
   holdsSeat(subject: string, characterId: string | null): boolean;
   /** A login in another world: lets the character go, unless it is in a fight (see WorldSessions.release). */
   releaseCharacter(characterId: string): Promise<Release>;
-  /** Applies an admin's moderation to the sessions here it concerns: how many (see WorldSessions.moderate). */
-  moderate(change: ModerationChange): number;
+  /**
+   * Applies an admin's moderation to the sessions here it concerns: what it reached (see
+   * WorldSessions.moderate). A number alone, the sessions, is the answer of the version before, met
+   * during a rolling deploy.
+   */
+  moderate(change: ModerationChange): ModerationReach | number;
   /** Tells every player here an admin's announcement, as a server notice: how many. */
   announce(text: string): number;
   // --- the agent endpoints: the agents run in the world's process ---

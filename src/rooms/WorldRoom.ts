@@ -12,7 +12,13 @@ import type { PlayerSync } from "../game/world-types.js";
 import { StatePatches } from "../net/state-patches.js";
 import type { NOT_DURABLE_YET, WorldStatus } from "../ports/live-world.js";
 import type { Runtime } from "../ports/runtime.js";
-import type { ModerationChange, Release, TradeCommitOutcome, WorldPort } from "../ports/world-port.js";
+import type {
+  ModerationChange,
+  ModerationReach,
+  Release,
+  TradeCommitOutcome,
+  WorldPort,
+} from "../ports/world-port.js";
 import type { PlayerAuth } from "../ports/world-seats.js";
 import {
   describeIssues,
@@ -226,7 +232,7 @@ export class WorldRoom extends Room<{ state: WorldRoomState; client: WorldClient
     return this.parts.sessions.isPlaying(characterId);
   }
 
-  moderate(change: ModerationChange): number {
+  moderate(change: ModerationChange): ModerationReach {
     return this.parts.sessions.moderate(change);
   }
 

@@ -41,7 +41,10 @@ export async function moderate(
       change = { characterId, remove: "an admin removed this character from the world" };
       break;
   }
-  const worlds = (await tellWorlds(change, runtime)).join(", ");
+  const reached = await tellWorlds(change, runtime);
+  const worlds = reached.sessions.join(", ");
+  // Kept in a world by a fight after logging out: the fight is not cut short, as at any logout.
+  const fighting = reached.lingering.join(", ");
   const lasting = until && minutesLeft(until.getTime(), now);
   switch (order.action) {
     case "mute":
@@ -50,48 +53,71 @@ export async function moderate(
       return { notice: `${name} may chat again${worlds && ` (in world ${worlds})`}.` };
     case "ban":
       return {
-        notice: `${name} is banned for ${lasting}${worlds && `, and was removed from world ${worlds}`}.`,
+        notice:
+          `${name} is banned for ${lasting}${worlds && `, and was removed from world ${worlds}`}` +
+          `${fighting && `; they logged out during a fight and stay in world ${fighting} ${UNTIL_THE_FIGHT_IS_OVER}, then leave by themselves`}.`,
       };
     default:
       // A kick (an unban was answered above).
-      return worlds
-        ? { notice: `${name} was removed from world ${worlds}; they may log in again.` }
-        : { code: "not_found", message: `${name} is not in any world now.` };
+      if (worlds) return { notice: `${name} was removed from world ${worlds}; they may log in again.` };
+      if (fighting)
+        return {
+          notice: `${name} logged out during a fight and stays in world ${fighting} ${UNTIL_THE_FIGHT_IS_OVER}, then leaves by themselves; they may log in again.`,
+        };
+      return { code: "not_found", message: `${name} is not in any world now.` };
   }
 }
 
-/** Has every running world apply the change; the ids of those where it applied to a session. */
-function tellWorlds(change: ModerationChange, runtime: Pick<Runtime, "logger">): Promise<number[]> {
+const UNTIL_THE_FIGHT_IS_OVER = "until it is over (a minute at most)";
+
+/**
+ * Has every running world apply the change: the ids of those where it applied to a session, and of those
+ * where a fight keeps a character it concerns after its session ended.
+ */
+async function tellWorlds(
+  change: ModerationChange,
+  runtime: Pick<Runtime, "logger">,
+): Promise<{ sessions: number[]; lingering: number[] }> {
   // The mute or ban is stored: a world that cannot be told has its player meet it at the next login.
-  return askEveryWorld("moderate", [change], runtime);
+  const answers = await askEveryWorld("moderate", [change], runtime);
+  // A world of the version before answers how many sessions, a number (during a rolling deploy).
+  const reaches = answers.map(([world, answer]) => ({
+    world,
+    ...(typeof answer === "number" ? { sessions: answer, lingering: 0 } : answer),
+  }));
+  return {
+    sessions: reaches.filter((reach) => reach.sessions > 0).map((reach) => reach.world),
+    lingering: reaches.filter((reach) => reach.lingering > 0).map((reach) => reach.world),
+  };
 }
 
 /** Says the admin's line to every player of every running world, as a server notice. */
 export async function announce(text: string, runtime: Pick<Runtime, "logger">): Promise<{ notice: string }> {
-  const worlds = await askEveryWorld("announce", [text], runtime);
+  const answers = await askEveryWorld("announce", [text], runtime);
+  const worlds = answers.filter(([, sessions]) => sessions > 0).map(([world]) => world);
   return {
     notice: worlds.length > 0 ? `Announced in world ${worlds.join(", ")}.` : "No world has players now.",
   };
 }
 
 /**
- * Calls `method` of every running world, wherever its process is: the ids of the worlds where it
- * reached a session (it answers how many), in order. A world that does not answer is logged and left out.
+ * Calls `method` of every running world, wherever its process is: each world's answer, by world id in
+ * order. A world that does not answer is logged and left out.
  */
 async function askEveryWorld<M extends "moderate" | "announce">(
   method: M,
   args: Parameters<WorldPort[M]>,
   runtime: Pick<Runtime, "logger">,
-): Promise<number[]> {
-  const reached: number[] = [];
+): Promise<[number, ReturnType<WorldPort[M]>][]> {
+  const answers: [number, ReturnType<WorldPort[M]>][] = [];
   for (const [world, listing] of await listWorlds()) {
-    const sessions = await matchMaker
+    const answer = await matchMaker
       .remoteRoomCall<WorldPort>(listing.roomId, method, args)
       .catch((error: unknown) => {
         runtime.logger.warn({ err: error, world, method }, "a world could not be told an admin's command");
-        return 0;
+        return undefined;
       });
-    if (sessions > 0) reached.push(world);
+    if (answer !== undefined) answers.push([world, answer as ReturnType<WorldPort[M]>]);
   }
-  return reached.sort((a, b) => a - b);
+  return answers.sort(([a], [b]) => a - b);
 }

@@ -6,7 +6,7 @@ import type { PlayerSync } from "../game/world-types.js";
 import { within } from "../limits/time-limit.js";
 import { NOT_DURABLE_YET } from "../ports/live-world.js";
 import type { Runtime } from "../ports/runtime.js";
-import type { ModerationChange, Release } from "../ports/world-port.js";
+import type { ModerationChange, ModerationReach, Release } from "../ports/world-port.js";
 import type { PlayerAuth } from "../ports/world-seats.js";
 import { CLOSE_REMOVED, CLOSE_REPLACED } from "../protocol/close-codes.js";
 import { isJsonClient } from "../protocol/json-client.js";
@@ -149,14 +149,19 @@ export class WorldSessions {
 
   /**
    * An admin's moderation (see moderation.ts): the account's sessions are told their mute's new end, or
-   * they (a kick: the character's) are closed with CLOSE_REMOVED, a kept seat given up; how many.
+   * they (a kick: the character's) are closed with CLOSE_REMOVED, a kept seat given up; how many, and how
+   * many of the characters concerned a fight keeps here with no session (they leave when it is over).
    */
-  moderate(change: ModerationChange): number {
-    const concerned = [...this.owners.values()].filter((client) =>
-      "characterId" in change
-        ? playerOf(client).characterId === change.characterId
-        : playerOf(client).accountId === change.accountId,
+  moderate(change: ModerationChange): ModerationReach {
+    const concerns = (auth: PlayerAuth) =>
+      "characterId" in change ? auth.characterId === change.characterId : auth.accountId === change.accountId;
+    const concerned = [...this.owners.values()].filter((client) => concerns(playerOf(client)));
+    const lingering = [...this.lingering].filter(
+      ([characterId, auth]) =>
+        concerns(auth) && !this.owners.has(characterId) && this.parts.world.has(characterId),
     );
+    // A login taking its seat back from memory (the database down) meets the mute as it is now.
+    if ("mutedUntil" in change) for (const [, auth] of lingering) auth.mutedUntil = change.mutedUntil;
     for (const client of concerned) {
       if ("remove" in change) {
         if (client.userData) client.userData.removed = true;
@@ -172,7 +177,7 @@ export class WorldSessions {
           : `An admin muted you for ${minutesLeft(change.mutedUntil, now)}.`;
       this.sendTo(playerOf(client).characterId, "chat:message", serverNotice(told, now));
     }
-    return concerned.length;
+    return { sessions: concerned.length, lingering: lingering.length };
   }
 
   /** An admin's announcement to every player here (see moderation.ts): how many it reached. */

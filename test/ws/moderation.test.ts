@@ -2,6 +2,7 @@
 // logins, and /announce to every player; refused to players who are not admins.
 import assert from "node:assert/strict";
 import { expectError, request } from "../api/support.js";
+import { holdings } from "../support/moderation.js";
 import { joinAsNewPlayer } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { connectPlayer, WsClient, type WsPlayer } from "../support/ws-client.js";
@@ -129,6 +130,71 @@ describe("moderation: /mute, /kick and /ban over /ws, across two worlds", functi
     const code = await left;
     assert.ok(code !== 1000 && code !== 4000, `the room was not left by the player (close code ${code})`);
     assert.equal(sdkPlayer.room.connection.isOpen, false);
+  });
+
+  /**
+   * Has the player attack an unhurt rat near the spawn (2 hitpoints, hitting at most 1: a fight it does not
+   * lose) and log out once the rat swings back: its character stays in the world until the fight is over.
+   */
+  async function logOutMidFight(player: WsPlayer, bystander: WsPlayer): Promise<void> {
+    const view = await player.client.received((frame) => frame.event === "world:update");
+    const rat = view.data.added.find(
+      (entity: any) => entity.type === "rat" && entity.health === entity.maxHealth,
+    );
+    assert.ok(rat, "an unhurt rat is in view");
+    player.client.send("player:action", { action: "attack", targetId: rat.id });
+    await player.client.received(
+      (frame) => frame.event === "combat:hit" && frame.data.attackerId === rat.id,
+      10000,
+    );
+    await player.client.close();
+    await bystander.client.received(
+      (frame) => frame.event === "world:update" && frame.data.added.some((e: any) => e.id === player.id),
+    );
+  }
+
+  /** Waits for the character to leave the bystander's view: out of the world, its fight over (a minute at most). */
+  async function leaves(character: WsPlayer, bystander: WsPlayer): Promise<void> {
+    await bystander.client.received(
+      (frame) => frame.event === "world:update" && frame.data.removed.includes(character.id),
+      15000,
+    );
+  }
+
+  it("answers a kick of a character that logged out mid-fight truthfully: it leaves once the fight is over", async () => {
+    const moderator = await admin(1);
+    const bob = await connect(1);
+    await logOutMidFight(bob, moderator);
+    const kicked = await command(moderator, `/kick ${bob.sync.name}`);
+    assert.equal(kicked.event, "chat:message", JSON.stringify(kicked.data));
+    assert.equal(
+      kicked.data.message,
+      `${bob.sync.name} logged out during a fight and stays in world 1 until it is over (a minute at most), then leaves by themselves; they may log in again.`,
+    );
+    await leaves(bob, moderator);
+    const back = await connect(1, bob.token);
+    assert.equal(back.id, bob.id);
+    assert.deepEqual(holdings(back.sync), holdings(bob.sync), "everything it held was saved as it left");
+  });
+
+  it("bans an account whose character logged out mid-fight: it leaves once the fight is over, and may not log in", async () => {
+    const moderator = await admin(2);
+    const watcher = await connect(1);
+    const bob = await connect(1);
+    await logOutMidFight(bob, watcher);
+    const muted = await command(moderator, `/mute ${bob.sync.name} 5`);
+    assert.equal(muted.data.message, `${bob.sync.name} is muted for 5 minutes.`);
+    const banned = await command(moderator, `/ban ${bob.sync.name} 60`);
+    assert.equal(
+      banned.data.message,
+      `${bob.sync.name} is banned for 60 minutes; they logged out during a fight and stay in world 1 until it is over (a minute at most), then leave by themselves.`,
+    );
+    const refused = await WsClient.connect(`${server.wsUrl}?world=1`, { header: bob.token });
+    assert.equal((await refused.received((frame) => frame.event === "error")).data.code, "banned");
+    await leaves(bob, watcher);
+    await command(moderator, `/unban ${bob.sync.name}`);
+    const back = await connect(1, bob.token);
+    assert.deepEqual(holdings(back.sync), holdings(bob.sync), "everything it held was saved as it left");
   });
 
   it("bans an account: its session closes, its logins are refused until an admin lifts the ban", async () => {
