@@ -40,6 +40,15 @@ export function publicConfig(config: Config, origin: string): Record<string, str
   return values;
 }
 
+/**
+ * The addresses a page that loaded /env.js from this request connects to (its REST calls and its
+ * WebSocket): what the Content-Security-Policy of the pages lets them reach.
+ */
+export function publishedAddresses(config: Config, req: Request): string[] {
+  const { PUBLIC_API_URL, PUBLIC_WS_URL } = publicConfig(config, requestOrigin(req, config));
+  return [PUBLIC_API_URL!, PUBLIC_WS_URL!];
+}
+
 function requestOrigin(req: Request, config: Pick<Config, "PORT">): string {
   return `${req.protocol}://${req.get("host") ?? `localhost:${config.PORT}`}`;
 }

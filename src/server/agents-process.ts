@@ -19,6 +19,7 @@ import { createRateLimits } from "../limits/rate-limits.js";
 import type { Logger } from "../telemetry/logger.js";
 import { agentSettings } from "./agent-settings.js";
 import { loadConfiguredGameData } from "./game-data.js";
+import { securityHeaders } from "./security-headers.js";
 
 export interface AgentFramework {
   agents: AgentManager;
@@ -52,6 +53,8 @@ export async function startAgentFramework(config: Config, logger: Logger): Promi
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.TRUST_PROXY);
+  // JSON only here, but the same headers as the game server's: a browser may be sent here directly.
+  app.use(securityHeaders());
   app.get("/health", (_req, res) => {
     res.json({ status: "ok" });
   });

@@ -3,6 +3,7 @@ import { matchMaker } from "@colyseus/core";
 import config from "@colyseus/tools";
 import { WebSocketTransport } from "@colyseus/ws-transport";
 import type express from "express";
+import { publishedAddresses } from "../api/env-js.js";
 import { healthRouter } from "../api/health.js";
 import { mountApi } from "../api/index.js";
 import { metricsRouter } from "../api/metrics.js";
@@ -34,6 +35,7 @@ import { JsonChannel } from "../ws/channel.js";
 import { colyseusLogger } from "./colyseus-logger.js";
 import { internalAddress } from "./internal-address.js";
 import { reachesRedis, scaleOutThrough } from "./scale-out.js";
+import { monitorPolicy, playgroundPolicy, securityHeaders } from "./security-headers.js";
 
 /** The Colyseus application of one server: transport, HTTP routes and rooms, built over a runtime. */
 export function createApp(runtime: Runtime) {
@@ -93,6 +95,8 @@ export function createApp(runtime: Runtime) {
       const logged = requestLog(runtime.logger);
       if (logged) app.use(logged);
       app.set("trust proxy", runtime.config.TRUST_PROXY);
+      // On every answer Express gives; the pages may connect wherever /env.js tells them to.
+      app.use(securityHeaders((req) => publishedAddresses(runtime.config, req)));
       // Not counted against the REST limit, which covers /api only: health, metrics and game data files.
       const liveWorld = roomLiveWorld(() => runtime.agents.storedWorlds());
       app.use(
@@ -119,6 +123,9 @@ export function createApp(runtime: Runtime) {
       );
       // Pages for people (/, /play, /dashboard) and Colyseus's monitor and playground.
       app.use(webPagesRouter());
+      // Their prebuilt pages cannot run under the pages' policy: each gets one that fits it.
+      app.use("/monitor", monitorPolicy);
+      app.use("/playground", playgroundPolicy);
       mountAdminTools(app, {
         production: runtime.config.production,
         adminCode: runtime.config.ADMIN_CODE,
