@@ -15,10 +15,14 @@ const FIRST_ENTITY_REF = 1024;
 export class WireEntity {
   /** The fields as of the last patch: what every view that held it then was sent. */
   private sent: FieldValues;
-  /** The patch round this entity's bytes below were made in. */
-  private round = -1;
+  /** Its fields now, whole: kept until they change. */
   private full: Uint8Array | undefined;
+  /** The patch round its change below was made in. */
+  private round = -1;
   private change: Uint8Array | null | undefined;
+  /** Its entry's addition to the map and removal from it: the same in every patch. */
+  private addition: Uint8Array | undefined;
+  private removal: Uint8Array | undefined;
 
   constructor(
     readonly refId: number,
@@ -32,25 +36,38 @@ export class WireEntity {
   }
 
   /** The entity as a view that did not hold it is sent it: a switch to it, and every field set. */
-  fullBytes(round: number): Uint8Array {
-    this.enter(round);
+  fullBytes(): Uint8Array {
     this.full ??= this.fields.whole(this.refId, this.values);
     return this.full;
   }
 
   /** Its changes since the last patch, to a view that held it (null: none). */
   changeBytes(round: number): Uint8Array | null {
-    this.enter(round);
-    if (this.change === undefined)
+    if (this.round !== round) {
+      this.round = round;
       this.change =
         this.sent === this.values ? null : this.fields.changes(this.refId, this.sent, this.values);
-    return this.change;
+    }
+    return this.change!;
+  }
+
+  /** Its entry added to the map (after a switch to the map). */
+  additionBytes(): Uint8Array {
+    this.addition ??= this.fields.mapAdd(this.refId, this.key);
+    return this.addition;
+  }
+
+  /** Its entry removed from the map (after a switch to the map). */
+  removalBytes(): Uint8Array {
+    this.removal ??= this.fields.mapDelete(this.refId);
+    return this.removal;
   }
 
   /** Its fields now (its bytes of this patch, if made, are made again); false: they had changed already. */
   update(values: FieldValues): boolean {
     const first = this.sent === this.values;
     this.values = values;
+    this.full = undefined;
     this.round = -1;
     return first;
   }
@@ -58,13 +75,6 @@ export class WireEntity {
   /** The patch is sent: its fields now are what every view holding it has. */
   settle(): void {
     this.sent = this.values;
-  }
-
-  private enter(round: number): void {
-    if (this.round === round) return;
-    this.round = round;
-    this.full = undefined;
-    this.change = undefined;
   }
 }
 
@@ -126,12 +136,9 @@ export class WireView {
     const { ops } = this;
     if (ops.length > 0) {
       out.switchTo(mapRefId);
-      for (const { entity, added } of ops) {
-        if (added) out.mapAdd(entity.refId, entity.key, entity.refId);
-        else out.mapDelete(entity.refId);
-      }
+      for (const { entity, added } of ops) out.bytes(added ? entity.additionBytes() : entity.removalBytes());
       for (const { entity, added } of ops)
-        if (added && this.held.get(entity.key) === entity) out.bytes(entity.fullBytes(round));
+        if (added && this.held.get(entity.key) === entity) out.bytes(entity.fullBytes());
     }
     // Listed since its last patch: the changes of what it holds are among what was listed as updated
     // (Interest lists every entity in view that changed); listed nowhere, it is looked for among all.
@@ -144,11 +151,11 @@ export class WireView {
   }
 
   /** Writes the whole of what it holds, for a full state. */
-  writeWhole(out: ByteWriter, mapRefId: number, round: number): void {
+  writeWhole(out: ByteWriter, mapRefId: number): void {
     if (this.held.size === 0) return;
     out.switchTo(mapRefId);
-    for (const entity of this.held.values()) out.mapAdd(entity.refId, entity.key, entity.refId);
-    for (const entity of this.held.values()) out.bytes(entity.fullBytes(round));
+    for (const entity of this.held.values()) out.bytes(entity.additionBytes());
+    for (const entity of this.held.values()) out.bytes(entity.fullBytes());
   }
 
   private writeChange(out: ByteWriter, key: string, round: number): void {
@@ -237,7 +244,7 @@ export class StatePatches {
     const out = this.out;
     out.reset();
     out.bytes(root);
-    view.writeWhole(out, this.mapRefId(), this.round);
+    view.writeWhole(out, this.mapRefId());
     return out.copy();
   }
 
