@@ -11,8 +11,8 @@ import { CharacterRepository, type CharacterSave } from "../src/db/characters.js
 import { openDatabase } from "../src/db/database.js";
 import { WorldStore } from "../src/db/world-store.js";
 import { newCharacter } from "../src/game/character.js";
+import type { CharacterState } from "../src/game/character-state.js";
 import { seededRandom } from "../src/game/random.js";
-import type { CharacterState } from "../src/game/types.js";
 import { localGameData } from "./game-data.js";
 import { percentiles, progress } from "./stats.js";
 

@@ -3,6 +3,7 @@
 // model (see ModelTurns). It reads its surroundings from world:update messages (see Senses; the join
 // option `updates: "messages"`): agents run in the server's process, where decoding a state patch for
 // each of them would take from the tick's core. Its seat in the world is an AgentConnection.
+// Its owner's messages and quick actions go through OwnerCommands.
 import type { Room } from "@colyseus/sdk";
 import type { PlayerSync } from "../game/world-types.js";
 import type { Logger } from "../telemetry/logger.js";
@@ -20,18 +21,15 @@ import {
   type Goal,
   type GoalType,
   goalXp,
-  newErrand,
-  nextStep,
-  parseDropCommand,
   type Step,
   type WorldKnowledge,
 } from "./brain.js";
 import { DecisionClock } from "./decision-clock.js";
 import type { AgentContext, AgentKnowledge } from "./knowledge.js";
 import { ModelTurns } from "./model-turns.js";
+import { OwnerCommands } from "./owner-commands.js";
 import { survivalStep } from "./planners/fighter.js";
 import type { ModelPlanner } from "./planners/model-planner.js";
-import { isQuickAction, type QuickActionId, quickActionList } from "./quick-actions.js";
 import { RulesTurn } from "./rules-turn.js";
 import { type AgentTally, Senses } from "./senses.js";
 import { UnderWay } from "./under-way.js";
@@ -72,6 +70,8 @@ export class Agent {
   private readonly writes: RecordWrites;
   /** An action was asked for (not chosen by the goal's rules): it runs until nothing is under way. */
   private directed = false;
+  /** What it does with its owner's messages and quick actions. */
+  readonly commands: OwnerCommands;
 
   constructor(
     readonly record: AgentRecord,
@@ -138,6 +138,20 @@ export class Agent {
           if (view) this.rules.decide(view, this.goal());
         },
       });
+    const { modelTurns } = this;
+    this.commands = new OwnerCommands({
+      world: deps.world,
+      goalsPaused: () => this.record.goalsPaused,
+      view: () => this.view(),
+      halt: () => this.halt(),
+      startErrand: (errand) => {
+        this.errand = errand;
+      },
+      setGoal: (type) => this.setGoal(type),
+      pauseGoals: () => this.pauseGoals(),
+      instruct: modelTurns && ((text) => modelTurns.instruct(text)),
+      send: (step) => this.send(step),
+    });
   }
 
   /** What happened to it since it started (see AgentTally). */
@@ -259,51 +273,6 @@ export class Agent {
   async resumeGoals(): Promise<void> {
     this.record.goalsPaused = false;
     await this.store();
-  }
-
-  /**
-   * A message from the dashboard: a quick action's name runs it, `drop all [item]` drops (see
-   * parseDropCommand); any other text is an instruction for its language model, or without one is
-   * said in chat.
-   */
-  async message(text: string): Promise<void> {
-    const command = text.trim().toLowerCase();
-    const drop = parseDropCommand(text, this.world.data);
-    if (isQuickAction(command)) await this.runQuickAction(command);
-    else if (drop) {
-      this.halt();
-      this.errand = newErrand("drop", drop.itemId);
-    } else if (this.modelTurns) this.modelTurns.instruct(text.trim());
-    else this.send({ event: "player:chat", data: { message: text } });
-  }
-
-  quickActions(): { id: QuickActionId; label: string; available: boolean; reason?: string }[] {
-    return quickActionList(this.view(), this.world);
-  }
-
-  /**
-   * Runs one quick action. With goals active, a gathering or combat action becomes the goal; with goals
-   * paused it is done once and the agent then stands idle again.
-   */
-  async runQuickAction(id: QuickActionId): Promise<void> {
-    if (id === "stop") return this.pauseGoals();
-    if (id === "pickup" || id === "bank") {
-      this.halt();
-      this.errand = newErrand(id);
-      return;
-    }
-    if (id === "idle") {
-      this.halt();
-      if (!this.record.goalsPaused) await this.setGoal("idle");
-      return;
-    }
-    if (!this.record.goalsPaused) {
-      await this.setGoal(id);
-      return;
-    }
-    const view = this.view();
-    const step = view && nextStep(id, view, this.world, undefined);
-    if (step) this.send(step);
   }
 
   private think(): void {

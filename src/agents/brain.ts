@@ -2,18 +2,11 @@
 // entities a client gets, so they can be tested without a server. The agent (src/agents/agent.ts) sends
 // the chosen message as any client would.
 import { canReachBank } from "../game/bank.js";
+import type { InventoryEntry } from "../game/character-state.js";
 import { bestTool } from "../game/gathering.js";
 import { countItem } from "../game/inventory.js";
 import type { WorldMap } from "../game/map.js";
-import type {
-  EquipSlot,
-  GameData,
-  GatheringSkill,
-  InventoryEntry,
-  ItemType,
-  SkillName,
-  Tile,
-} from "../game/types.js";
+import type { EquipSlot, GameData, GatheringSkill, ItemType, SkillName, Tile } from "../game/types.js";
 import { INVENTORY_SLOTS } from "../game/types.js";
 import type { WorldEntity } from "../game/world-types.js";
 import { levelForXp } from "../game/xp.js";

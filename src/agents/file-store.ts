@@ -6,7 +6,7 @@ import { issueAgentProcessToken, issueAgentToken } from "../auth/tokens.js";
 import { type AgentLimits, type AgentRow, checkAgentLimits } from "../db/agents.js";
 import { NameTakenError } from "../db/characters.js";
 import type { WriteFence } from "../db/world-lease.js";
-import type { CharacterState } from "../game/types.js";
+import type { CharacterState } from "../game/character-state.js";
 import {
   ABSENT_OWNERS_PATH,
   type AbsentOwnersAnswer,

@@ -159,7 +159,7 @@ async function answer(agents: AgentManager, world: number, request: AgentRequest
     case "goal":
       return goalState(found(request.agentId));
     case "quickActions":
-      return { actions: found(request.agentId).quickActions() };
+      return { actions: found(request.agentId).commands.quickActions() };
     case "state":
       return agentState(found(request.agentId));
   }
@@ -179,12 +179,12 @@ async function answer(agents: AgentManager, world: number, request: AgentRequest
       await agent.resumeGoals();
       return { success: true, ...goalState(agent) };
     case "message":
-      return agent.message(request.text);
+      return agent.commands.message(request.text);
     case "runQuickAction": {
       // Refused for the reason the menu shows it unavailable, rather than accepted and not done.
-      const { reason } = agent.quickActions().find((action) => action.id === request.actionId)!;
+      const { reason } = agent.commands.quickActions().find((action) => action.id === request.actionId)!;
       if (reason) throw new Refusal("conflict", `${request.actionId} cannot be done now: ${reason}`);
-      return agent.runQuickAction(request.actionId);
+      return agent.commands.runQuickAction(request.actionId);
     }
     case "action":
       return agent.act(request.name, request.params);

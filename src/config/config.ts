@@ -4,91 +4,27 @@ import { CHARACTER_NAME, CHARACTER_NAME_RULE } from "../game/character-names.js"
 import type { LogFormat } from "../telemetry/logger.js";
 import { type ProcessRole, productionProblems } from "./production.js";
 import { publicAddressOf } from "./public-address.js";
+import {
+  flag,
+  flagOn,
+  httpUrl,
+  isListSchema,
+  list,
+  optionalString,
+  optionalUrl,
+  originList,
+  positiveInt,
+  timerMs,
+  webSocketUrl,
+} from "./setting-schemas.js";
 import { StartupError } from "./startup-error.js";
 import { WRITE_PATHS } from "./write-path.js";
 
 /** The asset host listens on port 8080 in local development. */
 export const LOCAL_CDN_URL = "http://localhost:8080";
 
-// Blank values never get here (see withoutBlanks): a string is trimmed, and is never empty.
 /** The most numbered worlds a deployment may run (WORLDS). */
 export const MOST_WORLDS = 100;
-
-const optionalString = z.string().trim().optional();
-
-const flag = z
-  .enum(["true", "false", "1", "0"])
-  .optional()
-  .transform((value) => value === "true" || value === "1");
-
-/** A flag that is on unless set to false. */
-const flagOn = z
-  .enum(["true", "false", "1", "0"])
-  .default("true")
-  .transform((value) => value === "true" || value === "1");
-
-const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
-
-/** Node's timers take at most 2^31 - 1 ms (about 24.8 days): a longer one fires at once, every millisecond. */
-const LONGEST_TIMER_MS = 2 ** 31 - 1;
-const TIMER_TOO_LONG = `must be at most ${LONGEST_TIMER_MS} ms (about 24.8 days), the longest timer Node keeps`;
-
-/** Milliseconds a timer waits: from `min` to the longest timer Node keeps. */
-const timerMs = (fallback: number, min = 1) =>
-  z.coerce.number().int().min(min).max(LONGEST_TIMER_MS, TIMER_TOO_LONG).default(fallback);
-
-/** The list variables' schemas: for these, an empty value is an empty list, not an unset variable. */
-const listSchemas = new WeakSet<z.ZodType>();
-
-/** Comma-separated list; blank entries are dropped. */
-const list = (fallback: string[]) => {
-  const schema = z
-    .string()
-    .optional()
-    .transform((value) =>
-      value === undefined
-        ? fallback
-        : value
-            .split(",")
-            .map((entry) => entry.trim())
-            .filter(Boolean),
-    );
-  listSchemas.add(schema);
-  return schema;
-};
-
-/** A web origin as a browser sends it: a scheme and a host (and port), no path, no wildcard. */
-function isOrigin(entry: string): boolean {
-  if (!URL.canParse(entry)) return false;
-  const url = new URL(entry);
-  return /^https?:$/.test(url.protocol) && !url.hostname.includes("*") && `${url.origin}/` === url.href;
-}
-
-/** A list of web origins: an entry that is not one (`app.example.com`, `*`) would never match. */
-const originList = (fallback: string[]) => {
-  const schema = list(fallback).pipe(
-    z.array(
-      z.string().refine(isOrigin, {
-        error: (issue) =>
-          `${String(issue.input)} is not an origin: write it as a browser sends it, e.g. https://app.example.com (no path, no wildcard: CORS_PREVIEW_HOST_SUFFIXES takes every subdomain of a host)`,
-      }),
-    ),
-  );
-  listSchemas.add(schema);
-  return schema;
-};
-
-/** An HTTP address: `localhost:11434` (no scheme) would read as a URL of scheme `localhost:`. */
-const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// address" });
-const optionalUrl = optionalString.pipe(httpUrl.optional());
-
-/** The public WebSocket address ends in `/ws`. */
-const webSocketUrl = optionalString.pipe(
-  z
-    .url({ protocol: /^wss?$/, error: "must be a ws:// or wss:// address" })
-    .refine((url) => new URL(url).pathname.replace(/\/+$/, "").endsWith("/ws"), "must end in /ws")
-    .optional(),
-);
 
 export const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(5555),
@@ -415,7 +351,7 @@ function agentModelProblem(values: Environment): string | undefined {
 /** The lists, where an empty value is an empty list: `CORS_PARTNER_ORIGINS=` allows no partner. */
 const LISTS = new Set(
   Object.entries(environmentSchema.shape)
-    .filter(([, schema]) => listSchemas.has(schema))
+    .filter(([, schema]) => isListSchema(schema))
     .map(([name]) => name),
 );
 

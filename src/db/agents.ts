@@ -1,5 +1,5 @@
 import { and, asc, eq, isNotNull, lt, sql } from "drizzle-orm";
-import type { CharacterState } from "../game/types.js";
+import type { CharacterState } from "../game/character-state.js";
 import { AccountRepository } from "./accounts.js";
 import { insertNewCharacter } from "./characters.js";
 import type { Database } from "./database.js";

@@ -1,15 +1,9 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { CharacterState, SkillState } from "../game/character-state.js";
 import { isServerName } from "../game/chat.js";
 import { DEFAULT_STYLE, isCombatStyle } from "../game/combat.js";
 import { readPaces } from "../game/paces.js";
-import {
-  type CharacterState,
-  type EquipSlot,
-  SKILLS,
-  type SkillName,
-  type SkillState,
-  type Tile,
-} from "../game/types.js";
+import { type EquipSlot, SKILLS, type SkillName, type Tile } from "../game/types.js";
 import { levelForXp } from "../game/xp.js";
 import { type Account, type AccountKind, AccountRepository } from "./accounts.js";
 import type { Database, Executor } from "./database.js";

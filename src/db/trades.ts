@@ -1,8 +1,9 @@
 import { asc, eq, or, type SQL, sql } from "drizzle-orm";
+import type { InventoryEntry } from "../game/character-state.js";
 import type { TradeOffer } from "../game/trade.js";
 import { applyTradeToInventories } from "../game/trade-swap.js";
 import { offerItems } from "../game/trade-views.js";
-import type { InventoryEntry, ItemDef, ItemQuantity } from "../game/types.js";
+import type { ItemDef, ItemQuantity } from "../game/types.js";
 import { lockCharacters } from "./characters.js";
 import type { Database, Executor } from "./database.js";
 import { pgError } from "./pg-errors.js";

@@ -1,9 +1,10 @@
 // Deposit and withdraw between an inventory and a bank. Everything stacks in the bank: one row
 // per item id, whatever the item's stackability, clamped at MAX_STACK.
+import type { InventoryEntry } from "./character-state.js";
 import { type GameError, gameError } from "./errors.js";
 import { addItem, entryAt, removeStartingAt, type Stacking } from "./inventory.js";
 import { chebyshev } from "./tile.js";
-import { type InventoryEntry, type ItemQuantity, MAX_STACK, type Tile } from "./types.js";
+import { type ItemQuantity, MAX_STACK, type Tile } from "./types.js";
 
 /** Standing within one tile (diagonals included) of a booth or a banker opens the bank. */
 export const BANK_REACH = 1;

@@ -1,5 +1,6 @@
+import type { CharacterState, SkillState } from "./character-state.js";
 import { addItem } from "./inventory.js";
-import { type CharacterState, type GameData, SKILLS, type SkillName, type SkillState } from "./types.js";
+import { type GameData, SKILLS, type SkillName } from "./types.js";
 import { xpForLevel } from "./xp.js";
 
 /** Constitution is the hitpoints skill: its level is the most health a player can have. */

@@ -1,4 +1,5 @@
-import type { NpcCombatStats, SkillName, SkillState } from "./types.js";
+import type { SkillState } from "./character-state.js";
+import type { NpcCombatStats, SkillName } from "./types.js";
 
 export const MIN_COMBAT_LEVEL = 3;
 export const MAX_COMBAT_LEVEL = 126;

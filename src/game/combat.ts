@@ -1,11 +1,11 @@
 // Melee and ranged combat: RuneScape's accuracy and max-hit formulas, combat XP and attack speed.
+import type { Equipment } from "./character-state.js";
 import type { CombatLevels } from "./combat-level.js";
 import { type Random, randomInt } from "./random.js";
 import {
   type AmmunitionDef,
   type CombatBonuses,
   EQUIP_SLOTS,
-  type Equipment,
   type ItemDef,
   type NpcDef,
   type PrayerDef,

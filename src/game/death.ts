@@ -1,10 +1,9 @@
 // What a player keeps and what falls to the ground when they die.
+import type { Equipment, InventoryEntry } from "./character-state.js";
 import { DESPAWN_TICKS, OWNER_ONLY_TICKS } from "./ground-items.js";
 import {
   EQUIP_SLOTS,
-  type Equipment,
   type EquipSlot,
-  type InventoryEntry,
   type ItemDef,
   type ItemQuantity,
   TICKS_PER_MINUTE,

@@ -1,7 +1,8 @@
 // Wearing and removing items: pure functions over an inventory and the worn equipment.
+import type { Equipment, InventoryEntry } from "./character-state.js";
 import { type GameError, gameError } from "./errors.js";
 import { addItem, entryAt, removeFromSlot } from "./inventory.js";
-import type { Equipment, EquipSlot, InventoryEntry, ItemDef, SkillName } from "./types.js";
+import type { EquipSlot, ItemDef, SkillName } from "./types.js";
 
 export interface Outfit {
   inventory: InventoryEntry[];

@@ -2,9 +2,10 @@
 // OWNER_ONLY_TICKS (60 s), then by everyone, and vanishes DESPAWN_TICKS (3 minutes) after it fell.
 // An untradeable item is its owner's alone for as long as it lies: another player picking it up
 // would have been handed it.
+import type { InventoryEntry } from "./character-state.js";
 import { type GameError, gameError } from "./errors.js";
 import { addItem, entryAt, removeFromSlot, type Stacking } from "./inventory.js";
-import type { InventoryEntry, ItemQuantity, Tile } from "./types.js";
+import type { ItemQuantity, Tile } from "./types.js";
 
 export const OWNER_ONLY_TICKS = 100;
 export const DESPAWN_TICKS = 300;

@@ -1,6 +1,7 @@
 // Pure functions over a 28-slot inventory: each returns a new array sorted by slot and never
 // mutates its input. Quantities stay in 1..MAX_STACK: additions clamp and report what did not fit.
-import { INVENTORY_SLOTS, type InventoryEntry, type ItemDef, MAX_STACK } from "./types.js";
+import type { InventoryEntry } from "./character-state.js";
+import { INVENTORY_SLOTS, type ItemDef, MAX_STACK } from "./types.js";
 
 export type Stacking = Pick<ItemDef, "id" | "stackable">;
 

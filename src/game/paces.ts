@@ -1,7 +1,7 @@
 // A player's paces (the first tick it may swing, make, eat or bury again) outlive its logout: the
 // character keeps them as the wall-clock instants they fall on, and a login in any world takes them up
 // again, so that logging out and in between two actions never makes the second come sooner.
-import type { ActionPaces, PaceName } from "./types.js";
+import type { ActionPaces, PaceName } from "./character-state.js";
 
 /** The player's fields each pace is kept in while it plays. */
 export interface PaceTicks {

@@ -1,7 +1,8 @@
 // Prayers: each boosts one combat stat while it is on, and drains prayer points (as many as the
 // prayer level) at its own rate until they run out.
+import type { CharacterState } from "./character-state.js";
 import { type GameError, gameError } from "./errors.js";
-import { type CharacterState, type PrayerDef, TICKS_PER_MINUTE } from "./types.js";
+import { type PrayerDef, TICKS_PER_MINUTE } from "./types.js";
 
 /** With no prayer on for a minute, a point comes back (there are no altars to recharge them at). */
 export const PRAYER_REGEN_TICKS = TICKS_PER_MINUTE;

@@ -2,7 +2,7 @@
 // hundredths of a percent so the arithmetic stays whole. This world weighs nothing a player carries
 // and has no agility skill, so the rates are those of an unburdened player at agility 1: a full bar
 // runs 150 ticks (300 tiles, 90 s) and fills again in 1,250 (12.5 minutes).
-import type { CharacterState } from "./types.js";
+import type { CharacterState } from "./character-state.js";
 
 export const RUN_ENERGY_MAX = 10_000;
 export const RUN_DRAIN_PER_TICK = 67;

@@ -1,7 +1,8 @@
 // Metalwork: ores smelted into bars at a furnace, bars smithed into weapons, armour and tools at an anvil.
+import type { InventoryEntry } from "./character-state.js";
 import { type GameError, gameError } from "./errors.js";
 import { addItem, countItem, removeItem, type Stacking } from "./inventory.js";
-import type { CraftingRecipe, InventoryEntry } from "./types.js";
+import type { CraftingRecipe } from "./types.js";
 
 export type MetalStation = "furnace" | "anvil";
 

@@ -1,5 +1,6 @@
 // Stores: a shopkeeper sells its store's items for coins, from a stock that runs down as players buy
 // and grows back over time, and buys tradeable items for part of their value.
+import type { InventoryEntry } from "./character-state.js";
 import { type GameError, gameError } from "./errors.js";
 import {
   addItem,
@@ -13,7 +14,6 @@ import {
 import {
   COINS_ITEM_ID,
   INVENTORY_SLOTS,
-  type InventoryEntry,
   type ItemDef,
   MAX_STACK,
   type StoreDef,

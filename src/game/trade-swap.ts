@@ -1,8 +1,9 @@
 // The swap that ends a trade, all or nothing, on the inventories the database transaction has locked.
+import type { InventoryEntry } from "./character-state.js";
 import { addItem, entryAt, removeFromSlot } from "./inventory.js";
 import { isPositiveInteger, type TradeOffer } from "./trade.js";
 import { offerItems } from "./trade-views.js";
-import type { InventoryEntry, ItemDef, ItemQuantity } from "./types.js";
+import type { ItemDef, ItemQuantity } from "./types.js";
 
 /** Removes the offered quantities, after checking each slot still holds that item in that quantity. */
 function takeOffer(

@@ -42,6 +42,7 @@
  *     goes back to the offer stage, and both are told (`tradeUpdated`, then `tradeError`
  *     `offer_changed`), rather than accept a swap that would fail `insufficient_items`.
  */
+import type { InventoryEntry } from "./character-state.js";
 import { entryAt, isValidSlot } from "./inventory.js";
 import { TRADE_ERROR_MESSAGES, type TradeCancelReason, type TradeErrorReason } from "./trade-reasons.js";
 import {
@@ -51,7 +52,7 @@ import {
   tradeConfirmView,
   tradeUpdatedView,
 } from "./trade-views.js";
-import type { InventoryEntry, ItemDef, ItemQuantity } from "./types.js";
+import type { ItemDef, ItemQuantity } from "./types.js";
 
 export const TRADE_REQUEST_EXPIRY_MS = 30_000;
 export const TRADE_INACTIVITY_EXPIRY_MS = 5 * 60_000;

@@ -1,8 +1,8 @@
 // The entities of the world's state: players, NPCs and the objects placed on the map (resources, and
 // stations such as ranges and the fires players light), as the phases read and change them.
+import type { CharacterState } from "./character-state.js";
 import type { CombatStyle } from "./combat.js";
 import type {
-  CharacterState,
   CraftingRecipe,
   GatheringDef,
   NpcDef,

@@ -3,6 +3,7 @@
 // Phases live in the world-*.ts modules.
 
 import { maxHealth } from "./character.js";
+import type { CharacterState, InventoryEntry } from "./character-state.js";
 import { serverNotice } from "./chat.js";
 import type { CombatStyle } from "./combat.js";
 import { skillLevels } from "./combat-level.js";
@@ -13,15 +14,7 @@ import type { Random } from "./random.js";
 import { RUN_ENERGY_MAX, runEnergy, runEnergyPercent } from "./run-energy.js";
 import { SpatialGrid } from "./spatial.js";
 import { openShelf, type StoreShelf, type StoreStock } from "./stores.js";
-import type {
-  CharacterState,
-  GameData,
-  InventoryEntry,
-  PrayerDef,
-  SkillName,
-  StationDef,
-  Tile,
-} from "./types.js";
+import type { GameData, PrayerDef, SkillName, StationDef, Tile } from "./types.js";
 import type {
   NpcEntity,
   PlayerEntity,

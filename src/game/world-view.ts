@@ -2,12 +2,13 @@
 // player:sync object.
 
 import { maxHealth } from "./character.js";
+import type { CharacterState } from "./character-state.js";
 import { DEFAULT_STYLE } from "./combat.js";
 import type { GroundItem } from "./ground-items.js";
 import { countItem } from "./inventory.js";
 import { prayerPoints } from "./prayer.js";
 import { runEnergy, runEnergyPercent } from "./run-energy.js";
-import { type CharacterState, COINS_ITEM_ID, type PrayerDef, SKILLS } from "./types.js";
+import { COINS_ITEM_ID, type PrayerDef, SKILLS } from "./types.js";
 import type { NpcEntity, PlayerEntity, WorldObject } from "./world-entities.js";
 import type { WorldState } from "./world-state.js";
 import type { PlayerSync, WorldEntity } from "./world-types.js";

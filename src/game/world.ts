@@ -1,12 +1,13 @@
 // The world simulation the WorldRoom drives: it queues validated intents between ticks and
 // advances everything one 600 ms tick at a time in a fixed order of phases, reporting what
 // changed so the room can publish, persist and replicate without scanning the world.
+import type { CharacterState, InventoryEntry } from "./character-state.js";
 import { DEFAULT_STYLE } from "./combat.js";
 import { type GameError, gameError, isGameError } from "./errors.js";
 import { type GroundItem, isOwnerOnly } from "./ground-items.js";
 import { type PaceClock, pacesAhead, paceTicks } from "./paces.js";
 import { chebyshev } from "./tile.js";
-import type { CharacterState, InventoryEntry, Tile } from "./types.js";
+import type { Tile } from "./types.js";
 import { COMBAT_LOGOUT_TICKS, resolveCombat } from "./world-combat.js";
 import type { PlayerEntity } from "./world-entities.js";
 import { applyQueuedIntent, planIntent, queuedIntent } from "./world-intents.js";

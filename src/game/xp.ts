@@ -1,4 +1,4 @@
-import type { SkillState } from "./types.js";
+import type { SkillState } from "./character-state.js";
 
 export const MAX_LEVEL = 99;
 export const XP_CAP = 200_000_000;

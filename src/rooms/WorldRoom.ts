@@ -4,9 +4,9 @@ import { type AgentReply, type AgentRequest, answerAgentRequest } from "../agent
 import { sightingIntervalMs } from "../auth/sightings.js";
 import type { TradeParticipant } from "../db/trades.js";
 import type { WorldLease } from "../db/world-lease.js";
+import type { InventoryEntry } from "../game/character-state.js";
 import { seededRandom } from "../game/random.js";
 import type { TradeErrorReason } from "../game/trade-reasons.js";
-import type { InventoryEntry } from "../game/types.js";
 import { World } from "../game/world.js";
 import type { PlayerSync } from "../game/world-types.js";
 import { StatePatches } from "../net/state-patches.js";

@@ -1,7 +1,7 @@
 import type { CharacterPart, CharacterSave } from "../db/characters.js";
 import type { WorldWrite } from "../db/world-store.js";
+import type { CharacterState } from "../game/character-state.js";
 import type { GroundItem } from "../game/ground-items.js";
-import type { CharacterState } from "../game/types.js";
 import type { World } from "../game/world.js";
 import type { TickReport } from "../game/world-types.js";
 

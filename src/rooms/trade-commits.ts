@@ -7,7 +7,8 @@ import {
   type TradeRepository,
 } from "../db/trades.js";
 import { type WorldLease, WorldSupersededError } from "../db/world-lease.js";
-import type { InventoryEntry, ItemDef } from "../game/types.js";
+import type { InventoryEntry } from "../game/character-state.js";
+import type { ItemDef } from "../game/types.js";
 import type { World } from "../game/world.js";
 import type { TradeCommitOutcome } from "../ports/world-port.js";
 import type { Logger } from "../telemetry/logger.js";

@@ -1,6 +1,6 @@
 import { matchMaker } from "@colyseus/core";
 import type { TradeParticipant } from "../db/trades.js";
-import type { InventoryEntry } from "../game/types.js";
+import type { InventoryEntry } from "../game/character-state.js";
 import type { Runtime } from "../ports/runtime.js";
 import type { TradeCommitOutcome, WorldPort } from "../ports/world-port.js";
 import type { OpeningWorld } from "./trade-opening.js";

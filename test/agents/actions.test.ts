@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { matchMaker } from "@colyseus/core";
+import type { InventoryEntry } from "../../src/game/character-state.js";
 import { WorldMap } from "../../src/game/map.js";
-import type { GameData, InventoryEntry, Tile } from "../../src/game/types.js";
+import type { GameData, Tile } from "../../src/game/types.js";
 import type { World } from "../../src/game/world.js";
 import { expectError, GENEROUS_LIMITS, request, signInAnonymously } from "../api/support.js";
 import { waitForAsync } from "../support/players.js";

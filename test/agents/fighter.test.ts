@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { matchMaker } from "@colyseus/core";
 import { eatBelow } from "../../src/agents/planners/fighter.js";
+import type { InventoryEntry } from "../../src/game/character-state.js";
 import { maxHit } from "../../src/game/combat.js";
-import type { InventoryEntry, Tile } from "../../src/game/types.js";
+import type { Tile } from "../../src/game/types.js";
 import type { World } from "../../src/game/world.js";
 import { GENEROUS_LIMITS, request, signInAnonymously } from "../api/support.js";
 import { waitForAsync } from "../support/players.js";

@@ -5,7 +5,8 @@ import { CharacterRepository, NamesExhaustedError, NameTakenError } from "../../
 import type { DatabaseHandle } from "../../src/db/database.js";
 import { inventory } from "../../src/db/schema.js";
 import { WorldStore } from "../../src/db/world-store.js";
-import { type CharacterState, MAX_STACK, SKILLS } from "../../src/game/types.js";
+import type { CharacterState } from "../../src/game/character-state.js";
+import { MAX_STACK, SKILLS } from "../../src/game/types.js";
 import { backends, truncateAll } from "../support/databases.js";
 
 function character(id: string, name: string): CharacterState {

@@ -12,16 +12,11 @@ import {
   TradeRepository,
 } from "../../src/db/trades.js";
 import { WorldStore } from "../../src/db/world-store.js";
+import type { CharacterState, InventoryEntry } from "../../src/game/character-state.js";
 import { removeFromSlot } from "../../src/game/inventory.js";
 import { type Random, randomInt, seededRandom } from "../../src/game/random.js";
 import type { TradeOffer } from "../../src/game/trade.js";
-import {
-  type CharacterState,
-  type InventoryEntry,
-  type ItemDef,
-  type ItemQuantity,
-  MAX_STACK,
-} from "../../src/game/types.js";
+import { type ItemDef, type ItemQuantity, MAX_STACK } from "../../src/game/types.js";
 import { plainCharacter } from "../support/characters.js";
 import { openFreshPostgres, postgresUrl } from "../support/databases.js";
 

@@ -5,8 +5,9 @@ import { CharacterRepository } from "../../src/db/characters.js";
 import type { DatabaseHandle } from "../../src/db/database.js";
 import { type TradeCompletion, TradeRepository } from "../../src/db/trades.js";
 import { WorldStore } from "../../src/db/world-store.js";
+import type { CharacterState, InventoryEntry } from "../../src/game/character-state.js";
 import type { TradeOffer } from "../../src/game/trade.js";
-import { type CharacterState, type InventoryEntry, type ItemDef, MAX_STACK } from "../../src/game/types.js";
+import { type ItemDef, MAX_STACK } from "../../src/game/types.js";
 import { plainCharacter } from "../support/characters.js";
 import { backends, truncateAll } from "../support/databases.js";
 

@@ -4,8 +4,9 @@
 // as the world makes it (the player's inventory before and after it), counts the coins it must have
 // cost or paid at the manifest's prices, and follows each store's shelf, checking that deals and
 // restocks move it as the rules say. Whatever else made or lost an item or a coin shows in the count.
+import type { InventoryEntry } from "../../src/game/character-state.js";
 import type { StoreShelf } from "../../src/game/stores.js";
-import { COINS_ITEM_ID, type InventoryEntry, MAX_STACK } from "../../src/game/types.js";
+import { COINS_ITEM_ID, MAX_STACK } from "../../src/game/types.js";
 import type { World } from "../../src/game/world.js";
 import type { PlayerEntity } from "../../src/game/world-entities.js";
 import type { WorldState } from "../../src/game/world-state.js";

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import type { Equipment, InventoryEntry } from "../../src/game/character-state.js";
 import { deathNotice, ITEMS_KEPT_ON_DEATH, splitOnDeath } from "../../src/game/death.js";
-import { EQUIP_SLOTS, type Equipment, type InventoryEntry } from "../../src/game/types.js";
+import { EQUIP_SLOTS } from "../../src/game/types.js";
 import { ITEMS, inventoryArbitrary, totals } from "./fixtures.js";
 
 function wornItems(equipment: Equipment) {

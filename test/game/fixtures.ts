@@ -1,15 +1,14 @@
 // A small item catalogue for the rule tests, independent of the real manifests.
 import fc from "fast-check";
+import type { InventoryEntry, SkillState } from "../../src/game/character-state.js";
 import type { CombatLevels } from "../../src/game/combat-level.js";
 import {
   INVENTORY_SLOTS,
-  type InventoryEntry,
   type ItemDef,
   type ItemQuantity,
   type NpcDef,
   SKILLS,
   type SkillName,
-  type SkillState,
 } from "../../src/game/types.js";
 import { xpForLevel } from "../../src/game/xp.js";
 

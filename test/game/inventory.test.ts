@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import type { InventoryEntry } from "../../src/game/character-state.js";
 import {
   addItem,
   countItem,
@@ -8,7 +9,7 @@ import {
   removeItem,
   removeStartingAt,
 } from "../../src/game/inventory.js";
-import { INVENTORY_SLOTS, type InventoryEntry, MAX_STACK } from "../../src/game/types.js";
+import { INVENTORY_SLOTS, MAX_STACK } from "../../src/game/types.js";
 
 const coins = { id: "coins", stackable: true };
 const logs = { id: "logs", stackable: false };

@@ -1,8 +1,9 @@
 // Prayers: switching on, one per stat, drain to nothing, recharge, and their boost in a fight.
 import assert from "node:assert/strict";
+import type { CharacterState } from "../../src/game/character-state.js";
 import { drainOneTick, PRAYER_REGEN_TICKS, prayerProblem, switchOn } from "../../src/game/prayer.js";
 import { seededRandom } from "../../src/game/random.js";
-import type { CharacterState, ItemDef, PrayerDef } from "../../src/game/types.js";
+import type { ItemDef, PrayerDef } from "../../src/game/types.js";
 import { World } from "../../src/game/world.js";
 import type { TickReport } from "../../src/game/world-types.js";
 import { skillsAt } from "./fixtures.js";

@@ -1,9 +1,10 @@
 // Metalwork: which recipe a use starts, what stops it, and smelting and smithing in the running world.
 import assert from "node:assert/strict";
+import type { InventoryEntry } from "../../src/game/character-state.js";
 import { type GameError, isGameError } from "../../src/game/errors.js";
 import { seededRandom } from "../../src/game/random.js";
 import { chooseMetalRecipe, type Maker, makeOnce, metalworkProblem } from "../../src/game/smithing.js";
-import type { CraftingRecipe, InventoryEntry, ItemDef } from "../../src/game/types.js";
+import type { CraftingRecipe, ItemDef } from "../../src/game/types.js";
 import { World } from "../../src/game/world.js";
 import type { TickReport } from "../../src/game/world-types.js";
 import { skillsAt } from "./fixtures.js";

@@ -1,5 +1,6 @@
 // Stores: buying within stock, coins and room; selling for part of the value; restocking.
 import assert from "node:assert/strict";
+import type { InventoryEntry } from "../../src/game/character-state.js";
 import { type GameError, isGameError } from "../../src/game/errors.js";
 import { seededRandom } from "../../src/game/random.js";
 import {
@@ -12,7 +13,7 @@ import {
   sellPrice,
   sellTo,
 } from "../../src/game/stores.js";
-import { type InventoryEntry, type ItemDef, MAX_STACK, type StoreDef } from "../../src/game/types.js";
+import { type ItemDef, MAX_STACK, type StoreDef } from "../../src/game/types.js";
 import { World } from "../../src/game/world.js";
 import type { OutboundEvent } from "../../src/game/world-types.js";
 import { character, gameData, SPAWN } from "./world-fixture.js";

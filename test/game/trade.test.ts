@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import type { InventoryEntry } from "../../src/game/character-state.js";
 import {
   acceptTrade,
   addToOffer,
@@ -18,7 +19,7 @@ import {
   type TradeResult,
 } from "../../src/game/trade.js";
 import { applyTradeToInventories } from "../../src/game/trade-swap.js";
-import { INVENTORY_SLOTS, type InventoryEntry, MAX_STACK } from "../../src/game/types.js";
+import { INVENTORY_SLOTS, MAX_STACK } from "../../src/game/types.js";
 import { ITEMS, inventoryArbitrary, totals } from "./fixtures.js";
 
 const ALICE = { id: "alice", name: "Alice" };

@@ -5,10 +5,10 @@
 //   range (8,10); goblin (10,20), wandering radius 0; banker (30,30);
 //   a closed ring of blocked tiles around (50,50); a 3x3 house at (40,40) with its door at (41,40).
 import { newCharacter } from "../../src/game/character.js";
+import type { CharacterState } from "../../src/game/character-state.js";
 import { seededRandom } from "../../src/game/random.js";
 import type {
   AreaDef,
-  CharacterState,
   GameData,
   GatheringDef,
   ItemDef,

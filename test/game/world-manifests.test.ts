@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { newCharacter } from "../../src/game/character.js";
+import type { CharacterState } from "../../src/game/character-state.js";
 import { npcCombatLevel } from "../../src/game/combat-level.js";
 import { seededRandom } from "../../src/game/random.js";
-import type { CharacterState, GameData } from "../../src/game/types.js";
+import type { GameData } from "../../src/game/types.js";
 import { inViewFrom } from "../../src/game/view-index.js";
 import { World } from "../../src/game/world.js";
 import { validateManifests } from "../../src/manifests/validate.js";

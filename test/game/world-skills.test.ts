@@ -1,8 +1,9 @@
 // Gathering, firemaking and XP in the running world: depletion and regrowth, level requirements,
 // a fire's life, a level-up at its exact threshold, and the XP of a kill.
 import assert from "node:assert/strict";
+import type { SkillState } from "../../src/game/character-state.js";
 import { seededRandom } from "../../src/game/random.js";
-import type { GameData, GatheringDef, SkillName, SkillState, ToolDef } from "../../src/game/types.js";
+import type { GameData, GatheringDef, SkillName, ToolDef } from "../../src/game/types.js";
 import { World } from "../../src/game/world.js";
 import type { TickReport } from "../../src/game/world-types.js";
 import { sequence, skillsAt } from "./fixtures.js";

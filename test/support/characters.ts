@@ -1,4 +1,5 @@
-import { type CharacterState, SKILLS } from "../../src/game/types.js";
+import type { CharacterState } from "../../src/game/character-state.js";
+import { SKILLS } from "../../src/game/types.js";
 
 /** A level-1 character at (0,0) with nothing but what `parts` gives it: the data layer's test subject. */
 export function plainCharacter(id: string, parts: Partial<CharacterState> = {}): CharacterState {

@@ -1,8 +1,9 @@
 // The interface's inventory actions: equipItem, useItem, dropItem, pickupItem.
 import { z } from "zod";
+import type { InventoryEntry } from "../../game/character-state.js";
 import { unmetRequirement } from "../../game/equipment.js";
 import { chebyshev } from "../../game/tile.js";
-import { INVENTORY_SLOTS, type InventoryEntry } from "../../game/types.js";
+import { INVENTORY_SLOTS } from "../../game/types.js";
 import { TINDERBOX_ITEM_ID } from "../../game/world-actions.js";
 import type { WorldEntity } from "../../game/world-types.js";
 import type { AgentContext } from "../knowledge.js";

@@ -1,9 +1,10 @@
 // What the actions' checks read from the agent's knowledge: its position and levels, what it carries,
 // what it sees, and where on the map it can walk.
 import { canReachBank } from "../../game/bank.js";
+import type { InventoryEntry } from "../../game/character-state.js";
 import { bestTool } from "../../game/gathering.js";
 import { chebyshev, NEIGHBOURS } from "../../game/tile.js";
-import type { GatheringSkill, InventoryEntry, SkillName, Tile, ToolKind } from "../../game/types.js";
+import type { GatheringSkill, SkillName, Tile, ToolKind } from "../../game/types.js";
 import { SKILLS } from "../../game/types.js";
 import type { WorldEntity } from "../../game/world-types.js";
 import type { WorldKnowledge } from "../brain.js";
