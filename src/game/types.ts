@@ -365,6 +365,3 @@ export interface GameData {
   /** Items every new character starts with. */
   starterKit: ItemQuantity[];
 }
-
-// src/ports/world-port.ts still imports InventoryEntry from here; it belongs to character-state.ts.
-export type { InventoryEntry } from "./character-state.js";

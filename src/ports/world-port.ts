@@ -4,8 +4,8 @@
 // reaches a trade's room the same way, through TradePort.
 import type { AgentReply, AgentRequest } from "../agents/requests.js";
 import type { TradeParticipant } from "../db/trades.js";
+import type { InventoryEntry } from "../game/character-state.js";
 import type { TradeErrorReason } from "../game/trade-reasons.js";
-import type { InventoryEntry } from "../game/types.js";
 import type { PlayerSync } from "../game/world-types.js";
 import type { NOT_DURABLE_YET, WorldStatus } from "./live-world.js";
 
@@ -21,7 +21,8 @@ export type TradeEndReason = "partner_disconnected" | "player_died" | "server_sh
  */
 export type ModerationChange =
   | { accountId: string; mutedUntil: number | null }
-  | { accountId: string; remove: string }
+  | { accountId: string; remove: string; bannedUntil: number }
+  | { accountId: string; bannedUntil: null }
   | { characterId: string; remove: string };
 
 /**

@@ -9,6 +9,8 @@ export interface PlayerAuth {
   ip: string | undefined;
   /** Until when (epoch milliseconds) an admin muted the account; an admin's /mute and /unmute change it live. */
   mutedUntil: number | null;
+  /** Until when an admin banned the account: a login taking this seat from memory is refused until then. */
+  bannedUntil: number | null;
 }
 
 /**

@@ -34,8 +34,14 @@ export async function moderate(
     case "ban":
     case "unban":
       await runtime.accounts.banUntil(accountId!, until);
-      if (!until) return { notice: `${name} may log in again.` };
-      change = { accountId: accountId!, remove: "an admin banned this account from the world" };
+      // The worlds keep it too, for a login they let in from memory while the database is down.
+      change = until
+        ? {
+            accountId: accountId!,
+            remove: "an admin banned this account from the world",
+            bannedUntil: until.getTime(),
+          }
+        : { accountId: accountId!, bannedUntil: null };
       break;
     case "kick":
       change = { characterId, remove: "an admin removed this character from the world" };
@@ -51,6 +57,8 @@ export async function moderate(
       return { notice: `${name} is muted for ${lasting}${worlds && ` (in world ${worlds})`}.` };
     case "unmute":
       return { notice: `${name} may chat again${worlds && ` (in world ${worlds})`}.` };
+    case "unban":
+      return { notice: `${name} may log in again.` };
     case "ban":
       return {
         notice:
@@ -58,7 +66,7 @@ export async function moderate(
           `${fighting && `; they logged out during a fight and stay in world ${fighting} ${UNTIL_THE_FIGHT_IS_OVER}, then leave by themselves`}.`,
       };
     default:
-      // A kick (an unban was answered above).
+      // A kick.
       if (worlds) return { notice: `${name} was removed from world ${worlds}; they may log in again.` };
       if (fighting)
         return {

@@ -41,6 +41,8 @@ export async function authenticatePlayer(
   const identity = await identityOf(runtime, context);
   const seatAs = (id: string | undefined) => {
     const seat = runtime.worldSeats.of(identity.subject, id);
+    // The world was told of a ban (see WorldSessions.moderate): its seat is refused as the database would.
+    if (seat?.bannedUntil && seat.bannedUntil > Date.now()) throw new BannedError(new Date(seat.bannedUntil));
     return seat && { ...seat, ip: context.ip };
   };
   for (const id of options.seatsFirst ?? []) {
@@ -69,6 +71,7 @@ export async function authenticatePlayer(
       subject,
       ip: context.ip,
       mutedUntil: account.mutedUntil?.getTime() ?? null,
+      bannedUntil: account.bannedUntil?.getTime() ?? null,
     };
   } catch (error) {
     if (error instanceof ServerError) throw error;

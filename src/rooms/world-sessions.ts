@@ -149,7 +149,8 @@ export class WorldSessions {
 
   /**
    * An admin's moderation (see moderation.ts): the account's sessions are told their mute's new end, or
-   * they (a kick: the character's) are closed with CLOSE_REMOVED, a kept seat given up; how many, and how
+   * they (a kick: the character's) are closed with CLOSE_REMOVED, a kept seat given up; a ban's end (an
+   * unban's none) is kept with their seats, for a login from memory; how many, and how
    * many of the characters concerned a fight keeps here with no session (they leave when it is over).
    */
   moderate(change: ModerationChange): ModerationReach {
@@ -160,8 +161,11 @@ export class WorldSessions {
       ([characterId, auth]) =>
         concerns(auth) && !this.owners.has(characterId) && this.parts.world.has(characterId),
     );
-    // A login taking its seat back from memory (the database down) meets the mute as it is now.
-    if ("mutedUntil" in change) for (const [, auth] of lingering) auth.mutedUntil = change.mutedUntil;
+    // A login taking its seat back from memory (the database down) meets the mute or ban as it is now,
+    // the seat of a session a ban closes in a fight too: a fight keeps that auth (see leave).
+    const seats = [...concerned.map(playerOf), ...lingering.map(([, auth]) => auth)];
+    if ("mutedUntil" in change) for (const auth of seats) auth.mutedUntil = change.mutedUntil;
+    if ("bannedUntil" in change) for (const auth of seats) auth.bannedUntil = change.bannedUntil;
     for (const client of concerned) {
       if ("remove" in change) {
         if (client.userData) client.userData.removed = true;
@@ -169,7 +173,8 @@ export class WorldSessions {
         client.leave(CLOSE_REMOVED, change.remove);
         continue;
       }
-      playerOf(client).mutedUntil = change.mutedUntil;
+      // An unban is no news to a session: only a mute's is told.
+      if (!("mutedUntil" in change)) continue;
       const now = Date.now();
       const told =
         change.mutedUntil === null

@@ -1,6 +1,6 @@
-// What the tests of an admin's /kick and /ban during a trade share, whatever client kind trades: a server
-// with an admin moderator on /ws (its commands' answers echo their request ids), the removals as their
-// notices say, the items a player holds, and a swap held at one of its steps.
+// What the tests of an admin's /kick and /ban share: a server with an admin moderator on /ws (its
+// commands' answers echo their request ids), the removals as their notices say, the items a player holds,
+// a player logging out mid-fight, and a trade's swap held at one of its steps.
 import assert from "node:assert/strict";
 import { matchMaker } from "@colyseus/core";
 import type { PlayerSync } from "../../src/game/world-types.js";
@@ -44,6 +44,34 @@ export function afterSwap(held: Holdings, given: Holdings, received: Holdings): 
 /** What two players hold between them. */
 export function together(a: Holdings, b: Holdings): Holdings {
   return tally(a, Object.entries(b));
+}
+
+/**
+ * Has the player attack an unhurt rat near the spawn (2 hitpoints, hitting at most 1: a fight it does not
+ * lose) until the rat swings back: it is in a fight, which a logout does not take it out of.
+ */
+export async function fightARat(player: WsPlayer): Promise<void> {
+  const view = await player.client.received((frame) => frame.event === "world:update");
+  const rat = view.data.added.find(
+    (entity: any) => entity.type === "rat" && entity.health === entity.maxHealth,
+  );
+  assert.ok(rat, "an unhurt rat is in view");
+  player.client.send("player:action", { action: "attack", targetId: rat.id });
+  await player.client.received(
+    // Its swing at this player: a rat may be fighting another player in view too.
+    (frame) =>
+      frame.event === "combat:hit" && frame.data.attackerId === rat.id && frame.data.targetId === player.id,
+    10000,
+  );
+}
+
+/** Has the player log out in a fight (see fightARat): its character stays in the world until it is over. */
+export async function logOutMidFight(player: WsPlayer, bystander: WsPlayer): Promise<void> {
+  await fightARat(player);
+  await player.client.close();
+  await bystander.client.received(
+    (frame) => frame.event === "world:update" && frame.data.added.some((e: any) => e.id === player.id),
+  );
 }
 
 /** A started server (on a fresh PostgreSQL database when the run has one) and its admin moderator. */

@@ -2,7 +2,7 @@
 // logins, and /announce to every player; refused to players who are not admins.
 import assert from "node:assert/strict";
 import { expectError, request } from "../api/support.js";
-import { holdings } from "../support/moderation.js";
+import { holdings, logOutMidFight } from "../support/moderation.js";
 import { joinAsNewPlayer } from "../support/players.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { connectPlayer, WsClient, type WsPlayer } from "../support/ws-client.js";
@@ -131,27 +131,6 @@ describe("moderation: /mute, /kick and /ban over /ws, across two worlds", functi
     assert.ok(code !== 1000 && code !== 4000, `the room was not left by the player (close code ${code})`);
     assert.equal(sdkPlayer.room.connection.isOpen, false);
   });
-
-  /**
-   * Has the player attack an unhurt rat near the spawn (2 hitpoints, hitting at most 1: a fight it does not
-   * lose) and log out once the rat swings back: its character stays in the world until the fight is over.
-   */
-  async function logOutMidFight(player: WsPlayer, bystander: WsPlayer): Promise<void> {
-    const view = await player.client.received((frame) => frame.event === "world:update");
-    const rat = view.data.added.find(
-      (entity: any) => entity.type === "rat" && entity.health === entity.maxHealth,
-    );
-    assert.ok(rat, "an unhurt rat is in view");
-    player.client.send("player:action", { action: "attack", targetId: rat.id });
-    await player.client.received(
-      (frame) => frame.event === "combat:hit" && frame.data.attackerId === rat.id,
-      10000,
-    );
-    await player.client.close();
-    await bystander.client.received(
-      (frame) => frame.event === "world:update" && frame.data.added.some((e: any) => e.id === player.id),
-    );
-  }
 
   /** Waits for the character to leave the bystander's view: out of the world, its fight over (a minute at most). */
   async function leaves(character: WsPlayer, bystander: WsPlayer): Promise<void> {
