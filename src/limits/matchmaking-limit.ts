@@ -15,6 +15,8 @@ export interface MatchmakingLimitOptions {
   trustProxy: number;
   /** Requests that are not counted: the server's own agents'. */
   exempt(request: IncomingMessage): boolean;
+  /** Sets the headers every answer of the server carries (its hardening headers), then calls `next`. */
+  harden(request: IncomingMessage, response: ServerResponse, next: () => void): void;
   logger: Logger;
 }
 
@@ -24,7 +26,8 @@ export interface MatchmakingLimitOptions {
  * the world's tick, so a client asking for seats without pause would slow the world for everyone; and
  * Colyseus reads a body whole, however large, before it looks at it (a chunked one has no length for it
  * to hold it to). Colyseus answers these routes from its own request listeners, outside Express and its
- * /api limiter: they are wrapped here, as Colyseus wraps them itself to pre-read bodies. Call once they
+ * /api limiter and its headers: they are wrapped here, as Colyseus wraps them itself to pre-read bodies, and
+ * their answers, the refusals here too, get the server's hardening headers. Call once they
  * are in place (just after the server starts listening).
  *
  * A refusal is in Colyseus's error shape, `{code, error}`, which its SDK reads into a `ServerError`.
@@ -37,6 +40,10 @@ export function limitMatchmaking(server: Server, options: MatchmakingLimitOption
   server.removeAllListeners("request");
   server.on("request", (request: IncomingMessage, response: ServerResponse) => {
     if (!request.url?.startsWith("/matchmake/")) return handle(request, response);
+    options.harden(request, response, () => limit(request, response));
+  });
+
+  function limit(request: IncomingMessage, response: ServerResponse) {
     // The matchmaker counts failed tokens under the client's address, which it reads from these headers.
     const address = pinClientAddress(request, options.trustProxy);
     if (request.method === "OPTIONS" || options.exempt(request)) return handle(request, response);
@@ -63,7 +70,7 @@ export function limitMatchmaking(server: Server, options: MatchmakingLimitOption
         refuse(request, response, 500, "internal error");
       },
     );
-  });
+  }
 }
 
 /**

@@ -35,7 +35,7 @@ import { JsonChannel } from "../ws/channel.js";
 import { colyseusLogger } from "./colyseus-logger.js";
 import { internalAddress } from "./internal-address.js";
 import { reachesRedis, scaleOutThrough } from "./scale-out.js";
-import { monitorPolicy, playgroundPolicy, securityHeaders } from "./security-headers.js";
+import { matchmakingHeaders, monitorPolicy, playgroundPolicy, securityHeaders } from "./security-headers.js";
 
 /** The Colyseus application of one server: transport, HTTP routes and rooms, built over a runtime. */
 export function createApp(runtime: Runtime) {
@@ -63,6 +63,7 @@ export function createApp(runtime: Runtime) {
             requests: runtime.rateLimits.restRequests,
             trustProxy: runtime.config.TRUST_PROXY,
             exempt: (request) => runtime.agents.pass.shownBy(request),
+            harden: matchmakingHeaders,
             logger: runtime.logger,
           }),
         ),

@@ -31,6 +31,13 @@ const PAGE_POLICY = {
  * are told to use (PUBLIC_API_URL, PUBLIC_WS_URL), which may be other origins than the page's own.
  */
 export function securityHeaders(connectTo: ConnectAddresses = () => []): RequestHandler {
+  return hardening(connectTo);
+}
+
+/** The same headers for the answers given outside Express (Colyseus's matchmaking routes, all JSON). */
+export const matchmakingHeaders = hardening(() => []);
+
+function hardening(connectTo: ConnectAddresses) {
   // Helmet passes Node's request; as Express middleware it is Express's.
   const connectSources = (req: IncomingMessage, _res: ServerResponse) =>
     uniqueOrigins(connectTo(req as Request)).join(" ");

@@ -75,6 +75,18 @@ describe("the hardening headers", function () {
       assertHardened(await request(server, "/health"));
     });
 
+    it("are on the matchmaker's answers, which Colyseus gives outside Express, its refusals too", async () => {
+      const { token } = await (await request(server, "/api/v1/auth/anonymous", { method: "POST" })).json();
+      const seat = await request(server, "/matchmake/joinOrCreate/world", { token, body: { world: 1 } });
+      assert.equal(seat.status, 200, await seat.clone().text());
+      assertHardened(seat);
+      const tooLarge = await request(server, "/matchmake/joinOrCreate/world", {
+        body: { padding: "x".repeat(40_000) },
+      });
+      assert.equal(tooLarge.status, 413);
+      assertHardened(tooLarge);
+    });
+
     it("are on /env.js, which other sites' pages may still load", async () => {
       const script = await request(server, "/env.js");
       assert.equal(script.status, 200);
