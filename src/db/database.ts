@@ -14,6 +14,7 @@ import { exposedGc } from "../tuning/exposed-gc.js";
 import { abandonQueries, type BusyConnections, boundedClient, ReleasingPool } from "./bounded-client.js";
 import { lockDataDir } from "./data-dir-lock.js";
 import { giveBack, keepTemplate, keptTemplate, leasedClient, takeIdleDatabase } from "./in-memory-reuse.js";
+import { migrateInTurn, refuseNewerSchema } from "./migrations.js";
 import * as schema from "./schema.js";
 import { type ClaimNews, claimDatabase, type ServerClaim } from "./server-claim.js";
 
@@ -130,7 +131,10 @@ async function openPostgres(
     await within(Promise.all([pool.end(), worldPool.end(), unclaim()]), CLOSE_WAIT_MS, undefined);
   };
   try {
-    await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    await migrateInTurn(url, CONNECTION_WAIT_MS, async () => {
+      await refuseNewerSchema(db as unknown as Database);
+      await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    });
     if (claim) unclaim = await claimDatabase(url, claim, onClaimNews);
   } catch (error) {
     await end();
@@ -193,7 +197,7 @@ async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> 
     return await startPglite(dataDir, unlock);
   } catch (error) {
     unlock();
-    if (!dataDir) throw error;
+    if (!dataDir || error instanceof StartupError) throw error;
     throw new StartupError(
       `Cannot open the embedded database in ${dataDir}: ${innermostMessage(error)}. ` +
         "It may have been made by another version of the embedded database (PGlite): move it aside to " +
@@ -223,7 +227,15 @@ async function startPglite(dataDir: string | undefined, unlock: () => void): Pro
   // A handle of its own over the client: queries through it are refused once it is closed.
   const { lease, end } = leasedClient(client);
   const db = drizzlePglite(lease, { schema });
-  if (!reused) await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  if (!reused) {
+    try {
+      await refuseNewerSchema(db as unknown as Database);
+      await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    } catch (error) {
+      await client.close().catch(() => {});
+      throw error;
+    }
+  }
   if (reuse && !template) {
     template = client.dumpDataDir("none");
     // Without a copy, the next in-memory databases start the slow way.
