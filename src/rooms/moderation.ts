@@ -49,8 +49,10 @@ export async function moderate(
   }
   const reached = await tellWorlds(change, runtime);
   const worlds = reached.sessions.join(", ");
-  // Kept in a world by a fight after logging out: the fight is not cut short, as at any logout.
+  // Kept in a world by a fight after their sessions ended (a logout, or this very command): the fight is
+  // not cut short, as at any logout.
   const fighting = reached.lingering.join(", ");
+  const staying = `in a fight, they stay in world ${fighting} until it is over (a minute at most), then leave by themselves`;
   const lasting = until && minutesLeft(until.getTime(), now);
   switch (order.action) {
     case "mute":
@@ -63,24 +65,20 @@ export async function moderate(
       return {
         notice:
           `${name} is banned for ${lasting}${worlds && `, and was removed from world ${worlds}`}` +
-          `${fighting && `; they logged out during a fight and stay in world ${fighting} ${UNTIL_THE_FIGHT_IS_OVER}, then leave by themselves`}.`,
+          `${fighting && `; ${staying}`}.`,
       };
     default:
       // A kick.
-      if (worlds) return { notice: `${name} was removed from world ${worlds}; they may log in again.` };
-      if (fighting)
-        return {
-          notice: `${name} logged out during a fight and stays in world ${fighting} ${UNTIL_THE_FIGHT_IS_OVER}, then leaves by themselves; they may log in again.`,
-        };
-      return { code: "not_found", message: `${name} is not in any world now.` };
+      if (!worlds && !fighting) return { code: "not_found", message: `${name} is not in any world now.` };
+      return {
+        notice: `${name} ${worlds ? `was removed from world ${worlds}` : "had logged out"}${fighting && `; ${staying}`}; they may log in again.`,
+      };
   }
 }
 
-const UNTIL_THE_FIGHT_IS_OVER = "until it is over (a minute at most)";
-
 /**
  * Has every running world apply the change: the ids of those where it applied to a session, and of those
- * where a fight keeps a character it concerns after its session ended.
+ * where a fight keeps a character it concerns after its session ended (or as this change ends it).
  */
 async function tellWorlds(
   change: ModerationChange,

@@ -151,7 +151,8 @@ export class WorldSessions {
    * An admin's moderation (see moderation.ts): the account's sessions are told their mute's new end, or
    * they (a kick: the character's) are closed with CLOSE_REMOVED, a kept seat given up; a ban's end (an
    * unban's none) is kept with their seats, for a login from memory; how many, and how
-   * many of the characters concerned a fight keeps here with no session (they leave when it is over).
+   * many of the characters concerned a fight keeps here with no session, this change's closing included
+   * (they leave when it is over).
    */
   moderate(change: ModerationChange): ModerationReach {
     const concerns = (auth: PlayerAuth) =>
@@ -166,6 +167,15 @@ export class WorldSessions {
     const seats = [...concerned.map(playerOf), ...lingering.map(([, auth]) => auth)];
     if ("mutedUntil" in change) for (const auth of seats) auth.mutedUntil = change.mutedUntil;
     if ("bannedUntil" in change) for (const auth of seats) auth.bannedUntil = change.bannedUntil;
+    // A session closed mid-fight leaves its character in the world until the fight is over (see leave).
+    const { world } = this.parts;
+    const closedInFight =
+      "remove" in change
+        ? concerned.filter((client) => {
+            const { characterId } = playerOf(client);
+            return world.has(characterId) && world.inCombat(characterId);
+          }).length
+        : 0;
     for (const client of concerned) {
       if ("remove" in change) {
         if (client.userData) client.userData.removed = true;
@@ -182,7 +192,7 @@ export class WorldSessions {
           : `An admin muted you for ${minutesLeft(change.mutedUntil, now)}.`;
       this.sendTo(playerOf(client).characterId, "chat:message", serverNotice(told, now));
     }
-    return { sessions: concerned.length, lingering: lingering.length };
+    return { sessions: concerned.length, lingering: lingering.length + closedInFight };
   }
 
   /** An admin's announcement to every player here (see moderation.ts): how many it reached. */

@@ -119,7 +119,7 @@ describe("/ban of a character a fight keeps, and logins while PostgreSQL is down
     await fightARat(bob);
     assert.equal(
       await command(moderator, `/ban ${bob.sync.name} 60`),
-      `${bob.sync.name} is banned for 60 minutes, and was removed from world 2.`,
+      `${bob.sync.name} is banned for 60 minutes, and was removed from world 2; in a fight, they stay in world 2 until it is over (a minute at most), then leave by themselves.`,
     );
     assert.equal((await bob.client.closed).code, 4403);
     proxy.down();

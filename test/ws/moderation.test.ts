@@ -148,7 +148,7 @@ describe("moderation: /mute, /kick and /ban over /ws, across two worlds", functi
     assert.equal(kicked.event, "chat:message", JSON.stringify(kicked.data));
     assert.equal(
       kicked.data.message,
-      `${bob.sync.name} logged out during a fight and stays in world 1 until it is over (a minute at most), then leaves by themselves; they may log in again.`,
+      `${bob.sync.name} had logged out; in a fight, they stay in world 1 until it is over (a minute at most), then leave by themselves; they may log in again.`,
     );
     await leaves(bob, moderator);
     const back = await connect(1, bob.token);
@@ -166,7 +166,7 @@ describe("moderation: /mute, /kick and /ban over /ws, across two worlds", functi
     const banned = await command(moderator, `/ban ${bob.sync.name} 60`);
     assert.equal(
       banned.data.message,
-      `${bob.sync.name} is banned for 60 minutes; they logged out during a fight and stay in world 1 until it is over (a minute at most), then leave by themselves.`,
+      `${bob.sync.name} is banned for 60 minutes; in a fight, they stay in world 1 until it is over (a minute at most), then leave by themselves.`,
     );
     const refused = await WsClient.connect(`${server.wsUrl}?world=1`, { header: bob.token });
     assert.equal((await refused.received((frame) => frame.event === "error")).data.code, "banned");
