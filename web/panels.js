@@ -131,9 +131,10 @@ export function createPanels({ game, map, trade, send, notice, hideNotice, showM
     const name = def?.name ?? item.itemId;
     const options = [];
     if (trade.offering) {
-      options.push({ label: `Offer ${name}`, run: () => trade.offer(item.slot, 1) });
-      if (item.quantity > 1)
-        options.push({ label: `Offer all ${name}`, run: () => trade.offer(item.slot, item.quantity) });
+      // What the offer already holds of the stack is added to, not offered again.
+      const left = trade.leftToOffer(item);
+      if (left > 0) options.push({ label: `Offer ${name}`, run: () => trade.offer(item.slot, 1) });
+      if (left > 1) options.push({ label: `Offer all ${name}`, run: () => trade.offer(item.slot, left) });
     }
     if (game.bankOpen) {
       options.push({

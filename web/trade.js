@@ -43,6 +43,12 @@ export class TradeWindow {
     this.render();
   }
 
+  /** How many of an inventory stack are not in the offer yet: what offering more may add. */
+  leftToOffer(item) {
+    const offered = this.trade?.myOffer.find((entry) => entry.inventorySlot === item.slot)?.quantity ?? 0;
+    return item.quantity - offered;
+  }
+
   offer(slot, quantity) {
     if (this.trade)
       this.host.send("tradeAddItem", { tradeId: this.trade.tradeId, inventorySlot: slot, quantity });
@@ -76,9 +82,11 @@ export class TradeWindow {
         if (this.trade?.tradeId !== data.tradeId) return true;
         // An operation went through: a refusal shown before is past.
         this.error = undefined;
-        // Back from the confirmation screen too, when an item offered was no longer there.
+        // On the confirmation screen, an accept the other side has yet to follow (the offers stay frozen);
+        // with no accept left, the trade went back to the offers (an item offered was no longer there).
         Object.assign(this.trade, {
-          stage: "offer",
+          stage:
+            this.trade.stage === "confirm" && (data.myAccepted || data.theirAccepted) ? "confirm" : "offer",
           myOffer: data.myOffer,
           theirOffer: data.theirOffer,
           myAccepted: data.myAccepted,

@@ -5,7 +5,15 @@ import { waitForAsync } from "../support/players.js";
 import { listWorlds } from "../support/server.js";
 import { connectNewPlayer, type WsPlayer } from "../support/ws-client.js";
 import { browserSuite, openPage, screenshot, type WatchedPage } from "./browser.js";
-import { clickTile, coinsOf, hoverTile, openClient, openCuttable, standingStill } from "./play-helpers.js";
+import {
+  clickTile,
+  coinsOf,
+  hoverTile,
+  openClient,
+  openCuttable,
+  slotMenu,
+  standingStill,
+} from "./play-helpers.js";
 
 /** Cuts the page's first connection as a network failure would, and waits for the one that replaces it. */
 async function cutConnection(page: Page, connections: WebSocketRoute[]): Promise<void> {
@@ -99,22 +107,32 @@ describe("the web pages in a browser: landing page and client", function () {
     await coinsRow.locator("button", { hasText: "Offer" }).click();
     await b.locator(".side.theirs li", { hasText: "Coins × 10" }).waitFor();
     await a.locator(".side.mine li", { hasText: "Coins × 10" }).waitFor();
+    // "Offer all" from the inventory adds what is left of the stack to what the offer holds of it.
+    await slotMenu(a, "coins", "Offer all Coins");
+    await b.locator(".side.theirs li", { hasText: `Coins × ${aCoins}` }).waitFor();
+    assert.equal(await a.locator(".trade-error").count(), 0, "offering the rest of the stack is not refused");
 
     await a.locator(".trade-window button", { hasText: "Accept" }).click();
     await b.locator(".trade-status", { hasText: "The other player has accepted." }).waitFor();
     await b.locator(".trade-window button", { hasText: "Accept" }).click();
     await a.locator(".trade-window h3", { hasText: "Confirm the trade" }).waitFor();
-    await b.locator(".side.theirs h4", { hasText: "You receive (value 10 coins)" }).waitFor();
-    await a.locator(".side.mine h4", { hasText: "You give (value 10 coins)" }).waitFor();
+    await b.locator(".side.theirs h4", { hasText: `You receive (value ${aCoins} coins)` }).waitFor();
+    await a.locator(".side.mine h4", { hasText: `You give (value ${aCoins} coins)` }).waitFor();
     await screenshot(b, "client-trade-confirm");
 
+    // One side's accept on the confirm screen leaves both on it, the other told who has accepted.
     await a.locator(".trade-window button", { hasText: "Accept" }).click();
+    await b.locator(".trade-status", { hasText: "The other player has accepted." }).waitFor();
+    await a.locator(".trade-status", { hasText: "Waiting for the other player…" }).waitFor();
+    assert.match((await b.locator(".trade-window h3").textContent()) ?? "", /^Confirm the trade/);
+    assert.match((await a.locator(".trade-window h3").textContent()) ?? "", /^Confirm the trade/);
+    assert.equal(await b.locator(".offer-picker").count(), 0, "nothing can be offered on the confirm screen");
     await b.locator(".trade-window button", { hasText: "Accept" }).click();
-    await b.locator(".trade-result.completed", { hasText: "You received Coins × 10." }).waitFor();
+    await b.locator(".trade-result.completed", { hasText: `You received Coins × ${aCoins}.` }).waitFor();
     await a.locator(".trade-result.completed", { hasText: "You received nothing." }).waitFor();
     await a.locator('#tabs button[data-tab="inventory"]').click();
-    await b.locator("#coins", { hasText: String(bCoins + 10) }).waitFor();
-    await a.locator("#coins", { hasText: String(aCoins - 10) }).waitFor();
+    await b.locator("#coins", { hasText: String(bCoins + aCoins) }).waitFor();
+    await a.locator("#coins", { hasText: /^0$/ }).waitFor();
     await screenshot(a, "client-trade-completed");
   });
 
