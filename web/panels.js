@@ -63,6 +63,8 @@ export function createPanels({ game, map, trade, send, notice, hideNotice, showM
     renderCombatStyle();
   });
   const { renderPrayers } = createPrayerPanel({ game, prayers: map.prayers, send });
+  /** The amounts typed in the bank's rows, by item: kept while the bank is redrawn after each change. */
+  const withdrawTyped = new Map();
 
   function renderPlayer() {
     const me = game.me;
@@ -295,7 +297,7 @@ export function createPanels({ game, map, trade, send, notice, hideNotice, showM
     const me = game.me;
     if (!me) return;
     $("bank-hint").textContent = game.bankOpen
-      ? "Click an item to withdraw it; click an inventory item to deposit it."
+      ? "Click an item to withdraw it (Take takes the amount typed); click an inventory item to deposit it."
       : "Click a bank booth or a banker to use the bank.";
     if (!game.bankOpen) return $("bank").replaceChildren();
     const bank = me.bank ?? [];
@@ -305,21 +307,30 @@ export function createPanels({ game, map, trade, send, notice, hideNotice, showM
         : el(
             "ul.list",
             {},
-            bank.map((entry) =>
-              el(
+            bank.map((entry) => {
+              const name = map.itemName(entry.itemId);
+              const amount = el("input.withdraw-amount", {
+                type: "number",
+                min: 1,
+                max: entry.quantity,
+                value: withdrawTyped.get(entry.itemId) ?? 1,
+                "aria-label": `amount of ${name} to take`,
+                oninput: (event) => withdrawTyped.set(entry.itemId, event.target.value),
+              });
+              const take = (quantity) => send("bank:withdraw", { itemId: entry.itemId, quantity });
+              return el(
                 "li",
                 {},
-                el("span.name", { text: `${map.itemName(entry.itemId)} × ${formatNumber(entry.quantity)}` }),
+                el("span.name", { text: `${name} × ${formatNumber(entry.quantity)}` }),
+                entry.quantity > 1 && amount,
                 el("button", {
-                  text: "Take 1",
-                  onclick: () => send("bank:withdraw", { itemId: entry.itemId, quantity: 1 }),
+                  text: "Take",
+                  onclick: () =>
+                    take(entry.quantity > 1 ? Math.max(1, Math.floor(Number(amount.value)) || 1) : 1),
                 }),
-                el("button", {
-                  text: "All",
-                  onclick: () => send("bank:withdraw", { itemId: entry.itemId, quantity: entry.quantity }),
-                }),
-              ),
-            ),
+                el("button", { text: "All", onclick: () => take(entry.quantity) }),
+              );
+            }),
           ),
       el("button.close", {
         text: "Close the bank",

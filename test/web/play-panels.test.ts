@@ -43,6 +43,34 @@ describe("the play page: one player's panels", function () {
     await w.context.close();
   });
 
+  it("withdraws the amount typed in the bank's row, or all of it", async () => {
+    const w = await openClient(suite.browser, suite.server);
+    pages.push(w);
+    const { page } = w;
+    await becomeAdmin(page);
+    await say(page, "/give coins 40");
+    await page.locator("#coins", { hasText: /^\d+$/ }).waitFor();
+    const at = await teleport(page, { x: 31, z: 27 });
+    await clickTile(page, at, BANK_BOOTH);
+    await page.locator("#bank-hint", { hasText: "Click an item to withdraw it" }).waitFor();
+    const held = Number(await page.locator("#coins").textContent());
+    await slotMenu(page, "coins", "Deposit all Coins");
+    await page.locator("#coins", { hasText: /^0$/ }).waitFor();
+    await page.locator('#tabs button[data-tab="bank"]').click();
+    const row = page.locator("#bank li", { hasText: "Coins" });
+    await row.locator("input").fill("7");
+    await row.locator("button", { hasText: /^Take$/ }).click();
+    // The coins count sits in the inventory tab, hidden behind the bank's.
+    const coinsShown = (count: number) =>
+      page.locator("#coins", { hasText: new RegExp(`^${count}$`) }).waitFor({ state: "attached" });
+    await coinsShown(7);
+    await row.locator(".name", { hasText: `Coins × ${held - 7}` }).waitFor();
+    await row.locator("button", { hasText: /^All$/ }).click();
+    await coinsShown(held);
+    await page.locator("#bank p.empty", { hasText: "Your bank is empty." }).waitFor();
+    await w.context.close();
+  });
+
   it("closes the bank when the player walks away from it, rather than offering deposits it refuses", async () => {
     const w = await openClient(suite.browser, suite.server);
     pages.push(w);
