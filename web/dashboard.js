@@ -85,6 +85,8 @@ const nameOf = (itemId) => itemName.get(itemId) ?? itemId;
 
 /** A route the server does not have answers 404 with "no endpoint ...", an unknown agent another 404. */
 const missingRoute = (error) => error.status === 404 && /^no endpoint/.test(error.message);
+/** The agent asked about is no longer there (deleted in another tab, by a script): not a failing server. */
+const agentGone = (error) => error.status === 404 && /^no agent /.test(error.message);
 
 try {
   agentActions = await (await fetch("/web/agent-actions.json")).json();
@@ -208,18 +210,25 @@ function setNotice(text, kind) {
 }
 
 /** Fetches and shows the list and the agent picked, unless a newer poll has started meanwhile. */
-async function refresh(mine) {
+async function refresh(mine, gone = new Set()) {
   const { agents: listed, unavailableWorlds = [] } = await call("/api/agents");
   if (mine !== generation) return;
   // Every signed-in account reads every agent; the dashboard is for those the caller controls.
-  agents = listed.filter((agent) => agent.controllable !== false);
+  agents = listed.filter((agent) => agent.controllable !== false && !gone.has(agent.agentId));
   missingWorlds = unavailableWorlds;
   if (selectedId && !agents.some((a) => a.agentId === selectedId)) selectedId = undefined;
   selectedId ??= agents[agents.length - 1]?.agentId;
   renderList();
   const agent = agents.find((a) => a.agentId === selectedId);
-  if (agent) await refreshDetail(agent, mine);
-  else {
+  if (agent) {
+    try {
+      await refreshDetail(agent, mine);
+    } catch (error) {
+      if (!agentGone(error)) throw error;
+      // Deleted since the list came: the list is asked for again, and shown without it.
+      return refresh(mine, gone.add(agent.agentId));
+    }
+  } else {
     detail = undefined;
     $("detail").replaceChildren(el("p.hint", { text: "Start an agent, or pick one from the list." }));
   }
@@ -373,6 +382,11 @@ function buildDetail(agent) {
       poll();
       return reply;
     } catch (error) {
+      if (agentGone(error)) {
+        // Deleted elsewhere: said on the page, as the poll now drops it from the list.
+        setNotice(`${label} failed: ${agent.name} is no longer running (deleted elsewhere).`, "error");
+        return poll();
+      }
       say(result, `${label} failed: ${error.message}`, "error");
       if (missingRoute(error) && path.includes("/actions/")) {
         endpoints.actions = false;

@@ -9,7 +9,7 @@ import {
   screenshot,
   type WatchedPage,
 } from "./browser.js";
-import { dashboardSuite } from "./dashboard-helpers.js";
+import { dashboardSuite, startAgent, tokenOf } from "./dashboard-helpers.js";
 
 /** The richer agent endpoints the dashboard asks for first, and does without where the server has none. */
 const PROBED_ENDPOINTS: ExpectedRefusal[] = [
@@ -25,7 +25,12 @@ describe("the agent dashboard in a browser", function () {
 
   before(async () => {
     // A message the server refuses (a test below sends one) is a 400 the browser logs.
-    ({ page } = await suite.open([...PROBED_ENDPOINTS, { status: 400, url: /\/message$/ }]));
+    // An agent deleted elsewhere answers 404 (a test below deletes one under the page).
+    ({ page } = await suite.open([
+      ...PROBED_ENDPOINTS,
+      { status: 400, url: /\/message$/ },
+      { status: 404, url: /\/api\/agents\/[^/]+\/goal$/ },
+    ]));
   });
 
   /** The agent's goal as the API tells its owner, the dashboard's signed-in account. */
@@ -54,6 +59,59 @@ describe("the agent dashboard in a browser", function () {
     assert.ok(sprout, "the server runs the agent the dashboard started");
     agentId = sprout.agentId;
     assert.ok(await page.locator("#new-world").isHidden(), "one world: no world to pick");
+  });
+
+  it("drops an agent deleted elsewhere at once, without saying the server stopped answering", async () => {
+    const token = await tokenOf(page);
+    const deleteAgent = async (name: string) => {
+      const { agents } = await (await request(suite.server, "/api/agents", { token })).json();
+      const { agentId: id } = agents.find((agent: { name: string }) => agent.name === name);
+      const deleted = await request(suite.server, `/api/agents/${id}`, { method: "DELETE", token });
+      assert.equal(deleted.status, 204);
+    };
+    // Said on a poll that failed, and once one succeeds again: neither is true of a deleted agent.
+    const saidUnanswered = async () =>
+      /does not answer|answers again/.test((await page.locator("#dash-connection").textContent()) ?? "");
+
+    // A control pressed on it before the page heard: said on the page, and the list drops it.
+    await startAgent(page, "Linden");
+    let releaseList = () => {};
+    const listHeld = new Promise<void>((resolve) => {
+      releaseList = resolve;
+    });
+    await page.route("**/api/agents", async (route) => {
+      await listHeld;
+      await route.continue();
+    });
+    await deleteAgent("Linden");
+    await page.locator("button", { hasText: "Set goal" }).click();
+    await page.locator("#dash-notice", { hasText: "Linden is no longer running" }).waitFor();
+    releaseList();
+    await page.unrouteAll({ behavior: "wait" });
+    await page.locator('.agent[data-agent="Linden"]').waitFor({ state: "detached", timeout: 3000 });
+
+    // Deleted while a poll was under way, between the list and its state.
+    await startAgent(page, "Hazel");
+    let deleted = () => {};
+    const deletion = new Promise<void>((resolve) => {
+      deleted = resolve;
+    });
+    let held = () => {};
+    const stateAsked = new Promise<void>((resolve) => {
+      held = resolve;
+    });
+    await page.route("**/api/agents/*/state", async (route) => {
+      held();
+      await deletion;
+      await route.continue();
+    });
+    await stateAsked;
+    await deleteAgent("Hazel");
+    deleted();
+    await page.locator('.agent[data-agent="Hazel"]').waitFor({ state: "detached", timeout: 3000 });
+    await page.unrouteAll({ behavior: "wait" });
+    assert.equal(await saidUnanswered(), false, "the server answered throughout");
+    await page.locator('.agent.selected[data-agent="Sprout"]').waitFor();
   });
 
   it("lists only the agents its account controls, not another player's", async () => {
