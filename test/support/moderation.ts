@@ -65,13 +65,25 @@ export async function fightARat(player: WsPlayer): Promise<void> {
   );
 }
 
-/** Has the player log out in a fight (see fightARat): its character stays in the world until it is over. */
-export async function logOutMidFight(player: WsPlayer, bystander: WsPlayer): Promise<void> {
-  await fightARat(player);
-  await player.client.close();
+/**
+ * Has the player log out in a fight (see fightARat): its character stays in the world until it is over.
+ * Returns once the world has taken the logout (one session fewer plays there, as the bystander's world
+ * counts them): a command sent sooner may still find the session open.
+ */
+export async function logOutMidFight(
+  server: Pick<TestServer, "baseUrl">,
+  player: WsPlayer,
+  bystander: WsPlayer,
+): Promise<void> {
   await bystander.client.received(
     (frame) => frame.event === "world:update" && frame.data.added.some((e: any) => e.id === player.id),
   );
+  const playing = async () =>
+    (await (await request(server, "/api/v1/world", { token: bystander.token })).json()).playersOnline;
+  await fightARat(player);
+  const before = await playing();
+  await player.client.close();
+  await waitForAsync(async () => (await playing()) < before, "the world to take the logout");
 }
 
 /** A started server (on a fresh PostgreSQL database when the run has one) and its admin moderator. */

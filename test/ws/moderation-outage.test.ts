@@ -90,7 +90,7 @@ describe("/ban of a character a fight keeps, and logins while PostgreSQL is down
   it("refuses a banned player's login from memory as the database would, and lets it back after an unban", async () => {
     const moderator = await admin();
     const bob = await player(1);
-    await logOutMidFight(bob, moderator);
+    await logOutMidFight(server, bob, moderator);
     assert.match(await command(moderator, `/ban ${bob.sync.name} 60`), /stay in world 1 until it is over/);
     const byDatabase = await refusalOf(bob.token, 1);
     assert.equal((byDatabase.data as { code: string }).code, "banned");

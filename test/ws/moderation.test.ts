@@ -143,7 +143,7 @@ describe("moderation: /mute, /kick and /ban over /ws, across two worlds", functi
   it("answers a kick of a character that logged out mid-fight truthfully: it leaves once the fight is over", async () => {
     const moderator = await admin(1);
     const bob = await connect(1);
-    await logOutMidFight(bob, moderator);
+    await logOutMidFight(server, bob, moderator);
     const kicked = await command(moderator, `/kick ${bob.sync.name}`);
     assert.equal(kicked.event, "chat:message", JSON.stringify(kicked.data));
     assert.equal(
@@ -160,7 +160,7 @@ describe("moderation: /mute, /kick and /ban over /ws, across two worlds", functi
     const moderator = await admin(2);
     const watcher = await connect(1);
     const bob = await connect(1);
-    await logOutMidFight(bob, watcher);
+    await logOutMidFight(server, bob, watcher);
     const muted = await command(moderator, `/mute ${bob.sync.name} 5`);
     assert.equal(muted.data.message, `${bob.sync.name} is muted for 5 minutes.`);
     const banned = await command(moderator, `/ban ${bob.sync.name} 60`);
