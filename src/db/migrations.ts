@@ -1,7 +1,8 @@
 // Applying the schema's migrations at start: one process at a time on a shared PostgreSQL database, and
 // never onto a database a newer version of the server has migrated further than this one knows.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { sql } from "drizzle-orm";
-import { readMigrationFiles } from "drizzle-orm/migrator";
 import pg from "pg";
 import { MIGRATIONS_DIR } from "../config/paths.js";
 import { StartupError } from "../config/startup-error.js";
@@ -48,14 +49,25 @@ export async function refuseNewerSchema(db: Database): Promise<void> {
   );
   if (!latest) return;
   const appliedAt = Number(latest.created_at);
-  const known = readMigrationFiles({ migrationsFolder: MIGRATIONS_DIR });
-  const newest = Math.max(...known.map((migration) => migration.folderMillis));
+  const newest = newestMigrationMillis();
   if (appliedAt > newest)
     throw new StartupError(
       `The database was migrated by a newer version of the server: it holds a migration of ` +
         `${new Date(appliedAt).toISOString()}, and this version's newest is of ${new Date(newest).toISOString()}. ` +
         "Run that version (or a later one), or point this one at a database it made.",
     );
+}
+
+/**
+ * When this version's newest migration was made, from drizzle-kit's journal of the migrations folder: the
+ * time drizzle's migrator records as a migration's created_at. The migrator reads the files themselves.
+ */
+function newestMigrationMillis(): number {
+  const journalPath = path.join(MIGRATIONS_DIR, "meta", "_journal.json");
+  // drizzle's own words for a folder without its journal, which its migrator would say next.
+  if (!existsSync(journalPath)) throw new Error("Can't find meta/_journal.json file");
+  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { when: number }[] };
+  return Math.max(...journal.entries.map((entry) => entry.when));
 }
 
 async function rowsOf(result: Promise<unknown>): Promise<Record<string, unknown>[]> {

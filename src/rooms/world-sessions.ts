@@ -1,6 +1,5 @@
 import { type Client, ClientState, Deferred } from "@colyseus/core";
 import { serverNotice } from "../game/chat.js";
-import { minutesLeft } from "../game/moderation.js";
 import type { World } from "../game/world.js";
 import type { PlayerSync } from "../game/world-types.js";
 import { within } from "../limits/time-limit.js";
@@ -8,7 +7,7 @@ import { NOT_DURABLE_YET } from "../ports/live-world.js";
 import type { Runtime } from "../ports/runtime.js";
 import type { ModerationChange, ModerationReach, Release } from "../ports/world-port.js";
 import type { PlayerAuth } from "../ports/world-seats.js";
-import { CLOSE_REMOVED, CLOSE_REPLACED } from "../protocol/close-codes.js";
+import { CLOSE_REPLACED } from "../protocol/close-codes.js";
 import { isJsonClient } from "../protocol/json-client.js";
 import type { WorldJoinOptions } from "../protocol/messages.js";
 import { countMessagesOut } from "../telemetry/metrics.js";
@@ -18,6 +17,7 @@ import { markFramesOf } from "./frame-sender.js";
 import { type Interest, readsTheState } from "./interest.js";
 import { watchMessageSizes } from "./message-sizes.js";
 import { countSelfAnsweredFrames } from "./self-answered-frames.js";
+import { type ModeratedSessions, moderateSessions } from "./session-moderation.js";
 import type { TickLoop } from "./tick-loop.js";
 import type { TradeCommits } from "./trade-commits.js";
 import { playerOf, sendUpdate, type WorldClient } from "./world-client.js";
@@ -75,8 +75,17 @@ export class WorldSessions {
   /** The world is shutting down: its closing write (see WorldRoom.onDispose) takes every departure. */
   private closing = false;
 
+  /** The sessions as moderation reads them (see moderateSessions). */
+  private readonly moderated: ModeratedSessions;
+
   constructor(private readonly parts: SessionParts) {
     this.arrivals = new CharacterArrivals(parts, (characterId) => this.owners.has(characterId));
+    this.moderated = {
+      world: parts.world,
+      owners: this.owners,
+      lingering: this.lingering,
+      sendTo: (playerId, event, data) => this.sendTo(playerId, event, data),
+    };
   }
 
   async join(client: WorldClient, options: WorldJoinOptions | undefined): Promise<void> {
@@ -147,52 +156,9 @@ export class WorldSessions {
     return { tradesEnded };
   }
 
-  /**
-   * An admin's moderation (see moderation.ts): the account's sessions are told their mute's new end, or
-   * they (a kick: the character's) are closed with CLOSE_REMOVED, a kept seat given up; a ban's end (an
-   * unban's none) is kept with their seats, for a login from memory; how many, and how
-   * many of the characters concerned a fight keeps here with no session, this change's closing included
-   * (they leave when it is over).
-   */
+  /** An admin's moderation of the sessions here: see moderateSessions. */
   moderate(change: ModerationChange): ModerationReach {
-    const concerns = (auth: PlayerAuth) =>
-      "characterId" in change ? auth.characterId === change.characterId : auth.accountId === change.accountId;
-    const concerned = [...this.owners.values()].filter((client) => concerns(playerOf(client)));
-    const lingering = [...this.lingering].filter(
-      ([characterId, auth]) =>
-        concerns(auth) && !this.owners.has(characterId) && this.parts.world.has(characterId),
-    );
-    // A login taking its seat back from memory (the database down) meets the mute or ban as it is now,
-    // the seat of a session a ban closes in a fight too: a fight keeps that auth (see leave).
-    const seats = [...concerned.map(playerOf), ...lingering.map(([, auth]) => auth)];
-    if ("mutedUntil" in change) for (const auth of seats) auth.mutedUntil = change.mutedUntil;
-    if ("bannedUntil" in change) for (const auth of seats) auth.bannedUntil = change.bannedUntil;
-    // A session closed mid-fight leaves its character in the world until the fight is over (see leave).
-    const { world } = this.parts;
-    const closedInFight =
-      "remove" in change
-        ? concerned.filter((client) => {
-            const { characterId } = playerOf(client);
-            return world.has(characterId) && world.inCombat(characterId);
-          }).length
-        : 0;
-    for (const client of concerned) {
-      if ("remove" in change) {
-        if (client.userData) client.userData.removed = true;
-        client.userData?.reconnection?.reject(new Error(change.remove));
-        client.leave(CLOSE_REMOVED, change.remove);
-        continue;
-      }
-      // An unban is no news to a session: only a mute's is told.
-      if (!("mutedUntil" in change)) continue;
-      const now = Date.now();
-      const told =
-        change.mutedUntil === null
-          ? "An admin lifted your mute: you may chat again."
-          : `An admin muted you for ${minutesLeft(change.mutedUntil, now)}.`;
-      this.sendTo(playerOf(client).characterId, "chat:message", serverNotice(told, now));
-    }
-    return { sessions: concerned.length, lingering: lingering.length + closedInFight };
+    return moderateSessions(this.moderated, change);
   }
 
   /** An admin's announcement to every player here (see moderation.ts): how many it reached. */

@@ -9,7 +9,9 @@ import { createApp } from "../../src/server/app.js";
 import { createRuntime } from "../../src/server/runtime.js";
 import { stopServer } from "../../src/server/shutdown.js";
 import { createLogger, type Logger } from "../../src/telemetry/logger.js";
+import { freshDatabaseBehindProxy } from "./databases.js";
 import { DEFAULT_TEST_PORT } from "./runner-ports.js";
+import type { TcpProxy } from "./tcp.js";
 
 /** One port for every server test, so they run one after another; TEST_PORT moves it (parallel checkouts). */
 export const TEST_PORT = Number(process.env.TEST_PORT ?? DEFAULT_TEST_PORT);
@@ -80,6 +82,49 @@ export async function startTestServer(
   };
   listening = server;
   return server;
+}
+
+/** A test server on a fresh database behind a TCP proxy the test can cut (see freshDatabaseBehindProxy). */
+export interface ServerBehindProxy {
+  server: TestServer;
+  proxy: TcpProxy;
+  /** Stops the server, closes the proxy and drops the database. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a test server on a fresh database beside the one at `baseUrl`, reached through a TCP proxy, with
+ * `env` added to its settings. The database's time limits are short: a test sees an outage in seconds.
+ */
+export async function startServerBehindProxy(
+  baseUrl: string,
+  env: Record<string, string>,
+): Promise<ServerBehindProxy> {
+  const { url, proxy, drop } = await freshDatabaseBehindProxy(baseUrl);
+  const cleanUp = async () => {
+    await proxy.close();
+    await drop().catch(() => {});
+  };
+  let server: TestServer;
+  try {
+    server = await startTestServer({
+      DATABASE_STATEMENT_TIMEOUT_MS: "1000",
+      DATABASE_QUERY_TIMEOUT_MS: "2000",
+      ...env,
+      DATABASE_URL: url,
+    });
+  } catch (error) {
+    await cleanUp();
+    throw error;
+  }
+  return {
+    server,
+    proxy,
+    stop: async () => {
+      await server.stop();
+      await cleanUp();
+    },
+  };
 }
 
 /** The worlds as GET /api/v1/worlds lists them, asked with a token of an identity of its own. */

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { issueAnonymousToken } from "../../src/auth/tokens.js";
-import { freshDatabaseBehindProxy, postgresUrl } from "../support/databases.js";
+import { postgresUrl } from "../support/databases.js";
 import { sleep } from "../support/players.js";
-import { startTestServer, type TestServer } from "../support/server.js";
+import { type ServerBehindProxy, startServerBehindProxy, type TestServer } from "../support/server.js";
 import type { TcpProxy } from "../support/tcp.js";
 import { connectNewPlayer, WsClient, type WsPlayer } from "../support/ws-client.js";
 
@@ -10,29 +10,21 @@ describe("/ws logins and trades while PostgreSQL is down (a TCP proxy in front o
   this.timeout(60_000);
   let server: TestServer;
   let proxy: TcpProxy;
-  let dropDatabase: () => Promise<void>;
+  let behind: ServerBehindProxy | undefined;
   const clients: WsClient[] = [];
 
   before(async function () {
     if (!postgresUrl) this.skip();
-    const behind = await freshDatabaseBehindProxy(postgresUrl);
-    ({ proxy, drop: dropDatabase } = behind);
-    server = await startTestServer({
-      DATABASE_URL: behind.url,
+    behind = await startServerBehindProxy(postgresUrl, {
       WORLD_TICK_MS: "100",
-      DATABASE_STATEMENT_TIMEOUT_MS: "1000",
-      DATABASE_QUERY_TIMEOUT_MS: "2000",
     });
+    ({ server, proxy } = behind);
   });
   afterEach(async () => {
     proxy?.up();
     await Promise.all(clients.splice(0).map((client) => client.close().catch(() => {})));
   });
-  after(async () => {
-    await server?.stop();
-    await proxy?.close();
-    await dropDatabase?.().catch(() => {});
-  });
+  after(() => behind?.stop());
 
   const player = async (): Promise<WsPlayer> => {
     const joined = await connectNewPlayer(server);

@@ -2,10 +2,10 @@
 // is down: the world lets such a login take its seat back from memory, but never past a ban.
 import assert from "node:assert/strict";
 import { matchMaker } from "@colyseus/core";
-import { freshDatabaseBehindProxy, postgresUrl } from "../support/databases.js";
+import { postgresUrl } from "../support/databases.js";
 import { fightARat, logOutMidFight } from "../support/moderation.js";
 import { waitForAsync } from "../support/players.js";
-import { startTestServer, type TestServer } from "../support/server.js";
+import { type ServerBehindProxy, startServerBehindProxy, type TestServer } from "../support/server.js";
 import type { TcpProxy } from "../support/tcp.js";
 import { connectPlayer, WsClient, type WsPlayer } from "../support/ws-client.js";
 
@@ -15,33 +15,25 @@ describe("/ban of a character a fight keeps, and logins while PostgreSQL is down
   this.timeout(60_000);
   let server: TestServer;
   let proxy: TcpProxy;
-  let dropDatabase: () => Promise<void>;
+  let behind: ServerBehindProxy | undefined;
   const clients: WsClient[] = [];
 
   before(async function () {
     if (!postgresUrl) this.skip();
-    const behind = await freshDatabaseBehindProxy(postgresUrl);
-    ({ proxy, drop: dropDatabase } = behind);
-    server = await startTestServer({
-      DATABASE_URL: behind.url,
+    behind = await startServerBehindProxy(postgresUrl, {
       // Slow enough ticks that a fight (and the character it keeps) outlasts the test's steps.
       WORLD_TICK_MS: "200",
       // A world for each test: a rat one test's player fights does not swing at the next one's.
       WORLDS: "2",
       ADMIN_CODE,
-      DATABASE_STATEMENT_TIMEOUT_MS: "1000",
-      DATABASE_QUERY_TIMEOUT_MS: "2000",
     });
+    ({ server, proxy } = behind);
   });
   afterEach(async () => {
     proxy?.up();
     await Promise.all(clients.splice(0).map((client) => client.close().catch(() => {})));
   });
-  after(async () => {
-    await server?.stop();
-    await proxy?.close();
-    await dropDatabase?.().catch(() => {});
-  });
+  after(() => behind?.stop());
 
   const player = async (world: number): Promise<WsPlayer> => {
     const joined = await connectPlayer(server, world);
