@@ -50,7 +50,8 @@ export function publishedAddresses(config: Config, req: Request): string[] {
 }
 
 function requestOrigin(req: Request, config: Pick<Config, "PORT">): string {
-  return `${req.protocol}://${req.get("host") ?? `localhost:${config.PORT}`}`;
+  // Behind a trusted proxy (TRUST_PROXY), X-Forwarded-Host names the public host where Host may not.
+  return `${req.protocol}://${req.host ?? `localhost:${config.PORT}`}`;
 }
 
 /** JSON is a JavaScript literal; escaping `<` keeps a hostile Host header from closing an inline script. */

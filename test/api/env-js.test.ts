@@ -50,8 +50,9 @@ describe("GET /env.js", () => {
     assert.ok(!script.includes("10.1.2.3"), script);
   });
 
-  it("ignores X-Forwarded-Proto from a proxy it was not told to trust", async () => {
-    const response = await request(server, "/env.js", { headers: { "x-forwarded-proto": "https" } });
+  it("ignores X-Forwarded-Proto and X-Forwarded-Host from a proxy it was not told to trust", async () => {
+    const headers = { "x-forwarded-proto": "https", "x-forwarded-host": "elsewhere.example" };
+    const response = await request(server, "/env.js", { headers });
     assert.equal(evaluate(await response.text()).PUBLIC_API_URL, server.baseUrl);
   });
 
@@ -87,5 +88,15 @@ describe("GET /env.js behind a trusted proxy (TRUST_PROXY=1)", () => {
     const host = new URL(server.baseUrl).host;
     assert.equal(env.PUBLIC_API_URL, `https://${host}`);
     assert.equal(env.PUBLIC_WS_URL, `wss://${host}/ws`);
+  });
+
+  it("takes the public host from X-Forwarded-Host, where a proxy rewrites Host, in /env.js and the pages' policy", async () => {
+    const headers = { "x-forwarded-proto": "https", "x-forwarded-host": "play.tileworld.example" };
+    const env = evaluate(await (await request(server, "/env.js", { headers })).text());
+    assert.equal(env.PUBLIC_API_URL, "https://play.tileworld.example");
+    assert.equal(env.PUBLIC_WS_URL, "wss://play.tileworld.example/ws");
+    const page = await request(server, "/play", { headers });
+    const policy = page.headers.get("content-security-policy") ?? "";
+    assert.match(policy, /connect-src [^;]*wss:\/\/play\.tileworld\.example( |;|$)/);
   });
 });
