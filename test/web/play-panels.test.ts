@@ -57,7 +57,7 @@ describe("the play page: one player's panels", function () {
     await slotMenu(page, "coins", "Deposit all Coins");
     await page.locator("#coins", { hasText: /^0$/ }).waitFor();
     await page.locator('#tabs button[data-tab="bank"]').click();
-    const row = page.locator("#bank li", { hasText: "Coins" });
+    const row = page.locator("#bank .bank-items li", { hasText: "Coins" });
     await row.locator("input").fill("7");
     await row.locator("button", { hasText: /^Take$/ }).click();
     // The coins count sits in the inventory tab, hidden behind the bank's.

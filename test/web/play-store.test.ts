@@ -27,8 +27,8 @@ describe("the play page: the store window", function () {
     // B, at the same counter, buys some bread.
     await clickTile(b.page, bAt, KEEPER);
     await b.page
-      .locator("#store li", { hasText: "Bread" })
-      .getByRole("button", { name: "Buy 1", exact: true })
+      .locator("#store .store-items li", { hasText: "Bread" })
+      .getByRole("button", { name: "Buy", exact: true })
       .click();
     await b.page.locator('#inventory .slot[data-item="bread"]').waitFor({ state: "attached" });
     await a.page.waitForTimeout(1000);
