@@ -15,6 +15,8 @@ import {
 
 const POLL_MS = 7000;
 const BACKOFF_MS = [1000, 2000, 4000];
+/** Where this browser keeps the agent picked, so that a reload shows it again rather than the last one. */
+const PICKED_KEY = "tileworld.dashboard.agent";
 /** The actions the server offers ({name, description, params: JSON Schema}), loaded at start. */
 let agentActions = [];
 const $ = (id) => document.getElementById(id);
@@ -32,15 +34,15 @@ $("create").addEventListener("submit", async (event) => {
   // A second click while the first start is under way would be refused as a name in use.
   if (start.disabled) return;
   start.disabled = true;
-  const name = $("new-name").value.trim();
+  // As checked: the field's pattern is the server's rule, spaces at either end refused rather than cut.
+  const name = $("new-name").value;
   setNotice(`Starting ${name}…`, "busy");
   try {
     await ready;
     const world = manyWorlds ? { world: Number($("new-world").value) } : {};
     const agent = await call("/api/agents", { method: "POST", body: { name, ...world } });
     $("new-name").value = "";
-    selectedId = agent.agentId;
-    detail = undefined;
+    pick(agent.agentId);
     setNotice(`Started ${agent.name}`, "ok");
     poll();
   } catch (error) {
@@ -62,7 +64,8 @@ let token;
 let agents = [];
 /** The worlds whose agents the last list could not reach. */
 let missingWorlds = [];
-let selectedId;
+/** The agent picked; after a reload, the one picked before (see pick), while it is still listed. */
+let selectedId = remembered();
 let detail;
 /** Whether the server has the richer agent endpoints: unknown until asked, then true or false. */
 const endpoints = { state: undefined, actions: undefined };
@@ -285,8 +288,7 @@ function renderList() {
       const name = el("span");
       const button = el("button.agent", {
         onclick: () => {
-          selectedId = agent.agentId;
-          detail = undefined;
+          pick(agent.agentId);
           poll();
         },
       });
@@ -333,6 +335,27 @@ function reconcile(parent, items, keyOf, create, update) {
 }
 
 // ---- the agent picked ----
+
+function remembered() {
+  try {
+    return localStorage.getItem(PICKED_KEY) ?? undefined;
+  } catch {
+    // Storage turned off: a reload shows the last agent listed, as before.
+    return undefined;
+  }
+}
+
+/** Shows the agent `agentId` (none: undefined) from the next poll on, and remembers it for a reload. */
+function pick(agentId) {
+  selectedId = agentId;
+  detail = undefined;
+  try {
+    if (agentId === undefined) localStorage.removeItem(PICKED_KEY);
+    else localStorage.setItem(PICKED_KEY, agentId);
+  } catch {
+    // Storage turned off: the pick holds until the page is reloaded.
+  }
+}
 
 /** The detail's frame: built once per agent so that what is typed in its forms survives the polls. */
 function buildDetail(agent) {
@@ -407,6 +430,11 @@ function buildDetail(agent) {
     );
   });
   const target = el("input", { type: "number", min: 1, placeholder: "XP target", "aria-label": "XP target" });
+  // A target is typed for one goal: another goal picked, or shown, starts without it.
+  parts.clearTarget = () => {
+    target.value = "";
+  };
+  parts.goalSelect.addEventListener("change", parts.clearTarget);
   const setGoal = el(
     "form.inline",
     {
@@ -484,8 +512,7 @@ function buildDetail(agent) {
       await call(`/api/agents/${id}`, { method: "DELETE" });
       // Said, as the detail moves to another agent (or none) at once.
       setNotice(`Deleted ${agent.name}`, "ok");
-      selectedId = undefined;
-      detail = undefined;
+      pick(undefined);
       await poll();
       // The button pressed went with the agent: the keyboard goes on from the list, or the form.
       if (!document.activeElement || document.activeElement === document.body)
@@ -650,7 +677,10 @@ function updateDetail(view) {
   }
   // Shows the goal the agent pursues, until the owner picks another to set.
   const offered = [...d.goalSelect.options].some((option) => option.value === current?.type);
-  if (offered && d.goalSelect.dataset.picked !== "true") d.goalSelect.value = current.type;
+  if (offered && d.goalSelect.dataset.picked !== "true" && d.goalSelect.value !== current.type) {
+    d.goalSelect.value = current.type;
+    d.clearTarget();
+  }
   d.pause.textContent = goal.goalsPaused ? "Resume goals" : "Pause goals";
   d.pause.dataset.paused = String(goal.goalsPaused);
 

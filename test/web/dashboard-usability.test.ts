@@ -68,7 +68,7 @@ describe("the agent dashboard as its owner uses it", function () {
     await page.locator("#create button").click();
     assert.equal(
       await field.evaluate((input: HTMLInputElement) => input.validationMessage),
-      "A name is 3 to 12 letters, digits or spaces.",
+      "A name is 3 to 12 letters, digits or single spaces, not starting or ending with a space.",
     );
     assert.equal(await page.locator(".agent").count(), 0, "nothing started");
   });
