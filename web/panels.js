@@ -1,5 +1,7 @@
 // The play page's side panels: the player's meters, inventory (and its item menu), equipment, skills,
-// prayers, bank and store, drawn from what the server last sent.
+// prayers (prayer-panel.js), bank and store (bank-store-panels.js), drawn from what the server last sent.
+import { MAX_QUANTITY } from "./amount-boxes.js";
+import { createBankStorePanels, sellPrice } from "./bank-store-panels.js";
 import { el, formatNumber, titleCase } from "./common.js";
 import { createPrayerPanel } from "./prayer-panel.js";
 import { towardsNextLevel } from "./xp.js";
@@ -36,10 +38,6 @@ const EQUIPMENT_SLOTS = [
   "ammo",
 ];
 const SLOT_LABELS = { neck: "Amulet", hands: "Gloves", feet: "Boots" };
-/** The most one bank or store message may ask for: the protocol's limit on `quantity` (docs/protocol.md). */
-const MAX_QUANTITY = 2_147_483_647;
-/** What a store pays for an item: this share of its value, rounded down (src/game/stores.ts). */
-const SELL_SHARE = 0.4;
 /** The combat styles of each kind of weapon (docs/protocol.md, player:action), with what each trains. */
 const COMBAT_STYLES = {
   melee: {
@@ -67,10 +65,13 @@ export function createPanels({ game, map, trade, send, notice, hideNotice, showM
     renderCombatStyle();
   });
   const { renderPrayers } = createPrayerPanel({ game, prayers: map.prayers, send });
-  /** The amounts typed in the bank's and the store's rows, by row: kept while a panel is redrawn. */
-  const typed = new Map();
-  /** A row's amount that was not sent, and why: said in its panel until an amount is sent there. */
-  let refused;
+  const { renderBank, renderStore, heldItems, typeAmount } = createBankStorePanels({
+    game,
+    map,
+    send,
+    showTab,
+    renderInventory,
+  });
 
   function renderPlayer() {
     const me = game.me;
@@ -313,282 +314,6 @@ export function createPanels({ game, map, trade, send, notice, hideNotice, showM
       chatLine("server", "", `Congratulations, your ${titleCase(skill)} level is now ${level}.`);
   }
 
-  function renderBank() {
-    const me = game.me;
-    if (!me) return;
-    $("bank-hint").textContent = game.bankOpen
-      ? "Click an item to withdraw it (Take takes the amount typed); click an inventory item to deposit it."
-      : "Click a bank booth or a banker to use the bank.";
-    if (!game.bankOpen) {
-      forgetRefusal("bank");
-      return $("bank").replaceChildren();
-    }
-    const bank = me.bank ?? [];
-    redraw(
-      "bank",
-      bank.length === 0
-        ? el("p.empty", { text: "Your bank is empty." })
-        : el(
-            "ul.list.bank-items",
-            {},
-            bank.map((entry) => {
-              const name = map.itemName(entry.itemId);
-              return el(
-                "li",
-                {},
-                el("span.name", { text: `${name} × ${formatNumber(entry.quantity)}` }),
-                amountControls({
-                  panel: "bank",
-                  key: `withdraw:${entry.itemId}`,
-                  box: "withdraw-amount",
-                  label: `amount of ${name} to take`,
-                  max: entry.quantity,
-                  verb: "Take",
-                  name,
-                  act: (quantity) => send("bank:withdraw", { itemId: entry.itemId, quantity }),
-                }),
-                el("button", {
-                  text: "All",
-                  onclick: () => send("bank:withdraw", { itemId: entry.itemId, quantity: entry.quantity }),
-                }),
-              );
-            }),
-          ),
-      depositList(),
-      refusalLine("bank"),
-      el("button.close", {
-        text: "Close the bank",
-        onclick: () => {
-          game.bankOpen = false;
-          renderBank();
-          renderInventory();
-        },
-      }),
-    );
-  }
-
-  /** The inventory's items beside the bank, each to deposit by the amount typed or all of it. */
-  function depositList() {
-    const rows = heldItems().map(({ itemId, slot, quantity }) => {
-      const name = map.itemName(itemId);
-      return el(
-        "li",
-        {},
-        el("span.name", { text: `${name} × ${formatNumber(quantity)}` }),
-        amountControls({
-          panel: "bank",
-          key: `deposit:${itemId}`,
-          box: "deposit-amount",
-          label: `amount of ${name} to deposit`,
-          max: quantity,
-          verb: "Deposit",
-          name,
-          act: (amount) => send("bank:deposit", { inventorySlot: slot, quantity: amount }),
-        }),
-        el("button", {
-          text: "All",
-          onclick: () => send("bank:deposit", { inventorySlot: slot, quantity }),
-        }),
-      );
-    });
-    return el(
-      "section.deposit",
-      { "aria-label": "Deposit from your inventory" },
-      el("h3.panel-heading", { text: "Deposit from your inventory" }),
-      rows.length
-        ? el("ul.list.deposit-items", {}, rows)
-        : el("p.empty", { text: "Your inventory is empty." }),
-    );
-  }
-
-  /**
-   * The inventory as the bank and the store take it, in slot order: an unstackable item once, with how
-   * many slots hold it and the first of them (a deposit or sale of it takes from as many slots).
-   */
-  function heldItems() {
-    const held = [];
-    const unstackable = new Map();
-    for (const item of [...game.me.inventory].sort((a, b) => a.slot - b.slot)) {
-      const stackable = map.items.get(item.itemId)?.stackable !== false;
-      const same = !stackable && unstackable.get(item.itemId);
-      if (same) {
-        same.quantity += item.quantity;
-        continue;
-      }
-      const entry = { itemId: item.itemId, slot: item.slot, quantity: item.quantity };
-      held.push(entry);
-      if (!stackable) unstackable.set(item.itemId, entry);
-    }
-    return held;
-  }
-
-  /**
-   * A row's amount box and the button that runs `act` with the amount typed in it; no box for a single
-   * item unless `always`. A bad amount (not a whole number from 1 to MAX_QUANTITY) is said in the panel,
-   * and nothing sent: the server would refuse it, or read "0" as something it was not.
-   */
-  function amountControls({ panel, key, box, label, max, always = false, verb, name, act }) {
-    const amount =
-      (always || max > 1) &&
-      el(`input.amount.${box}`, {
-        type: "number",
-        min: 1,
-        max: Math.max(1, max),
-        value: typed.get(key) ?? 1,
-        "data-key": key,
-        "aria-label": label,
-        "aria-invalid": refused?.key === key ? "true" : undefined,
-        oninput: (event) => typed.set(key, event.target.value),
-        // Enter in the box sends the amount, as the button does: the hands stay on the keyboard.
-        onkeydown: (event) => event.key === "Enter" && button.click(),
-      });
-    const button = el("button", {
-      text: verb,
-      onclick: () => {
-        const quantity = amount ? amountIn(amount) : 1;
-        if (quantity === undefined)
-          return refuse(
-            panel,
-            key,
-            amount,
-            `${verb} ${name}: the amount must be a whole number from 1 to ${formatNumber(MAX_QUANTITY)}.`,
-          );
-        forgetRefusal(panel);
-        act(quantity);
-      },
-    });
-    return [amount, button];
-  }
-
-  /**
-   * Fills `panel` with `children`, the focus kept in the amount box it was in: the panels are redrawn at
-   * every change of the player (a prayer point drained, a hit taken) while an amount may be being typed.
-   */
-  function redraw(panel, ...children) {
-    const focused = $(panel).contains(document.activeElement) && document.activeElement.dataset.key;
-    $(panel).replaceChildren(...children);
-    if (focused) amountBox(panel, focused)?.focus();
-  }
-
-  const amountBox = (panel, key) =>
-    [...$(panel).querySelectorAll("input.amount")].find((input) => input.dataset.key === key);
-
-  /** Shows `panel` with the focus in the amount box of the row `key`, its amount selected to type over. */
-  function typeAmount(panel, key) {
-    showTab(panel);
-    const box = amountBox(panel, key);
-    box?.focus();
-    box?.select();
-  }
-
-  /** Says in `panel` why the amount in `box` was not sent, marking the box, without redrawing the panel. */
-  function refuse(panel, key, box, text) {
-    refused = { panel, key, text };
-    box.setAttribute("aria-invalid", "true");
-    const line = $(panel).querySelector(".amount-error");
-    line.textContent = text;
-    line.hidden = false;
-  }
-
-  function forgetRefusal(panel) {
-    if (refused?.panel !== panel) return;
-    refused = undefined;
-    const line = $(panel).querySelector(".amount-error");
-    if (line) line.hidden = true;
-    for (const box of $(panel).querySelectorAll("input.amount")) box.removeAttribute("aria-invalid");
-  }
-
-  /** Where a panel says why an amount was not sent: there while it is redrawn, read out when it changes. */
-  function refusalLine(panel) {
-    const text = refused?.panel === panel ? refused.text : "";
-    return el("p.amount-error", { role: "alert", text, hidden: !text });
-  }
-
-  function renderStore() {
-    const store = game.store;
-    $("store-hint").textContent = store
-      ? `${store.name}: buy the amount typed, or sell yours below.`
-      : "Click a shopkeeper to see their wares.";
-    if (!store) {
-      forgetRefusal("store");
-      return $("store").replaceChildren();
-    }
-    redraw(
-      "store",
-      el(
-        "ul.list.store-items",
-        {},
-        store.items.map((entry) => {
-          const name = map.itemName(entry.itemId);
-          const [amount, buy] = amountControls({
-            panel: "store",
-            key: `buy:${entry.itemId}`,
-            box: "buy-amount",
-            label: `amount of ${name} to buy`,
-            // More than the stock may be asked for: the server sells what there is, and says so.
-            max: entry.stock,
-            always: true,
-            verb: "Buy",
-            name,
-            act: (quantity) =>
-              send("store:buy", { targetId: store.targetId, itemId: entry.itemId, quantity }),
-          });
-          buy.disabled = entry.stock === 0;
-          return el(
-            "li",
-            {},
-            el("span.name", { text: `${name} (${entry.stock}) — ${formatNumber(entry.price)} gp` }),
-            amount,
-            buy,
-          );
-        }),
-      ),
-      sellList(store),
-      refusalLine("store"),
-      el("button.close", {
-        text: "Close the store",
-        onclick: () => {
-          game.store = undefined;
-          renderStore();
-        },
-      }),
-    );
-  }
-
-  /** The inventory's items the store buys (tradeable, worth a coin to it), each to sell by the amount typed. */
-  function sellList(store) {
-    const rows = heldItems()
-      .filter(({ itemId }) => sellPrice(map.items.get(itemId)) > 0)
-      .map(({ itemId, slot, quantity }) => {
-        const name = map.itemName(itemId);
-        const price = sellPrice(map.items.get(itemId));
-        return el(
-          "li",
-          {},
-          el("span.name", { text: `${name} × ${formatNumber(quantity)} — ${formatNumber(price)} gp each` }),
-          amountControls({
-            panel: "store",
-            key: `sell:${itemId}`,
-            box: "sell-amount",
-            label: `amount of ${name} to sell`,
-            max: quantity,
-            verb: "Sell",
-            name,
-            act: (amount) =>
-              send("store:sell", { targetId: store.targetId, inventorySlot: slot, quantity: amount }),
-          }),
-        );
-      });
-    return el(
-      "section.sell",
-      { "aria-label": "Sell from your inventory" },
-      el("h3.panel-heading", { text: "Sell from your inventory" }),
-      rows.length
-        ? el("ul.list.sell-items", {}, rows)
-        : el("p.empty", { text: "Nothing you carry is worth a coin to the store." }),
-    );
-  }
-
   function showTab(name) {
     for (const button of $("tabs").querySelectorAll("button"))
       button.classList.toggle("active", button.dataset.tab === name);
@@ -607,20 +332,6 @@ export function createPanels({ game, map, trade, send, notice, hideNotice, showM
     stopUsing,
     useOn,
   };
-}
-
-/** The amount in a number box as the server takes it (a whole number, 1 to MAX_QUANTITY), or undefined. */
-function amountIn(box) {
-  // A number box reads as empty for text that is no number ("1e", "--").
-  const amount = Number(box.value);
-  const whole = box.value.trim() !== "" && Number.isInteger(amount);
-  return whole && amount >= 1 && amount <= MAX_QUANTITY ? amount : undefined;
-}
-
-/** What a store pays for one of an item, as the server works it out; 0 for what it does not buy. */
-function sellPrice(def) {
-  if (!def || def.id === "coins" || !def.tradeable) return 0;
-  return Math.floor((def.value ?? 0) * SELL_SHARE);
 }
 
 function shortNumber(n) {
