@@ -145,6 +145,7 @@ const stages = {
   replicate: [] as number[],
   publish: [] as number[],
   " views": [] as number[],
+  " state patch": [] as number[],
   " events": [] as number[],
 };
 const gcPauses: number[] = [];
@@ -172,11 +173,13 @@ for (let tick = 0; tick < WARM_UP_TICKS + TICKS; tick++) {
   interest.applyTick(report, new Set(report.changedEntities));
   const replicated = performance.now();
   let viewed = 0;
+  let patched = 0;
   let delivered = 0;
   const publish = (slab: WriteSlab) => {
     interest.updateAll(sendUpdate);
-    serializer?.applyPatches([...clients.values()], state);
     viewed = performance.now();
+    serializer?.applyPatches([...clients.values()], state);
+    patched = performance.now();
     deliverEvents(report.events, interest, (id) => clients.get(id), slab);
     delivered = performance.now();
   };
@@ -191,7 +194,8 @@ for (let tick = 0; tick < WARM_UP_TICKS + TICKS; tick++) {
     stages.replicate.push(replicated - stepped);
     stages.publish.push(published - replicated);
     stages[" views"].push(viewed - replicated);
-    stages[" events"].push(delivered - viewed);
+    stages[" state patch"].push(patched - viewed);
+    stages[" events"].push(delivered - patched);
     tickSpans.push([started, published]);
   } else {
     written = 0;

@@ -84,9 +84,15 @@ interface WireOp {
   readonly added: boolean;
 }
 
+/** An entity a listing names: its id, and its wire object when it was projected as it changed. */
+export interface WireListed {
+  readonly id: string;
+  readonly payload?: { readonly wire: WireEntity | undefined } | undefined;
+}
+
 /** What a view's entities were listed as since its last patch: its patch holds the changes of those updated. */
 export interface WireListing {
-  readonly updated: readonly { readonly id: string }[];
+  readonly updated: readonly WireListed[];
 }
 
 /**
@@ -97,9 +103,14 @@ export class WireView {
   readonly held: Map<string, WireEntity>;
   private ops: WireOp[] = [];
   private listings: WireListing[] = [];
+  /** Its one listing updated only entities it holds, as they are now (see `listed`). */
+  private exact = false;
+  /** An entity listed to it as added could not be given it: a later listing may name what it lacks. */
+  private lacks: boolean;
 
-  constructor(held?: ReadonlyMap<string, WireEntity>) {
-    this.held = new Map(held);
+  constructor(from?: WireView) {
+    this.held = new Map(from?.held);
+    this.lacks = from?.lacks ?? false;
   }
 
   /** Whether its clients hold all it holds: nothing added or removed waits for a patch. */
@@ -107,8 +118,19 @@ export class WireView {
     return this.ops.length === 0;
   }
 
-  listed(listing: WireListing): void {
+  /**
+   * `exact`: the listing follows on from what the view holds (not compared whole), so that every entity
+   * it lists as updated is held, as the wire object its listing carries: the patch then writes their
+   * changes without looking each up.
+   */
+  listed(listing: WireListing, exact: boolean): void {
+    this.exact = exact && !this.lacks && this.listings.length === 0;
     this.listings.push(listing);
+  }
+
+  /** An entity listed as added could not be given it (it had left the world meanwhile). */
+  missed(): void {
+    this.lacks = true;
   }
 
   /** Adds the entity (sent whole again if held: its fields may have changed unlisted). */
@@ -144,6 +166,14 @@ export class WireView {
     // (Interest lists every entity in view that changed); listed nowhere, it is looked for among all.
     if (this.listings.length === 0) {
       for (const entity of changed) this.writeChange(out, entity.key, round);
+      return;
+    }
+    if (this.exact) {
+      for (const listed of this.listings[0]!.updated) {
+        const wire = listed.payload?.wire;
+        const change = wire ? wire.changeBytes(round) : this.held.get(listed.id)?.changeBytes(round);
+        if (change) out.bytes(change);
+      }
       return;
     }
     for (const listing of this.listings)

@@ -6,6 +6,7 @@ import type { CrowdChoice } from "../game/crowd-choices.js";
 import type { Cell, TrackedEntity, ViewDiff } from "../game/view-index.js";
 import type { World } from "../game/world.js";
 import type { WorldEntity } from "../game/world-types.js";
+import type { WireEntity } from "../net/state-patches.js";
 import { type EncodedUpdate, encodedUpdate } from "../protocol/encoded-json.js";
 import { packEntity, packWorldUpdate } from "../protocol/packed-update.js";
 
@@ -56,6 +57,8 @@ export class EntityPayload {
   constructor(
     readonly json: string,
     private readonly entity: WorldEntity,
+    /** Its state for SDK clients that read it, when any did as it changed. */
+    readonly wire: WireEntity | undefined,
   ) {}
 
   get msgpack(): Buffer {

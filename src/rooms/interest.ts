@@ -350,7 +350,7 @@ export class Interest {
   /** Where a changed entity is; its JSON and (while clients read it) its schema state are refreshed. */
   private placement(id: string): Placement<EntityPayload> | undefined {
     const entity = this.world.entity(id);
-    this.stateViews.changed(id, entity);
+    const wire = this.stateViews.changed(id, entity);
     if (!entity) return undefined;
     // Its JSON is made now, once for every view that lists it until it changes again, and while it is
     // still there: a player may log out between a tick and the sending of the views that list it.
@@ -358,7 +358,7 @@ export class Interest {
       position: entity.position,
       capped: entity.kind === "player",
       ownerId: this.world.privateOwner(id),
-      payload: new EntityPayload(JSON.stringify(entity), entity),
+      payload: new EntityPayload(JSON.stringify(entity), entity, wire),
     };
   }
 }

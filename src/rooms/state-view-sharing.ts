@@ -193,7 +193,7 @@ export class StateViewSharing {
 
   /** A view that holds what `holder` holds, with nothing to send for it: its clients have it already. */
   private fork(holder: HeldView): HeldView {
-    return new HeldView(holder.held);
+    return new HeldView(holder);
   }
 
   /** Nobody reads the view any more. */

@@ -65,15 +65,19 @@ export class StateViews {
     this.sharing.startTick();
   }
 
-  /** An entity changed (or left: undefined): its fields are refreshed while clients read them. */
-  changed(id: string, entity: WorldEntity | undefined): void {
+  /**
+   * An entity changed (or left: undefined): its fields are refreshed while clients read them. Returns its
+   * wire object then, which the listings of this tick carry to the patches.
+   */
+  changed(id: string, entity: WorldEntity | undefined): WireEntity | undefined {
     if (!entity) {
       this.unprojected.delete(id);
-      return;
+      return undefined;
     }
     // Without clients that read it, nobody reads the state: what one adds later is projected then.
-    if (this.readers > 0) this.patches.refresh(id, entityFields(entity));
-    else this.unprojected.add(id);
+    if (this.readers > 0) return this.patches.refresh(id, entityFields(entity));
+    this.unprojected.add(id);
+    return undefined;
   }
 
   /** Brings a client's view up to date with its view's change (`resynced`: compared whole). */
@@ -82,10 +86,11 @@ export class StateViews {
   }
 
   private applyToView(view: HeldView, { change, resynced }: ViewUpdate): void {
-    view.listed(change);
+    view.listed(change, !resynced);
     for (const { id } of change.added) {
       const entity = this.projectedNow(id);
       if (entity) view.add(entity);
+      else view.missed();
     }
     if (resynced) {
       for (const { id } of change.updated) {

@@ -100,6 +100,21 @@ describe("StatePatches: one entity's bytes", () => {
     assert.equal(decoded.entities.get("tree:1")?.depleted, undefined, "a field unset is unset");
   });
 
+  it("writes a listed entity's change only to a view that was given the entity", () => {
+    const { patches, view, publish, sent, decoded } = oneView();
+    const oak = patches.refresh("tree:1", tree);
+    // Listed as added after it left the world (a logout between a tick and its publish): not given.
+    view.listed({ updated: [] }, true);
+    view.missed();
+    publish();
+    patches.refresh("tree:1", [...tree.slice(0, 9), true]);
+    const before = sent.length;
+    view.listed({ updated: [{ id: "tree:1", payload: { wire: oak } }] }, true);
+    publish();
+    assert.equal(sent.length, before, "no patch: the view's clients were never sent the oak");
+    assert.equal(decoded.entities.size, 0);
+  });
+
   it("removes an entity that left by the ref id it was sent under, and sends one that comes back anew", () => {
     const { patches, view, publish, decoded } = oneView();
     const first = patches.refresh("tree:1", tree);
