@@ -112,7 +112,10 @@ function otherThreadsMs(): number {
 }
 
 function record(stage: string, ms: number): void {
-  if (!measuring) return;
+  if (measuring) keep(stage, ms);
+}
+
+function keep(stage: string, ms: number): void {
   const list = samples.get(stage) ?? [];
   samples.set(stage, list);
   list.push(ms);
@@ -174,17 +177,30 @@ function sumMethod(prototype: object, name: string, stage: string): void {
   timeCalls(prototype, name, (ms) => summed.set(stage, (summed.get(stage) ?? 0) + ms));
 }
 
+/** Whether the tick in progress began while measuring: its totals are recorded once it is complete. */
+let tickMeasured = false;
+
+/**
+ * Records the totals of the tick in progress, complete once the next one opens or the measuring ends: only
+ * for a tick whose stages were recorded, so that each stage's n-th sample is the same tick's.
+ */
+function closeTick(): void {
+  if (tickMeasured && tickWork > 0) {
+    keep(TICK_TOTAL, tickWork);
+    keep(OFF_CORE, tickOffCore);
+    keep(ON_CORE, tickWork - tickOffCore);
+    keep(OTHER_THREADS, tickOtherThreads);
+    for (const [stage, ms] of summed) keep(stage, ms);
+  }
+  summed.clear();
+  tickWork = 0;
+}
+
 // The world step opens a tick: the previous one's total is complete, and the report carries the phases.
 const step = World.prototype.step;
 World.prototype.step = function (this: World): TickReport {
-  if (tickWork > 0) {
-    record(TICK_TOTAL, tickWork);
-    record(OFF_CORE, tickOffCore);
-    record(ON_CORE, tickWork - tickOffCore);
-    record(OTHER_THREADS, tickOtherThreads);
-  }
-  for (const [stage, ms] of summed) record(stage, ms);
-  summed.clear();
+  closeTick();
+  tickMeasured = measuring;
   const othersRan = otherThreadsMs();
   const started = performance.now();
   const waited = offCoreMs();
@@ -342,6 +358,7 @@ async function main(): Promise<void> {
         return;
       case "report": {
         measuring = false;
+        closeTick();
         await profiler?.stop();
         const stages: ServerReport["stages"] = {};
         for (const [stage, list] of samples) stages[stage] = percentiles(list);
