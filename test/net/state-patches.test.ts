@@ -19,6 +19,12 @@ describe("StatePatches: SDK clients' decoded state", () => {
     playSession(sdk, { seed: 12, width: 55, depth: 45, ticks: 150, moves: 0.3, missedUpdates: true });
   });
 
+  it("does so when players leave between a tick and its publish, listed to others by the tick", () => {
+    const leaves = { width: 30, depth: 25, ticks: 120, moves: 0.3, leavesBeforePublish: true };
+    playSession(new SdkWorld(), { seed: 15, ...leaves });
+    playSession(new SdkWorld(), { seed: 16, ...leaves, missedUpdates: true });
+  });
+
   it("does so through dropped connections that come back, in a few crowded cells", () => {
     const sdk = new SdkWorld();
     playSession(sdk, { seed: 13, width: 35, depth: 25, ticks: 200, moves: 0.15, drops: true });

@@ -95,12 +95,22 @@ export class SdkWorld {
    * `ticks` ticks (more than one when a tick's write outlasts the next tick), then one publish: every view
    * brought up to date together, as the room does, or (`updated`) one by one, only those it lets through.
    */
-  step({ ticks = 1, updated }: { ticks?: number; updated?: (playerId: string) => boolean } = {}): void {
+  step({
+    ticks = 1,
+    updated,
+    beforePublish,
+  }: {
+    ticks?: number;
+    updated?: (playerId: string) => boolean;
+    /** Runs between the ticks and their publish, as a logout during the tick's database write does. */
+    beforePublish?: () => void;
+  } = {}): void {
     for (let i = 0; i < ticks; i++) {
       this.clock += 600;
       const report = this.world.step();
       this.interest.applyTick(report, new Set(report.changedEntities));
     }
+    beforePublish?.();
     if (updated) {
       for (const [playerId, client] of this.clients) if (updated(playerId)) this.interest.update(client);
       for (const [playerId, client] of this.referenceClients)
@@ -223,6 +233,8 @@ export interface Session {
   missedUpdates?: boolean;
   /** Connections drop and come back within three ticks. */
   drops?: boolean;
+  /** Players leave between a tick and its publish as well (a logout while the tick is written). */
+  leavesBeforePublish?: boolean;
 }
 
 /**
@@ -268,12 +280,22 @@ export function playSession(sdk: SdkWorld, session: Session): void {
       dropped.delete(id);
     }
     if (random() < 0.1) join();
+    // Listed to the others by the tick, gone from the world by its publish.
+    const beforePublish = session.leavesBeforePublish
+      ? () => {
+          for (const id of [...online]) {
+            if (random() >= 0.01 || dropped.has(id)) continue;
+            sdk.leave(id);
+            online.delete(id);
+          }
+        }
+      : undefined;
     if (!session.missedUpdates) {
-      sdk.step();
+      sdk.step({ beforePublish });
       continue;
     }
     // One view in ten misses its tick's update: its patch is then encoded from the whole queue.
     const updated = new Set([...online].filter(() => random() >= 0.1));
-    sdk.step({ updated: (id) => updated.has(id), ticks: random() < 0.05 ? 2 : 1 });
+    sdk.step({ updated: (id) => updated.has(id), ticks: random() < 0.05 ? 2 : 1, beforePublish });
   }
 }
