@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
-import { LoopStalls, processCpuMs } from "../src/tuning/loop-stalls.js";
+import { LoopStalls } from "../src/tuning/loop-stalls.js";
 
 /** Holds the event loop for `ms`. */
 function holdLoop(ms: number): void {
@@ -9,17 +9,18 @@ function holdLoop(ms: number): void {
 }
 
 /**
- * A process's CPU clock, and a way to hold the loop as a stopped (or starved) process stands: without
- * its CPU time growing.
+ * A process's CPU clock, and a way to hold the loop as a stopped process stands: for exactly `ms` without
+ * its CPU time growing. Otherwise its clock runs with the wall clock, as a process's does while it runs:
+ * a loaded machine that starves the test's own process (a real stall, of a length no test can choose)
+ * does not add to the stalls the test makes.
  */
 function stoppableProcess(): { cpuMs: () => number; stop: (ms: number) => void } {
   let notRun = 0;
   return {
-    cpuMs: () => processCpuMs() - notRun,
+    cpuMs: () => performance.now() - notRun,
     stop: (ms) => {
-      const before = processCpuMs();
       holdLoop(ms);
-      notRun += processCpuMs() - before;
+      notRun += ms;
     },
   };
 }
