@@ -223,6 +223,18 @@ describe("the play page: one player's panels", function () {
     // Two lines of meters, name and status leave the map most of a phone's height.
     assert.ok(bars.topBarHeight <= 50, `the top bar is ${bars.topBarHeight} px high`);
     await screenshot(page, "play-phone");
+    // The narrowest phones in use, 320 px wide: still two lines, every meter's numbers shown.
+    await page.setViewportSize({ width: 320, height: 568 });
+    await page.waitForTimeout(300);
+    const narrow = await page.evaluate(() => ({
+      topBarHeight: document.querySelector(".topbar")!.getBoundingClientRect().height,
+      shown: [...document.querySelectorAll<HTMLElement>(".topbar .meter")].every(
+        (meter) => meter.getBoundingClientRect().right <= window.innerWidth,
+      ),
+    }));
+    await screenshot(page, "play-phone-320");
+    assert.ok(narrow.topBarHeight <= 50, `at 320 px the top bar is ${narrow.topBarHeight} px high`);
+    assert.ok(narrow.shown, "every meter is within the window");
     await w.context.close();
   });
 
