@@ -92,14 +92,7 @@ export function createBankStorePanels({ game, map, send, showTab, renderInventor
         }),
       );
     });
-    return el(
-      "section.deposit",
-      { "aria-label": "Deposit from your inventory" },
-      el("h3.panel-heading", { text: "Deposit from your inventory" }),
-      rows.length
-        ? el("ul.list.deposit-items", {}, rows)
-        : el("p.empty", { text: "Your inventory is empty." }),
-    );
+    return inventorySection("deposit", "Deposit from your inventory", rows, "Your inventory is empty.");
   }
 
   /**
@@ -198,17 +191,25 @@ export function createBankStorePanels({ game, map, send, showTab, renderInventor
           }),
         );
       });
-    return el(
-      "section.sell",
-      { "aria-label": "Sell from your inventory" },
-      el("h3.panel-heading", { text: "Sell from your inventory" }),
-      rows.length
-        ? el("ul.list.sell-items", {}, rows)
-        : el("p.empty", { text: "Nothing you carry is worth a coin to the store." }),
+    return inventorySection(
+      "sell",
+      "Sell from your inventory",
+      rows,
+      "Nothing you carry is worth a coin to the store.",
     );
   }
 
   return { renderBank, renderStore, heldItems, typeAmount };
+}
+
+/** The inventory's rows under a panel's own (`kind`: deposit or sell), or why there are none. */
+function inventorySection(kind, heading, rows, empty) {
+  return el(
+    `section.${kind}`,
+    { "aria-label": heading },
+    el("h3.panel-heading", { text: heading }),
+    rows.length ? el(`ul.list.${kind}-items`, {}, rows) : el("p.empty", { text: empty }),
+  );
 }
 
 /** What a store pays for one of an item, as the server works it out; 0 for what it does not buy. */
