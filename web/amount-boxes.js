@@ -21,10 +21,13 @@ export function createAmountBoxes({ showTab }) {
   function amountControls({ panel, key, box, label, max, always = false, verb, name, act }) {
     const amount =
       (always || max > 1) &&
+      // Text with a digits keyboard rather than a number box: a number box tells no script where its caret
+      // is, and a redraw that lost it would put what is typed next in front of the amount ("2" + "1").
       el(`input.amount.${box}`, {
-        type: "number",
-        min: 1,
-        max: Math.max(1, max),
+        type: "text",
+        inputmode: "numeric",
+        autocomplete: "off",
+        title: `1 to ${formatNumber(Math.max(1, max))}`,
         value: typed.get(key) ?? 1,
         "data-key": key,
         "aria-label": label,
@@ -52,13 +55,19 @@ export function createAmountBoxes({ showTab }) {
   }
 
   /**
-   * Fills `panel` with `children`, the focus kept in the amount box it was in: the panels are redrawn at
-   * every change of the player (a prayer point drained, a hit taken) while an amount may be being typed.
+   * Fills `panel` with `children`, the focus and the caret (or selection) kept in the amount box they were
+   * in: the panels are redrawn at every change of the player (a prayer point drained, a hit taken, a
+   * store's restock) while an amount may be being typed.
    */
   function redraw(panel, ...children) {
-    const focused = $(panel).contains(document.activeElement) && document.activeElement.dataset.key;
+    const active = document.activeElement;
+    const focused = $(panel).contains(active) && active.dataset.key;
+    const caret = focused && [active.selectionStart, active.selectionEnd, active.selectionDirection];
     $(panel).replaceChildren(...children);
-    if (focused) amountBox(panel, focused)?.focus();
+    if (!focused) return;
+    const box = amountBox(panel, focused);
+    box?.focus();
+    if (box && caret[0] !== null) box.setSelectionRange(...caret);
   }
 
   const amountBox = (panel, key) =>
@@ -98,9 +107,9 @@ export function createAmountBoxes({ showTab }) {
   return { amountControls, redraw, typeAmount, forgetRefusal, refusalLine };
 }
 
-/** The amount in a number box as the server takes it (a whole number, 1 to MAX_QUANTITY), or undefined. */
+/** The amount in a box as the server takes it (a whole number, 1 to MAX_QUANTITY), or undefined. */
 function amountIn(box) {
-  // A number box reads as empty for text that is no number ("1e", "--").
+  // Number("1e") and Number("--") are NaN; Number(" ") is 0, refused below as no amount.
   const amount = Number(box.value);
   const whole = box.value.trim() !== "" && Number.isInteger(amount);
   return whole && amount >= 1 && amount <= MAX_QUANTITY ? amount : undefined;

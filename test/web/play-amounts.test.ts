@@ -5,7 +5,16 @@ import type { Browser, Page } from "playwright-core";
 import { request } from "../api/support.js";
 import type { TestServer } from "../support/server.js";
 import { openPage, screenshot, type WatchedPage } from "./browser.js";
-import { becomeAdmin, clickTile, coinsOf, playPageSuite, say, slotMenu, teleport } from "./play-helpers.js";
+import {
+  becomeAdmin,
+  clickTile,
+  coinsOf,
+  openClient,
+  playPageSuite,
+  say,
+  slotMenu,
+  teleport,
+} from "./play-helpers.js";
 
 const KEEPER = { x: 22, z: 30 };
 const BANK_BOOTH = { x: 30, z: 26 };
@@ -181,5 +190,47 @@ describe("the play page: amounts typed for the store and the bank", function () 
     assert.equal(player.coins, 28);
     assert.equal(countOf(player.bank, "coins"), 12, "the server banked 7 and 5 coins");
     await w.context.close();
+  });
+  it("keeps the caret in an amount box while the store is redrawn by another player's purchase", async () => {
+    const a = await openClient(suite.browser, suite.server);
+    const b = await openClient(suite.browser, suite.server);
+    pages.push(a, b);
+    for (const { page } of [a, b]) await becomeAdmin(page);
+    await say(a.page, "/give bread 3");
+    await clickTile(a.page, await teleport(a.page, { x: 23, z: 30 }), KEEPER);
+    await clickTile(b.page, await teleport(b.page, { x: 21, z: 30 }), KEEPER);
+    await a.page.locator("#store .sell-items li", { hasText: "Bread × 3" }).waitFor();
+    const tinderbox = b.page.locator("#store .store-items li", { hasText: "Tinderbox" });
+    // B's purchase changes the store's stock, and A's store panel is drawn again.
+    const othersBuy = async () => {
+      const stock = a.page.locator("#store .store-items li", { hasText: "Tinderbox" }).locator(".name");
+      const before = await stock.textContent();
+      await tinderbox.getByRole("button", { name: "Buy", exact: true }).click();
+      await a.page.waitForFunction(
+        (shown) =>
+          [...document.querySelectorAll("#store .store-items li .name")].some(
+            (name) => name.textContent?.startsWith("Tinderbox") && name.textContent !== shown,
+          ),
+        before,
+      );
+    };
+
+    const buy = a.page.locator("#store .store-items li", { hasText: "Bread" }).locator("input.buy-amount");
+    await buy.click();
+    await buy.press("Control+a");
+    await a.page.keyboard.type("1");
+    await othersBuy();
+    await a.page.keyboard.type("2");
+    assert.equal(await buy.inputValue(), "12", "typed on where the caret was, not before the 1");
+
+    // The menu's "an amount" selects the box's amount: typed over after a redraw too.
+    await slotMenu(a.page, "bread", "Sell an amount of Bread");
+    await othersBuy();
+    await a.page.keyboard.type("2");
+    await a.page.keyboard.press("Enter");
+    await a.page.waitForFunction(
+      () => document.querySelectorAll('#inventory .slot[data-item="bread"]').length === 1,
+    );
+    assert.equal(countOf((await playerOf(suite.server, a.page)).inventory, "bread"), 1, "2 of 3 loaves sold");
   });
 });
