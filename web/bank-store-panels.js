@@ -84,11 +84,11 @@ export function createBankStorePanels({ game, map, send, showTab, renderInventor
           max: quantity,
           verb: "Deposit",
           name,
-          act: (amount) => send("bank:deposit", { inventorySlot: slot, quantity: amount }),
+          act: (amount) => send("bank:deposit", { inventorySlot: slot, itemId, quantity: amount }),
         }),
         el("button", {
           text: "All",
-          onclick: () => send("bank:deposit", { inventorySlot: slot, quantity }),
+          onclick: () => send("bank:deposit", { inventorySlot: slot, itemId, quantity }),
         }),
       );
     });
@@ -187,7 +187,7 @@ export function createBankStorePanels({ game, map, send, showTab, renderInventor
             verb: "Sell",
             name,
             act: (amount) =>
-              send("store:sell", { targetId: store.targetId, inventorySlot: slot, quantity: amount }),
+              send("store:sell", { targetId: store.targetId, inventorySlot: slot, itemId, quantity: amount }),
           }),
         );
       });

@@ -152,7 +152,7 @@ export function createPanels({ game, map, trade, send, notice, hideNotice, showM
     if (game.bankOpen) {
       options.push({
         label: `Deposit ${name}`,
-        run: () => send("bank:deposit", { inventorySlot: item.slot, quantity: 1 }),
+        run: () => send("bank:deposit", { inventorySlot: item.slot, itemId: item.itemId, quantity: 1 }),
       });
       if (several)
         options.push({
@@ -161,14 +161,20 @@ export function createPanels({ game, map, trade, send, notice, hideNotice, showM
         });
       options.push({
         label: `Deposit all ${name}`,
-        run: () => send("bank:deposit", { inventorySlot: item.slot, quantity: MAX_QUANTITY }),
+        run: () =>
+          send("bank:deposit", { inventorySlot: item.slot, itemId: item.itemId, quantity: MAX_QUANTITY }),
       });
     }
     if (game.store) {
       options.push({
         label: `Sell ${name}`,
         run: () =>
-          send("store:sell", { targetId: game.store.targetId, inventorySlot: item.slot, quantity: 1 }),
+          send("store:sell", {
+            targetId: game.store.targetId,
+            inventorySlot: item.slot,
+            itemId: item.itemId,
+            quantity: 1,
+          }),
       });
       if (several && sellPrice(def) > 0)
         options.push({

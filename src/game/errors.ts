@@ -17,7 +17,8 @@ export const GAME_ERROR_CODES = {
     "the target entity, player, bank item, store item or prayer does not exist or is not visible to the player",
   invalid_slot:
     `the inventory slot is outside 0..${INVENTORY_SLOTS - 1} or empty, or the equipment slot is empty, ` +
-    "or a trade put another item in the slot between the message and the tick that would have acted on it",
+    "or a trade put another item in the slot between the message and the tick that would have acted on it, " +
+    "or the slot holds another item than the `itemId` the message named",
   invalid_target: "the target exists but this action cannot apply to it (chop a rock, eat a sword)",
   move_too_far: `the move target is more than ${MAX_PATH_LENGTH} tiles away (Chebyshev)`,
   no_path: `no walkable path of at most ${MAX_PATH_LENGTH} tiles reaches the target`,

@@ -7,7 +7,7 @@ import { unequip } from "./equipment.js";
 import { gameError, isGameError } from "./errors.js";
 import { attackersOf, fleePath } from "./fleeing.js";
 import { dropSlot } from "./ground-items.js";
-import { addItem, entryAt } from "./inventory.js";
+import { addItem, entryAt, holdsOther, otherItemIn } from "./inventory.js";
 import { findPathNear, MAX_PATH_LENGTH } from "./pathfinding.js";
 import { chebyshev } from "./tile.js";
 import type { GatheringSkill, Tile } from "./types.js";
@@ -196,6 +196,7 @@ export function planIntent(state: WorldState, player: PlayerEntity, intent: Inte
       const entry = entryAt(character.inventory, intent.inventorySlot);
       const item = entry && state.data.items.get(entry.itemId);
       if (!item) return gameError("invalid_slot", `Inventory slot ${intent.inventorySlot} is empty.`);
+      if (holdsOther(entry, intent.itemId)) return otherItemIn(intent.inventorySlot, entry, intent.itemId);
       const moved = deposit(character.inventory, character.bank, intent.inventorySlot, intent.quantity, item);
       return isGameError(moved) ? moved : () => state.setBanked(player, moved);
     }
@@ -252,10 +253,18 @@ export function planIntent(state: WorldState, player: PlayerEntity, intent: Inte
   }
 }
 
-/** An intent to queue for the next tick, with the items in the slots it names now. */
+/**
+ * An intent to queue for the next tick, with the items meant in the slots it names: the one the client
+ * named (it saw that item there), else the one there now.
+ */
 export function queuedIntent(player: PlayerEntity, intent: Intent, ref: number | undefined): QueuedIntent {
   const { inventory } = player.character;
-  return { intent, ref, meantFor: slotsNamedBy(intent).map((slot) => entryAt(inventory, slot)?.itemId) };
+  const named = "itemId" in intent && slotsNamedBy(intent).length === 1 ? intent.itemId : undefined;
+  return {
+    intent,
+    ref,
+    meantFor: slotsNamedBy(intent).map((slot) => named ?? entryAt(inventory, slot)?.itemId),
+  };
 }
 
 /**

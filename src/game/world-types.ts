@@ -25,11 +25,11 @@ export type Intent =
   | { type: "action"; action: ActionName; targetId?: string; inventorySlot?: number; style?: CombatStyle }
   | { type: "use"; inventorySlot: number; targetSlot?: number; targetId?: string; productId?: string }
   | { type: "unequip"; slot: EquipSlot }
-  | { type: "bankDeposit"; inventorySlot: number; quantity: number }
+  | { type: "bankDeposit"; inventorySlot: number; quantity: number; itemId?: string }
   | { type: "bankWithdraw"; itemId: string; quantity: number }
   | { type: "storeOpen"; targetId: string }
   | { type: "storeBuy"; targetId: string; itemId: string; quantity: number }
-  | { type: "storeSell"; targetId: string; inventorySlot: number; quantity: number }
+  | { type: "storeSell"; targetId: string; inventorySlot: number; quantity: number; itemId?: string }
   | { type: "chat"; message: string }
   | { type: "pray"; prayerId: string; active: boolean }
   | { type: "give"; itemId: string; quantity: number }

@@ -27,6 +27,12 @@ const offeredQuantity = z
 const TARGETED_ACTIONS: readonly ActionName[] = ["attack", "chop", "fish", "mine", "pickup"];
 const SLOT_ACTIONS: readonly ActionName[] = ["light_fire", "cook", "drop"];
 const listed = (actions: readonly string[]) => `${actions.slice(0, -1).join(", ")} and ${actions.at(-1)}`;
+// The item a client saw in the slot it names: one that holds another by then is refused, not acted on.
+const seenItem = id
+  .optional()
+  .describe(
+    "the item the client sees in the slot; if the slot holds another by then, refused with invalid_slot",
+  );
 // Both rooms take it: a request has no trade room until it is accepted, so the world cancels it.
 const tradeCancel = z.object({ tradeId: id });
 
@@ -67,12 +73,12 @@ export const worldMessages = {
       ),
   }),
   "inventory:unequip": z.object({ slot: z.enum(EQUIP_SLOTS) }),
-  "bank:deposit": z.object({ inventorySlot: slot, quantity }),
+  "bank:deposit": z.object({ inventorySlot: slot, quantity, itemId: seenItem }),
   "bank:withdraw": z.object({ itemId: id, quantity }),
   "prayer:toggle": z.object({ prayerId: id, active: z.boolean() }),
   "store:open": z.object({ targetId: id }),
   "store:buy": z.object({ targetId: id, itemId: id, quantity }),
-  "store:sell": z.object({ targetId: id, inventorySlot: slot, quantity }),
+  "store:sell": z.object({ targetId: id, inventorySlot: slot, quantity, itemId: seenItem }),
   // /ws only (an SDK client leaves and joins with the `world` option): answered `player:hop`, then the
   // new world's player:sync on the same connection.
   "player:hop": z.object({
@@ -231,8 +237,8 @@ export function toIntent(event: WorldEvent): Intent | undefined {
     case "inventory:unequip":
       return { type: "unequip", slot: event.data.slot };
     case "bank:deposit": {
-      const { inventorySlot, quantity } = event.data;
-      return { type: "bankDeposit", inventorySlot, quantity };
+      const { inventorySlot, quantity, itemId } = event.data;
+      return { type: "bankDeposit", inventorySlot, quantity, itemId };
     }
     case "bank:withdraw": {
       const { itemId, quantity } = event.data;
@@ -249,8 +255,8 @@ export function toIntent(event: WorldEvent): Intent | undefined {
       return { type: "storeBuy", targetId, itemId, quantity };
     }
     case "store:sell": {
-      const { targetId, inventorySlot, quantity } = event.data;
-      return { type: "storeSell", targetId, inventorySlot, quantity };
+      const { targetId, inventorySlot, quantity, itemId } = event.data;
+      return { type: "storeSell", targetId, inventorySlot, quantity, itemId };
     }
     default:
       return undefined;

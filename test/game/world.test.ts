@@ -1022,6 +1022,39 @@ describe("World", () => {
       assert.deepEqual(world.inventory("p1"), [{ slot: coinsSlot, itemId: "coins", quantity: coins - 15 }]);
     });
 
+    it("refuses a deposit naming the item the client saw in a slot that holds another, at once or at the tick", () => {
+      const world = worldWith({ x: BOOTH.x - 1, z: BOOTH.z + 1 });
+      const axeSlot = slotOf(world, "p1", "bronze_axe");
+      const before = world.inventory("p1");
+      // The page still shows logs there: it had not heard of the change yet.
+      const now = world.submit("p1", {
+        type: "bankDeposit",
+        inventorySlot: axeSlot,
+        quantity: 1,
+        itemId: "logs",
+      });
+      assert.equal(now?.code, "invalid_slot");
+      assert.match(now?.message ?? "", /holds bronze_axe, not logs/);
+      // Named right when sent, another item there by the tick (a trade completed between).
+      world.submit(
+        "p1",
+        { type: "bankDeposit", inventorySlot: axeSlot, quantity: 1, itemId: "bronze_axe" },
+        4,
+      );
+      world.replaceInventory("p1", [
+        ...before.filter((entry) => entry.slot !== axeSlot),
+        { slot: axeSlot, itemId: "logs", quantity: 1 },
+      ]);
+      const [refusal] = eventsOf([world.step()], "error");
+      assert.equal(refusal?.data.code, "invalid_slot");
+      assert.equal(refusal?.ref, 4);
+      assert.deepEqual(world.peek("p1").bank, [], "nothing banked");
+      // The item named is the one there: deposited.
+      world.submit("p1", { type: "bankDeposit", inventorySlot: axeSlot, quantity: 1, itemId: "logs" });
+      world.step();
+      assert.deepEqual(world.peek("p1").bank, [{ itemId: "logs", quantity: 1 }]);
+    });
+
     it("measures the distance between two players", () => {
       const world = worldWith();
       world.join(character("p2", { position: { x: SPAWN.x + 2, z: SPAWN.z + 1 } }));
