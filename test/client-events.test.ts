@@ -10,7 +10,7 @@ function intentOf(type: string, data: unknown) {
 }
 
 describe("client events: the item a client saw in a slot", () => {
-  it("carries bank:deposit's and store:sell's itemId to the intent, which the world checks the slot against", () => {
+  it("carries the itemId of a deposit, a sale, a slot action and a use to the intent, which the world checks the slot against", () => {
     assert.deepEqual(intentOf("bank:deposit", { inventorySlot: 3, quantity: 2, itemId: "logs" }), {
       type: "bankDeposit",
       inventorySlot: 3,
@@ -21,6 +21,22 @@ describe("client events: the item a client saw in a slot", () => {
       intentOf("store:sell", { targetId: "npc:1", inventorySlot: 3, quantity: 2, itemId: "bread" }),
       { type: "storeSell", targetId: "npc:1", inventorySlot: 3, quantity: 2, itemId: "bread" },
     );
+    assert.deepEqual(intentOf("player:action", { action: "drop", inventorySlot: 3, itemId: "logs" }), {
+      type: "action",
+      action: "drop",
+      targetId: undefined,
+      inventorySlot: 3,
+      style: undefined,
+      itemId: "logs",
+    });
+    assert.deepEqual(intentOf("inventory:use", { inventorySlot: 3, itemId: "shrimps" }), {
+      type: "use",
+      inventorySlot: 3,
+      itemId: "shrimps",
+      targetSlot: undefined,
+      targetId: undefined,
+      productId: undefined,
+    });
   });
 
   it("leaves it out when the client names none, and refuses one that is no item id", () => {

@@ -183,28 +183,35 @@ export function createPanels({ game, map, trade, send, notice, hideNotice, showM
         });
     }
     if (def?.heals)
-      options.push({ label: `Eat ${name}`, run: () => send("inventory:use", { inventorySlot: item.slot }) });
+      options.push({
+        label: `Eat ${name}`,
+        run: () => send("inventory:use", { inventorySlot: item.slot, itemId: item.itemId }),
+      });
     else if (def?.equipSlot)
       options.push({
         label: `Equip ${name}`,
-        run: () => send("inventory:use", { inventorySlot: item.slot }),
+        run: () => send("inventory:use", { inventorySlot: item.slot, itemId: item.itemId }),
       });
     else if (item.itemId.includes("bones"))
-      options.push({ label: `Bury ${name}`, run: () => send("inventory:use", { inventorySlot: item.slot }) });
+      options.push({
+        label: `Bury ${name}`,
+        run: () => send("inventory:use", { inventorySlot: item.slot, itemId: item.itemId }),
+      });
     if (item.itemId.endsWith("logs"))
       options.push({
         label: `Light ${name}`,
-        run: () => send("player:action", { action: "light_fire", inventorySlot: item.slot }),
+        run: () =>
+          send("player:action", { action: "light_fire", inventorySlot: item.slot, itemId: item.itemId }),
       });
     if (item.itemId.startsWith("raw_"))
       options.push({
         label: `Cook ${name}`,
-        run: () => send("player:action", { action: "cook", inventorySlot: item.slot }),
+        run: () => send("player:action", { action: "cook", inventorySlot: item.slot, itemId: item.itemId }),
       });
     options.push({ label: `Use ${name}`, run: () => startUsing(item.slot) });
     options.push({
       label: `Drop ${name}`,
-      run: () => send("player:action", { action: "drop", inventorySlot: item.slot }),
+      run: () => send("player:action", { action: "drop", inventorySlot: item.slot, itemId: item.itemId }),
     });
     const rect = event.currentTarget.getBoundingClientRect();
     showMenu($("slot-menu"), options);
@@ -231,7 +238,9 @@ export function createPanels({ game, map, trade, send, notice, hideNotice, showM
 
   function useOn(slot, target) {
     stopUsing();
-    send("inventory:use", { inventorySlot: slot, ...target });
+    // The item the player chose to use: refused, rather than another used, should the slot have changed.
+    const itemId = game.me.inventory.find((entry) => entry.slot === slot)?.itemId;
+    send("inventory:use", { inventorySlot: slot, itemId, ...target });
   }
 
   function renderEquipment() {

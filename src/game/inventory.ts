@@ -1,7 +1,6 @@
 // Pure functions over a 28-slot inventory: each returns a new array sorted by slot and never
 // mutates its input. Quantities stay in 1..MAX_STACK: additions clamp and report what did not fit.
 import type { InventoryEntry } from "./character-state.js";
-import { type GameError, gameError } from "./errors.js";
 import { INVENTORY_SLOTS, type ItemDef, MAX_STACK } from "./types.js";
 
 export type Stacking = Pick<ItemDef, "id" | "stackable">;
@@ -12,19 +11,6 @@ export function isValidSlot(slot: number): boolean {
 
 export function entryAt(inventory: readonly InventoryEntry[], slot: number): InventoryEntry | undefined {
   return inventory.find((entry) => entry.slot === slot);
-}
-
-/** Whether the slot's entry is another item than the one the client named (none named: never). */
-export function holdsOther(entry: InventoryEntry, named: string | undefined): boolean {
-  return named !== undefined && entry.itemId !== named;
-}
-
-/**
- * A client that named the item it saw in a slot that holds another now (its view was behind a change
- * the server had made): refused rather than acting on an item the player did not choose.
- */
-export function otherItemIn(slot: number, entry: InventoryEntry, named: string | undefined): GameError {
-  return gameError("invalid_slot", `Inventory slot ${slot} holds ${entry.itemId}, not ${named}.`);
 }
 
 export function freeSlots(inventory: readonly InventoryEntry[]): number {

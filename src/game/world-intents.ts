@@ -4,10 +4,10 @@ import { BANK_REACH, canReachBank, deposit, withdraw } from "./bank.js";
 import { chatText } from "./chat.js";
 import { COMBAT_STYLES } from "./combat.js";
 import { unequip } from "./equipment.js";
-import { gameError, isGameError } from "./errors.js";
+import { type GameError, gameError, isGameError } from "./errors.js";
 import { attackersOf, fleePath } from "./fleeing.js";
 import { dropSlot } from "./ground-items.js";
-import { addItem, entryAt, holdsOther, otherItemIn } from "./inventory.js";
+import { addItem, entryAt } from "./inventory.js";
 import { findPathNear, MAX_PATH_LENGTH } from "./pathfinding.js";
 import { chebyshev } from "./tile.js";
 import type { GatheringSkill, Tile } from "./types.js";
@@ -180,6 +180,9 @@ export function planIntent(state: WorldState, player: PlayerEntity, intent: Inte
     return gameError("busy", "You cannot do that while a trade is being completed.");
   }
   const { character } = player;
+  const seen = seenItem(intent);
+  const held = seen === undefined ? undefined : entryAt(character.inventory, slotsNamedBy(intent)[0]!);
+  if (seen !== undefined && held && held.itemId !== seen) return otherItemIn(held.slot, held.itemId, seen);
   switch (intent.type) {
     case "move":
       return planMove(state, player, intent, intent.run ?? false);
@@ -196,7 +199,6 @@ export function planIntent(state: WorldState, player: PlayerEntity, intent: Inte
       const entry = entryAt(character.inventory, intent.inventorySlot);
       const item = entry && state.data.items.get(entry.itemId);
       if (!item) return gameError("invalid_slot", `Inventory slot ${intent.inventorySlot} is empty.`);
-      if (holdsOther(entry, intent.itemId)) return otherItemIn(intent.inventorySlot, entry, intent.itemId);
       const moved = deposit(character.inventory, character.bank, intent.inventorySlot, intent.quantity, item);
       return isGameError(moved) ? moved : () => state.setBanked(player, moved);
     }
@@ -259,12 +261,39 @@ export function planIntent(state: WorldState, player: PlayerEntity, intent: Inte
  */
 export function queuedIntent(player: PlayerEntity, intent: Intent, ref: number | undefined): QueuedIntent {
   const { inventory } = player.character;
-  const named = "itemId" in intent && slotsNamedBy(intent).length === 1 ? intent.itemId : undefined;
+  const seen = seenItem(intent);
   return {
     intent,
     ref,
-    meantFor: slotsNamedBy(intent).map((slot) => named ?? entryAt(inventory, slot)?.itemId),
+    meantFor: slotsNamedBy(intent).map((slot, index) =>
+      index === 0 && seen !== undefined ? seen : entryAt(inventory, slot)?.itemId,
+    ),
   };
+}
+
+/**
+ * The item the client saw in the (first) slot an intent names, when it said: an `itemId` that names a
+ * slot's item, not one of a bank's or a store's.
+ */
+function seenItem(intent: Intent): string | undefined {
+  switch (intent.type) {
+    case "action":
+      return intent.inventorySlot === undefined ? undefined : intent.itemId;
+    case "use":
+    case "bankDeposit":
+    case "storeSell":
+      return intent.itemId;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A slot that holds another item than the one the client saw there (its view was behind a change the
+ * server had made): refused rather than acting on an item the player did not choose.
+ */
+function otherItemIn(slot: number, held: string, seen: string): GameError {
+  return gameError("invalid_slot", `Inventory slot ${slot} holds ${held}, not ${seen}.`);
 }
 
 /**

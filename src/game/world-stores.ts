@@ -1,6 +1,6 @@
 // Store intents: looking at a shopkeeper's stock, buying from it and selling to it, standing beside it.
 import { type GameError, gameError, isGameError } from "./errors.js";
-import { entryAt, holdsOther, otherItemIn } from "./inventory.js";
+import { entryAt } from "./inventory.js";
 import {
   buyFrom,
   closeDeal,
@@ -81,13 +81,12 @@ function planSell(
   state: WorldState,
   player: PlayerEntity,
   shelf: StoreShelf,
-  { inventorySlot, quantity, itemId }: Extract<StoreIntent, { type: "storeSell" }>,
+  { inventorySlot, quantity }: Extract<StoreIntent, { type: "storeSell" }>,
 ): Deal | GameError {
   const { inventory } = player.character;
   const entry = entryAt(inventory, inventorySlot);
   const item = entry && state.data.items.get(entry.itemId);
   if (!item) return gameError("invalid_slot", `Inventory slot ${inventorySlot} is empty.`);
-  if (holdsOther(entry, itemId)) return otherItemIn(inventorySlot, entry, itemId);
   return sellTo(shelf, inventory, inventorySlot, quantity, item);
 }
 

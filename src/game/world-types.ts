@@ -22,8 +22,22 @@ export type ActionName = (typeof ACTIONS)[number];
 /** A player's request, as the protocol's client events carry it; admin intents are the room's to allow. */
 export type Intent =
   | { type: "move"; x: number; z: number; run?: boolean }
-  | { type: "action"; action: ActionName; targetId?: string; inventorySlot?: number; style?: CombatStyle }
-  | { type: "use"; inventorySlot: number; targetSlot?: number; targetId?: string; productId?: string }
+  | {
+      type: "action";
+      action: ActionName;
+      targetId?: string;
+      inventorySlot?: number;
+      style?: CombatStyle;
+      itemId?: string;
+    }
+  | {
+      type: "use";
+      inventorySlot: number;
+      targetSlot?: number;
+      targetId?: string;
+      productId?: string;
+      itemId?: string;
+    }
   | { type: "unequip"; slot: EquipSlot }
   | { type: "bankDeposit"; inventorySlot: number; quantity: number; itemId?: string }
   | { type: "bankWithdraw"; itemId: string; quantity: number }

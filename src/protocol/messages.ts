@@ -31,7 +31,7 @@ const listed = (actions: readonly string[]) => `${actions.slice(0, -1).join(", "
 const seenItem = id
   .optional()
   .describe(
-    "the item the client sees in the slot; if the slot holds another by then, refused with invalid_slot",
+    "the item the client sees in the (used) inventory slot; if the slot holds another by then, refused with invalid_slot",
   );
 // Both rooms take it: a request has no trade room until it is accepted, so the world cancels it.
 const tradeCancel = z.object({ tradeId: id });
@@ -43,6 +43,7 @@ export const worldMessages = {
       action: z.enum(ACTIONS),
       targetId: id.optional().describe(`required by ${listed(TARGETED_ACTIONS)}`),
       inventorySlot: slot.optional().describe(`required by ${listed(SLOT_ACTIONS)}`),
+      itemId: seenItem,
       style: z.enum(COMBAT_STYLES).optional().describe("required by combat_style"),
     })
     .superRefine(({ action, targetId, inventorySlot, style }, context) => {
@@ -64,6 +65,7 @@ export const worldMessages = {
   }),
   "inventory:use": z.object({
     inventorySlot: slot,
+    itemId: seenItem,
     targetSlot: slot.optional(),
     targetId: id.optional(),
     productId: id
@@ -225,14 +227,14 @@ export function toIntent(event: WorldEvent): Intent | undefined {
       return { type: "move", x, z, run };
     }
     case "player:action": {
-      const { action, targetId, inventorySlot, style } = event.data;
-      return { type: "action", action, targetId, inventorySlot, style };
+      const { action, targetId, inventorySlot, style, itemId } = event.data;
+      return { type: "action", action, targetId, inventorySlot, style, itemId };
     }
     case "player:chat":
       return { type: "chat", message: event.data.message };
     case "inventory:use": {
-      const { inventorySlot, targetSlot, targetId, productId } = event.data;
-      return { type: "use", inventorySlot, targetSlot, targetId, productId };
+      const { inventorySlot, itemId, targetSlot, targetId, productId } = event.data;
+      return { type: "use", inventorySlot, itemId, targetSlot, targetId, productId };
     }
     case "inventory:unequip":
       return { type: "unequip", slot: event.data.slot };

@@ -1053,6 +1053,20 @@ describe("World", () => {
       world.submit("p1", { type: "bankDeposit", inventorySlot: axeSlot, quantity: 1, itemId: "logs" });
       world.step();
       assert.deepEqual(world.peek("p1").bank, [{ itemId: "logs", quantity: 1 }]);
+      // A drop and a use say what they saw as well.
+      const coinsSlot = slotOf(world, "p1", "coins");
+      const drop = {
+        type: "action",
+        action: "drop",
+        inventorySlot: coinsSlot,
+        itemId: "bronze_axe",
+      } as const;
+      assert.equal(world.submit("p1", drop)?.code, "invalid_slot");
+      assert.equal(
+        world.submit("p1", { type: "use", inventorySlot: coinsSlot, itemId: "shrimps" })?.code,
+        "invalid_slot",
+      );
+      assert.ok(!world.entities().some((entity) => entity.kind === "item"), "nothing dropped");
     });
 
     it("measures the distance between two players", () => {
