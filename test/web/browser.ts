@@ -79,11 +79,13 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return file;
 }
 
+/** The token the page signed in with, kept in its storage. */
+export const tokenOf = (page: Page): Promise<string> =>
+  page.evaluate(() => JSON.parse(localStorage.getItem("tileworld.token") ?? "{}").token);
+
 /** The identity (`sub`) of the token the page keeps in its storage. */
 async function keptSubject(page: Page): Promise<{ token: string; subject: string }> {
-  const token: string = await page.evaluate(
-    () => JSON.parse(localStorage.getItem("tileworld.token") ?? "{}").token,
-  );
+  const token = await tokenOf(page);
   return { token, subject: JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()).sub };
 }
 

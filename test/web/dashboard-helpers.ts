@@ -25,9 +25,7 @@ export function dashboardSuite(
   return Object.assign(suite, { open });
 }
 
-/** The token the page signed in with, kept in its storage. */
-export const tokenOf = (page: Page): Promise<string> =>
-  page.evaluate(() => JSON.parse(localStorage.getItem("tileworld.token") ?? "{}").token);
+export { tokenOf } from "./browser.js";
 
 /** Waits for the poll after the one shown now (the status line says when each one ended). */
 export async function nextPoll(page: Page): Promise<void> {

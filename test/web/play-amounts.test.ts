@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
 import { request } from "../api/support.js";
 import type { TestServer } from "../support/server.js";
-import { openPage, screenshot, type WatchedPage } from "./browser.js";
+import { openPage, screenshot, tokenOf, type WatchedPage } from "./browser.js";
 import {
   becomeAdmin,
   clickTile,
@@ -37,8 +37,7 @@ async function openWatched(browser: Browser, server: TestServer): Promise<Watche
 
 /** The player as the API reads it back, with the page's own sign-in. */
 async function playerOf(server: TestServer, page: Page) {
-  const token = await page.evaluate(() => JSON.parse(localStorage.getItem("tileworld.token") ?? "{}").token);
-  const response = await request(server, "/api/v1/player", { token });
+  const response = await request(server, "/api/v1/player", { token: await tokenOf(page) });
   assert.equal(response.status, 200);
   return (await response.json()) as {
     coins: number;
